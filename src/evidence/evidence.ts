@@ -1,0 +1,135 @@
+/**
+ * Evidence: the one output contract of every code tool (see DESIGN.md "Evidence").
+ *
+ * A record names a repository-relative, `/`-separated `path`, a 1-based inclusive line
+ * range, a `kind`, a `name` and the exact `snippet` of those lines (joined with `\n`,
+ * never `\r`). A snippet is shortened only when `flags` contains `truncated`.
+ */
+
+/** Where a record came from: a search hit, a definition, an import statement, a read range, a diff hunk. */
+export type EvidenceKind = "match" | "definition" | "import" | "source" | "diff";
+
+/** Kinds of definitions reported by `find_symbol` (`symbol_kind`). */
+export type SymbolKind =
+  | "function"
+  | "class"
+  | "method"
+  | "interface"
+  | "type"
+  | "enum"
+  | "variable"
+  | "constant"
+  | "struct"
+  | "trait"
+  | "module";
+
+/** Flags that qualify a record. */
+export type EvidenceFlag =
+  | "truncated"
+  | "type_checking"
+  | "type_only"
+  | "dynamic"
+  | "unresolved"
+  | "invisible_unicode"
+  | "binary"
+  | (string & {});
+
+/** One piece of evidence. All six required fields are always present. */
+export interface Evidence {
+  /** Repository-relative path, `/`-separated, never starting with `/` or `./`. */
+  path: string;
+  /** First line, 1-based. */
+  start_line: number;
+  /** Last line, 1-based, inclusive (`end_line >= start_line`). */
+  end_line: number;
+  kind: EvidenceKind;
+  /** Symbol (`definition`), resolved module (`import`), query (`match`), path (`source`, `diff`). */
+  name: string;
+  /** Exact text of the lines, joined with `\n`. */
+  snippet: string;
+  language?: string;
+  symbol_kind?: SymbolKind;
+  alias?: string;
+  flags?: EvidenceFlag[];
+}
+
+/** Error codes of the tool result envelope (DESIGN.md). */
+export type ToolErrorCode =
+  | "INVALID_ARGUMENT"
+  | "OUTSIDE_ROOT"
+  | "DENIED"
+  | "NOT_FOUND"
+  | "UNKNOWN_TOOL"
+  | "TIMEOUT"
+  | "UNSUPPORTED"
+  | "INTERNAL";
+
+/** A typed tool error. Thrown by evidence functions, turned into `{ok:false,error}` by dispatch. */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+    /** A short, actionable hint for a small model (what to try instead). */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+
+  /** The `error` object of the envelope. */
+  toJSON(): { code: ToolErrorCode; message: string; hint?: string } {
+    return this.hint === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, hint: this.hint };
+  }
+}
+
+/** What an evidence function returns on success (the envelope minus `ok`). */
+export interface EvidenceResult {
+  evidence: Evidence[];
+  /** The true number of records found, before any cap. */
+  total: number;
+  /** True when `evidence` holds fewer records than `total`, or snippets were cut. */
+  truncated: boolean;
+  /** Why a result is empty or short, or a hint to narrow the query. */
+  note?: string;
+}
+
+/** Tool result envelope, success form: the tool message content the model sees. */
+export interface ToolSuccess extends EvidenceResult {
+  ok: true;
+}
+
+/** Tool result envelope, failure form. */
+export interface ToolFailure {
+  ok: false;
+  error: { code: ToolErrorCode; message: string; hint?: string };
+}
+
+export type ToolResult = ToolSuccess | ToolFailure;
+
+/** Wraps an evidence result into the success envelope, fields in contract order. */
+export function toSuccess(result: EvidenceResult): ToolSuccess {
+  const out: ToolSuccess = {
+    ok: true,
+    evidence: result.evidence,
+    total: result.total,
+    truncated: result.truncated,
+  };
+  if (result.note !== undefined && result.note !== "") out.note = result.note;
+  return out;
+}
+
+/** Turns any thrown value into the failure envelope (`INTERNAL` for non-`ToolError`s). */
+export function toFailure(err: unknown): ToolFailure {
+  if (err instanceof ToolError) return { ok: false, error: err.toJSON() };
+  const message = err instanceof Error ? err.message : String(err);
+  return { ok: false, error: { code: "INTERNAL", message } };
+}
+
+/** Orders records by path, then start line, then end line (DESIGN.md: deterministic results). */
+export function compareEvidence(a: Evidence, b: Evidence): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  if (a.start_line !== b.start_line) return a.start_line - b.start_line;
+  return a.end_line - b.end_line;
+}

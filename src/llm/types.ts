@@ -1,0 +1,122 @@
+/**
+ * Provider-neutral chat types. Each provider converts between these and its wire format
+ * at its own edge (Ollama API `POST /api/chat`, OpenAI `POST /v1/chat/completions`,
+ * node-llama-cpp chat sessions).
+ */
+
+/** JSON Schema object (tool `parameters`, structured-output `format`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool offered to the model, in the shape the Ollama and OpenAI chat APIs take. */
+export interface ToolDefinition {
+  type: "function";
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+/** A tool call made by the model. `arguments` is always an object at this layer. */
+export interface ToolCall {
+  /** Server-assigned id (OpenAI `tool_calls[].id`); absent for Ollama. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type Role = "system" | "user" | "assistant" | "tool";
+
+export interface Message {
+  role: Role;
+  content: string;
+  /** Reasoning text (`thinking` in Ollama, `reasoning_content` in OpenAI-compatible servers). */
+  thinking?: string;
+  /** Assistant turns: the calls it made. */
+  tool_calls?: ToolCall[];
+  /** Tool messages: the tool that produced this result (Ollama `tool_name`). */
+  tool_name?: string;
+  /** Tool messages: the id of the call answered (OpenAI `tool_call_id`). */
+  tool_call_id?: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: Message[];
+  /** Native tools; omitted in tool-shim `on` mode. */
+  tools?: ToolDefinition[];
+  /** Structured output: a JSON Schema the reply must satisfy (Ollama `format`, OpenAI `response_format`). */
+  format?: JsonSchema;
+  /** Sampling temperature; providers leave the server default when absent. */
+  temperature?: number;
+  /** Ask for reasoning where the model supports it. */
+  think?: boolean;
+}
+
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** Called with each streamed piece of `content` as it arrives. Streaming is used when set. */
+  onContent?: (delta: string) => void;
+  /** Called with each streamed piece of reasoning. */
+  onThinking?: (delta: string) => void;
+}
+
+/** One assistant turn as returned by a provider. */
+export interface ChatTurn {
+  content: string;
+  thinking?: string;
+  /** Native tool calls; empty when the model wrote none (or wrote them as text). */
+  tool_calls: ToolCall[];
+  /** Why generation stopped (`stop`, `length`, `tool_calls` …), when the server says. */
+  done_reason?: string;
+  /** Token counts when the server reports them. */
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/** What a provider knows about a model (Ollama `POST /api/show`). */
+export interface ModelInfo {
+  name: string;
+  /** e.g. `completion`, `tools`, `thinking`, `vision`. */
+  capabilities: string[];
+  /** Context length in tokens, when known. */
+  context_length?: number;
+}
+
+export type ProviderErrorCode =
+  | "UNREACHABLE"
+  | "MODEL_NOT_FOUND"
+  | "NO_MODEL"
+  | "TOOLS_UNSUPPORTED"
+  | "TIMEOUT"
+  | "BAD_RESPONSE"
+  | "HTTP"
+  | "MISSING_PACKAGE";
+
+/** A provider failure with a message for humans and a concrete fix. */
+export class ProviderError extends Error {
+  override readonly name = "ProviderError";
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    /** The command or setting that fixes it, e.g. `ollama pull qwen3:8b`. */
+    readonly hint?: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A chat backend. */
+export interface Provider {
+  /** `ollama`, `openai`, `llama-cpp`. */
+  readonly id: string;
+  /** Where it talks to (a URL, or a file path for embedded models). */
+  readonly location: string;
+  /**
+   * One assistant turn. Streams when `opts.onContent`/`onThinking` is given.
+   * @throws ProviderError (never a raw fetch or client error).
+   */
+  chat(req: ChatRequest, opts?: ChatOptions): Promise<ChatTurn>;
+  /** Installed model names, when the backend can list them. */
+  listModels?(): Promise<string[]>;
+  /** Capabilities of one model, when the backend can tell. */
+  describeModel?(model: string): Promise<ModelInfo>;
+  /** Server version, when the backend reports one. */
+  version?(): Promise<string>;
+}

@@ -1,0 +1,131 @@
+/**
+ * The five built-in, read-only code tools (DESIGN.md "The tools"). Each is a thin binding of
+ * a zod schema to an evidence function; all logic lives in `src/evidence/`.
+ */
+import { z } from "zod";
+import { ToolError } from "../evidence/evidence.js";
+import type { Workspace } from "../evidence/workspace.js";
+import { searchCode } from "../evidence/search.js";
+import { readEvidence } from "../evidence/read.js";
+import { findSymbol } from "../evidence/symbols.js";
+import { findImporters } from "../evidence/importers.js";
+import { readGitDiff } from "../evidence/git-diff.js";
+import { defineTool, type ToolContext } from "./define-tool.js";
+import { ToolRegistry } from "./registry.js";
+
+/** The exact model-facing names, in the order they are offered. */
+export const CODE_TOOL_NAMES = [
+  "search_code",
+  "find_symbol",
+  "read_evidence",
+  "find_importers",
+  "read_git_diff",
+] as const;
+
+const SYMBOL_KINDS = [
+  "function",
+  "class",
+  "method",
+  "interface",
+  "type",
+  "enum",
+  "variable",
+  "constant",
+  "struct",
+  "trait",
+  "module",
+] as const;
+
+const maxResults = (dflt: number) =>
+  z.int().min(1).max(200).default(dflt).describe(`Maximum records returned (1-200, default ${dflt})`);
+
+export const searchCodeInput = z.object({
+  query: z.string().min(1).describe("Text to find (literal unless regex is true)"),
+  regex: z.boolean().default(false).describe("Treat query as a regular expression (Rust regex syntax, no lookaround)"),
+  path: z.string().optional().describe("Limit to this repository-relative file or folder"),
+  glob: z.string().optional().describe("Limit to files matching this glob, e.g. '*.py' or 'src/**/*.ts'"),
+  case_sensitive: z.boolean().optional().describe("Match case exactly (default: smart case)"),
+  max_results: maxResults(50),
+});
+
+export const findSymbolInput = z.object({
+  name: z.string().min(1).describe("Symbol name; 'Class.method' allowed"),
+  kind: z.enum(SYMBOL_KINDS).optional().describe("Only definitions of this kind"),
+  path: z.string().optional().describe("Limit to this repository-relative file or folder"),
+  max_results: maxResults(50),
+});
+
+export const readEvidenceInput = z.object({
+  path: z.string().min(1).describe("Repository-relative file path"),
+  start_line: z.int().min(1).max(100_000_000).optional().describe("First line, 1-based (default 1)"),
+  end_line: z.int().min(1).max(100_000_000).optional().describe("Last line, inclusive (default: a capped window)"),
+});
+
+export const findImportersInput = z.object({
+  module_name: z
+    .string()
+    .min(1)
+    .describe("Dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path"),
+  max_results: maxResults(50),
+});
+
+export const readGitDiffInput = z.object({
+  base: z.string().optional().describe("Base commit or ref (default: HEAD; with no head, the working tree is compared)"),
+  head: z.string().optional().describe("Head commit or ref (default: the working tree)"),
+  path: z.string().optional().describe("Limit to this repository-relative file or folder"),
+  context_lines: z.int().min(0).max(20).default(3).describe("Context lines around each change (0-20)"),
+});
+
+export type SearchCodeArgs = z.output<typeof searchCodeInput>;
+export type FindSymbolArgs = z.output<typeof findSymbolInput>;
+export type ReadEvidenceArgs = z.output<typeof readEvidenceInput>;
+export type FindImportersArgs = z.output<typeof findImportersInput>;
+export type ReadGitDiffArgs = z.output<typeof readGitDiffInput>;
+
+function workspaceOf(ctx: ToolContext): Workspace {
+  if (!ctx.workspace) throw new ToolError("INTERNAL", "no workspace given to a code tool");
+  return ctx.workspace;
+}
+
+export const searchCodeTool = defineTool({
+  name: "search_code",
+  description:
+    "Search file contents with ripgrep. Returns matching lines as evidence (path, line, snippet). Literal text by default.",
+  input: searchCodeInput,
+  run: (args, ctx) => searchCode(workspaceOf(ctx), args, ctx.signal),
+});
+
+export const findSymbolTool = defineTool({
+  name: "find_symbol",
+  description:
+    "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java). Returns the whole definition.",
+  input: findSymbolInput,
+  run: (args, ctx) => findSymbol(workspaceOf(ctx), args, ctx.signal),
+});
+
+export const readEvidenceTool = defineTool({
+  name: "read_evidence",
+  description: "Read exact lines of a file (1-based, inclusive). Use it to see the code around a search hit or definition.",
+  input: readEvidenceInput,
+  run: (args, ctx) => readEvidence(workspaceOf(ctx), args),
+});
+
+export const findImportersTool = defineTool({
+  name: "find_importers",
+  description:
+    "List the files that import a module, with the import statement. Accepts a dotted Python module, a JS/TS specifier or a file path.",
+  input: findImportersInput,
+  run: (args, ctx) => findImporters(workspaceOf(ctx), args, ctx.signal),
+});
+
+export const readGitDiffTool = defineTool({
+  name: "read_git_diff",
+  description: "Show git changes as hunks: working tree against HEAD by default, or between two commits.",
+  input: readGitDiffInput,
+  run: (args, ctx) => readGitDiff(workspaceOf(ctx), args, ctx.signal),
+});
+
+/** A frozen registry holding exactly the five code tools. */
+export function createCodeToolRegistry(): ToolRegistry {
+  return new ToolRegistry([searchCodeTool, findSymbolTool, readEvidenceTool, findImportersTool, readGitDiffTool]);
+}

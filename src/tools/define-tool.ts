@@ -1,0 +1,51 @@
+/**
+ * `defineTool`: one typed tool — a name, a description, a zod input schema and a `run`
+ * function. The same definition serves the agent loop, the CLI and the MCP server.
+ */
+import { z } from "zod";
+import type { Workspace } from "../evidence/workspace.js";
+
+/** What a tool's `run` receives besides its validated arguments. */
+export interface ToolContext {
+  /** The sandbox every file access goes through; required by the built-in code tools. */
+  workspace?: Workspace;
+  /** Aborts long work (ripgrep, git, parsing) when the caller gives up. */
+  signal?: AbortSignal;
+}
+
+/** JSON Schema object as sent to models (`parameters` of an OpenAI/Ollama tool definition). */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolSpec<S extends z.ZodType, R> {
+  /** Model-facing name: `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`. */
+  name: string;
+  /** One or two sentences for the model: what it returns and when to use it. */
+  description: string;
+  /** Input schema. Integers must carry real bounds (they are shown to the model). */
+  input: S;
+  /**
+   * Does the work. Returns a JSON-serialisable value; the built-in code tools return an
+   * `EvidenceResult`. Throws `ToolError` for typed failures.
+   */
+  run(args: z.output<S>, ctx: ToolContext): Promise<R> | R;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> extends ToolSpec<S, R> {
+  /** JSON Schema of the input, from `z.toJSONSchema(input, {io: "input"})` without `$schema`. */
+  readonly parameters: JsonSchema;
+}
+
+const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+
+/**
+ * Defines a tool. Computes its JSON Schema once (zod 4 `toJSONSchema`, input side so that
+ * defaulted fields are optional) and freezes the result.
+ * @throws Error when the name is not a valid tool name or the schema is not an object schema.
+ */
+export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool<S, R> {
+  if (!NAME.test(spec.name)) throw new Error(`invalid tool name ${JSON.stringify(spec.name)}`);
+  const schema = z.toJSONSchema(spec.input, { io: "input" }) as JsonSchema;
+  delete schema.$schema;
+  if (schema.type !== "object") throw new Error(`tool ${spec.name}: input must be a z.object schema`);
+  return Object.freeze({ ...spec, parameters: Object.freeze(schema) });
+}

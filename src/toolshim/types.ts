@@ -1,0 +1,94 @@
+/**
+ * Types shared by the tool-shim stages. The shim turns an assistant turn whose tool calls
+ * were written as text into structured calls, deterministically where it can.
+ */
+import type { JsonSchema, ToolCall } from "../llm/types.js";
+
+/** A tool the model may call, as the shim sees it: a name and, when known, its JSON Schema. */
+export interface OfferedTool {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments; used to type untyped values (XML text) and to validate. */
+  parameters?: JsonSchema;
+}
+
+/** Which stage produced the calls (DESIGN.md `recovered_by`). */
+export type RecoveredBy = "native" | `dialect:${string}` | "inline_json" | "interpreter" | "none";
+
+/**
+ * A call as a parser found it, before name resolution and typing. `arguments` is an object,
+ * a JSON (or JSON-ish) string, or a map of untyped strings (`untyped: true`, from XML-like formats).
+ */
+export interface RawCall {
+  name: string;
+  arguments: unknown;
+  /** Values are untyped text (Qwen3-Coder `<parameter>`, GLM `<arg_value>` …): type them by the schema. */
+  untyped?: boolean;
+}
+
+/** A half-open character span `[start, end)` of the text that a parser consumed. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** What one dialect parser found in a text. */
+export interface DialectMatch {
+  /** The calls, in order. May be empty when markup was found but held no valid call (it is still removed). */
+  calls: RawCall[];
+  /** Spans to remove from the visible content (call markup, including stray markers). */
+  spans: Span[];
+}
+
+/**
+ * One text format family (`toolcall-formats.md` §4). `parse` returns `null` when the text
+ * holds nothing of this dialect. Parsers never throw.
+ */
+export interface Dialect {
+  /** Corpus family name, e.g. `hermes_json`, `qwen3_coder_xml`. */
+  readonly family: string;
+  /** Cheap test: does the text contain this dialect's markers at all? */
+  detect(text: string): boolean;
+  /** Full parse. `tools` is the offered whitelist (some formats need it to tell calls from prose). */
+  parse(text: string, tools: readonly OfferedTool[]): DialectMatch | null;
+  /**
+   * Marker prefixes that start this dialect's call markup, for streaming hold-back
+   * (a suffix of the stream that could start one of these is not shown yet).
+   */
+  readonly markers: readonly string[];
+}
+
+/** The assistant turn given to `recover`. */
+export interface AssistantTurn {
+  content: string;
+  thinking?: string;
+  tool_calls?: ToolCall[];
+}
+
+/** A recovery diagnostic: why something was or was not turned into a call. */
+export interface ShimDiagnostic {
+  stage: "reasoning" | "native" | "dialect" | "inline_json" | "names" | "arguments" | "interpreter" | "policy";
+  message: string;
+}
+
+/** A call the model clearly tried but that cannot run; the agent answers it with a tool error. */
+export interface RejectedCall {
+  name: string;
+  arguments: unknown;
+  /** Why: an unknown/forbidden tool (`UNKNOWN_TOOL`) or arguments that fail the schema (`INVALID_ARGUMENT`). */
+  code: "UNKNOWN_TOOL" | "INVALID_ARGUMENT";
+  message: string;
+}
+
+/** Result of `recover(turn, tools)`. */
+export interface RecoverResult {
+  tool_calls: ToolCall[];
+  /** User-visible text: markup and reasoning removed, prose around them kept. */
+  content: string;
+  /** Reasoning split out of the content (and the turn's own `thinking`). */
+  thinking?: string;
+  recovered_by: RecoveredBy;
+  /** Calls that were tried but refused; each deserves a tool error message to the model. */
+  rejected: RejectedCall[];
+  diagnostics: ShimDiagnostic[];
+}
