@@ -22,8 +22,18 @@ export type RecoveredBy = "native" | `dialect:${string}` | "inline_json" | "inte
 export interface RawCall {
   name: string;
   arguments: unknown;
-  /** Values are untyped text (Qwen3-Coder `<parameter>`, GLM `<arg_value>` …): type them by the schema. */
+  /**
+   * Values are untyped text (Qwen3-Coder `<parameter>`, GLM `<arg_value>` …): type them by the schema.
+   * Only string values need typing; a value a parser already decoded (an array in a Continue
+   * ```` ```tool ```` block) is kept as it is.
+   */
   untyped?: boolean;
+  /**
+   * The call id exactly as the model wrote it, when the format carries one (Kimi `functions.x:0`,
+   * Mistral 9-character ids, Cohere `tool_call_id`, attribute-style `id="call_…"`). Optional; for
+   * history rendering in the model's own format. (Added by E2.)
+   */
+  id?: string;
 }
 
 /** A half-open character span `[start, end)` of the text that a parser consumed. */
@@ -38,6 +48,11 @@ export interface DialectMatch {
   calls: RawCall[];
   /** Spans to remove from the visible content (call markup, including stray markers). */
   spans: Span[];
+  /**
+   * Reasoning text that lies inside removed spans (Harmony `analysis` messages, the
+   * `analysis…assistantfinal` soup of stripped special tokens), for `thinking`. (Added by E2.)
+   */
+  reasoning?: string;
 }
 
 /**
@@ -56,6 +71,13 @@ export interface Dialect {
    * (a suffix of the stream that could start one of these is not shown yet).
    */
   readonly markers: readonly string[];
+  /**
+   * Calls this family writes inside a closed reasoning block are real calls, not rehearsals
+   * (Kimi-K2-Thinking interleaves its calls inside `<think>`; corpus `kimi-k2-thinking-call-inside-think`).
+   * Absent/false: the default policy of `toolcall-formats.md` §5 applies (calls inside a closed
+   * reasoning block are not executed). (Added by E2.)
+   */
+  readonly callsInReasoning?: boolean;
 }
 
 /** The assistant turn given to `recover`. */

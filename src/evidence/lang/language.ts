@@ -33,6 +33,11 @@ export interface ImportRef {
   end_line: number;
   /** `type_checking`, `type_only`, `dynamic`, `unresolved` (a non-literal specifier) … */
   flags?: EvidenceFlag[];
+  /**
+   * Inline modules that enclose the statement, outermost first (Rust `mod a { mod b { use super::x; } }`
+   * → `["a", "b"]`). Relative paths (`self::`, `super::`, `mod x;`) resolve from there. Absent at file level.
+   */
+  scope?: string[];
 }
 
 /** What one file holds, as cached per `(size, mtime, hash)`. Plain JSON data. */
@@ -58,6 +63,12 @@ export interface Resolution {
   module: string;
   /** True when nothing in the tree matched (an external package, or a broken import). */
   external: boolean;
+  /**
+   * Optional (additive, B1): true when the import could not be followed at all — a non-literal
+   * specifier, a relative path that leads to no file, a relative import above the top-level package —
+   * as opposed to a package that is simply not in the tree. `find_importers` counts these in `note`.
+   */
+  unresolved?: boolean;
 }
 
 export interface LanguageSpec {
@@ -71,4 +82,38 @@ export interface LanguageSpec {
   extract(root: SyntaxNode, source: string): FileFacts;
   /** Resolves one import of `fromFile`. */
   resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution>;
+  /**
+   * A known blind spot of this language's import edges, for `find_importers` to put in `note`
+   * (Java: classes of the same package need no import). Absent when there is none worth saying.
+   */
+  readonly blindSpotNote?: string;
+  /**
+   * Optional (additive, B1): languages whose files import each other share a family (`js` for
+   * TypeScript, TSX and JavaScript). `find_importers` looks for the importers of a file only among
+   * files of the file's family. Absent → the `id`.
+   */
+  readonly family?: string;
+  /** Optional (additive, B1): a tiny valid source parsed by the start-up self-test; absent → `""`. */
+  readonly sample?: string;
+  /**
+   * Optional (additive, B1): the names under which `file` can be imported (Python: `pkg.rag_common`,
+   * plus the names under other import roots). `find_importers` matches a `module_name` against them,
+   * exactly first, then as a trailing part (`rag_common` finds `pkg.rag_common`). Absent → files of
+   * this language are found by path and by `Resolution.module` only.
+   */
+  moduleNames?(file: string, project: ProjectView): Promise<string[]>;
+  /**
+   * Optional (additive, B1): text that every file importing `file` must contain, used to avoid
+   * parsing every file for one query. `literals` are plain strings; `patterns` are regexes (Rust
+   * `regex` syntax, as ripgrep takes them) for forms that do not name the file, e.g. `from . import x`
+   * reaching a package's `__init__.py`. A file matching none of them is not parsed. Absent → the
+   * file's stem and its folder's name (enough for Go, Rust and Java imports).
+   */
+  importerHints?(file: string, project: ProjectView): Promise<{ literals: string[]; patterns?: string[] }>;
+  /**
+   * Optional (additive, B1): whether an import that resolved outside the tree (`external: true`)
+   * matches a `module_name` query. Absent → `res.module` equals the query or starts with it plus one
+   * of `.`, `/`, `::`.
+   */
+  matchesExternal?(query: string, ref: ImportRef, res: Resolution): boolean;
 }

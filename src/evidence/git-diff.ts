@@ -1,0 +1,520 @@
+/**
+ * `read_git_diff`: git changes as one `diff` record per hunk (DESIGN.md "The tools";
+ * code-intel-anchors §2.2, §2.3 "Safe git invocation", §4.4).
+ *
+ * Safety rules (each has a test in `test/evidence/bad-input.test.ts`):
+ * - `git` is spawned with an argv array, never a shell. The environment drops every `GIT_*`
+ *   variable of the parent and sets `GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`,
+ *   `GIT_TERMINAL_PROMPT=0`, `GIT_OPTIONAL_LOCKS=0`, `GIT_LITERAL_PATHSPECS=1`,
+ *   `GIT_NO_LAZY_FETCH=1`, `LC_ALL=C`, and `GIT_CEILING_DIRECTORIES` = the root's parent for the
+ *   first discovery.
+ * - Repository configuration cannot run programs: `-c core.fsmonitor=false`,
+ *   `-c core.hooksPath=/dev/null`, `-c diff.external=`, `-c protocol.allow=never` (no lazy fetch of
+ *   missing objects), `--no-ext-diff --no-textconv`, every configured `filter.<driver>` gets empty
+ *   `clean`/`smudge`/`process` commands (a clean filter would otherwise run on a plain
+ *   `git diff`), and submodule work trees are not inspected (`--ignore-submodules=dirty`).
+ * - Refs must match {@link REF_PATTERN}, must not start with `-`, contain `..`, `@{` or `:`, and are
+ *   turned into object ids with `git rev-parse --verify --quiet --end-of-options <ref>^{commit}`;
+ *   only those hex ids reach `git diff`. `--no-index` can never be formed.
+ * - `path` is validated by the Workspace (lexically and against the deny-list; it need not exist,
+ *   a deleted file has a diff), may not start with `:` (pathspec magic), and is passed after `--`.
+ * - Repository discovery: the root itself is tried first (ceiling at its parent). When the root
+ *   lies inside a bigger repository, that repository is used only if it tracks files under the
+ *   root; the diff then runs with `--relative`, so only paths under the root appear, relative to
+ *   the root. A root that is untracked in (or unrelated to) an enclosing repository gives
+ *   `UNSUPPORTED` "not a git repository", never the parent's diff.
+ * - Denied files (deny-list) are never shown; the note only counts them.
+ *
+ * Records: `path` = the new path (the old path for a deleted file), `name` = the same path,
+ * `start_line..end_line` = the hunk's new-file range; for a hunk that only deletes lines the
+ * old-file range is used and the record is flagged `old_lines`. `snippet` = the hunk exactly as git
+ * prints it, including its `@@ … @@` header and the ` `/`+`/`-` prefixes, with a `\r` at line end
+ * dropped; a hunk longer than {@link MAX_HUNK_LINES} lines or {@link MAX_HUNK_CHARS} characters
+ * is cut and flagged `truncated`. Results are capped at {@link MAX_DIFF_CHARS} characters and
+ * {@link MAX_HUNKS} records; the note lists changed files with their +/− counts.
+ */
+import path from "node:path";
+import { TextDecoder } from "node:util";
+import type { ReadGitDiffArgs } from "../tools/code-tools.js";
+import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
+import { isDeniedPath } from "./deny-list.js";
+import { runProcess, scrubbedEnv } from "./spawn.js";
+import { hasInvisibleUnicode } from "./text-file.js";
+import type { Workspace } from "./workspace.js";
+
+/** Accepted ref syntax: a branch, tag, `HEAD`, a commit id, with `~N`/`^N` suffixes. */
+export const REF_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._/~^-]{0,199}$/;
+/** Most hunk records returned. */
+export const MAX_HUNKS = 60;
+/** Most characters of all snippets together (fits an 8K context). */
+export const MAX_DIFF_CHARS = 16_000;
+/** Longest hunk snippet, in lines (header included). */
+export const MAX_HUNK_LINES = 120;
+/** Longest hunk snippet, in characters. */
+export const MAX_HUNK_CHARS = 6000;
+/** Most bytes of `git diff` output read; git is killed beyond it. */
+export const MAX_PATCH_BYTES = 4 * 1024 * 1024;
+/** Time limit for one git run, in ms. */
+export const GIT_TIMEOUT_MS = 30_000;
+/** Flag of a record whose lines are the old file's (a hunk that only deletes lines). */
+export const OLD_LINES_FLAG = "old_lines";
+
+/** Settings that stop repository configuration from running programs. */
+const HARDENING = [
+  "-c", "core.fsmonitor=false",
+  "-c", "core.hooksPath=/dev/null",
+  "-c", "diff.external=",
+  "-c", "protocol.allow=never",
+  "-c", "core.quotepath=off",
+  "-c", "diff.noprefix=false",
+  "-c", "diff.mnemonicPrefix=false",
+  "-c", "diff.submodule=short",
+  "-c", "color.ui=false",
+  "-c", "diff.suppressBlankEmpty=false",
+];
+
+interface Repo {
+  /** Work-tree top level (real path). */
+  top: string;
+  /** The root is below `top` (so `--relative` matters). */
+  nested: boolean;
+  /** Extra `-c` arguments neutralising filter drivers. */
+  filterArgs: string[];
+}
+
+/**
+ * Reads the changes between two commits, or between a commit and the working tree.
+ * Default (no `base`, no `head`): the working tree against `HEAD`. `base` alone: the working tree
+ * against `base`. `head` alone: `HEAD` against `head` (DESIGN.md: base defaults to HEAD).
+ * @param args `base`, `head` (refs), `path` (file or folder), `context_lines` (0–20, default 3).
+ * @throws ToolError `INVALID_ARGUMENT` (bad ref syntax, NUL, pathspec magic, bad path),
+ *   `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND` (unknown ref, no commits yet), `UNSUPPORTED` (not a git
+ *   repository, git missing), `TIMEOUT`.
+ */
+export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+  const base = optionalRef(args.base, "base");
+  const head = optionalRef(args.head, "head");
+  const context = args.context_lines ?? 3;
+  if (!Number.isInteger(context) || context < 0 || context > 20) {
+    throw new ToolError("INVALID_ARGUMENT", "context_lines must be a whole number from 0 to 20");
+  }
+  const pathspec = validatePathspec(ws, args.path);
+
+  const repo = await findRepo(ws, signal);
+  const baseSha = await revParse(ws, repo, base ?? "HEAD", signal);
+  const headSha = head === undefined ? undefined : await revParse(ws, repo, head, signal);
+
+  const revs = headSha === undefined ? [baseSha] : [baseSha, headSha];
+  const tail = ["--end-of-options", ...revs, "--", ...(pathspec === undefined ? [] : [pathspec])];
+  const diffOpts = [
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--relative",
+    "--ignore-submodules=dirty",
+    "--submodule=short",
+    "--find-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    "-O/dev/null",
+  ];
+
+  const stat = await git(ws, repo, ["diff", ...diffOpts, "--numstat", "-z", ...tail], signal, 1024 * 1024);
+  const files = parseNumstat(stat.stdout);
+  const patch = await git(ws, repo, ["diff", ...diffOpts, `--unified=${context}`, ...tail], signal, MAX_PATCH_BYTES);
+  const hunks = parsePatch(patch.stdout.toString("utf8"));
+  const cutOutput = patch.overflow;
+
+  const visible = hunks.filter((h) => !isDeniedPath(h.path));
+  const deniedFiles = new Set([...files.filter((f) => isDeniedPath(f.path)).map((f) => f.path)]);
+  for (const h of hunks) if (isDeniedPath(h.path)) deniedFiles.add(h.path);
+  const shownFiles = files.filter((f) => !isDeniedPath(f.path));
+
+  const evidence: Evidence[] = [];
+  let chars = 0;
+  let cutHunk = false;
+  const lastHunk = hunks[hunks.length - 1];
+  for (const h of visible) {
+    if (evidence.length >= MAX_HUNKS) break;
+    const rec = toEvidence(h, cutOutput && h === lastHunk);
+    if (evidence.length > 0 && chars + rec.snippet.length > MAX_DIFF_CHARS) break;
+    chars += rec.snippet.length;
+    if (rec.flags?.includes("truncated")) cutHunk = true;
+    evidence.push(rec);
+  }
+  evidence.sort(compareEvidence);
+
+  const total = visible.length;
+  const truncated = cutOutput || evidence.length < total || cutHunk;
+  const what = describeRange(base, head);
+  const notes: string[] = [];
+  if (shownFiles.length === 0 && visible.length === 0) {
+    notes.push(`No changes (${what}${pathspec ? ` under ${pathspec}` : ""}).`);
+    if (head === undefined) notes.push("Untracked files are not shown.");
+    if (head !== undefined && base === undefined) {
+      notes.push("base defaults to HEAD; to see what one commit changed, pass base=<commit>~1 and head=<commit>.");
+    }
+  } else {
+    notes.push(`${what}: ${summarizeFiles(shownFiles)}.`);
+    if (evidence.length < total) {
+      notes.push(`Showing ${evidence.length} of ${total}${cutOutput ? "+" : ""} hunks; pass path to see one file's hunks.`);
+    } else if (cutOutput) {
+      notes.push("The diff is larger than the output cap; pass path to see one file's hunks.");
+    }
+    if (cutHunk) notes.push(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`);
+  }
+  if (deniedFiles.size > 0) notes.push(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`);
+  return { evidence, total, truncated, note: notes.join(" ") };
+}
+
+function optionalRef(v: string | undefined, name: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") throw new ToolError("INVALID_ARGUMENT", `${name} must be a string`);
+  if (v.trim() === "") return undefined;
+  validateRef(v, name);
+  return v;
+}
+
+/**
+ * Checks a ref against the syntax allowlist.
+ * @throws ToolError `INVALID_ARGUMENT` naming the rule that failed.
+ */
+export function validateRef(ref: string, name = "ref"): void {
+  const bad = (why: string) =>
+    new ToolError(
+      "INVALID_ARGUMENT",
+      `${name} ${JSON.stringify(ref.slice(0, 80))} is not an accepted git ref: ${why}`,
+      "Use a branch or tag name, a commit id, HEAD or HEAD~N.",
+    );
+  if (ref.includes("\0")) throw bad("it contains a NUL byte");
+  if (ref.startsWith("-")) throw bad("it starts with '-'");
+  if (ref.length > 200) throw bad("it is longer than 200 characters");
+  if (ref.includes("..")) throw bad("ranges ('..') are not accepted; pass base and head separately");
+  if (ref.includes("@{")) throw bad("reflog syntax ('@{') is not accepted");
+  if (ref.includes(":")) throw bad("'ref:path' syntax is not accepted");
+  if (!REF_PATTERN.test(ref)) throw bad("only letters, digits and . _ / ~ ^ - are allowed");
+}
+
+function validatePathspec(ws: Workspace, p: string | undefined): string | undefined {
+  if (p === undefined || p.trim() === "") return undefined;
+  if (p.startsWith(":")) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      "pathspec magic (a path starting with ':') is not accepted",
+      "Pass a plain repository-relative file or folder path.",
+    );
+  }
+  const rel = ws.normalize(p);
+  return rel === "" ? undefined : rel;
+}
+
+function describeRange(base: string | undefined, head: string | undefined): string {
+  if (head === undefined) return `working tree against ${base ?? "HEAD"}`;
+  return `${base ?? "HEAD"} against ${head}`;
+}
+
+function gitEnv(ceiling: string | undefined): NodeJS.ProcessEnv {
+  const extra: Record<string, string> = {
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_LITERAL_PATHSPECS: "1",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_PAGER: "cat",
+    LC_ALL: "C",
+  };
+  if (ceiling !== undefined) extra.GIT_CEILING_DIRECTORIES = ceiling;
+  return scrubbedEnv(extra);
+}
+
+interface GitOut {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  overflow: boolean;
+}
+
+async function rawGit(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  signal: AbortSignal | undefined,
+  maxBytes: number,
+): Promise<GitOut> {
+  let res;
+  try {
+    res = await runProcess("git", ["--no-pager", ...HARDENING, ...args], {
+      cwd,
+      env,
+      timeoutMs: GIT_TIMEOUT_MS,
+      signal,
+      maxStdoutBytes: maxBytes,
+    });
+  } catch (err) {
+    if (err instanceof ToolError && err.code === "INTERNAL") {
+      throw new ToolError("UNSUPPORTED", `git could not be started (${err.message})`, "Install git to use read_git_diff.");
+    }
+    throw err;
+  }
+  if (res.timedOut) throw new ToolError("TIMEOUT", `git took longer than ${GIT_TIMEOUT_MS / 1000} s`, "Pass path to limit the diff.");
+  return res;
+}
+
+/** Runs git in the workspace root with the repository's hardening. */
+async function git(
+  ws: Workspace,
+  repo: Repo,
+  args: string[],
+  signal: AbortSignal | undefined,
+  maxBytes: number,
+): Promise<GitOut> {
+  const res = await rawGit(ws.root, [...repo.filterArgs, ...args], gitEnv(repo.nested ? undefined : path.dirname(ws.root)), signal, maxBytes);
+  if (res.code !== 0 && !res.overflow) {
+    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${firstLine(res.stderr)}`);
+  }
+  return res;
+}
+
+function firstLine(s: string): string {
+  return (s.split("\n").find((l) => l.trim() !== "") ?? "no message").replace(/^(fatal|error): /, "").slice(0, 300);
+}
+
+function notARepo(): ToolError {
+  return new ToolError(
+    "UNSUPPORTED",
+    "not a git repository: the workspace root is not inside a git work tree that tracks it",
+    "read_git_diff needs a git repository; use search_code or read_evidence instead.",
+  );
+}
+
+/** Finds the repository for the root (see the module rules) and its filter drivers. */
+async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise<Repo> {
+  const parent = path.dirname(ws.root);
+  const probe = ["rev-parse", "--show-toplevel"];
+  let nested = false;
+  let res = await rawGit(ws.root, probe, gitEnv(parent === ws.root ? undefined : parent), signal, 64 * 1024);
+  if (res.code !== 0) {
+    if (/dubious ownership/i.test(res.stderr)) {
+      throw new ToolError("UNSUPPORTED", "git refuses this repository: it is owned by another user (safe.directory)");
+    }
+    // Not a repository at the root itself: look for an enclosing one that tracks the root.
+    res = await rawGit(ws.root, probe, gitEnv(undefined), signal, 64 * 1024);
+    if (res.code !== 0) throw notARepo();
+    nested = true;
+    const tracked = await rawGit(
+      ws.root,
+      ["ls-files", "-z", "--", "."],
+      gitEnv(undefined),
+      signal,
+      4096,
+    );
+    if ((tracked.code !== 0 && !tracked.overflow) || tracked.stdout.length === 0) throw notARepo();
+  }
+  const top = res.stdout.toString("utf8").trim();
+  // Neutralise every configured filter driver (clean/process run on a plain `git diff`).
+  const cfg = await rawGit(
+    ws.root,
+    ["config", "--name-only", "-z", "--get-regexp", "^filter\\."],
+    gitEnv(nested ? undefined : parent),
+    signal,
+    256 * 1024,
+  );
+  const drivers = new Set<string>();
+  for (const key of cfg.stdout.toString("utf8").split("\0")) {
+    const m = /^filter\.(.+)\.[^.]+$/s.exec(key.trim());
+    if (m?.[1] !== undefined) drivers.add(m[1]);
+  }
+  const filterArgs: string[] = [];
+  for (const d of drivers) {
+    if (d.includes("\0") || d.includes("\n")) continue;
+    filterArgs.push(
+      "-c", `filter.${d}.clean=`,
+      "-c", `filter.${d}.smudge=`,
+      "-c", `filter.${d}.process=`,
+      "-c", `filter.${d}.required=false`,
+    );
+  }
+  return { top, nested, filterArgs };
+}
+
+/** `git rev-parse --verify --quiet --end-of-options <ref>^{commit}` → object id. */
+async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSignal | undefined): Promise<string> {
+  validateRef(ref);
+  const res = await rawGit(
+    ws.root,
+    [...repo.filterArgs, "rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
+    gitEnv(repo.nested ? undefined : path.dirname(ws.root)),
+    signal,
+    4096,
+  );
+  const sha = res.stdout.toString("utf8").trim();
+  if (res.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+    if (ref === "HEAD") {
+      throw new ToolError("NOT_FOUND", "HEAD does not name a commit (the repository has no commits yet)");
+    }
+    throw new ToolError(
+      "NOT_FOUND",
+      `unknown revision ${JSON.stringify(ref)}`,
+      "Use an existing branch, tag or commit id, or HEAD~N.",
+    );
+  }
+  return sha;
+}
+
+interface FileStat {
+  path: string;
+  added: number | undefined;
+  deleted: number | undefined;
+}
+
+/** Parses `git diff --numstat -z` (renames: `a\tb\t\0old\0new\0`). */
+function parseNumstat(buf: Buffer): FileStat[] {
+  const parts = buf.toString("utf8").split("\0");
+  const out: FileStat[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const rec = parts[i] as string;
+    if (rec === "") continue;
+    const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
+    if (!m) continue;
+    let p = m[3] as string;
+    if (p === "") {
+      // rename: the next two fields are the old and the new path
+      i += 2;
+      p = parts[i] ?? "";
+    }
+    out.push({ path: p, added: m[1] === "-" ? undefined : Number(m[1]), deleted: m[2] === "-" ? undefined : Number(m[2]) });
+  }
+  return out;
+}
+
+function summarizeFiles(files: readonly FileStat[]): string {
+  if (files.length === 0) return "no file changes listed";
+  const shown = files.slice(0, 20).map((f) => (f.added === undefined ? `${f.path} (binary)` : `${f.path} (+${f.added} -${f.deleted ?? 0})`));
+  const more = files.length > 20 ? `, and ${files.length - 20} more` : "";
+  return `${files.length} file(s) changed: ${shown.join(", ")}${more}`;
+}
+
+interface Hunk {
+  path: string;
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  lines: string[];
+}
+
+const lossy = new TextDecoder("utf-8", { fatal: false });
+
+/** Undoes git's C-style quoting of a path (`"a\tb\303\251"`). */
+export function unquoteGitPath(s: string): string {
+  if (!s.startsWith('"') || !s.endsWith('"') || s.length < 2) return s;
+  const body = s.slice(1, -1);
+  const bytes: number[] = [];
+  const esc: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '"': 34, "\\": 92 };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c !== "\\") {
+      for (const b of Buffer.from(c, "utf8")) bytes.push(b);
+      continue;
+    }
+    const n = body[i + 1] ?? "";
+    if (/[0-7]/.test(n)) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8) & 0xff);
+      i += 3;
+    } else {
+      bytes.push(esc[n] ?? n.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return lossy.decode(Uint8Array.from(bytes));
+}
+
+/** `--- a/x` / `+++ b/x` → `x`; `/dev/null` → undefined. */
+function headerPath(rest: string, prefix: string): string | undefined {
+  const v = unquoteGitPath(rest.replace(/\t$/, ""));
+  if (v === "/dev/null") return undefined;
+  return v.startsWith(prefix) ? v.slice(prefix.length) : v;
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/** Parses unified diff output into hunks (one per `@@` header), each with its file's path. */
+function parsePatch(text: string): Hunk[] {
+  const out: Hunk[] = [];
+  let oldPath: string | undefined;
+  let newPath: string | undefined;
+  let cur: Hunk | undefined;
+  let inHeader = false;
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  for (const raw of lines) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.startsWith("diff --git ") || line.startsWith("diff --cc ")) {
+      cur = undefined;
+      inHeader = true;
+      oldPath = undefined;
+      newPath = undefined;
+      continue;
+    }
+    if (inHeader) {
+      if (line.startsWith("--- ")) oldPath = headerPath(line.slice(4), "a/");
+      else if (line.startsWith("+++ ")) newPath = headerPath(line.slice(4), "b/");
+      else if (line.startsWith("@@")) inHeader = false;
+      if (inHeader) continue;
+    }
+    const m = HUNK_HEADER.exec(line);
+    if (m) {
+      const p = newPath ?? oldPath;
+      if (p === undefined) {
+        cur = undefined;
+        continue;
+      }
+      cur = {
+        path: p,
+        oldStart: Number(m[1]),
+        oldCount: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newCount: m[4] === undefined ? 1 : Number(m[4]),
+        lines: [line],
+      };
+      out.push(cur);
+      continue;
+    }
+    if (cur && (line.startsWith(" ") || line.startsWith("+") || line.startsWith("-") || line.startsWith("\\") || line === "")) {
+      cur.lines.push(line);
+    }
+  }
+  return out;
+}
+
+function toEvidence(h: Hunk, incomplete: boolean): Evidence {
+  const flags: EvidenceFlag[] = [];
+  let start: number;
+  let end: number;
+  if (h.newCount > 0) {
+    start = h.newStart;
+    end = h.newStart + h.newCount - 1;
+  } else {
+    flags.push(OLD_LINES_FLAG);
+    start = Math.max(1, h.oldStart);
+    end = Math.max(start, h.oldStart + h.oldCount - 1);
+  }
+  let lines = h.lines;
+  let cut = incomplete;
+  if (lines.length > MAX_HUNK_LINES) {
+    lines = lines.slice(0, MAX_HUNK_LINES);
+    cut = true;
+  }
+  let snippet = lines.join("\n");
+  if (snippet.length > MAX_HUNK_CHARS) {
+    const nl = snippet.lastIndexOf("\n", MAX_HUNK_CHARS);
+    snippet = snippet.slice(0, nl > 0 ? nl : MAX_HUNK_CHARS);
+    cut = true;
+  }
+  if (cut) flags.unshift("truncated");
+  if (hasInvisibleUnicode(snippet)) flags.push("invisible_unicode");
+  const rec: Evidence = { path: h.path, start_line: start, end_line: end, kind: "diff", name: h.path, snippet };
+  if (flags.length > 0) rec.flags = flags;
+  return rec;
+}

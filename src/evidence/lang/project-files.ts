@@ -1,0 +1,77 @@
+/**
+ * Folder-level views of a {@link ProjectView}'s file list, and a per-view memo, for
+ * resolvers that map imports to folders (Go packages, Java packages, Rust module trees).
+ * Paths are repository-relative and `/`-separated; the root folder is `''`.
+ */
+import { posix } from "node:path";
+import type { ProjectView } from "./language.js";
+
+/** Files grouped by folder, built once per {@link ProjectView}. */
+export interface FileTree {
+  /** Files directly inside `dir` (not in its subfolders), sorted; `''` is the root. */
+  filesIn(dir: string): readonly string[];
+  /** Every folder that holds at least one file, directly or below (includes `''`). */
+  readonly dirs: ReadonlySet<string>;
+}
+
+/** The folder of a repository-relative path: `a/b.go` → `a`, `b.go` → `''`. */
+export function parentDir(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+/**
+ * Joins repository-relative parts and normalises `.`/`..` (POSIX rules). Returns `undefined`
+ * when the result would leave the repository root; `''` for the root itself.
+ */
+export function joinPath(...parts: string[]): string | undefined {
+  const joined = posix.normalize(parts.filter((p) => p !== "").join("/") || ".");
+  if (joined === "." || joined === "./") return "";
+  if (joined === ".." || joined.startsWith("../") || joined.startsWith("/")) return undefined;
+  return joined.endsWith("/") ? joined.slice(0, -1) : joined;
+}
+
+/** True when `path` is `dir` itself or lies below it (`''` contains everything). */
+export function isWithin(path: string, dir: string): boolean {
+  return dir === "" || path === dir || path.startsWith(`${dir}/`);
+}
+
+const memos = new WeakMap<ProjectView, Map<string, unknown>>();
+
+/**
+ * Computes a value once per {@link ProjectView} and key (the view is a snapshot of the tree,
+ * so anything derived from it may be cached for its lifetime). Async values are memoised as
+ * their promise, so concurrent callers share one computation.
+ */
+export function memoize<T>(project: ProjectView, key: string, compute: () => T): T {
+  let memo = memos.get(project);
+  if (memo === undefined) {
+    memo = new Map();
+    memos.set(project, memo);
+  }
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = compute();
+  memo.set(key, value);
+  return value;
+}
+
+/** The {@link FileTree} of a project view (computed once per view). */
+export function fileTree(project: ProjectView): FileTree {
+  return memoize(project, "file-tree", () => {
+    const byDir = new Map<string, string[]>();
+    const dirs = new Set<string>([""]);
+    for (const file of project.files) {
+      const dir = parentDir(file);
+      let list = byDir.get(dir);
+      if (list === undefined) {
+        list = [];
+        byDir.set(dir, list);
+      }
+      list.push(file);
+      for (let d = dir; d !== "" && !dirs.has(d); d = parentDir(d)) dirs.add(d);
+    }
+    for (const list of byDir.values()) list.sort();
+    const empty: readonly string[] = [];
+    return { filesIn: (dir: string) => byDir.get(dir) ?? empty, dirs };
+  });
+}

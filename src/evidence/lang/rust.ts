@@ -1,0 +1,549 @@
+/**
+ * Rust: definitions and import edges (tree-sitter-rust 0.24 grammar).
+ *
+ * Definitions (items at file level, in inline `mod { … }` blocks, `impl`, `trait` and `extern`
+ * blocks; items local to a function body are left out):
+ * - `fn` → `function`; inside `impl T` / `impl Trait for T` → `method` with container `T`
+ *   (references, generic arguments and path qualifiers stripped: `impl<'a> fmt::Display for &'a
+ *   Wrapper<T>` → `Wrapper`); inside `trait Tr` (required or provided) → `method` with container `Tr`.
+ * - `struct`/`union` → `struct`, `enum` → `enum`, `trait` → `trait`, `type` (and associated
+ *   types) → `type`, `const`/`static` → `constant` (`static mut` → `variable`), `mod` → `module`,
+ *   `macro_rules!` → `function`. Items inside `impl`/`trait` carry that container.
+ * - Range: from the first outer attribute (`#[derive(…)]`, `#[test]`) attached to the item to its
+ *   end; `///` doc comments are not included.
+ *
+ * Imports (anywhere in the file, function bodies included):
+ * - `use` → one {@link ImportRef} per statement. `specifier` is the path before any `{…}` group or
+ *   `*` glob (`crate::config`), `names` the group members relative to it as written, aliases
+ *   dropped (`["Config", "inner::load", "self", "*"]`); a plain `use a::b as c` has `alias` `c`.
+ *   A top-level group without prefix (`use {a, b::c}`) gives one statement per member.
+ * - `mod x;` → specifier `x`, flag `mod_declaration`; `extern crate x [as y];` → specifier `x`.
+ * - `scope` holds the enclosing inline modules, so `super::` in `mod tests { … }` is right.
+ *
+ * Resolution (The Rust Reference, "Paths" and "Modules"/"Module source filenames"):
+ * - Crates come from each `Cargo.toml` with a `[package]` (Cargo target auto-discovery:
+ *   `src/lib.rs` or `[lib] path`, `src/main.rs`, `src/bin/*.rs`, `src/bin/* /main.rs`, `[[bin]] path`,
+ *   `tests/*.rs`, `examples/*.rs`, `benches/*.rs`, `build.rs`). A file belongs to the crate root whose
+ *   folder is the deepest one containing it (lib before main); its module path follows from its
+ *   place under that folder (`src/a/b.rs` and `src/a/b/mod.rs` → `crate::a::b`). Without a
+ *   manifest, the nearest folder holding `lib.rs` or `main.rs` is the crate root.
+ * - `crate::`, `self::`, `super::` (repeated) start from the crate root or the current module;
+ *   a first segment naming a workspace crate (package or `[lib] name`, `-` read as `_`) starts at
+ *   that crate's library root; any other first segment is tried as a child module of the current
+ *   module (2018-edition uniform paths), else it is an external crate (`std`, `serde`), matched
+ *   by its crate name. Each member path resolves to the deepest module file that exists
+ *   (`crate::a::b::Item` → `src/a/b.rs`, `src/a/b/mod.rs`, else `src/a.rs` …, else the crate
+ *   root); the statement's files are the union over its members.
+ * - `mod x;` in a mod-rs file (`mod.rs` or a crate root) → `x.rs` or `x/mod.rs` beside it; in any
+ *   other file `a.rs` → `a/x.rs` or `a/x/mod.rs`; enclosing inline modules add folders.
+ *   `#[path = "…"]` attributes are not followed (the declaration is then reported as external).
+ * - `extern crate x` → workspace crate `x`'s library root, else external `x`.
+ */
+import type { Language, Node as SyntaxNode } from "web-tree-sitter";
+import type { SymbolKind } from "../evidence.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
+import { cachedQuery, namedChildren, nodeLines } from "./syntax.js";
+
+/** The flag on an {@link ImportRef} that comes from a `mod x;` declaration. */
+export const MOD_DECLARATION_FLAG = "mod_declaration";
+
+const ITEM_QUERY = `[
+  (function_item) (function_signature_item) (struct_item) (union_item) (enum_item) (trait_item)
+  (type_item) (associated_type) (const_item) (static_item) (mod_item) (macro_definition)
+  (use_declaration) (extern_crate_declaration)
+] @item`;
+
+/** Deepest nesting of ancestors looked at (guards against pathological trees). */
+const MAX_ANCESTORS = 512;
+
+/** Where an item sits: enclosing inline modules, its impl/trait container, inside a body or not. */
+interface ItemContext {
+  scope: string[];
+  container?: { name: string; isTrait: boolean };
+  inBody: boolean;
+}
+
+function contextOf(item: SyntaxNode): ItemContext {
+  const scope: string[] = [];
+  let inBody = false;
+  let node = item.parent;
+  for (let depth = 0; node !== null && depth < MAX_ANCESTORS; depth++) {
+    if (node.type === "block") inBody = true;
+    else if (node.type === "mod_item") {
+      const name = node.childForFieldName("name");
+      if (name !== null) scope.unshift(name.text);
+    }
+    node = node.parent;
+  }
+  // Only the direct members of an impl/trait body belong to it.
+  const list = item.parent;
+  const owner = list?.type === "declaration_list" ? list.parent : null;
+  let container: ItemContext["container"];
+  if (owner?.type === "impl_item") {
+    const name = implTypeName(owner);
+    if (name !== undefined) container = { name, isTrait: false };
+  } else if (owner?.type === "trait_item") {
+    const name = owner.childForFieldName("name");
+    if (name !== null) container = { name: name.text, isTrait: true };
+  }
+  return container === undefined ? { scope, inBody } : { scope, container, inBody };
+}
+
+/** The self type of an `impl` block, reduced to its name: `&'a mut Wrapper<T>` → `Wrapper`. */
+function implTypeName(impl: SyntaxNode): string | undefined {
+  let type = impl.childForFieldName("type");
+  for (let depth = 0; type !== null && depth < 8; depth++) {
+    switch (type.type) {
+      case "type_identifier":
+      case "primitive_type":
+        return type.text;
+      case "reference_type":
+      case "pointer_type":
+      case "generic_type":
+        type = type.childForFieldName("type");
+        break;
+      case "scoped_type_identifier":
+        type = type.childForFieldName("name");
+        break;
+      default:
+        return type.text.replace(/\s+/g, " ");
+    }
+  }
+  return undefined;
+}
+
+/** The item's range, extended up to the first outer attribute attached to it. */
+function itemRange(item: SyntaxNode): { start_line: number; end_line: number } {
+  const range = nodeLines(item);
+  let prev = item.previousNamedSibling;
+  for (let n = 0; prev !== null && n < 64; n++) {
+    if (prev.type === "attribute_item") range.start_line = nodeLines(prev).start_line;
+    else if (prev.type !== "line_comment" && prev.type !== "block_comment") break;
+    prev = prev.previousNamedSibling;
+  }
+  return range;
+}
+
+function definitionKind(item: SyntaxNode, ctx: ItemContext): SymbolKind | undefined {
+  switch (item.type) {
+    case "function_item":
+    case "function_signature_item":
+      return ctx.container === undefined ? "function" : "method";
+    case "struct_item":
+    case "union_item":
+      return "struct";
+    case "enum_item":
+      return "enum";
+    case "trait_item":
+      return "trait";
+    case "type_item":
+    case "associated_type":
+      return "type";
+    case "const_item":
+      return "constant";
+    case "static_item":
+      return namedChildren(item).some((c) => c.type === "mutable_specifier") ? "variable" : "constant";
+    case "mod_item":
+      return "module";
+    case "macro_definition":
+      return "function";
+    default:
+      return undefined;
+  }
+}
+
+/** Extracts Rust definitions and imports from a `source_file` tree. */
+function extract(root: SyntaxNode): FileFacts {
+  const symbols: SymbolDef[] = [];
+  const imports: ImportRef[] = [];
+  const language: Language = root.tree.language;
+  for (const { node: item } of cachedQuery(language, ITEM_QUERY).captures(root)) {
+    const ctx = contextOf(item);
+    if (item.type === "use_declaration") {
+      collectUse(item, ctx, imports);
+      continue;
+    }
+    if (item.type === "extern_crate_declaration") {
+      const name = item.childForFieldName("name");
+      if (name === null) continue;
+      const ref: ImportRef = { specifier: name.text, ...nodeLines(item) };
+      const alias = item.childForFieldName("alias");
+      if (alias !== null) ref.alias = alias.text;
+      if (ctx.scope.length > 0) ref.scope = ctx.scope;
+      imports.push(ref);
+      continue;
+    }
+    if (item.type === "mod_item" && item.childForFieldName("body") === null) {
+      const name = item.childForFieldName("name");
+      if (name !== null) {
+        const ref: ImportRef = { specifier: name.text, ...itemRange(item), flags: [MOD_DECLARATION_FLAG] };
+        if (ctx.scope.length > 0) ref.scope = ctx.scope;
+        imports.push(ref);
+      }
+    }
+    if (ctx.inBody) continue;
+    const kind = definitionKind(item, ctx);
+    const name = item.childForFieldName("name");
+    if (kind === undefined || name === null) continue;
+    const def: SymbolDef = { name: name.text, kind, ...itemRange(item) };
+    if (ctx.container !== undefined) def.container = ctx.container.name;
+    symbols.push(def);
+  }
+  return { symbols, imports };
+}
+
+/** One member of a use tree: its path segments from the statement's prefix, and whether it is a glob. */
+interface UseLeaf {
+  segments: string[];
+  glob: boolean;
+}
+
+/** Renders a path node (`crate::a::b`, `::std::fmt`, `self`) into its segments. */
+function pathSegments(node: SyntaxNode): string[] {
+  const segments: string[] = [];
+  let cur: SyntaxNode | null = node;
+  for (let depth = 0; cur !== null && depth < 64; depth++) {
+    if (cur.type === "scoped_identifier") {
+      const name = cur.childForFieldName("name");
+      if (name !== null) segments.unshift(name.text);
+      const path = cur.childForFieldName("path");
+      if (path === null) {
+        segments.unshift(""); // leading `::` (an extern crate path)
+        break;
+      }
+      cur = path;
+    } else {
+      segments.unshift(cur.text);
+      break;
+    }
+  }
+  return segments;
+}
+
+/** Members of a use tree, relative to `tree` itself (iterative; groups nest). */
+function useLeaves(tree: SyntaxNode): UseLeaf[] {
+  const leaves: UseLeaf[] = [];
+  const stack: { node: SyntaxNode; prefix: string[] }[] = [{ node: tree, prefix: [] }];
+  for (let guard = 0; stack.length > 0 && guard < 10_000; guard++) {
+    const { node, prefix } = stack.pop() as { node: SyntaxNode; prefix: string[] };
+    switch (node.type) {
+      case "use_as_clause": {
+        const path = node.childForFieldName("path");
+        if (path !== null) leaves.push({ segments: [...prefix, ...pathSegments(path)], glob: false });
+        break;
+      }
+      case "use_wildcard": {
+        const path = namedChildren(node)[0];
+        leaves.push({ segments: path === undefined ? prefix : [...prefix, ...pathSegments(path)], glob: true });
+        break;
+      }
+      case "scoped_use_list": {
+        const path = node.childForFieldName("path");
+        const list = node.childForFieldName("list");
+        const inner = path === null ? prefix : [...prefix, ...pathSegments(path)];
+        if (list !== null) stack.push({ node: list, prefix: inner });
+        break;
+      }
+      case "use_list": {
+        const members = namedChildren(node).filter((c) => c.type !== "line_comment" && c.type !== "block_comment");
+        for (let i = members.length - 1; i >= 0; i--) stack.push({ node: members[i] as SyntaxNode, prefix });
+        break;
+      }
+      default:
+        leaves.push({ segments: [...prefix, ...pathSegments(node)], glob: false });
+    }
+  }
+  return leaves;
+}
+
+function collectUse(decl: SyntaxNode, ctx: ItemContext, out: ImportRef[]): void {
+  const argument = decl.childForFieldName("argument");
+  if (argument === null) return;
+  const range = nodeLines(decl);
+  // A bare top-level group has no common prefix: one statement entry per member.
+  const trees = argument.type === "use_list" ? namedChildren(argument) : [argument];
+  for (const tree of trees) {
+    let prefix: string[];
+    let members: UseLeaf[] | undefined;
+    let alias: string | undefined;
+    if (tree.type === "scoped_use_list") {
+      const path = tree.childForFieldName("path");
+      prefix = path === null ? [""] : pathSegments(path);
+      const list = tree.childForFieldName("list");
+      members = list === null ? [] : useLeaves(list);
+    } else if (tree.type === "use_wildcard") {
+      const path = namedChildren(tree)[0];
+      prefix = path === undefined ? [] : pathSegments(path);
+      members = [{ segments: [], glob: true }];
+    } else if (tree.type === "use_as_clause") {
+      const path = tree.childForFieldName("path");
+      if (path === null) continue;
+      prefix = pathSegments(path);
+      alias = tree.childForFieldName("alias")?.text;
+    } else if (tree.type === "line_comment" || tree.type === "block_comment") {
+      continue;
+    } else {
+      prefix = pathSegments(tree);
+    }
+    const ref: ImportRef = { specifier: prefix.join("::"), ...range };
+    if (members !== undefined) ref.names = members.map((m) => [...m.segments, ...(m.glob ? ["*"] : [])].join("::"));
+    if (alias !== undefined) ref.alias = alias;
+    if (ctx.scope.length > 0) ref.scope = ctx.scope;
+    out.push(ref);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolution
+
+/** A crate root: its root file, the folder module paths start from, and the library name. */
+interface CrateRoot {
+  file: string;
+  dir: string;
+  /** Library crate name (`_` for `-`), only for library roots. */
+  libName?: string;
+  /** Folder of the Cargo package, when a manifest declared it. */
+  packageDir?: string;
+}
+
+/** What the resolver needs from a Cargo.toml (Cargo reference, "The Manifest Format"). */
+export interface CargoManifest {
+  packageName?: string;
+  libName?: string;
+  libPath?: string;
+  binPaths: string[];
+}
+
+/**
+ * Reads the `[package] name`, `[lib] name/path` and `[[bin]] path` keys of a Cargo.toml. Only
+ * basic `key = "string"` lines inside those tables are read (no inline tables, no multi-line
+ * strings), which is how these keys are written in practice.
+ */
+export function parseCargoManifest(text: string): CargoManifest {
+  const out: CargoManifest = { binPaths: [] };
+  let table = "";
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\s+#.*$/, "").trim();
+    const header = /^\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?$/.exec(line);
+    if (header !== null) {
+      table = header[1] ?? "";
+      continue;
+    }
+    const kv = /^([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(line);
+    if (kv === null) continue;
+    const key = kv[1];
+    const value = kv[2] ?? kv[3] ?? "";
+    if (table === "package" && key === "name") out.packageName = value;
+    else if (table === "lib" && key === "name") out.libName = value;
+    else if (table === "lib" && key === "path") out.libPath = value;
+    else if (table === "bin" && key === "path") out.binPaths.push(value);
+  }
+  return out;
+}
+
+function crateRoots(project: ProjectView): Promise<CrateRoot[]> {
+  return memoize(project, "rust:crates", async () => {
+    const roots: CrateRoot[] = [];
+    const seen = new Set<string>();
+    const tree = fileTree(project);
+    const add = (file: string | undefined, packageDir: string, libName?: string): void => {
+      if (file === undefined || !project.has(file) || seen.has(file)) return;
+      seen.add(file);
+      const root: CrateRoot = { file, dir: parentDir(file), packageDir };
+      if (libName !== undefined) root.libName = libName;
+      roots.push(root);
+    };
+    const rsIn = (dir: string | undefined): string[] =>
+      dir === undefined ? [] : tree.filesIn(dir).filter((f) => f.endsWith(".rs"));
+    for (const manifestPath of project.files) {
+      if (manifestPath !== "Cargo.toml" && !manifestPath.endsWith("/Cargo.toml")) continue;
+      const text = await project.readText(manifestPath);
+      if (text === undefined) continue;
+      const manifest = parseCargoManifest(text);
+      if (manifest.packageName === undefined) continue; // a virtual workspace manifest
+      const pkg = parentDir(manifestPath);
+      const libName = (manifest.libName ?? manifest.packageName).replace(/-/g, "_");
+      add(joinPath(pkg, manifest.libPath ?? "src/lib.rs"), pkg, libName);
+      add(joinPath(pkg, "src/main.rs"), pkg);
+      for (const bin of manifest.binPaths) add(joinPath(pkg, bin), pkg);
+      for (const f of rsIn(joinPath(pkg, "src/bin"))) add(f, pkg);
+      for (const sub of ["src/bin", "examples"]) {
+        const dir = joinPath(pkg, sub);
+        if (dir === undefined) continue;
+        for (const d of tree.dirs) if (parentDir(d) === dir) add(`${d}/main.rs`, pkg);
+      }
+      for (const sub of ["tests", "examples", "benches"]) for (const f of rsIn(joinPath(pkg, sub))) add(f, pkg);
+      add(joinPath(pkg, "build.rs"), pkg);
+    }
+    return roots;
+  });
+}
+
+/** The crate root a file belongs to, and the file's module path inside that crate. */
+interface FileModule {
+  crate: CrateRoot;
+  path: string[];
+}
+
+async function fileModule(project: ProjectView, file: string): Promise<FileModule | undefined> {
+  const roots = await crateRoots(project);
+  const own = roots.find((r) => r.file === file);
+  if (own !== undefined) return { crate: own, path: [] };
+  // The innermost Cargo package containing the file owns it; among its roots, the deepest folder.
+  let pkg: string | undefined;
+  for (const r of roots) {
+    const d = r.packageDir ?? "";
+    if (isWithin(file, d) && (pkg === undefined || d.length > pkg.length)) pkg = d;
+  }
+  let best: CrateRoot | undefined;
+  for (const r of roots) {
+    if (pkg === undefined || r.packageDir !== pkg || !isWithin(file, r.dir)) continue;
+    if (best === undefined || r.dir.length > best.dir.length || (r.dir === best.dir && rootRank(r) < rootRank(best))) {
+      best = r;
+    }
+  }
+  best ??= fallbackRoot(project, file);
+  if (best === undefined) return undefined;
+  const rel = best.dir === "" ? file : file.slice(best.dir.length + 1);
+  const segments = rel.replace(/\.rs$/, "").split("/");
+  if (segments[segments.length - 1] === "mod") segments.pop();
+  return { crate: best, path: segments };
+}
+
+/** Library roots first, then `main.rs`, then other roots by path. */
+function rootRank(r: CrateRoot): number {
+  if (r.libName !== undefined) return 0;
+  return r.file.endsWith("/main.rs") || r.file === "main.rs" ? 1 : 2;
+}
+
+/** Without a manifest: the nearest folder (upwards) holding `lib.rs` or `main.rs`. */
+function fallbackRoot(project: ProjectView, file: string): CrateRoot | undefined {
+  for (let dir = parentDir(file), n = 0; n < 256; n++, dir = parentDir(dir)) {
+    for (const name of ["lib.rs", "main.rs"]) {
+      const candidate = dir === "" ? name : `${dir}/${name}`;
+      if (project.has(candidate)) return { file: candidate, dir };
+    }
+    if (dir === "") break;
+  }
+  return undefined;
+}
+
+/** Files that can hold module `path` of a crate: `a/b.rs`, `a/b/mod.rs` (the root file for `[]`). */
+function moduleFileCandidates(crate: CrateRoot, path: readonly string[]): string[] {
+  if (path.length === 0) return [crate.file];
+  const base = joinPath(crate.dir, ...path);
+  return base === undefined ? [] : [`${base}.rs`, `${base}/mod.rs`];
+}
+
+/** The deepest existing module along `path`: its file and how many segments it consumed. */
+function deepestModule(project: ProjectView, crate: CrateRoot, path: readonly string[]): { file: string; depth: number } | undefined {
+  for (let depth = path.length; depth >= 0; depth--) {
+    for (const file of moduleFileCandidates(crate, path.slice(0, depth))) {
+      if (project.has(file)) return { file, depth };
+    }
+  }
+  return undefined;
+}
+
+/** Rust's primitive crates that are never in the tree. */
+const SYSROOT_CRATES = new Set(["std", "core", "alloc", "proc_macro", "test"]);
+
+interface PathTarget {
+  files: string[];
+  module: string;
+  external: boolean;
+}
+
+function moduleName(crate: CrateRoot, own: CrateRoot | undefined, path: readonly string[]): string {
+  const head = own !== undefined && crate.file === own.file ? "crate" : (crate.libName ?? "crate");
+  return [head, ...path].join("::");
+}
+
+/** Resolves one use path (segments as written) from the given module. */
+async function resolveUsePath(
+  project: ProjectView,
+  from: FileModule | undefined,
+  current: string[],
+  segments: readonly string[],
+): Promise<PathTarget> {
+  const first = segments[0] ?? "";
+  const externalTarget = (name: string): PathTarget => ({ files: [], module: name, external: true });
+  let crate: CrateRoot | undefined;
+  let base: string[] = [];
+  let rest = segments.slice(1);
+  if (first === "crate" || first === "$crate") {
+    crate = from?.crate;
+  } else if (first === "self" || first === "super") {
+    crate = from?.crate;
+    base = [...current];
+    rest = [...segments];
+    while (rest[0] === "self") rest.shift();
+    while (rest[0] === "super") {
+      rest.shift();
+      if (base.length === 0) return externalTarget(segments.join("::"));
+      base.pop();
+    }
+  } else {
+    const name = first === "" ? (segments[1] ?? "") : first;
+    if (first === "") rest = segments.slice(2);
+    const workspace = (await crateRoots(project)).find((r) => r.libName === name);
+    if (workspace !== undefined) {
+      crate = workspace;
+    } else if (first !== "" && !SYSROOT_CRATES.has(name) && from !== undefined) {
+      // Uniform paths: a child module of the current module named like the first segment.
+      const child = [...current, first];
+      if (moduleFileCandidates(from.crate, child).some((f) => project.has(f))) {
+        crate = from.crate;
+        base = child;
+      } else return externalTarget(name);
+    } else return externalTarget(name);
+  }
+  if (crate === undefined) return externalTarget(segments.join("::"));
+  const wanted = [...base, ...rest.filter((s) => s !== "*" && s !== "self")];
+  const found = deepestModule(project, crate, wanted);
+  if (found === undefined) return externalTarget(segments.join("::"));
+  return { files: [found.file], module: moduleName(crate, from?.crate, wanted.slice(0, found.depth)), external: false };
+}
+
+/** Resolves `mod x;` from the declaring file's place (Rust Reference, "Module source filenames"). */
+async function resolveModDeclaration(project: ProjectView, fromFile: string, ref: ImportRef, from: FileModule | undefined): Promise<Resolution> {
+  const roots = await crateRoots(project);
+  const base = fromFile.slice(fromFile.lastIndexOf("/") + 1);
+  const isModRs = base === "mod.rs" || roots.some((r) => r.file === fromFile) || (from !== undefined && from.path.length === 0);
+  const ownDir = isModRs ? parentDir(fromFile) : fromFile.replace(/\.rs$/, "");
+  const dir = joinPath(ownDir, ...(ref.scope ?? []), ref.specifier);
+  const modulePath = [...(from?.path ?? []), ...(ref.scope ?? []), ref.specifier];
+  const module = from === undefined ? modulePath.join("::") : moduleName(from.crate, from.crate, modulePath);
+  if (dir !== undefined) {
+    for (const file of [`${dir}.rs`, `${dir}/mod.rs`]) {
+      if (project.has(file)) return { files: [file], module, external: false };
+    }
+  }
+  return { files: [], module, external: true };
+}
+
+async function resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution> {
+  const from = await fileModule(project, fromFile);
+  if (ref.flags?.includes(MOD_DECLARATION_FLAG) === true) return resolveModDeclaration(project, fromFile, ref, from);
+  const current = [...(from?.path ?? []), ...(ref.scope ?? [])];
+  const prefix = ref.specifier === "" ? [] : ref.specifier.split("::");
+  const head = await resolveUsePath(project, from, current, prefix);
+  if (ref.names === undefined) return head;
+  const files = new Set<string>();
+  for (const name of ref.names) {
+    const target = await resolveUsePath(project, from, current, [...prefix, ...name.split("::")]);
+    for (const f of target.files) files.add(f);
+  }
+  if (files.size === 0) return { files: [], module: head.module, external: true };
+  return { files: [...files].sort(), module: head.module, external: false };
+}
+
+/** The Rust language module. */
+export const rust: LanguageSpec = {
+  id: "rust",
+  extensions: [".rs"],
+  wasm: "tree-sitter-rust/tree-sitter-rust.wasm",
+  extract: (root) => extract(root),
+  resolve,
+};

@@ -1,0 +1,66 @@
+/**
+ * Locating and hardening ripgrep (`@vscode/ripgrep` 1.18.0 ships ripgrep 15 in npm; see
+ * code-intel-anchors §2.3 "Safe rg invocation" and §4.2).
+ */
+import { ToolError } from "./evidence.js";
+import { denyGlobArgs } from "./deny-list.js";
+import { scrubbedEnv } from "./spawn.js";
+
+/** Folders that are never walked (besides `.git`): dependencies, virtual envs and caches. */
+export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
+  "node_modules",
+  "__pycache__",
+  ".venv",
+  "venv",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+]);
+
+let cached: Promise<string> | undefined;
+
+/**
+ * Path of the ripgrep binary: `rgPath` from `@vscode/ripgrep`, or `rg` from `PATH` when the
+ * platform package is missing (the package throws on import then).
+ */
+export function ripgrepPath(): Promise<string> {
+  cached ??= import("@vscode/ripgrep").then(
+    (m: { rgPath: string }) => m.rgPath,
+    () => "rg",
+  );
+  return cached;
+}
+
+/**
+ * Arguments every ripgrep run starts with: no config file (`--no-config`; `RIPGREP_CONFIG_PATH`
+ * is also removed from the environment), ignore files honoured outside git repositories
+ * (`--no-require-git`), no personal global excludes (`--no-ignore-global`), hidden files
+ * searched but `.git`, the {@link NEVER_WALK_DIRS} and the secrets deny-list excluded, symlinks
+ * never followed (no `--follow`), never `--pre`.
+ */
+export function baseRipgrepArgs(): string[] {
+  return [
+    "--no-config",
+    "--no-require-git",
+    "--no-ignore-global",
+    "--hidden",
+    "--glob=!.git",
+    ...NEVER_WALK_DIRS.map((d) => `--glob=!${d}/`),
+    ...denyGlobArgs(),
+  ];
+}
+
+/** Environment for ripgrep: the parent's minus `RIPGREP_CONFIG_PATH` and `GIT_*`. */
+export function ripgrepEnv(): NodeJS.ProcessEnv {
+  return scrubbedEnv();
+}
+
+/** Turns a failure to start ripgrep into a clear error. */
+export function ripgrepMissing(err: unknown): ToolError {
+  return new ToolError(
+    "UNSUPPORTED",
+    `ripgrep could not be started (${err instanceof Error ? err.message : String(err)})`,
+    "Reinstall codecite's dependencies (npm ci) so that @vscode/ripgrep provides rg, or install ripgrep.",
+  );
+}

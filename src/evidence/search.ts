@@ -1,0 +1,376 @@
+/**
+ * `search_code`: text search with ripgrep (DESIGN.md "The tools"; code-intel-anchors §2.3
+ * "Safe rg invocation", §4.2).
+ *
+ * ripgrep runs with an argv array, `--json --no-config`, no `RIPGREP_CONFIG_PATH`, the hardened
+ * walk arguments of `ripgrep.ts` (ignore files honoured outside git, `.git`/`node_modules`/venvs
+ * never walked, symlinks not followed, secrets excluded by `--iglob=!…`), its default linear-time
+ * regex engine (never PCRE2, never `--pre`), the query as `--regexp=<query>` (plus
+ * `--fixed-strings` unless `regex` is true), the user glob as `--glob=<glob>` and the validated
+ * path after `--`. Files over {@link SEARCH_MAX_FILE_BYTES} are not searched.
+ *
+ * Determinism: records are sorted by path, then line. ripgrep searches in parallel; when the
+ * number of matching lines stays within {@link COLLECT_CAP} the result is exact and complete.
+ * When it exceeds the cap, ripgrep is killed and run again with `--sort=path` (single-threaded,
+ * stable order) and stopped once enough records are collected, so the records shown are still
+ * the same on every run; `total` is then a lower bound and the note says so.
+ *
+ * Snippets follow `text-file.ts` (`\r` dropped, same line numbers as `read_evidence`); a line
+ * longer than {@link MAX_LINE_CHARS} is cut around the first match and flagged `truncated`.
+ */
+import { constants as fsc, promises as fsp } from "node:fs";
+import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { TextDecoder } from "node:util";
+import type { SearchCodeArgs } from "../tools/code-tools.js";
+import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
+import { mapLimit } from "./concurrency.js";
+import { isDeniedPath } from "./deny-list.js";
+import { toPosix } from "./path-policy.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath } from "./ripgrep.js";
+import { runProcess } from "./spawn.js";
+import {
+  BARE_CR_FLAG,
+  BINARY_SNIFF_BYTES,
+  cutText,
+  hasInvisibleUnicode,
+  sniff,
+  snippetLine,
+  stripLineEnding,
+} from "./text-file.js";
+import type { Workspace } from "./workspace.js";
+
+/** Files larger than this are not searched (ripgrep `--max-filesize`): 16 MiB. */
+export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Longest snippet line, in UTF-16 code units; longer lines are cut around the first match. */
+export const MAX_LINE_CHARS = 300;
+/** Budget for all snippets of one result together, in UTF-16 code units (fits an 8K context). */
+export const MAX_RESULT_CHARS = 16_000;
+/** Matching lines collected from a parallel run before switching to a sorted, stopped run. */
+export const COLLECT_CAP = 5000;
+/** Longest accepted query, in characters. */
+export const MAX_QUERY_CHARS = 1000;
+/** Time limit for one ripgrep run, in ms. */
+export const SEARCH_TIMEOUT_MS = 30_000;
+
+/** Optional arguments used only by tests and library callers. */
+export interface SearchOptions {
+  /** Override {@link SEARCH_TIMEOUT_MS} (ms). */
+  timeoutMs?: number;
+  /** Override {@link COLLECT_CAP}. */
+  collectCap?: number;
+}
+
+interface Hit {
+  path: string;
+  line: number;
+  text: string;
+  /** UTF-16 offset of the first submatch in `text`. */
+  at: number;
+  badPath: boolean;
+}
+
+/**
+ * Searches file contents and returns one `match` record per matching line (name = the query).
+ *
+ * @param args `query` (literal unless `regex`), `path` (file or folder, validated by the
+ *   Workspace; `""` means the whole root), `glob` (ripgrep glob; `..` refused),
+ *   `case_sensitive` (undefined → smart case), `max_results` (1–200).
+ * @returns records sorted by path then line; `total` = matching lines found (a lower bound when
+ *   the note says "more than"); `truncated` when records were left out or snippets cut; `note`
+ *   on an empty or shortened result.
+ * @throws ToolError `INVALID_ARGUMENT` (bad query, glob or regex: ripgrep's message plus a
+ *   hint), `OUTSIDE_ROOT`/`DENIED`/`NOT_FOUND` for `path`, `TIMEOUT`, `UNSUPPORTED` without rg.
+ */
+export async function searchCode(
+  ws: Workspace,
+  args: SearchCodeArgs,
+  signal?: AbortSignal,
+  opts: SearchOptions = {},
+): Promise<EvidenceResult> {
+  const query = args.query;
+  if (typeof query !== "string" || query === "") throw new ToolError("INVALID_ARGUMENT", "query must be a non-empty string");
+  if (query.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "query contains a NUL byte");
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new ToolError("INVALID_ARGUMENT", `query is too long (${query.length} characters, limit ${MAX_QUERY_CHARS})`);
+  }
+  if (/[\r\n]/.test(query)) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      "query contains a line break; search_code matches within one line",
+      "Search for one line of the text, then read_evidence around the hit.",
+    );
+  }
+  const maxResults = clampInt(args.max_results ?? 50, 1, 200);
+  const globArgs = validateGlob(args.glob);
+  const target = args.path === undefined || args.path.trim() === "" ? undefined : await ws.walkTarget(args.path);
+
+  const common = [
+    "--json",
+    ...globArgs, // before the exclusions: with ripgrep the last matching glob wins, so excludes win
+    ...baseRipgrepArgs(),
+    `--max-filesize=${SEARCH_MAX_FILE_BYTES}`,
+    args.case_sensitive === undefined ? "--smart-case" : args.case_sensitive ? "--case-sensitive" : "--ignore-case",
+  ];
+  if (args.regex !== true) common.push("--fixed-strings");
+  common.push(`--regexp=${query}`, "--", target ?? ".");
+
+  const cap = opts.collectCap ?? COLLECT_CAP;
+  const timeoutMs = opts.timeoutMs ?? SEARCH_TIMEOUT_MS;
+  const first = await runRipgrep(ws, common, cap, timeoutMs, signal);
+  let hits = first.hits;
+  let over = false;
+  if (first.stopped) {
+    // Too many hits for a complete parallel run: take a stable first slice in path order.
+    over = true;
+    const sorted = await runRipgrep(ws, ["--sort=path", ...common], maxResults * 4 + 64, timeoutMs, signal);
+    hits = sorted.hits;
+  }
+
+  // Post-filters: deny-list (defence in depth), virtual envs, binary files (our 8 KiB rule).
+  hits = hits.filter((h) => !isDeniedPath(h.path));
+  const inVenv = await ws.virtualEnvFilter([...new Set(hits.map((h) => h.path))]);
+  hits = hits.filter((h) => !inVenv(h.path));
+  const binary = await binaryFiles(ws, hits);
+  if (binary.size > 0) hits = hits.filter((h) => !binary.has(h.path));
+
+  hits.sort((a, b) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : a.line - b.line));
+  const total = over ? Math.max(first.hits.length, hits.length) : hits.length;
+
+  const evidence: Evidence[] = [];
+  let chars = 0;
+  let cutSnippet = false;
+  let budgetHit = false;
+  for (const h of hits) {
+    if (evidence.length >= maxResults) break;
+    const rec = toEvidence(h, query);
+    if (evidence.length > 0 && chars + rec.snippet.length > MAX_RESULT_CHARS) {
+      budgetHit = true;
+      break;
+    }
+    chars += rec.snippet.length;
+    if (rec.flags?.includes("truncated")) cutSnippet = true;
+    evidence.push(rec);
+  }
+  evidence.sort(compareEvidence);
+
+  const truncated = over || evidence.length < total || cutSnippet;
+  let note: string | undefined;
+  if (evidence.length === 0) {
+    const where = target === undefined ? "" : ` under ${target}`;
+    note =
+      `No match for ${JSON.stringify(query)}${where}${args.glob ? ` in files matching ${args.glob}` : ""} ` +
+      `(${first.searched} files searched; binary files, files over ${SEARCH_MAX_FILE_BYTES / (1024 * 1024)} MiB, ` +
+      `ignored and denied files are not searched)` +
+      (binary.size > 0 ? `; ${binary.size} binary file(s) skipped` : "") +
+      ".";
+    if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note += " The query was matched literally; set regex to true for a pattern.";
+  } else if (truncated) {
+    const parts: string[] = [];
+    if (over) parts.push(`more than ${cap} matching lines; showing the first ${evidence.length} in path order`);
+    else if (evidence.length < total) parts.push(`showing ${evidence.length} of ${total} matching lines`);
+    if (budgetHit) parts.push(`output budget of ${MAX_RESULT_CHARS} characters reached`);
+    if (cutSnippet) parts.push(`long lines cut to ${MAX_LINE_CHARS} characters (flag truncated)`);
+    note = `${parts.join("; ")}. Narrow the search with path or glob, or a more specific query.`;
+  }
+  return note === undefined ? { evidence, total, truncated } : { evidence, total, truncated, note };
+}
+
+/** Validates the user glob; returns the ripgrep arguments for it. */
+function validateGlob(glob: string | undefined): string[] {
+  if (glob === undefined || glob.trim() === "") return [];
+  if (glob.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "glob contains a NUL byte");
+  if (glob.length > 500) throw new ToolError("INVALID_ARGUMENT", "glob is too long (limit 500 characters)");
+  if (/(^|[\\/])\.\.([\\/]|$)/.test(glob)) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      "glob must not contain '..'",
+      "Globs match files inside the repository only, e.g. '*.py' or 'src/**/*.ts'.",
+    );
+  }
+  return [`--glob=${glob}`];
+}
+
+function clampInt(n: number, lo: number, hi: number): number {
+  if (!Number.isFinite(n)) return hi;
+  return Math.min(hi, Math.max(lo, Math.trunc(n)));
+}
+
+interface RunOutcome {
+  hits: Hit[];
+  stopped: boolean;
+  /** Files searched, from ripgrep's summary (0 when killed). */
+  searched: number;
+}
+
+/** Runs ripgrep with JSON output and collects up to `cap` matching lines, killing it at the cap. */
+async function runRipgrep(
+  ws: Workspace,
+  args: string[],
+  cap: number,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<RunOutcome> {
+  const rg = await ripgrepPath();
+  const hits: Hit[] = [];
+  let searched = 0;
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  const onEvent = (line: string): "stop" | void => {
+    if (line === "") return;
+    let ev: RgEvent;
+    try {
+      ev = JSON.parse(line) as RgEvent;
+    } catch {
+      return;
+    }
+    if (ev.type === "match") {
+      const hit = toHit(ev.data);
+      if (hit) hits.push(hit);
+      if (hits.length >= cap) return "stop";
+    } else if (ev.type === "summary") {
+      searched = ev.data.stats?.searches ?? 0;
+    }
+  };
+  let res;
+  try {
+    res = await runProcess(rg, args, {
+      cwd: ws.root,
+      env: ripgrepEnv(),
+      timeoutMs,
+      signal,
+      onStdout: (chunk) => {
+        pending += decoder.write(chunk);
+        let nl = pending.indexOf("\n");
+        while (nl >= 0) {
+          const line = pending.slice(0, nl);
+          pending = pending.slice(nl + 1);
+          if (onEvent(line) === "stop") return "stop";
+          nl = pending.indexOf("\n");
+        }
+      },
+    });
+  } catch (err) {
+    if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
+    throw err;
+  }
+  if (res.timedOut) {
+    throw new ToolError(
+      "TIMEOUT",
+      `search took longer than ${Math.round(timeoutMs / 1000)} s`,
+      "Narrow the search with path or glob, or use a more specific query.",
+    );
+  }
+  if (!res.stopped) {
+    pending += decoder.end();
+    if (pending !== "") onEvent(pending);
+  }
+  if (!res.stopped && res.code === 2 && hits.length === 0) throw ripgrepFailure(res.stderr);
+  return { hits, stopped: res.stopped, searched };
+}
+
+/** Turns ripgrep's error output into `INVALID_ARGUMENT` with a hint for a small model. */
+function ripgrepFailure(stderr: string): ToolError {
+  const msg = stderr
+    .split("\n")
+    .map((l) => l.replace(/^rg: /, "").trimEnd())
+    .filter((l) => l !== "" && !/^Consider enabling/.test(l) && !/^(and look-around|When multiline mode|new line characters)/.test(l))
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
+  let hint = "Check the regular expression (Rust regex syntax), or set regex to false for a literal search.";
+  if (/look-?around|look-ahead|look-behind/i.test(msg)) {
+    hint = "Look-around is not supported; rewrite the regex without (?=, (?!, (?<= or (?<!, e.g. search for 'foo' and read the hits.";
+  } else if (/backreference/i.test(msg)) {
+    hint = "Backreferences are not supported; search for a simpler pattern.";
+  } else if (/size limit/i.test(msg)) {
+    hint = "The regex is too large; simplify it (smaller repetition counts).";
+  } else if (/literal "\\n"|not allowed in a regex/i.test(msg)) {
+    hint = "Matches cannot span lines; search for a single line.";
+  }
+  if (msg === "") return new ToolError("INTERNAL", "ripgrep failed without a message");
+  return new ToolError("INVALID_ARGUMENT", `search failed: ${msg.slice(0, 500)}`, hint);
+}
+
+interface RgText {
+  text?: string;
+  bytes?: string;
+}
+type RgEvent =
+  | { type: "match"; data: RgMatch }
+  | { type: "summary"; data: { stats?: { searches?: number } } }
+  | { type: "begin" | "end" | "context"; data: unknown };
+interface RgMatch {
+  path: RgText;
+  lines: RgText;
+  line_number: number | null;
+  submatches: { start: number; end: number }[];
+}
+
+const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Decodes a ripgrep `{text}` or `{bytes: base64}` value; `exact` is false when bytes were not valid UTF-8. */
+function decodeRg(v: RgText): { value: string; exact: boolean; raw?: Buffer } {
+  if (typeof v.text === "string") return { value: v.text, exact: true };
+  const raw = Buffer.from(v.bytes ?? "", "base64");
+  try {
+    return { value: strict.decode(raw), exact: true, raw };
+  } catch {
+    return { value: lossy.decode(raw), exact: false, raw };
+  }
+}
+
+function toHit(m: RgMatch): Hit | undefined {
+  if (m.line_number === null) return undefined;
+  const p = decodeRg(m.path);
+  let rel = toPosix(p.value);
+  if (rel.startsWith("./")) rel = rel.slice(2);
+  const l = decodeRg(m.lines);
+  const firstByte = m.submatches[0]?.start ?? 0;
+  // Submatch offsets are in bytes of the raw line; convert the first to a UTF-16 offset.
+  const raw = l.raw ?? Buffer.from(l.value, "utf8");
+  const at = lossy.decode(raw.subarray(0, firstByte)).length;
+  return { path: rel, line: m.line_number, text: stripLineEnding(l.value), at, badPath: !p.exact };
+}
+
+function toEvidence(h: Hit, query: string): Evidence {
+  const flags: EvidenceFlag[] = [];
+  const { text: shown, bareCr } = snippetLine(h.text);
+  const cut = cutText(shown, MAX_LINE_CHARS, h.at);
+  if (cut.cut) flags.push("truncated");
+  if (bareCr) flags.push(BARE_CR_FLAG);
+  if (hasInvisibleUnicode(h.text)) flags.push("invisible_unicode");
+  if (h.badPath) flags.push("non_utf8_path");
+  const rec: Evidence = {
+    path: h.path,
+    start_line: h.line,
+    end_line: h.line,
+    kind: "match",
+    name: query,
+    snippet: cut.text,
+  };
+  if (flags.length > 0) rec.flags = flags;
+  return rec;
+}
+
+/** Files among the hits that are binary by the 8 KiB NUL rule (ripgrep's own check looks further). */
+async function binaryFiles(ws: Workspace, hits: readonly Hit[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const files = [...new Set(hits.filter((h) => !h.badPath).map((h) => h.path))];
+  await mapLimit(files, 32, async (rel) => {
+    let fh;
+    try {
+      // O_NOFOLLOW: only the first bytes are looked at, and never through a symlink.
+      fh = await fsp.open(path.join(ws.root, rel), fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+      const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+      const { bytesRead } = await fh.read(head, 0, BINARY_SNIFF_BYTES, 0);
+      if (sniff(head.subarray(0, bytesRead)).binary) out.add(rel);
+    } catch {
+      // unreadable now: ripgrep read it a moment ago; keep its result
+    } finally {
+      await fh?.close();
+    }
+  });
+  return out;
+}

@@ -1,0 +1,137 @@
+/**
+ * Runs a helper program (ripgrep, git) safely: an argv array (never a shell), a scrubbed
+ * environment, a timeout, an abort signal, a stdout byte cap and early stop by the consumer.
+ * Argument errors that Node throws synchronously (e.g. a NUL byte, `ERR_INVALID_ARG_VALUE`) become
+ * `ToolError INVALID_ARGUMENT` instead of crashing the process (code-intel-anchors §2.3).
+ */
+import { spawn } from "node:child_process";
+import { ToolError } from "./evidence.js";
+
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Kill the process after this many ms; the result then has `timedOut: true`. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /**
+   * Receives stdout chunks as they arrive. Return `"stop"` to kill the process early (the
+   * result then has `stopped: true`). When absent, stdout is collected into `stdout`.
+   */
+  onStdout?: (chunk: Buffer) => "stop" | void;
+  /** Collect at most this many stdout bytes (when `onStdout` is absent); more sets `overflow` and kills. */
+  maxStdoutBytes?: number;
+  /** Keep at most this many stderr bytes (default 64 KiB). */
+  maxStderrBytes?: number;
+}
+
+export interface RunResult {
+  /** Exit code, or null when killed by a signal. */
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  timedOut: boolean;
+  stopped: boolean;
+  overflow: boolean;
+}
+
+/**
+ * Spawns `command` with `args` and resolves when it exits.
+ * @throws ToolError `INVALID_ARGUMENT` when Node rejects the arguments, `TIMEOUT` is NOT thrown
+ *   (see `timedOut`), `INTERNAL` when the program cannot be started, and rejects with the
+ *   signal's reason ToolError `TIMEOUT` ("aborted") when `signal` aborts.
+ */
+export function runProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
+  if (opts.signal?.aborted) return Promise.reject(abortError());
+  return new Promise((resolve, reject) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], shell: false });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      reject(
+        code === "ERR_INVALID_ARG_VALUE" || code === "ERR_INVALID_ARG_TYPE"
+          ? new ToolError("INVALID_ARGUMENT", "an argument contains a character that cannot be passed to a program")
+          : new ToolError("INTERNAL", `cannot start ${command}: ${(err as Error).message}`),
+      );
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stderr = "";
+    const maxErr = opts.maxStderrBytes ?? 65536;
+    let timedOut = false;
+    let stopped = false;
+    let overflow = false;
+    let aborted = false;
+    let settled = false;
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      if (stopped || overflow || timedOut) return;
+      if (opts.onStdout) {
+        if (opts.onStdout(chunk) === "stop") {
+          stopped = true;
+          kill();
+        }
+        return;
+      }
+      const cap = opts.maxStdoutBytes ?? Number.POSITIVE_INFINITY;
+      if (bytes + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - bytes));
+        bytes = cap;
+        overflow = true;
+        kill();
+        return;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr.length < maxErr) stderr += chunk.toString("utf8").slice(0, maxErr - stderr.length);
+    });
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      fn();
+    };
+    child.on("error", (err) => {
+      finish(() => reject(new ToolError("INTERNAL", `cannot run ${command}: ${err.message}`)));
+    });
+    child.on("close", (code) => {
+      finish(() => {
+        if (aborted) reject(abortError());
+        else resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, stopped, overflow });
+      });
+    });
+  });
+}
+
+function abortError(): ToolError {
+  return new ToolError("TIMEOUT", "the operation was cancelled");
+}
+
+/**
+ * The parent environment without variables that can change what ripgrep or git do
+ * (`RIPGREP_CONFIG_PATH`, every `GIT_*`), plus `extra`.
+ */
+export function scrubbedEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (k === "RIPGREP_CONFIG_PATH" || k.startsWith("GIT_")) continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}

@@ -1,0 +1,508 @@
+/**
+ * The Workspace: the sandbox every file access of every tool goes through (DESIGN.md "Layers").
+ *
+ * - The root is the real path (`realpath`) of the directory given to {@link Workspace.open}.
+ * - Paths from users and models pass the lexical policy of `path-policy.ts` (relative only; an
+ *   absolute path inside the root is normalised to relative, everything else is `OUTSIDE_ROOT`;
+ *   `~`/`$HOME` are literal; NUL bytes and over-long paths are `INVALID_ARGUMENT`), then the
+ *   secrets deny-list of `deny-list.ts` (`DENIED`), then a real-path containment check (a symlink
+ *   resolving outside the root is `OUTSIDE_ROOT`, a missing or dangling one is `NOT_FOUND`).
+ * - Reads are race-safe: the file is opened with `O_NOFOLLOW`, and the real path of the opened
+ *   descriptor (`/proc/self/fd/N` on Linux, else `fstat` dev/ino against the checked path) is
+ *   verified before a byte is returned (code-intel-anchors §2.1 "Residual issue").
+ * - Walking ({@link Workspace.listFiles}) uses `rg --files` with the hardened arguments of
+ *   `ripgrep.ts`: `.gitignore`/`.ignore`/`.rgignore` rules (nested too) apply whether or not the
+ *   folder is a git repository, `.git`, `node_modules`, `__pycache__`, virtual envs (`.venv`,
+ *   `venv`, and any folder holding a `pyvenv.cfg`) are never walked, symlinks are never followed,
+ *   so loops terminate and nothing outside the root is listed; denied files are dropped.
+ *   Search therefore sees exactly the files the other tools see.
+ * - Text follows the rules of `text-file.ts` (binary = NUL in the first 8 KiB; BOM dropped; lines
+ *   end at `\n`, a `\r` before it dropped). {@link Workspace.readText} loads whole files up to
+ *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
+ *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
+ */
+import { constants as fsc, promises as fsp } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { TextDecoder } from "node:util";
+import { ToolError } from "./evidence.js";
+import { isDeniedPath } from "./deny-list.js";
+import { isInside, normalizeRelative, toPosix } from "./path-policy.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath } from "./ripgrep.js";
+import { mapLimit } from "./concurrency.js";
+import { runProcess } from "./spawn.js";
+import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
+
+/** Default cap for loading a whole file (parsing, `readText`): 1 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Time limit for one directory walk (`rg --files`), in ms. */
+const WALK_TIMEOUT_MS = 60_000;
+
+/** A walkable file. `path` is repository-relative and `/`-separated; `size` in bytes. */
+export interface FileEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A whole text file (see the module's text rules). */
+export interface TextFile {
+  /** Repository-relative, `/`-separated path (as requested, normalised). */
+  path: string;
+  /** Decoded text without the BOM; line endings kept as in the file. */
+  text: string;
+  /** Lines per the line rule: split at `\n`, a `\r` before it dropped. */
+  lines: string[];
+  /** File size in bytes. */
+  size: number;
+  mtimeMs: number;
+  /** The file started with a byte-order mark (dropped from `text`). */
+  bom: boolean;
+  /** The file contains at least one `\r\n`. */
+  crlf: boolean;
+}
+
+/** Cumulative counts of files a Workspace refused or dropped, for `note`s. */
+export interface SkipCounts {
+  /** NUL byte in the first 8 KiB. */
+  binary: number;
+  /** Over the size cap. */
+  tooLarge: number;
+  /** On the secrets deny-list (explicit requests only; walks drop them silently). */
+  denied: number;
+  /** File names that are not valid UTF-8 (cannot be named in evidence). */
+  badName: number;
+}
+
+/** Why {@link Workspace.readText} refused a file. */
+export type SkipReason = "binary" | "too_large";
+
+/** `UNSUPPORTED` error for a binary or too-large file, with the reason for counting. */
+export class SkippedFileError extends ToolError {
+  constructor(
+    readonly reason: SkipReason,
+    readonly path: string,
+    message: string,
+    hint?: string,
+  ) {
+    super("UNSUPPORTED", message, hint);
+  }
+}
+
+/** A file opened by {@link Workspace.openFile}; the caller must `handle.close()`. */
+export interface OpenedFile {
+  /** Repository-relative, `/`-separated path (as requested, normalised). */
+  rel: string;
+  /** Verified real path of the opened descriptor. */
+  abs: string;
+  handle: FileHandle;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Internal test hook (code-intel-anchors §2.5 case 9): an async callback run between the path
+ * check and the `open` of {@link Workspace.openFile}. Not part of the public API.
+ * @internal
+ */
+export const kBeforeOpen: unique symbol = Symbol("codecite.workspace.beforeOpen");
+
+/**
+ * Formats skip counts for a `note`, e.g. "skipped 2 binary files and 1 file over 1 MiB".
+ * Returns `undefined` when nothing was skipped.
+ */
+export function describeSkipped(counts: Partial<SkipCounts>, maxFileBytes = DEFAULT_MAX_FILE_BYTES): string | undefined {
+  const parts: string[] = [];
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  if (counts.binary) parts.push(plural(counts.binary, "binary file", "binary files"));
+  if (counts.tooLarge) {
+    parts.push(`${plural(counts.tooLarge, "file", "files")} over ${formatBytes(maxFileBytes)}`);
+  }
+  if (counts.denied) parts.push(plural(counts.denied, "denied file", "denied files"));
+  if (counts.badName) parts.push(plural(counts.badName, "file with a non-UTF-8 name", "files with non-UTF-8 names"));
+  return parts.length === 0 ? undefined : `skipped ${parts.join(", ")}`;
+}
+
+/** `1048576` → `"1 MiB"`. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/** Maps a file-system error for `rel` to a typed tool error. */
+export function fsError(err: unknown, rel: string): ToolError {
+  if (err instanceof ToolError) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const shown = rel === "" ? "." : rel;
+  switch (code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return new ToolError("NOT_FOUND", `no such file: ${shown}`, "Check the path with search_code or find_symbol.");
+    case "ELOOP":
+      return new ToolError("NOT_FOUND", `cannot resolve ${shown}: too many symbolic links`);
+    case "ENAMETOOLONG":
+      return new ToolError("INVALID_ARGUMENT", "path is too long");
+    case "EACCES":
+    case "EPERM":
+      return new ToolError("DENIED", `permission denied: ${shown}`);
+    case "EISDIR":
+      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`);
+    default:
+      return new ToolError("INTERNAL", `cannot access ${shown}: ${(err as Error | undefined)?.message ?? String(err)}`);
+  }
+}
+
+function deniedError(rel: string): ToolError {
+  return new ToolError(
+    "DENIED",
+    `${rel} is on the secrets deny-list and is never read`,
+    "Secrets (.env files, keys, credentials, .git internals) are not available to any tool.",
+  );
+}
+
+/** The sandbox. Create with {@link Workspace.open}. */
+export class Workspace {
+  /** The root's real path (absolute, no trailing separator except for `/`). */
+  readonly root: string;
+  /** Cap for loading a whole file, in bytes. */
+  readonly maxFileBytes: number;
+  /** Cumulative counts of files refused or dropped (binary, too large, denied, bad names). */
+  readonly skipped: SkipCounts = { binary: 0, tooLarge: 0, denied: 0, badName: 0 };
+  /** Roots accepted for absolute input paths: the real root and the root as given. */
+  private readonly roots: readonly string[];
+  /** @internal test hook, see {@link kBeforeOpen}. */
+  [kBeforeOpen]?: (abs: string) => Promise<void> | void;
+
+  private constructor(root: string, given: string, maxFileBytes: number) {
+    this.root = root;
+    this.roots = given === root ? [root] : [root, given];
+    this.maxFileBytes = maxFileBytes;
+  }
+
+  /**
+   * Opens a workspace at `root` (resolved against the current directory, then `realpath`).
+   * @param opts.maxFileBytes cap for whole-file loads in bytes (default 1 MiB).
+   * @throws ToolError `NOT_FOUND` when the root does not exist, `INVALID_ARGUMENT` when it is not
+   *   a directory or the path is invalid.
+   */
+  static async open(root: string, opts: { maxFileBytes?: number } = {}): Promise<Workspace> {
+    if (typeof root !== "string" || root === "" || root.includes("\0")) {
+      throw new ToolError("INVALID_ARGUMENT", "workspace root must be a non-empty path without NUL bytes");
+    }
+    const given = path.resolve(root);
+    let real: string;
+    try {
+      real = await fsp.realpath(given);
+    } catch (err) {
+      const e = fsError(err, given);
+      throw e.code === "NOT_FOUND" ? new ToolError("NOT_FOUND", `workspace root does not exist: ${given}`) : e;
+    }
+    const st = await fsp.stat(real);
+    if (!st.isDirectory()) throw new ToolError("INVALID_ARGUMENT", `workspace root is not a directory: ${given}`);
+    const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    if (!Number.isInteger(max) || max <= 0) throw new ToolError("INVALID_ARGUMENT", "maxFileBytes must be a positive integer");
+    return new Workspace(real, given, max);
+  }
+
+  /**
+   * Validates a user/model path lexically and against the deny-list. Returns the normalized
+   * repository-relative path (`""` for the root itself: `.`, `./`, or the absolute root).
+   * @throws ToolError `INVALID_ARGUMENT` (empty, NUL, too long), `OUTSIDE_ROOT`, `DENIED`.
+   */
+  normalize(p: string): string {
+    const rel = normalizeRelative(p, this.roots);
+    if (isDeniedPath(rel)) {
+      this.skipped.denied++;
+      throw deniedError(rel);
+    }
+    return rel;
+  }
+
+  /** True when a normalized repository-relative path is on the secrets deny-list (`deny-list.ts`). */
+  isDenied(rel: string): boolean {
+    return isDeniedPath(rel);
+  }
+
+  /**
+   * {@link normalize}, then the real path: it must exist and lie inside the root, and its
+   * repository-relative real path must not be denied either (a symlink to `.env` is denied).
+   * `rel` is the normalized requested path; `abs` the real absolute path.
+   * @throws ToolError `INVALID_ARGUMENT`, `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`.
+   */
+  async resolve(p: string): Promise<{ rel: string; abs: string; isDirectory: boolean }> {
+    const rel = this.normalize(p);
+    const joined = rel === "" ? this.root : path.join(this.root, ...rel.split("/"));
+    let real: string;
+    try {
+      real = await fsp.realpath(joined);
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+    this.checkReal(real, rel);
+    let st;
+    try {
+      st = await fsp.stat(real);
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+    return { rel, abs: real, isDirectory: st.isDirectory() };
+  }
+
+  /** Throws unless `real` is inside the root and its relative form is not denied. */
+  private checkReal(real: string, rel: string): void {
+    if (!isInside(real, this.root)) {
+      throw new ToolError(
+        "OUTSIDE_ROOT",
+        `${rel} resolves outside the repository root`,
+        "Symbolic links that leave the repository are not followed.",
+      );
+    }
+    const realRel = toPosix(path.relative(this.root, real));
+    if (isDeniedPath(realRel)) {
+      this.skipped.denied++;
+      throw deniedError(rel);
+    }
+  }
+
+  /** Repository-relative form of a real path inside the root. */
+  relativeOf(real: string): string {
+    return toPosix(path.relative(this.root, real));
+  }
+
+  /**
+   * Opens a regular file for reading, race-safely: checked with {@link resolve}, opened with
+   * `O_NOFOLLOW | O_NONBLOCK` (a FIFO cannot block us), then the opened descriptor's real path is
+   * verified to still be the checked file inside the root.
+   * @throws ToolError as {@link resolve}; `INVALID_ARGUMENT` for a directory or a non-regular file;
+   *   `NOT_FOUND` when the file changed between the check and the open.
+   */
+  async openFile(p: string): Promise<OpenedFile> {
+    const r = await this.resolve(p);
+    if (r.isDirectory) {
+      throw new ToolError("INVALID_ARGUMENT", `${r.rel === "" ? "." : r.rel} is a directory, not a file`, "Pass a file path.");
+    }
+    await this[kBeforeOpen]?.(r.abs);
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(r.abs, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ELOOP" || code === "ENOENT" || code === "ENOTDIR") {
+        throw new ToolError("NOT_FOUND", `${r.rel} changed while it was being opened`, "Try again.");
+      }
+      throw fsError(err, r.rel);
+    }
+    try {
+      const st = await handle.stat();
+      await this.verifyOpened(handle, r.abs, st, r.rel);
+      if (!st.isFile()) throw new ToolError("INVALID_ARGUMENT", `${r.rel} is not a regular file`);
+      return { rel: r.rel, abs: r.abs, handle, size: st.size, mtimeMs: st.mtimeMs };
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      throw fsError(err, r.rel);
+    }
+  }
+
+  /** Confirms that an opened descriptor is the file that was checked (see {@link openFile}). */
+  private async verifyOpened(
+    handle: FileHandle,
+    expected: string,
+    st: { dev: number; ino: number },
+    rel: string,
+  ): Promise<void> {
+    const changed = () => new ToolError("NOT_FOUND", `${rel} changed while it was being opened`, "Try again.");
+    if (process.platform === "linux") {
+      let actual: string;
+      try {
+        actual = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+      } catch {
+        actual = "";
+      }
+      if (actual !== "") {
+        if (actual !== expected) {
+          this.checkReal(actual, rel);
+          throw changed();
+        }
+        return;
+      }
+    }
+    // Portable fallback: the path must still resolve to itself and to the same inode.
+    let again: string;
+    let now;
+    try {
+      again = await fsp.realpath(expected);
+      now = await fsp.stat(again);
+    } catch {
+      throw changed();
+    }
+    if (again !== expected || now.dev !== st.dev || now.ino !== st.ino) throw changed();
+  }
+
+  /**
+   * Reads a whole text file (at most `maxFileBytes`), per the module's text rules.
+   * @throws ToolError as {@link openFile}; {@link SkippedFileError} (`UNSUPPORTED`) for a binary
+   *   file or one over the size cap (both counted in {@link skipped}).
+   */
+  async readText(p: string): Promise<TextFile> {
+    const f = await this.openFile(p);
+    try {
+      if (f.size > this.maxFileBytes) {
+        this.skipped.tooLarge++;
+        throw new SkippedFileError(
+          "too_large",
+          f.rel,
+          `${f.rel} is too large (${f.size} bytes; limit ${formatBytes(this.maxFileBytes)})`,
+          "Use read_evidence with a line range, or search_code.",
+        );
+      }
+      // Read to EOF with a cap one byte over the limit: the file may have grown since fstat.
+      const buf = Buffer.alloc(Math.min(this.maxFileBytes + 1, Math.max(f.size, BINARY_SNIFF_BYTES) + 1));
+      let n = 0;
+      for (;;) {
+        if (n === buf.length) break;
+        const { bytesRead } = await f.handle.read(buf, n, buf.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      if (n > this.maxFileBytes) {
+        this.skipped.tooLarge++;
+        throw new SkippedFileError("too_large", f.rel, `${f.rel} is too large (limit ${formatBytes(this.maxFileBytes)})`);
+      }
+      const bytes = buf.subarray(0, n);
+      if (sniff(bytes.subarray(0, BINARY_SNIFF_BYTES)).binary) {
+        this.skipped.binary++;
+        throw new SkippedFileError("binary", f.rel, `${f.rel} is a binary file`);
+      }
+      const { text, bom } = decodeText(bytes);
+      return { path: f.rel, text, lines: splitLines(text), size: n, mtimeMs: f.mtimeMs, bom, crlf: text.includes("\r\n") };
+    } finally {
+      await f.handle.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Lists walkable files, sorted by path (UTF-16 code unit order, as `compareEvidence`).
+   * Uses `rg --files` (see the module comment for what is never walked). Symbolic links are not
+   * listed. Files with non-UTF-8 names are dropped and counted (`skipped.badName`).
+   * @param opts.under a file or folder to list (validated like any path; may be inside an
+   *   otherwise never-walked folder such as `node_modules/pkg` when named explicitly).
+   * @param opts.extensions keep only names ending in one of these (with or without the dot, any case).
+   * @throws ToolError as {@link resolve} for `under`; `TIMEOUT` after 60 s; `UNSUPPORTED` without ripgrep.
+   */
+  async listFiles(opts: { under?: string; extensions?: readonly string[] } = {}): Promise<FileEntry[]> {
+    const target = await this.walkTarget(opts.under);
+    const rg = await ripgrepPath();
+    const args = ["--files", "--null", ...baseRipgrepArgs()];
+    if (target !== undefined) args.push("--", target);
+    let res;
+    try {
+      res = await runProcess(rg, args, { cwd: this.root, env: ripgrepEnv(), timeoutMs: WALK_TIMEOUT_MS });
+    } catch (err) {
+      if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
+      throw err;
+    }
+    if (res.timedOut) throw new ToolError("TIMEOUT", "listing files took too long", "Pass a narrower path.");
+    // rg exits 1 when no files were found; 2 for (partial) errors such as unreadable folders.
+    const exts = opts.extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`).toLowerCase());
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const rels: string[] = [];
+    for (const raw of splitNul(res.stdout)) {
+      let rel: string;
+      try {
+        rel = decoder.decode(raw);
+      } catch {
+        this.skipped.badName++;
+        continue;
+      }
+      rel = toPosix(rel.startsWith("./") ? rel.slice(2) : rel);
+      if (isDeniedPath(rel)) continue;
+      if (exts && !exts.some((e) => rel.toLowerCase().endsWith(e))) continue;
+      rels.push(rel);
+    }
+    const venvs = await this.virtualEnvFilter(rels);
+    const kept = rels.filter((r) => !venvs(r));
+    const entries = await mapLimit(kept, 64, async (rel): Promise<FileEntry | undefined> => {
+      try {
+        const st = await fsp.lstat(path.join(this.root, rel));
+        return st.isFile() ? { path: rel, size: st.size, mtimeMs: st.mtimeMs } : undefined;
+      } catch {
+        return undefined;
+      }
+    });
+    const out = entries.filter((e): e is FileEntry => e !== undefined);
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  /**
+   * Validates a walk/search target and returns its real repository-relative path (`undefined`
+   * for the whole root).
+   * @throws ToolError as {@link resolve}.
+   */
+  async walkTarget(under: string | undefined): Promise<string | undefined> {
+    if (under === undefined) return undefined;
+    const r = await this.resolve(under);
+    const realRel = this.relativeOf(r.abs);
+    return realRel === "" ? undefined : realRel;
+  }
+
+  /**
+   * Returns a predicate telling whether a repository-relative file lies in a Python virtual
+   * environment (a folder holding `pyvenv.cfg`), checking each ancestor folder of the given
+   * files once.
+   */
+  async virtualEnvFilter(rels: readonly string[]): Promise<(rel: string) => boolean> {
+    const dirs = new Set<string>();
+    for (const rel of rels) {
+      let i = rel.lastIndexOf("/");
+      while (i > 0) {
+        const d = rel.slice(0, i);
+        if (dirs.has(d)) break;
+        dirs.add(d);
+        i = d.lastIndexOf("/");
+      }
+    }
+    const listed = new Set(rels);
+    const venvDirs = new Set<string>();
+    const check = [...dirs];
+    await mapLimit(check, 64, async (d) => {
+      if (listed.has(`${d}/pyvenv.cfg`)) {
+        venvDirs.add(d);
+        return;
+      }
+      try {
+        await fsp.access(path.join(this.root, d, "pyvenv.cfg"));
+        venvDirs.add(d);
+      } catch {
+        // not a virtual env
+      }
+    });
+    if (venvDirs.size === 0) return () => false;
+    return (rel: string) => {
+      let i = rel.lastIndexOf("/");
+      while (i > 0) {
+        const d = rel.slice(0, i);
+        if (venvDirs.has(d)) return true;
+        i = d.lastIndexOf("/");
+      }
+      return false;
+    };
+  }
+}
+
+/** Splits NUL-separated output into its non-empty parts. */
+function splitNul(buf: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (;;) {
+    const i = buf.indexOf(0, start);
+    if (i < 0) {
+      if (start < buf.length) out.push(buf.subarray(start));
+      return out;
+    }
+    if (i > start) out.push(buf.subarray(start, i));
+    start = i + 1;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Where codecite keeps its per-root fact caches: always in the user's cache folder, never
+ * inside the project being read.
+ *
+ * Resolution order (first non-empty wins):
+ * 1. `$CODECITE_CACHE_DIR`
+ * 2. `$XDG_CACHE_HOME/codecite` (XDG Base Directory Specification: "user-specific non-essential data files")
+ * 3. `~/.cache/codecite` (the XDG default for `$XDG_CACHE_HOME`)
+ *
+ * Relative values are resolved against the current directory. The XDG spec says a relative
+ * `$XDG_CACHE_HOME` is invalid and should be ignored, so it is.
+ */
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import path from "node:path";
+
+/** The environment variables read by {@link resolveCacheDir}. */
+export interface CacheDirEnv {
+  CODECITE_CACHE_DIR?: string | undefined;
+  XDG_CACHE_HOME?: string | undefined;
+  HOME?: string | undefined;
+}
+
+/**
+ * Resolves the cache folder from the environment (see the module comment for the order).
+ *
+ * @param env - variables to read; defaults to `process.env`.
+ * @param home - the home directory used when `$HOME` is unset; defaults to `os.homedir()`.
+ * @returns an absolute path; the folder is not created.
+ */
+export function resolveCacheDir(env: CacheDirEnv = process.env, home?: string): string {
+  const explicit = env.CODECITE_CACHE_DIR?.trim();
+  if (explicit) return path.resolve(explicit);
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "codecite");
+  const h = env.HOME?.trim() || home || homedir();
+  return path.join(path.resolve(h), ".cache", "codecite");
+}
+
+/**
+ * The cache file name for one root: `<basename>-<first 16 hex of sha256(realRoot)>` plus the
+ * given suffix. The basename is only for humans listing the folder (reduced to `[A-Za-z0-9._-]`,
+ * at most 40 characters); the hash of the full real path is what keys the file.
+ *
+ * @param rootRealPath - the root's real path (`fs.realpath`), so that two spellings of one
+ *   folder share a cache.
+ */
+export function cacheFileName(rootRealPath: string, suffix: string): string {
+  const hash = createHash("sha256").update(rootRealPath).digest("hex").slice(0, 16);
+  const base = (path.basename(rootRealPath) || "root").replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40);
+  return `${base}-${hash}${suffix}`;
+}
+
+/**
+ * True when `candidate` is `root` itself or lies under it (lexical check on resolved paths;
+ * callers pass real paths when symlinks matter).
+ */
+export function isInside(candidate: string, root: string): boolean {
+  const rel = path.relative(path.resolve(root), path.resolve(candidate));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}

@@ -1,0 +1,53 @@
+/**
+ * The storage interface under {@link FactStore}: rows keyed by repository-relative path, with
+ * the value kept as a JSON string. Two implementations: SQLite (`sqlite-backend.ts`, persistent,
+ * shared between processes) and a Map (`memory-backend.ts`, the fallback).
+ *
+ * Backends may throw (SQLite errors); {@link FactStore} catches, classifies and recovers.
+ */
+
+/** One cached file. `value` is the JSON text of the caller's facts. */
+export interface FactRow {
+  /** Repository-relative, `/`-separated path (the key). */
+  path: string;
+  /** File size in bytes when the value was computed. */
+  size: number;
+  /** File modification time in ms since the epoch (`fs.Stats.mtimeMs`, may be fractional). */
+  mtimeMs: number;
+  /** Content hash (Git blob id, see `content-hash.ts`). */
+  hash: string;
+  /** Wall-clock time (ms since the epoch) just before the content behind `hash` was read. */
+  checkedMs: number;
+  /** Extractor/schema version the value was computed with. */
+  version: string;
+  /** The value as JSON text. */
+  value: string;
+}
+
+/** A stat refresh: the content (by hash) is unchanged, only size/mtime/check time move. */
+export interface RowRefresh {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  checkedMs: number;
+  version: string;
+}
+
+export interface FactBackend {
+  readonly kind: "sqlite" | "memory";
+  /** The database file, for the SQLite backend. */
+  readonly file?: string;
+  get(path: string): FactRow | undefined;
+  /** Inserts or replaces every row, atomically (one transaction). */
+  putMany(rows: readonly FactRow[]): void;
+  /** Updates size/mtime/checkedMs of rows whose path, hash and version match; others are left alone. */
+  refreshMany(rows: readonly RowRefresh[]): void;
+  /** Deletes the rows of these paths, atomically. */
+  deleteMany(paths: readonly string[]): void;
+  /** Every stored path (any version). */
+  paths(): string[];
+  /** Every stored row (any version), for bulk loads. */
+  all(): FactRow[];
+  close(): void;
+}

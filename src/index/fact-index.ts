@@ -1,0 +1,206 @@
+/**
+ * Incremental fact loading: given the files of a tree with their stat, return each file's
+ * facts, re-computing only files that changed. This is the engine behind
+ * `loadFacts(ws, files)`; it knows nothing of languages or parsers: the caller passes `read`
+ * (file content) and `parse` (content → facts) callbacks, which may run in a worker pool
+ * (`parse-pool.ts`).
+ *
+ * Per file, in order (the first that applies wins):
+ * 1. in-memory layer: an entry from an earlier `load` in this process whose stat still matches
+ *    (same rule as {@link FactStore.get}, racy entries excluded) → reused, no I/O;
+ * 2. persistent store stat hit ({@link FactStore.get}) → reused;
+ * 3. the file is read and hashed (`content-hash.ts`); store or memory hash hit
+ *    ({@link FactStore.getByHash}) → reused and its stat refreshed (listed in `rehashed`);
+ * 4. otherwise `parse` runs (listed in `parsed`) and the result is stored.
+ *
+ * Writes to the store happen once per `load`, in one transaction, also when the load is
+ * aborted or a callback fails part-way, so finished work is never lost.
+ */
+import { contentHash } from "./content-hash.js";
+import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type StatRefresh } from "./fact-store.js";
+
+/** A file to load: repository-relative `/`-separated path, size in bytes, mtime in ms since the epoch. */
+export interface FileStat {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface LoadOptions<T> {
+  /** Reads a file's content. A rejection puts the file in `failed` (e.g. binary, too large, vanished). */
+  read(path: string): Promise<string | Uint8Array>;
+  /** Computes the facts of one file from the content `read` returned. A throw/rejection puts the file in `failed`. */
+  parse(path: string, content: string | Uint8Array): T | Promise<T>;
+  /** Files processed at once (reads in flight and parses queued to a pool); default 8. */
+  concurrency?: number;
+  /** Aborting stops starting new files; finished work is still stored, then the signal's reason is thrown. */
+  signal?: AbortSignal;
+}
+
+export interface LoadResult<T> {
+  /** Facts per path, in the order of the input files; files in `failed` are absent. */
+  facts: Map<string, T>;
+  /** Files whose `parse` ran, in input order. */
+  parsed: string[];
+  /** Files that were read and hashed and found unchanged (only their mtime/size moved, or a racy entry was confirmed). */
+  rehashed: string[];
+  /** Files whose `read` or `parse` failed, with the error, in input order. */
+  failed: { path: string; error: unknown }[];
+  /** How many files each layer answered. */
+  hits: { memory: number; store: number; hash: number };
+}
+
+interface MemoEntry<T> {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  checkedMs: number;
+  value: T;
+}
+
+type Outcome<T> =
+  | { kind: "memory" | "store" | "hash" | "parsed"; value: T }
+  | { kind: "failed"; error: unknown };
+
+const shared = new Map<string, FactIndex<unknown>>();
+
+export class FactIndex<T> {
+  readonly store: FactStore;
+  readonly #memo = new Map<string, MemoEntry<T>>();
+
+  /** Wraps an open store. The index owns nothing else; {@link close} closes the store. */
+  constructor(store: FactStore) {
+    this.store = store;
+  }
+
+  /**
+   * One index per `(root, version)` for the whole process, opened on first use with
+   * {@link FactStore.open}; later calls return the same instance (and ignore `opts` other than
+   * `version`). Use this from long-running servers so warm queries hit the in-memory layer.
+   */
+  static shared<T>(rootRealPath: string, opts: FactStoreOptions): FactIndex<T> {
+    const key = `${rootRealPath}\0${opts.version}`;
+    let index = shared.get(key);
+    if (!index) {
+      index = new FactIndex<unknown>(FactStore.open(rootRealPath, opts));
+      shared.set(key, index);
+    }
+    return index as FactIndex<T>;
+  }
+
+  /** Closes and forgets every index made by {@link shared} (tests, process shutdown). */
+  static closeShared(): void {
+    for (const index of shared.values()) index.close();
+    shared.clear();
+  }
+
+  /** Number of files held in the in-memory layer. */
+  get memorySize(): number {
+    return this.#memo.size;
+  }
+
+  /**
+   * Returns the facts of `files`, parsing only what changed (see the module comment).
+   * Never throws for a single file's failure (see `failed`); throws the abort reason when
+   * `signal` aborts.
+   */
+  async load(files: readonly FileStat[], opts: LoadOptions<T>): Promise<LoadResult<T>> {
+    const outcomes: (Outcome<T> | undefined)[] = new Array(files.length);
+    const puts: FactEntry<T>[] = [];
+    const refreshes: StatRefresh[] = [];
+    const racy = this.store.racyWindowMs;
+    const { signal } = opts;
+
+    const one = async (f: FileStat): Promise<Outcome<T>> => {
+      const memo = this.#memo.get(f.path);
+      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy)) return { kind: "memory", value: memo.value };
+      const stored = this.store.get<T>(f.path, f.size, f.mtimeMs);
+      if (stored) {
+        this.#memo.set(f.path, { ...stored });
+        return { kind: "store", value: stored.value };
+      }
+      const checkedMs = Date.now();
+      let content: string | Uint8Array;
+      try {
+        content = await opts.read(f.path);
+      } catch (error) {
+        return { kind: "failed", error };
+      }
+      const hash = contentHash(content);
+      const known = memo?.hash === hash ? memo : this.store.getByHash<T>(f.path, hash);
+      if (known) {
+        const entry = { size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value: known.value };
+        this.#memo.set(f.path, entry);
+        refreshes.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs });
+        // A memory-only entry (e.g. from a store that dropped a write) must reach the store too.
+        if (known === memo) puts.push({ path: f.path, ...entry });
+        return { kind: "hash", value: known.value };
+      }
+      let value: T;
+      try {
+        value = await opts.parse(f.path, content);
+      } catch (error) {
+        return { kind: "failed", error };
+      }
+      this.#memo.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value });
+      puts.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value });
+      return { kind: "parsed", value };
+    };
+
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) {
+        if (signal?.aborted) return;
+        const i = next++;
+        outcomes[i] = await one(files[i] as FileStat);
+      }
+    };
+    const width = Math.max(1, Math.min(opts.concurrency ?? 8, files.length));
+    try {
+      await Promise.all(Array.from({ length: width }, worker));
+    } finally {
+      this.store.putMany(puts);
+      this.store.refreshMany(refreshes);
+    }
+    signal?.throwIfAborted();
+
+    const result: LoadResult<T> = {
+      facts: new Map(),
+      parsed: [],
+      rehashed: [],
+      failed: [],
+      hits: { memory: 0, store: 0, hash: 0 },
+    };
+    files.forEach((f, i) => {
+      const o = outcomes[i] as Outcome<T>;
+      if (o.kind === "failed") {
+        result.failed.push({ path: f.path, error: o.error });
+        return;
+      }
+      result.facts.set(f.path, o.value);
+      if (o.kind === "parsed") result.parsed.push(f.path);
+      else if (o.kind === "hash") {
+        result.rehashed.push(f.path);
+        result.hits.hash++;
+      } else result.hits[o.kind]++;
+    });
+    return result;
+  }
+
+  /**
+   * Drops entries of files that no longer exist, from memory and from the store.
+   * @param existingPaths - every path of the tree now.
+   * @returns the removed paths (store side), sorted.
+   */
+  prune(existingPaths: Iterable<string>): string[] {
+    const keep = new Set(existingPaths);
+    for (const p of this.#memo.keys()) if (!keep.has(p)) this.#memo.delete(p);
+    return this.store.prune(keep);
+  }
+
+  /** Closes the store; the in-memory layer is cleared. */
+  close(): void {
+    this.#memo.clear();
+    this.store.close();
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * The persistent per-file fact cache: for each repository-relative path it keeps
+ * `(size, mtimeMs, content hash, version)` and an opaque JSON value (for codecite, a file's
+ * symbols and imports). One SQLite database per root, in the user's cache folder
+ * (`cache-dir.ts`), never inside the project.
+ *
+ * Validity rules, in the order a caller applies them:
+ * 1. **Stat hit** ({@link FactStore.get}): same version, same size and same mtime, and the
+ *    entry is not "racy". An entry is racy while its content was read less than
+ *    `racyWindowMs` after the file's mtime: a second edit inside the file system's timestamp
+ *    granularity (up to 2 s on FAT, a clock tick on Linux) could leave size and mtime unchanged,
+ *    so such an entry must be confirmed by hash. This is Git's "racy git" rule
+ *    (Documentation/technical/racy-git.txt).
+ * 2. **Hash hit** ({@link FactStore.getByHash}): same version and same content hash whatever
+ *    the stat says (mtime touched by `git checkout` or `touch`); the caller then calls
+ *    {@link FactStore.refreshMany} so the next lookup is a stat hit again.
+ * 3. Otherwise the caller re-computes the value and stores it with {@link FactStore.putMany}.
+ *
+ * The store never throws because of the cache itself: a corrupt database file is deleted and
+ * rebuilt empty; an unwritable or unusable cache folder, or one inside the project, gives an
+ * in-memory store (`kind === "memory"`, with `reason` saying why); a database busy beyond the
+ * busy timeout turns reads into misses and drops the write (it is only a cache).
+ */
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import path from "node:path";
+import { cacheFileName, isInside, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
+import type { FactBackend, FactRow } from "./fact-backend.js";
+import { MemoryBackend } from "./memory-backend.js";
+import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
+
+/** Default racy window in ms (see the module comment): FAT's 2 s mtime granularity. */
+export const DEFAULT_RACY_WINDOW_MS = 2000;
+
+export interface FactStoreOptions {
+  /**
+   * Version of whatever computes the values (codecite version + extractor/schema version).
+   * Entries written under another version are misses, so a new release never reads old facts.
+   */
+  version: string;
+  /** Cache folder; default {@link resolveCacheDir} of `env`. */
+  dir?: string;
+  /** Environment for {@link resolveCacheDir}; default `process.env`. */
+  env?: CacheDirEnv;
+  /** Use the in-memory backend only (tests, `--no-cache`). */
+  inMemory?: boolean;
+  /** See the module comment; default {@link DEFAULT_RACY_WINDOW_MS}. */
+  racyWindowMs?: number;
+  /** How long a write waits for another process's lock, in ms (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/** A cached value with the file state it was computed from. */
+export interface StoredFact<T = unknown> {
+  path: string;
+  /** Bytes. */
+  size: number;
+  /** ms since the epoch. */
+  mtimeMs: number;
+  /** Git blob id of the content (`content-hash.ts`). */
+  hash: string;
+  /** Wall-clock ms just before that content was read. */
+  checkedMs: number;
+  value: T;
+}
+
+/** A value to store. `checkedMs` defaults to now; pass the time taken just before reading the file. */
+export interface FactEntry<T = unknown> {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  value: T;
+  checkedMs?: number;
+}
+
+/** New stat for an entry whose content hash is unchanged. `checkedMs` defaults to now. */
+export interface StatRefresh {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  checkedMs?: number;
+}
+
+/**
+ * The stat-hit rule shared by the store and in-memory layers: same size and mtime, and the
+ * content was read at least `racyWindowMs` after the mtime (not racy; see the module comment).
+ */
+export function isStatHit(
+  entry: { size: number; mtimeMs: number; checkedMs: number },
+  size: number,
+  mtimeMs: number,
+  racyWindowMs: number,
+): boolean {
+  return entry.size === size && entry.mtimeMs === mtimeMs && entry.checkedMs - entry.mtimeMs >= racyWindowMs;
+}
+
+type Failure = "corrupt" | "busy" | "fatal";
+
+/** Classifies a driver error by its SQLite result code (https://sqlite.org/rescode.html). */
+function classify(err: unknown): Failure {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === "string") {
+    if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) return "corrupt";
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "busy";
+  }
+  return "fatal";
+}
+
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Real path of `p`, or of its deepest existing ancestor joined with the rest. */
+function realpathNearest(p: string): string {
+  const rest: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(realpathSync(cur), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(cur);
+      if (parent === cur) return path.resolve(p);
+      rest.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+function removeDbFiles(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+}
+
+export class FactStore {
+  /** The root this store caches, as a real path. */
+  readonly root: string;
+  readonly version: string;
+  readonly #racyWindowMs: number;
+  #backend: FactBackend;
+  #reason: string | undefined;
+  #dropped = 0;
+  readonly #busyTimeoutMs: number;
+
+  private constructor(root: string, opts: FactStoreOptions, backend: FactBackend, reason: string | undefined) {
+    this.root = root;
+    this.version = opts.version;
+    this.#racyWindowMs = opts.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
+    this.#busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
+    this.#backend = backend;
+    this.#reason = reason;
+  }
+
+  /**
+   * Opens the cache of one root. Never throws for cache problems (see the module comment).
+   *
+   * @param rootRealPath - the project root; it is passed through `fs.realpath` (when it exists)
+   *   so every spelling of one folder keys the same database.
+   */
+  static open(rootRealPath: string, opts: FactStoreOptions): FactStore {
+    let root = path.resolve(rootRealPath);
+    try {
+      root = realpathSync(root);
+    } catch {
+      // a root that does not exist still gets a (useless but harmless) store
+    }
+    if (opts.inMemory) return new FactStore(root, opts, new MemoryBackend(), "in-memory store requested");
+    const dir = opts.dir !== undefined ? path.resolve(opts.dir) : resolveCacheDir(opts.env ?? process.env);
+    if (isInside(realpathNearest(dir), root)) {
+      return new FactStore(root, opts, new MemoryBackend(), `cache folder ${dir} is inside the project; cache kept in memory`);
+    }
+    const file = path.join(dir, cacheFileName(root, `.v${SQLITE_LAYOUT}.sqlite`));
+    const store = new FactStore(root, opts, new MemoryBackend(), undefined);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      store.#reason = `cache folder ${dir} is not usable (${describe(err)}); cache kept in memory`;
+      return store;
+    }
+    store.#openSqlite(file);
+    return store;
+  }
+
+  /** `sqlite` when facts persist on disk, `memory` otherwise (see {@link reason}). */
+  get kind(): "sqlite" | "memory" {
+    return this.#backend.kind;
+  }
+
+  /** The database file while {@link kind} is `sqlite`. */
+  get file(): string | undefined {
+    return this.#backend.file;
+  }
+
+  /** Why the store is in memory, or what was recovered (e.g. a corrupt file discarded); undefined when all is well. */
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  /** The racy window in ms this store applies. */
+  get racyWindowMs(): number {
+    return this.#racyWindowMs;
+  }
+
+  /** Number of writes dropped because the database stayed busy beyond the busy timeout. */
+  get droppedWrites(): number {
+    return this.#dropped;
+  }
+
+  /**
+   * Stat lookup: the entry when version, size and mtime match and the entry is not racy.
+   * @param size - bytes; @param mtimeMs - ms since the epoch, compared exactly.
+   */
+  get<T = unknown>(path: string, size: number, mtimeMs: number): StoredFact<T> | undefined {
+    const row = this.#read(path);
+    if (!row || !isStatHit(row, size, mtimeMs, this.#racyWindowMs)) return undefined;
+    return decode<T>(row);
+  }
+
+  /** Content lookup: the entry when version and content hash match, whatever its stat. */
+  getByHash<T = unknown>(path: string, hash: string): StoredFact<T> | undefined {
+    const row = this.#read(path);
+    if (!row || row.hash !== hash) return undefined;
+    return decode<T>(row);
+  }
+
+  /**
+   * Stores values in one transaction (another process sees all of them or none).
+   * Values must be JSON-serializable; a value `JSON.stringify` rejects throws (a caller bug).
+   */
+  putMany<T>(entries: readonly FactEntry<T>[]): void {
+    const now = Date.now();
+    const rows: FactRow[] = entries.map((e) => ({
+      path: e.path,
+      size: e.size,
+      mtimeMs: e.mtimeMs,
+      hash: e.hash,
+      checkedMs: e.checkedMs ?? now,
+      version: this.version,
+      value: JSON.stringify(e.value),
+    }));
+    this.#write((b) => b.putMany(rows));
+  }
+
+  /** Moves the stat of entries whose content hash (and version) still match; others are untouched. */
+  refreshMany(entries: readonly StatRefresh[]): void {
+    const now = Date.now();
+    const rows = entries.map((e) => ({
+      path: e.path,
+      size: e.size,
+      mtimeMs: e.mtimeMs,
+      hash: e.hash,
+      checkedMs: e.checkedMs ?? now,
+      version: this.version,
+    }));
+    this.#write((b) => b.refreshMany(rows));
+  }
+
+  /**
+   * Deletes the entries of files that no longer exist.
+   * @param existingPaths - every path that exists now; entries of other paths are removed.
+   * @returns the removed paths, sorted.
+   */
+  prune(existingPaths: Iterable<string>): string[] {
+    const keep = new Set(existingPaths);
+    let stored: string[] = [];
+    this.#guard(() => {
+      stored = this.#backend.paths();
+    });
+    const gone = stored.filter((p) => !keep.has(p)).sort();
+    this.#write((b) => b.deleteMany(gone));
+    return gone;
+  }
+
+  /**
+   * Every entry of the current version, decoded (bulk load; one query instead of one per file).
+   * Entries whose JSON does not parse are left out.
+   */
+  entries<T = unknown>(): StoredFact<T>[] {
+    let rows: FactRow[] = [];
+    this.#guard(() => {
+      rows = this.#backend.all();
+    });
+    const out: StoredFact<T>[] = [];
+    for (const row of rows) {
+      if (row.version !== this.version) continue;
+      const fact = decode<T>(row);
+      if (fact) out.push(fact);
+    }
+    return out;
+  }
+
+  /** Closes the database. The store must not be used afterwards. */
+  close(): void {
+    try {
+      this.#backend.close();
+    } catch {
+      // closing a broken database cannot be helped
+    }
+  }
+
+  #openSqlite(file: string): void {
+    const open = () => new SqliteBackend(file, { busyTimeoutMs: this.#busyTimeoutMs, rootRealPath: this.root });
+    let failure: unknown;
+    try {
+      this.#backend = open();
+      return;
+    } catch (err) {
+      failure = err;
+    }
+    if (classify(failure) === "corrupt") {
+      try {
+        removeDbFiles(file);
+        this.#backend = open();
+        this.#reason = `corrupt cache ${file} discarded and rebuilt (${describe(failure)})`;
+        return;
+      } catch (err) {
+        failure = err;
+      }
+    }
+    this.#backend = new MemoryBackend();
+    this.#reason = `cache ${file} cannot be opened (${describe(failure)}); cache kept in memory`;
+  }
+
+  #read(path: string): FactRow | undefined {
+    let row: FactRow | undefined;
+    this.#guard(() => {
+      row = this.#backend.get(path);
+    });
+    return row && row.version === this.version ? row : undefined;
+  }
+
+  #write(op: (b: FactBackend) => void): void {
+    if (!this.#guard(() => op(this.#backend), true)) this.#dropped++;
+  }
+
+  /**
+   * Runs `op`; on a corrupt database discards it, reopens an empty one and (for writes) retries
+   * once; on any other non-busy failure switches to memory. Returns whether `op` completed.
+   */
+  #guard(op: () => void, retry = false): boolean {
+    try {
+      op();
+      return true;
+    } catch (err) {
+      if (this.#backend.kind !== "sqlite") throw err;
+      const kind = classify(err);
+      if (kind === "busy") return false;
+      const file = this.#backend.file ?? "";
+      this.close();
+      if (kind === "corrupt") {
+        removeDbFiles(file);
+        this.#openSqlite(file);
+        this.#reason ??= `corrupt cache ${file} discarded and rebuilt (${describe(err)})`;
+        if (!retry) return false;
+        try {
+          op();
+          return true;
+        } catch {
+          return false;
+        }
+      }
+      this.#backend = new MemoryBackend();
+      this.#reason = `cache ${file} failed (${describe(err)}); cache kept in memory`;
+      if (!retry) return false;
+      op();
+      return true;
+    }
+  }
+}
+
+function decode<T>(row: FactRow): StoredFact<T> | undefined {
+  let value: T;
+  try {
+    value = JSON.parse(row.value) as T;
+  } catch {
+    return undefined;
+  }
+  return { path: row.path, size: row.size, mtimeMs: row.mtimeMs, hash: row.hash, checkedMs: row.checkedMs, value };
+}

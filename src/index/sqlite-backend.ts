@@ -1,0 +1,193 @@
+/**
+ * SQLite fact backend (better-sqlite3 12.11.x, loaded on first use so that commands which never
+ * touch the cache do not pay for the native module).
+ *
+ * Sharing between processes follows SQLite's own rules (https://sqlite.org/wal.html): the
+ * database runs in WAL mode, so readers never block the writer and one writer at a time
+ * commits; `busy_timeout` makes a second writer wait for the lock instead of failing at
+ * once. Every write is one transaction, so a reader sees either all of another process's
+ * `putMany` or none of it. `synchronous=NORMAL` is the WAL setting SQLite documents as
+ * consistent after a crash (the last commits may be lost on power failure, which is fine for
+ * a cache).
+ *
+ * The table layout is versioned with `PRAGMA user_version` ({@link SQLITE_LAYOUT}); the file
+ * name carries the same number, so two codecite builds with different layouts never share
+ * one file.
+ */
+import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
+
+/** Layout version of the tables below; bump when they change. */
+export const SQLITE_LAYOUT = 1;
+
+type Db = BetterSqlite3.Database;
+type DbConstructor = typeof BetterSqlite3;
+
+let ctor: DbConstructor | undefined;
+
+/** Loads better-sqlite3 once. Throws when the native module cannot be loaded. */
+function loadDriver(): DbConstructor {
+  ctor ??= createRequire(import.meta.url)("better-sqlite3") as DbConstructor;
+  return ctor;
+}
+
+interface RawRow {
+  path: string;
+  size: number;
+  mtime_ms: number;
+  hash: string;
+  checked_ms: number;
+  version: string;
+  value: string;
+}
+
+const toRow = (r: RawRow): FactRow => ({
+  path: r.path,
+  size: r.size,
+  mtimeMs: r.mtime_ms,
+  hash: r.hash,
+  checkedMs: r.checked_ms,
+  version: r.version,
+  value: r.value,
+});
+
+export interface SqliteBackendOptions {
+  /** How long a writer waits for another process's lock before giving up, in ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** Stored in the `meta` table for humans inspecting the folder. */
+  rootRealPath?: string;
+}
+
+/**
+ * Opens (creating if needed) the database file. Throws the driver's error when the file is
+ * not a database, is corrupt, or cannot be opened; {@link FactStore} decides what to do.
+ */
+export class SqliteBackend implements FactBackend {
+  readonly kind = "sqlite" as const;
+  readonly file: string;
+  readonly #db: Db;
+  readonly #get: BetterSqlite3.Statement<[string], RawRow>;
+  readonly #all: BetterSqlite3.Statement<[], RawRow>;
+  readonly #paths: BetterSqlite3.Statement<[], string>;
+  readonly #put: BetterSqlite3.Statement<[RawRow]>;
+  readonly #refresh: BetterSqlite3.Statement<[Omit<RawRow, "value">]>;
+  readonly #delete: BetterSqlite3.Statement<[string]>;
+  readonly #putTx: (rows: readonly FactRow[]) => void;
+  readonly #refreshTx: (rows: readonly RowRefresh[]) => void;
+  readonly #deleteTx: (paths: readonly string[]) => void;
+
+  constructor(file: string, opts: SqliteBackendOptions = {}) {
+    const Database = loadDriver();
+    this.file = file;
+    const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000 });
+    try {
+      // journal_mode=WAL is persistent in the file; setting it again is a no-op.
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      const layoutOf = () => db.pragma("user_version", { simple: true }) as number;
+      if (layoutOf() !== SQLITE_LAYOUT) {
+        // Checked again under the write lock: another process may have just created the tables.
+        db.transaction(() => {
+          if (layoutOf() === SQLITE_LAYOUT) return;
+          db.exec(`
+            DROP TABLE IF EXISTS facts;
+            DROP TABLE IF EXISTS meta;
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE facts (
+              path TEXT PRIMARY KEY,
+              size INTEGER NOT NULL,
+              mtime_ms REAL NOT NULL,
+              hash TEXT NOT NULL,
+              checked_ms REAL NOT NULL,
+              version TEXT NOT NULL,
+              value TEXT NOT NULL
+            );
+            PRAGMA user_version = ${SQLITE_LAYOUT};
+          `);
+          if (opts.rootRealPath !== undefined) {
+            db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('root', ?)").run(opts.rootRealPath);
+          }
+        }).immediate();
+      }
+      this.#get = db.prepare<[string], RawRow>("SELECT * FROM facts WHERE path = ?");
+      this.#all = db.prepare<[], RawRow>("SELECT * FROM facts");
+      this.#paths = db.prepare<[], string>("SELECT path FROM facts").pluck();
+      this.#put = db.prepare<[RawRow]>(
+        `INSERT OR REPLACE INTO facts (path, size, mtime_ms, hash, checked_ms, version, value)
+         VALUES (@path, @size, @mtime_ms, @hash, @checked_ms, @version, @value)`,
+      );
+      this.#refresh = db.prepare<[Omit<RawRow, "value">]>(
+        `UPDATE facts SET size = @size, mtime_ms = @mtime_ms, checked_ms = @checked_ms
+         WHERE path = @path AND hash = @hash AND version = @version`,
+      );
+      this.#delete = db.prepare<[string]>("DELETE FROM facts WHERE path = ?");
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.#db = db;
+    // IMMEDIATE takes the write lock at BEGIN, so a busy database waits (busy_timeout) up front
+    // instead of failing at the first write inside a read transaction.
+    const putTx = db.transaction((rows: readonly FactRow[]) => {
+      for (const r of rows) {
+        this.#put.run({
+          path: r.path,
+          size: r.size,
+          mtime_ms: r.mtimeMs,
+          hash: r.hash,
+          checked_ms: r.checkedMs,
+          version: r.version,
+          value: r.value,
+        });
+      }
+    });
+    this.#putTx = (rows) => putTx.immediate(rows);
+    const refreshTx = db.transaction((rows: readonly RowRefresh[]) => {
+      for (const r of rows) {
+        this.#refresh.run({
+          path: r.path,
+          size: r.size,
+          mtime_ms: r.mtimeMs,
+          hash: r.hash,
+          checked_ms: r.checkedMs,
+          version: r.version,
+        });
+      }
+    });
+    this.#refreshTx = (rows) => refreshTx.immediate(rows);
+    const deleteTx = db.transaction((paths: readonly string[]) => {
+      for (const p of paths) this.#delete.run(p);
+    });
+    this.#deleteTx = (paths) => deleteTx.immediate(paths);
+  }
+
+  get(path: string): FactRow | undefined {
+    const r = this.#get.get(path);
+    return r && toRow(r);
+  }
+
+  putMany(rows: readonly FactRow[]): void {
+    if (rows.length > 0) this.#putTx(rows);
+  }
+
+  refreshMany(rows: readonly RowRefresh[]): void {
+    if (rows.length > 0) this.#refreshTx(rows);
+  }
+
+  deleteMany(paths: readonly string[]): void {
+    if (paths.length > 0) this.#deleteTx(paths);
+  }
+
+  paths(): string[] {
+    return this.#paths.all();
+  }
+
+  all(): FactRow[] {
+    return this.#all.all().map(toRow);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,392 @@
+/**
+ * `OllamaProvider`: chat against an Ollama server through the official `ollama` client (0.6.x).
+ *
+ * Wire protocol (Ollama API documentation): `POST /api/chat` (NDJSON stream when the caller
+ * wants deltas, one JSON body otherwise), `GET /api/tags`, `POST /api/show`, `GET /api/version`.
+ * Conversion between our `Message`/`ToolCall` types and Ollama's wire types happens only here.
+ *
+ * What the client does not do, this class adds:
+ * - timeouts: a custom `fetch` that joins `AbortSignal.timeout(timeoutMs)`, the client's own
+ *   stream abort signal and the caller's signal (the client has no timeout option);
+ * - typed errors: every failure becomes a `ProviderError` with a concrete fix
+ *   (`ollama serve`, `ollama pull NAME`, a tool-capable model);
+ * - stdout hygiene: the client `console.log`s when an error body is not JSON; during requests
+ *   `console.log` is routed to stderr so machine-readable stdout stays clean.
+ */
+import { Ollama } from "ollama";
+import type {
+  ChatRequest as WireChatRequest,
+  ChatResponse as WireChatResponse,
+  Message as WireMessage,
+  Tool as WireTool,
+} from "ollama";
+import { jsonrepair } from "jsonrepair";
+import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "../config.js";
+import {
+  ProviderError,
+  type ChatOptions,
+  type ChatRequest,
+  type ChatTurn,
+  type Message,
+  type ModelInfo,
+  type Provider,
+  type ToolCall,
+} from "./types.js";
+
+/** Default per-request timeout: 5 minutes (a CPU-only 8B model can take minutes on a long prompt). */
+export const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
+
+export interface OllamaProviderOptions {
+  /**
+   * Ollama address, normalised with the `OLLAMA_HOST` rules (`normalizeOllamaHost`).
+   * Default: `process.env.OLLAMA_HOST`, else `http://127.0.0.1:11434`.
+   */
+  host?: string;
+  /** Whole-request timeout in ms, streaming included (default `DEFAULT_OLLAMA_TIMEOUT_MS`). */
+  timeoutMs?: number;
+  /** `fetch` to use underneath (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/** Ollama's wire tool call: `arguments` is an object, but some servers/proxies send a JSON string. */
+interface WireToolCall {
+  id?: string;
+  function: { name: string; arguments: unknown; index?: number };
+}
+
+/** Ollama `ResponseError` (not exported by the client): matched by `name` and `status_code`. */
+interface ResponseErrorLike {
+  name: "ResponseError";
+  status_code: number;
+  error: string;
+  message: string;
+}
+
+function isResponseError(e: unknown): e is ResponseErrorLike {
+  return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ResponseError";
+}
+
+/** Network error codes that mean "nothing is listening / cannot connect". */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function causeCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && typeof cur === "object" && cur !== null; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    const errors = (cur as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      const inner = causeCode(errors[0]);
+      if (inner) return inner;
+    }
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function isTimeout(e: unknown): boolean {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && typeof cur === "object" && cur !== null; i++) {
+    if ((cur as { name?: unknown }).name === "TimeoutError") return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+let consoleGuardDepth = 0;
+let savedConsoleLog: typeof console.log | undefined;
+
+/**
+ * Runs `fn` with `console.log` routed to stderr (reference-counted for overlapping requests).
+ * The ollama client logs "Getting text from response" to stdout on non-JSON error bodies.
+ */
+async function withStdoutGuard<T>(fn: () => Promise<T>): Promise<T> {
+  if (consoleGuardDepth++ === 0) {
+    savedConsoleLog = console.log;
+    console.log = (...args: unknown[]) => console.error(...args);
+  }
+  try {
+    return await fn();
+  } finally {
+    if (--consoleGuardDepth === 0 && savedConsoleLog) {
+      console.log = savedConsoleLog;
+      savedConsoleLog = undefined;
+    }
+  }
+}
+
+/**
+ * Normalises tool-call arguments to an object: objects pass; a JSON string is parsed
+ * (repaired with `jsonrepair` when needed); anything else, or a non-object result, gives `{}`.
+ */
+export function normalizeToolArguments(raw: unknown): Record<string, unknown> {
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw === "string") {
+    const text = raw.trim();
+    if (text === "") return {};
+    for (const attempt of [() => JSON.parse(text) as unknown, () => JSON.parse(jsonrepair(text)) as unknown]) {
+      try {
+        const v = attempt();
+        if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+        return {};
+      } catch {
+        // try the next way
+      }
+    }
+  }
+  return {};
+}
+
+function toWireMessage(m: Message): WireMessage {
+  const out: WireMessage & { tool_call_id?: string } = { role: m.role, content: m.content };
+  if (m.thinking) out.thinking = m.thinking;
+  if (m.tool_calls && m.tool_calls.length > 0) {
+    out.tool_calls = m.tool_calls.map((c) => {
+      const wire: WireToolCall = { function: { name: c.name, arguments: c.arguments } };
+      if (c.id !== undefined) wire.id = c.id;
+      return wire as unknown as NonNullable<WireMessage["tool_calls"]>[number];
+    });
+  }
+  if (m.tool_name !== undefined) out.tool_name = m.tool_name;
+  if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
+  return out;
+}
+
+function fromWireToolCalls(calls: unknown): ToolCall[] {
+  if (!Array.isArray(calls)) return [];
+  const out: ToolCall[] = [];
+  for (const c of calls as WireToolCall[]) {
+    const name = c?.function?.name;
+    if (typeof name !== "string" || name === "") continue;
+    const call: ToolCall = { name, arguments: normalizeToolArguments(c.function.arguments) };
+    if (typeof c.id === "string" && c.id !== "") call.id = c.id;
+    out.push(call);
+  }
+  return out;
+}
+
+function usageOf(r: Partial<WireChatResponse>): ChatTurn["usage"] {
+  const usage: NonNullable<ChatTurn["usage"]> = {};
+  if (typeof r.prompt_eval_count === "number") usage.prompt_tokens = r.prompt_eval_count;
+  if (typeof r.eval_count === "number") usage.completion_tokens = r.eval_count;
+  return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** A chat provider backed by an Ollama server. */
+export class OllamaProvider implements Provider {
+  readonly id = "ollama";
+  /** Normalised base URL, e.g. `http://127.0.0.1:11434`. */
+  readonly location: string;
+  readonly timeoutMs: number;
+  readonly #fetch: typeof fetch;
+
+  /** @throws ConfigError when `host` is not an address (see `normalizeOllamaHost`). */
+  constructor(opts: OllamaProviderOptions = {}) {
+    this.location = normalizeOllamaHost(opts.host ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
+    this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** A client whose every request carries the timeout and the caller's signal. */
+  #client(signal?: AbortSignal): Ollama {
+    const timeoutMs = this.timeoutMs;
+    const base = this.#fetch;
+    const wrapped: typeof fetch = (input, init) => {
+      const signals: AbortSignal[] = [AbortSignal.timeout(timeoutMs)];
+      if (init?.signal) signals.push(init.signal);
+      if (signal) signals.push(signal);
+      return base(input, { ...init, signal: AbortSignal.any(signals) });
+    };
+    return new Ollama({ host: this.location, fetch: wrapped });
+  }
+
+  /**
+   * One assistant turn (Ollama API `POST /api/chat`). Streams (`stream: true`) when
+   * `opts.onContent` or `opts.onThinking` is given, calling them with each non-empty delta.
+   * Sends `tools`, `format`, `think` and `options.temperature` when the request has them.
+   * Tool-call `arguments` are always objects in the result.
+   * @throws ProviderError `UNREACHABLE`, `MODEL_NOT_FOUND`, `TOOLS_UNSUPPORTED`, `TIMEOUT`,
+   *   `BAD_RESPONSE` or `HTTP`; the caller's abort reason when `opts.signal` aborts.
+   */
+  async chat(req: ChatRequest, opts: ChatOptions = {}): Promise<ChatTurn> {
+    const body: WireChatRequest = { model: req.model, messages: req.messages.map(toWireMessage) };
+    if (req.tools && req.tools.length > 0) body.tools = req.tools as unknown as WireTool[];
+    if (req.format !== undefined) body.format = req.format;
+    if (req.think !== undefined) body.think = req.think;
+    if (req.temperature !== undefined) body.options = { temperature: req.temperature };
+    const streaming = opts.onContent !== undefined || opts.onThinking !== undefined;
+    const client = this.#client(opts.signal);
+    return withStdoutGuard(async () => {
+      try {
+        if (!streaming) {
+          const res = await client.chat({ ...body, stream: false });
+          if (typeof res?.message !== "object" || res.message === null) {
+            throw new ProviderError("BAD_RESPONSE", `Ollama at ${this.location} sent a chat reply without a message`);
+          }
+          const turn: ChatTurn = {
+            content: typeof res.message.content === "string" ? res.message.content : "",
+            tool_calls: fromWireToolCalls(res.message.tool_calls),
+          };
+          if (typeof res.message.thinking === "string" && res.message.thinking !== "") turn.thinking = res.message.thinking;
+          if (typeof res.done_reason === "string" && res.done_reason !== "") turn.done_reason = res.done_reason;
+          const usage = usageOf(res);
+          if (usage) turn.usage = usage;
+          return turn;
+        }
+        const stream = await client.chat({ ...body, stream: true });
+        let content = "";
+        let thinking = "";
+        const calls: ToolCall[] = [];
+        let last: Partial<WireChatResponse> = {};
+        for await (const part of stream) {
+          const msg = part.message;
+          if (msg) {
+            if (typeof msg.thinking === "string" && msg.thinking !== "") {
+              thinking += msg.thinking;
+              opts.onThinking?.(msg.thinking);
+            }
+            if (typeof msg.content === "string" && msg.content !== "") {
+              content += msg.content;
+              opts.onContent?.(msg.content);
+            }
+            calls.push(...fromWireToolCalls(msg.tool_calls));
+          }
+          last = part;
+        }
+        const turn: ChatTurn = { content, tool_calls: calls };
+        if (thinking !== "") turn.thinking = thinking;
+        if (typeof last.done_reason === "string" && last.done_reason !== "") turn.done_reason = last.done_reason;
+        const usage = usageOf(last);
+        if (usage) turn.usage = usage;
+        return turn;
+      } catch (err) {
+        throw this.#toProviderError(err, req.model, opts.signal);
+      }
+    });
+  }
+
+  /**
+   * Installed model names, in the server's order (Ollama API `GET /api/tags`).
+   * @throws ProviderError as `chat`.
+   */
+  async listModels(): Promise<string[]> {
+    const client = this.#client();
+    return withStdoutGuard(async () => {
+      try {
+        const res = await client.list();
+        if (!Array.isArray(res?.models)) {
+          throw new ProviderError("BAD_RESPONSE", `Ollama at ${this.location} sent a model list without models`);
+        }
+        return res.models.map((m) => m.name ?? m.model).filter((n): n is string => typeof n === "string");
+      } catch (err) {
+        throw this.#toProviderError(err);
+      }
+    });
+  }
+
+  /**
+   * Capabilities and context length of one model (Ollama API `POST /api/show`: `capabilities`,
+   * and `model_info["<architecture>.context_length"]`).
+   * @throws ProviderError `MODEL_NOT_FOUND` (with `ollama pull NAME`) and as `chat`.
+   */
+  async describeModel(model: string): Promise<ModelInfo> {
+    const client = this.#client();
+    return withStdoutGuard(async () => {
+      try {
+        const res = await client.show({ model });
+        const info: ModelInfo = {
+          name: model,
+          capabilities: Array.isArray(res?.capabilities)
+            ? res.capabilities.filter((c): c is string => typeof c === "string")
+            : [],
+        };
+        const modelInfo: unknown = res?.model_info;
+        if (typeof modelInfo === "object" && modelInfo !== null) {
+          for (const [key, value] of Object.entries(modelInfo)) {
+            if (key.endsWith(".context_length") && typeof value === "number" && value > 0) {
+              info.context_length = value;
+              break;
+            }
+          }
+        }
+        return info;
+      } catch (err) {
+        throw this.#toProviderError(err, model);
+      }
+    });
+  }
+
+  /**
+   * Server version (Ollama API `GET /api/version`), e.g. `0.12.6`.
+   * @throws ProviderError as `chat`.
+   */
+  async version(): Promise<string> {
+    const client = this.#client();
+    return withStdoutGuard(async () => {
+      try {
+        const res = await client.version();
+        if (typeof res?.version !== "string") {
+          throw new ProviderError("BAD_RESPONSE", `Ollama at ${this.location} sent no version`);
+        }
+        return res.version;
+      } catch (err) {
+        throw this.#toProviderError(err);
+      }
+    });
+  }
+
+  /** Maps a client/fetch failure to a `ProviderError` with a fix; rethrows the caller's abort. */
+  #toProviderError(err: unknown, model?: string, signal?: AbortSignal): unknown {
+    if (err instanceof ProviderError) return err;
+    if (signal?.aborted) return signal.reason ?? err;
+    const host = this.location;
+    if (isTimeout(err)) {
+      return new ProviderError(
+        "TIMEOUT",
+        `Ollama at ${host} did not answer within ${Math.round(this.timeoutMs / 1000)} s`,
+        "A first request loads the model and can be slow; try again, use a smaller model, or check `ollama ps`.",
+      );
+    }
+    if (isResponseError(err)) {
+      const status = err.status_code;
+      const text = String(err.error ?? err.message ?? "");
+      if (status === 400 && /does not support tools/i.test(text)) {
+        return new ProviderError(
+          "TOOLS_UNSUPPORTED",
+          `model ${model ?? "?"} does not support tools (Ollama: ${text})`,
+          "Use a tool-capable model (e.g. `ollama pull qwen3:8b`) or `--toolshim on`.",
+          status,
+        );
+      }
+      if (status === 404 && /model|not found/i.test(text) && !/page not found/i.test(text) && model !== undefined) {
+        return new ProviderError(
+          "MODEL_NOT_FOUND",
+          `model ${model} is not installed on Ollama at ${host} (${text})`,
+          `ollama pull ${model}`,
+          status,
+        );
+      }
+      return new ProviderError("HTTP", `Ollama at ${host} answered HTTP ${status}: ${text.slice(0, 300)}`, undefined, status);
+    }
+    const code = causeCode(err);
+    if ((code && UNREACHABLE_CODES.has(code)) || (err instanceof TypeError && /fetch failed/i.test(err.message))) {
+      return new ProviderError(
+        "UNREACHABLE",
+        `cannot reach Ollama at ${host}${code ? ` (${code})` : ""}`,
+        "Start it with `ollama serve`, or point OLLAMA_HOST (or --host) at the running server.",
+      );
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new ProviderError("BAD_RESPONSE", `unexpected reply from Ollama at ${host}: ${message}`);
+  }
+}

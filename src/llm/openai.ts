@@ -1,0 +1,336 @@
+/**
+ * `OpenAIProvider`: chat against any OpenAI-compatible server (vLLM, SGLang, llama.cpp
+ * `llama-server`, LM Studio, Ollama's own `/v1`) through the official `openai` client.
+ *
+ * Wire protocol: OpenAI API `POST {base}/chat/completions` (streamed as server-sent events
+ * when the caller wants deltas, otherwise one JSON body) and `GET {base}/models`.
+ * Conversion to and from our `Message`/`ToolCall` types happens only in this file.
+ */
+import OpenAI, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "openai";
+import { jsonrepair } from "jsonrepair";
+import {
+  ProviderError,
+  type ChatOptions,
+  type ChatRequest,
+  type ChatTurn,
+  type Message,
+  type Provider,
+  type ToolCall,
+} from "./types.js";
+
+type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
+type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+
+/** The key sent when none is configured: local servers ignore it, the client requires one. */
+export const DUMMY_API_KEY = "sk-no-key-required";
+
+export interface OpenAIProviderOptions {
+  /**
+   * Server address, e.g. `http://127.0.0.1:8000/v1`. A URL with no path gets `/v1` appended
+   * (vLLM, llama-server, LM Studio and Ollama all serve the API under `/v1`).
+   */
+  baseURL: string;
+  /** Bearer key; `OPENAI_API_KEY`. A dummy key is sent when absent (local servers need none). */
+  apiKey?: string;
+  /** Per-request timeout in ms (default 300 000). */
+  timeoutMs?: number;
+  /** Retries on connection errors, 429 and 5xx (default 0: a local server that is down stays down). */
+  maxRetries?: number;
+}
+
+/**
+ * Normalises an OpenAI-compatible base URL: adds `http://` when no scheme is given, drops
+ * trailing slashes, and appends `/v1` when the URL has no path.
+ * @throws ProviderError `HTTP` when the value is not a URL.
+ */
+export function normalizeOpenAIBaseURL(raw: string): string {
+  let text = raw.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ProviderError("HTTP", `OPENAI_BASE_URL is not a URL: ${JSON.stringify(raw)}`, "e.g. http://127.0.0.1:8000/v1");
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  url.pathname = path === "" ? "/v1" : path;
+  return url.toString().replace(/\/+$/, "");
+}
+
+/** A tool call being assembled from streamed deltas (OpenAI `delta.tool_calls[]`, keyed by `index`). */
+interface PartialCall {
+  id?: string;
+  name: string;
+  args: string;
+}
+
+/** Reasoning text of a delta or message: `reasoning_content` (vLLM, llama-server, DeepSeek) or `reasoning` (Ollama `/v1`, LM Studio). */
+function reasoningOf(obj: unknown): string {
+  if (typeof obj !== "object" || obj === null) return "";
+  const rec = obj as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof rec.reasoning_content === "string") return rec.reasoning_content;
+  if (typeof rec.reasoning === "string") return rec.reasoning;
+  return "";
+}
+
+/**
+ * Parses a tool call's `arguments` string into an object. Empty → `{}`; invalid JSON is
+ * repaired with `jsonrepair` (trailing commas, single quotes, unquoted keys); anything that
+ * is still not a JSON object becomes `{}` so that the registry reports the missing fields.
+ */
+export function parseToolArguments(raw: string): Record<string, unknown> {
+  const text = raw.trim();
+  if (text === "") return {};
+  for (const attempt of [() => JSON.parse(text) as unknown, () => JSON.parse(jsonrepair(text)) as unknown]) {
+    try {
+      const value = attempt();
+      // Some servers double-encode: `"{\"a\":1}"`.
+      const obj = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+      if (typeof obj === "object" && obj !== null && !Array.isArray(obj)) return obj as Record<string, unknown>;
+      return {};
+    } catch {
+      // try the next strategy
+    }
+  }
+  return {};
+}
+
+/**
+ * Converts our messages to OpenAI chat messages. Tool calls without a server id (recovered
+ * by the tool shim, or from providers that assign none) get `call_<turn>_<n>` ids, and tool
+ * messages without `tool_call_id` answer the pending calls of the previous assistant turn in
+ * order (preferring the one whose name matches `tool_name`), since OpenAI-compatible servers
+ * require every tool message to name the call it answers.
+ */
+export function toWireMessages(messages: readonly Message[]): WireMessage[] {
+  const out: WireMessage[] = [];
+  let pending: { id: string; name: string }[] = [];
+  messages.forEach((m, turn) => {
+    switch (m.role) {
+      case "system":
+        out.push({ role: "system", content: m.content });
+        return;
+      case "user":
+        out.push({ role: "user", content: m.content });
+        return;
+      case "assistant": {
+        const calls = (m.tool_calls ?? []).map((c, n) => ({
+          id: c.id ?? `call_${turn}_${n}`,
+          type: "function" as const,
+          function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) },
+        }));
+        pending = calls.map((c) => ({ id: c.id, name: c.function.name }));
+        out.push(calls.length > 0 ? { role: "assistant", content: m.content || null, tool_calls: calls } : { role: "assistant", content: m.content });
+        return;
+      }
+      case "tool": {
+        let id = m.tool_call_id;
+        if (id === undefined) {
+          const idx = Math.max(0, pending.findIndex((p) => p.name === m.tool_name));
+          id = pending[idx]?.id ?? `call_${turn}_0`;
+        }
+        pending = pending.filter((p) => p.id !== id);
+        out.push({ role: "tool", tool_call_id: id, content: m.content });
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+/** Provider for OpenAI-compatible servers. */
+export class OpenAIProvider implements Provider {
+  readonly id = "openai";
+  readonly location: string;
+  readonly #client: OpenAI;
+
+  /** @throws ProviderError `HTTP` when `baseURL` is not a URL. */
+  constructor(opts: OpenAIProviderOptions) {
+    this.location = normalizeOpenAIBaseURL(opts.baseURL);
+    this.#client = new OpenAI({
+      baseURL: this.location,
+      apiKey: opts.apiKey && opts.apiKey.trim() !== "" ? opts.apiKey : DUMMY_API_KEY,
+      timeout: opts.timeoutMs ?? 300_000,
+      maxRetries: opts.maxRetries ?? 0,
+    });
+  }
+
+  /**
+   * One assistant turn (OpenAI `POST /chat/completions`). Streams (`stream: true`) when
+   * `opts.onContent` or `opts.onThinking` is set; tool-call deltas are assembled by `index`.
+   * Text tool calls stay in `content` for the tool shim.
+   * @throws ProviderError: `UNREACHABLE` (names the base URL), `TIMEOUT`, `MODEL_NOT_FOUND`,
+   *   `TOOLS_UNSUPPORTED` (HTTP 400 about tools), `HTTP` (401/403 with an API-key hint, others).
+   *   An abort by `opts.signal` rejects with the signal's reason.
+   */
+  async chat(req: ChatRequest, opts: ChatOptions = {}): Promise<ChatTurn> {
+    const params: CreateParams = { model: req.model, messages: toWireMessages(req.messages) };
+    if (req.tools && req.tools.length > 0) params.tools = req.tools as WireTool[];
+    if (req.temperature !== undefined) params.temperature = req.temperature;
+    if (req.format) {
+      params.response_format = { type: "json_schema", json_schema: { name: "response", schema: req.format } };
+    }
+    const stream = opts.onContent !== undefined || opts.onThinking !== undefined;
+    try {
+      return stream ? await this.#chatStreamed(params, opts) : await this.#chatOnce(params, opts);
+    } catch (err) {
+      throw this.#mapError(err, req, opts.signal);
+    }
+  }
+
+  async #chatOnce(params: CreateParams, opts: ChatOptions): Promise<ChatTurn> {
+    const res = await this.#client.chat.completions.create(params, { signal: opts.signal });
+    const choice = res.choices?.[0];
+    if (!choice) throw new ProviderError("BAD_RESPONSE", `${this.location} returned no choices`);
+    const msg = choice.message;
+    const turn: ChatTurn = {
+      content: msg.content ?? "",
+      tool_calls: (msg.tool_calls ?? []).flatMap((c): ToolCall[] =>
+        c.type === "function" ? [{ id: c.id, name: c.function.name, arguments: parseToolArguments(c.function.arguments) }] : [],
+      ),
+    };
+    const thinking = reasoningOf(msg);
+    if (thinking !== "") turn.thinking = thinking;
+    if (choice.finish_reason) turn.done_reason = choice.finish_reason;
+    if (res.usage) turn.usage = { prompt_tokens: res.usage.prompt_tokens, completion_tokens: res.usage.completion_tokens };
+    return turn;
+  }
+
+  async #chatStreamed(params: CreateParams, opts: ChatOptions): Promise<ChatTurn> {
+    const stream = await this.#client.chat.completions.create({ ...params, stream: true }, { signal: opts.signal });
+    let content = "";
+    let thinking = "";
+    let doneReason: string | undefined;
+    let usage: ChatTurn["usage"];
+    const partial = new Map<number, PartialCall>();
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens };
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta ?? {};
+      const reasoning = reasoningOf(delta);
+      if (reasoning !== "") {
+        thinking += reasoning;
+        opts.onThinking?.(reasoning);
+      }
+      if (typeof delta.content === "string" && delta.content !== "") {
+        content += delta.content;
+        opts.onContent?.(delta.content);
+      }
+      for (const tc of delta.tool_calls ?? []) {
+        const index = typeof tc.index === "number" ? tc.index : partial.size;
+        const call = partial.get(index) ?? { name: "", args: "" };
+        if (tc.id) call.id = tc.id;
+        const name = tc.function?.name;
+        // Most servers send the name once; some repeat it in every chunk. Never double it.
+        if (name && name !== call.name) call.name += name;
+        if (tc.function?.arguments) call.args += tc.function.arguments;
+        partial.set(index, call);
+      }
+      if (choice.finish_reason) doneReason = choice.finish_reason;
+    }
+    const tool_calls = [...partial.entries()]
+      .sort(([a], [b]) => a - b)
+      .filter(([, c]) => c.name !== "")
+      .map(([, c]): ToolCall => {
+        const call: ToolCall = { name: c.name, arguments: parseToolArguments(c.args) };
+        if (c.id) call.id = c.id;
+        return call;
+      });
+    const turn: ChatTurn = { content, tool_calls };
+    if (thinking !== "") turn.thinking = thinking;
+    if (doneReason) turn.done_reason = doneReason;
+    if (usage) turn.usage = usage;
+    return turn;
+  }
+
+  /**
+   * Model ids served (OpenAI `GET /models`, all pages).
+   * @throws ProviderError as `chat` does.
+   */
+  async listModels(): Promise<string[]> {
+    try {
+      const ids: string[] = [];
+      for await (const m of this.#client.models.list()) ids.push(m.id);
+      return ids;
+    } catch (err) {
+      throw this.#mapError(err);
+    }
+  }
+
+  #mapError(err: unknown, req?: ChatRequest, signal?: AbortSignal): unknown {
+    if (err instanceof ProviderError) return err;
+    if (err instanceof APIUserAbortError || signal?.aborted) return signal?.reason ?? err;
+    if (err instanceof APIConnectionTimeoutError) {
+      return new ProviderError(
+        "TIMEOUT",
+        `the OpenAI-compatible server at ${this.location} did not answer in time`,
+        "a first request may be loading the model; try again, or use a smaller model",
+      );
+    }
+    if (err instanceof APIConnectionError) {
+      const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+      return new ProviderError(
+        "UNREACHABLE",
+        `cannot reach the OpenAI-compatible server at ${this.location}${cause}`,
+        "start the server (vLLM, llama-server, LM Studio, `ollama serve`) or set OPENAI_BASE_URL to its address, e.g. http://127.0.0.1:8000/v1",
+      );
+    }
+    if (err instanceof APIError) {
+      const status = err.status;
+      const detail = serverMessage(err);
+      const where = `${this.location} answered HTTP ${status}`;
+      if (status === 401 || status === 403) {
+        return new ProviderError("HTTP", `${where}: ${detail}`, "set OPENAI_API_KEY to a key this server accepts", status);
+      }
+      if (status === 404) {
+        if (req && (/model/i.test(detail) || detail === "")) {
+          return new ProviderError(
+            "MODEL_NOT_FOUND",
+            `model ${JSON.stringify(req.model)} not found at ${this.location}${detail ? `: ${detail}` : ""}`,
+            `pick one of the models listed by GET ${this.location}/models (\`codecite doctor\` shows them) with --model or CODECITE_MODEL`,
+            status,
+          );
+        }
+        return new ProviderError(
+          "HTTP",
+          `${where}: ${detail || "not found"}`,
+          "check OPENAI_BASE_URL: it must point at the API root, usually ending in /v1",
+          status,
+        );
+      }
+      if (status === 400 && req?.tools && req.tools.length > 0 && /tool|function/i.test(detail)) {
+        return new ProviderError(
+          "TOOLS_UNSUPPORTED",
+          `${this.location} does not accept tools for model ${JSON.stringify(req.model)}: ${detail}`,
+          "use --toolshim on (tool calls as text), or enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser …; llama-server: --jinja)",
+          status,
+        );
+      }
+      if (status === 400 && req?.format && /response_format|json_schema|schema|grammar/i.test(detail)) {
+        return new ProviderError(
+          "HTTP",
+          `${where}: structured output (response_format json_schema) was refused: ${detail}`,
+          "use a server that supports response_format json_schema, or the Ollama interpreter backend",
+          status,
+        );
+      }
+      return new ProviderError("HTTP", `${where}: ${detail || err.message}`, undefined, status);
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new ProviderError("BAD_RESPONSE", `unexpected reply from ${this.location}: ${message}`);
+  }
+}
+
+/** The server's own error text: `error.message` of the body, else the client's message without the status prefix. */
+function serverMessage(err: APIError): string {
+  const body = err.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === "string") return body.message;
+  return err.message.replace(/^\d{3}\s*/, "").replace(/^status code \(no body\)$/, "");
+}

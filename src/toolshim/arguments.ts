@@ -1,0 +1,76 @@
+/**
+ * Arguments of a recovered call (issue 3 item 3): decode, type by the tool's JSON Schema,
+ * validate. A call whose arguments still fail becomes a `RejectedCall` with `INVALID_ARGUMENT`,
+ * which the agent answers with a tool error the model can correct (`goose-toolshim.md` §5 item 5;
+ * goose itself only coerces scalars and never reports).
+ */
+import { parseJsonTolerant } from "./json.js";
+import { coerceToSchema, validateAgainstSchema } from "./schema.js";
+import type { OfferedTool } from "./types.js";
+
+/** Outcome of {@link prepareArguments}. */
+export type PreparedArguments =
+  | { ok: true; arguments: Record<string, unknown> }
+  | { ok: false; arguments: unknown; message: string };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Decode raw arguments into an object: an object is taken as is; a string is parsed tolerantly
+ * (double-encoded JSON `"{\"a\": 1}"`, Windows paths with single backslashes, trailing commas,
+ * single quotes, unquoted keys, Python constants — `json.ts`), twice at most; an empty string,
+ * `null` or a missing value means no arguments (`{}`).
+ *
+ * @returns the object, or a reason when the arguments are not an object.
+ */
+export function decodeArguments(raw: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+  let v = raw;
+  for (let depth = 0; depth < 2 && typeof v === "string"; depth++) {
+    const s = v.trim();
+    if (s === "") return { ok: true, value: {} };
+    const parsed = parseJsonTolerant(s);
+    if (parsed === undefined) return { ok: false, reason: "the arguments are not valid JSON" };
+    v = parsed;
+  }
+  if (v === undefined || v === null) return { ok: true, value: {} };
+  if (isRecord(v)) return { ok: true, value: v };
+  return { ok: false, reason: `the arguments must be a JSON object, got ${Array.isArray(v) ? "an array" : typeof v}` };
+}
+
+function schemaHint(tool: OfferedTool): string {
+  const props = tool.parameters?.properties;
+  if (!isRecord(props)) return "";
+  const required = Array.isArray(tool.parameters?.required) ? (tool.parameters.required as unknown[]) : [];
+  const parts = Object.entries(props).map(([k, s]) => {
+    const t = isRecord(s) ? s.type : undefined;
+    const type = Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any";
+    return `${k}${required.includes(k) ? "" : "?"}: ${type}`;
+  });
+  return parts.length > 0 ? ` Expected arguments: {${parts.join(", ")}}.` : "";
+}
+
+/**
+ * Prepare the arguments of a call to `tool`: decode ({@link decodeArguments}), type by the
+ * tool's schema (`schema.ts` `coerceToSchema`: `"5"` → 5 for an integer parameter, `"[1,2]"` →
+ * [1, 2] for an array one; strings stay strings for string parameters and without a schema),
+ * then validate (`validateAgainstSchema`: required, types, enums, bounds).
+ *
+ * @returns the arguments object, or `ok: false` with a message naming the problem, the tool and
+ *   its expected parameters (at most three problems are listed).
+ */
+export function prepareArguments(raw: unknown, tool: OfferedTool): PreparedArguments {
+  const decoded = decodeArguments(raw);
+  if (!decoded.ok) {
+    return { ok: false, arguments: raw, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
+  }
+  const schema = tool.parameters;
+  const typed = schema ? (coerceToSchema(decoded.value, schema) as Record<string, unknown>) : decoded.value;
+  const problems = schema ? validateAgainstSchema(typed, schema) : [];
+  if (problems.length > 0) {
+    const listed = problems.slice(0, 3).join("; ") + (problems.length > 3 ? `; and ${problems.length - 3} more` : "");
+    return { ok: false, arguments: typed, message: `invalid arguments for ${tool.name}: ${listed}.${schemaHint(tool)}` };
+  }
+  return { ok: true, arguments: typed };
+}

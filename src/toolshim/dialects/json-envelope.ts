@@ -1,0 +1,118 @@
+/**
+ * The shape most marker formats share: an opening marker, one or more JSON (or Python-literal)
+ * payloads, and an optional closing marker. Used by Hermes `<tool_call>`, Granite
+ * `<|tool_call|>`, Mistral `[TOOL_CALLS]`, Jamba/Hunyuan `<tool_calls>`, Nemotron `<TOOLCALL>`,
+ * `functools[…]`, InternLM2, Cohere, Apertus, Sarashina and others (`toolcall-formats.md` §4).
+ *
+ * Rules (`toolcall-formats.md` §1 and §5):
+ * - a complete payload with the closer missing at the end of the text is accepted;
+ * - a payload cut by the end of the text yields no call, and everything from the marker on is
+ *   markup (content is the text before the marker);
+ * - a balanced payload that is not calls (bad JSON, `[]`, data) yields no call; whether its
+ *   markup is removed is the dialect's choice (`invalid`).
+ */
+import { matchBalanced } from "../json.js";
+import { parseJsonTolerant } from "../json.js";
+import { parsePythonLiteral } from "../python-literal.js";
+import type { RawCall } from "../types.js";
+import type { MatchBuilder } from "./define-dialect.js";
+import { skipWs, tokenAt } from "./text-scan.js";
+
+/** How one envelope family is written. */
+export interface EnvelopeSpec {
+  /** Opening marker; the `g` flag is added when missing. The match starts the removed span. */
+  open: RegExp;
+  /** Closing markers accepted right after the payloads (whitespace allowed before them). */
+  close?: readonly string[] | ((open: RegExpExecArray) => readonly string[]);
+  /** Payload syntax: tolerant JSON (default) or a Python literal. */
+  syntax?: "json" | "python";
+  /** Characters a payload may start with (default `{[`). */
+  payloadStart?: string;
+  /** Calls in one payload, or `undefined` when the payload is not calls. */
+  toCalls(value: unknown, open: RegExpExecArray): RawCall[] | undefined;
+  /** Several payloads may follow one marker, separated by whitespace, `,` or `;`. */
+  multiple?: boolean;
+  /** A marker not followed by a payload: leave the text (`ignore`, default) or remove the marker only (`marker`). */
+  nonPayload?: "ignore" | "marker";
+  /** A balanced payload that is not calls: remove marker..closer (`remove`, default) or leave the text (`ignore`). */
+  invalid?: "remove" | "ignore";
+  /** A payload cut by the end of the text: remove marker..end (`remove`, default) or leave the text (`ignore`). */
+  truncated?: "remove" | "ignore";
+}
+
+function parsePayload(slice: string, syntax: "json" | "python"): unknown {
+  if (syntax === "python") return parsePythonLiteral(slice) ?? parseJsonTolerant(slice);
+  return parseJsonTolerant(slice);
+}
+
+/**
+ * Find every envelope of `spec` in `text` and record calls and spans into `out`.
+ * @returns the number of envelopes recognised (with or without calls).
+ */
+export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilder): number {
+  const flags = spec.open.flags.includes("g") ? spec.open.flags : spec.open.flags + "g";
+  const re = new RegExp(spec.open.source, flags);
+  const starts = spec.payloadStart ?? "{[";
+  const syntax = spec.syntax ?? "json";
+  let found = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const ms = m.index;
+    const me = ms + m[0].length;
+    if (m[0].length === 0) re.lastIndex++;
+    const closers = typeof spec.close === "function" ? spec.close(m) : (spec.close ?? []);
+    let p = skipWs(text, me);
+    if (!starts.includes(text[p] ?? "\u0000")) {
+      if (spec.nonPayload === "marker") {
+        const closer = tokenAt(text, p, closers);
+        out.span(ms, closer ? p + closer.length : me);
+        found++;
+      }
+      continue;
+    }
+    const calls: { call: RawCall; at: number }[] = [];
+    let end = p;
+    let invalid = false;
+    let truncated = false;
+    for (;;) {
+      const bm = matchBalanced(text, p);
+      if (!bm.ok) {
+        if (bm.reason === "eof") truncated = true;
+        else {
+          // Mismatched brackets: the payload is broken; it ends at the closer if there is one.
+          invalid = true;
+          const at = closers.map((c) => text.indexOf(c, p)).filter((i) => i >= 0);
+          if (at.length > 0) end = Math.min(...at);
+          else truncated = true;
+        }
+        break;
+      }
+      const value = parsePayload(text.slice(p, bm.end), syntax);
+      const cs = value === undefined ? undefined : spec.toCalls(value, m);
+      if (cs) for (const call of cs) calls.push({ call, at: p });
+      else invalid = true;
+      end = bm.end;
+      if (!spec.multiple) break;
+      let q = skipWs(text, end);
+      while (text[q] === ";" || text[q] === ",") q = skipWs(text, q + 1);
+      if (!starts.includes(text[q] ?? "\u0000")) break;
+      p = q;
+    }
+    if (truncated) {
+      if (spec.truncated === "ignore") continue;
+      for (const c of calls) out.call(c.call, c.at);
+      out.span(ms, text.length);
+      found++;
+      break;
+    }
+    const q = skipWs(text, end);
+    const closer = tokenAt(text, q, closers);
+    if (closer) end = q + closer.length;
+    if (invalid && calls.length === 0 && spec.invalid === "ignore") continue;
+    for (const c of calls) out.call(c.call, c.at);
+    out.span(ms, end);
+    found++;
+    re.lastIndex = end;
+  }
+  return found;
+}

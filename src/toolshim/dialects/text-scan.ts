@@ -1,0 +1,50 @@
+/** Small text-scanning helpers shared by the dialect parsers. All indices are UTF-16 offsets. */
+
+/** Index of the first non-whitespace character at or after `i` (`text.length` if none). */
+export function skipWs(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+/** The earliest occurrence at or after `from` of any of `tokens` (ties: the longest token). */
+export function findEarliest(
+  text: string,
+  tokens: readonly string[],
+  from = 0,
+): { index: number; token: string } | undefined {
+  let best: { index: number; token: string } | undefined;
+  for (const token of tokens) {
+    const index = text.indexOf(token, from);
+    if (index < 0) continue;
+    if (!best || index < best.index || (index === best.index && token.length > best.token.length)) best = { index, token };
+  }
+  return best;
+}
+
+/** The first of `tokens` that `text` has at position `i`, if any (longest first). */
+export function tokenAt(text: string, i: number, tokens: readonly string[]): string | undefined {
+  let best: string | undefined;
+  for (const t of tokens) if (text.startsWith(t, i) && (!best || t.length > best.length)) best = t;
+  return best;
+}
+
+/** Whether `text` contains any of `tokens`. */
+export function containsAny(text: string, tokens: readonly string[]): boolean {
+  return tokens.some((t) => text.includes(t));
+}
+
+/** Escape a literal for use inside a `RegExp`. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * All spellings of a DeepSeek/Step-style special token: the full-width bar `｜` (U+FF5C) and the
+ * ASCII `|`, and for `▁` (U+2581) also `_` and a plain space when `lowLine` is set.
+ * `token` is written with ASCII `|` and `▁`, e.g. `<|tool▁calls▁begin|>`.
+ */
+export function tokenSpellings(token: string, opts: { lowLine?: boolean } = {}): string[] {
+  const bars = [token, token.replace(/\|/g, "｜")];
+  if (!opts.lowLine || !token.includes("▁")) return bars;
+  return bars.flatMap((t) => [t, t.replace(/▁/g, "_")]);
+}

@@ -1,0 +1,303 @@
+/**
+ * JSON helpers for the tool shim: a string- and escape-aware balanced scanner that finds JSON
+ * objects and arrays inside arbitrary model text, and a tolerant parser for the JSON-ish text
+ * local models write (raw Windows paths, trailing commas, single quotes, Python constants).
+ *
+ * Rules and their sources:
+ * - Balanced scanning that keeps going after a non-matching or unbalanced value: issue 3 item 1
+ *   (stage 2) and `goose-toolshim.md` §5.1 (goose stops at the first unbalanced `{`).
+ * - Invalid-backslash repair: `goose-toolshim.md` §1.9 (idea only), extended with a
+ *   Windows-path heuristic (§5 item 5) so `"C:\new\tmp"` keeps its backslashes when the string
+ *   also holds an escape that is invalid in JSON.
+ * - Everything else is delegated to `jsonrepair`, guarded so that a repair never invents
+ *   structure from prose and never completes a truncated value (`toolcall-formats.md` §5
+ *   "Missing closers at EOS": a call whose body is cut is not a call).
+ */
+import { jsonrepair } from "jsonrepair";
+
+/** One JSON value found by {@link scanJsonValues}. Offsets are UTF-16 code-unit indices into the scanned text. */
+export interface ScannedJson {
+  /** Index of the opening `{` or `[`. */
+  start: number;
+  /** Index just after the closing bracket (half-open span); `text.length` for a truncated value. */
+  end: number;
+  /** The parsed object or array; `undefined` when `truncated`. */
+  value: unknown;
+  /** The value looks like JSON but the text ends before it closes (a cut call body). */
+  truncated?: true;
+  /**
+   * The value lies inside a truncated JSON-looking value that starts earlier (for example the
+   * inner `{"name": …}` of `{"type": "function", "function": {"name": …}` with the outer brace
+   * missing). Consumers that recognise calls should ignore enclosed values.
+   */
+  enclosed?: true;
+}
+
+/** Outcome of {@link matchBalanced}. */
+export type BalancedMatch =
+  | { ok: true; end: number }
+  | { ok: false; reason: "eof" | "mismatch" | "not-open"; depth: number };
+
+const OPENERS: Record<string, string> = { "{": "}", "[": "]" };
+
+/**
+ * Whether position `i` is a structural position where a single-quoted (Python-style) string may
+ * start: the previous non-space character is one of `{ [ , :`. Elsewhere an apostrophe is
+ * ordinary text (prose inside braces such as `{ it's }`).
+ */
+function singleQuoteStartsString(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && /\s/.test(text[j]!)) j--;
+  return j >= 0 && "{[,:(".includes(text[j]!);
+}
+
+/**
+ * Find the end of the bracketed value that starts at `start` (`{` or `[`), tracking nesting of
+ * both bracket kinds outside strings. Double-quoted strings (with backslash escapes) are always
+ * strings; single-quoted strings are recognised at structural positions (Python dicts).
+ *
+ * @returns `{ok: true, end}` with `end` just after the matching closer; otherwise why it failed:
+ *   `eof` (the text ends first; `depth` = open brackets left), `mismatch` (a closer of the wrong
+ *   kind), or `not-open` (no opener at `start`). Never throws.
+ */
+export function matchBalanced(text: string, start: number): BalancedMatch {
+  const first = text[start];
+  if (first === undefined || !(first in OPENERS)) return { ok: false, reason: "not-open", depth: 0 };
+  const stack: string[] = [];
+  let quote: string | undefined;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== undefined) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"') quote = c;
+    else if (c === "'" && singleQuoteStartsString(text, i)) quote = c;
+    else if (c === "{" || c === "[") stack.push(OPENERS[c]!);
+    else if (c === "}" || c === "]") {
+      if (stack.pop() !== c) return { ok: false, reason: "mismatch", depth: stack.length };
+      if (stack.length === 0) return { ok: true, end: i + 1 };
+    }
+  }
+  return { ok: false, reason: "eof", depth: stack.length };
+}
+
+/**
+ * Whether an opener at `start` begins something that is clearly meant as JSON (so that running
+ * out of text inside it means "truncated value", not "a stray brace in prose"): `{` followed by
+ * a quoted key, a bare `key:`, or `}`; `[` followed by an object, array, string, number, literal
+ * or `]`.
+ */
+export function looksLikeJsonStart(text: string, start: number): boolean {
+  const rest = text.slice(start, start + 64);
+  if (rest.startsWith("{")) return /^\{\s*(?:["'}]|[A-Za-z_$][\w$]*\s*:)/.test(rest) || /^\{\s*$/.test(rest);
+  if (rest.startsWith("[")) return /^\[\s*(?:[{["'\]\d-]|true\b|false\b|null\b)/.test(rest) || /^\[\s*$/.test(rest);
+  return false;
+}
+
+/**
+ * Scan `text` for JSON objects and arrays, left to right.
+ *
+ * - A balanced candidate that parses (via {@link parseJsonTolerant}) is returned and scanning
+ *   continues after it (values nested inside it are not returned separately; descend into
+ *   `value` if you need them).
+ * - A balanced candidate that does not parse (code such as `for { … }`, prose in braces) is
+ *   skipped one character at a time, so values nested inside it are still found.
+ * - A mismatched candidate (`{"a": [1}`) is skipped the same way.
+ * - A JSON-looking candidate that runs to the end of the text is returned once with
+ *   `truncated: true`; every value found after its start is flagged `enclosed`.
+ *
+ * @param text any model output.
+ * @param opts.from index to start at (default 0).
+ * @returns values in text order; empty when none. Never throws. Cost is O(n) per candidate opener.
+ */
+export function scanJsonValues(text: string, opts: { from?: number } = {}): ScannedJson[] {
+  const out: ScannedJson[] = [];
+  let enclosedFrom = Number.POSITIVE_INFINITY;
+  let i = opts.from ?? 0;
+  for (;;) {
+    const p = nextOpener(text, i);
+    if (p < 0) break;
+    const m = matchBalanced(text, p);
+    if (m.ok) {
+      const value = parseJsonTolerant(text.slice(p, m.end));
+      if (value !== undefined && typeof value === "object" && value !== null) {
+        const found: ScannedJson = { start: p, end: m.end, value };
+        if (p > enclosedFrom) found.enclosed = true;
+        out.push(found);
+        i = m.end;
+        continue;
+      }
+    } else if (m.reason === "eof" && looksLikeJsonStart(text, p)) {
+      if (!(p > enclosedFrom)) {
+        out.push({ start: p, end: text.length, value: undefined, truncated: true });
+        enclosedFrom = p;
+      }
+    }
+    i = p + 1;
+  }
+  return out;
+}
+
+function nextOpener(text: string, from: number): number {
+  const a = text.indexOf("{", from);
+  const b = text.indexOf("[", from);
+  if (a < 0) return b;
+  if (b < 0) return a;
+  return Math.min(a, b);
+}
+
+const VALID_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
+const WINDOWS_PATH = /(?:^|[^A-Za-z0-9])(?:[A-Za-z]:\\(?![\\"])|\\\\[A-Za-z0-9])/;
+
+/**
+ * Repair double-quoted JSON strings: control characters are escaped, and backslashes that start
+ * an escape JSON does not have (`\U`, `\m`, `\x`, a `\u` without four hex digits, a trailing `\`)
+ * become literal backslashes. When a string looks like a Windows path (`C:\…`, `\\server`) and
+ * holds at least one invalid escape, every backslash in it is taken literally, so `C:\Users\new`
+ * keeps `\n` as two characters. Text outside strings is unchanged.
+ *
+ * @returns the repaired text (the input itself when nothing needed repair).
+ */
+export function repairJsonStrings(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c !== '"') {
+      out += c;
+      i++;
+      continue;
+    }
+    // Find the string's end with JSON's own rule (backslash skips one character).
+    let j = i + 1;
+    while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+    const body = text.slice(i + 1, Math.min(j, text.length));
+    out += '"' + repairStringBody(body) + (j < text.length ? '"' : "");
+    i = j + 1;
+  }
+  return out;
+}
+
+function hasInvalidEscape(body: string): boolean {
+  for (let k = 0; k < body.length; k++) {
+    if (body[k] !== "\\") continue;
+    const n = body[k + 1];
+    if (n === undefined) return true;
+    if (n === "u" ? !/^[0-9a-fA-F]{4}$/.test(body.slice(k + 2, k + 6)) : !VALID_ESCAPES.has(n)) return true;
+    k++;
+  }
+  return false;
+}
+
+function repairStringBody(body: string): string {
+  const literalAll = WINDOWS_PATH.test(body) && hasInvalidEscape(body);
+  let out = "";
+  for (let k = 0; k < body.length; k++) {
+    const c = body[k]!;
+    if (c === "\\") {
+      const n = body[k + 1];
+      if (n === undefined) {
+        out += "\\\\";
+        continue;
+      }
+      const valid = n === "u" ? /^[0-9a-fA-F]{4}$/.test(body.slice(k + 2, k + 6)) : VALID_ESCAPES.has(n);
+      if (valid && !(literalAll && n !== '"' && n !== "\\")) {
+        out += c + n;
+        k++;
+      } else {
+        out += "\\\\";
+      }
+      continue;
+    }
+    const code = c.charCodeAt(0);
+    if (code < 0x20) {
+      out += c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : "\\u" + code.toString(16).padStart(4, "0");
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+const REPAIRABLE_WORDS = new Set(["true", "false", "null", "True", "False", "None"]);
+
+/**
+ * Guard before `jsonrepair`: outside strings, every bare word must be a literal (`true`, `None` …),
+ * an object key (followed by `:`), or glued to a quote (an unescaped quote inside a string value).
+ * Anything else is prose or code (`{invalid json}`, `[see the docs]`, `{ fmt.Println("x") }`) that
+ * `jsonrepair` would happily turn into invented keys or strings.
+ */
+function safeToRepair(text: string): boolean {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' || (c === "'" && singleQuoteStartsString(text, i))) {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === "\\" ? 2 : 1;
+      i = j + 1;
+      continue;
+    }
+    if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      const end = text[i + 1] === "/" ? text.indexOf("\n", i) : text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + (text[i + 1] === "/" ? 1 : 2);
+      continue;
+    }
+    if (/[A-Za-z_$]/.test(c)) {
+      let j = i;
+      while (j < text.length && /[\w$]/.test(text[j]!)) j++;
+      const word = text.slice(i, j);
+      let k = j;
+      while (k < text.length && /[ \t]/.test(text[k]!)) k++;
+      const glued = text[i - 1] === '"' || text[i - 1] === "'" || text[j] === '"' || text[j] === "'";
+      if (!REPAIRABLE_WORDS.has(word) && text[k] !== ":" && !glued) return false;
+      i = j;
+      continue;
+    }
+    i++;
+  }
+  return true;
+}
+
+/**
+ * Parse JSON the way local models write it.
+ *
+ * Order: (1) strict `JSON.parse` of the trimmed text (any JSON value); then, only when the text
+ * is one complete bracketed value (`{…}` or `[…]`, balanced per {@link matchBalanced}):
+ * (2) {@link repairJsonStrings} (Windows paths, invalid escapes, raw control characters) and a
+ * strict parse; (3) `jsonrepair` for trailing commas, single quotes, unquoted keys, missing
+ * commas, comments and Python `True`/`False`/`None`, accepted only when the text passes a guard
+ * that rejects bare prose words (a repair must not invent structure) and the result is an object
+ * or array.
+ *
+ * @returns the parsed value, or `undefined` when nothing sensible parses (prose, truncated or
+ *   unbalanced text, code). Never throws.
+ */
+export function parseJsonTolerant(text: string): unknown {
+  const t = text.trim();
+  if (t === "") return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    // fall through to repairs
+  }
+  if (t[0] !== "{" && t[0] !== "[") return undefined;
+  const m = matchBalanced(t, 0);
+  if (!m.ok || m.end !== t.length) return undefined;
+  const fixed = repairJsonStrings(t);
+  if (fixed !== t) {
+    try {
+      return JSON.parse(fixed) as unknown;
+    } catch {
+      // fall through to jsonrepair
+    }
+  }
+  if (!safeToRepair(fixed)) return undefined;
+  try {
+    const value = JSON.parse(jsonrepair(fixed)) as unknown;
+    return typeof value === "object" && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

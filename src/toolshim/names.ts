@@ -1,0 +1,89 @@
+/**
+ * Tool-name resolution: the one function that maps a tool name as a model wrote it onto an
+ * offered tool (issue 3 item 2). Parsers pass names through unchanged; only this function
+ * decides. Native calls, dialect calls, inline JSON and interpreter output all go through it.
+ *
+ * Rules, in order (sources: goose's mangled-name recovery, `goose-toolshim.md` §1.1 step 7 and
+ * §1.5; GLM/MiniMax leaks in goose#9486; the §5 item 7 judgement):
+ * 1. exact name;
+ * 2. exact name after cleaning: surrounding quotes/backticks, a leading `functions.` /
+ *    `functions:` / `default_api.` prefix, a trailing `:N` index, a trailing `()`;
+ *    then `.` → `__` (`developer.shell` → `developer__shell`), `__` → `.`, and the last
+ *    `.`/`__` segment (`functions.developer__shell` → `shell`, junk prefixes such as
+ *    `emoji_functions.write:0` → `write`);
+ * 3. unique namespace-suffix match: an offered tool named `<namespace>__<candidate>` or
+ *    `<namespace>.<candidate>` (`shell` → the only `*__shell`);
+ * 4. case-insensitive exact match of a candidate, when unique (last resort).
+ *
+ * Fail closed: a side-effect alias (`bash`, `shell`, `execute`, `write_file` …, see
+ * `policy.ts`) resolves only to an offered tool with exactly that name (ignoring case) — never
+ * by suffix or segment onto some other offered tool.
+ *
+ * Deliberately not done: resolving on the part before the first colon (goose resolves
+ * `shell:functions.execute:0` to `shell`), fuzzy/edit-distance matching, and names containing
+ * whitespace (`label functions.shell`).
+ */
+import { isSideEffectToolName } from "./policy.js";
+import type { OfferedTool } from "./types.js";
+
+/**
+ * The cleaned spellings of a raw name that rule 2 tries, most specific first, de-duplicated.
+ * Exported for tests and diagnostics.
+ */
+export function nameCandidates(raw: string): string[] {
+  const trimmed = raw.trim().replace(/^["'`]+|["'`]+$/g, "").trim();
+  if (trimmed === "" || /\s/.test(trimmed)) return trimmed === "" ? [] : [trimmed];
+  let core = trimmed;
+  for (let i = 0; i < 3; i++) {
+    const next = core
+      .replace(/^(?:functions?|default_api)[.:]/, "")
+      .replace(/:\d+$/, "")
+      .replace(/\(\)$/, "");
+    if (next === core) break;
+    core = next;
+  }
+  const out = [trimmed, core, core.replace(/\./g, "__"), core.replace(/__/g, ".")];
+  const segments = core.split(/\.|__/).filter((s) => s !== "");
+  const last = segments[segments.length - 1];
+  if (last !== undefined && segments.length > 1) out.push(last);
+  return [...new Set(out.filter((c) => c !== ""))];
+}
+
+/**
+ * Resolve `name` against the offered tools.
+ *
+ * @param name the tool name as the model wrote it (header, JSON `name`, tag attribute …).
+ * @param tools the offered whitelist.
+ * @returns the offered tool's exact name, or `undefined` when the name is not an offered tool
+ *   (then it is not a call; see `policy.ts` for the error the model gets).
+ */
+export function resolveToolName(name: string, tools: readonly OfferedTool[]): string | undefined {
+  if (tools.length === 0) return undefined;
+  const names = tools.map((t) => t.name);
+  const exact = new Set(names);
+  if (exact.has(name)) return name;
+  const candidates = nameCandidates(name);
+  for (const c of candidates) if (exact.has(c)) return c;
+  if (candidates.length === 0 || /\s/.test(candidates[0]!)) return undefined;
+
+  const caseInsensitive = (c: string): string | undefined => {
+    const lower = c.toLowerCase();
+    const hits = [...new Set(names.filter((n) => n.toLowerCase() === lower))];
+    return hits.length === 1 ? hits[0] : undefined;
+  };
+
+  if (isSideEffectToolName(name)) {
+    // Fail closed: only the same name, ignoring case, of the whole cleaned name.
+    return caseInsensitive(candidates[1] ?? candidates[0]!) ?? caseInsensitive(candidates[0]!);
+  }
+
+  for (const c of candidates) {
+    const hits = [...new Set(names.filter((n) => n.endsWith(`__${c}`) || n.endsWith(`.${c}`)))];
+    if (hits.length === 1) return hits[0];
+  }
+  for (const c of candidates) {
+    const hit = caseInsensitive(c);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
+}

@@ -1,0 +1,262 @@
+/**
+ * A small JSON Schema reader for tool arguments: typing of untyped values and validation.
+ *
+ * Supports the subset that zod 4's `z.toJSONSchema` emits for tool inputs and that tool
+ * definitions from other servers commonly use (JSON Schema 2020-12 keywords): `type` (a name or
+ * an array of names), `enum`, `const`, `properties`, `required`, `additionalProperties`,
+ * `items`, `prefixItems`, `anyOf`/`oneOf`/`allOf`, `minimum`/`maximum`/`exclusiveMinimum`/
+ * `exclusiveMaximum`/`multipleOf`, `minLength`/`maxLength`/`pattern`, `minItems`/`maxItems`.
+ * Unknown keywords (`format`, `$ref`, `default`, `description` …) are ignored, which errs on the
+ * side of accepting a call; the registry's zod validation still runs at dispatch.
+ *
+ * The toolshim layer may import only `llm/` types (DESIGN.md "Layers"), so it cannot use the
+ * registry's zod schemas; this reader works on the JSON Schema the tool definitions carry.
+ */
+import { parseJsonTolerant } from "./json.js";
+import type { JsonSchema } from "../llm/types.js";
+
+type Kind = "string" | "number" | "integer" | "boolean" | "null" | "array" | "object";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function schemaTypes(schema: JsonSchema): Kind[] {
+  const t = schema.type;
+  if (typeof t === "string") return [t as Kind];
+  if (Array.isArray(t)) return t.filter((x): x is Kind => typeof x === "string");
+  return [];
+}
+
+function branches(schema: JsonSchema): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const b of list) if (isRecord(b)) out.push(b);
+  }
+  return out;
+}
+
+function kindOf(v: unknown): Kind {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  if (typeof v === "string" || typeof v === "boolean" || typeof v === "object") return typeof v as Kind;
+  return "string";
+}
+
+function hasKind(v: unknown, kind: Kind): boolean {
+  const k = kindOf(v);
+  if (kind === "number") return k === "number" || k === "integer";
+  if (kind === "integer") return k === "integer";
+  return k === kind;
+}
+
+const INTEGER = /^[+-]?\d+$/;
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Convert a string to `kind` when it unambiguously spells a value of that kind. */
+function fromString(s: string, kind: Kind): { ok: true; value: unknown } | { ok: false } {
+  const t = s.trim();
+  switch (kind) {
+    case "integer": {
+      if (INTEGER.test(t)) return { ok: true, value: Number(t) };
+      if (NUMBER.test(t) && Number.isInteger(Number(t))) return { ok: true, value: Number(t) };
+      return { ok: false };
+    }
+    case "number":
+      return NUMBER.test(t) ? { ok: true, value: Number(t) } : { ok: false };
+    case "boolean": {
+      const l = t.toLowerCase();
+      if (l === "true") return { ok: true, value: true };
+      if (l === "false") return { ok: true, value: false };
+      return { ok: false };
+    }
+    case "null": {
+      const l = t.toLowerCase();
+      return l === "null" || l === "none" ? { ok: true, value: null } : { ok: false };
+    }
+    case "array":
+    case "object": {
+      if (!(t.startsWith("[") || t.startsWith("{"))) return { ok: false };
+      const v = parseJsonTolerant(t);
+      return v !== undefined && hasKind(v, kind) ? { ok: true, value: v } : { ok: false };
+    }
+    default:
+      return { ok: false };
+  }
+}
+
+/**
+ * Type `value` by `schema`: a string becomes an integer, number, boolean, null, array or object
+ * when the schema asks for that type and does not also allow a string, and the text spells such
+ * a value (`"42"` → 42, `"true"` → true, `"[1, 2]"` → [1, 2]). Arrays and objects are typed
+ * element by element (`items`, `properties`, `additionalProperties`). A value that does not
+ * convert is returned unchanged (validation then reports it). Without a schema nothing changes:
+ * untyped text stays a string (the ollama behaviour; `toolcall-formats.md` §1 `tool_schemas`).
+ *
+ * @returns a new value; the input is not mutated.
+ */
+export function coerceToSchema(value: unknown, schema: JsonSchema | undefined): unknown {
+  if (!schema || !isRecord(schema)) return value;
+  const alts = branches(schema);
+  if (alts.length > 0) {
+    if (alts.some((b) => validateAgainstSchema(value, b).length === 0)) return value;
+    for (const b of alts) {
+      const c = coerceToSchema(value, b);
+      if (validateAgainstSchema(c, b).length === 0) return c;
+    }
+    return value;
+  }
+  const types = schemaTypes(schema);
+  if (typeof value === "string" && types.length > 0 && !types.includes("string")) {
+    for (const kind of types) {
+      const r = fromString(value, kind);
+      if (r.ok) return coerceToSchema(r.value, schema);
+    }
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    return value.map((v, i) => {
+      const s = prefix[i] ?? items;
+      return isRecord(s) ? coerceToSchema(v, s) : v;
+    });
+  }
+  if (isRecord(value)) {
+    const props = isRecord(schema.properties) ? schema.properties : {};
+    const extra = isRecord(schema.additionalProperties) ? schema.additionalProperties : undefined;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const s = props[k];
+      out[k] = isRecord(s) ? coerceToSchema(v, s) : extra ? coerceToSchema(v, extra) : v;
+    }
+    return out;
+  }
+  return value;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
+function describe(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function where(path: string): string {
+  return path === "" ? "arguments" : `argument ${JSON.stringify(path)}`;
+}
+
+/**
+ * Validate `value` against `schema`.
+ *
+ * @param path the dotted path of `value` inside the arguments (`""` for the arguments object).
+ * @returns human-readable problems, each naming the argument (empty when valid). Written for a
+ *   small model to act on: `missing required argument "query"`,
+ *   `argument "max_results" must be integer, got "abc"`.
+ */
+export function validateAgainstSchema(value: unknown, schema: JsonSchema | undefined, path = ""): string[] {
+  if (!schema || !isRecord(schema)) return [];
+  const errors: string[] = [];
+  const alts = branches(schema);
+  if (alts.length > 0 && !alts.some((b) => validateAgainstSchema(value, b, path).length === 0)) {
+    const first = validateAgainstSchema(value, alts[0], path);
+    errors.push(first[0] ?? `${where(path)} does not match any allowed form`);
+  }
+  if (Array.isArray(schema.allOf)) {
+    for (const b of schema.allOf) if (isRecord(b)) errors.push(...validateAgainstSchema(value, b, path));
+  }
+  if ("const" in schema && !deepEqual(value, schema.const)) {
+    errors.push(`${where(path)} must be ${describe(schema.const)}`);
+  }
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => deepEqual(e, value))) {
+    errors.push(`${where(path)} must be one of: ${schema.enum.map((e) => describe(e)).join(", ")} (got ${describe(value)})`);
+  }
+  const types = schemaTypes(schema);
+  if (types.length > 0 && !types.some((t) => hasKind(value, t))) {
+    errors.push(`${where(path)} must be ${types.join(" or ")}, got ${describe(value)}`);
+    return errors;
+  }
+  if (typeof value === "number") {
+    const n = value;
+    if (typeof schema.minimum === "number" && n < schema.minimum) errors.push(`${where(path)} must be >= ${schema.minimum}`);
+    if (typeof schema.maximum === "number" && n > schema.maximum) errors.push(`${where(path)} must be <= ${schema.maximum}`);
+    if (typeof schema.exclusiveMinimum === "number" && n <= schema.exclusiveMinimum) {
+      errors.push(`${where(path)} must be > ${schema.exclusiveMinimum}`);
+    }
+    if (typeof schema.exclusiveMaximum === "number" && n >= schema.exclusiveMaximum) {
+      errors.push(`${where(path)} must be < ${schema.exclusiveMaximum}`);
+    }
+    if (typeof schema.multipleOf === "number" && schema.multipleOf > 0 && !Number.isInteger(n / schema.multipleOf)) {
+      errors.push(`${where(path)} must be a multiple of ${schema.multipleOf}`);
+    }
+  }
+  if (typeof value === "string") {
+    const len = [...value].length;
+    if (typeof schema.minLength === "number" && len < schema.minLength) {
+      errors.push(`${where(path)} must have at least ${schema.minLength} character(s)`);
+    }
+    if (typeof schema.maxLength === "number" && len > schema.maxLength) {
+      errors.push(`${where(path)} must have at most ${schema.maxLength} characters`);
+    }
+    if (typeof schema.pattern === "string") {
+      let re: RegExp | undefined;
+      try {
+        re = new RegExp(schema.pattern, "u");
+      } catch {
+        re = undefined;
+      }
+      if (re && !re.test(value)) errors.push(`${where(path)} must match /${schema.pattern}/`);
+    }
+  }
+  if (Array.isArray(value)) {
+    if (typeof schema.minItems === "number" && value.length < schema.minItems) {
+      errors.push(`${where(path)} must have at least ${schema.minItems} item(s)`);
+    }
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) {
+      errors.push(`${where(path)} must have at most ${schema.maxItems} items`);
+    }
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    value.forEach((v, i) => {
+      const s = prefix[i] ?? schema.items;
+      if (isRecord(s)) errors.push(...validateAgainstSchema(v, s, `${path}[${i}]`));
+    });
+  }
+  if (isRecord(value)) {
+    const props = isRecord(schema.properties) ? schema.properties : {};
+    if (Array.isArray(schema.required)) {
+      for (const r of schema.required) {
+        if (typeof r === "string" && !(r in value)) errors.push(`missing required argument ${JSON.stringify(join(path, r))}`);
+      }
+    }
+    for (const [k, v] of Object.entries(value)) {
+      const s = props[k];
+      if (isRecord(s)) errors.push(...validateAgainstSchema(v, s, join(path, k)));
+      else if (schema.additionalProperties === false) {
+        errors.push(`unknown argument ${JSON.stringify(join(path, k))} (expected: ${Object.keys(props).join(", ") || "none"})`);
+      } else if (isRecord(schema.additionalProperties)) {
+        errors.push(...validateAgainstSchema(v, schema.additionalProperties, join(path, k)));
+      }
+    }
+  }
+  return errors;
+}
+
+function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}

@@ -1,0 +1,289 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runAgent, type AgentEvent } from "../../src/agent/index.js";
+import type { Evidence } from "../../src/evidence/evidence.js";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { defineTool } from "../../src/tools/define-tool.js";
+import { ToolRegistry } from "../../src/tools/registry.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+/** A tool returning evidence, counting its runs and recording the arguments it got. */
+function makeTools() {
+  const calls: Array<{ tool: string; args: unknown }> = [];
+  const importers: Record<string, Evidence[]> = {
+    rag_common: [
+      { path: "src/build_index.py", start_line: 4, end_line: 4, kind: "import", name: "rag_common", snippet: "import rag_common" },
+      { path: "src/rag_chat.py", start_line: 10, end_line: 10, kind: "import", name: "rag_common", snippet: "from rag_common import load_index" },
+    ],
+  };
+  const findImporters = defineTool({
+    name: "find_importers",
+    description: "List importers of a module",
+    input: z.object({ module_name: z.string().min(1) }),
+    run: (args) => {
+      calls.push({ tool: "find_importers", args });
+      const evidence = importers[args.module_name] ?? [];
+      return { evidence, total: evidence.length, truncated: false, ...(evidence.length === 0 ? { note: "no importer found" } : {}) };
+    },
+  });
+  const readEvidence = defineTool({
+    name: "read_evidence",
+    description: "Read lines",
+    input: z.object({ path: z.string(), start_line: z.int().min(1).max(1000), end_line: z.int().min(1).max(1000) }),
+    run: (args) => {
+      calls.push({ tool: "read_evidence", args });
+      const evidence: Evidence[] = [
+        { path: args.path, start_line: args.start_line, end_line: args.end_line, kind: "source", name: args.path, snippet: "line" },
+      ];
+      return { evidence, total: 1, truncated: false };
+    },
+  });
+  return { registry: new ToolRegistry([findImporters, readEvidence]), calls };
+}
+
+let server: FakeOllama | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const QUESTION = "Which files import rag_common?";
+
+describe("runAgent (native tool calls)", () => {
+  it("runs every call of a turn in order, appends tool messages, and answers with verified citations", async () => {
+    server = await startFakeOllama({
+      turns: [
+        {
+          tool_calls: [
+            { name: "find_importers", arguments: { module_name: "rag_common" } },
+            { name: "read_evidence", arguments: { path: "src/rag_chat.py", start_line: 9, end_line: 11 } },
+          ],
+        },
+        { content: "Two files: src/build_index.py:4 and src/rag_chat.py:10. Also src/other.py:3." },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+
+    expect(calls).toEqual([
+      { tool: "find_importers", args: { module_name: "rag_common" } },
+      { tool: "read_evidence", args: { path: "src/rag_chat.py", start_line: 9, end_line: 11 } },
+    ]);
+    expect(result.answer).toBe("Two files: src/build_index.py:4 and src/rag_chat.py:10. Also src/other.py:3.");
+    expect(result.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line}:${e.kind}`)).toEqual([
+      "src/build_index.py:4-4:import",
+      "src/rag_chat.py:10-10:import",
+      "src/rag_chat.py:9-11:source",
+    ]);
+    expect(result.citations).toEqual([
+      { path: "src/build_index.py", line: 4, verified: true },
+      { path: "src/rag_chat.py", line: 10, verified: true },
+      { path: "src/other.py", line: 3, verified: false },
+    ]);
+    expect(result.steps.map(({ ms: _ms, ...s }) => s)).toEqual([
+      { tool: "find_importers", arguments: { module_name: "rag_common" }, ok: true, total: 2, recovered_by: "native" },
+      { tool: "read_evidence", arguments: { path: "src/rag_chat.py", start_line: 9, end_line: 11 }, ok: true, total: 1, recovered_by: "native" },
+    ]);
+    expect(result.model).toBe("qwen3:8b");
+    expect(result.provider).toBe("ollama");
+    expect(result.stop_reason).toBe("answer");
+
+    const [first, second] = server.chatRequests();
+    expect(first!.tools!.map((t) => t.function.name)).toEqual(["find_importers", "read_evidence"]);
+    expect(first!.messages[0]!.role).toBe("system");
+    expect(first!.messages[0]!.content).toContain("path:line");
+    expect(first!.messages[1]).toEqual({ role: "user", content: QUESTION });
+    const tail = second!.messages.slice(2);
+    expect(tail.map((m) => [m.role, m.tool_name])).toEqual([
+      ["assistant", undefined],
+      ["tool", "find_importers"],
+      ["tool", "read_evidence"],
+    ]);
+    expect(tail[0]!.tool_calls!.map((c) => c.function.name)).toEqual(["find_importers", "read_evidence"]);
+    const envelope = JSON.parse(tail[1]!.content) as { ok: boolean; total: number; evidence: Evidence[] };
+    expect(envelope.ok).toBe(true);
+    expect(envelope.total).toBe(2);
+    expect(envelope.evidence[1]!.path).toBe("src/rag_chat.py");
+  });
+
+  it("answers an identical repeated call from the first result, with a hint", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { content: "src/build_index.py:4" },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    expect(calls).toHaveLength(1);
+    expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([
+      ["find_importers", true, 2],
+      ["find_importers", true, 2],
+    ]);
+    const last = server.chatRequests()[2]!.messages.at(-1)!;
+    expect(last.role).toBe("tool");
+    const envelope = JSON.parse(last.content) as { note: string; total: number };
+    expect(envelope.total).toBe(2);
+    expect(envelope.note).toMatch(/^Repeated call: you already called find_importers/);
+    expect(result.evidence).toHaveLength(2);
+  });
+
+  it("turns bad arguments and unknown tools into tool error messages, never a crash", async () => {
+    server = await startFakeOllama({
+      turns: [
+        {
+          tool_calls: [
+            { name: "find_importers", arguments: { module: "rag_common" } },
+            { name: "write_file", arguments: { path: "x", content: "y" } },
+          ],
+        },
+        { content: "I could not find it." },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    expect(calls).toEqual([]);
+    expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([
+      ["find_importers", false, 0],
+      ["write_file", false, 0],
+    ]);
+    const messages = server.chatRequests()[1]!.messages;
+    const errors = messages.filter((m) => m.role === "tool").map((m) => JSON.parse(m.content) as { error: { code: string; message: string } });
+    expect(errors.map((e) => e.error.code)).toEqual(["INVALID_ARGUMENT", "UNKNOWN_TOOL"]);
+    expect(errors[1]!.error.message).toContain("find_importers, read_evidence");
+    expect(result.answer).toBe("I could not find it.");
+    expect(result.evidence).toEqual([]);
+  });
+
+  it("passes tool_call_id back when the provider gave call ids", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ id: "call_7", name: "find_importers", arguments: { module_name: "nothing" } }] },
+        { content: "None." },
+      ],
+    });
+    const { registry } = makeTools();
+    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const toolMessage = server.chatRequests()[1]!.messages.at(-1)!;
+    expect(toolMessage).toMatchObject({ role: "tool", tool_name: "find_importers", tool_call_id: "call_7" });
+    expect(server.chatRequests()[1]!.messages.at(-2)!.tool_calls).toEqual([
+      { id: "call_7", function: { name: "find_importers", arguments: { module_name: "nothing" } } },
+    ]);
+  });
+
+  it("stops at maxSteps with the evidence gathered so far and a clear note", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ name: "read_evidence", arguments: { path: "a.py", start_line: 1, end_line: 2 } }] },
+        { tool_calls: [{ name: "read_evidence", arguments: { path: "b.py", start_line: 3, end_line: 4 } }] },
+        { content: "Still looking", tool_calls: [{ name: "read_evidence", arguments: { path: "c.py", start_line: 5, end_line: 6 } }] },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: QUESTION,
+      maxSteps: 2,
+      onEvent: (e) => events.push(e),
+    });
+    expect(calls.map((c) => (c.args as { path: string }).path)).toEqual(["a.py", "b.py"]);
+    expect(result.stop_reason).toBe("max_steps");
+    expect(result.answer).toBe(
+      "Still looking\n\n[codecite] Stopped after 2 tool steps (the step limit) before the model gave a final answer. The evidence gathered so far is listed below.",
+    );
+    expect(result.evidence.map((e) => e.path)).toEqual(["a.py", "b.py"]);
+    expect(events.filter((e) => e.type === "notice")).toHaveLength(1);
+    expect(server.chatRequests()).toHaveLength(3);
+  });
+
+  it("streams content through onEvent when asked", async () => {
+    server = await startFakeOllama({ turns: [{ content: "No tool needed: src/a.py:1 is empty.", chunkSize: 6 }] });
+    const { registry } = makeTools();
+    const deltas: string[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: "q",
+      stream: true,
+      onEvent: (e) => {
+        if (e.type === "content") deltas.push(e.delta);
+      },
+    });
+    expect(server.chatRequests()[0]!.stream).toBe(true);
+    expect(deltas.join("")).toBe("No tool needed: src/a.py:1 is empty.");
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(result.citations).toEqual([{ path: "src/a.py", line: 1, verified: false }]);
+  });
+});
+
+describe("runAgent tool-shim modes", () => {
+  it("auto switches to on when /api/show lacks the tools capability, and says so once", async () => {
+    server = await startFakeOllama({
+      models: [{ name: "gemma2", capabilities: ["completion"] }],
+      turns: [{ content: "first" }],
+    });
+    const { registry } = makeTools();
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "gemma2",
+      registry,
+      question: QUESTION,
+      onEvent: (e) => events.push(e),
+    });
+    const req = server.chatRequests()[0]!;
+    expect(req.tools).toBeUndefined();
+    expect(req.messages[0]!.content).toContain("find_importers");
+    expect(result.toolshim).toBe("on");
+    const notices = events.filter((e) => e.type === "notice");
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ message: expect.stringContaining("gemma2 lacks the tools capability") });
+  });
+
+  it("auto switches to on when the server answers 400 does not support tools, and retries", async () => {
+    server = await startFakeOllama({
+      models: [{ name: "gemma2", capabilities: ["completion", "tools"] }],
+      turns: [
+        { when: (r) => r.tools !== undefined, error: { status: 400, message: "registry.ollama.ai/library/gemma2 does not support tools" } },
+        { when: (r) => r.tools === undefined, content: "answered in shim mode" },
+      ],
+    });
+    const { registry } = makeTools();
+    const events: AgentEvent[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "gemma2",
+      registry,
+      question: QUESTION,
+      onEvent: (e) => events.push(e),
+    });
+    expect(result.answer).toBe("answered in shim mode");
+    const [withTools, withoutTools] = server.chatRequests();
+    expect(withTools!.tools).toHaveLength(2);
+    expect(withoutTools!.tools).toBeUndefined();
+    expect(withoutTools!.messages[0]!.content).toContain("read_evidence");
+    expect(events.filter((e) => e.type === "notice")).toHaveLength(1);
+  });
+
+  it("off keeps native tools and fails with TOOLS_UNSUPPORTED instead of switching", async () => {
+    server = await startFakeOllama({ models: [{ name: "gemma2", capabilities: ["completion"] }] });
+    const { registry } = makeTools();
+    await expect(
+      runAgent({ provider: new OllamaProvider({ host: server.host }), model: "gemma2", registry, question: QUESTION, toolshim: "off" }),
+    ).rejects.toMatchObject({ code: "TOOLS_UNSUPPORTED" });
+  });
+
+  it("fails fast with MODEL_NOT_FOUND when the model is not installed", async () => {
+    server = await startFakeOllama();
+    const { registry } = makeTools();
+    await expect(
+      runAgent({ provider: new OllamaProvider({ host: server.host }), model: "missing:1b", registry, question: QUESTION }),
+    ).rejects.toMatchObject({ code: "MODEL_NOT_FOUND", hint: "ollama pull missing:1b" });
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+});

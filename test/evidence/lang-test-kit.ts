@@ -1,0 +1,102 @@
+/**
+ * Helpers for the Go/Rust/Java language-module tests: parse a source with a language's grammar,
+ * and build {@link ProjectView}s over a fixture folder or in memory.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/lang/language.js";
+import { createRequire } from "node:module";
+import { Language, Parser } from "web-tree-sitter";
+
+/** Absolute path of `test/fixtures/<name>`. */
+export function fixtureDir(name: string): string {
+  return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+}
+
+const grammars = new Map<string, Promise<Language>>();
+const requireHere = createRequire(import.meta.url);
+
+/** Parses `source` and runs the language's `extract`. */
+export async function factsOf(lang: LanguageSpec, source: string): Promise<FileFacts> {
+  await Parser.init();
+  let grammar = grammars.get(lang.wasm);
+  if (grammar === undefined) {
+    grammar = Language.load(requireHere.resolve(lang.wasm));
+    grammars.set(lang.wasm, grammar);
+  }
+  const parser = new Parser();
+  parser.setLanguage(await grammar);
+  const tree = parser.parse(source);
+  if (tree === null) throw new Error("no tree");
+  try {
+    return lang.extract(tree.rootNode, source);
+  } finally {
+    tree.delete();
+    parser.delete();
+  }
+}
+
+/** A read-only view over files kept in memory (path → text). */
+export function memoryProject(files: Record<string, string>): ProjectView {
+  const paths = Object.keys(files).sort();
+  return {
+    files: paths,
+    has: (p) => Object.hasOwn(files, p),
+    readText: (p) => Promise.resolve(Object.hasOwn(files, p) ? files[p] : undefined),
+  };
+}
+
+/** A read-only view over a folder on disk (every file below it, `/`-separated, sorted). */
+export function folderProject(root: string): ProjectView & { read(path: string): string } {
+  const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as import("node:fs").Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => relative(root, join(d.parentPath, d.name)).split(sep).join("/"))
+    .sort();
+  const set = new Set(files);
+  const read = (p: string): string => readFileSync(join(root, p), "utf8");
+  return {
+    files,
+    has: (p) => set.has(p),
+    readText: (p) => Promise.resolve(set.has(p) ? read(p) : undefined),
+    read,
+  };
+}
+
+/** An import of a project file with its resolution, for compact assertions. */
+export interface ResolvedImport {
+  file: string;
+  line: number;
+  end: number;
+  specifier: string;
+  alias?: string;
+  names?: string[];
+  flags?: string[];
+  module: string;
+  files: string[];
+  external: boolean;
+}
+
+/** Extracts and resolves every import of `file` in `project`. */
+export async function resolvedImports(lang: LanguageSpec, project: ReturnType<typeof folderProject>, file: string): Promise<ResolvedImport[]> {
+  const facts = await factsOf(lang, project.read(file));
+  const out: ResolvedImport[] = [];
+  for (const ref of facts.imports) out.push(summarize(file, ref, await lang.resolve(ref, file, project)));
+  return out;
+}
+
+function summarize(file: string, ref: ImportRef, res: Resolution): ResolvedImport {
+  const r: ResolvedImport = {
+    file,
+    line: ref.start_line,
+    end: ref.end_line,
+    specifier: ref.specifier,
+    module: res.module,
+    files: res.files,
+    external: res.external,
+  };
+  if (ref.alias !== undefined) r.alias = ref.alias;
+  if (ref.names !== undefined) r.names = ref.names;
+  if (ref.flags !== undefined) r.flags = ref.flags;
+  return r;
+}

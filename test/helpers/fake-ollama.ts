@@ -1,0 +1,355 @@
+/**
+ * A fake Ollama server on real HTTP (node:http, 127.0.0.1, an ephemeral port) for tests of the
+ * provider, the agent loop, the CLI (run as a subprocess) and other helpers (doctor, bench).
+ *
+ * It speaks Ollama's wire protocol as the API documentation describes it:
+ * - `POST /api/chat`: a scripted assistant turn, streamed as NDJSON (`stream` absent or `true`:
+ *   `thinking` parts, `content` parts, one part with `tool_calls`, then a final `done: true`
+ *   part with `done_reason` and counts) or as one JSON body (`stream: false`);
+ * - `GET /api/tags`: the installed models; `POST /api/show`: `capabilities`, `details` and
+ *   `model_info` with `<family>.context_length`; `GET /api/version`.
+ * - Errors like the real server: a chat or show for a model that is not installed gets
+ *   HTTP 404 `{"error":"model \"NAME\" not found, try pulling it first"}`; a chat that sends
+ *   `tools` to a model whose capabilities lack `tools` gets HTTP 400
+ *   `{"error":"registry.ollama.ai/library/NAME does not support tools"}`. Any turn can also
+ *   script its own error (JSON or plain-text body, or an `{"error"}` line mid-stream).
+ *
+ * Scripted turns are consumed in order; a turn with `when` is used only for a request that
+ * satisfies the predicate (the first unconsumed turn that matches wins; `repeat` turns are
+ * never consumed). A chat request with no matching turn gets HTTP 500 with a JSON error that
+ * says so. Every request is recorded (`requests`, `chatRequests()`).
+ *
+ * Usage:
+ * ```ts
+ * const server = await startFakeOllama({
+ *   models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }],
+ *   turns: [
+ *     { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+ *     { content: "src/rag_chat.py:10 imports it." },
+ *   ],
+ * });
+ * const provider = new OllamaProvider({ host: server.host });
+ * // … server.chatRequests()[1].messages …
+ * await server.close();
+ * ```
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A tool call as the fake server sends it (`{function: {name, arguments}}`, plus `id` when given). */
+export interface FakeOllamaToolCall {
+  name: string;
+  /** An object is sent as is (Ollama's form); a string is sent verbatim (some proxies do that). */
+  arguments: Record<string, unknown> | string;
+  /** Sent as `id` when set (newer Ollama versions send call ids). */
+  id?: string;
+}
+
+/** The JSON body of a `POST /api/chat` request, as received. */
+export interface ChatRequestBody {
+  model: string;
+  messages: Array<{
+    role: string;
+    content: string;
+    thinking?: string;
+    tool_calls?: Array<{ id?: string; function: { name: string; arguments: unknown } }>;
+    tool_name?: string;
+    tool_call_id?: string;
+  }>;
+  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+  format?: unknown;
+  think?: unknown;
+  stream?: boolean;
+  options?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** One scripted reply to `POST /api/chat`. */
+export interface FakeOllamaTurn {
+  /** Use this turn only for requests that satisfy the predicate. */
+  when?: (req: ChatRequestBody) => boolean;
+  /** Keep the turn after use (it answers every matching request). */
+  repeat?: boolean;
+  content?: string;
+  thinking?: string;
+  tool_calls?: FakeOllamaToolCall[];
+  /** Default `stop`. */
+  done_reason?: string;
+  /** Characters per streamed content/thinking part (default 4). */
+  chunkSize?: number;
+  /** Reply with an HTTP error instead: a JSON body `{"error": message}`, or plain text when `text`. */
+  error?: { status: number; message: string; text?: boolean };
+  /** Stream: after `failAfterParts` content parts, send an `{"error": message}` line and end. */
+  streamError?: { message: string; failAfterParts?: number };
+  /** Never answer (for timeout tests); the connection stays open until the client gives up. */
+  hang?: boolean;
+}
+
+/** An installed model. */
+export interface FakeOllamaModel {
+  name: string;
+  /** `/api/show` capabilities (default `["completion", "tools"]`). */
+  capabilities?: string[];
+  /** `model_info["<family>.context_length"]` (default 32768). */
+  context_length?: number;
+  /** Architecture family (default `qwen3`). */
+  family?: string;
+}
+
+export interface FakeOllamaOptions {
+  models?: FakeOllamaModel[];
+  turns?: FakeOllamaTurn[];
+  /** `GET /api/version` (default `0.12.6`). */
+  version?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** URL path, e.g. `/api/chat`. */
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON body (`undefined` for GET or an empty body). */
+  body: Record<string, unknown> | undefined;
+}
+
+export interface FakeOllama {
+  /** `http://127.0.0.1:PORT`, as `OLLAMA_HOST` or `--host` would be set. */
+  readonly host: string;
+  readonly port: number;
+  /** Every request, in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** The bodies of the `POST /api/chat` requests, in order. */
+  chatRequests(): ChatRequestBody[];
+  /** Adds scripted turns at the end of the queue. */
+  enqueue(...turns: FakeOllamaTurn[]): void;
+  /** Unconsumed, non-repeating turns left (a test can assert the script was used up). */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MODELS: FakeOllamaModel[] = [{ name: "qwen3:8b", capabilities: ["completion", "tools", "thinking"] }];
+
+function pieces(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** `qwen3` → `qwen3`, `qwen3:8b` → `qwen3:8b`: Ollama matches names with and without `:latest`. */
+function sameModel(a: string, b: string): boolean {
+  const norm = (s: string) => (s.includes(":") ? s : `${s}:latest`);
+  return norm(a) === norm(b);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}
+
+function wireCalls(calls: FakeOllamaToolCall[]): unknown[] {
+  return calls.map((c, index) => {
+    const call: Record<string, unknown> = { function: { index, name: c.name, arguments: c.arguments } };
+    if (c.id !== undefined) call.id = c.id;
+    return call;
+  });
+}
+
+/** Starts the fake server. Close it with `close()` (also ends hanging requests). */
+export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<FakeOllama> {
+  const models = opts.models ?? DEFAULT_MODELS;
+  const queue: FakeOllamaTurn[] = [...(opts.turns ?? [])];
+  const requests: RecordedRequest[] = [];
+  const hanging = new Set<http.ServerResponse>();
+
+  const findModel = (name: unknown): FakeOllamaModel | undefined =>
+    typeof name === "string" ? models.find((m) => sameModel(m.name, name)) : undefined;
+
+  const notFound = (res: http.ServerResponse, name: unknown) =>
+    sendJson(res, 404, { error: `model "${String(name)}" not found, try pulling it first` });
+
+  function takeTurn(req: ChatRequestBody): FakeOllamaTurn | undefined {
+    for (let i = 0; i < queue.length; i++) {
+      const t = queue[i]!;
+      if (t.when && !t.when(req)) continue;
+      if (!t.repeat) queue.splice(i, 1);
+      return t;
+    }
+    return undefined;
+  }
+
+  function answerChat(body: ChatRequestBody, res: http.ServerResponse): void {
+    const model = findModel(body.model);
+    if (!model) return notFound(res, body.model);
+    const caps = model.capabilities ?? ["completion", "tools"];
+    if (Array.isArray(body.tools) && body.tools.length > 0 && !caps.includes("tools")) {
+      return sendJson(res, 400, { error: `registry.ollama.ai/library/${body.model} does not support tools` });
+    }
+    const turn = takeTurn(body);
+    if (!turn) return sendJson(res, 500, { error: "fake-ollama: no scripted turn matches this request" });
+    if (turn.hang) {
+      hanging.add(res);
+      res.on("close", () => hanging.delete(res));
+      return;
+    }
+    if (turn.error) {
+      if (turn.error.text) {
+        res.writeHead(turn.error.status, { "content-type": "text/plain; charset=utf-8" });
+        res.end(turn.error.message);
+        return;
+      }
+      return sendJson(res, turn.error.status, { error: turn.error.message });
+    }
+    const created_at = new Date().toISOString();
+    const stats = {
+      total_duration: 1_000_000,
+      load_duration: 1000,
+      prompt_eval_count: 42,
+      prompt_eval_duration: 1000,
+      eval_count: 7,
+      eval_duration: 1000,
+    };
+    const stream = body.stream !== false; // Ollama streams unless told not to
+    const content = turn.content ?? "";
+    const calls = turn.tool_calls ?? [];
+    const doneReason = turn.done_reason ?? "stop";
+    if (!stream) {
+      const message: Record<string, unknown> = { role: "assistant", content };
+      if (turn.thinking) message.thinking = turn.thinking;
+      if (calls.length > 0) message.tool_calls = wireCalls(calls);
+      return sendJson(res, 200, {
+        model: body.model,
+        created_at,
+        message,
+        done: true,
+        done_reason: doneReason,
+        ...stats,
+      });
+    }
+    res.writeHead(200, { "content-type": "application/x-ndjson" });
+    const size = turn.chunkSize ?? 4;
+    const line = (msg: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      res.write(
+        `${JSON.stringify({ model: body.model, created_at, message: { role: "assistant", content: "", ...msg }, done: false, ...extra })}\n`,
+      );
+    for (const p of pieces(turn.thinking ?? "", size)) line({ thinking: p });
+    let sent = 0;
+    for (const p of pieces(content, size)) {
+      if (turn.streamError && sent === (turn.streamError.failAfterParts ?? 0)) {
+        res.end(`${JSON.stringify({ error: turn.streamError.message })}\n`);
+        return;
+      }
+      line({ content: p });
+      sent++;
+    }
+    if (turn.streamError) {
+      res.end(`${JSON.stringify({ error: turn.streamError.message })}\n`);
+      return;
+    }
+    if (calls.length > 0) line({ tool_calls: wireCalls(calls) });
+    res.end(
+      `${JSON.stringify({
+        model: body.model,
+        created_at,
+        message: { role: "assistant", content: "" },
+        done: true,
+        done_reason: doneReason,
+        ...stats,
+      })}\n`,
+    );
+  }
+
+  function answerShow(body: Record<string, unknown> | undefined, res: http.ServerResponse): void {
+    const name = body?.model ?? body?.name;
+    const model = findModel(name);
+    if (!model) return sendJson(res, 404, { error: `model '${String(name)}' not found` });
+    const family = model.family ?? "qwen3";
+    sendJson(res, 200, {
+      license: "",
+      modelfile: `FROM ${model.name}`,
+      parameters: "temperature 0.6",
+      template: "{{ .Prompt }}",
+      details: {
+        parent_model: "",
+        format: "gguf",
+        family,
+        families: [family],
+        parameter_size: "8.2B",
+        quantization_level: "Q4_K_M",
+      },
+      model_info: {
+        "general.architecture": family,
+        "general.parameter_count": 8_190_735_360,
+        [`${family}.context_length`]: model.context_length ?? 32768,
+        [`${family}.embedding_length`]: 4096,
+      },
+      capabilities: model.capabilities ?? ["completion", "tools"],
+      modified_at: "2026-11-01T10:00:00.000000000Z",
+    });
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0]!;
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: Record<string, unknown> | undefined;
+      if (raw.trim() !== "") {
+        try {
+          body = JSON.parse(raw) as Record<string, unknown>;
+        } catch {
+          requests.push({ method: req.method ?? "", path, headers: req.headers, body: undefined });
+          return sendJson(res, 400, { error: "invalid character in request body" });
+        }
+      }
+      requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+      if (req.method === "POST" && path === "/api/chat") return answerChat(body as ChatRequestBody, res);
+      if (req.method === "POST" && path === "/api/show") return answerShow(body, res);
+      if (req.method === "GET" && path === "/api/tags") {
+        return sendJson(res, 200, {
+          models: models.map((m, i) => ({
+            name: m.name,
+            model: m.name,
+            modified_at: "2026-11-01T10:00:00.000000000Z",
+            size: 5_000_000_000 + i,
+            digest: `${i}`.padStart(64, "0"),
+            details: {
+              parent_model: "",
+              format: "gguf",
+              family: m.family ?? "qwen3",
+              families: [m.family ?? "qwen3"],
+              parameter_size: "8.2B",
+              quantization_level: "Q4_K_M",
+            },
+          })),
+        });
+      }
+      if (req.method === "GET" && path === "/api/version") return sendJson(res, 200, { version: opts.version ?? "0.12.6" });
+      if (req.method === "GET" && path === "/") {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        res.end("Ollama is running");
+        return;
+      }
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+      res.end("404 page not found");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    host: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    chatRequests: () =>
+      requests.filter((r) => r.path === "/api/chat" && r.body !== undefined).map((r) => r.body as ChatRequestBody),
+    enqueue: (...turns) => void queue.push(...turns),
+    pending: () => queue.filter((t) => !t.repeat).length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

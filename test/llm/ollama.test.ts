@@ -1,0 +1,217 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { OllamaProvider, normalizeToolArguments } from "../../src/llm/ollama.js";
+import { ProviderError } from "../../src/llm/types.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+const TOOL = {
+  type: "function" as const,
+  function: {
+    name: "find_importers",
+    description: "List importers",
+    parameters: { type: "object", properties: { module_name: { type: "string" } }, required: ["module_name"] },
+  },
+};
+
+let server: FakeOllama | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  vi.restoreAllMocks();
+});
+
+async function expectProviderError(p: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProviderError);
+    return e as ProviderError;
+  }
+  throw new Error("expected a ProviderError");
+}
+
+describe("OllamaProvider.chat", () => {
+  it("sends tools, format, think and temperature verbatim and reads a non-streamed tool call", async () => {
+    server = await startFakeOllama({
+      turns: [{ thinking: "need importers", tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }],
+    });
+    const p = new OllamaProvider({ host: server.host });
+    const turn = await p.chat({
+      model: "qwen3:8b",
+      messages: [{ role: "user", content: "who imports rag_common?" }],
+      tools: [TOOL],
+      format: { type: "object" },
+      think: true,
+      temperature: 0,
+    });
+    expect(turn.tool_calls).toEqual([{ name: "find_importers", arguments: { module_name: "rag_common" } }]);
+    expect(turn.thinking).toBe("need importers");
+    expect(turn.content).toBe("");
+    expect(turn.done_reason).toBe("stop");
+    expect(turn.usage).toEqual({ prompt_tokens: 42, completion_tokens: 7 });
+    const body = server.chatRequests()[0]!;
+    expect(body.stream).toBe(false);
+    expect(body.tools).toEqual([TOOL]);
+    expect(body.format).toEqual({ type: "object" });
+    expect(body.think).toBe(true);
+    expect(body.options).toEqual({ temperature: 0 });
+    expect(body.messages).toEqual([{ role: "user", content: "who imports rag_common?" }]);
+  });
+
+  it("streams thinking and content deltas in order and collects streamed tool calls", async () => {
+    server = await startFakeOllama({
+      turns: [
+        {
+          thinking: "let me think",
+          content: "Checking the importers now.",
+          tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" }, id: "call_1" }],
+          chunkSize: 5,
+        },
+      ],
+    });
+    const p = new OllamaProvider({ host: server.host });
+    const content: string[] = [];
+    const thinking: string[] = [];
+    const turn = await p.chat(
+      { model: "qwen3:8b", messages: [{ role: "user", content: "q" }], tools: [TOOL] },
+      { onContent: (d) => content.push(d), onThinking: (d) => thinking.push(d) },
+    );
+    expect(server.chatRequests()[0]!.stream).toBe(true);
+    expect(content).toEqual(["Check", "ing t", "he im", "porte", "rs no", "w."]);
+    expect(thinking.join("")).toBe("let me think");
+    expect(turn.content).toBe("Checking the importers now.");
+    expect(turn.tool_calls).toEqual([{ id: "call_1", name: "find_importers", arguments: { module_name: "rag_common" } }]);
+  });
+
+  it("sends assistant tool calls and tool results with tool_name and tool_call_id", async () => {
+    server = await startFakeOllama({ turns: [{ content: "done" }] });
+    const p = new OllamaProvider({ host: server.host });
+    await p.chat({
+      model: "qwen3:8b",
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c1", name: "find_importers", arguments: { module_name: "x" } }] },
+        { role: "tool", content: '{"ok":true}', tool_name: "find_importers", tool_call_id: "c1" },
+      ],
+    });
+    expect(server.chatRequests()[0]!.messages.slice(1)).toEqual([
+      { role: "assistant", content: "", tool_calls: [{ id: "c1", function: { name: "find_importers", arguments: { module_name: "x" } } }] },
+      { role: "tool", content: '{"ok":true}', tool_name: "find_importers", tool_call_id: "c1" },
+    ]);
+  });
+
+  it("normalises string arguments to objects", async () => {
+    server = await startFakeOllama({
+      turns: [{ tool_calls: [{ name: "find_importers", arguments: '{"module_name": "rag_common",}' }] }],
+    });
+    const turn = await new OllamaProvider({ host: server.host }).chat({ model: "qwen3:8b", messages: [] });
+    expect(turn.tool_calls[0]!.arguments).toEqual({ module_name: "rag_common" });
+    expect(normalizeToolArguments('{"a": 1}')).toEqual({ a: 1 });
+    expect(normalizeToolArguments("[1,2]")).toEqual({});
+    expect(normalizeToolArguments(null)).toEqual({});
+    expect(normalizeToolArguments("")).toEqual({});
+  });
+
+  it("says TOOLS_UNSUPPORTED when the server answers 400 does not support tools", async () => {
+    server = await startFakeOllama({ models: [{ name: "gemma2", capabilities: ["completion"] }] });
+    const p = new OllamaProvider({ host: server.host });
+    const e = await expectProviderError(
+      p.chat({ model: "gemma2", messages: [{ role: "user", content: "q" }], tools: [TOOL] }),
+    );
+    expect(e.code).toBe("TOOLS_UNSUPPORTED");
+    expect(e.status).toBe(400);
+    expect(e.message).toContain("registry.ollama.ai/library/gemma2 does not support tools");
+  });
+
+  it("says MODEL_NOT_FOUND with `ollama pull NAME` for a model that is not installed", async () => {
+    server = await startFakeOllama();
+    const p = new OllamaProvider({ host: server.host });
+    const e = await expectProviderError(p.chat({ model: "llama3.2:3b", messages: [] }));
+    expect(e.code).toBe("MODEL_NOT_FOUND");
+    expect(e.hint).toBe("ollama pull llama3.2:3b");
+    const e2 = await expectProviderError(p.describeModel("llama3.2:3b"));
+    expect(e2.code).toBe("MODEL_NOT_FOUND");
+  });
+
+  it("names the host and `ollama serve` when nothing listens", async () => {
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const p = new OllamaProvider({ host: `127.0.0.1:${port}` });
+    const e = await expectProviderError(p.listModels());
+    expect(e.code).toBe("UNREACHABLE");
+    expect(e.message).toContain(`http://127.0.0.1:${port}`);
+    expect(e.hint).toContain("ollama serve");
+  });
+
+  it("times out with TIMEOUT when the server never answers", async () => {
+    server = await startFakeOllama({ turns: [{ hang: true }] });
+    const p = new OllamaProvider({ host: server.host, timeoutMs: 150 });
+    const e = await expectProviderError(p.chat({ model: "qwen3:8b", messages: [] }));
+    expect(e.code).toBe("TIMEOUT");
+  });
+
+  it("rethrows the caller's abort reason", async () => {
+    server = await startFakeOllama({ turns: [{ hang: true }] });
+    const p = new OllamaProvider({ host: server.host });
+    const ac = new AbortController();
+    const pending = p.chat({ model: "qwen3:8b", messages: [] }, { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error("user gave up")), 20);
+    await expect(pending).rejects.toThrow("user gave up");
+  });
+
+  it("keeps the client's console.log off stdout on a plain-text error body", async () => {
+    server = await startFakeOllama({ turns: [{ error: { status: 500, message: "upstream exploded", text: true } }] });
+    const stdout = vi.spyOn(process.stdout, "write");
+    const p = new OllamaProvider({ host: server.host });
+    const original = console.log;
+    const e = await expectProviderError(p.chat({ model: "qwen3:8b", messages: [] }));
+    expect(e.code).toBe("HTTP");
+    expect(e.status).toBe(500);
+    expect(e.message).toContain("upstream exploded");
+    expect(stdout.mock.calls.map((c) => String(c[0])).join("")).not.toContain("Getting text from response");
+    expect(console.log).toBe(original);
+  });
+
+  it("turns a mid-stream error line into BAD_RESPONSE", async () => {
+    server = await startFakeOllama({ turns: [{ content: "partial answer", streamError: { message: "out of memory", failAfterParts: 1 } }] });
+    const p = new OllamaProvider({ host: server.host });
+    const e = await expectProviderError(p.chat({ model: "qwen3:8b", messages: [] }, { onContent: () => {} }));
+    expect(e.code).toBe("BAD_RESPONSE");
+    expect(e.message).toContain("out of memory");
+  });
+});
+
+describe("OllamaProvider model queries", () => {
+  it("lists models, describes capabilities and context length, and reads the version", async () => {
+    server = await startFakeOllama({
+      models: [
+        { name: "gemma2:2b", capabilities: ["completion"], family: "gemma2", context_length: 8192 },
+        { name: "qwen3:8b", capabilities: ["completion", "tools", "thinking"], context_length: 40960 },
+      ],
+      version: "0.12.6",
+    });
+    const p = new OllamaProvider({ host: server.host });
+    expect(await p.listModels()).toEqual(["gemma2:2b", "qwen3:8b"]);
+    expect(await p.describeModel("qwen3:8b")).toEqual({
+      name: "qwen3:8b",
+      capabilities: ["completion", "tools", "thinking"],
+      context_length: 40960,
+    });
+    expect(await p.describeModel("gemma2:2b")).toEqual({ name: "gemma2:2b", capabilities: ["completion"], context_length: 8192 });
+    expect(await p.version()).toBe("0.12.6");
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /api/tags",
+      "POST /api/show",
+      "POST /api/show",
+      "GET /api/version",
+    ]);
+  });
+
+  it("normalises its host with the OLLAMA_HOST rules", () => {
+    expect(new OllamaProvider({ host: "0.0.0.0" }).location).toBe("http://127.0.0.1:11434");
+    expect(new OllamaProvider({ host: "HTTP://Example.com:8080/" }).location).toBe("http://example.com:8080");
+  });
+});
