@@ -21,7 +21,7 @@ import type { OfferedTool, RecoveredBy, RejectedCall, ShimDiagnostic } from "../
 import { checkCitations, type Citation } from "./grounding.js";
 import { EvidenceLog } from "./evidence-log.js";
 import { SYSTEM_PROMPT, maxStepsNote, readOnlyHint, repeatedCallHint } from "./prompt.js";
-import { StreamFilter, recover, renderCatalogPrompt, renderHistoryForShim, type Interpreter } from "./shim.js";
+import { StreamFilter, recover, renderCatalogPrompt, renderHistoryForShim, type Interpreter } from "../toolshim/index.js";
 
 /** Tool-shim mode of a session. */
 export type AgentToolshimMode = "auto" | "on" | "off";
@@ -168,7 +168,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   /** One model turn; streams through the shim's filter; switches `auto` → `on` on TOOLS_UNSUPPORTED. */
   const ask = async (): Promise<{ turn: ChatTurn; streamed: boolean }> => {
     for (;;) {
-      const filter = mode === "off" ? undefined : new StreamFilter();
+      const filter = mode === "off" ? undefined : new StreamFilter(offered);
       const chatOpts: Parameters<Provider["chat"]>[1] = {};
       if (opts.signal) chatOpts.signal = opts.signal;
       if (opts.stream) {
@@ -220,7 +220,12 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   };
 
   const rejectCall = (r: RejectedCall, recoveredBy: RecoveredBy) => {
-    const result: DispatchResult = { ok: false, error: { code: r.code, message: r.message, hint: readOnlyHint(toolNames) } };
+    const schema = offered.find((t) => t.name === r.name)?.parameters;
+    const hint =
+      r.code === "INVALID_ARGUMENT" && schema
+        ? `Expected parameters: ${JSON.stringify(schema.properties ?? {})}`
+        : readOnlyHint(toolNames);
+    const result: DispatchResult = { ok: false, error: { code: r.code, message: r.message, hint } };
     const step: AgentStep = { tool: r.name, arguments: r.arguments, ok: false, total: 0, ms: 0, recovered_by: recoveredBy };
     steps.push(step);
     emit({ type: "tool_result", step, result });

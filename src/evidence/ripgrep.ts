@@ -16,6 +16,8 @@ export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
   ".mypy_cache",
   ".pytest_cache",
   ".ruff_cache",
+  ".hg",
+  ".svn",
 ]);
 
 let cached: Promise<string> | undefined;

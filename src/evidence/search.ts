@@ -214,6 +214,7 @@ async function runRipgrep(
   const rg = await ripgrepPath();
   const hits: Hit[] = [];
   let searched = 0;
+  let sawSummary = false;
   const decoder = new StringDecoder("utf8");
   let pending = "";
   const onEvent = (line: string): "stop" | void => {
@@ -229,6 +230,7 @@ async function runRipgrep(
       if (hit) hits.push(hit);
       if (hits.length >= cap) return "stop";
     } else if (ev.type === "summary") {
+      sawSummary = true;
       searched = ev.data.stats?.searches ?? 0;
     }
   };
@@ -265,7 +267,9 @@ async function runRipgrep(
     pending += decoder.end();
     if (pending !== "") onEvent(pending);
   }
-  if (!res.stopped && res.code === 2 && hits.length === 0) throw ripgrepFailure(res.stderr);
+  // Exit code 2 with a summary means some files could not be read (warnings); without one,
+  // ripgrep refused the arguments (regex or glob) before searching.
+  if (!res.stopped && res.code === 2 && hits.length === 0 && !sawSummary) throw ripgrepFailure(res.stderr);
   return { hits, stopped: res.stopped, searched };
 }
 
@@ -285,6 +289,8 @@ function ripgrepFailure(stderr: string): ToolError {
     hint = "Backreferences are not supported; search for a simpler pattern.";
   } else if (/size limit/i.test(msg)) {
     hint = "The regex is too large; simplify it (smaller repetition counts).";
+  } else if (/error parsing glob/i.test(msg)) {
+    hint = "Check the glob syntax, e.g. '*.py' or 'src/**/*.ts'.";
   } else if (/literal "\\n"|not allowed in a regex/i.test(msg)) {
     hint = "Matches cannot span lines; search for a single line.";
   }

@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { Worker, type MessagePort } from "node:worker_threads";
 
 export interface ParsePoolOptions {
   /** Module that exports the task function: absolute path or `file:` URL. */

@@ -47,10 +47,17 @@ export interface OpenAIProviderOptions {
 /**
  * Normalises an OpenAI-compatible base URL: adds `http://` when no scheme is given, drops
  * trailing slashes, and appends `/v1` when the URL has no path.
- * @throws ProviderError `HTTP` when the value is not a URL.
+ * @throws ProviderError `UNREACHABLE` when empty, `HTTP` when the value is not a URL.
  */
 export function normalizeOpenAIBaseURL(raw: string): string {
   let text = raw.trim();
+  if (text === "") {
+    throw new ProviderError(
+      "UNREACHABLE",
+      "no OpenAI-compatible server is configured",
+      "set OPENAI_BASE_URL (or pass --host) to the server's API address, e.g. http://127.0.0.1:8000/v1",
+    );
+  }
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
   let url: URL;
   try {

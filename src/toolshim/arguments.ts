@@ -54,19 +54,20 @@ function schemaHint(tool: OfferedTool): string {
 /**
  * Prepare the arguments of a call to `tool`: decode ({@link decodeArguments}), type by the
  * tool's schema (`schema.ts` `coerceToSchema`: `"5"` → 5 for an integer parameter, `"[1,2]"` →
- * [1, 2] for an array one; strings stay strings for string parameters and without a schema),
+ * [1, 2] for an array one; strings stay strings for string parameters and without a schema;
+ * `opts.untyped` for raw XML text, `RawCall.untyped`),
  * then validate (`validateAgainstSchema`: required, types, enums, bounds).
  *
  * @returns the arguments object, or `ok: false` with a message naming the problem, the tool and
  *   its expected parameters (at most three problems are listed).
  */
-export function prepareArguments(raw: unknown, tool: OfferedTool): PreparedArguments {
+export function prepareArguments(raw: unknown, tool: OfferedTool, opts: { untyped?: boolean } = {}): PreparedArguments {
   const decoded = decodeArguments(raw);
   if (!decoded.ok) {
     return { ok: false, arguments: raw, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
   }
   const schema = tool.parameters;
-  const typed = schema ? (coerceToSchema(decoded.value, schema) as Record<string, unknown>) : decoded.value;
+  const typed = schema ? (coerceToSchema(decoded.value, schema, opts) as Record<string, unknown>) : decoded.value;
   const problems = schema ? validateAgainstSchema(typed, schema) : [];
   if (problems.length > 0) {
     const listed = problems.slice(0, 3).join("; ") + (problems.length > 3 ? `; and ${problems.length - 3} more` : "");

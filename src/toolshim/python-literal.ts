@@ -429,6 +429,7 @@ export function parsePythonCallListAt(
  * @returns the calls (at least one), or `undefined`.
  */
 export function parsePythonCallSequence(text: string, start: number, end: number, opts: PyCallOptions = {}): PyCall[] | undefined {
+  end = Math.min(end, text.length);
   const body = text.slice(0, end);
   const trimmedStart = start + (text.slice(start, end).length - text.slice(start, end).trimStart().length);
   if (body[trimmedStart] === "[") {

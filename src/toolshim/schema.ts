@@ -87,20 +87,43 @@ function fromString(s: string, kind: Kind): { ok: true; value: unknown } | { ok:
   }
 }
 
+/** Options of {@link coerceToSchema}. */
+export interface CoerceOptions {
+  /**
+   * The values of the arguments object are raw text from an XML-like format (`RawCall.untyped`):
+   * a string may be read as any non-string type the schema allows, even when a string is also
+   * allowed (`anyOf: [array, string]` → the array), with a string as the last resort.
+   */
+  untyped?: boolean;
+}
+
+const NON_STRING_ORDER: readonly Kind[] = ["object", "array", "integer", "number", "boolean", "null"];
+
 /**
  * Type `value` by `schema`: a string becomes an integer, number, boolean, null, array or object
- * when the schema asks for that type and does not also allow a string, and the text spells such
- * a value (`"42"` → 42, `"true"` → true, `"[1, 2]"` → [1, 2]). Arrays and objects are typed
- * element by element (`items`, `properties`, `additionalProperties`). A value that does not
- * convert is returned unchanged (validation then reports it). Without a schema nothing changes:
- * untyped text stays a string (the ollama behaviour; `toolcall-formats.md` §1 `tool_schemas`).
+ * when the schema asks for that type and the text spells such a value (`"42"` → 42, `"true"` →
+ * true, `"[1, 2]"` → [1, 2]). For JSON values this happens only when the schema does not also
+ * allow a string; for untyped text (`opts.untyped`) the non-string types are tried first.
+ * Arrays and objects are typed element by element (`items`, `properties`,
+ * `additionalProperties`). A value that does not convert is returned unchanged (validation then
+ * reports it). Without a schema nothing changes: untyped text stays a string (the ollama
+ * behaviour; `toolcall-formats.md` §1 `tool_schemas`).
  *
  * @returns a new value; the input is not mutated.
  */
-export function coerceToSchema(value: unknown, schema: JsonSchema | undefined): unknown {
+export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, opts: CoerceOptions = {}): unknown {
   if (!schema || !isRecord(schema)) return value;
+  const untypedText = opts.untyped === true && typeof value === "string";
   const alts = branches(schema);
   if (alts.length > 0) {
+    if (untypedText) {
+      const ordered = [...alts].sort((a, b) => Number(schemaTypes(a).includes("string")) - Number(schemaTypes(b).includes("string")));
+      for (const b of ordered) {
+        const c = coerceToSchema(value, b, opts);
+        if (validateAgainstSchema(c, b).length === 0) return c;
+      }
+      return value;
+    }
     if (alts.some((b) => validateAgainstSchema(value, b).length === 0)) return value;
     for (const b of alts) {
       const c = coerceToSchema(value, b);
@@ -109,8 +132,10 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined): 
     return value;
   }
   const types = schemaTypes(schema);
-  if (typeof value === "string" && types.length > 0 && !types.includes("string")) {
-    for (const kind of types) {
+  if (typeof value === "string" && types.length > 0 && (untypedText || !types.includes("string"))) {
+    const kinds = untypedText ? NON_STRING_ORDER.filter((k) => types.includes(k)) : types;
+    for (const kind of kinds) {
+      if (kind === "string") continue;
       const r = fromString(value, kind);
       if (r.ok) return coerceToSchema(r.value, schema);
     }
@@ -130,7 +155,7 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined): 
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const s = props[k];
-      out[k] = isRecord(s) ? coerceToSchema(v, s) : extra ? coerceToSchema(v, extra) : v;
+      out[k] = isRecord(s) ? coerceToSchema(v, s, opts) : extra ? coerceToSchema(v, extra, opts) : v;
     }
     return out;
   }

@@ -287,3 +287,128 @@ describe("runAgent tool-shim modes", () => {
     expect(server.chatRequests()).toHaveLength(0);
   });
 });
+
+describe("runAgent with the tool shim", () => {
+  it("auto: a qwen2.5-coder-style bare JSON reply runs the tool and never reaches the user", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' },
+        { when: (r) => r.messages.at(-1)?.role === "tool", content: "src/build_index.py:4 and src/rag_chat.py:10." },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const shown: string[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: QUESTION,
+      stream: true,
+      onEvent: (e) => {
+        if (e.type === "content") shown.push(e.delta);
+      },
+    });
+    expect(calls).toEqual([{ tool: "find_importers", args: { module_name: "rag_common" } }]);
+    expect(result.steps.map((s) => [s.tool, s.ok, s.recovered_by])).toEqual([["find_importers", true, "inline_json"]]);
+    expect(shown.join("")).toBe("src/build_index.py:4 and src/rag_chat.py:10.");
+    expect(result.citations.every((c) => c.verified)).toBe(true);
+    // native tools were still sent; the recovered call is stored as a structured call
+    const second = server.chatRequests()[1]!;
+    expect(second.tools).toHaveLength(2);
+    expect(second.messages.at(-2)).toMatchObject({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ function: { name: "find_importers", arguments: { module_name: "rag_common" } } }],
+    });
+  });
+
+  it("on: no tools field, the catalogue in the system prompt, history rendered as text", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { content: 'Let me check.\n{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' },
+        { content: "Two importers: src/build_index.py:4, src/rag_chat.py:10" },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: QUESTION,
+      toolshim: "on",
+    });
+    expect(calls).toHaveLength(1);
+    expect(result.answer).toBe("Two importers: src/build_index.py:4, src/rag_chat.py:10");
+    const [first, second] = server.chatRequests();
+    for (const req of [first!, second!]) {
+      expect(req.tools).toBeUndefined();
+      expect(req.messages[0]!.role).toBe("system");
+      expect(req.messages[0]!.content).toContain("find_importers");
+      expect(req.messages[0]!.content).toContain('"module_name"');
+      expect(req.messages.some((m) => m.role === "tool" || m.tool_calls !== undefined)).toBe(false);
+    }
+    const rendered = second!.messages.slice(2);
+    expect(rendered.map((m) => m.role)).toEqual(["assistant", "user"]);
+    expect(rendered[0]!.content).toBe('Let me check.\n{"name":"find_importers","arguments":{"module_name":"rag_common"}}');
+    expect(rendered[1]!.content).toMatch(/^Tool result \(find_importers\):\n\{"ok":true/);
+  });
+
+  it("a call to a tool that is not offered is refused with a read-only tool error", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { content: '{"name": "bash", "arguments": {"command": "cat /etc/passwd"}}' },
+        { content: "I can only read the repository." },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: "q" });
+    expect(calls).toEqual([]);
+    expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([["bash", false, 0]]);
+    const toolMessage = server.chatRequests()[1]!.messages.at(-1)!;
+    const envelope = JSON.parse(toolMessage.content) as { ok: boolean; error: { code: string; hint: string } };
+    expect(envelope.ok).toBe(false);
+    expect(envelope.error.code).toBe("UNKNOWN_TOOL");
+    expect(envelope.error.hint).toBe("The tools are read-only; nothing can be written or executed. Call one of: find_importers, read_evidence.");
+    expect(result.answer).toBe("I can only read the repository.");
+  });
+
+  it("off: a text call is left as the answer, not run", async () => {
+    server = await startFakeOllama({ turns: [{ content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' }] });
+    const { registry, calls } = makeTools();
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: QUESTION,
+      toolshim: "off",
+    });
+    expect(calls).toEqual([]);
+    expect(result.answer).toBe('{"name": "find_importers", "arguments": {"module_name": "rag_common"}}');
+  });
+
+  it("asks the interpreter when text shows intent that no parser matched", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { content: "I will now use find_importers on the module rag_common." },
+        { when: (r) => r.messages.at(-1)?.role === "tool", content: "src/rag_chat.py:10" },
+      ],
+    });
+    const { registry, calls } = makeTools();
+    const seen: string[] = [];
+    const result = await runAgent({
+      provider: new OllamaProvider({ host: server.host }),
+      model: "qwen3:8b",
+      registry,
+      question: QUESTION,
+      interpreter: {
+        interpret: async (text) => {
+          seen.push(text);
+          return [{ name: "find_importers", arguments: { module_name: "rag_common" } }];
+        },
+      },
+    });
+    expect(seen).toEqual(["I will now use find_importers on the module rag_common."]);
+    expect(calls).toEqual([{ tool: "find_importers", args: { module_name: "rag_common" } }]);
+    expect(result.steps[0]!.recovered_by).toBe("interpreter");
+  });
+});

@@ -6,35 +6,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/lang/language.js";
-import { createRequire } from "node:module";
-import { Language, Parser } from "web-tree-sitter";
+import { extractFacts } from "../../src/evidence/tree-sitter.js";
 
 /** Absolute path of `test/fixtures/<name>`. */
 export function fixtureDir(name: string): string {
   return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 }
 
-const grammars = new Map<string, Promise<Language>>();
-const requireHere = createRequire(import.meta.url);
-
-/** Parses `source` and runs the language's `extract`. */
-export async function factsOf(lang: LanguageSpec, source: string): Promise<FileFacts> {
-  await Parser.init();
-  let grammar = grammars.get(lang.wasm);
-  if (grammar === undefined) {
-    grammar = Language.load(requireHere.resolve(lang.wasm));
-    grammars.set(lang.wasm, grammar);
-  }
-  const parser = new Parser();
-  parser.setLanguage(await grammar);
-  const tree = parser.parse(source);
-  if (tree === null) throw new Error("no tree");
-  try {
-    return lang.extract(tree.rootNode, source);
-  } finally {
-    tree.delete();
-    parser.delete();
-  }
+/** Parses `source` with the language's grammar (B1's runtime) and runs its `extract`. */
+export function factsOf(lang: LanguageSpec, source: string): Promise<FileFacts> {
+  return extractFacts(lang, source);
 }
 
 /** A read-only view over files kept in memory (path → text). */

@@ -223,9 +223,10 @@ const EOS = 2;
 
 /**
  * The preference the output head gives each token (higher is picked first by greedy
- * decoding): end-of-sequence, then `"` (strings close at once), `}` and `]` (containers close
- * at once), then lower-case letters, digits and other printable characters, whitespace last;
- * control tokens and non-ASCII bytes never.
+ * decoding): end-of-sequence, then `"` (strings close at once), `}` (objects close at once),
+ * `{` before `]` (an array of objects gets one item, then closes), then lower-case letters
+ * (earlier letters first), digits and other printable characters, whitespace last; control
+ * tokens and non-ASCII bytes never.
  */
 function preference(token: number): number {
   if (token === EOS) return 10;
@@ -234,8 +235,9 @@ function preference(token: number): number {
   const ch = String.fromCharCode(byte);
   if (ch === '"') return 9;
   if (ch === "}") return 8.5;
+  if (ch === "{") return 8.2;
   if (ch === "]") return 8;
-  if (/[a-z]/.test(ch)) return 5 + (byte - 97) / 100;
+  if (/[a-z]/.test(ch)) return 5 + (122 - byte) / 100;
   if (/[0-9]/.test(ch)) return 4;
   if (byte > 0x20 && byte < 0x7f) return 3;
   if (ch === " " || ch === "\n") return -5;

@@ -55,6 +55,10 @@ describe("normalizeOpenAIBaseURL", () => {
     expect(normalizeOpenAIBaseURL(raw)).toBe(want);
   });
 
+  it("says what to set when no URL is configured", () => {
+    expect(() => normalizeOpenAIBaseURL("  ")).toThrow(/no OpenAI-compatible server is configured/);
+  });
+
   it("rejects garbage with a ProviderError", () => {
     expect(() => normalizeOpenAIBaseURL("http://exa mple:99999")).toThrow(ProviderError);
   });

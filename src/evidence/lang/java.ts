@@ -29,11 +29,11 @@
  * Known blind spot ({@link JAVA_BLIND_SPOT_NOTE}): types of the same package, and fully qualified
  * names written in code, need no import, so those uses are not import edges.
  */
-import type { Language, Node as SyntaxNode } from "web-tree-sitter";
+import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, memoize } from "./project-files.js";
-import { allChildren, cachedQuery, namedChildren, nodeLines } from "./syntax.js";
+import { allChildren, namedChildren, nodeLines, selectNodes } from "./syntax.js";
 
 /** The note `find_importers` adds for Java results (the same-package blind spot). */
 export const JAVA_BLIND_SPOT_NOTE =
@@ -42,12 +42,20 @@ export const JAVA_BLIND_SPOT_NOTE =
 /** The flag on an {@link ImportRef} from an `import static` declaration. */
 export const STATIC_IMPORT_FLAG = "static";
 
-const ITEM_QUERY = `[
-  (class_declaration) (interface_declaration) (enum_declaration) (record_declaration)
-  (annotation_type_declaration) (method_declaration) (constructor_declaration)
-  (compact_constructor_declaration) (annotation_type_element_declaration)
-  (field_declaration) (constant_declaration) (enum_constant) (import_declaration)
-] @item`;
+/** Node types collected: type and member declarations, imports. */
+const ITEM_TYPES = new Set([
+  "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+  "annotation_type_declaration", "method_declaration", "constructor_declaration",
+  "compact_constructor_declaration", "annotation_type_element_declaration",
+  "field_declaration", "constant_declaration", "enum_constant", "import_declaration",
+]);
+
+/** Node types walked into: type declarations and their bodies (never method bodies). */
+const ENTER_TYPES = new Set([
+  "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+  "annotation_type_declaration", "class_body", "interface_body", "enum_body", "enum_body_declarations",
+  "annotation_type_body",
+]);
 
 const TYPE_KINDS: Readonly<Record<string, SymbolKind>> = {
   class_declaration: "class",
@@ -95,8 +103,7 @@ function hasModifier(decl: SyntaxNode, modifier: string): boolean {
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
-  const language: Language = root.tree.language;
-  for (const { node: item } of cachedQuery(language, ITEM_QUERY).captures(root)) {
+  for (const item of selectNodes(root, ITEM_TYPES, ENTER_TYPES)) {
     if (item.type === "import_declaration") {
       const ref = importRef(item);
       if (ref !== undefined) imports.push(ref);
@@ -190,6 +197,10 @@ async function inPackage(project: ProjectView, files: readonly string[], pkg: st
 
 /** Files of the type `segments` (`["a","b","C"]` → every `…/a/b/C.java` declaring `package a.b`). */
 function typeFiles(project: ProjectView, segments: readonly string[]): Promise<string[]> {
+  return memoize(project, `java:type:${segments.join(".")}`, () => findTypeFiles(project, segments));
+}
+
+function findTypeFiles(project: ProjectView, segments: readonly string[]): Promise<string[]> {
   const base = `${segments[segments.length - 1] ?? ""}.java`;
   const rel = segments.join("/") + ".java";
   const candidates = (javaFilesByName(project).get(base) ?? []).filter((f) => endsWithPath(f, rel));
@@ -198,6 +209,10 @@ function typeFiles(project: ProjectView, segments: readonly string[]): Promise<s
 
 /** `.java` files directly in every folder `…/a/b` that declare `package a.b`. */
 function packageFiles(project: ProjectView, segments: readonly string[]): Promise<string[]> {
+  return memoize(project, `java:package-files:${segments.join(".")}`, () => findPackageFiles(project, segments));
+}
+
+function findPackageFiles(project: ProjectView, segments: readonly string[]): Promise<string[]> {
   const tree = fileTree(project);
   const rel = segments.join("/");
   const candidates: string[] = [];
@@ -224,12 +239,27 @@ async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution
   return { files: [], module: segments.join("."), external: true };
 }
 
+/**
+ * The names of a `.java` file: the fully qualified name of its top-level type (`package` plus file
+ * name, JLS §7.6: a public top-level type lives in `<Name>.java`) and its package, so that
+ * `com.shop.model` finds the importers of every file of that package.
+ */
+async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
+  if (!file.endsWith(".java")) return [];
+  const pkg = await declaredPackage(project, file);
+  if (pkg === undefined) return [];
+  const type = file.slice(file.lastIndexOf("/") + 1, -".java".length);
+  return pkg === "" ? [type] : [`${pkg}.${type}`, pkg];
+}
+
 /** The Java language module. */
 export const java: LanguageSpec = {
   id: "java",
   extensions: [".java"],
   wasm: "tree-sitter-java/tree-sitter-java.wasm",
+  sample: "package a;\n\nimport java.util.List;\n\nclass A {\n  void m(List<String> xs) {}\n}\n",
   extract: (root) => extract(root),
   resolve: (ref, _fromFile, project) => resolve(ref, project),
+  moduleNames,
   blindSpotNote: JAVA_BLIND_SPOT_NOTE,
 };

@@ -38,6 +38,11 @@ export interface ImportRef {
    * → `["a", "b"]`). Relative paths (`self::`, `super::`, `mod x;`) resolve from there. Absent at file level.
    */
   scope?: string[];
+  /**
+   * A file path written in the statement itself, resolved relative to the declaring file's folder
+   * (Rust `#[path = "imp/unix.rs"] mod imp;`). Absent when the statement names no file.
+   */
+  filePath?: string;
 }
 
 /** What one file holds, as cached per `(size, mtime, hash)`. Plain JSON data. */

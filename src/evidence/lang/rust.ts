@@ -12,12 +12,13 @@
  * - Range: from the first outer attribute (`#[derive(…)]`, `#[test]`) attached to the item to its
  *   end; `///` doc comments are not included.
  *
- * Imports (anywhere in the file, function bodies included):
+ * Imports (at item level and among the statements of function bodies; not inside expressions):
  * - `use` → one {@link ImportRef} per statement. `specifier` is the path before any `{…}` group or
  *   `*` glob (`crate::config`), `names` the group members relative to it as written, aliases
  *   dropped (`["Config", "inner::load", "self", "*"]`); a plain `use a::b as c` has `alias` `c`.
  *   A top-level group without prefix (`use {a, b::c}`) gives one statement per member.
- * - `mod x;` → specifier `x`, flag `mod_declaration`; `extern crate x [as y];` → specifier `x`.
+ * - `mod x;` → specifier `x`, flag `mod_declaration` (and `filePath` from a `#[path = "…"]`);
+ *   `extern crate x [as y];` → specifier `x`.
  * - `scope` holds the enclosing inline modules, so `super::` in `mod tests { … }` is right.
  *
  * Resolution (The Rust Reference, "Paths" and "Modules"/"Module source filenames"):
@@ -36,23 +37,34 @@
  *   root); the statement's files are the union over its members.
  * - `mod x;` in a mod-rs file (`mod.rs` or a crate root) → `x.rs` or `x/mod.rs` beside it; in any
  *   other file `a.rs` → `a/x.rs` or `a/x/mod.rs`; enclosing inline modules add folders.
- *   `#[path = "…"]` attributes are not followed (the declaration is then reported as external).
+ *   `#[path = "…"]` gives the file relative to the declaring file's folder (its value is kept in
+ *   `filePath`); a `path` set through `cfg_attr` is not read.
  * - `extern crate x` → workspace crate `x`'s library root, else external `x`.
  */
-import type { Language, Node as SyntaxNode } from "web-tree-sitter";
+import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
-import { cachedQuery, namedChildren, nodeLines } from "./syntax.js";
+import { namedChildren, nodeLines, selectNodes } from "./syntax.js";
 
 /** The flag on an {@link ImportRef} that comes from a `mod x;` declaration. */
 export const MOD_DECLARATION_FLAG = "mod_declaration";
 
-const ITEM_QUERY = `[
-  (function_item) (function_signature_item) (struct_item) (union_item) (enum_item) (trait_item)
-  (type_item) (associated_type) (const_item) (static_item) (mod_item) (macro_definition)
-  (use_declaration) (extern_crate_declaration)
-] @item`;
+/** Node types collected: definitions and import statements. */
+const ITEM_TYPES = new Set([
+  "function_item", "function_signature_item", "struct_item", "union_item", "enum_item", "trait_item",
+  "type_item", "associated_type", "const_item", "static_item", "mod_item", "macro_definition",
+  "use_declaration", "extern_crate_declaration",
+]);
+
+/**
+ * Node types walked into: item containers, and function bodies (their statements may be `use`
+ * declarations or items). Expressions are not entered, so a `use` nested inside an expression
+ * block (an `if` arm, a closure) is not seen.
+ */
+const ENTER_TYPES = new Set([
+  "mod_item", "declaration_list", "impl_item", "trait_item", "foreign_mod_item", "function_item", "block",
+]);
 
 /** Deepest nesting of ancestors looked at (guards against pathological trees). */
 const MAX_ANCESTORS = 512;
@@ -125,6 +137,23 @@ function itemRange(item: SyntaxNode): { start_line: number; end_line: number } {
   return range;
 }
 
+/** The file named by a `#[path = "…"]` attribute attached to the item, if any. */
+function pathAttribute(item: SyntaxNode): string | undefined {
+  let prev = item.previousNamedSibling;
+  for (let n = 0; prev !== null && n < 64; n++) {
+    if (prev.type === "attribute_item") {
+      const attr = namedChildren(prev).find((c) => c.type === "attribute");
+      const value = attr?.childForFieldName("value");
+      if (attr !== undefined && namedChildren(attr)[0]?.text === "path" && value?.type === "string_literal") {
+        const content = namedChildren(value).find((c) => c.type === "string_content");
+        if (content !== undefined) return content.text;
+      }
+    } else if (prev.type !== "line_comment" && prev.type !== "block_comment") break;
+    prev = prev.previousNamedSibling;
+  }
+  return undefined;
+}
+
 function definitionKind(item: SyntaxNode, ctx: ItemContext): SymbolKind | undefined {
   switch (item.type) {
     case "function_item":
@@ -157,8 +186,7 @@ function definitionKind(item: SyntaxNode, ctx: ItemContext): SymbolKind | undefi
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
-  const language: Language = root.tree.language;
-  for (const { node: item } of cachedQuery(language, ITEM_QUERY).captures(root)) {
+  for (const item of selectNodes(root, ITEM_TYPES, ENTER_TYPES)) {
     const ctx = contextOf(item);
     if (item.type === "use_declaration") {
       collectUse(item, ctx, imports);
@@ -179,6 +207,8 @@ function extract(root: SyntaxNode): FileFacts {
       if (name !== null) {
         const ref: ImportRef = { specifier: name.text, ...itemRange(item), flags: [MOD_DECLARATION_FLAG] };
         if (ctx.scope.length > 0) ref.scope = ctx.scope;
+        const filePath = pathAttribute(item);
+        if (filePath !== undefined) ref.filePath = filePath;
         imports.push(ref);
       }
     }
@@ -449,26 +479,32 @@ function deepestModule(project: ProjectView, crate: CrateRoot, path: readonly st
 /** Rust's primitive crates that are never in the tree. */
 const SYSROOT_CRATES = new Set(["std", "core", "alloc", "proc_macro", "test"]);
 
-interface PathTarget {
-  files: string[];
-  module: string;
-  external: boolean;
-}
-
 function moduleName(crate: CrateRoot, own: CrateRoot | undefined, path: readonly string[]): string {
   const head = own !== undefined && crate.file === own.file ? "crate" : (crate.libName ?? "crate");
   return [head, ...path].join("::");
 }
 
-/** Resolves one use path (segments as written) from the given module. */
+/** A path written as segments (`["", "std", "fmt"]` for `::std::fmt`) back to its text. */
+function pathText(segments: readonly string[]): string {
+  return segments.join("::");
+}
+
+/**
+ * Resolves one use path (segments as written) from module `current` of `from`'s crate. An
+ * external crate keeps the path as written (without a leading `::`) as its module name;
+ * `unresolved` marks paths that cannot be followed (`super` above the crate root, `crate::` in a
+ * file outside every crate).
+ */
 async function resolveUsePath(
   project: ProjectView,
   from: FileModule | undefined,
-  current: string[],
+  current: readonly string[],
   segments: readonly string[],
-): Promise<PathTarget> {
+): Promise<Resolution> {
+  const written = pathText(segments[0] === "" ? segments.slice(1) : segments);
+  const external: Resolution = { files: [], module: written, external: true };
+  const broken: Resolution = { ...external, unresolved: true };
   const first = segments[0] ?? "";
-  const externalTarget = (name: string): PathTarget => ({ files: [], module: name, external: true });
   let crate: CrateRoot | undefined;
   let base: string[] = [];
   let rest = segments.slice(1);
@@ -481,7 +517,7 @@ async function resolveUsePath(
     while (rest[0] === "self") rest.shift();
     while (rest[0] === "super") {
       rest.shift();
-      if (base.length === 0) return externalTarget(segments.join("::"));
+      if (base.length === 0) return broken;
       base.pop();
     }
   } else {
@@ -493,34 +529,42 @@ async function resolveUsePath(
     } else if (first !== "" && !SYSROOT_CRATES.has(name) && from !== undefined) {
       // Uniform paths: a child module of the current module named like the first segment.
       const child = [...current, first];
-      if (moduleFileCandidates(from.crate, child).some((f) => project.has(f))) {
-        crate = from.crate;
-        base = child;
-      } else return externalTarget(name);
-    } else return externalTarget(name);
+      if (!moduleFileCandidates(from.crate, child).some((f) => project.has(f))) return external;
+      crate = from.crate;
+      base = child;
+    } else return external;
   }
-  if (crate === undefined) return externalTarget(segments.join("::"));
+  if (crate === undefined) return broken;
   const wanted = [...base, ...rest.filter((s) => s !== "*" && s !== "self")];
   const found = deepestModule(project, crate, wanted);
-  if (found === undefined) return externalTarget(segments.join("::"));
+  if (found === undefined) return broken;
   return { files: [found.file], module: moduleName(crate, from?.crate, wanted.slice(0, found.depth)), external: false };
 }
 
-/** Resolves `mod x;` from the declaring file's place (Rust Reference, "Module source filenames"). */
+/**
+ * Resolves `mod x;` from the declaring file's place (Rust Reference, "Module source filenames"
+ * and "The path attribute"): a `#[path]` file is relative to the declaring file's folder (inside
+ * inline modules: that folder, plus the file's stem for a non-mod-rs file, plus the inline modules).
+ */
 async function resolveModDeclaration(project: ProjectView, fromFile: string, ref: ImportRef, from: FileModule | undefined): Promise<Resolution> {
   const roots = await crateRoots(project);
   const base = fromFile.slice(fromFile.lastIndexOf("/") + 1);
   const isModRs = base === "mod.rs" || roots.some((r) => r.file === fromFile) || (from !== undefined && from.path.length === 0);
+  const scope = ref.scope ?? [];
   const ownDir = isModRs ? parentDir(fromFile) : fromFile.replace(/\.rs$/, "");
-  const dir = joinPath(ownDir, ...(ref.scope ?? []), ref.specifier);
-  const modulePath = [...(from?.path ?? []), ...(ref.scope ?? []), ref.specifier];
+  const modulePath = [...(from?.path ?? []), ...scope, ref.specifier];
   const module = from === undefined ? modulePath.join("::") : moduleName(from.crate, from.crate, modulePath);
-  if (dir !== undefined) {
-    for (const file of [`${dir}.rs`, `${dir}/mod.rs`]) {
-      if (project.has(file)) return { files: [file], module, external: false };
-    }
+  let candidates: (string | undefined)[];
+  if (ref.filePath !== undefined) {
+    candidates = [scope.length === 0 ? joinPath(parentDir(fromFile), ref.filePath) : joinPath(ownDir, ...scope, ref.filePath)];
+  } else {
+    const dir = joinPath(ownDir, ...scope, ref.specifier);
+    candidates = dir === undefined ? [] : [`${dir}.rs`, `${dir}/mod.rs`];
   }
-  return { files: [], module, external: true };
+  for (const file of candidates) {
+    if (file !== undefined && project.has(file)) return { files: [file], module, external: false };
+  }
+  return { files: [], module, external: true, unresolved: true };
 }
 
 async function resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution> {
@@ -535,8 +579,55 @@ async function resolve(ref: ImportRef, fromFile: string, project: ProjectView): 
     const target = await resolveUsePath(project, from, current, [...prefix, ...name.split("::")]);
     for (const f of target.files) files.add(f);
   }
-  if (files.size === 0) return { files: [], module: head.module, external: true };
+  if (files.size === 0) return head.external ? head : { files: [], module: head.module, external: true, unresolved: true };
   return { files: [...files].sort(), module: head.module, external: false };
+}
+
+/**
+ * The paths under which a `.rs` file's module is named: `crate::a::b` (`crate` for a crate root)
+ * and, for a library crate, `<lib_name>::a::b` as other crates write it.
+ */
+async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
+  if (!file.endsWith(".rs")) return [];
+  const mod = await fileModule(project, file);
+  if (mod === undefined) return [];
+  const names = [["crate", ...mod.path].join("::")];
+  if (mod.crate.libName !== undefined) names.push([mod.crate.libName, ...mod.path].join("::"));
+  return names;
+}
+
+/**
+ * Text every importer of `file` contains: the module's own name (file stem, or folder for
+ * `mod.rs`), and for a crate root `crate` and the library name; `super` reaches a module from
+ * its children without naming it (`use super::*`), so it is a pattern.
+ */
+async function importerHints(file: string, project: ProjectView): Promise<{ literals: string[]; patterns: string[] }> {
+  const mod = await fileModule(project, file);
+  const literals: string[] = [];
+  const last = mod?.path[mod.path.length - 1];
+  if (last !== undefined) literals.push(last);
+  else {
+    literals.push("crate");
+    if (mod?.crate.libName !== undefined) literals.push(mod.crate.libName);
+  }
+  if (mod === undefined) {
+    const stem = file.slice(file.lastIndexOf("/") + 1).replace(/\.rs$/, "");
+    literals.push(stem === "mod" ? parentDir(file).slice(parentDir(file).lastIndexOf("/") + 1) : stem);
+  }
+  return { literals, patterns: ["\\bsuper\\b"] };
+}
+
+/**
+ * An external use matches a query naming its crate or a path it imports, compared by whole `::`
+ * segments: `use std::{fs, io::*}` matches `std`, `std::fs`, `std::io` and (through the glob)
+ * `std::io::Read`, but not `std::f`.
+ */
+function matchesExternal(query: string, ref: ImportRef, res: Resolution): boolean {
+  const q = query.replace(/^::/, "");
+  const prefix = ref.specifier.replace(/^::/, "");
+  const paths = ref.names === undefined ? [prefix] : ref.names.map((n) => (prefix === "" ? n : `${prefix}::${n}`));
+  paths.push(res.module);
+  return paths.some((p) => p === q || p.startsWith(`${q}::`) || (p.endsWith("::*") && q.startsWith(p.slice(0, -1))));
 }
 
 /** The Rust language module. */
@@ -544,6 +635,10 @@ export const rust: LanguageSpec = {
   id: "rust",
   extensions: [".rs"],
   wasm: "tree-sitter-rust/tree-sitter-rust.wasm",
+  sample: 'use std::fmt;\n\nmod util;\n\nfn main() { println!("ok"); }\n',
   extract: (root) => extract(root),
   resolve,
+  moduleNames,
+  importerHints,
+  matchesExternal,
 };

@@ -1,8 +1,8 @@
 /**
  * Small helpers over web-tree-sitter syntax nodes shared by the language modules:
- * 1-based line ranges and compiled queries cached per grammar.
+ * 1-based line ranges and a selective, iterative walk.
  */
-import { Query, type Language, type Node as SyntaxNode } from "web-tree-sitter";
+import type { Node as SyntaxNode } from "web-tree-sitter";
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -27,25 +27,37 @@ export function spanLines(first: SyntaxNode, last: SyntaxNode): LineRange {
   return { start_line: nodeLines(first).start_line, end_line: nodeLines(last).end_line };
 }
 
-const queries = new WeakMap<Language, Map<string, Query>>();
-
 /**
- * A query compiled once per grammar and query text (tree-sitter query syntax:
- * https://tree-sitter.github.io/tree-sitter/using-parsers/queries). Throws the grammar's
- * `QueryError` when the text does not compile, which is a programming error.
+ * The nodes of the `collect` types below `root`, in document order, found with a tree cursor that
+ * descends only into nodes of the `enter` types (the root is always entered), so the bodies of
+ * functions and expressions are skipped unless asked for. Iterative; `maxDepth` bounds the descent.
+ * Cheaper than a query over the whole tree when definitions sit near the top.
  */
-export function cachedQuery(language: Language, source: string): Query {
-  let byText = queries.get(language);
-  if (byText === undefined) {
-    byText = new Map();
-    queries.set(language, byText);
+export function selectNodes(
+  root: SyntaxNode,
+  collect: ReadonlySet<string>,
+  enter: ReadonlySet<string>,
+  maxDepth = 256,
+): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const cursor = root.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return out;
+    let depth = 1;
+    for (;;) {
+      const type = cursor.nodeType;
+      if (collect.has(type)) out.push(cursor.currentNode);
+      if (enter.has(type) && depth < maxDepth && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent() || --depth === 0) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  let query = byText.get(source);
-  if (query === undefined) {
-    query = new Query(language, source);
-    byText.set(source, query);
-  }
-  return query;
 }
 
 /** The named children of a node, without the `null`s the binding may hand back. */

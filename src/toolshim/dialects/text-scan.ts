@@ -48,3 +48,27 @@ export function tokenSpellings(token: string, opts: { lowLine?: boolean } = {}):
   if (!opts.lowLine || !token.includes("▁")) return bars;
   return bars.flatMap((t) => [t, t.replace(/▁/g, "_")]);
 }
+
+/**
+ * Parse XML-ish attributes (`name="x" id='y' flag`) into a map; values unquoted and not
+ * entity-decoded (models write raw text). Later duplicates win.
+ */
+export function parseAttributes(source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /([\w:.-]+)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(source)) !== null) out[m[1]!] = m[2] ?? m[3] ?? m[4] ?? "";
+  return out;
+}
+
+/**
+ * Clean a raw XML-ish value the way Qwen3-Coder/GLM/MiniMax parsers do: drop one leading line
+ * break (and spaces before it) and one trailing line break (and the indentation after it); a
+ * value on a single line is trimmed. Backslashes, quotes, `&`, `<`, `>` stay literal
+ * (`toolcall-formats.md` §5 "Escapes": in XML formats backslashes are literal).
+ */
+export function cleanXmlValue(raw: string): string {
+  let v = raw.replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
+  if (!/[\r\n]/.test(v)) v = v.trim();
+  return v;
+}

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench` — performance of codecite's evidence tools against the fastest reference
+ * tools, measured in the same run on the same tree (issue 6).
+ *
+ * Flags: `--quick` (small corpus, 3 runs), `--runs N` (medians over N runs; default 5),
+ * `--corpus-dir DIR` (where the corpus lives; default `$TMPDIR/codecite-bench/<quick|large>`,
+ * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--out FILE`
+ * (default `bench/results.json`).
+ *
+ * Steps: compile `src/` → `dist/` (the benchmark measures the shipped JavaScript), generate or
+ * reuse the corpus, then measure every row (see rows.ts) and the cache-store comparison
+ * (cache-store.ts), print a table of ratios and absolute figures, and write the same as JSON.
+ * Never part of `npm test`.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { rgPath } from "@vscode/ripgrep";
+import { compareCacheStores } from "./cache-store.js";
+import { ensureCorpus, LARGE, QUICK } from "./corpus.js";
+import { loadEvidenceApi } from "./evidence-api.js";
+import { renderTable, type Row } from "./report.js";
+import { agentRows, coldRows, makeScratch, searchRow, startupRow, warmRows, type BenchContext } from "./rows.js";
+
+const started = performance.now();
+const log = (msg: string) => process.stderr.write(`${msg}\n`);
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    runs: { type: "string" },
+    "corpus-dir": { type: "string" },
+    "skip-build": { type: "boolean", default: false },
+    out: { type: "string" },
+  },
+});
+const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const spec = values.quick ? QUICK : LARGE;
+const runs = Math.max(1, Number(values.runs ?? (values.quick ? 3 : 5)));
+const corpusDir = path.resolve(values["corpus-dir"] ?? path.join(os.tmpdir(), "codecite-bench", spec.name));
+const outFile = path.resolve(values.out ?? path.join(projectRoot, "bench/results.json"));
+const dist = path.join(projectRoot, "dist");
+const scratch = makeScratch(os.tmpdir());
+// In-process rows use their own, initially empty cache, never the user's.
+process.env.CODECITE_CACHE_DIR = path.join(scratch, "inproc-cache");
+
+try {
+  if (!values["skip-build"]) {
+    log("building dist/ (tsc -p tsconfig.build.json) …");
+    const tsc = spawnSync(process.execPath, [path.join(projectRoot, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: projectRoot, encoding: "utf8" });
+    if (tsc.status !== 0) log(`  tsc reported errors (files were still emitted where possible):\n${tsc.stdout.split("\n").slice(0, 8).join("\n")}`);
+  }
+
+  const t0 = performance.now();
+  const { root, manifest, generated } = ensureCorpus(corpusDir, spec, log);
+  log(`corpus: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(0)} MB in ${root}${generated ? ` (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)` : " (reused)"}`);
+
+  const api = await loadEvidenceApi(dist);
+  let ws: unknown;
+  if (api.openWorkspace) {
+    try {
+      ws = await api.openWorkspace(root);
+    } catch (err) {
+      api.missing.Workspace = `Workspace.open failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  // Warm the page cache so every row, ours and the references, reads from memory.
+  spawnSync(rgPath, ["-c", "--no-messages", "zzzz-page-cache-warmup", "."], { cwd: root });
+
+  const ctx: BenchContext = { projectRoot, dist, root, manifest, api, ws, rg: rgPath, runs, scratch, log };
+  const rows: Row[] = [];
+  /** Runs one group of rows; an unexpected failure becomes an `error` row instead of ending the bench. */
+  const group = async (label: string, id: string, fn: () => Promise<Row | Row[]>) => {
+    log(`${label} …`);
+    try {
+      const r = await fn();
+      rows.push(...(Array.isArray(r) ? r : [r]));
+    } catch (err) {
+      rows.push({ id, measure: label, reference: "-", unit: "ms", goal: 0, goalKind: "ratio", status: "error", note: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  await group("search_code", "search_code", () => searchRow(ctx));
+  await group("cold find_importers and peak memory (fresh processes)", "find_importers_cold", () => coldRows(ctx));
+  await group("warm find_importers / find_symbol, re-query after an edit", "warm", () => warmRows(ctx));
+  await group("CLI start-up", "cli_startup", () => startupRow(ctx));
+  let agentDetail: unknown = null;
+  await group("agent overhead", "agent", async () => {
+    const a = await agentRows(ctx);
+    agentDetail = a.detail ?? null;
+    return a.rows;
+  });
+  log("cache store comparison (5,000 files) …");
+  const store = await compareCacheStores(5000, runs);
+
+  const table = renderTable(rows);
+  const storeLines = [
+    `cache store, ${store.files} files of facts, median of ${store.runs} runs (ms):`,
+    ...store.rows.map((r) => `  ${r.operation.padEnd(40)} sqlite ${String(r.sqlite_ms).padStart(8)}   ndjson ${String(r.ndjson_ms).padStart(8)}`),
+    `  size on disk: sqlite ${(store.sqlite_bytes / 1e6).toFixed(1)} MB, ndjson ${(store.ndjson_bytes / 1e6).toFixed(1)} MB`,
+  ];
+  const totalS = (performance.now() - started) / 1000;
+  process.stdout.write(
+    `\ncodecite bench — ${manifest.spec.name} corpus: ${manifest.files} files, ${(manifest.bytes / 1e6).toFixed(0)} MB; median of ${runs} runs; ${os.cpus().length} cores, Node ${process.version}\n\n${table}\n\n${storeLines.join("\n")}\n\ntotal bench time ${totalS.toFixed(0)} s\n`,
+  );
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(
+    outFile,
+    JSON.stringify(
+      {
+        generated_at: new Date().toISOString(),
+        machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, memory_mb: Math.round(os.totalmem() / 2 ** 20) },
+        corpus: { name: manifest.spec.name, dir: root, files: manifest.files, bytes: manifest.bytes, by_language: manifest.byLanguage, generated },
+        runs,
+        rows,
+        cache_store: store,
+        agent: agentDetail,
+        total_seconds: Math.round(totalS),
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  log(`wrote ${path.relative(process.cwd(), outFile)}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

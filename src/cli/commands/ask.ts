@@ -1,0 +1,123 @@
+/**
+ * `codecite ask <question>`: one agent session over the repository at `--root`.
+ * Human mode streams the answer to stdout, then prints the evidence records and the
+ * citations (unverified ones marked). `--json` prints one object:
+ * `{answer, evidence, citations, steps, model, provider}`.
+ */
+import type { Command } from "commander";
+import type { Interpreter } from "../../toolshim/index.js";
+import { UsageError, parseInteger, runAction } from "../output.js";
+
+interface AskFlags {
+  root: string;
+  model?: string;
+  provider?: string;
+  host?: string;
+  toolshim?: string;
+  maxSteps?: number;
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** Upper bound of `--max-steps` (a guard against runaway sessions). */
+const MAX_STEPS_LIMIT = 100;
+
+async function ask(question: string, flags: AskFlags): Promise<void> {
+  const json = flags.json === true;
+  const verbose = flags.verbose === true;
+  if (question.trim() === "") throw new UsageError("the question is empty");
+  const maxSteps = flags.maxSteps ?? 8;
+  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
+    throw new UsageError(`--max-steps must be between 1 and ${MAX_STEPS_LIMIT}, got ${maxSteps}`);
+  }
+  const { resolveConfig } = await import("../../config.js");
+  const configFlags: { model?: string; provider?: string; host?: string; toolshim?: string } = {};
+  if (flags.model !== undefined) configFlags.model = flags.model;
+  if (flags.provider !== undefined) configFlags.provider = flags.provider;
+  if (flags.host !== undefined) configFlags.host = flags.host;
+  if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
+  const config = resolveConfig(configFlags, process.env);
+
+  const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, { chooseDefaultModel }, { AskEventPrinter }, output, render] =
+    await Promise.all([
+      import("../../evidence/workspace.js"),
+      import("../../tools/code-tools.js"),
+      import("../../agent/run-agent.js"),
+      import("../provider-factory.js"),
+      import("../default-model.js"),
+      import("../ask-events.js"),
+      import("../output.js"),
+      import("../render.js"),
+    ]);
+  const workspace = await Workspace.open(flags.root);
+  const provider = await factory.createProvider(config);
+  const errColors = output.colorsFor(process.stderr);
+  let model = config.model;
+  if (model === undefined) {
+    model = await chooseDefaultModel(provider, config.toolshim);
+    if (!json || verbose) output.logLine(errColors.dim(`codecite: using model ${model} (the first installed model with tool support)`));
+  }
+
+  let interpreter: Interpreter | undefined;
+  if (config.toolshim !== "off") {
+    const target = await factory.createInterpreterTarget(config);
+    if ("disabled" in target) {
+      output.logLine(errColors.yellow(`codecite: tool-shim interpreter disabled (${target.disabled}); the deterministic stages still run`));
+    } else {
+      const { createInterpreter } = await import("../../toolshim/index.js");
+      interpreter = createInterpreter(target.provider, target.model);
+    }
+  }
+
+  const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose });
+  // Spinner on stderr while waiting for the model or a tool (quiet with --json, off a TTY, NO_COLOR, CI).
+  const { agentProgress } = await import("../progress.js");
+  const progress = agentProgress(printer.onEvent, { json });
+  const result = await runAgent({
+    provider,
+    model,
+    registry: createCodeToolRegistry(),
+    workspace,
+    question,
+    maxSteps,
+    toolshim: config.toolshim,
+    ...(interpreter ? { interpreter } : {}),
+    stream: !json,
+    onEvent: progress.onEvent,
+  }).finally(() => progress.stop());
+
+  if (json) {
+    output.printJson({
+      answer: result.answer,
+      evidence: result.evidence,
+      citations: result.citations,
+      steps: result.steps,
+      model: result.model,
+      provider: result.provider,
+    });
+    return;
+  }
+  if (!printer.wroteAnswer && result.answer !== "") process.stdout.write(result.answer);
+  if (result.stop_reason === "max_steps" && printer.wroteAnswer) process.stdout.write(`\n\n${result.answer.split("\n").at(-1)}`);
+  printer.finish();
+  const c = output.colorsFor(process.stdout);
+  process.stdout.write(`\n${c.bold(`Evidence (${result.evidence.length}):`)}\n`);
+  process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c) : "  none\n");
+  process.stdout.write(`\n${render.renderCitations(result.citations, c)}`);
+}
+
+export function register(program: Command): void {
+  program
+    .command("ask")
+    .description("answer a question about the code, with path:line evidence")
+    .argument("<question>", "the question")
+    .option("--root <dir>", "repository root", ".")
+    .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support)")
+    .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
+    .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
+    .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
+    .option("--max-steps <n>", "maximum tool steps before answering (default 8)", parseInteger)
+    .option("--json", "print {answer, evidence, citations, steps, model, provider} as JSON")
+    .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")
+    .action((question: string, flags: AskFlags) => runAction(flags.json === true, () => ask(question, flags)));
+}

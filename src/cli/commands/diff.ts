@@ -1,0 +1,35 @@
+/** `codecite diff`: the `read_git_diff` tool from the command line. */
+import type { Command } from "commander";
+import { parseInteger, runAction } from "../output.js";
+
+interface DiffFlags {
+  base?: string;
+  head?: string;
+  path?: string;
+  contextLines?: number;
+  root: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("diff")
+    .description("show git changes as hunks (working tree against HEAD by default)")
+    .option("--base <ref>", "base commit or ref (default HEAD)")
+    .option("--head <ref>", "head commit or ref (default: the working tree)")
+    .option("--path <p>", "limit to this repository-relative file or folder")
+    .option("--context-lines <n>", "context lines around each change, 0-20 (default 3)", parseInteger)
+    .option("--root <dir>", "repository root", ".")
+    .option("--json", "print the tool result envelope as JSON")
+    .action((flags: DiffFlags) =>
+      runAction(flags.json === true, async () => {
+        const { runEvidenceCommand } = await import("../evidence-command.js");
+        await runEvidenceCommand({
+          tool: "read_git_diff",
+          args: { base: flags.base, head: flags.head, path: flags.path, context_lines: flags.contextLines },
+          root: flags.root,
+          json: flags.json === true,
+        });
+      }),
+    );
+}

@@ -1,0 +1,30 @@
+/** `codecite importers <module>`: the `find_importers` tool from the command line. */
+import type { Command } from "commander";
+import { parseInteger, runAction } from "../output.js";
+
+interface ImportersFlags {
+  maxResults?: number;
+  root: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("importers")
+    .description("list the files that import a module, with the import statements")
+    .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
+    .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
+    .option("--root <dir>", "repository root", ".")
+    .option("--json", "print the tool result envelope as JSON")
+    .action((moduleName: string, flags: ImportersFlags) =>
+      runAction(flags.json === true, async () => {
+        const { runEvidenceCommand } = await import("../evidence-command.js");
+        await runEvidenceCommand({
+          tool: "find_importers",
+          args: { module_name: moduleName, max_results: flags.maxResults },
+          root: flags.root,
+          json: flags.json === true,
+        });
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+/** `codecite symbol <name>`: the `find_symbol` tool from the command line. */
+import type { Command } from "commander";
+import { parseInteger, runAction } from "../output.js";
+
+interface SymbolFlags {
+  kind?: string;
+  path?: string;
+  maxResults?: number;
+  root: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("symbol")
+    .description("find where a function, class, method, type or constant is defined")
+    .argument("<name>", "symbol name; Class.method allowed")
+    .option("--kind <k>", "only definitions of this kind (function, class, method, interface, type, enum, variable, constant, struct, trait, module)")
+    .option("--path <p>", "limit to this repository-relative file or folder")
+    .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
+    .option("--root <dir>", "repository root", ".")
+    .option("--json", "print the tool result envelope as JSON")
+    .action((name: string, flags: SymbolFlags) =>
+      runAction(flags.json === true, async () => {
+        const { runEvidenceCommand } = await import("../evidence-command.js");
+        await runEvidenceCommand({
+          tool: "find_symbol",
+          args: { name, kind: flags.kind, path: flags.path, max_results: flags.maxResults },
+          root: flags.root,
+          json: flags.json === true,
+        });
+      }),
+    );
+}

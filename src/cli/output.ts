@@ -1,0 +1,107 @@
+/**
+ * CLI output rules (DESIGN.md "CLI"): stdout carries only the answer or the JSON; progress,
+ * logs and errors go to stderr; `NO_COLOR` is honoured. Exit codes: 0 success (also an empty
+ * result), 1 runtime failure (model unreachable, timeout), 2 usage error or tool error — with
+ * `--json`, a JSON error object `{"ok": false, "error": {code, message, hint?}}` on stdout.
+ */
+import { InvalidArgumentError } from "commander";
+import pc from "picocolors";
+import { ConfigError } from "../config.js";
+import { ToolError } from "../evidence/evidence.js";
+import { ProviderError } from "../llm/types.js";
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+/**
+ * Whether to colour a stream: never when `NO_COLOR` is set to a non-empty value (no-color.org);
+ * always when `FORCE_COLOR` is set to anything but `0`; otherwise only on a terminal.
+ */
+export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true && env.TERM !== "dumb";
+}
+
+/** Colours for stdout and for stderr, decided once per stream. */
+export function colorsFor(stream: NodeJS.WriteStream): Colors {
+  return pc.createColors(colorEnabled(stream));
+}
+
+/** A usage error found after commander parsed the line (e.g. a bad flag value); exit 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The exit code of a failure: 2 for usage, configuration and tool errors; 1 for the rest. */
+export function exitCodeFor(err: unknown): 1 | 2 {
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof ToolError) return 2;
+  return 1;
+}
+
+/** The JSON error object of a failure. */
+export function errorObject(err: unknown): { code: string; message: string; hint?: string } {
+  if (err instanceof ToolError) return err.toJSON();
+  if (err instanceof ConfigError) {
+    const what = err.variable.startsWith("-") ? `the ${err.variable} flag` : `the ${err.variable} environment variable`;
+    return { code: "INVALID_ARGUMENT", message: err.message, hint: `Fix or remove ${what}.` };
+  }
+  if (err instanceof ProviderError) {
+    return err.hint !== undefined ? { code: err.code, message: err.message, hint: err.hint } : { code: err.code, message: err.message };
+  }
+  if (err instanceof UsageError) {
+    return err.hint !== undefined ? { code: "INVALID_ARGUMENT", message: err.message, hint: err.hint } : { code: "INVALID_ARGUMENT", message: err.message };
+  }
+  return { code: "INTERNAL", message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Writes one JSON document (2-space indentation) and a newline to stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes a line to stderr. */
+export function logLine(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+/**
+ * Reports a failure and sets the exit code: with `json`, the error object on stdout; always a
+ * readable `codecite: error: …` (and `hint: …`) on stderr.
+ */
+export function reportFailure(err: unknown, json: boolean): void {
+  const obj = errorObject(err);
+  if (json) printJson({ ok: false, error: obj });
+  const c = colorsFor(process.stderr);
+  logLine(`${c.red("codecite: error:")} ${obj.message}`);
+  if (obj.hint) logLine(`${c.dim("hint:")} ${obj.hint}`);
+  if (obj.code === "INTERNAL" && err instanceof Error && err.stack && process.env.CODECITE_DEBUG) logLine(err.stack);
+  process.exitCode = exitCodeFor(err);
+}
+
+/**
+ * Wraps a command action: runs it, and turns any throw into `reportFailure` with the right exit
+ * code. `json` says whether the command was asked for JSON output.
+ */
+export async function runAction(json: boolean, action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (err) {
+    reportFailure(err, json);
+  }
+}
+
+/**
+ * Parses a flag value as an integer (a commander option parser; ranges are checked by the
+ * tool's schema, so the model and the CLI get the same messages).
+ * @throws InvalidArgumentError (commander reports it as a usage error, exit 2).
+ */
+export function parseInteger(value: string): number {
+  if (!/^[+-]?\d+$/.test(value.trim())) throw new InvalidArgumentError("Not an integer.");
+  return Number(value.trim());
+}

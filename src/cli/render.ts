@@ -1,0 +1,98 @@
+/**
+ * Human renderers. Every record starts with a `path:line` location that terminals and editors
+ * can open, followed by its snippet lines numbered with their real (1-based) line numbers:
+ *
+ * ```
+ * src/rag_chat.py:10  import rag_common
+ *     10 │ from rag_common import load_index
+ * ```
+ *
+ * Diff hunks are shown as the hunk text, unnumbered. Renderers return strings; callers decide
+ * the stream (records → stdout, summaries and notes → stderr).
+ */
+import type { Evidence } from "../evidence/evidence.js";
+import type { Colors } from "./output.js";
+
+/** The `path:line` location of a record (first line). */
+export function location(e: Evidence): string {
+  return `${e.path}:${e.start_line}`;
+}
+
+function header(e: Evidence, c: Colors): string {
+  const parts = [c.bold(c.cyan(location(e))), ""];
+  let label: string = e.kind;
+  if (e.kind === "definition") label = `${e.symbol_kind ?? "definition"} ${e.name}`;
+  else if (e.kind === "import") label = `import ${e.name}${e.alias ? ` as ${e.alias}` : ""}`;
+  else if (e.kind === "match") label = "match";
+  else if (e.kind === "source") label = e.end_line > e.start_line ? `lines ${e.start_line}-${e.end_line}` : `line ${e.start_line}`;
+  else if (e.kind === "diff") label = `hunk ${e.start_line}-${e.end_line}`;
+  parts.push(c.dim(label));
+  if (e.flags && e.flags.length > 0) parts.push(c.yellow(`[${e.flags.join(", ")}]`));
+  return parts.join(" ").replace(/ {2,}/, "  ");
+}
+
+/** One record: header plus snippet lines (`NNNN │ text`), lines exact. */
+export function renderEvidence(e: Evidence, c: Colors): string {
+  const lines = e.snippet.split("\n");
+  if (e.kind === "diff") return [header(e, c), ...lines.map((l) => `    ${l}`)].join("\n");
+  const width = String(e.start_line + lines.length - 1).length;
+  const body = lines.map((l, i) => `  ${c.dim(`${String(e.start_line + i).padStart(Math.max(width, 4))} │`)} ${l}`);
+  return [header(e, c), ...body].join("\n");
+}
+
+/** Records separated by blank lines, ending with a newline ("" for none). */
+export function renderEvidenceList(records: readonly Evidence[], c: Colors): string {
+  return records.length === 0 ? "" : `${records.map((e) => renderEvidence(e, c)).join("\n\n")}\n`;
+}
+
+/** The summary line of a result: `4 results`, `showing 50 of 120 (truncated)`, `no results`. */
+export function renderSummary(shown: number, total: number, truncated: boolean): string {
+  if (total === 0 && shown === 0) return "no results";
+  const noun = total === 1 ? "result" : "results";
+  if (truncated || shown < total) return `showing ${shown} of ${total} ${noun} (truncated)`;
+  return `${total} ${noun}`;
+}
+
+/** Citations, each marked `✓` (verified) or `✗ … unverified`, with a count line first. */
+export function renderCitations(citations: ReadonlyArray<{ path: string; line: number; verified: boolean }>, c: Colors): string {
+  if (citations.length === 0) return `${c.bold("Citations:")} none\n`;
+  const ok = citations.filter((x) => x.verified).length;
+  const lines = [`${c.bold("Citations:")} ${ok} of ${citations.length} verified`];
+  for (const x of citations) {
+    lines.push(
+      x.verified
+        ? `  ${c.green("✓")} ${x.path}:${x.line}`
+        : `  ${c.red("✗")} ${x.path}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+interface SchemaProperty {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/** One tool definition for humans: name, description, one line per parameter. */
+export function renderToolDefinition(
+  def: { function: { name: string; description: string; parameters: Record<string, unknown> } },
+  c: Colors,
+): string {
+  const params = def.function.parameters;
+  const props = (params.properties ?? {}) as Record<string, SchemaProperty>;
+  const required = new Set(Array.isArray(params.required) ? (params.required as string[]) : []);
+  const lines = [`${c.bold(def.function.name)}  ${def.function.description}`];
+  for (const [name, p] of Object.entries(props)) {
+    const facts: string[] = [Array.isArray(p.type) ? p.type.join("|") : (p.type ?? "any")];
+    if (required.has(name)) facts.push("required");
+    if (p.enum) facts.push(`one of ${p.enum.map(String).join("|")}`);
+    if (p.minimum !== undefined && p.maximum !== undefined) facts.push(`${p.minimum}..${p.maximum}`);
+    if (p.default !== undefined) facts.push(`default ${JSON.stringify(p.default)}`);
+    lines.push(`  ${c.cyan(name)} (${facts.join(", ")})${p.description ? `  ${p.description}` : ""}`);
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,139 @@
+/**
+ * Output budgets for small models (issue 4 item 6; code-intel-anchors §0.1 and §5 "Budgets"):
+ * every tool result should fit an 8K-token context next to the conversation.
+ *
+ * {@link applyBudget} works on any `Evidence[]` and applies, in order:
+ * 1. **records**: at most `maxResults` records (default {@link DEFAULT_MAX_RESULTS});
+ * 2. **snippets**: each snippet cut to its first `maxSnippetLines` lines (default
+ *    {@link DEFAULT_SNIPPET_LINES}) and each line to `maxLineChars` characters; a cut record gets the
+ *    flag `truncated`, keeps its full `start_line`/`end_line`, and the lines shown stay exact
+ *    (DESIGN.md "Evidence");
+ * 3. **ladder** when the serialized result is still over `maxBytes` (default
+ *    {@link DEFAULT_MAX_BYTES}, UTF-8 bytes of the JSON envelope): first lines only → one record per
+ *    file with per-file counts in `note` → as many of those records as fit. The `note` says which
+ *    form was used. Nothing is cut silently.
+ *
+ * `total` is always the true number of records found (or the caller's larger count).
+ */
+import type { Evidence, EvidenceFlag, EvidenceResult } from "./evidence.js";
+
+/** Records returned when the caller gives no `max_results`. */
+export const DEFAULT_MAX_RESULTS = 50;
+/** Snippet lines kept per record before the ladder. */
+export const DEFAULT_SNIPPET_LINES = 12;
+/** Characters kept per snippet line. */
+export const DEFAULT_LINE_CHARS = 300;
+/** Serialized size (UTF-8 bytes of the envelope JSON) above which the ladder starts: about 3–4K tokens. */
+export const DEFAULT_MAX_BYTES = 12_000;
+
+export interface BudgetOptions {
+  maxResults?: number;
+  maxSnippetLines?: number;
+  maxLineChars?: number;
+  maxBytes?: number;
+  /** The true count when the caller already stopped collecting early (≥ `evidence.length`). */
+  total?: number;
+  /** A note to keep in front of the budget's own note (e.g. how a query was read). */
+  note?: string;
+}
+
+/** The form {@link applyBudget} settled on. */
+export type BudgetForm = "full" | "first_lines" | "per_file";
+
+const TRUNCATED: EvidenceFlag = "truncated";
+
+function withFlag(e: Evidence, flag: EvidenceFlag): Evidence {
+  if (e.flags?.includes(flag)) return e;
+  return { ...e, flags: [...(e.flags ?? []), flag] };
+}
+
+/** Cuts a line to `max` UTF-16 code units without splitting a surrogate pair. */
+function cutLine(line: string, max: number): { text: string; cut: boolean } {
+  if (line.length <= max) return { text: line, cut: false };
+  let end = max;
+  const c = line.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return { text: line.slice(0, end), cut: true };
+}
+
+/** A copy of `e` whose snippet holds at most `lines` lines of at most `chars` characters. */
+export function cutSnippet(e: Evidence, lines: number, chars: number): Evidence {
+  const all = e.snippet.split("\n");
+  let cut = all.length > lines;
+  const kept = all.slice(0, lines).map((l) => {
+    const r = cutLine(l, chars);
+    if (r.cut) cut = true;
+    return r.text;
+  });
+  if (!cut) return e;
+  return withFlag({ ...e, snippet: kept.join("\n") }, TRUNCATED);
+}
+
+function joinNotes(...notes: (string | undefined)[]): string | undefined {
+  const kept = notes.filter((n): n is string => n !== undefined && n !== "");
+  return kept.length > 0 ? kept.join(" ") : undefined;
+}
+
+function sizeOf(evidence: Evidence[], total: number, truncated: boolean, note: string | undefined): number {
+  const env: Record<string, unknown> = { ok: true, evidence, total, truncated };
+  if (note !== undefined) env.note = note;
+  return Buffer.byteLength(JSON.stringify(env), "utf8");
+}
+
+/**
+ * Applies the budget (see the module comment) to records already in their final order.
+ * @returns the envelope fields, with `form` telling which rung of the ladder was used.
+ */
+export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions = {}): EvidenceResult & { form: BudgetForm } {
+  const maxResults = Math.max(1, opts.maxResults ?? DEFAULT_MAX_RESULTS);
+  const maxLines = Math.max(1, opts.maxSnippetLines ?? DEFAULT_SNIPPET_LINES);
+  const maxChars = Math.max(20, opts.maxLineChars ?? DEFAULT_LINE_CHARS);
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const total = Math.max(opts.total ?? 0, evidence.length);
+
+  const capped = evidence.slice(0, maxResults);
+  const countNote =
+    capped.length < total
+      ? `Showing ${capped.length} of ${total} records; narrow the query (path, kind) or raise max_results to see more.`
+      : undefined;
+
+  let records = capped.map((e) => cutSnippet(e, maxLines, maxChars));
+  let cut = records.some((r, i) => r !== capped[i]);
+  let note = joinNotes(opts.note, countNote, cut ? `Snippets longer than ${maxLines} lines were cut (flag truncated); read_evidence shows whole ranges.` : undefined);
+  if (sizeOf(records, total, cut || capped.length < total, note) <= maxBytes) {
+    return { evidence: records, total, truncated: cut || capped.length < total, ...(note ? { note } : {}), form: "full" };
+  }
+
+  // Rung 2: first lines only.
+  records = capped.map((e) => cutSnippet(e, 1, maxChars));
+  cut = records.some((r, i) => r !== capped[i]);
+  note = joinNotes(
+    opts.note,
+    countNote,
+    `Output was too large, so each snippet shows only its first line (flag truncated); read_evidence shows whole ranges.`,
+  );
+  if (cut && sizeOf(records, total, true, note) <= maxBytes) {
+    return { evidence: records, total, truncated: true, ...(note ? { note } : {}), form: "first_lines" };
+  }
+
+  // Rung 3: one record per file, counts per file in the note.
+  const perFile = new Map<string, { first: Evidence; count: number }>();
+  for (const e of evidence) {
+    const slot = perFile.get(e.path);
+    if (slot === undefined) perFile.set(e.path, { first: e, count: 1 });
+    else slot.count++;
+  }
+  const files = [...perFile.entries()];
+  const counts = files.map(([p, s]) => `${p} (${s.count})`);
+  let shownCounts = counts.length;
+  const buildNote = (kept: number) =>
+    joinNotes(
+      opts.note,
+      `Output was too large: ${total} records in ${files.length} files; showing the first record of ${kept} files with first lines only. Records per file: ${counts.slice(0, shownCounts).join(", ")}${shownCounts < counts.length ? `, … (${counts.length - shownCounts} more files)` : ""}. Narrow the query with path to see the rest.`,
+    );
+  records = files.slice(0, maxResults).map(([, s]) => cutSnippet(s.first, 1, maxChars));
+  // Shrink the count list first, then the records, until the envelope fits.
+  while (shownCounts > 10 && sizeOf(records, total, true, buildNote(records.length)) > maxBytes) shownCounts = Math.max(10, Math.floor(shownCounts / 2));
+  while (records.length > 1 && sizeOf(records, total, true, buildNote(records.length)) > maxBytes) records = records.slice(0, Math.max(1, Math.floor(records.length * 0.75)));
+  return { evidence: records, total, truncated: true, note: buildNote(records.length) as string, form: "per_file" };
+}

@@ -1,0 +1,360 @@
+/**
+ * `find_importers`: the files that import a module, one `import` record per import statement
+ * (DESIGN.md "The tools"; rules per language in `lang/<language>.ts`).
+ *
+ * **Reading `module_name`** (first rule that finds something wins):
+ * 1. a **path** (has a `/`, a source file ending, or names a file): a repository-relative file
+ *    (`src/rag_common.py`), a folder with an `__init__.py`/`index.*`/package entry, a path without
+ *    its ending (`src/rag_common`), or a unique trailing part of a path (`rag_common.py`). An
+ *    absolute path inside the root is made relative; any other absolute path or `..` path is read
+ *    inside the root and never opens anything outside it (it simply matches nothing);
+ * 2. a **dotted name** matched exactly against the names each language gives its files
+ *    (`LanguageSpec.moduleNames`; Python: `pkg.rag_common`, `rag_common` under a `src/` root);
+ * 3. a **specifier** resolved as if written in a file at the root (tsconfig `paths`, workspace
+ *    packages: `@/utils`, `@acme/ui`);
+ * 4. a unique **trailing part** of a dotted name (`rag_common` → `pkg.rag_common`) or of a
+ *    JS/TS module path (`Button` → `src/components/Button.tsx`); several candidates are an
+ *    `INVALID_ARGUMENT` error that lists them;
+ * 5. otherwise a **name** of a module outside the tree: imports that resolve outside the tree
+ *    and carry that name match (`numpy` matches `import numpy.linalg`, `react` matches
+ *    `react/jsx-runtime`; `LanguageSpec.matchesExternal`), as do resolutions whose module name is
+ *    exactly the query (Go import paths, Java names, Python namespace packages).
+ *
+ * **Matching**: an import matches when its resolution (`LanguageSpec.resolve`) reaches a target
+ * file; a file never imports itself (a `.d.ts` is never an importer of its own module). A
+ * JS/TS `import()`/`require()` whose argument is not a literal matches when its static prefix
+ * (`./locale/` of `` `./locale/${l}.js` ``) leads to a target; such records carry `unresolved`.
+ * Only files of the target's language family are parsed, and of those only the files whose text
+ * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`).
+ *
+ * **Records**: `kind: "import"`, `name` = the resolved module (`pkg.rag_common`, `src/util.ts`,
+ * `numpy.linalg`), the whole statement's lines, `alias`, `flags` (`type_checking`, `type_only`,
+ * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
+ */
+import path from "node:path";
+import type { FindImportersArgs } from "../tools/code-tools.js";
+import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { applyBudget } from "./budget.js";
+import { closeNames } from "./close-names.js";
+import { describeFactsSkips, loadFacts, throwIfAborted } from "./facts.js";
+import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
+import type { ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
+import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
+import { isDottedName, pythonLayout } from "./lang/python-layout.js";
+import { joinPath, parentDir } from "./lang/project-files.js";
+import { linesEvidence } from "./line-evidence.js";
+import { createProjectView } from "./project-view.js";
+import { filesMentioning, type Needles } from "./text-prefilter.js";
+import type { FileEntry, Workspace } from "./workspace.js";
+
+/** Longest accepted `module_name`, in characters. */
+export const MAX_MODULE_NAME_CHARS = 1000;
+
+/** What a query names. */
+interface QueryTarget {
+  /** Target files; empty for a name-only query. */
+  files: Set<string>;
+  /** How the query was read, for the note. */
+  reading?: string;
+}
+
+/** Files that are not source of any language but are imported by JS/TS (`.css`, `.json`, `.svg` …) belong to the `js` family. */
+function familyOfFile(file: string): string {
+  const lang = languageFor(file);
+  return lang === undefined ? "js" : familyOf(lang);
+}
+
+function stemOf(file: string): string {
+  const base = file.slice(file.lastIndexOf("/") + 1);
+  return base.replace(/(\.d)?\.[^.]+$/, "");
+}
+
+/** A JS/TS module path: the path without its ending, and without a final `/index`. */
+function jsModulePath(file: string): string {
+  const noExt = file.replace(/(\.d)?\.[^./]+$/, "");
+  return noExt.endsWith("/index") ? noExt.slice(0, -"/index".length) : noExt;
+}
+
+/** Validates `module_name` and strips an `import x` / `from x import …` wrapper a model may send. */
+function checkModuleName(raw: string): { query: string; unwrapped: boolean } {
+  if (raw.length > MAX_MODULE_NAME_CHARS) {
+    throw new ToolError("INVALID_ARGUMENT", `module_name is too long (${raw.length} characters; limit ${MAX_MODULE_NAME_CHARS})`);
+  }
+  if (/[\0\n\r]/.test(raw)) {
+    throw new ToolError("INVALID_ARGUMENT", "module_name must be one line without NUL characters", "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
+  }
+  let query = raw.trim();
+  const stmt = /^(?:from\s+(\.*[\w.]*)\s+import\b.*|import\s+([\w.]+).*)$/.exec(query);
+  let unwrapped = false;
+  if (stmt) {
+    query = (stmt[1] ?? stmt[2]) as string;
+    unwrapped = true;
+  }
+  query = query.replace(/^['"`]|['"`]$/g, "");
+  if (query === "") throw new ToolError("INVALID_ARGUMENT", "module_name is empty", "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
+  return { query, unwrapped };
+}
+
+/** Turns a path-like query into a repository-relative path; `undefined` when it leaves the root. */
+function pathForm(ws: Workspace, query: string): string | undefined {
+  let p = query.replace(/\\/g, "/");
+  const root = ws.root.replace(/\\/g, "/");
+  if (p.startsWith(`${root}/`)) p = p.slice(root.length + 1);
+  else if (path.posix.isAbsolute(p)) p = p.replace(/^\/+/, "");
+  return joinPath(p);
+}
+
+function ambiguous(query: string, candidates: string[]): ToolError {
+  const shown = candidates.slice(0, 10).join(", ");
+  const more = candidates.length > 10 ? `, … (${candidates.length - 10} more)` : "";
+  return new ToolError(
+    "INVALID_ARGUMENT",
+    `module_name '${query}' matches ${candidates.length} different modules: ${shown}${more}`,
+    "Pass the full dotted module name or the file path of the one you mean.",
+  );
+}
+
+/** Reads `query` per the module comment's rules 1–4; a name-only target has no files. */
+async function interpretQuery(ws: Workspace, project: ProjectView, query: string): Promise<QueryTarget> {
+  const js = jsResolver(project);
+  const layout = pythonLayout(project);
+  const sources = project.files.filter((f) => languageFor(f) !== undefined);
+
+  // 1. a path
+  const norm = pathForm(ws, query);
+  const hasSlash = /[/\\]/.test(query);
+  const fileEnding = /\.[A-Za-z0-9]+$/.test(query) && (languageFor(query) !== undefined || /\.(json|css|scss|sass|less|svg|html|vue|svelte|md)$/i.test(query));
+  if (hasSlash || fileEnding || (norm !== undefined && project.has(norm))) {
+    if (norm === undefined || norm === "") return { files: new Set(), reading: `'${query}' is not a path inside the repository` };
+    if (project.has(norm)) return { files: new Set([norm]) };
+    const init = layout.initOf(norm);
+    if (init !== undefined) return { files: new Set([init]), reading: `read as ${init}` };
+    for (const ext of [".py", ".pyi"]) if (project.has(norm + ext)) return { files: new Set([norm + ext]), reading: `read as ${norm + ext}` };
+    const probed = await js.probe(norm);
+    if (probed !== undefined) return { files: new Set([probed]), reading: `read as ${probed}` };
+    const suffix = project.files.filter((f) => f.endsWith(`/${norm}`));
+    if (suffix.length === 1) return { files: new Set(suffix), reading: `read as ${suffix[0] as string}` };
+    if (suffix.length > 1) throw ambiguous(query, suffix);
+    // `@/utils`, `lodash/fp`, `@scope/pkg` may still be specifiers; a file name is not.
+    if (!hasSlash) return { files: new Set(), reading: `no file ${norm} in the repository` };
+  }
+
+  // 2. exact dotted names
+  const trailing = new Map<string, string>(); // file → name
+  if (isDottedName(query)) {
+    const exact = new Set<string>();
+    for (const f of sources) {
+      const lang = languageFor(f);
+      if (lang?.moduleNames === undefined) continue;
+      for (const n of await lang.moduleNames(f, project)) {
+        if (n === query) exact.add(f);
+        else if (n.endsWith(`.${query}`) && !trailing.has(f)) trailing.set(f, n);
+      }
+    }
+    if (exact.size > 0) {
+      const list = [...exact].sort();
+      return { files: exact, ...(exact.size > 1 ? { reading: `'${query}' names ${exact.size} files: ${list.join(", ")}` } : {}) };
+    }
+  }
+
+  // 3. a specifier from the root
+  if (!/\s/.test(query)) {
+    const res = await js.resolve(query, "__codecite_query__.ts");
+    const file = res.files[0];
+    if (!res.external && file !== undefined) return { files: new Set([file]), reading: `read as ${file}` };
+  }
+
+  // 4. a unique trailing part
+  if (/^[\w$.-]+$/.test(query) && !query.startsWith(".")) {
+    for (const f of sources) {
+      if (familyOfFile(f) !== "js" || trailing.has(f)) continue;
+      const m = jsModulePath(f);
+      if (m === query || m.endsWith(`/${query}`)) trailing.set(f, m);
+    }
+  }
+  if (trailing.size === 1) {
+    const [[file, name]] = [...trailing.entries()] as [[string, string]];
+    return { files: new Set([file]), reading: `read as ${name} (${file})` };
+  }
+  if (trailing.size > 1) {
+    throw ambiguous(
+      query,
+      [...trailing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, n]) => (n === jsModulePath(f) ? f : `${n} (${f})`)),
+    );
+  }
+  return { files: new Set() };
+}
+
+/** Default external matching: the module is the query or lies below it. */
+function defaultMatchesExternal(query: string, res: Resolution): boolean {
+  const m = res.module;
+  return m === query || m.startsWith(`${query}.`) || m.startsWith(`${query}/`) || m.startsWith(`${query}::`);
+}
+
+/** The static prefix of a non-literal JS specifier's text (`` `./locale/${x}` `` → `./locale/`). */
+function staticPrefix(text: string): string | undefined {
+  const m = /^[`'"]([^`'"$\\]*)/.exec(text);
+  return m?.[1];
+}
+
+/** Needles for the prefilter: every target file's hints, or the query's last name part. */
+async function needlesFor(target: QueryTarget, query: string, project: ProjectView): Promise<Needles> {
+  const literals = new Set<string>();
+  const patterns = new Set<string>();
+  for (const f of target.files) {
+    const lang = languageFor(f);
+    let hints: { literals: string[]; patterns?: string[] };
+    if (lang?.importerHints) hints = await lang.importerHints(f, project);
+    else if (lang === undefined) hints = await jsImporterHints(f, project);
+    else {
+      const dir = parentDir(f);
+      hints = { literals: [stemOf(f), dir.slice(dir.lastIndexOf("/") + 1)] };
+    }
+    for (const l of hints.literals) literals.add(l);
+    for (const p of hints.patterns ?? []) patterns.add(p);
+  }
+  if (target.files.size === 0) {
+    const parts = query.split(/[./:\\]+/).filter((p) => p !== "" && p !== "@");
+    literals.add(parts[parts.length - 1] ?? query);
+  }
+  return { literals: [...literals], patterns: [...patterns] };
+}
+
+/** `file` is a declaration file of the same module as `target` (`x.d.ts` next to `x.ts`/`x.js`). */
+function isOwnDeclaration(file: string, target: string): boolean {
+  return /\.d\.[mc]?ts$/.test(file) && jsModulePath(file) === jsModulePath(target);
+}
+
+/**
+ * Lists the files that import `args.module_name` (see the module comment).
+ * @throws ToolError `INVALID_ARGUMENT` (empty, over-long or multi-line name; a trailing part that
+ *   matches several modules — the message lists them), `TIMEOUT` (aborted), `UNSUPPORTED`
+ *   (ripgrep missing for the file walk).
+ */
+export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+  const { query, unwrapped } = checkModuleName(args.module_name);
+  throwIfAborted(signal);
+  const entries = await ws.listFiles();
+  const project = createProjectView(ws, entries);
+  const target = await interpretQuery(ws, project, query);
+  throwIfAborted(signal);
+
+  const families = new Set<string>();
+  if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
+  else for (const l of LANGUAGES) families.add(familyOf(l));
+  const candidates = entries.filter((e) => {
+    const lang = languageFor(e.path);
+    return lang !== undefined && families.has(familyOf(lang));
+  });
+  const needles = await needlesFor(target, query, project);
+  const mentioned = await filesMentioning(
+    ws,
+    candidates.map((e) => e.path),
+    needles,
+    signal ? { signal } : {},
+  );
+  const toParse: FileEntry[] = mentioned === undefined ? candidates : candidates.filter((e) => mentioned.has(e.path));
+  const facts = await loadFacts(ws, toParse, signal);
+
+  const records: { file: string; ref: ImportRef; res: Resolution; lang: LanguageSpec; unresolved: boolean }[] = [];
+  const unresolvedSeen: string[] = [];
+  const blindSpots = new Set<string>();
+  for (const [file, fileFacts] of facts) {
+    throwIfAborted(signal);
+    const lang = languageFor(file) as LanguageSpec;
+    if (lang.blindSpotNote) blindSpots.add(lang.blindSpotNote);
+    for (const ref of fileFacts.imports) {
+      const res = await lang.resolve(ref, file, project);
+      if (res.unresolved) {
+        unresolvedSeen.push(`${file}:${ref.start_line}`);
+        const prefix = ref.flags?.includes("unresolved") ? staticPrefix(ref.specifier) : undefined;
+        if (prefix !== undefined && target.files.size > 0 && familyOf(lang) === "js" && /^\.\.?\//.test(prefix)) {
+          const base = joinPath(parentDir(file), prefix);
+          const full = base === undefined ? undefined : prefix.endsWith("/") && base !== "" ? `${base}/` : base;
+          if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) {
+            records.push({ file, ref, res, lang, unresolved: true });
+          }
+        }
+        continue;
+      }
+      let matched: boolean;
+      if (target.files.size > 0) {
+        matched = res.files.some((f) => target.files.has(f)) && !res.files.includes(file) && !res.files.some((t) => isOwnDeclaration(file, t));
+      } else if (res.external) {
+        matched = lang.matchesExternal ? lang.matchesExternal(query, ref, res) : defaultMatchesExternal(query, res);
+      } else {
+        matched = res.module === query;
+      }
+      if (matched) records.push({ file, ref, res, lang, unresolved: false });
+    }
+  }
+
+  // Build evidence with exact snippets (one read per matched file).
+  const evidence: Evidence[] = [];
+  const seen = new Set<string>();
+  const byFile = new Map<string, typeof records>();
+  for (const r of records) {
+    const list = byFile.get(r.file) ?? [];
+    list.push(r);
+    byFile.set(r.file, list);
+  }
+  for (const [file, list] of byFile) {
+    let lines: string[];
+    try {
+      lines = (await ws.readText(file)).lines;
+    } catch {
+      continue;
+    }
+    for (const { ref, res, lang, unresolved } of list) {
+      const name = unresolved ? ref.specifier : res.module;
+      const key = `${file}\0${ref.start_line}\0${ref.end_line}\0${name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      evidence.push(
+        linesEvidence(file, lines, ref.start_line, ref.end_line, {
+          kind: "import",
+          name,
+          language: lang.id,
+          ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
+          ...(ref.flags && ref.flags.length > 0 ? { flags: [...ref.flags] } : {}),
+        }),
+      );
+    }
+  }
+  evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const notes: string[] = [];
+  if (unwrapped) notes.push(`module_name read as '${query}'.`);
+  if (target.reading && (evidence.length === 0 || target.reading.includes("names"))) notes.push(`${target.reading}.`);
+  if (evidence.length === 0) notes.push(await emptyNote(query, target, project));
+  if (unresolvedSeen.length > 0) {
+    notes.push(
+      `${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${unresolvedSeen.slice(0, 3).join(", ")}.`,
+    );
+  }
+  const skipped = describeFactsSkips(facts);
+  if (skipped) notes.push(`${skipped}.`);
+  for (const b of blindSpots) if (target.files.size === 0 || [...target.files].some((f) => languageFor(f)?.blindSpotNote === b)) notes.push(b);
+  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" ") });
+  return result;
+}
+
+/** Why nothing was found, with close names when there are some. */
+async function emptyNote(query: string, target: QueryTarget, project: ProjectView): Promise<string> {
+  if (target.files.size > 0) {
+    const list = [...target.files].sort().join(", ");
+    return `No file imports ${list}.`;
+  }
+  const candidates = new Set<string>();
+  const layout = pythonLayout(project);
+  for (const f of project.files) {
+    const lang = languageFor(f);
+    if (lang === undefined) continue;
+    if (lang.moduleNames !== undefined && layout.isSource(f)) for (const n of await lang.moduleNames(f, project)) candidates.add(n);
+    candidates.add(stemOf(f));
+  }
+  for (const name of (await jsResolver(project).packages()).keys()) candidates.add(name);
+  const close = closeNames(query, candidates, 5);
+  const tail = close.length > 0 ? ` Close names in this repository: ${close.join(", ")}.` : "";
+  return `No module or file named '${query}' in this repository, and no file imports it by that name.${tail}`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The registered language modules. Adding a language means adding one `lang/<language>.ts`
+ * that exports a {@link LanguageSpec} and one line here.
+ */
+import type { LanguageSpec } from "./language.js";
+import { python } from "./python.js";
+import { typescript, tsx } from "./typescript.js";
+import { javascript } from "./javascript.js";
+import { go } from "./go.js";
+import { rust } from "./rust.js";
+import { java } from "./java.js";
+
+/** Every language codecite parses, in a fixed order. */
+export const LANGUAGES: readonly LanguageSpec[] = Object.freeze([python, typescript, tsx, javascript, go, rust, java]);
+
+/** Ending (with the dot, lower case) → language. `.d.ts` falls under `.ts`. */
+const BY_EXTENSION = new Map<string, LanguageSpec>();
+for (const lang of LANGUAGES) for (const ext of lang.extensions) BY_EXTENSION.set(ext.toLowerCase(), lang);
+
+/**
+ * The language of a repository-relative path, by its ending (the longest registered ending wins,
+ * compared case-insensitively), or `undefined` when no language handles it.
+ */
+export function languageFor(path: string): LanguageSpec | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  let best: LanguageSpec | undefined;
+  let bestLen = 0;
+  for (let i = base.indexOf("."); i >= 0; i = base.indexOf(".", i + 1)) {
+    const lang = BY_EXTENSION.get(base.slice(i));
+    if (lang !== undefined && base.length - i > bestLen) {
+      best = lang;
+      bestLen = base.length - i;
+    }
+  }
+  return best;
+}
+
+/** The importer family of a language (`js` for TypeScript, TSX and JavaScript). */
+export function familyOf(lang: LanguageSpec): string {
+  return lang.family ?? lang.id;
+}
+
+/** Every file ending handled by a registered language. */
+export function sourceExtensions(): string[] {
+  return [...BY_EXTENSION.keys()];
+}

@@ -1,0 +1,39 @@
+/**
+ * Builds evidence records from a file's lines, with the exact-snippet rules of DESIGN.md
+ * "Evidence" and the line rules of `text-file.ts` (a lone `\r` is shown as `\n` and flagged
+ * `bare_cr`; invisible or bidi characters flag `invisible_unicode`).
+ */
+import type { Evidence, EvidenceFlag } from "./evidence.js";
+import { BARE_CR_FLAG, hasInvisibleUnicode, snippetLine } from "./text-file.js";
+
+/**
+ * One record for lines `start_line..end_line` (1-based, inclusive; clamped to the file) of `lines`,
+ * with the given kind, name and optional fields. Flags from `fields.flags` come first.
+ */
+export function linesEvidence(
+  path: string,
+  lines: readonly string[],
+  start_line: number,
+  end_line: number,
+  fields: Omit<Evidence, "path" | "start_line" | "end_line" | "snippet">,
+): Evidence {
+  const last = Math.max(1, lines.length);
+  const start = Math.min(Math.max(1, start_line), last);
+  const end = Math.min(Math.max(start, end_line), last);
+  const flags: EvidenceFlag[] = [...(fields.flags ?? [])];
+  const shown: string[] = [];
+  for (let i = start; i <= end; i++) {
+    const raw = lines[i - 1] ?? "";
+    const s = snippetLine(raw);
+    if (s.bareCr && !flags.includes(BARE_CR_FLAG)) flags.push(BARE_CR_FLAG);
+    if (!flags.includes("invisible_unicode") && hasInvisibleUnicode(raw)) flags.push("invisible_unicode");
+    shown.push(s.text);
+  }
+  // contract order: path, start_line, end_line, kind, name, snippet, then optional fields
+  const out: Evidence = { path, start_line: start, end_line: end, kind: fields.kind, name: fields.name, snippet: shown.join("\n") };
+  if (fields.language !== undefined) out.language = fields.language;
+  if (fields.symbol_kind !== undefined) out.symbol_kind = fields.symbol_kind;
+  if (fields.alias !== undefined) out.alias = fields.alias;
+  if (flags.length > 0) out.flags = flags;
+  return out;
+}

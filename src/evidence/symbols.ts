@@ -1,0 +1,217 @@
+/**
+ * `find_symbol`: where a function, class, method, interface, type, enum or constant is defined,
+ * as `definition` records spanning the whole definition (DESIGN.md "The tools"; what each
+ * language reports is stated in `lang/<language>.ts`).
+ *
+ * - `name` is a plain name (`load_index`) or a qualified one: `Class.method`, `Outer.Inner.method`,
+ *   also written `Type::method` or `Class#method`. A plain name also finds methods of that name
+ *   (reported as `Class.method`); a qualified name matches the innermost containers
+ *   (`Inner.method` finds `Outer.Inner.method`). Matching is exact and case-sensitive.
+ * - `kind` keeps only definitions of that kind; `path` limits the search to a file or folder
+ *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
+ * - Only files whose text contains the name are parsed (`text-prefilter.ts`).
+ * - An empty result explains itself in `note`: definitions of other kinds or in other classes,
+ *   names that differ only in case or by a small edit (`close-names.ts`), files not parsed, and
+ *   the languages that have a parser.
+ */
+import type { FindSymbolArgs } from "../tools/code-tools.js";
+import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { applyBudget } from "./budget.js";
+import { closeNames } from "./close-names.js";
+import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
+import { languageFor, LANGUAGES } from "./lang/index.js";
+import type { SymbolDef } from "./lang/language.js";
+import { linesEvidence } from "./line-evidence.js";
+import { filesMentioning } from "./text-prefilter.js";
+import type { FileEntry, Workspace } from "./workspace.js";
+
+/** Longest accepted `name`, in characters. */
+export const MAX_SYMBOL_NAME_CHARS = 300;
+/** Above this many source files, close names come only from files mentioning the name in any case. */
+export const MAX_FILES_FOR_SUGGESTIONS = 3000;
+
+interface SymbolQuery {
+  name: string;
+  /** Container parts, outermost first (`["Outer", "Inner"]`), empty for a plain name. */
+  containers: string[];
+}
+
+/** Splits `Outer.Inner.method` / `Type::method` / `Class#method`. */
+export function parseSymbolName(raw: string): SymbolQuery {
+  if (raw.length > MAX_SYMBOL_NAME_CHARS) {
+    throw new ToolError("INVALID_ARGUMENT", `name is too long (${raw.length} characters; limit ${MAX_SYMBOL_NAME_CHARS})`);
+  }
+  const text = raw.trim().replace(/\(\)$/, "");
+  if (text === "" || /[\s\0]/.test(text)) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `name must be one symbol name without spaces (got ${JSON.stringify(raw.slice(0, 60))})`,
+      "Pass a name such as load_index or Class.method; use search_code for free text.",
+    );
+  }
+  const parts = text.split(/\.|::|#/).filter((p) => p !== "");
+  const name = parts.pop();
+  if (name === undefined) throw new ToolError("INVALID_ARGUMENT", `name ${JSON.stringify(raw)} has no symbol part`);
+  return { name, containers: parts };
+}
+
+function qualified(def: SymbolDef): string {
+  return def.container ? `${def.container}.${def.name}` : def.name;
+}
+
+function matches(def: SymbolDef, q: SymbolQuery): boolean {
+  if (def.name !== q.name) return false;
+  if (q.containers.length === 0) return true;
+  const want = q.containers.join(".");
+  return def.container === want || (def.container?.endsWith(`.${want}`) ?? false);
+}
+
+/** The files to search: all source files, or those under `path`. */
+async function sourceFiles(ws: Workspace, pathArg: string | undefined): Promise<{ files: FileEntry[]; under?: string; nonSource: number }> {
+  if (pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".") {
+    const all = await ws.listFiles();
+    const files = all.filter((f) => languageFor(f.path) !== undefined);
+    return { files, nonSource: all.length - files.length };
+  }
+  const r = await ws.resolve(pathArg);
+  const under = ws.relativeOf(r.abs);
+  const listed = await ws.listFiles({ under: pathArg });
+  let files = listed;
+  if (!r.isDirectory && listed.length === 0) {
+    // an ignored file named explicitly is still searched
+    const { promises: fsp } = await import("node:fs");
+    const st = await fsp.stat(r.abs);
+    files = [{ path: r.rel, size: st.size, mtimeMs: st.mtimeMs }];
+  }
+  const source = files.filter((f) => languageFor(f.path) !== undefined);
+  return { files: source, ...(under !== "" ? { under } : {}), nonSource: files.length - source.length };
+}
+
+function languagesLine(): string {
+  return [...new Set(LANGUAGES.map((l) => `${l.id} (${l.extensions.join(" ")})`))].join(", ");
+}
+
+/**
+ * Finds definitions named `args.name` (see the module comment).
+ * @throws ToolError `INVALID_ARGUMENT` (empty or multi-word name; bad path), `OUTSIDE_ROOT`,
+ *   `DENIED`, `NOT_FOUND` (path), `TIMEOUT` (aborted), `UNSUPPORTED` (ripgrep missing).
+ */
+export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+  const q = parseSymbolName(args.name);
+  throwIfAborted(signal);
+  const { files, under, nonSource } = await sourceFiles(ws, args.path);
+  if (files.length === 0) {
+    const where = args.path ? `under ${args.path}` : "in this repository";
+    const extra = nonSource > 0 ? ` (${nonSource} other file${nonSource === 1 ? "" : "s"} have no parser)` : "";
+    return {
+      evidence: [],
+      total: 0,
+      truncated: false,
+      note: `No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use search_code for other files.`,
+    };
+  }
+  const paths = files.map((f) => f.path);
+  const mentioned = await filesMentioning(ws, paths, { literals: [q.name] }, { ...(under ? { under } : {}), ...(signal ? { signal } : {}) });
+  const toParse = mentioned === undefined ? files : files.filter((f) => mentioned.has(f.path));
+  const facts = await loadFacts(ws, toParse, signal);
+
+  const found: { file: string; def: SymbolDef }[] = [];
+  const otherKinds: { file: string; def: SymbolDef }[] = [];
+  const otherContainers: { file: string; def: SymbolDef }[] = [];
+  for (const [file, f] of facts) {
+    for (const def of f.symbols) {
+      if (matches(def, q)) {
+        if (args.kind === undefined || def.kind === args.kind) found.push({ file, def });
+        else otherKinds.push({ file, def });
+      } else if (def.name === q.name && q.containers.length > 0) {
+        otherContainers.push({ file, def });
+      }
+    }
+  }
+
+  const evidence: Evidence[] = [];
+  const byFile = new Map<string, SymbolDef[]>();
+  for (const { file, def } of found) byFile.set(file, [...(byFile.get(file) ?? []), def]);
+  for (const [file, defs] of byFile) {
+    throwIfAborted(signal);
+    let lines: string[];
+    try {
+      lines = (await ws.readText(file)).lines;
+    } catch {
+      continue;
+    }
+    const lang = languageFor(file);
+    for (const def of defs) {
+      evidence.push(
+        linesEvidence(file, lines, def.start_line, def.end_line, {
+          kind: "definition",
+          name: qualified(def),
+          ...(lang ? { language: lang.id } : {}),
+          symbol_kind: def.kind,
+        }),
+      );
+    }
+  }
+  evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const notes: string[] = [];
+  if (evidence.length === 0) {
+    notes.push(await emptyNote(ws, args, q, { files, under, facts, otherKinds, otherContainers, signal }));
+  }
+  const skipped = describeFactsSkips(facts);
+  if (skipped) notes.push(`${skipped}.`);
+  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" ") });
+  return result;
+}
+
+async function emptyNote(
+  ws: Workspace,
+  args: FindSymbolArgs,
+  q: SymbolQuery,
+  ctx: {
+    files: FileEntry[];
+    under: string | undefined;
+    facts: FactsMap;
+    otherKinds: { file: string; def: SymbolDef }[];
+    otherContainers: { file: string; def: SymbolDef }[];
+    signal: AbortSignal | undefined;
+  },
+): Promise<string> {
+  const where = args.path ? ` under ${args.path}` : "";
+  const show = (list: { file: string; def: SymbolDef }[]) =>
+    list
+      .slice(0, 5)
+      .map(({ file, def }) => `${qualified(def)} (${def.kind}, ${file}:${def.start_line})`)
+      .join(", ");
+  if (ctx.otherKinds.length > 0) {
+    return `No ${args.kind} named ${args.name}${where}, but ${ctx.otherKinds.length} definition${ctx.otherKinds.length === 1 ? "" : "s"} of other kinds: ${show(ctx.otherKinds)}. Drop kind to see them.`;
+  }
+  if (ctx.otherContainers.length > 0) {
+    return `No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`;
+  }
+  // Close names: from files mentioning the name in any case, and, for trees of moderate size, from every file.
+  let pool: FactsMap;
+  let limited = false;
+  if (ctx.files.length <= MAX_FILES_FOR_SUGGESTIONS) {
+    pool = await loadFacts(ws, ctx.files, ctx.signal);
+  } else {
+    const paths = ctx.files.map((f) => f.path);
+    const anyCase = await filesMentioning(ws, paths, { literals: [q.name], caseInsensitive: true }, { ...(ctx.under ? { under: ctx.under } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    pool = await loadFacts(ws, anyCase === undefined ? [] : ctx.files.filter((f) => anyCase.has(f.path)), ctx.signal);
+    limited = true;
+  }
+  const names = new Set<string>();
+  const where1 = new Map<string, string>();
+  for (const [file, f] of pool) {
+    for (const def of f.symbols) {
+      const n = q.containers.length > 0 ? qualified(def) : def.name;
+      names.add(n);
+      if (!where1.has(n)) where1.set(n, `${file}:${def.start_line}`);
+    }
+  }
+  const wanted = q.containers.length > 0 ? [...q.containers, q.name].join(".") : q.name;
+  const close = closeNames(wanted, names, 5);
+  const base = `No definition named ${args.name}${args.kind ? ` of kind ${args.kind}` : ""}${where} (searched ${ctx.files.length} source file${ctx.files.length === 1 ? "" : "s"}; definitions come from tree-sitter for ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}).`;
+  if (close.length > 0) return `${base} Close names: ${close.map((n) => `${n} (${where1.get(n) ?? "?"})`).join(", ")}.`;
+  return `${base}${limited ? " Close names were looked for only in files that mention the name." : ""} Try search_code for the text.`;
+}

@@ -1,0 +1,80 @@
+/**
+ * A cheap text prefilter for the code-intelligence tools: which files mention any of some
+ * needles, found with one ripgrep run (`--files-with-matches`, the hardened arguments of
+ * `ripgrep.ts`, so the walk equals {@link Workspace.listFiles}). A file that never mentions a
+ * symbol's name cannot define it, and one that never names a module cannot import it (each
+ * language states the needles for its import forms, `LanguageSpec.importerHints`), so only the
+ * files found need parsing.
+ */
+import { baseRipgrepArgs, ripgrepEnv, ripgrepPath } from "./ripgrep.js";
+import { runProcess } from "./spawn.js";
+import type { Workspace } from "./workspace.js";
+
+/** What to look for. */
+export interface Needles {
+  /** Plain strings. */
+  literals: readonly string[];
+  /** Regexes in Rust `regex` syntax (ripgrep's). */
+  patterns?: readonly string[];
+  caseInsensitive?: boolean;
+}
+
+const PREFILTER_TIMEOUT_MS = 30_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** Escapes a string for Rust's `regex` crate (the characters `regex::escape` escapes). */
+export function escapeRustRegex(s: string): string {
+  return s.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, "\\$&");
+}
+
+/**
+ * The subset of `files` (repository-relative) whose text matches any needle, or `undefined` when
+ * the prefilter cannot run (ripgrep missing or failing, timeout): callers then parse every file.
+ * With no needles at all the result is the empty set.
+ * @param under limit the ripgrep walk to this repository-relative folder or file (already validated).
+ * @throws the abort reason when `signal` aborts.
+ */
+export async function filesMentioning(
+  ws: Workspace,
+  files: readonly string[],
+  needles: Needles,
+  opts: { under?: string; signal?: AbortSignal } = {},
+): Promise<Set<string> | undefined> {
+  const alternatives = [...new Set(needles.literals.filter((l) => l !== "").map(escapeRustRegex)), ...(needles.patterns ?? [])];
+  if (alternatives.length === 0) return new Set();
+  const wanted = new Set(files);
+  if (wanted.size === 0) return new Set();
+  let rg: string;
+  try {
+    rg = await ripgrepPath();
+  } catch {
+    return undefined;
+  }
+  const args = ["--files-with-matches", "--null", "--no-messages", ...baseRipgrepArgs()];
+  if (needles.caseInsensitive) args.push("--ignore-case");
+  else args.push("--case-sensitive");
+  args.push(`--regexp=${alternatives.join("|")}`);
+  if (opts.under !== undefined && opts.under !== "") args.push("--", opts.under);
+  let res;
+  try {
+    res = await runProcess(rg, args, {
+      cwd: ws.root,
+      env: ripgrepEnv(),
+      timeoutMs: PREFILTER_TIMEOUT_MS,
+      maxStdoutBytes: MAX_OUTPUT_BYTES,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return undefined;
+  }
+  // rg: 0 = matches, 1 = no match, 2 = error (possibly partial results; not trusted)
+  if (res.timedOut || res.overflow || (res.code !== 0 && res.code !== 1)) return undefined;
+  const out = new Set<string>();
+  for (const raw of res.stdout.toString("utf8").split("\0")) {
+    if (raw === "") continue;
+    const rel = raw.startsWith("./") ? raw.slice(2) : raw;
+    if (wanted.has(rel)) out.add(rel);
+  }
+  return out;
+}

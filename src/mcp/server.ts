@@ -1,0 +1,218 @@
+/**
+ * codecite as an MCP server over stdio (Model Context Protocol, `@modelcontextprotocol/sdk`
+ * v1 line, 1.32.2).
+ *
+ * - Tools: exactly the code tool registry (`createCodeToolRegistry`), listed with the same
+ *   JSON Schemas the models see (`registry.definitions()`), annotations
+ *   `{readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false}`,
+ *   and `outputSchema` = the tool result envelope (`result-schema.ts`).
+ * - Calls go through `registry.dispatch` (zod validation, typed errors, never throws). The
+ *   envelope is returned as `structuredContent`, with a text rendering (`summary.ts`) in
+ *   `content`; a failed call is `isError: true` and the session continues.
+ * - Root: `--root` is the widest the server will ever read. Client roots (MCP `roots/list`,
+ *   re-read on `notifications/roots/list_changed`) may narrow it to a directory inside it;
+ *   a root outside it (or not a `file:` URI, or missing) is ignored with a log line.
+ *   Rule from the MCP reference filesystem server's CVE-2025-53110 fix: containment is
+ *   decided on real paths by path segments, never by string prefix.
+ * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
+ *   from libraries) go to stderr.
+ *
+ * The low-level `Server` class is used instead of `McpServer.registerTool` because our tools
+ * already have JSON Schemas and a validator (the registry): advertising and validating them
+ * once, our way, keeps MCP, the CLI and the agent byte-for-byte consistent, and turns bad
+ * arguments into our `INVALID_ARGUMENT` envelope rather than a protocol error.
+ */
+import { readFileSync } from "node:fs";
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { format } from "node:util";
+import type { Readable, Writable } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Workspace } from "../evidence/workspace.js";
+import { createCodeToolRegistry } from "../tools/code-tools.js";
+import type { ToolRegistry } from "../tools/registry.js";
+import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
+import { summarizeResult } from "./summary.js";
+
+export interface McpServerOptions {
+  /** The widest directory the server may read (`--root`, default the current directory). */
+  root: string;
+  /** Protocol input (default `process.stdin`). */
+  stdin?: Readable;
+  /** Protocol output (default `process.stdout`); nothing else is ever written to it. */
+  stdout?: Writable;
+  /** One log line, no newline (default: written to stderr as `codecite mcp: …`). */
+  log?: (line: string) => void;
+  /** How long to wait for the client's `roots/list` answer, in ms (default 5000). */
+  rootsTimeoutMs?: number;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** "search_code" → "Search code". */
+function titleOf(name: string): string {
+  const words = name.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** True when `child` is `parent` or lies inside it (both real, absolute paths; segment-wise, so `/a/b2` is not inside `/a/b`). */
+export function isWithin(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** The MCP tool list: the registry's definitions with annotations and the envelope as output schema. */
+export function mcpToolList(registry: ToolRegistry): Tool[] {
+  return registry.definitions().map((d) => ({
+    name: d.function.name,
+    title: titleOf(d.function.name),
+    description: d.function.description,
+    inputSchema: d.function.parameters as Tool["inputSchema"],
+    outputSchema: TOOL_RESULT_SCHEMA as unknown as Tool["outputSchema"],
+    annotations: {
+      title: titleOf(d.function.name),
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  }));
+}
+
+/**
+ * Picks the workspace for a set of client roots: the first root whose real path lies within
+ * `base.root` (a narrower view); `base` itself when none qualifies. Every ignored root is
+ * logged with the reason.
+ */
+export async function narrowToRoots(base: Workspace, uris: readonly string[], log: (line: string) => void): Promise<Workspace> {
+  const inside: string[] = [];
+  for (const uri of uris) {
+    let real: string;
+    try {
+      real = await realpath(fileURLToPath(uri));
+    } catch (err) {
+      log(`ignoring client root ${uri}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : "not a local file: URI"}`);
+      continue;
+    }
+    if (!isWithin(real, base.root)) {
+      log(`ignoring client root ${uri}: outside --root ${base.root} (client roots may only narrow it)`);
+      continue;
+    }
+    inside.push(real);
+  }
+  const chosen = inside[0];
+  if (chosen === undefined) return base;
+  if (inside.length > 1) log(`client gave ${inside.length} roots inside ${base.root}; serving the first: ${chosen}`);
+  if (chosen === base.root) return base;
+  try {
+    const ws = await Workspace.open(chosen);
+    log(`serving ${ws.root} (narrowed by the client's roots)`);
+    return ws;
+  } catch (err) {
+    log(`ignoring client root ${chosen}: ${(err as Error).message}`);
+    return base;
+  }
+}
+
+/** Sends `console.log`/`info`/`debug` to stderr while the server runs (stdout is the protocol channel). */
+function guardStdout(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  const toStderr = (...args: unknown[]) => void process.stderr.write(`${format(...args)}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  return () => Object.assign(console, saved);
+}
+
+/**
+ * Serves the code tools over MCP on stdio until the client disconnects (stdin ends or the
+ * transport closes), then resolves.
+ * @throws ToolError `NOT_FOUND`/`INVALID_ARGUMENT` when `root` is not a directory (before
+ *   anything is written to stdout).
+ */
+export async function startMcpServer(opts: McpServerOptions): Promise<void> {
+  const log = opts.log ?? ((line: string) => void process.stderr.write(`codecite mcp: ${line}\n`));
+  const base = await Workspace.open(opts.root);
+  const registry = createCodeToolRegistry();
+  const tools = mcpToolList(registry);
+  let current: Promise<Workspace> = Promise.resolve(base);
+
+  const server = new Server(
+    { name: "codecite", title: "codecite", version: packageVersion() },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        "Read-only code evidence for one repository. Every result is evidence: a repository-relative path, " +
+        "1-based line range and the exact lines. Start with search_code or find_symbol, then read_evidence to see more.",
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const workspace = await current;
+    const result = await registry.dispatch(
+      { name: request.params.name, arguments: request.params.arguments ?? {} },
+      { workspace, signal: extra.signal },
+    );
+    return {
+      content: [{ type: "text", text: summarizeResult(result) }],
+      structuredContent: result as unknown as Record<string, unknown>,
+      isError: !result.ok,
+    };
+  });
+
+  const refreshRoots = () => {
+    current = (async () => {
+      let uris: string[];
+      try {
+        const { roots } = await server.listRoots(undefined, { timeout: opts.rootsTimeoutMs ?? 5000 });
+        uris = roots.map((r) => r.uri);
+      } catch (err) {
+        log(`roots/list failed (${(err as Error).message}); serving ${base.root}`);
+        return base;
+      }
+      return narrowToRoots(base, uris, log);
+    })();
+  };
+  server.oninitialized = () => {
+    if (server.getClientCapabilities()?.roots) refreshRoots();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => refreshRoots());
+  server.onerror = (err) => log(`protocol error: ${err.message}`);
+
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  const restoreConsole = stdout === process.stdout ? guardStdout() : () => undefined;
+  const transport = new StdioServerTransport(stdin, stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  const onEnd = () => void server.close();
+  stdin.once("end", onEnd);
+  stdin.once("close", onEnd);
+  try {
+    await server.connect(transport);
+    log(`serving ${tools.length} read-only tools for ${base.root} on stdio`);
+    await closed;
+  } finally {
+    stdin.off("end", onEnd);
+    stdin.off("close", onEnd);
+    restoreConsole();
+  }
+}

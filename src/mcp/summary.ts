@@ -1,0 +1,42 @@
+/**
+ * The text `content` that accompanies each MCP tool result. Many MCP clients hand only the
+ * text blocks to their model and ignore `structuredContent`, so the text must carry the
+ * evidence itself: a count line, then one `path:line` (or `path:start-end`) heading per record
+ * with its kind and name, followed by the exact snippet lines indented by two spaces, then the
+ * note. Failures read `ERROR CODE: message` plus the hint. The tools already cap their output
+ * for small contexts, so nothing is cut here.
+ */
+import type { Evidence } from "../evidence/evidence.js";
+import type { DispatchResult } from "../tools/registry.js";
+
+/** `path:line` for one-line records, `path:start-end` otherwise (editor-openable). */
+export function location(e: Evidence): string {
+  return e.start_line === e.end_line ? `${e.path}:${e.start_line}` : `${e.path}:${e.start_line}-${e.end_line}`;
+}
+
+function heading(e: Evidence): string {
+  const kind = e.symbol_kind ? `${e.kind} ${e.symbol_kind}` : e.kind;
+  const flags = e.flags && e.flags.length > 0 ? ` [${e.flags.join(", ")}]` : "";
+  return `${location(e)} ${kind} ${e.name}${flags}`;
+}
+
+/** Renders a dispatch result as the text block of an MCP `CallToolResult`. */
+export function summarizeResult(result: DispatchResult): string {
+  if (!result.ok) {
+    const hint = result.error.hint ? `\nHint: ${result.error.hint}` : "";
+    return `ERROR ${result.error.code}: ${result.error.message}${hint}`;
+  }
+  if (!("evidence" in result)) return JSON.stringify(result.result, null, 2);
+  const n = result.evidence.length;
+  const count =
+    n === result.total
+      ? `${n} result${n === 1 ? "" : "s"}.`
+      : `${n} of ${result.total} results${result.truncated ? " (truncated; narrow the query for the rest)" : ""}.`;
+  const lines = [count];
+  for (const e of result.evidence) {
+    lines.push(heading(e));
+    for (const l of e.snippet.split("\n")) lines.push(`  ${l}`);
+  }
+  if (result.note) lines.push(`Note: ${result.note}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,25 @@
+/**
+ * Cohere Command R7B / Command A (`cohere_action`, `toolcall-formats.md` §4):
+ * `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`;
+ * visible text sits in `<|START_RESPONSE|>…<|END_RESPONSE|>` or `<|START_TEXT|>…<|END_TEXT|>`,
+ * whose markers are removed (the text stays). Reasoning (`<|START_THINKING|>…<|END_THINKING|>`,
+ * often with the opener prefilled by the template) is the pipeline's reasoning split.
+ */
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanEnvelopes } from "./json-envelope.js";
+
+const TEXT_MARKERS = /<\|(?:START|END)_(?:RESPONSE|TEXT)\|>/g;
+
+/** Dialect `cohere_action`. */
+export const cohereAction = defineDialect({
+  family: "cohere_action",
+  markers: ["<|START_ACTION|>", "<|START_RESPONSE|>", "<|START_TEXT|>"],
+  detect: (text) => text.includes("<|START_ACTION|>") || /<\|START_(?:RESPONSE|TEXT)\|>/.test(text),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanEnvelopes(text, { open: /<\|START_ACTION\|>/, close: ["<|END_ACTION|>"], toCalls: (v) => callsFromValue(v) }, out);
+    for (const m of text.matchAll(TEXT_MARKERS)) out.span(m.index, m.index + m[0].length);
+    return out.result();
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * DeepSeek V3 / R1 (`deepseek_v3`, `toolcall-formats.md` §4): call bodies
+ * `function<｜tool▁sep｜>NAME\n```json\n{args}\n```` inside DeepSeek sections (`deepseek-tokens.ts`).
+ * The type word before the separator is usually `function`; the fence is optional and a stray
+ * `json` header line is tolerated (tenstorrent issue#3683). JSON that is cut or does not parse
+ * (`deepseek-v3-missing-brace`) yields no call; the section is still removed. Bodies written as
+ * `NAME<｜tool▁sep｜>{args}` are DeepSeek V3.1.
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject } from "./call-shape.js";
+import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { containsAny } from "./text-scan.js";
+
+function readBody(body: string): BodyReading {
+  const parts = splitAtSep(body);
+  if (!parts) return "broken";
+  const after = parts.after;
+  if (/^\s*(?:```\s*(?:json)?\s*)?\{/.test(after)) return "other-version";
+  const head = /^\s*([^\s`{]+)[ \t]*/.exec(after);
+  if (!head) return "broken";
+  const name = head[1]!;
+  const brace = after.indexOf("{", head[0].length);
+  if (brace < 0 || !/^\s*(?:```)?\s*(?:json)?\s*$/.test(after.slice(head[0].length, brace))) return "broken";
+  const m = matchBalanced(after, brace);
+  if (!m.ok || !/^\s*(?:```)?\s*$/.test(after.slice(m.end))) return "broken";
+  const args = parseJsonTolerant(after.slice(brace, m.end));
+  return isPlainObject(args) ? { name, arguments: args } : "broken";
+}
+
+/** Dialect `deepseek_v3`. */
+export const deepseekV3 = defineDialect({
+  family: "deepseek_v3",
+  markers: [...DEEPSEEK_TOKENS.callsBegin, ...DEEPSEEK_TOKENS.callBegin],
+  detect: (text) => containsAny(text, DEEPSEEK_TOKENS.callsBegin) || containsAny(text, DEEPSEEK_TOKENS.callBegin),
+  parse(text) {
+    const out = new MatchBuilder();
+    return scanDeepseek(text, readBody, out) ? out.result() : null;
+  },
+});

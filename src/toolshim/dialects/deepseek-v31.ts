@@ -1,0 +1,37 @@
+/**
+ * DeepSeek V3.1 / V3.1-Terminus (`deepseek_v31`, `toolcall-formats.md` §4): call bodies
+ * `NAME<｜tool▁sep｜>{args}` (no type word, no fence) inside DeepSeek sections
+ * (`deepseek-tokens.ts`). Text before and after the section stays (vLLM keeps only the prefix;
+ * `content_after` keeps both). Reasoning policy (calls inside a closed `<think>` are rehearsals,
+ * inside a never-closed one they are real) is the pipeline's default (§5).
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject } from "./call-shape.js";
+import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { containsAny } from "./text-scan.js";
+
+function readBody(body: string): BodyReading {
+  const parts = splitAtSep(body);
+  if (!parts) return "broken";
+  const name = parts.before.trim();
+  const fence = /^\s*(?:```\s*(?:json)?\s*)?/.exec(parts.after)![0];
+  const rest = parts.after.slice(fence.length);
+  if (!rest.startsWith("{")) return /\S/.test(rest) ? "other-version" : "broken";
+  if (name === "" || /\s/.test(name)) return "broken";
+  const m = matchBalanced(rest, 0);
+  if (!m.ok || !/^\s*(?:```)?\s*$/.test(rest.slice(m.end))) return "broken";
+  const args = parseJsonTolerant(rest.slice(0, m.end));
+  return isPlainObject(args) ? { name, arguments: args } : "broken";
+}
+
+/** Dialect `deepseek_v31`. */
+export const deepseekV31 = defineDialect({
+  family: "deepseek_v31",
+  markers: [...DEEPSEEK_TOKENS.callsBegin, ...DEEPSEEK_TOKENS.callBegin],
+  detect: (text) => containsAny(text, DEEPSEEK_TOKENS.callsBegin) || containsAny(text, DEEPSEEK_TOKENS.callBegin),
+  parse(text) {
+    const out = new MatchBuilder();
+    return scanDeepseek(text, readBody, out) ? out.result() : null;
+  },
+});

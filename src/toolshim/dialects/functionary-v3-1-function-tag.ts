@@ -1,0 +1,31 @@
+/**
+ * Functionary v3.1 / Llama 3.1 custom-tool syntax (`functionary_v3.1_function_tag`,
+ * `toolcall-formats.md` §4): `<function=NAME>{args json}</function>`, several calls one per line.
+ * Shares its opener with Qwen3-Coder XML; this dialect takes only JSON bodies (mlxcel pull#206
+ * dispatches on the body shape). The closer may be missing at the end of the text when the JSON
+ * is complete; JSON cut by the end of the text yields no call.
+ */
+import { isPlainObject } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanEnvelopes } from "./json-envelope.js";
+
+/** Dialect `functionary_v3.1_function_tag`. */
+export const functionaryV31FunctionTag = defineDialect({
+  family: "functionary_v3.1_function_tag",
+  markers: ["<function="],
+  detect: (text) => text.includes("<function="),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanEnvelopes(
+      text,
+      {
+        open: /<function=([^>\s]+)>/,
+        close: ["</function>"],
+        payloadStart: "{",
+        toCalls: (v, m) => (isPlainObject(v) ? [{ name: m[1]!, arguments: v }] : undefined),
+      },
+      out,
+    );
+    return out.result();
+  },
+});

@@ -1,0 +1,72 @@
+/**
+ * Functionary v3.2 (`functionary_v3.2`, `toolcall-formats.md` §4; llama.cpp FUNCTIONARY_V3_2):
+ * segments `NAME\n{json}` separated by `>>>`; a segment named `all` is user-visible text; the
+ * built-in `python` tool takes raw code. The first segment has no `>>>`.
+ *
+ * - `>>>NAME\n…`: NAME must be one word. A JSON object body is the call's arguments (JSON cut by
+ *   the end of the text: no call, removed); a non-JSON body is a call only for `python`
+ *   (`{code}`); otherwise the segment is left as text (a Python REPL prompt `>>> x = 1` is prose).
+ * - The first segment (no `>>>`) is a call only when its first line is exactly an offered tool
+ *   name: without a marker, anything else is prose.
+ * - `all\n` / `>>>all\n` headers are removed; their text stays.
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import type { OfferedTool, RawCall } from "../types.js";
+import { isPlainObject } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+
+const HEADER = /^([\p{L}_][\p{L}\p{N}_.-]*)[ \t]*\r?\n/u;
+
+type SegmentResult = { call?: RawCall; removeTo?: number; truncated?: boolean } | undefined;
+
+/** Read one segment `NAME\nbody` occupying `[start, end)`; header already validated as a word. */
+function readSegment(text: string, start: number, end: number, name: string, headerLen: number): SegmentResult {
+  const bodyStart = start + headerLen;
+  const body = text.slice(bodyStart, end);
+  if (name === "all") return { removeTo: bodyStart };
+  const t = body.trimStart();
+  if (t.startsWith("{")) {
+    const at = bodyStart + (body.length - t.length);
+    const m = matchBalanced(text, at);
+    if (!m.ok || m.end > end) return { truncated: true };
+    const value = parseJsonTolerant(text.slice(at, m.end));
+    if (!isPlainObject(value)) return undefined;
+    return { call: { name, arguments: value }, removeTo: m.end };
+  }
+  if (name === "python" && body.trim() !== "") return { call: { name, arguments: { code: body.trim() } }, removeTo: end };
+  return undefined;
+}
+
+function parse(text: string, tools: readonly OfferedTool[]) {
+  const out = new MatchBuilder();
+  const cuts: number[] = [];
+  for (let i = text.indexOf(">>>"); i >= 0; i = text.indexOf(">>>", i + 3)) cuts.push(i);
+  const bounds = [0, ...cuts, text.length];
+  for (let k = 0; k < bounds.length - 1; k++) {
+    const segStart = k === 0 ? 0 : bounds[k]! + 3;
+    const segEnd = bounds[k + 1]!;
+    const lead = k === 0 ? text.length - text.trimStart().length : 0;
+    const head = HEADER.exec(text.slice(segStart + lead, segEnd));
+    if (!head) continue;
+    const name = head[1]!;
+    if (k === 0 && name !== "all" && !tools.some((t) => t.name === name)) continue;
+    const seg = readSegment(text, segStart + lead, segEnd, name, head[0].length);
+    if (!seg) continue;
+    const markStart = k === 0 ? segStart + lead : bounds[k]!;
+    if (seg.truncated) {
+      out.span(markStart, text.length);
+      break;
+    }
+    if (seg.call) out.call(seg.call, markStart);
+    out.span(markStart, seg.removeTo ?? segEnd);
+  }
+  return out.result();
+}
+
+/** Dialect `functionary_v3.2`. */
+export const functionaryV32 = defineDialect({
+  family: "functionary_v3.2",
+  markers: [">>>"],
+  detect: (text) => text.includes(">>>") || /^\s*[\p{L}_][\p{L}\p{N}_.-]*[ \t]*\r?\n/u.test(text),
+  parse,
+});

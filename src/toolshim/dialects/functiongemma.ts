@@ -1,0 +1,20 @@
+/**
+ * Google FunctionGemma (`functiongemma`, `toolcall-formats.md` §4):
+ * `<start_function_call>call:NAME{key:<escape>text<escape>,n:1}<end_function_call>`, the Gemma 4
+ * body with `<escape>` as the raw-string delimiter; CJK prose around calls stays; numbers are
+ * unquoted. Same completeness rules as Gemma 4.
+ */
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanBraceCallBlocks } from "./gemma4-tool-call.js";
+
+/** Dialect `functiongemma`. */
+export const functiongemma = defineDialect({
+  family: "functiongemma",
+  markers: ["<start_function_call>"],
+  detect: (text) => text.includes("<start_function_call>"),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanBraceCallBlocks(text, "<start_function_call>", "<end_function_call>", "<escape>", out);
+    return out.result();
+  },
+});

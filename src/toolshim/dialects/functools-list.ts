@@ -1,0 +1,30 @@
+/**
+ * `functools[…]` (`functools_list`, `toolcall-formats.md` §4): Phi-4-mini writes
+ * `functools[{"name", "arguments"}, …]` (also mid-message), Firefunction v2 the same after a
+ * leading space. An empty `functools[]` holds no call and is removed as markup; a bracket that is
+ * not JSON (`functools[ This is just text ]`) is left as text (vLLM phi4mini malformed inputs).
+ */
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanEnvelopes } from "./json-envelope.js";
+
+/** Dialect `functools_list`. */
+export const functoolsList = defineDialect({
+  family: "functools_list",
+  markers: ["functools["],
+  detect: (text) => /functools\s*\[/.test(text),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanEnvelopes(
+      text,
+      {
+        open: /\bfunctools(?=\s*\[)/,
+        payloadStart: "[",
+        invalid: "ignore",
+        toCalls: (v) => (Array.isArray(v) && v.length === 0 ? [] : callsFromValue(v)),
+      },
+      out,
+    );
+    return out.result();
+  },
+});

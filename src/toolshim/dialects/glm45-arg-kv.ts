@@ -1,0 +1,75 @@
+/**
+ * GLM-4.5/4.6/4.7 (`glm45_arg_kv`, `toolcall-formats.md` §4):
+ * `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n…</tool_call>`; GLM-4.7 drops
+ * the line breaks.
+ *
+ * - Values are untyped text (`untyped: true`), typed later by the tool schema (a JSON array in an
+ *   `<arg_value>` needs an array schema, `glm46-todowrite-real`).
+ * - The closer is required: an unterminated block is incomplete and yields no call (vLLM and
+ *   ollama reject it: `glm45-incomplete`, `glm46-undeclared-unterminated`); its markup from the
+ *   opener on is removed.
+ * - A `<tool_call>` whose body starts with JSON or `<function=` belongs to Hermes or Qwen3-Coder,
+ *   and a first line that is not a single name (`<tool_call>nah uhg</tool_call>`) is not a call.
+ */
+import type { RawCall } from "../types.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { cleanXmlValue } from "./text-scan.js";
+
+const OPEN = "<tool_call>";
+const CLOSE = "</tool_call>";
+const NAME = /^[^\s<>{}[\]"'`]+$/u;
+
+/** Read `<arg_key>/<arg_value>` pairs; `undefined` when the body has anything else. */
+function readPairs(body: string): Record<string, string> | undefined {
+  const args: Record<string, string> = {};
+  const re = /\s*<arg_key>([\s\S]*?)<\/arg_key>\s*<arg_value>([\s\S]*?)<\/arg_value>/y;
+  let i = 0;
+  for (;;) {
+    re.lastIndex = i;
+    const m = re.exec(body);
+    if (!m) break;
+    args[m[1]!.trim()] = cleanXmlValue(m[2]!);
+    i = re.lastIndex;
+  }
+  return body.slice(i).trim() === "" ? args : undefined;
+}
+
+function parse(text: string) {
+  const out = new MatchBuilder();
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(OPEN, from);
+    if (at < 0) break;
+    const bodyStart = at + OPEN.length;
+    const close = text.indexOf(CLOSE, bodyStart);
+    const bodyEnd = close >= 0 ? close : text.length;
+    const body = text.slice(bodyStart, bodyEnd);
+    const keyAt = body.indexOf("<arg_key>");
+    const head = (keyAt >= 0 ? body.slice(0, keyAt) : body).trim();
+    const glmShaped = NAME.test(head) && (keyAt >= 0 || close >= 0) && !head.startsWith("<");
+    if (!glmShaped) {
+      from = bodyStart;
+      continue;
+    }
+    if (close < 0) {
+      out.span(at, text.length); // unterminated: no call
+      break;
+    }
+    const args = readPairs(keyAt >= 0 ? body.slice(keyAt) : "");
+    if (args) {
+      const call: RawCall = { name: head, arguments: args, untyped: true };
+      out.call(call, at);
+    }
+    out.span(at, close + CLOSE.length);
+    from = close + CLOSE.length;
+  }
+  return out.result();
+}
+
+/** Dialect `glm45_arg_kv`. */
+export const glm45ArgKv = defineDialect({
+  family: "glm45_arg_kv",
+  markers: ["<tool_call>"],
+  detect: (text) => text.includes(OPEN),
+  parse,
+});

@@ -1,0 +1,132 @@
+/**
+ * gpt-oss Harmony channels (`harmony_gptoss`, `toolcall-formats.md` §4; ollama
+ * `harmony/harmonyparser.go`, llama.cpp GPT_OSS):
+ * `<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{args}<|call|>`.
+ *
+ * Every message is markup-delimited, so this dialect accounts for the whole text:
+ * - a message with a recipient (`to=…` in the channel header or in the role header, on any
+ *   channel, analysis included) is a call; `functions.` is stripped from the recipient (other
+ *   recipients such as `browser.search` are returned as written); a `json` glued to the name when
+ *   `<|constrain|>` was lost (`functions.shelljson`, llama.cpp pull#15158) is dropped when the name
+ *   without it is plausibly offered and the glued one is not; the terminator (`<|call|>`) may be
+ *   missing at the end of the text; arguments cut by the end of the text yield no call;
+ * - an `analysis` message without recipient is reasoning: removed whole and returned as
+ *   `reasoning`;
+ * - `commentary` (a preamble) and `final` messages without recipient keep their text; only their
+ *   markers are removed.
+ * - When the server skipped special tokens (`analysisWe need…assistantfinalfour`,
+ *   Augustas11/macprovider issue#743; `commentary to=functions.get_weather json{…}`,
+ *   Rapid-MLX issue#480), the same rules apply to the channel words glued to `assistant`.
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import type { OfferedTool, RawCall } from "../types.js";
+import { isPlainObject } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { findEarliest } from "./text-scan.js";
+import { plausiblyOffered } from "./tool-gate.js";
+
+const START = "<|start|>";
+const CHANNEL = "<|channel|>";
+const MESSAGE = "<|message|>";
+const CONSTRAIN = "<|constrain|>";
+const ENDS = ["<|end|>", "<|call|>", "<|return|>"];
+
+function recipientName(recipient: string, constrained: boolean, tools: readonly OfferedTool[]): string {
+  let name = recipient.replace(/^functions\./, "");
+  if (!constrained && /json$/.test(name)) {
+    const bare = name.slice(0, -4);
+    if (bare !== "" && plausiblyOffered(bare, tools) && !plausiblyOffered(name, tools)) name = bare;
+  }
+  return name;
+}
+
+/** The call in a message body, `null` when the JSON is cut, `undefined` when it is not an object. */
+function bodyCall(name: string, body: string): RawCall | null | undefined {
+  const t = body.trim();
+  if (t === "") return { name, arguments: {} };
+  if (t[0] === "{" && !matchBalanced(t, 0).ok) return null;
+  const value = parseJsonTolerant(t);
+  return isPlainObject(value) ? { name, arguments: value } : undefined;
+}
+
+function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
+  let pos = 0;
+  for (;;) {
+    const h = findEarliest(text, [START, CHANNEL], pos);
+    if (!h) break;
+    const msg = text.indexOf(MESSAGE, h.index);
+    if (msg < 0) {
+      out.span(h.index, text.length); // header cut by the end of the text
+      break;
+    }
+    const header = text.slice(h.index, msg);
+    const bodyStart = msg + MESSAGE.length;
+    const stop = findEarliest(text, [...ENDS, START, CHANNEL], bodyStart);
+    const bodyEnd = stop ? stop.index : text.length;
+    const end = stop && ENDS.includes(stop.token) ? stop.index + stop.token.length : bodyEnd;
+    const body = text.slice(bodyStart, bodyEnd);
+    const channel = /<\|channel\|>\s*([\w-]+)/.exec(header)?.[1] ?? "";
+    const recipient = /\bto=([^\s<]+)/.exec(header)?.[1];
+    if (recipient) {
+      const call = bodyCall(recipientName(recipient, header.includes(CONSTRAIN), tools), body);
+      if (call === null) {
+        out.span(h.index, text.length);
+        break;
+      }
+      if (call) out.call(call, h.index);
+      out.span(h.index, end);
+    } else if (channel === "analysis") {
+      out.span(h.index, end);
+      out.reasoning.push(body);
+    } else {
+      out.span(h.index, bodyStart);
+      out.span(bodyEnd, end);
+    }
+    pos = end;
+  }
+}
+
+/** Harmony text whose special tokens were stripped: channel words glued to `assistant`. */
+function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
+  const heads = [...text.matchAll(/(^\s*|assistant)(analysis|commentary|final)/g)];
+  for (let k = 0; k < heads.length; k++) {
+    const m = heads[k]!;
+    const start = m.index;
+    const next = heads[k + 1]?.index ?? text.length;
+    const headEnd = m.index + m[0].length;
+    const channel = m[2]!;
+    const to = /^\s*to=(functions\.[^\s{<]+?)(?:\s*(?:<\|constrain\|>)?\s*json)?\s*(?=\{)/.exec(text.slice(headEnd, next));
+    if (to) {
+      const at = headEnd + to[0].length;
+      const bm = matchBalanced(text, at);
+      if (!bm.ok) {
+        out.span(start, text.length);
+        return;
+      }
+      const call = bodyCall(recipientName(to[1]!, true, tools), text.slice(at, bm.end));
+      if (call) out.call(call, start);
+      out.span(start, bm.end);
+    } else if (channel === "analysis") {
+      out.span(start, next);
+      out.reasoning.push(text.slice(headEnd, next));
+    } else {
+      out.span(start, headEnd);
+    }
+  }
+}
+
+/** Dialect `harmony_gptoss`. */
+export const harmonyGptoss = defineDialect({
+  family: "harmony_gptoss",
+  markers: [CHANNEL, START],
+  detect: (text) =>
+    text.includes(CHANNEL) ||
+    /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
+    /(?:^\s*|assistant)commentary\s+to=functions\./.test(text),
+  parse(text, tools) {
+    const out = new MatchBuilder();
+    if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out);
+    else parseSoup(text, tools, out);
+    return out.result();
+  },
+});

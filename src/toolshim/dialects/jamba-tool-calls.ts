@@ -1,0 +1,22 @@
+/**
+ * AI21 Jamba 1.5/1.6 (`jamba_tool_calls`, `toolcall-formats.md` §4):
+ * `<tool_calls>[{…}, …]</tool_calls>`, usually after a leading space token and prose.
+ *
+ * Hunyuan-A13B writes the same envelope inside `<answer>…</answer>`; texts with those answer
+ * tags are left to `hunyuan_tool_calls`, which also removes them.
+ */
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanEnvelopes } from "./json-envelope.js";
+
+/** Dialect `jamba_tool_calls`. */
+export const jambaToolCalls = defineDialect({
+  family: "jamba_tool_calls",
+  markers: ["<tool_calls>"],
+  detect: (text) => text.includes("<tool_calls>") && !/<\/?answer>/.test(text),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanEnvelopes(text, { open: /<tool_calls>/, close: ["</tool_calls>"], toCalls: (v) => callsFromValue(v) }, out);
+    return out.result();
+  },
+});

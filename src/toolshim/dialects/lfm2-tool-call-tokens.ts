@@ -1,0 +1,43 @@
+/**
+ * Liquid AI LFM2 (`lfm2_tool_call_tokens`, `toolcall-formats.md` §4):
+ * `<|tool_call_start|>[f(a="x")]<|tool_call_end|>` — a pythonic list (Python literals allowed),
+ * or, in llama.cpp's forced-JSON mode, a JSON array/object of calls between the same tokens.
+ * Blocks may be back to back. The closer may be missing at the end of the text when the body is
+ * complete; a cut or unparsable body yields no call and the block is removed.
+ */
+import { parseJsonTolerant } from "../json.js";
+import { parsePythonCallSequence } from "../python-literal.js";
+import type { RawCall } from "../types.js";
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { toRawCalls } from "./pythonic.js";
+
+const OPEN = "<|tool_call_start|>";
+const CLOSE = "<|tool_call_end|>";
+
+function bodyCalls(text: string, start: number, end: number): RawCall[] | undefined {
+  const body = text.slice(start, end).trim();
+  if (body.startsWith("{") || body.startsWith("[{")) return callsFromValue(parseJsonTolerant(body));
+  const calls = parsePythonCallSequence(text, start, end);
+  return calls && toRawCalls(calls);
+}
+
+/** Dialect `lfm2_tool_call_tokens`. */
+export const lfm2ToolCallTokens = defineDialect({
+  family: "lfm2_tool_call_tokens",
+  markers: [OPEN],
+  detect: (text) => text.includes(OPEN),
+  parse(text) {
+    const out = new MatchBuilder();
+    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+      const close = text.indexOf(CLOSE, at);
+      const next = text.indexOf(OPEN, at + OPEN.length);
+      const bodyEnd = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : text.length;
+      const end = bodyEnd === close ? close + CLOSE.length : bodyEnd;
+      const calls = bodyCalls(text, at + OPEN.length, bodyEnd);
+      if (calls) for (const c of calls) out.call(c, at);
+      out.span(at, end);
+    }
+    return out.result();
+  },
+});

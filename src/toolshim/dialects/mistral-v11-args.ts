@@ -1,0 +1,96 @@
+/**
+ * Mistral v11+ tokenizer form (`mistral_v11_args`, `toolcall-formats.md` §4):
+ * `[TOOL_CALLS]NAME[ARGS]{args}` repeated per call (Mistral Small 3.x, Magistral, Devstral,
+ * Ministral 3). Variants: `[ARGS]` omitted (`[TOOL_CALLS]NAME{args}`), a `[CALL_ID]id` between name
+ * and arguments (v13 tokenizer), a zero-argument call `[TOOL_CALLS]NAME` with no body (at the end
+ * of the text or before the next marker).
+ *
+ * - Text right after the arguments stays (`mistral-v11-content-after`); text glued before the
+ *   marker stays (`mistral-v11-content-before`).
+ * - Arguments cut by the end of the text yield no call; the text from the marker on is removed
+ *   (`mistral-v11-truncated`).
+ * - Windows paths with raw backslashes are repaired by the tolerant JSON parser.
+ * - A marker followed by plain words (`[TOOL_CALLS] not json`) is not a call: only the stray
+ *   marker is removed. A marker followed by `[`/`{` is `mistral_v3_json_array`.
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import type { RawCall } from "../types.js";
+import { isPlainObject } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+
+const MARKER = "[TOOL_CALLS]";
+const NAME = /[\p{L}_][\p{L}\p{N}_.-]*/uy;
+const CALL_ID = /\[CALL_ID\]\s*([^\s[{]*)\s*/y;
+const ARGS = /\s*\[ARGS\]\s*/y;
+
+function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(text);
+}
+
+function parse(text: string) {
+  const out = new MatchBuilder();
+  let from = 0;
+  for (;;) {
+    const ms = text.indexOf(MARKER, from);
+    if (ms < 0) break;
+    const me = ms + MARKER.length;
+    from = me;
+    let p = me;
+    while (p < text.length && /[ \t]/.test(text[p]!)) p++;
+    if (text[p] === "[" && !text.startsWith("[ARGS]", p)) continue; // JSON array: mistral_v3_json_array
+    if (text[p] === "{") continue;
+    const name = sticky(NAME, text, p);
+    if (!name) {
+      out.span(ms, me); // stray marker
+      continue;
+    }
+    let q = p + name[0].length;
+    let id: string | undefined;
+    const callId = sticky(CALL_ID, text, q);
+    if (callId) {
+      id = callId[1] || undefined;
+      q += callId[0].length;
+    }
+    const args = sticky(ARGS, text, q);
+    if (args) q += args[0].length;
+    const call: RawCall = { name: name[0], arguments: {} };
+    if (id !== undefined) call.id = id;
+    if (text[q] === "{") {
+      const bm = matchBalanced(text, q);
+      if (!bm.ok) {
+        out.span(ms, text.length); // cut arguments: no call
+        break;
+      }
+      const value = parseJsonTolerant(text.slice(q, bm.end));
+      if (isPlainObject(value)) {
+        call.arguments = value;
+        out.call(call, ms);
+      }
+      out.span(ms, bm.end);
+      from = bm.end;
+      continue;
+    }
+    const rest = text.slice(q);
+    if (args && rest.trim() === "") {
+      out.span(ms, text.length); // `[ARGS]` and nothing after it: cut
+      break;
+    }
+    if (rest.trim() === "" || rest.trimStart().startsWith(MARKER)) {
+      out.call(call, ms); // zero-argument call
+      out.span(ms, q);
+      from = q;
+      continue;
+    }
+    out.span(ms, me); // `[TOOL_CALLS]` before ordinary words: stray marker
+  }
+  return out.result();
+}
+
+/** Dialect `mistral_v11_args`. */
+export const mistralV11Args = defineDialect({
+  family: "mistral_v11_args",
+  markers: [MARKER],
+  detect: (text) => /\[TOOL_CALLS\][ \t]*(?:[^[{\s]|\[ARGS\])/u.test(text),
+  parse,
+});

@@ -1,0 +1,22 @@
+/**
+ * Mistral `[TOOL_CALLS] [json array]` (`mistral_v3_json_array`, `toolcall-formats.md` §4):
+ * Mistral 7B v0.3, Mixtral, Nemo, Small 2409, Ministral-8B-2410; older ollama templates append
+ * `[/TOOL_CALLS]`; xLAM borrows the marker. Calls may carry a 9-character `id` (kept as
+ * `RawCall.id`); an `arguments` object may precede `name` and contain a `name` key. Text after the
+ * array stays. A marker followed by a name (`[TOOL_CALLS]add[ARGS]{…}`) is `mistral_v11_args`.
+ */
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanEnvelopes } from "./json-envelope.js";
+
+/** Dialect `mistral_v3_json_array`. */
+export const mistralV3JsonArray = defineDialect({
+  family: "mistral_v3_json_array",
+  markers: ["[TOOL_CALLS]"],
+  detect: (text) => /\[TOOL_CALLS\]\s*[[{]/.test(text),
+  parse(text) {
+    const out = new MatchBuilder();
+    scanEnvelopes(text, { open: /\[TOOL_CALLS\]/, close: ["[/TOOL_CALLS]"], toCalls: (v) => callsFromValue(v) }, out);
+    return out.result();
+  },
+});

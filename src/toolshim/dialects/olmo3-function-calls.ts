@@ -1,0 +1,33 @@
+/**
+ * OLMo 3 (`olmo3_function_calls`, `toolcall-formats.md` §4):
+ * `<function_calls>f(k="v")\ng(…)</function_calls>` — Python call syntax, one call per line, no
+ * list brackets; JSON spellings `true`/`null` are accepted (ollama `olmo3.go`). The closer may be
+ * missing at the end of the text when every call is complete; a cut or unparsable body yields no
+ * call, and the block (to the end of the text when unterminated) is removed.
+ */
+import { parsePythonCallSequence } from "../python-literal.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { toRawCalls } from "./pythonic.js";
+
+const OPEN = "<function_calls>";
+const CLOSE = "</function_calls>";
+
+/** Dialect `olmo3_function_calls`. */
+export const olmo3FunctionCalls = defineDialect({
+  family: "olmo3_function_calls",
+  markers: [OPEN],
+  detect: (text) => text.includes(OPEN),
+  parse(text) {
+    const out = new MatchBuilder();
+    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+      const close = text.indexOf(CLOSE, at);
+      const bodyEnd = close >= 0 ? close : text.length;
+      const calls = parsePythonCallSequence(text, at + OPEN.length, bodyEnd);
+      const raw = calls && toRawCalls(calls);
+      if (raw) for (const c of raw) out.call(c, at);
+      out.span(at, close >= 0 ? close + CLOSE.length : text.length);
+      if (close < 0) break;
+    }
+    return out.result();
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * Pythonic call lists (`pythonic`, `toolcall-formats.md` §4): `[f(a='x', b=1), g()]` with Python
+ * literals (vLLM `pythonic`, `llama4_pythonic`). Framings:
+ * - Llama 4 `<|python_start|>[…]<|python_end|>` (the closer may be missing at the end);
+ * - Gemma 3 ```` ```tool_code ```` fences (vLLM issue#14734), with or without list brackets;
+ * - a bare list anywhere in the text (Llama 3.2, ToolACE).
+ *
+ * Inside the explicit framings any callee counts (the pipeline resolves names); a bare list counts
+ * only when every callee could be an offered tool (`tool-gate.ts`). Positional arguments cannot be
+ * mapped to parameter names, so such a call is not accepted. The list (with its framing) is
+ * removed; prose around it stays.
+ */
+import { parsePythonCallListAt, parsePythonCallSequence, type PyCall } from "../python-literal.js";
+import type { OfferedTool, RawCall } from "../types.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { findFences } from "./fence.js";
+import { plausiblyOffered } from "./tool-gate.js";
+
+const START = "<|python_start|>";
+const END = "<|python_end|>";
+const BARE_LIST = /\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/gu;
+
+/** Calls without positional arguments, as raw calls; `undefined` if any has positional ones. */
+export function toRawCalls(calls: readonly PyCall[]): RawCall[] | undefined {
+  if (calls.some((c) => c.positional.length > 0)) return undefined;
+  return calls.map((c) => ({ name: c.name, arguments: c.kwargs }));
+}
+
+function parse(text: string, tools: readonly OfferedTool[]) {
+  const out = new MatchBuilder();
+  const taken: { start: number; end: number }[] = [];
+  const free = (i: number) => !taken.some((t) => t.start <= i && i < t.end);
+
+  for (let at = text.indexOf(START); at >= 0; at = text.indexOf(START, at + 1)) {
+    const close = text.indexOf(END, at);
+    const bodyEnd = close >= 0 ? close : text.length;
+    const end = close >= 0 ? close + END.length : text.length;
+    const calls = parsePythonCallSequence(text, at + START.length, bodyEnd);
+    const raw = calls && toRawCalls(calls);
+    if (raw) for (const c of raw) out.call(c, at);
+    out.span(at, end); // explicit markers: removed even when the body does not parse
+    taken.push({ start: at, end });
+  }
+
+  for (const f of findFences(text)) {
+    if (f.lang !== "tool_code" && f.lang !== "python" && f.lang !== "tool_call") continue;
+    const calls = parsePythonCallSequence(text, f.bodyStart, f.bodyEnd);
+    const raw = calls && toRawCalls(calls);
+    if (!raw) continue;
+    if (f.lang !== "tool_code" && !raw.every((c) => plausiblyOffered(c.name, tools))) continue;
+    for (const c of raw) out.call(c, f.start);
+    out.span(f.start, f.end);
+    taken.push({ start: f.start, end: f.end });
+  }
+
+  for (const m of text.matchAll(BARE_LIST)) {
+    if (!free(m.index)) continue;
+    const list = parsePythonCallListAt(text, m.index);
+    const raw = list && toRawCalls(list.calls);
+    if (!list || !raw || !raw.every((c) => plausiblyOffered(c.name, tools))) continue;
+    for (const c of raw) out.call(c, m.index);
+    out.span(m.index, list.end);
+    taken.push({ start: m.index, end: list.end });
+  }
+  return out.result();
+}
+
+/** Dialect `pythonic`. */
+export const pythonic = defineDialect({
+  family: "pythonic",
+  markers: [START, "```tool_code"],
+  detect: (text) => text.includes(START) || /\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u.test(text),
+  parse,
+});

@@ -1,0 +1,77 @@
+/**
+ * Qwen3-Coder XML (`qwen3_coder_xml`, `toolcall-formats.md` §4):
+ * `<tool_call>\n<function=NAME>\n<parameter=KEY>\nvalue\n</parameter>\n</function>\n</tool_call>`,
+ * emitted by Qwen3-Coder, Qwen3.5/3.6 and Nemotron 3 Nano.
+ *
+ * - The `<tool_call>` wrapper is optional; a model that drops the opener often keeps the closer
+ *   (ollama issue#13093, pull#17742), which is removed with the call. A bare `<function=…>` block
+ *   (no opener) counts only when its name could be an offered tool (§5 "Missing openers").
+ * - `<function=NAME>{json}</function>` is Functionary v3.1, not this dialect (mlxcel pull#206
+ *   dispatches on the body shape).
+ * - Values are untyped text (`untyped: true`); the pipeline types them by the tool schema.
+ * - A block cut inside a value yields no call; its markup from the opener on is removed.
+ * - Drift handling: see `xml-function.ts`.
+ */
+import type { OfferedTool } from "../types.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { skipWs } from "./text-scan.js";
+import { plausiblyOffered } from "./tool-gate.js";
+import { parseXmlFunction } from "./xml-function.js";
+
+const OPEN = "<tool_call>";
+const CLOSE = "</tool_call>";
+
+/** Index of a `<tool_call>` opener whose only gap to `at` is whitespace, else -1. */
+function wrapperBefore(text: string, at: number, floor: number): number {
+  let i = at - 1;
+  while (i >= floor && /\s/.test(text[i]!)) i--;
+  const start = i + 1 - OPEN.length;
+  return start >= floor && text.startsWith(OPEN, start) ? start : -1;
+}
+
+function parse(text: string, tools: readonly OfferedTool[]) {
+  const out = new MatchBuilder();
+  let from = 0;
+  // End (index of `</tool_call>`) of the wrapper we are inside, for several functions in one wrapper.
+  let insideUntil = -1;
+  for (;;) {
+    const at = text.indexOf("<function=", from);
+    if (at < 0) break;
+    // Functionary v3.1 writes a JSON body after the same opener.
+    const gt = text.indexOf(">", at);
+    if (gt >= 0 && /^\s*[{[]/.test(text.slice(gt + 1, gt + 200)) && !/\n/.test(text.slice(at, gt))) {
+      from = at + 1;
+      continue;
+    }
+    const wrapper = wrapperBefore(text, at, from);
+    if (wrapper >= 0) insideUntil = text.indexOf(CLOSE, at);
+    else if (at > insideUntil) insideUntil = -1;
+    const wrapped = wrapper >= 0 || insideUntil >= 0;
+    const spanStart = wrapper >= 0 ? wrapper : at;
+    const fn = parseXmlFunction(text, at, insideUntil >= 0 ? insideUntil : text.length);
+    if (!fn.ok && fn.reason === "truncated") {
+      out.span(spanStart, text.length);
+      break;
+    }
+    if (!wrapped && (!fn.ok || !plausiblyOffered(fn.name, tools))) {
+      from = at + 1;
+      continue;
+    }
+    let end = fn.end;
+    // Further <function=…> blocks inside the same wrapper are handled by the next iteration.
+    const q = skipWs(text, end);
+    if (text.startsWith(CLOSE, q)) end = q + CLOSE.length;
+    if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, at);
+    out.span(spanStart, end);
+    from = end;
+  }
+  return out.result();
+}
+
+/** Dialect `qwen3_coder_xml`. */
+export const qwen3CoderXml = defineDialect({
+  family: "qwen3_coder_xml",
+  markers: ["<tool_call>", "<function="],
+  detect: (text) => text.includes("<function="),
+  parse,
+});

@@ -1,0 +1,40 @@
+/**
+ * ByteDance Seed-OSS (`seed_oss`, `toolcall-formats.md` §4):
+ * `<seed:tool_call>\n<function=NAME>\n<parameter=k>v</parameter>\n</function>\n</seed:tool_call>`
+ * — the Qwen3-Coder function body (`xml-function.ts`) in Seed's own wrapper. Values are untyped.
+ * The reasoning (`<seed:think>`, with `<seed:cot_budget_reflect>` inside, where the model may
+ * rehearse the exact call syntax) is the pipeline's reasoning split. The closer may be missing at
+ * the end of the text; a function cut inside a value yields no call and the block is removed.
+ */
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { parseXmlFunction } from "./xml-function.js";
+
+const OPEN = "<seed:tool_call>";
+const CLOSE = "</seed:tool_call>";
+
+/** Dialect `seed_oss`. */
+export const seedOss = defineDialect({
+  family: "seed_oss",
+  markers: [OPEN],
+  detect: (text) => text.includes(OPEN),
+  parse(text) {
+    const out = new MatchBuilder();
+    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+      const close = text.indexOf(CLOSE, at);
+      const limit = close >= 0 ? close : text.length;
+      let truncated = false;
+      for (let i = text.indexOf("<function=", at); i >= 0 && i < limit; ) {
+        const fn = parseXmlFunction(text, i, limit);
+        if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, i);
+        else if (fn.reason === "truncated") {
+          truncated = true;
+          break;
+        }
+        i = text.indexOf("<function=", fn.ok || fn.reason === "invalid" ? Math.max(fn.end, i + 1) : i + 1);
+      }
+      out.span(at, close >= 0 && !truncated ? close + CLOSE.length : text.length);
+      if (close < 0 || truncated) break;
+    }
+    return out.result();
+  },
+});

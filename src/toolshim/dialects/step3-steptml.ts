@@ -1,0 +1,52 @@
+/**
+ * StepFun Step3 (`step3_steptml`, `toolcall-formats.md` §4):
+ * `<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="NAME"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜>…<｜tool_calls_end｜>`
+ * — full-width bars with ASCII underscores (ASCII bars accepted too); `<｜tool_sep｜>` may appear
+ * between or inside calls and a `function` type word may precede the invoke; both are ignored.
+ * Values are raw XML text (quotes, single backslashes and real line breaks are literal), untyped.
+ * Invokes outside a section are accepted too (the namespaced tag is specific); the section end
+ * may be missing at the end of the text.
+ */
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { findEarliest, tokenSpellings } from "./text-scan.js";
+import { parseXmlInvoke } from "./xml-invoke.js";
+
+const BEGIN = tokenSpellings("<|tool_calls_begin|>");
+const END = tokenSpellings("<|tool_calls_end|>");
+const STRAY = [...tokenSpellings("<|tool_call_begin|>"), ...tokenSpellings("<|tool_call_end|>"), ...tokenSpellings("<|tool_sep|>")];
+const INVOKE = "<steptml:invoke";
+
+/** Dialect `step3_steptml`. */
+export const step3Steptml = defineDialect({
+  family: "step3_steptml",
+  markers: [...BEGIN, INVOKE],
+  detect: (text) => text.includes(INVOKE) || BEGIN.some((t) => text.includes(t)),
+  parse(text) {
+    const out = new MatchBuilder();
+    // Sections.
+    const regions: { start: number; end: number; limit: number }[] = [];
+    for (let from = 0; ; ) {
+      const b = findEarliest(text, BEGIN, from);
+      if (!b) break;
+      const e = findEarliest(text, END, b.index);
+      regions.push({ start: b.index, end: e ? e.index + e.token.length : text.length, limit: e ? e.index : text.length });
+      from = e ? e.index + e.token.length : text.length;
+    }
+    let truncatedAt = -1;
+    for (let i = text.indexOf(INVOKE); i >= 0; ) {
+      const region = regions.find((r) => r.start <= i && i < r.end);
+      const r = parseXmlInvoke(text, i, "steptml:", region ? region.limit : text.length);
+      if (r.ok) out.call({ name: r.name, arguments: r.params, untyped: true }, i);
+      else if (r.reason === "truncated") {
+        truncatedAt = region ? region.start : i;
+        break;
+      }
+      if (!region) out.span(i, r.end);
+      i = text.indexOf(INVOKE, Math.max(r.end, i + 1));
+    }
+    for (const r of regions) out.span(r.start, r.end);
+    if (truncatedAt >= 0) out.span(truncatedAt, text.length);
+    for (const tok of STRAY) for (let k = text.indexOf(tok); k >= 0; k = text.indexOf(tok, k + 1)) out.span(k, k + tok.length);
+    return out.result();
+  },
+});

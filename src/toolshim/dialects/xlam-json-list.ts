@@ -1,0 +1,50 @@
+/**
+ * Salesforce xLAM (`xlam_json_list`, `toolcall-formats.md` §4): a bare JSON list
+ * `[{"name", "arguments"}, …]`, optionally inside a ```` ```json ```` fence or after Mistral's
+ * `[TOOL_CALLS]` marker (the four framings of vLLM's `xlam` parser; reasoning before it is the
+ * pipeline's).
+ *
+ * Without the marker the list counts only when every element is call-shaped with object
+ * arguments and every name could be an offered tool (`tool-gate.ts`). The fence around a claimed
+ * list (when the list is all the fence holds) and the marker are removed with it.
+ */
+import { scanJsonValues } from "../json.js";
+import type { OfferedTool } from "../types.js";
+import { callsFromValue } from "./call-shape.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { findFences } from "./fence.js";
+import { plausiblyOffered } from "./tool-gate.js";
+
+const MARKER = /\[TOOL_CALLS\]\s*$/;
+
+function parse(text: string, tools: readonly OfferedTool[]) {
+  const out = new MatchBuilder();
+  const fences = findFences(text);
+  for (const v of scanJsonValues(text)) {
+    if (v.enclosed || !Array.isArray(v.value)) {
+      continue;
+    }
+    const marker = MARKER.exec(text.slice(Math.max(0, v.start - 40), v.start));
+    const calls = callsFromValue(v.value, { requireArguments: marker === null });
+    if (!calls) continue;
+    if (!marker && !calls.every((c) => plausiblyOffered(c.name, tools))) continue;
+    let start = marker ? v.start - marker[0].length : v.start;
+    let end = v.end;
+    const fence = fences.find((f) => f.bodyStart <= v.start && v.end <= f.bodyEnd);
+    if (fence && text.slice(fence.bodyStart, fence.bodyEnd).trim() === text.slice(v.start, v.end)) {
+      start = fence.start;
+      end = fence.end;
+    }
+    for (const c of calls) out.call(c, v.start);
+    out.span(start, end);
+  }
+  return out.result();
+}
+
+/** Dialect `xlam_json_list`. */
+export const xlamJsonList = defineDialect({
+  family: "xlam_json_list",
+  markers: ["[TOOL_CALLS]"],
+  detect: (text) => /\[\s*\{/.test(text),
+  parse,
+});

@@ -1,0 +1,107 @@
+/**
+ * The Qwen3-Coder function body `<function=NAME><parameter=KEY>value</parameter>…</function>`,
+ * shared by `qwen3_coder_xml` and `seed_oss` (`toolcall-formats.md` §4).
+ *
+ * Tolerated drift (§4 Qwen3-Coder edge cases, §5 "Qwen3.6 XML drift"): values on the same line as
+ * the tags; unescaped `&`, `<`, `>` in values; a dropped `</parameter>` (the value ends at the
+ * next `<parameter=` or `</function>`); `</parameter/>`, `</parameter1>` and the fused
+ * `</parameter_function>`; a dropped `>` after a function or parameter name (the name ends at the
+ * line break); a stray `</function_invocation>`; no line break before `</parameter>`; a missing
+ * `</function>` at the end of the text when every parameter is complete. A literal
+ * `</parameter>` inside a value ends the value: the format cannot express it (llama.cpp pull#15162).
+ */
+import { cleanXmlValue } from "./text-scan.js";
+
+/** A parsed `<function=…>` block. */
+export type XmlFunction =
+  | { ok: true; name: string; params: Record<string, string>; start: number; end: number }
+  /** Cut by the end of the text (an open parameter value, or no name yet): no call. */
+  | { ok: false; reason: "truncated"; start: number }
+  /** Not a usable block (empty name). `end` is where it stops. */
+  | { ok: false; reason: "invalid"; start: number; end: number };
+
+const PARAM_OPEN = "<parameter=";
+const PARAM_CLOSE = /<\/parameter[^<>\n]{0,24}>/y;
+const FUNCTION_END = /<\/function(?:_invocation)?>/y;
+
+/** Read a tag name after `<function=` or `<parameter=`: up to `>` or a line break (dropped `>`). */
+function readName(text: string, i: number): { name: string; next: number } | undefined {
+  let j = i;
+  while (j < text.length && text[j] !== ">" && text[j] !== "\n" && text[j] !== "<") j++;
+  if (j >= text.length) return undefined;
+  const name = text.slice(i, j).trim();
+  return { name, next: text[j] === ">" ? j + 1 : j === i ? j : j + (text[j] === "\n" ? 1 : 0) };
+}
+
+function stickyAt(re: RegExp, text: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(text);
+}
+
+/**
+ * Parse the function block whose `<function=` starts at `start`.
+ * @param limit index where the enclosing wrapper ends (e.g. `</tool_call>`); default end of text.
+ */
+export function parseXmlFunction(text: string, start: number, limit = text.length): XmlFunction {
+  const head = readName(text, start + "<function=".length);
+  if (!head) return { ok: false, reason: "truncated", start };
+  if (head.name === "") return { ok: false, reason: "invalid", start, end: head.next };
+  const params: Record<string, string> = {};
+  let i = head.next;
+  for (;;) {
+    while (i < limit && /\s/.test(text[i]!)) i++;
+    if (i >= limit) {
+      // No </function>: complete when every parameter closed (max-token cutoff, Rapid-MLX pull#1574).
+      return { ok: true, name: head.name, params, start, end: i };
+    }
+    const fnEnd = stickyAt(FUNCTION_END, text, i);
+    if (fnEnd) return { ok: true, name: head.name, params, start, end: i + fnEnd[0].length };
+    if (text.startsWith("</tool_call>", i) || text.startsWith("<function=", i) || text.startsWith("<tool_call>", i)) {
+      return { ok: true, name: head.name, params, start, end: i };
+    }
+    if (!text.startsWith(PARAM_OPEN, i)) {
+      // Junk between tags: skip to the next tag we know.
+      const next = text.indexOf("<", i + 1);
+      if (next < 0 || next >= limit) return { ok: true, name: head.name, params, start, end: limit };
+      i = next;
+      continue;
+    }
+    const key = readName(text, i + PARAM_OPEN.length);
+    if (!key || key.name === "") return { ok: false, reason: "truncated", start };
+    const valueStart = key.next;
+    let j = valueStart;
+    let valueEnd = -1;
+    let after = -1;
+    let fused = false;
+    while (j < limit) {
+      const lt = text.indexOf("<", j);
+      if (lt < 0 || lt >= limit) break;
+      const close = stickyAt(PARAM_CLOSE, text, lt);
+      if (close) {
+        valueEnd = lt;
+        after = lt + close[0].length;
+        fused = /function/.test(close[0]);
+        break;
+      }
+      if (text.startsWith(PARAM_OPEN, lt) || stickyAt(FUNCTION_END, text, lt) || text.startsWith("</tool_call>", lt)) {
+        valueEnd = lt; // dropped </parameter>
+        after = lt;
+        break;
+      }
+      j = lt + 1;
+    }
+    if (valueEnd < 0) {
+      // The value runs to the end of the block. Inside a closed wrapper the wrapper ends it;
+      // at the end of the text it is cut.
+      if (limit < text.length) {
+        valueEnd = limit;
+        after = limit;
+      } else {
+        return { ok: false, reason: "truncated", start };
+      }
+    }
+    params[key.name] = cleanXmlValue(text.slice(valueStart, valueEnd));
+    i = after;
+    if (fused) return { ok: true, name: head.name, params, start, end: i };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The tool shim's public surface (TEAM.md "E1 src/toolshim/index.ts exports"): recover tool
+ * calls that models write as text, render the shim `on` mode prompt and history, filter a
+ * streamed reply, resolve tool names.
+ */
+export { recover, recoverDeterministic, showsToolIntent, type Interpreter, type RecoverOptions } from "./recover.js";
+export {
+  createInterpreter,
+  interpreterFormat,
+  interpreterRequest,
+  parseInterpreterReply,
+  DEFAULT_INTERPRETER_TIMEOUT_MS,
+  NOOP_TOOL,
+} from "./interpreter.js";
+export { renderCatalogPrompt, renderHistoryForShim, formatCallJson, toolResultLabel } from "./prompt.js";
+export { StreamFilter, type StreamFilterOptions } from "./stream-filter.js";
+export { resolveToolName } from "./names.js";
+export { isSideEffectToolName, SIDE_EFFECT_TOOL_NAMES } from "./policy.js";
+export type {
+  AssistantTurn,
+  OfferedTool,
+  RawCall,
+  RecoverResult,
+  RecoveredBy,
+  RejectedCall,
+  ShimDiagnostic,
+} from "./types.js";

@@ -1,0 +1,260 @@
+/**
+ * Stage 2, inline JSON (issue 3 item 1): tool calls written as JSON without any dialect marker —
+ * bare or fenced, one or several per message, embedded in prose.
+ *
+ * Shapes recognised in each JSON value that `json.ts`'s balanced scanner finds:
+ * - a call object: a string `name` plus `arguments` | `parameters` | `args` | `input` (an
+ *   object, or a JSON string — double-encoded arguments, `toolcall-formats.md` §5);
+ * - OpenAI envelopes: `{"type": "function", "function": {…}}`, `{"function": {…}}`,
+ *   `{"function_call": {…}}`, `{"tool_call": {…}}`, `{"tool_calls": [ … ]}`;
+ * - an array whose every element is one of the above (xLAM, Sarashina Python dicts);
+ * - an arguments object named by its wrapper: `<tool_call name="x">{…}</tool_call>`,
+ *   `<function name="x">{…}</function>`, `<function=x>{…}</function>` (DeepSeek V4 fallback,
+ *   Hermes wrapper drift, Functionary v3.1), and `x({…})` (Kimi plain text, openclaw#41297).
+ *
+ * The removed span of a call grows over what wraps only the call: wrapper tags
+ * (`<response>`, `<function_call>`, `<JSON>` …), a code fence whose body is nothing but calls,
+ * a `Using tool: x` line just before it, `;`/`,` separators between calls.
+ *
+ * Decoys that are not calls (§5 "Decoys"; goose#1857): JSON in inline code; JSON inside a code
+ * block in a programming language or mixed with code; JSON introduced as an example
+ * ("for example", "e.g.", "such as", "would look like", "syntax", "schema", "template");
+ * arguments that are all placeholders (`"<path>"`, `"..."`); name-only or argument-less objects;
+ * truncated values (the scanner's `truncated`); values nested in a truncated value (`enclosed`).
+ * Whether the name is offered is decided by the pipeline (`names.ts`), not here.
+ */
+import { scanJsonValues } from "./json.js";
+import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
+import type { RawCall, Span } from "./types.js";
+
+/** One JSON value that holds calls. */
+export interface InlineGroup {
+  calls: RawCall[];
+  /** What to remove when the group is accepted (the value plus what wraps only it). */
+  span: Span;
+  /**
+   * The model clearly meant a call (the whole message, an envelope, a wrapper tag, a
+   * `Using tool:` line, `x({…})`): an unknown name then deserves a tool error, not silence.
+   */
+  clearlyTried: boolean;
+}
+
+/** Result of {@link scanInlineCalls}. */
+export interface InlineScan {
+  groups: InlineGroup[];
+  /** Why candidate values were not taken as calls (for `RecoverResult.diagnostics`). */
+  notes: string[];
+}
+
+const ARG_KEYS = ["arguments", "parameters", "args", "input"] as const;
+const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml)$/;
+const EXAMPLE_CUE =
+  /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks like this|syntax|schema|template|placeholder)\b/i;
+const PLACEHOLDER = /^(?:<[^<>]+>|\.\.\.|…|\{\{?\s*\w+\s*\}?\}|\$\{?\w+\}?|your_\w+|x{3,})$/i;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+interface Extracted {
+  calls: RawCall[];
+  envelope: boolean;
+}
+
+function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefined {
+  for (const key of ["function", "function_call", "tool_call"] as const) {
+    const inner = obj[key];
+    if (isRecord(inner) && depth < 2) {
+      const r = callFrom(inner, depth + 1);
+      if (r) return { calls: r.calls, envelope: true };
+    }
+  }
+  const name = obj.name;
+  if (typeof name !== "string" || name.trim() === "") return undefined;
+  const key = ARG_KEYS.find((k) => k in obj);
+  if (key === undefined) return undefined;
+  const call: RawCall = { name, arguments: obj[key] };
+  if (typeof obj.id === "string") call.id = obj.id;
+  return { calls: [call], envelope: false };
+}
+
+/** The calls a parsed JSON value holds, if it is call-shaped. */
+export function extractCalls(value: unknown): Extracted | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    const parts = value.map((v) => (isRecord(v) ? extractCalls(v) : undefined));
+    if (parts.some((p) => p === undefined)) return undefined;
+    return { calls: parts.flatMap((p) => p!.calls), envelope: parts.some((p) => p!.envelope) };
+  }
+  if (!isRecord(value)) return undefined;
+  if (Array.isArray(value.tool_calls)) {
+    const inner = extractCalls(value.tool_calls);
+    return inner ? { calls: inner.calls, envelope: true } : undefined;
+  }
+  return callFrom(value);
+}
+
+const TAIL = 400;
+
+/** `<tag …>` directly before `start` and `</tag>` directly after `end`: the name it gives, if any. */
+function wrapperAround(text: string, start: number, end: number): { start: number; end: number; name?: string } | undefined {
+  const before = text.slice(Math.max(0, start - TAIL), start);
+  const after = text.slice(end, end + TAIL);
+  const eq = /<function=([^>\s]+)>\s*$/.exec(before);
+  if (eq) {
+    const close = /^\s*<\/function\s*>/.exec(after);
+    if (close) return { start: start - eq[0].length, end: end + close[0].length, name: eq[1]! };
+  }
+  const open = /<([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?)*)\s*>\s*$/.exec(before);
+  if (!open) return undefined;
+  const tag = open[1]!;
+  const close = new RegExp(`^\\s*</${tag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`).exec(after);
+  if (!close) return undefined;
+  const attr = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/.exec(open[2] ?? "");
+  const out: { start: number; end: number; name?: string } = { start: start - open[0].length, end: end + close[0].length };
+  const name = attr ? (attr[1] ?? attr[2] ?? attr[3]) : undefined;
+  if (name) out.name = name;
+  return out;
+}
+
+/** `name(` directly before `start` and `)` directly after `end` (`exec({…})`). */
+function callSyntaxAround(text: string, start: number, end: number): { start: number; end: number; name: string } | undefined {
+  const base = Math.max(0, start - TAIL);
+  const before = /([A-Za-z_][\w.]{0,80})\(\s*$/.exec(text.slice(base, start));
+  const after = /^\s*\)/.exec(text.slice(end, end + TAIL));
+  if (!before || !after) return undefined;
+  return { start: base + before.index, end: end + after[0].length, name: before[1]! };
+}
+
+interface Grown {
+  span: Span;
+  wrapped: boolean;
+  directive: boolean;
+}
+
+/** Grow a call span over wrapper tags, a call-only fence and a `Using tool:` line. */
+function grow(text: string, span: Span, regions: readonly CodeRegion[]): Grown {
+  let { start, end } = span;
+  let wrapped = false;
+  let directive = false;
+  for (let changed = true; changed; ) {
+    changed = false;
+    const w = wrapperAround(text, start, end);
+    if (w) {
+      ({ start, end } = w);
+      wrapped = changed = true;
+      continue;
+    }
+    const fence = regions.find((r) => r.fenced && r.bodyStart <= start && end <= r.bodyEnd);
+    if (fence && text.slice(fence.bodyStart, start).trim() === "" && text.slice(end, fence.bodyEnd).trim() === "") {
+      if (fence.start < start || fence.end > end) {
+        ({ start, end } = fence);
+        changed = true;
+        continue;
+      }
+    }
+    const line = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, start - TAIL), start));
+    if (line) {
+      start -= line[1]!.length;
+      directive = changed = true;
+    }
+  }
+  return { span: { start, end }, wrapped, directive };
+}
+
+function isPlaceholderArgs(args: unknown): boolean {
+  if (!isRecord(args)) return false;
+  const values = Object.values(args);
+  return values.length > 0 && values.every((v) => typeof v === "string" && PLACEHOLDER.test(v.trim()));
+}
+
+/** The last one or two sentences of the paragraph before `start`. */
+function introduction(text: string, start: number): string {
+  const para = text.slice(Math.max(0, start - TAIL), start).split(/\n[ \t]*\n/).pop() ?? "";
+  const sentences = para.split(/(?<=[.!?])\s+(?=\S)/);
+  return sentences.slice(-2).join(" ");
+}
+
+/**
+ * Find call-shaped JSON in `text` (see the module comment for shapes and decoys).
+ * @returns the groups in text order with the spans to remove, and notes on rejected candidates.
+ */
+export function scanInlineCalls(text: string): InlineScan {
+  const regions = findCodeRegions(text);
+  const scanned = scanJsonValues(text);
+  const groups: InlineGroup[] = [];
+  const notes: string[] = [];
+  for (const v of scanned) {
+    if (v.enclosed) continue;
+    if (v.truncated) {
+      if (/"(?:name|function|tool_calls)"\s*:/.test(text.slice(v.start, v.start + 200))) {
+        notes.push(`a call-shaped JSON value at offset ${v.start} is cut off before it closes; not a call`);
+      }
+      continue;
+    }
+    let extracted = extractCalls(v.value);
+    let start = v.start;
+    let end = v.end;
+    let named = false;
+    if (!extracted && isRecord(v.value)) {
+      const w = wrapperAround(text, v.start, v.end);
+      const c = w?.name ? undefined : callSyntaxAround(text, v.start, v.end);
+      const name = w?.name ?? c?.name;
+      if (name !== undefined) {
+        extracted = { calls: [{ name, arguments: v.value }], envelope: false };
+        ({ start, end } = (w ?? c)!);
+        named = true;
+      }
+    }
+    if (!extracted) continue;
+    const region = regions.find((r) => r.start <= v.start && v.end <= r.end);
+    if (region && !region.fenced) {
+      notes.push(`JSON for ${extracted.calls[0]!.name} is inside inline code (an example); not a call`);
+      continue;
+    }
+    if (region && !CALL_FENCE_INFO.test(region.info)) {
+      notes.push(`JSON for ${extracted.calls[0]!.name} is inside a ${region.info} code block; not a call`);
+      continue;
+    }
+    if (region) {
+      let body = text.slice(region.bodyStart, region.bodyEnd);
+      for (const o of scanned) {
+        if (o.start >= region.bodyStart && o.end <= region.bodyEnd) {
+          body = body.slice(0, o.start - region.bodyStart) + " ".repeat(o.end - o.start) + body.slice(o.end - region.bodyStart);
+        }
+      }
+      if (!/^(?:[\s;,]|<\/?[A-Za-z][^<>]*>|[A-Za-z_][\w.]*\(|\))*$/.test(body)) {
+        notes.push(`JSON for ${extracted.calls[0]!.name} is part of a larger code block; not a call`);
+        continue;
+      }
+    }
+    const grown = grow(text, { start, end }, regions);
+    if (!named) {
+      const c = callSyntaxAround(text, grown.span.start, grown.span.end);
+      if (c) grown.span = { start: c.start, end: c.end };
+    }
+    if (EXAMPLE_CUE.test(introduction(text, grown.span.start))) {
+      notes.push(`JSON for ${extracted.calls[0]!.name} is introduced as an example; not a call`);
+      continue;
+    }
+    if (extracted.calls.every((c) => isPlaceholderArgs(c.arguments))) {
+      notes.push(`JSON for ${extracted.calls[0]!.name} has only placeholder arguments; not a call`);
+      continue;
+    }
+    const whole = text.slice(0, grown.span.start).trim() === "" && text.slice(grown.span.end).trim() === "";
+    groups.push({
+      calls: extracted.calls,
+      span: grown.span,
+      clearlyTried: whole || extracted.envelope || grown.wrapped || grown.directive || named,
+    });
+  }
+  // Separators between consecutive groups (`{…}; {…}`) belong to the calls.
+  for (let i = 1; i < groups.length; i++) {
+    const a = groups[i - 1]!.span;
+    const b = groups[i]!.span;
+    if (!overlaps(a, b) && /^[\s;,]*$/.test(text.slice(a.end, b.start)) && /[;,]/.test(text.slice(a.end, b.start))) {
+      b.start = a.end;
+    }
+  }
+  return { groups, notes };
+}

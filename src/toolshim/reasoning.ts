@@ -1,0 +1,132 @@
+/**
+ * Reasoning split: separates reasoning blocks from the visible text of an assistant turn before
+ * any call parsing (issue 3 item 1), so that calls rehearsed inside reasoning are not dispatched
+ * and reasoning is never shown as content.
+ *
+ * Tag pairs (`toolcall-formats.md` §1 and §4): `<think>…</think>` (Qwen3, QwQ, DeepSeek-R1,
+ * GLM, MiniMax, Kimi, Nemotron; attributes allowed, case-insensitive), `<thinking>…</thinking>`,
+ * `<seed:think>…</seed:think>` (Seed-OSS), `<|START_THINKING|>…<|END_THINKING|>` (Cohere),
+ * `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<|channel>thought…<channel|>` (Gemma 4),
+ * `[THINK]…[/THINK]` (Magistral), `◁think▷…◁/think▷` (Kimi-VL). Harmony's `analysis` channel
+ * is split by the Harmony dialect, which sees the whole channel structure (`DialectMatch.reasoning`).
+ *
+ * Rules:
+ * - A closed block is reasoning. Its text is returned in `closed` so that families whose real
+ *   calls live inside reasoning (Kimi-K2-Thinking, `Dialect.callsInReasoning`) can be parsed there.
+ * - Prefilled opener (QwQ, Qwen3-thinking, GLM-4.7, Nemotron 3 Nano, Cohere, DeepSeek-V3.1
+ *   templates end the prompt with the opener, §5 "Prefilled openers"): a closer that comes before
+ *   any opener makes everything before it reasoning (`prefilled: true`).
+ * - An opener that never closes: the rest of the text is returned in `unclosed`, not in
+ *   `content`; the pipeline decides (a complete call inside it ends the reasoning, ollama's qwen3
+ *   rule; otherwise it all stays reasoning, llama.cpp's rule).
+ * - A closer after content that follows a closed block is a stray marker and is dropped.
+ */
+
+interface TagPair {
+  open: RegExp;
+  close: RegExp;
+}
+
+const PAIRS: readonly TagPair[] = [
+  { open: /<think(?:\s[^<>]*)?>/i, close: /<\/think\s*>/i },
+  { open: /<thinking(?:\s[^<>]*)?>/i, close: /<\/thinking\s*>/i },
+  { open: /<seed:think>/, close: /<\/seed:think>/ },
+  { open: /<\|START_THINKING\|>/, close: /<\|END_THINKING\|>/ },
+  { open: /<\|inner_prefix\|>/, close: /<\|inner_suffix\|>/ },
+  { open: /<\|channel>thought/, close: /<channel\|>/ },
+  { open: /\[THINK\]/, close: /\[\/THINK\]/ },
+  { open: /◁think▷/, close: /◁\/think▷/ },
+];
+
+/** Literal prefixes of every opener and closer, for streaming hold-back. */
+export const REASONING_MARKERS: readonly string[] = [
+  "<think>", "</think>", "<thinking>", "</thinking>", "<seed:think>", "</seed:think>",
+  "<|START_THINKING|>", "<|END_THINKING|>", "<|inner_prefix|>", "<|inner_suffix|>",
+  "<|channel>thought", "<channel|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷",
+];
+
+/** Result of {@link splitReasoning}. */
+export interface ReasoningSplit {
+  /** The text without reasoning (closed blocks, prefilled reasoning and any unclosed tail removed). */
+  content: string;
+  /** Texts of closed reasoning blocks (and prefilled reasoning), in order, untrimmed. */
+  closed: string[];
+  /** Text after an opener that never closes; `undefined` when every opener closes. */
+  unclosed?: string;
+  /** A closer came before any opener: the template prefilled the opener. */
+  prefilled: boolean;
+  /** Whether any reasoning tag (opener or closer) was present. */
+  tagged: boolean;
+}
+
+interface Hit {
+  index: number;
+  end: number;
+  pair: TagPair;
+  kind: "open" | "close";
+}
+
+function earliest(text: string, from: number): Hit | undefined {
+  let best: Hit | undefined;
+  for (const pair of PAIRS) {
+    for (const kind of ["open", "close"] as const) {
+      const re = new RegExp(pair[kind].source, pair[kind].flags.includes("i") ? "gi" : "g");
+      re.lastIndex = from;
+      const m = re.exec(text);
+      if (m && (!best || m.index < best.index)) best = { index: m.index, end: m.index + m[0].length, pair, kind };
+    }
+  }
+  return best;
+}
+
+function findClose(text: string, pair: TagPair, from: number): { index: number; end: number } | undefined {
+  const re = new RegExp(pair.close.source, pair.close.flags.includes("i") ? "gi" : "g");
+  re.lastIndex = from;
+  const m = re.exec(text);
+  return m ? { index: m.index, end: m.index + m[0].length } : undefined;
+}
+
+/**
+ * Split reasoning out of `text` (see the module comment for the rules).
+ * @param text the assistant content as the model wrote it.
+ */
+export function splitReasoning(text: string): ReasoningSplit {
+  const parts: string[] = [];
+  const closed: string[] = [];
+  let unclosed: string | undefined;
+  let prefilled = false;
+  let tagged = false;
+  let pos = 0;
+  let seen = false;
+  for (;;) {
+    const hit = earliest(text, pos);
+    if (!hit) {
+      parts.push(text.slice(pos));
+      break;
+    }
+    tagged = true;
+    if (hit.kind === "close") {
+      if (!seen) {
+        closed.push(text.slice(0, hit.index));
+        prefilled = true;
+      } else {
+        parts.push(text.slice(pos, hit.index));
+      }
+      pos = hit.end;
+      seen = true;
+      continue;
+    }
+    parts.push(text.slice(pos, hit.index));
+    seen = true;
+    const close = findClose(text, hit.pair, hit.end);
+    if (!close) {
+      unclosed = text.slice(hit.end);
+      break;
+    }
+    closed.push(text.slice(hit.end, close.index));
+    pos = close.end;
+  }
+  const out: ReasoningSplit = { content: parts.join(""), closed, prefilled, tagged };
+  if (unclosed !== undefined) out.unclosed = unclosed;
+  return out;
+}

@@ -1,0 +1,389 @@
+/**
+ * The tool-shim pipeline (issue 3 item 1): turn an assistant turn whose tool calls were written
+ * as text into structured calls, plus the text the user should see.
+ *
+ * Order:
+ * 0. Reasoning split (`reasoning.ts`). Calls inside closed reasoning are rehearsals and are not
+ *    dispatched, except for dialects with `callsInReasoning` (Kimi-K2-Thinking); the turn's own
+ *    `thinking` is treated the same way (Kimi on Bedrock streams its calls as reasoning). A call
+ *    written after an opener that never closes ends the reasoning (ollama's qwen3 rule);
+ *    otherwise the unclosed tail stays reasoning (llama.cpp's rule).
+ * 1. Native `tool_calls` win when present (`recovered_by: "native"`); text markup is still removed.
+ * 2. Stage 1, dialect parsers (`dialects/`): every dialect whose `detect` fires parses the text;
+ *    dialects that found calls are taken in registry order (most specific markers first), each
+ *    only when its markup does not overlap markup already taken; spans of dialects that found
+ *    markup without a valid call are removed too when they do not overlap taken markup.
+ * 3. Stage 2, inline JSON (`inline-json.ts`), only when stage 1 found no call.
+ * 4. Stage 3, the interpreter (`recover` only, not `recoverDeterministic`): only when stages 1–2
+ *    found and decided nothing, the text shows tool intent, and it does not call a side-effect
+ *    tool (`policy.ts`). Its failures become diagnostics; stages 1–2 always run.
+ *
+ * Every call then goes through `resolveToolName` and `prepareArguments`; unknown names and
+ * invalid arguments become `rejected` entries (tool errors the agent sends back to the model).
+ */
+import type { ToolCall } from "../llm/types.js";
+import { prepareArguments } from "./arguments.js";
+import { DIALECTS } from "./dialects/index.js";
+import { scanInlineCalls } from "./inline-json.js";
+import { resolveToolName } from "./names.js";
+import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
+import { splitReasoning } from "./reasoning.js";
+import { cleanContent, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
+import type {
+  AssistantTurn,
+  Dialect,
+  DialectMatch,
+  OfferedTool,
+  RawCall,
+  RecoverResult,
+  RecoveredBy,
+  RejectedCall,
+  ShimDiagnostic,
+  Span,
+} from "./types.js";
+
+/**
+ * Stage 3: a second model that rewrites text into calls (`interpreter.ts`).
+ * `interpret` may throw (timeout, unreachable server, invalid output); `recover` reports it.
+ */
+export interface Interpreter {
+  interpret(text: string, tools: readonly OfferedTool[], signal?: AbortSignal): Promise<RawCall[]>;
+}
+
+/** Options of {@link recover}. */
+export interface RecoverOptions {
+  /** Stage 3; without it only the deterministic stages run. */
+  interpreter?: Interpreter;
+  signal?: AbortSignal;
+}
+
+interface DialectHit {
+  dialect: Dialect;
+  match: DialectMatch;
+  order: number;
+}
+
+interface StageOne {
+  chosen: DialectHit[];
+  /** Spans to remove: markup of the chosen dialects and of dialects without calls. */
+  spans: Span[];
+  reasoning: string[];
+  notes: string[];
+}
+
+const EXAMPLE_CUE =
+  /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks like this|syntax|schema|template|placeholder)\b/i;
+
+function firstStart(spans: readonly Span[]): number {
+  return spans.reduce((m, s) => Math.min(m, s.start), Number.POSITIVE_INFINITY);
+}
+
+/**
+ * A dialect hit whose markup starts with a weak marker (a fence or a bare bracket) and that the
+ * text introduces as an example is a decoy (`toolcall-formats.md` §5 "Decoys", goose#1857).
+ */
+function introducedAsExample(text: string, spans: readonly Span[]): boolean {
+  return spans.some((s) => {
+    if (!/^(?:`{3}|~{3}|[{[])/.test(text.slice(s.start, s.start + 3))) return false;
+    const para = text.slice(Math.max(0, s.start - 400), s.start).split(/\n[ \t]*\n/).pop() ?? "";
+    return EXAMPLE_CUE.test(para.split(/(?<=[.!?])\s+(?=\S)/).slice(-2).join(" "));
+  });
+}
+
+function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dialect) => boolean): StageOne {
+  const hits: DialectHit[] = [];
+  const notes: string[] = [];
+  DIALECTS.forEach((dialect, order) => {
+    if (only && !only(dialect)) return;
+    let match: DialectMatch | null = null;
+    try {
+      match = dialect.detect(text) ? dialect.parse(text, tools) : null;
+    } catch (err) {
+      notes.push(`dialect ${dialect.family} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (match && (match.calls.length > 0 || match.spans.length > 0 || match.reasoning)) hits.push({ dialect, match, order });
+  });
+  const withCalls = hits
+    .filter((h) => h.match.calls.length > 0)
+    .filter((h) => {
+      if (!introducedAsExample(text, h.match.spans)) return true;
+      notes.push(`${h.dialect.family} markup is introduced as an example; not a call`);
+      return false;
+    })
+    .sort((a, b) => a.order - b.order);
+  const chosen: DialectHit[] = [];
+  for (const h of withCalls) {
+    const clash = chosen.some((c) => c.match.spans.some((s) => h.match.spans.some((t) => overlaps(s, t))));
+    if (clash) notes.push(`${h.dialect.family} also matched the same markup; ${chosen[0]!.dialect.family} was used`);
+    else chosen.push(h);
+  }
+  chosen.sort((a, b) => firstStart(a.match.spans) - firstStart(b.match.spans) || a.order - b.order);
+  const chosenSpans = chosen.flatMap((c) => c.match.spans);
+  const spans = [...chosenSpans];
+  const reasoning: string[] = [];
+  for (const h of hits) {
+    if (h.match.reasoning) reasoning.push(h.match.reasoning);
+    if (h.match.calls.length > 0) continue;
+    for (const s of h.match.spans) if (!chosenSpans.some((c) => overlaps(c, s))) spans.push(s);
+  }
+  return { chosen, spans: mergeSpans(spans, text.length), reasoning, notes };
+}
+
+/** Collects accepted and rejected calls with diagnostics. */
+class Outcome {
+  readonly calls: ToolCall[] = [];
+  readonly rejected: RejectedCall[] = [];
+  readonly diagnostics: ShimDiagnostic[] = [];
+
+  constructor(private readonly tools: readonly OfferedTool[]) {}
+
+  note(stage: ShimDiagnostic["stage"], message: string): void {
+    this.diagnostics.push({ stage, message });
+  }
+
+  /**
+   * Resolve and validate one raw call.
+   * @param tried the model clearly meant a call: an unknown name is rejected with a tool error
+   *   (otherwise it is only noted). Side-effect names are always rejected.
+   * @returns whether the name resolved to an offered tool.
+   */
+  settle(raw: RawCall, tried: boolean): boolean {
+    const name = resolveToolName(raw.name, this.tools);
+    if (name === undefined) {
+      if (tried || isSideEffectToolName(raw.name)) {
+        this.rejected.push(rejectUnknownTool(raw.name, raw.arguments, this.tools));
+        this.note(isSideEffectToolName(raw.name) ? "policy" : "names", `${JSON.stringify(raw.name)} is not an offered tool; rejected`);
+      } else {
+        this.note("names", `${JSON.stringify(raw.name)} is not an offered tool; left as text`);
+      }
+      return false;
+    }
+    if (name !== raw.name) this.note("names", `${JSON.stringify(raw.name)} resolved to ${name}`);
+    const tool = this.tools.find((t) => t.name === name)!;
+    const prepared = prepareArguments(raw.arguments, tool, { untyped: raw.untyped === true });
+    if (!prepared.ok) {
+      this.rejected.push({ name, arguments: prepared.arguments, code: "INVALID_ARGUMENT", message: prepared.message });
+      this.note("arguments", prepared.message);
+      return true;
+    }
+    const call: ToolCall = { name, arguments: prepared.arguments };
+    if (raw.id !== undefined) call.id = raw.id;
+    this.calls.push(call);
+    return true;
+  }
+}
+
+/** DeepSeek call tokens, in full-width and ASCII spellings (`toolcall-formats.md` §5 "Token spellings"). */
+const DEEPSEEK_TOKEN = /<[|｜]tool[▁_ ]calls?(?:[▁_ ]begin)?[|｜]>|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>/;
+
+/** Internal result: the public result plus what stage 3 needs to know. */
+interface Deterministic {
+  result: RecoverResult;
+  /** Text after the reasoning split, before residue cleanup (what the interpreter reads). */
+  text: string;
+  /** Stages 0–2 recognised markup or JSON and decided about it (then stage 3 stays out). */
+  decided: boolean;
+}
+
+function joinThinking(parts: readonly (string | undefined)[]): string | undefined {
+  const kept = parts.map((p) => (p === undefined ? "" : tidy(p))).filter((p) => p !== "");
+  return kept.length > 0 ? kept.join("\n\n") : undefined;
+}
+
+function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Deterministic {
+  const out = new Outcome(tools);
+  const thinking: (string | undefined)[] = [];
+  const reasoningCalls: { raw: RawCall; family: string }[] = [];
+
+  // 0. Reasoning: the turn's own thinking, then reasoning blocks in the content.
+  const inReasoning = (block: string): string => {
+    const st = runDialects(block, tools, (d) => d.callsInReasoning === true);
+    for (const hit of st.chosen) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
+    return st.chosen.length > 0 ? removeSpans(block, st.chosen.flatMap((c) => c.match.spans)) : block;
+  };
+  if (turn.thinking !== undefined && turn.thinking.trim() !== "") thinking.push(inReasoning(turn.thinking));
+  const split = splitReasoning(turn.content ?? "");
+  for (const block of split.closed) thinking.push(inReasoning(block));
+  if (split.prefilled) out.note("reasoning", "prefilled: text before a reasoning closer without an opener is reasoning");
+  let text = split.content;
+  if (split.unclosed !== undefined) {
+    const st = runDialects(split.unclosed, tools);
+    if (st.chosen.length > 0) {
+      const cut = firstStart(st.chosen.flatMap((c) => c.match.spans));
+      thinking.push(split.unclosed.slice(0, cut));
+      text += split.unclosed.slice(cut);
+      out.note("reasoning", "a call after an unclosed reasoning opener ends the reasoning");
+    } else {
+      thinking.push(split.unclosed);
+      out.note("reasoning", "unclosed reasoning: the rest of the text is reasoning");
+    }
+  }
+  const finish = (by: RecoveredBy, spans: readonly Span[], decided: boolean, extraThinking: string[] = []): Deterministic => {
+    let content = cleanContent(text, spans);
+    const thoughts = [...thinking, ...extraThinking];
+    if (
+      !split.tagged &&
+      out.calls.length === 0 &&
+      out.rejected.length === 0 &&
+      !(turn.tool_calls !== undefined && turn.tool_calls.length > 0) &&
+      DEEPSEEK_TOKEN.test(text)
+    ) {
+      // DeepSeek-R1/V3.1 templates force reasoning open; with no complete call and no closer the
+      // whole text is reasoning that merely mentions the call tokens (llama.cpp DEEPSEEK_R1).
+      thoughts.push(content);
+      content = "";
+      out.note("reasoning", "prefilled: DeepSeek call tokens without a complete call in forced-open reasoning");
+    }
+    const result: RecoverResult = {
+      tool_calls: out.calls,
+      content,
+      recovered_by: out.calls.length > 0 ? by : "none",
+      rejected: out.rejected,
+      diagnostics: out.diagnostics,
+    };
+    const joined = joinThinking(thoughts);
+    if (joined !== undefined) result.thinking = joined;
+    return { result, text, decided };
+  };
+  const reasoningBy: RecoveredBy | undefined =
+    reasoningCalls.length > 0 ? `dialect:${reasoningCalls[0]!.family}` : undefined;
+
+  // 1. Native calls win; text markup is still removed from the content.
+  if (turn.tool_calls !== undefined && turn.tool_calls.length > 0) {
+    for (const call of turn.tool_calls) {
+      const raw: RawCall = { name: call.name, arguments: call.arguments };
+      if (call.id !== undefined) raw.id = call.id;
+      out.settle(raw, true);
+    }
+    const st = runDialects(text, tools);
+    if (st.chosen.length > 0) out.note("native", "native tool calls present; calls written as text were not dispatched");
+    return finish("native", st.spans, true, st.reasoning);
+  }
+  for (const { raw } of reasoningCalls) out.settle(raw, true);
+
+  // 2. Stage 1: dialects.
+  const st1 = runDialects(text, tools);
+  for (const n of st1.notes) out.note("dialect", n);
+  if (st1.chosen.length > 0) {
+    let by: RecoveredBy | undefined = reasoningBy;
+    for (const hit of st1.chosen) {
+      for (const raw of hit.match.calls) {
+        const before = out.calls.length;
+        out.settle(raw, true);
+        if (by === undefined && out.calls.length > before) by = `dialect:${hit.dialect.family}`;
+      }
+    }
+    return finish(by ?? "none", st1.spans, true, st1.reasoning);
+  }
+
+  // 3. Stage 2: inline JSON, over the text with stage-1 markup blanked out.
+  let masked = text;
+  for (const s of st1.spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
+  const st2 = scanInlineCalls(masked);
+  for (const n of st2.notes) out.note("inline_json", n);
+  const spans = [...st1.spans];
+  let by: RecoveredBy | undefined = reasoningBy;
+  for (const group of st2.groups) {
+    const offered = group.calls.some((c) => resolveToolName(c.name, tools) !== undefined);
+    if (offered) spans.push(group.span);
+    for (const raw of group.calls) {
+      const before = out.calls.length;
+      out.settle(raw, offered || group.clearlyTried);
+      if (by === undefined && out.calls.length > before) by = "inline_json";
+    }
+  }
+  const decided = st1.spans.length > 0 || st2.groups.length > 0 || st2.notes.length > 0 || reasoningCalls.length > 0;
+  return finish(by ?? "none", spans, decided, st1.reasoning);
+}
+
+/**
+ * Stages 0–2 only (reasoning split, native calls, dialects, inline JSON): synchronous and
+ * deterministic.
+ *
+ * @param turn the assistant turn (`content` as the model wrote it, optional `thinking` and
+ *   native `tool_calls`).
+ * @param tools the offered whitelist; a call naming anything else is never returned as a call.
+ * @returns calls in text order (reasoning-block calls of `callsInReasoning` families first),
+ *   the visible content, reasoning as `thinking`, refused calls in `rejected` and diagnostics.
+ */
+export function recoverDeterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): RecoverResult {
+  return deterministic(turn, tools).result;
+}
+
+/** Markers that show tool intent for stage 3 (besides braces and offered tool names). */
+const INTENT_MARKERS = /<\|[\w▁]+\|>|<｜|<tool_call|<function|\[TOOL_CALLS\]|<invoke|functools\[|"name"\s*:/;
+
+/**
+ * Whether `text` shows tool intent: it names an offered tool, holds braces, or holds call
+ * markers (a dialect marker, a special token). Issue 3 item 1, stage 3 gate.
+ */
+export function showsToolIntent(text: string, tools: readonly OfferedTool[]): boolean {
+  if (/[{}]/.test(text) || INTENT_MARKERS.test(text)) return true;
+  if (DIALECTS.some((d) => d.markers.some((m) => m.length >= 3 && text.includes(m)))) return true;
+  const lower = text.toLowerCase();
+  return tools.some((t) => {
+    const i = lower.indexOf(t.name.toLowerCase());
+    if (i < 0) return false;
+    const before = lower[i - 1] ?? " ";
+    const after = lower[i + t.name.length] ?? " ";
+    return !/[\w]/.test(before) && !/[\w]/.test(after);
+  });
+}
+
+/**
+ * The full pipeline: {@link recoverDeterministic}, then the interpreter (stage 3) when
+ * `opts.interpreter` is given, nothing was recognised deterministically, the text shows tool
+ * intent ({@link showsToolIntent}) and it does not call a side-effect tool. Interpreter calls
+ * named `noop` are dropped; the rest go through the same name resolution and validation.
+ *
+ * Never throws for interpreter failures (timeout, unreachable, invalid output): they are reported
+ * in `diagnostics` (stage `interpreter`) and the deterministic result stands.
+ */
+export async function recover(
+  turn: AssistantTurn,
+  tools: readonly OfferedTool[],
+  opts: RecoverOptions = {},
+): Promise<RecoverResult> {
+  const det = deterministic(turn, tools);
+  const result = det.result;
+  const interpreter = opts.interpreter;
+  if (!interpreter || det.decided || result.tool_calls.length > 0 || result.rejected.length > 0) return result;
+  if (turn.tool_calls !== undefined && turn.tool_calls.length > 0) return result;
+  if (tools.length === 0 || det.text.trim() === "") return result;
+  const diagnostics = result.diagnostics;
+  if (!showsToolIntent(det.text, tools)) {
+    diagnostics.push({ stage: "interpreter", message: "no tool intent in the text; interpreter not asked" });
+    return result;
+  }
+  if (mentionsSideEffectCall(det.text, tools)) {
+    diagnostics.push({
+      stage: "policy",
+      message: "the text calls a tool that is not offered (read-only toolset); interpreter not asked",
+    });
+    return result;
+  }
+  let raws: RawCall[];
+  try {
+    raws = await interpreter.interpret(det.text, tools, opts.signal);
+  } catch (err) {
+    diagnostics.push({ stage: "interpreter", message: `interpreter failed: ${err instanceof Error ? err.message : String(err)}` });
+    return result;
+  }
+  const out = new Outcome(tools);
+  for (const raw of raws) {
+    if (raw.name === "noop") continue;
+    out.settle(raw, false);
+  }
+  diagnostics.push(...out.diagnostics);
+  if (out.calls.length === 0) {
+    diagnostics.push({ stage: "interpreter", message: "the interpreter found no call" });
+    return { ...result, diagnostics, rejected: [...result.rejected, ...out.rejected] };
+  }
+  return {
+    ...result,
+    tool_calls: out.calls,
+    recovered_by: "interpreter",
+    rejected: [...result.rejected, ...out.rejected],
+    diagnostics,
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Residue cleanup (issue 3 item 5): remove exactly the parsed spans and stray special tokens,
+ * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
+ * `"name"` and `"arguments"` (the goose sanitiser's false positive, `goose-toolshim.md` §1.10).
+ */
+import type { Span } from "./types.js";
+
+/** Merge overlapping or touching spans and clamp them to `[0, length)`. */
+export function mergeSpans(spans: readonly Span[], length: number): Span[] {
+  const sorted = spans
+    .map((s) => ({ start: Math.max(0, Math.min(length, s.start)), end: Math.max(0, Math.min(length, s.end)) }))
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: Span[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
+    else out.push({ ...s });
+  }
+  return out;
+}
+
+/** Whether two spans overlap (share at least one character). */
+export function overlaps(a: Span, b: Span): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+function joinAt(left: string, right: string): string {
+  const l = /\s*$/.exec(left)![0];
+  const r = /^\s*/.exec(right)![0];
+  if (l === "" && r === "") return left + right;
+  const ws = l + r;
+  const newlines = (ws.match(/\n/g) ?? []).length;
+  const sep = newlines >= 2 ? "\n\n" : newlines === 1 ? "\n" : " ";
+  return left.slice(0, left.length - l.length) + sep + right.slice(r.length);
+}
+
+/**
+ * Remove `spans` from `text`. Where a span is cut out, the whitespace on both sides collapses
+ * to one separator (a blank line, a newline or a space, the strongest present), so prose keeps
+ * its paragraphs and no double spaces appear; text glued to a span stays glued.
+ */
+export function removeSpans(text: string, spans: readonly Span[]): string {
+  const merged = mergeSpans(spans, text.length);
+  if (merged.length === 0) return text;
+  let out = text.slice(0, merged[0]!.start);
+  merged.forEach((s, i) => {
+    out = joinAt(out, text.slice(s.end, merged[i + 1]?.start ?? text.length));
+  });
+  return out;
+}
+
+/** A Markdown code region: a fenced block or an inline code span. */
+export interface CodeRegion extends Span {
+  /** `true` for a fenced block (``` or ~~~), `false` for an inline code span. */
+  fenced: boolean;
+  /** Info string of a fenced block (`json`, `python` …), lower-cased; `""` when absent or inline. */
+  info: string;
+  /** The body between the fences (or backticks): `[bodyStart, bodyEnd)`. */
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+/**
+ * Code regions of Markdown text (CommonMark shapes, simplified): fenced blocks (``` or ~~~ at a
+ * line start, to the closing fence or the end of the text) and inline code spans (matching
+ * backtick runs within one paragraph). Tokens inside them are quoted, not stray.
+ */
+export function findCodeRegions(text: string): CodeRegion[] {
+  const out: CodeRegion[] = [];
+  const fence = /(^|\n)[ \t]*(`{3,}|~{3,})([^\n]*)(\n|$)/g;
+  let m: RegExpExecArray | null;
+  while ((m = fence.exec(text))) {
+    const start = m.index + m[1]!.length;
+    const marker = m[2]!;
+    const bodyStart = m.index + m[0].length;
+    const close = new RegExp(`(^|\\n)[ \\t]*${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*(?=\\n|$)`, "g");
+    close.lastIndex = text[bodyStart - 1] === "\n" ? bodyStart - 1 : bodyStart;
+    const c = close.exec(text);
+    const bodyEnd = c ? Math.max(bodyStart, c.index) : text.length;
+    const end = c ? c.index + c[0].length : text.length;
+    out.push({ start, end, fenced: true, info: m[3]!.trim().toLowerCase(), bodyStart, bodyEnd });
+    fence.lastIndex = Math.max(end, fence.lastIndex);
+  }
+  const inline = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+  while ((m = inline.exec(text))) {
+    const s = { start: m.index, end: m.index + m[0].length };
+    if (out.some((o) => o.fenced && overlaps(o, s)) || m[0].includes("\n\n")) continue;
+    const tick = m[1]!.length;
+    out.push({ ...s, fenced: false, info: "", bodyStart: s.start + tick, bodyEnd: s.end - tick });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * Stray markers: special tokens that never belong in visible text (chat-template control
+ * tokens with ASCII or full-width bars, Gemma's half-bar tokens) and the closers of call
+ * wrappers whose opener was consumed or dropped by the model (`</tool_call>` after a bare
+ * Qwen3-Coder `<function=…>`, ollama#13093).
+ */
+const STRAY = new RegExp(
+  [
+    String.raw`<[|｜][A-Za-z0-9_▁.:"\- ]{1,40}[|｜]>`, // <|im_end|>, <｜end▁of▁sentence｜>, <|"|>
+    String.raw`<\|[a-z_]{2,30}>`, // <|tool_call>, <|turn>
+    String.raw`<[a-z_]{2,30}\|>`, // <tool_call|>, <turn|>
+    String.raw`</(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call|tools)>`,
+    String.raw`\[/TOOL_CALLS\]`,
+    String.raw`<(?:end_of_turn|start_of_turn|eos|bos)>`,
+    String.raw`</s>`,
+  ].join("|"),
+  "g",
+);
+
+/** Remove {@link STRAY} markers outside code regions. */
+export function stripStrayMarkers(text: string): string {
+  const code = findCodeRegions(text);
+  const spans: Span[] = [];
+  for (const m of text.matchAll(STRAY)) {
+    const s = { start: m.index, end: m.index + m[0].length };
+    if (!code.some((c) => overlaps(c, s))) spans.push(s);
+  }
+  return spans.length === 0 ? text : removeSpans(text, spans);
+}
+
+/**
+ * Grow removed spans over what wraps nothing but them: a tag pair (`<response>` … `</response>`)
+ * directly around a span, and a code fence whose body is only removed spans and whitespace.
+ * Dialects remove the call markup they know; a wrapper they do not know would otherwise stay
+ * behind empty (`wrap-json-fence-function-call`).
+ */
+export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
+  let merged = mergeSpans(spans, text.length);
+  if (merged.length === 0) return merged;
+  for (let changed = true; changed; ) {
+    changed = false;
+    merged = merged.map((s) => {
+      const before = /<([A-Za-z][\w:.-]*)(?:\s[^<>]*)?>\s*$/.exec(text.slice(Math.max(0, s.start - 300), s.start));
+      if (!before) return s;
+      const tag = before[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const after = new RegExp(`^\\s*</${tag}\\s*>`).exec(text.slice(s.end, s.end + 300));
+      if (!after) return s;
+      changed = true;
+      return { start: s.start - before[0].length, end: s.end + after[0].length };
+    });
+    merged = mergeSpans(merged, text.length);
+  }
+  const fences = findCodeRegions(text).filter((r) => r.fenced);
+  const grown = [...merged];
+  for (const f of fences) {
+    const inside = merged.filter((s) => s.start >= f.bodyStart && s.end <= f.bodyEnd);
+    if (inside.length === 0) continue;
+    if (removeSpans(text.slice(f.bodyStart, f.bodyEnd), inside.map((s) => ({ start: s.start - f.bodyStart, end: s.end - f.bodyStart }))).trim() === "") {
+      grown.push({ start: f.start, end: f.end });
+    }
+  }
+  return mergeSpans(grown, text.length);
+}
+
+/** Whitespace tidy: no trailing spaces on lines, at most one blank line in a row, trimmed. */
+export function tidy(text: string): string {
+  return text
+    .replace(/[ \t]+$/gm, "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** The visible content: `spans` (grown over empty wrappers) removed, stray markers stripped, whitespace tidied. */
+export function cleanContent(text: string, spans: readonly Span[]): string {
+  return tidy(stripStrayMarkers(removeSpans(text, growOverWrappers(text, spans))));
+}

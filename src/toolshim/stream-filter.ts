@@ -1,0 +1,304 @@
+/**
+ * Streaming filter (issue 3 item 8): while a model streams, prose reaches the terminal at once;
+ * only text that could be (or start) call markup or reasoning is held back until it is decided;
+ * recovered markup never reaches the user. Technique: hold back only a suffix that could be the
+ * prefix of a known marker (`goose-toolshim.md` §5 item 2), extended to whole constructs.
+ *
+ * How it decides: the buffer is scanned for the earliest undecided construct (the hold point);
+ * the visible text is `recoverDeterministic` of the text before it, so what is shown is exactly
+ * what the non-streamed pipeline keeps. Constructs and when they are decided:
+ * - call markers (special tokens `<|…|>`/`<｜…｜>`, `<tool_call`, `<function`, `[TOOL_CALLS]`,
+ *   `functools[`, `>>>`, every dialect's markers that start with `<`, `[` or `>` …): held to
+ *   the end of the message (closers are often missing at EOS);
+ * - reasoning openers (`<think>` …): held until the closer;
+ * - `{…}` / `[{…}]` / `[f(…)]` that look like JSON or a pythonic call, with a preceding
+ *   `name(`: held until the value closes;
+ * - a tag followed by `{`/`[` (a wrapper): held until the value and the closing tag;
+ * - a code fence labelled for calls (``` / ```json / ```tool …): held until it closes;
+ * - a message whose first line is a lone identifier (Functionary v3.2 `python`/`all` headers)
+ *   or that starts with `analysis` (Harmony with special tokens stripped): held;
+ * - the last word of the buffer (it could become `name(` or a marker), a partial marker at the
+ *   end, and a `;`/`,` after a closed value (it could join the value to a next call).
+ *
+ * Known limit: a template that prefills a reasoning opener (the text holds only the closer)
+ * cannot be recognised before the closer arrives; pass `prefilledReasoning: true` for such models
+ * (the recover diagnostics say `reasoning: prefilled`). Without it, text streamed before the
+ * closer was already shown; the answer after it is then shown again from its start.
+ */
+import { matchBalanced } from "./json.js";
+import { DIALECTS } from "./dialects/index.js";
+import { recoverDeterministic } from "./recover.js";
+import { REASONING_MARKERS } from "./reasoning.js";
+import type { OfferedTool, RecoverResult } from "./types.js";
+
+/** Options of {@link StreamFilter}. */
+export interface StreamFilterOptions {
+  /** The model's template prefills a reasoning opener: hold everything until a closer arrives. */
+  prefilledReasoning?: boolean;
+}
+
+const OWN_MARKERS = [
+  "<|", "<｜", "<tool_call", "<tool_calls", "<function", "<invoke", "<minimax:tool_call", "<seed:tool_call",
+  "<steptml:", "<TOOLCALL", "<start_function_call", "<arg_key", "<parameter", "<tools>", "<tool>",
+  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:",
+];
+
+const OPENER_TO_CLOSER: readonly (readonly [RegExp, RegExp])[] = [
+  [/^<think(?:\s[^<>]*)?>/i, /<\/think\s*>/i],
+  [/^<thinking(?:\s[^<>]*)?>/i, /<\/thinking\s*>/i],
+  [/^<seed:think>/, /<\/seed:think>/],
+  [/^<\|START_THINKING\|>/, /<\|END_THINKING\|>/],
+  [/^<\|inner_prefix\|>/, /<\|inner_suffix\|>/],
+  [/^<\|channel>thought/, /<channel\|>/],
+  [/^\[THINK\]/, /\[\/THINK\]/],
+  [/^◁think▷/, /◁\/think▷/],
+];
+const CLOSERS = /<\/think\s*>|<\/thinking\s*>|<\/seed:think>|<\|END_THINKING\|>|<\|inner_suffix\|>|<channel\|>|\[\/THINK\]|◁\/think▷/i;
+const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml|python|py)$/;
+
+function markerList(): string[] {
+  const fromDialects = DIALECTS.flatMap((d) => d.markers).filter((m) => m.length >= 2 && /^[<[>｜◁]/.test(m) && m !== "[{");
+  return [...new Set([...OWN_MARKERS, ...fromDialects])].sort((a, b) => b.length - a.length);
+}
+
+type Scan = { hold: number } | { next: number };
+
+/** The text is held from the returned index; a `;`/`,` after a closed value is held with it. */
+function holdPoint(text: string, from: number, markers: readonly string[], tools: readonly OfferedTool[]): number {
+  const hold = rawHoldPoint(text, from, markers, tools);
+  const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, hold - 200), hold));
+  return sep ? hold - sep[1]!.length : hold;
+}
+
+/** The text is held from `hold` (an undecided construct starts there). */
+function rawHoldPoint(text: string, from: number, markers: readonly string[], tools: readonly OfferedTool[]): number {
+  const n = text.length;
+  const lead = text.slice(from).trimStart();
+  const leadAt = n - lead.length;
+  // Harmony with stripped special tokens: `analysis…assistantfinal…`.
+  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return leadAt;
+  // Functionary v3.2 header line: a lone identifier that names a tool (or `all`).
+  const header = /^([A-Za-z_][\w.-]*)(\n|$)/.exec(lead);
+  if (header) {
+    const name = header[1]!;
+    const complete = header[2] === "\n";
+    const known = name === "all" || tools.some((t) => t.name === name);
+    const maybe = name.length <= 64 && ("all".startsWith(name) || tools.some((t) => t.name.startsWith(name)));
+    if ((complete && known) || (!complete && maybe)) return leadAt;
+  }
+  let i = from;
+  while (i < n) {
+    const r = construct(text, i, markers);
+    if ("hold" in r) return r.hold;
+    i = r.next;
+  }
+  // The last word could become `name(` (a call such as `exec({…})`).
+  const tail = /[A-Za-z_][\w.]*(?:\(\s*)?$/.exec(text);
+  return tail && tail.index >= from ? tail.index : n;
+}
+
+function lineStart(text: string, i: number): boolean {
+  const before = text.slice(Math.max(0, i - 20), i);
+  return i === 0 || /(^|\n)[ \t]*$/.test(before);
+}
+
+/** Classify the text at `i`: hold from a position, or continue at `next`. */
+function construct(text: string, i: number, markers: readonly string[]): Scan {
+  const c = text[i]!;
+  const n = text.length;
+  const rest = text.slice(i, i + 80);
+
+  if (c === "<" || c === "[" || c === ">" || c === "｜" || c === "◁" || c === "f" || c === "U") {
+    for (const [open, close] of OPENER_TO_CLOSER) {
+      const m = open.exec(rest);
+      if (m) {
+        const re = new RegExp(close.source, close.flags.includes("i") ? "gi" : "g");
+        re.lastIndex = i + m[0].length;
+        const cm = re.exec(text);
+        return cm ? { next: cm.index + cm[0].length } : { hold: i };
+      }
+    }
+    const closer = CLOSERS.exec(rest);
+    if (closer && closer.index === 0) return { next: i + closer[0].length };
+    for (const mk of markers) {
+      if (text.startsWith(mk, i)) return { hold: i };
+      if (n - i < mk.length && mk.startsWith(text.slice(i))) return { hold: i };
+    }
+    for (const lit of REASONING_MARKERS) {
+      if (n - i < lit.length && lit.toLowerCase().startsWith(text.slice(i).toLowerCase())) return { hold: i };
+    }
+  }
+  if (c === "<") return tag(text, i);
+  if (c === "{") return jsonish(text, i, i);
+  if (c === "[") return bracket(text, i);
+  if ((c === "`" || c === "~") && lineStart(text, i)) return fence(text, i);
+  return { next: i + 1 };
+}
+
+function startWithCallSyntax(text: string, i: number): number {
+  const m = /([A-Za-z_][\w.]{0,80})\(\s*$/.exec(text.slice(Math.max(0, i - 100), i));
+  return m ? Math.max(0, i - 100) + m.index : i;
+}
+
+/** `{` at `i`: JSON-looking objects are held until they close. */
+function jsonish(text: string, i: number, holdAt: number): Scan {
+  let j = i + 1;
+  while (j < text.length && /\s/.test(text[j]!)) j++;
+  if (j >= text.length) return { hold: startWithCallSyntax(text, holdAt) };
+  const d = text[j]!;
+  let looksJson = d === '"' || d === "'" || d === "}";
+  if (!looksJson && /[A-Za-z_$]/.test(d)) {
+    let k = j;
+    while (k < text.length && /[\w$]/.test(text[k]!)) k++;
+    while (k < text.length && /[ \t]/.test(text[k]!)) k++;
+    if (k >= text.length) return { hold: startWithCallSyntax(text, holdAt) };
+    looksJson = text[k] === ":";
+  }
+  if (!looksJson) return { next: i + 1 };
+  const m = matchBalanced(text, i);
+  if (m.ok) return { next: m.end };
+  if (m.reason === "eof") return { hold: startWithCallSyntax(text, holdAt) };
+  return { next: i + 1 };
+}
+
+/** `[` at `i`: a JSON array of objects or a pythonic call list is held until it closes. */
+function bracket(text: string, i: number): Scan {
+  let j = i + 1;
+  while (j < text.length && /\s/.test(text[j]!)) j++;
+  if (j >= text.length) return { hold: i };
+  const d = text[j]!;
+  let callish = d === "{" || d === "[";
+  if (!callish && /[A-Za-z_]/.test(d)) {
+    let k = j;
+    while (k < text.length && /[\w.]/.test(text[k]!)) k++;
+    if (k >= text.length) return { hold: i };
+    callish = text[k] === "(";
+  }
+  if (!callish) return { next: i + 1 };
+  const m = matchBalanced(text, i);
+  if (m.ok) return { next: m.end };
+  if (m.reason === "eof") return { hold: i };
+  return { next: i + 1 };
+}
+
+/** `<` at `i` that is not a marker: a tag wrapping JSON is held until its closing tag. */
+function tag(text: string, i: number): Scan {
+  const rest = text.slice(i, i + 200);
+  if (!rest.includes(">")) {
+    const atTail = rest.length < 200 && !rest.includes("\n");
+    return atTail && /^<\/?(?:[A-Za-z][\w:.=-]*(?:\s[^<>]*)?)?$/.test(rest) ? { hold: i } : { next: i + 1 };
+  }
+  const close = /^<\/[A-Za-z][\w:.-]*\s*>/.exec(rest);
+  if (close) return { next: i + close[0].length };
+  const open = /^<([A-Za-z][\w:.-]*)(?:=[^\s>]*)?(?:\s[^<>]*)?(\/?)>/.exec(rest);
+  if (!open) return { next: i + 1 };
+  const end = i + open[0].length;
+  if (open[2] === "/") return { next: end };
+  let j = end;
+  while (j < text.length && /\s/.test(text[j]!)) j++;
+  if (j >= text.length) return { hold: i };
+  if (text[j] !== "{" && text[j] !== "[") return { next: end };
+  const m = matchBalanced(text, j);
+  if (!m.ok) return m.reason === "eof" ? { hold: i } : { next: end };
+  let k = m.end;
+  while (k < text.length && /\s/.test(text[k]!)) k++;
+  const after = text.slice(k, k + 100);
+  if (after === "" || /^<\/?[\w:.-]*$/.test(after)) return { hold: i };
+  const ct = new RegExp(`^</${open[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`).exec(after);
+  return { next: ct ? k + ct[0].length : m.end };
+}
+
+/** A fence at a line start: fences that may hold calls are held until they close. */
+function fence(text: string, i: number): Scan {
+  const rest = text.slice(i);
+  const open = /^(`{3,}|~{3,})([^\n]*)\n/.exec(rest);
+  if (!open) {
+    if (/^(`{1,}|~{1,})[^\n]*$/.test(rest)) return { hold: i };
+    return { next: i + 1 };
+  }
+  const info = open[2]!.trim().toLowerCase();
+  const bodyStart = i + open[0].length;
+  if (!CALL_FENCE_INFO.test(info)) return { next: bodyStart };
+  const marker = open[1]!;
+  const close = new RegExp(`(^|\\n)[ \\t]*${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*(?=\\n|$)`, "g");
+  close.lastIndex = bodyStart - 1;
+  const m = close.exec(text);
+  if (!m) return { hold: i };
+  const end = m.index + m[0].length;
+  // The closing fence is only certain once its line has ended.
+  return end >= text.length ? { hold: i } : { next: end };
+}
+
+/**
+ * Filters one streamed assistant message.
+ *
+ * Use: `push(delta)` for every content delta and print what it returns; `end()` once at the end
+ * and print what it returns. The printed text equals `recoverDeterministic(turn).content` of the
+ * whole message (compare with whitespace collapsed), markup and reasoning excluded.
+ */
+export class StreamFilter {
+  #buffer = "";
+  #emitted = "";
+  #result: RecoverResult | undefined;
+  #lastHold = -1;
+  readonly #tools: readonly OfferedTool[];
+  readonly #prefilled: boolean;
+  readonly #markers: readonly string[];
+
+  /**
+   * @param tools the offered tools (names decide whether inline JSON is a call).
+   * @param opts see {@link StreamFilterOptions}.
+   */
+  constructor(tools: readonly OfferedTool[] = [], opts: StreamFilterOptions = {}) {
+    this.#tools = tools;
+    this.#prefilled = opts.prefilledReasoning === true;
+    this.#markers = markerList();
+  }
+
+  /** The raw text received so far. */
+  get text(): string {
+    return this.#buffer;
+  }
+
+  /** Add a streamed delta; returns the newly visible text (possibly `""`). */
+  push(delta: string): string {
+    if (this.#result !== undefined) throw new Error("StreamFilter.push after end()");
+    this.#buffer += delta;
+    let from = 0;
+    if (this.#prefilled) {
+      const closer = CLOSERS.exec(this.#buffer);
+      if (!closer) return "";
+      from = closer.index + closer[0].length;
+    }
+    const hold = holdPoint(this.#buffer, from, this.#markers, this.#tools);
+    // The visible text depends only on the text before the hold point, which only grows.
+    if (hold === this.#lastHold) return "";
+    this.#lastHold = hold;
+    if (hold <= from && this.#emitted === "") return "";
+    const target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
+    return this.#advance(target);
+  }
+
+  /** End of the message: returns the rest of the visible text. */
+  end(): string {
+    this.#result ??= recoverDeterministic({ content: this.#buffer }, this.#tools);
+    return this.#advance(this.#result.content);
+  }
+
+  /** The deterministic recovery of the whole message (available after {@link end}). */
+  get result(): RecoverResult | undefined {
+    return this.#result;
+  }
+
+  #advance(target: string): string {
+    if (target.startsWith(this.#emitted)) {
+      const delta = target.slice(this.#emitted.length);
+      this.#emitted = target;
+      return delta;
+    }
+    // What was shown turned out to be reasoning (a prefilled opener): show the content anew.
+    if (target === "" || this.#emitted.startsWith(target)) return "";
+    this.#emitted = target;
+    return `\n\n${target}`;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The built CLI as a subprocess: flags, output streams, JSON shapes and exit codes
+ * (DESIGN.md "CLI": 0 success, also empty; 1 runtime failure; 2 usage or tool error).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RAG_APP, runCli } from "./run-cli.js";
+
+let tmp: string;
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "codecite-cli-"));
+  writeFileSync(path.join(tmp, "a.py"), "def first():\n    return 'needle'\n\ndef second():\n    return 2\n");
+  writeFileSync(path.join(tmp, ".env"), "SECRET=hunter2\n");
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+describe("codecite basics", () => {
+  it("prints the version and exits 0", async () => {
+    const r = await runCli(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe("0.1.0");
+  });
+
+  it("lists exactly the DESIGN.md commands in --help", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    for (const cmd of ["ask", "search", "symbol", "importers", "read", "diff", "tools"]) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, "m"));
+    }
+  });
+
+  it("exits 2 on an unknown flag, with a JSON error object on stdout under --json", async () => {
+    const r = await runCli(["search", "x", "--bogus", "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "unknown option '--bogus'" } });
+    expect(r.stderr).toContain("unknown option '--bogus'");
+  });
+
+  it("exits 2 on a non-integer --max-results and on an unknown command", async () => {
+    const r = await runCli(["importers", "x", "--max-results", "many"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("--max-results");
+    const r2 = await runCli(["frobnicate"]);
+    expect(r2.code).toBe(2);
+  });
+});
+
+describe("codecite tools", () => {
+  it("--json prints the five definitions exactly as sent to the model", async () => {
+    const r = await runCli(["tools", "--json"]);
+    expect(r.code).toBe(0);
+    const defs = JSON.parse(r.stdout) as Array<{ type: string; function: { name: string; parameters: { type: string } } }>;
+    expect(defs.map((d) => d.function.name)).toEqual(["search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff"]);
+    expect(defs.every((d) => d.type === "function" && d.function.parameters.type === "object")).toBe(true);
+    expect(JSON.stringify(defs)).not.toContain("$schema");
+  });
+
+  it("human output names every tool and its parameters", async () => {
+    const r = await runCli(["tools"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^find_importers {2}/m);
+    expect(r.stdout).toContain("module_name (string, required)");
+  });
+});
+
+describe("evidence commands", () => {
+  it("read --json prints the envelope with the exact lines", async () => {
+    const r = await runCli(["read", "a.py", "--start-line", "4", "--end-line", "5", "--root", tmp, "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      evidence: [{ path: "a.py", start_line: 4, end_line: 5, kind: "source", name: "a.py", snippet: "def second():\n    return 2" }],
+      total: 1,
+      truncated: false,
+    });
+  });
+
+  it("read prints path:line and numbered snippet lines on stdout", async () => {
+    const r = await runCli(["read", "a.py", "--start-line", "1", "--end-line", "2", "--root", tmp]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("a.py:1  lines 1-2\n     1 │ def first():\n     2 │     return 'needle'\n");
+    expect(r.stderr).toContain("1 result");
+  });
+
+  it("search finds a literal and exits 0; an empty result also exits 0", async () => {
+    const r = await runCli(["search", "needle", "--root", tmp, "--json"]);
+    expect(r.code).toBe(0);
+    const env = JSON.parse(r.stdout) as { evidence: Array<{ path: string; start_line: number; kind: string }> };
+    expect(env.evidence.map((e) => [e.path, e.start_line, e.kind])).toEqual([["a.py", 2, "match"]]);
+    const none = await runCli(["search", "no-such-text-anywhere", "--root", tmp, "--json"]);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ ok: true, evidence: [], total: 0 });
+  });
+
+  it("a path outside the root is a tool error: exit 2, JSON error on stdout", async () => {
+    const r = await runCli(["read", "../../etc/passwd", "--root", tmp, "--json"]);
+    expect(r.code).toBe(2);
+    const env = JSON.parse(r.stdout) as { ok: boolean; error: { code: string } };
+    expect(env.ok).toBe(false);
+    expect(env.error.code).toBe("OUTSIDE_ROOT");
+    expect(r.stdout).not.toContain("root:");
+  });
+
+  it("a denied secret is a tool error and its content never appears", async () => {
+    const r = await runCli(["read", ".env", "--root", tmp]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("DENIED");
+    expect(r.stdout + r.stderr).not.toContain("hunter2");
+  });
+
+  it("a missing --root exits 2", async () => {
+    const r = await runCli(["search", "x", "--root", path.join(tmp, "nope"), "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, error: { code: "NOT_FOUND" } });
+  });
+});
+
+describe("ask: configuration and runtime failures", () => {
+  it.each([
+    [{ CODECITE_TOOLSHIM: "sometimes" }, "CODECITE_TOOLSHIM", "sometimes"],
+    [{ CODECITE_TOOLSHIM_BACKEND: "vllm" }, "CODECITE_TOOLSHIM_BACKEND", "vllm"],
+    [{ OLLAMA_HOST: "ftp://x" }, "OLLAMA_HOST", "ftp://x"],
+    [{ CODECITE_PROVIDER: "anthropic" }, "CODECITE_PROVIDER", "anthropic"],
+  ])("a bad %j stops with exit 2 naming the variable", async (env, variable, value) => {
+    const r = await runCli(["ask", "q", "--root", RAG_APP], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(variable);
+    expect(r.stderr).toContain(JSON.stringify(value));
+  });
+
+  it("a bad --toolshim flag exits 2 naming the flag (JSON error under --json)", async () => {
+    const r = await runCli(["ask", "q", "--root", RAG_APP, "--toolshim", "always", "--json"]);
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string } };
+    expect(out).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+    expect(out.error.message).toContain("--toolshim");
+  });
+
+  it("a bad --max-steps exits 2", async () => {
+    const r = await runCli(["ask", "q", "--root", RAG_APP, "--max-steps", "0"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--max-steps");
+  });
+
+  it("exits 1 naming the host and `ollama serve` when the server is down", async () => {
+    const port = await closedPort();
+    const r = await runCli(["ask", "q", "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: `127.0.0.1:${port}` } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`http://127.0.0.1:${port}`);
+    expect(r.stderr).toContain("ollama serve");
+  });
+
+  it("--host beats OLLAMA_HOST and the JSON error names the failure code", async () => {
+    const port = await closedPort();
+    const r = await runCli(["ask", "q", "--root", RAG_APP, "--host", `127.0.0.1:${port}`, "--json"], {
+      env: { OLLAMA_HOST: "127.0.0.1:1" },
+    });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string; hint: string } };
+    expect(out.error.code).toBe("UNREACHABLE");
+    expect(out.error.message).toContain(`127.0.0.1:${port}`);
+    expect(out.error.hint).toContain("ollama serve");
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Runs the BUILT CLI (`node dist/cli/main.js`) as a subprocess, asynchronously (the fake
+ * Ollama server lives in the test process, so the event loop must keep running).
+ * `npm test` builds first; run `npm run build` before running these tests alone.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CLI = path.join(REPO_ROOT, "dist/cli/main.js");
+export const RAG_APP = path.join(REPO_ROOT, "examples/rag-app");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Variables that would leak the developer's configuration into a test. */
+const CONFIG_VARS = [
+  "OLLAMA_HOST",
+  "CODECITE_MODEL",
+  "CODECITE_PROVIDER",
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "CODECITE_TOOLSHIM",
+  "CODECITE_TOOLSHIM_BACKEND",
+  "CODECITE_TOOLSHIM_OLLAMA_MODEL",
+  "CODECITE_TOOLSHIM_MODEL",
+  "CODECITE_LOCAL_MODEL",
+  "FORCE_COLOR",
+];
+
+/** Runs `codecite ...args` with a clean configuration plus `env`, `NO_COLOR=1`, in `cwd` (default the repo). */
+export function runCli(args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const v of CONFIG_VARS) delete env[v];
+  Object.assign(env, { NO_COLOR: "1" }, opts.env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

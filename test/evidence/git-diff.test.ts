@@ -1,0 +1,193 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ToolError } from "../../src/evidence/evidence.js";
+import { readGitDiff, unquoteGitPath, validateRef } from "../../src/evidence/git-diff.js";
+import { Workspace } from "../../src/evidence/workspace.js";
+import type { ReadGitDiffArgs } from "../../src/tools/code-tools.js";
+
+let tmp: string;
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
+}
+
+function put(root: string, rel: string, content: string): void {
+  const abs = path.join(root, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, content);
+}
+
+const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
+
+async function fail(ws: Workspace, a: Partial<ReadGitDiffArgs>): Promise<ToolError> {
+  const e = await readGitDiff(ws, { context_lines: 3, ...a }).catch((x: unknown) => x);
+  if (!(e instanceof ToolError)) throw new Error(`expected a ToolError, got ${JSON.stringify(e)}`);
+  return e;
+}
+
+let repo: string;
+let first: string;
+let second: string;
+
+beforeAll(() => {
+  tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-diff-")));
+  repo = path.join(tmp, "repo");
+  mkdirSync(repo);
+  git(repo, "init", "-q", "-b", "main");
+  put(repo, "src/app.py", lines(20));
+  put(repo, "src/old.py", "gone = 1\n");
+  put(repo, "docs/a.md", lines(10));
+  put(repo, ".env", "TOKEN=one\n");
+  put(repo, "win.txt", "a\r\nb\r\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "first");
+  first = git(repo, "rev-parse", "HEAD");
+  put(repo, "src/app.py", lines(20, (i) => (i === 5 ? "line five" : `line ${i}`)));
+  git(repo, "commit", "-qam", "second");
+  second = git(repo, "rev-parse", "HEAD");
+  git(repo, "tag", "v2");
+  // working-tree changes against HEAD
+  put(repo, "docs/a.md", lines(10).replace("line 3\nline 4\n", ""));
+  unlinkSync(path.join(repo, "src/old.py"));
+  put(repo, ".env", "TOKEN=two\n");
+  put(repo, "win.txt", "a\r\nB\r\n");
+});
+
+afterAll(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("readGitDiff", () => {
+  it("compares the working tree with HEAD by default, one record per hunk", async () => {
+    const ws = await Workspace.open(repo);
+    const r = await readGitDiff(ws, { context_lines: 1 });
+    expect(r.evidence).toEqual([
+      {
+        path: "docs/a.md",
+        start_line: 2,
+        end_line: 3,
+        kind: "diff",
+        name: "docs/a.md",
+        snippet: "@@ -2,4 +2,2 @@ line 1\n line 2\n-line 3\n-line 4\n line 5",
+      },
+      {
+        path: "src/old.py",
+        start_line: 1,
+        end_line: 1,
+        kind: "diff",
+        name: "src/old.py",
+        snippet: "@@ -1 +0,0 @@\n-gone = 1",
+        flags: ["old_lines"],
+      },
+      {
+        path: "win.txt",
+        start_line: 1,
+        end_line: 2,
+        kind: "diff",
+        name: "win.txt",
+        snippet: "@@ -1,2 +1,2 @@\n a\n-b\n+B",
+      },
+    ]);
+    expect(r.total).toBe(3);
+    expect(r.truncated).toBe(false);
+    expect(r.note).toBe(
+      "working tree against HEAD: 3 file(s) changed: docs/a.md (+0 -2), src/old.py (+0 -1), win.txt (+1 -1). " +
+        "1 changed file(s) on the secrets deny-list are not shown.",
+    );
+    expect(JSON.stringify(r)).not.toContain("TOKEN");
+  });
+
+  it("diffs two commits given by sha, tag or HEAD~N", async () => {
+    const ws = await Workspace.open(repo);
+    for (const [base, head] of [
+      [first, second],
+      ["HEAD~1", "v2"],
+      [first.slice(0, 10), "main"],
+    ] as const) {
+      const r = await readGitDiff(ws, { base, head, context_lines: 0 });
+      expect(r.evidence).toEqual([
+        {
+          path: "src/app.py",
+          start_line: 5,
+          end_line: 5,
+          kind: "diff",
+          name: "src/app.py",
+          snippet: "@@ -5 +5 @@ line 4\n-line 5\n+line five",
+        },
+      ]);
+      expect(r.note).toContain(`${base} against ${head}: 1 file(s) changed: src/app.py (+1 -1)`);
+    }
+  });
+
+  it("limits to a path and explains empty results", async () => {
+    const ws = await Workspace.open(repo);
+    const r = await readGitDiff(ws, { path: "docs", context_lines: 0 });
+    expect(r.evidence.map((e) => [e.path, e.start_line, e.end_line, e.flags])).toEqual([["docs/a.md", 3, 4, ["old_lines"]]]);
+    const none = await readGitDiff(ws, { head: "v2", context_lines: 3 });
+    expect(none.evidence).toEqual([]);
+    expect(none.note).toContain("No changes (HEAD against v2)");
+    expect(none.note).toContain("pass base=<commit>~1 and head=<commit>");
+  });
+
+  it("reports unknown refs and bad refs as typed errors", async () => {
+    const ws = await Workspace.open(repo);
+    expect((await fail(ws, { base: "nope" })).code).toBe("NOT_FOUND");
+    expect((await fail(ws, { base: "HEAD~50" })).code).toBe("NOT_FOUND");
+    expect((await fail(ws, { base: "a..b" })).code).toBe("INVALID_ARGUMENT");
+    expect((await fail(ws, { head: "-p" })).code).toBe("INVALID_ARGUMENT");
+    expect(() => validateRef("feature/x-1.2^2~3")).not.toThrow();
+  });
+
+  it("uses --relative when the root is a tracked folder of a bigger repository", async () => {
+    const ws = await Workspace.open(path.join(repo, "src"));
+    const r = await readGitDiff(ws, { base: first, head: second, context_lines: 0 });
+    expect(r.evidence.map((e) => [e.path, e.start_line])).toEqual([["app.py", 5]]);
+    const wt = await readGitDiff(ws, { context_lines: 0 });
+    expect(wt.evidence.map((e) => e.path)).toEqual(["old.py"]);
+  });
+
+  it("refuses a root that is not a repository", async () => {
+    const plain = path.join(tmp, "plain");
+    mkdirSync(plain);
+    const e = await fail(await Workspace.open(plain), {});
+    expect(e.code).toBe("UNSUPPORTED");
+    expect(e.message).toContain("not a git repository");
+  });
+
+  it("caps large diffs with counts in the note", async () => {
+    const big = path.join(tmp, "big");
+    mkdirSync(big);
+    git(big, "init", "-q");
+    for (let i = 0; i < 90; i++) put(big, `f${String(i).padStart(3, "0")}.txt`, lines(5));
+    git(big, "add", "-A");
+    git(big, "commit", "-qm", "base");
+    for (let i = 0; i < 90; i++) put(big, `f${String(i).padStart(3, "0")}.txt`, lines(5, (n) => `changed ${n}`));
+    const ws = await Workspace.open(big);
+    const r = await readGitDiff(ws, { context_lines: 3 });
+    expect(r.total).toBe(90);
+    expect(r.truncated).toBe(true);
+    expect(r.evidence.length).toBeLessThan(90);
+    expect(r.evidence[0]?.path).toBe("f000.txt");
+    expect(r.note).toContain("90 file(s) changed: f000.txt (+5 -5)");
+    expect(r.note).toContain("and 70 more");
+    expect(r.note).toContain(`Showing ${r.evidence.length} of 90 hunks`);
+  });
+
+  it("unquotes C-quoted paths", () => {
+    expect(unquoteGitPath('"a\\tb\\303\\251.txt"')).toBe("a\tbé.txt");
+    expect(unquoteGitPath("plain.txt")).toBe("plain.txt");
+  });
+});

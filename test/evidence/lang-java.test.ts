@@ -1,0 +1,212 @@
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { java, JAVA_BLIND_SPOT_NOTE, STATIC_IMPORT_FLAG } from "../../src/evidence/lang/java.js";
+import type { ImportRef } from "../../src/evidence/lang/language.js";
+import { factsOf, fixtureDir, folderProject, memoryProject, resolvedImports, type ResolvedImport } from "./lang-test-kit.js";
+
+const root = fixtureDir("java-project");
+const project = folderProject(root);
+const CORE = "shop-core/src/main/java/com/shop";
+const APP = "shop-app/src/main/java/com/shop/app";
+const TEST = "shop-app/src/test/java/com/shop/app";
+
+function imp(file: string, line: number, specifier: string, module: string, files: string[], flags?: string[]): ResolvedImport {
+  const r: ResolvedImport = { file, line, end: line, specifier, module, files, external: files.length === 0 };
+  if (flags !== undefined) r.flags = flags;
+  return r;
+}
+
+describe("java: definitions", () => {
+  it("Order.java: class, constants per declarator, constructor, nested record with compact constructor, nested enum", async () => {
+    const { symbols } = await factsOf(java, project.read(`${CORE}/model/Order.java`));
+    expect(symbols).toEqual([
+      { name: "Order", kind: "class", start_line: 8, end_line: 60 },
+      { name: "MAX_LINES", kind: "constant", container: "Order", start_line: 9, end_line: 9 },
+      // `private static final String PREFIX = "ord-", SUFFIX = "";` → two constants
+      { name: "PREFIX", kind: "constant", container: "Order", start_line: 10, end_line: 10 },
+      { name: "SUFFIX", kind: "constant", container: "Order", start_line: 10, end_line: 10 },
+      { name: "Order", kind: "method", container: "Order", start_line: 15, end_line: 17 },
+      { name: "Line", kind: "class", container: "Order", start_line: 20, end_line: 30 },
+      { name: "Line", kind: "method", container: "Line", start_line: 21, end_line: 25 },
+      { name: "total", kind: "method", container: "Line", start_line: 27, end_line: 29 },
+      { name: "Status", kind: "enum", container: "Order", start_line: 32, end_line: 40 },
+      { name: "NEW", kind: "constant", container: "Status", start_line: 33, end_line: 33 },
+      { name: "PAID", kind: "constant", container: "Status", start_line: 34, end_line: 34 },
+      { name: "SHIPPED", kind: "constant", container: "Status", start_line: 35, end_line: 35 },
+      { name: "isOpen", kind: "method", container: "Status", start_line: 37, end_line: 39 },
+      { name: "add", kind: "method", container: "Order", start_line: 42, end_line: 47 },
+      { name: "lines", kind: "method", container: "Order", start_line: 49, end_line: 51 },
+      { name: "id", kind: "method", container: "Order", start_line: 53, end_line: 55 },
+      { name: "status", kind: "method", container: "Order", start_line: 57, end_line: 59 },
+    ]);
+  });
+
+  it("Store.java: interface fields are constants; abstract and default methods", async () => {
+    const { symbols } = await factsOf(java, project.read(`${CORE}/store/Store.java`));
+    expect(symbols).toEqual([
+      { name: "Store", kind: "interface", start_line: 6, end_line: 16 },
+      { name: "DEFAULT_LIMIT", kind: "constant", container: "Store", start_line: 7, end_line: 7 },
+      { name: "find", kind: "method", container: "Store", start_line: 9, end_line: 9 },
+      { name: "save", kind: "method", container: "Store", start_line: 11, end_line: 11 },
+      { name: "contains", kind: "method", container: "Store", start_line: 13, end_line: 15 },
+    ]);
+  });
+
+  it("ranges start at annotations; @interface and its elements; a record; a one-line private constructor", async () => {
+    expect((await factsOf(java, project.read(`${CORE}/util/NotBlank.java`))).symbols).toEqual([
+      { name: "NotBlank", kind: "interface", start_line: 9, end_line: 13 },
+      { name: "message", kind: "method", container: "NotBlank", start_line: 12, end_line: 12 },
+    ]);
+    expect((await factsOf(java, project.read(`${CORE}/store/MemoryStore.java`))).symbols).toEqual([
+      { name: "MemoryStore", kind: "class", start_line: 8, end_line: 24 },
+      { name: "find", kind: "method", container: "MemoryStore", start_line: 11, end_line: 14 },
+      { name: "save", kind: "method", container: "MemoryStore", start_line: 16, end_line: 19 },
+      { name: "size", kind: "method", container: "MemoryStore", start_line: 21, end_line: 23 },
+    ]);
+    expect((await factsOf(java, project.read(`${CORE}/model/Customer.java`))).symbols).toEqual([
+      { name: "Customer", kind: "class", start_line: 4, end_line: 8 },
+      { name: "anonymous", kind: "method", container: "Customer", start_line: 5, end_line: 7 },
+    ]);
+    expect((await factsOf(java, project.read(`${CORE}/util/Strings.java`))).symbols).toEqual([
+      { name: "Strings", kind: "class", start_line: 4, end_line: 16 },
+      { name: "EMPTY", kind: "constant", container: "Strings", start_line: 5, end_line: 5 },
+      { name: "Strings", kind: "method", container: "Strings", start_line: 7, end_line: 7 },
+      { name: "trim", kind: "method", container: "Strings", start_line: 9, end_line: 11 },
+      { name: "isBlank", kind: "method", container: "Strings", start_line: 13, end_line: 15 },
+    ]);
+  });
+
+  it("leaves out anonymous and local classes and non-constant fields", async () => {
+    expect((await factsOf(java, project.read(`${TEST}/AppTest.java`))).symbols).toEqual([
+      { name: "AppTest", kind: "class", start_line: 8, end_line: 22 },
+      { name: "main", kind: "method", container: "AppTest", start_line: 9, end_line: 21 },
+    ]);
+    const src = ["class A {", "  int plain;", "  static int counter;", "  void m() {", "    class Local { void x() {} }", "  }", "}", ""].join("\n");
+    expect((await factsOf(java, src)).symbols).toEqual([
+      { name: "A", kind: "class", start_line: 1, end_line: 7 },
+      { name: "m", kind: "method", container: "A", start_line: 4, end_line: 6 },
+    ]);
+  });
+});
+
+describe("java: imports", () => {
+  it("App.java: static single and on-demand, nested type, wildcard package, JDK", async () => {
+    const f = `${APP}/App.java`;
+    const strings = `${CORE}/util/Strings.java`;
+    const order = `${CORE}/model/Order.java`;
+    expect(await resolvedImports(java, project, f)).toEqual([
+      imp(f, 3, "com.shop.util.Strings.trim", "com.shop.util.Strings", [strings], [STATIC_IMPORT_FLAG]),
+      imp(f, 4, "com.shop.util.Strings.*", "com.shop.util.Strings", [strings], [STATIC_IMPORT_FLAG]),
+      imp(f, 6, "com.shop.model.Order", "com.shop.model.Order", [order]),
+      imp(f, 7, "com.shop.model.Order.Line", "com.shop.model.Order", [order]),
+      imp(f, 8, "com.shop.store.*", "com.shop.store", [`${CORE}/store/MemoryStore.java`, `${CORE}/store/Store.java`]),
+      imp(f, 9, "java.util.List", "java.util.List", []),
+    ]);
+  });
+
+  it("a plain `src/` source root (legacy/src) and a static import of a constant", async () => {
+    const f = "legacy/src/com/legacy/Report.java";
+    expect(await resolvedImports(java, project, f)).toEqual([
+      imp(f, 3, "com.shop.model.Customer", "com.shop.model.Customer", [`${CORE}/model/Customer.java`]),
+      imp(f, 4, "com.shop.model.Order.Status", "com.shop.model.Order", [`${CORE}/model/Order.java`]),
+      imp(f, 5, "com.shop.model.Order.MAX_LINES", "com.shop.model.Order", [`${CORE}/model/Order.java`], [STATIC_IMPORT_FLAG]),
+    ]);
+  });
+
+  it("keeps JDK wildcards external by package name", async () => {
+    const f = `${CORE}/store/MemoryStore.java`;
+    expect(await resolvedImports(java, project, f)).toEqual([
+      imp(f, 3, "com.shop.model.Order", "com.shop.model.Order", [`${CORE}/model/Order.java`]),
+      imp(f, 4, "com.shop.util.NotBlank", "com.shop.util.NotBlank", [`${CORE}/util/NotBlank.java`]),
+      imp(f, 5, "java.util.*", "java.util", []),
+    ]);
+  });
+
+  it("records the statement range of an import split over lines", async () => {
+    const { imports } = await factsOf(java, "package a;\n\nimport static\n    b.C.*;\nimport d . E;\n");
+    expect(imports).toEqual<ImportRef[]>([
+      { specifier: "b.C.*", flags: [STATIC_IMPORT_FLAG], start_line: 3, end_line: 4 },
+      { specifier: "d.E", start_line: 5, end_line: 5 },
+    ]);
+  });
+});
+
+describe("java: resolution rules", () => {
+  const ref = (specifier: string, flags?: string[]): ImportRef => ({ specifier, start_line: 1, end_line: 1, ...(flags ? { flags } : {}) });
+
+  it("a folder that merely ends like the package is not it: the `package` line decides", async () => {
+    const p = memoryProject({
+      "src/main/java/util/List.java": "package util;\npublic class List {}\n",
+      "src/main/java/util/Map.java": "/* header */\npackage util;\nclass Map {}\n",
+    });
+    expect(await java.resolve(ref("java.util.List"), "x.java", p)).toEqual({ files: [], module: "java.util.List", external: true });
+    expect(await java.resolve(ref("java.util.*"), "x.java", p)).toEqual({ files: [], module: "java.util", external: true });
+    expect(await java.resolve(ref("util.List"), "x.java", p)).toEqual({ files: ["src/main/java/util/List.java"], module: "util.List", external: false });
+  });
+
+  it("returns every copy of a type found under several source roots", async () => {
+    const p = memoryProject({
+      "a/src/main/java/com/x/Util.java": "package com.x;\nclass Util {}\n",
+      "b/src/test/java/com/x/Util.java": "package com.x;\nclass Util {}\n",
+    });
+    expect((await java.resolve(ref("com.x.Util"), "a.java", p)).files).toEqual(["a/src/main/java/com/x/Util.java", "b/src/test/java/com/x/Util.java"]);
+  });
+
+  it("`a.b.C.*` without `static` imports C's nested types: C.java", async () => {
+    const p = memoryProject({ "src/com/x/Outer.java": "@Deprecated package com.x;\nclass Outer { static class In {} }\n" });
+    expect(await java.resolve(ref("com.x.Outer.*"), "y.java", p)).toEqual({ files: ["src/com/x/Outer.java"], module: "com.x.Outer", external: false });
+  });
+
+  it("names a file by its type's qualified name and its package; exposes the same-package blind spot", async () => {
+    expect(await java.moduleNames?.(`${CORE}/model/Order.java`, project)).toEqual(["com.shop.model.Order", "com.shop.model"]);
+    expect(java.blindSpotNote).toBe(JAVA_BLIND_SPOT_NOTE);
+    expect(JAVA_BLIND_SPOT_NOTE).toContain("same package");
+  });
+});
+
+/**
+ * Java ground truth: javac, compiling one file against the source roots with `-implicit:none`,
+ * parses every source file it needs; each file our imports resolve to must be among them
+ * (skipped without javac).
+ */
+const hasJavac = spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0;
+
+describe.skipIf(!hasJavac)("java: agrees with javac's source lookup", () => {
+  const scratch = mkdtempSync(join(tmpdir(), "codecite-java-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const roots = ["shop-core/src/main/java", "shop-app/src/main/java", "shop-app/src/test/java", "legacy/src"];
+
+  async function javacParsed(file: string, out: string): Promise<string[]> {
+    const args = ["-verbose", "-implicit:none", "-proc:none", "-d", out, "-sourcepath", roots.join(":"), file];
+    const { stderr, stdout } = await promisify(execFile)("javac", args, { cwd: root });
+    const parsed = new Set<string>();
+    for (const m of `${stdout}\n${stderr}`.matchAll(/\[parsing started \w+\[(?:([^:\]]+):)?([^\]]+)\]\]/g)) {
+      const rel = m[1] === undefined ? (m[2] ?? "").slice(root.length + 1) : `${m[1]}/${m[2]}`;
+      parsed.add(rel);
+    }
+    return [...parsed].filter((f) => f !== file).sort();
+  }
+
+  it("every resolved import target is a file javac needed; same-package use is the known blind spot", async () => {
+    const files = [`${APP}/App.java`, `${TEST}/AppTest.java`, `${CORE}/store/MemoryStore.java`, "legacy/src/com/legacy/Report.java"];
+    const results = await Promise.all(
+      files.map(async (file, i) => {
+        const needed = await javacParsed(file, join(scratch, `out${i}`));
+        const ours = new Set((await resolvedImports(java, project, file)).flatMap((r) => r.files));
+        return { file, needed, ours: [...ours].sort() };
+      }),
+    );
+    for (const { file, needed, ours } of results) {
+      expect(ours.length, file).toBeGreaterThan(0);
+      for (const target of ours) expect(needed, `${file} → ${target}`).toContain(target);
+    }
+    // AppTest uses App from its own package without an import: javac needs App.java, imports cannot show it.
+    const appTest = results.find((r) => r.file === `${TEST}/AppTest.java`);
+    expect(appTest?.needed).toContain(`${APP}/App.java`);
+    expect(appTest?.ours).not.toContain(`${APP}/App.java`);
+  });
+});
