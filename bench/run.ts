@@ -43,7 +43,8 @@ const outFile = path.resolve(values.out ?? path.join(projectRoot, "bench/results
 const dist = path.join(projectRoot, "dist");
 const scratch = makeScratch(os.tmpdir());
 // In-process rows use their own, initially empty cache, never the user's.
-process.env.CODECITE_CACHE_DIR = path.join(scratch, "inproc-cache");
+const inprocCacheDir = path.join(scratch, "inproc-cache");
+process.env.CODECITE_CACHE_DIR = inprocCacheDir;
 
 try {
   if (!values["skip-build"]) {
@@ -68,7 +69,7 @@ try {
   // Warm the page cache so every row, ours and the references, reads from memory.
   spawnSync(rgPath, ["-c", "--no-messages", "zzzz-page-cache-warmup", "."], { cwd: root });
 
-  const ctx: BenchContext = { projectRoot, dist, root, manifest, api, ws, rg: rgPath, runs, scratch, log };
+  const ctx: BenchContext = { projectRoot, dist, root, manifest, api, ws, rg: rgPath, runs, scratch, inprocCacheDir, log };
   const rows: Row[] = [];
   /** Runs one group of rows; an unexpected failure becomes an `error` row instead of ending the bench. */
   const group = async (label: string, id: string, fn: () => Promise<Row | Row[]>) => {

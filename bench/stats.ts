@@ -45,6 +45,34 @@ export async function repeat<T>(fn: () => Promise<T> | T, opts: RepeatOptions): 
   return { samples, last: last as T };
 }
 
+/**
+ * Measures `ours` and `ref` alternately (ours, ref, ours, ref, …) so that load from other
+ * processes drifting during the run affects both sides alike. Returns both sample lists.
+ */
+export async function repeatPaired<A, B>(
+  ours: () => Promise<A> | A,
+  ref: () => Promise<B> | B,
+  opts: { runs: number; warmup?: number },
+): Promise<{ ours: number[]; ref: number[]; lastOurs: A; lastRef: B }> {
+  for (let i = 0; i < (opts.warmup ?? 0); i++) {
+    await ours();
+    await ref();
+  }
+  const o: number[] = [];
+  const r: number[] = [];
+  let lastOurs: A | undefined;
+  let lastRef: B | undefined;
+  for (let i = 0; i < opts.runs; i++) {
+    const a = await timeMs(ours);
+    o.push(a.ms);
+    lastOurs = a.value;
+    const b = await timeMs(ref);
+    r.push(b.ms);
+    lastRef = b.value;
+  }
+  return { ours: o, ref: r, lastOurs: lastOurs as A, lastRef: lastRef as B };
+}
+
 /** Wall-clock time of a child process run to completion; throws when it cannot start or exits non-zero (unless allowed). */
 export function timeSpawnSync(
   cmd: string,

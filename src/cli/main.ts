@@ -14,6 +14,7 @@ import * as read from "./commands/read.js";
 import * as diff from "./commands/diff.js";
 import * as tools from "./commands/tools.js";
 import * as mcp from "./commands/mcp.js";
+import * as toolshim from "./commands/toolshim.js";
 
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   ask,
@@ -24,6 +25,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   diff,
   tools,
   mcp,
+  toolshim,
 ];
 
 const program = createProgram();

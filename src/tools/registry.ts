@@ -94,13 +94,14 @@ export class ToolRegistry {
         ),
       );
     }
-    let raw = call.arguments ?? {};
+    let raw: unknown = call.arguments ?? {};
     if (typeof raw === "string") {
+      const text = raw;
       try {
-        raw = raw.trim() === "" ? {} : JSON.parse(raw);
+        raw = text.trim() === "" ? {} : JSON.parse(text);
       } catch {
         return toFailure(
-          new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${raw.slice(0, 200)}`),
+          new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`),
         );
       }
     }

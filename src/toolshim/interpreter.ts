@@ -123,10 +123,10 @@ export function createInterpreter(provider: Provider, model: string, opts: { tim
         content = turn.content;
       } catch (err) {
         if (timeout.aborted && !signal?.aborted) {
-          throw new Error(`the interpreter (${provider.id} ${model}) did not answer within ${timeoutMs} ms`);
+          throw new Error(`the interpreter (${provider.id} ${model}) did not answer within ${timeoutMs} ms`, { cause: err });
         }
         const msg = err instanceof Error ? err.message : String(err);
-        throw new Error(`the interpreter (${provider.id} ${model} at ${provider.location}) failed: ${msg}`);
+        throw new Error(`the interpreter (${provider.id} ${model} at ${provider.location}) failed: ${msg}`, { cause: err });
       }
       return parseInterpreterReply(content);
     },

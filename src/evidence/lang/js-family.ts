@@ -6,6 +6,7 @@
  *
  * **Definitions**: `function`/`function*` declarations and TS overload signatures (`function`),
  * classes (`class`), methods and class fields holding a function (`method`, container = class),
+ * other class fields (`variable`, container = class),
  * interfaces, type aliases, enums, namespaces and `declare module` blocks (`module`), module-level
  * and namespace-level `const` (`constant`) and `let`/`var` (`variable`) — a declarator whose value
  * is a function or class takes that kind — and CommonJS `exports.f = function …` (`function`),
@@ -41,8 +42,8 @@ const PATTERNS: readonly string[] = [
   `(abstract_class_declaration name: (_) @name) @class`,
   `(method_definition name: (_) @name) @method`,
   `(abstract_method_signature name: (_) @name) @method`,
-  `(public_field_definition name: (_) @name value: [(arrow_function) (function_expression)]) @method`,
-  `(field_definition property: (_) @name value: [(arrow_function) (function_expression)]) @method`,
+  `(public_field_definition name: (_) @name) @field`,
+  `(field_definition property: (_) @name) @field`,
   `(interface_declaration name: (_) @name) @interface`,
   `(type_alias_declaration name: (_) @name) @type`,
   `(enum_declaration name: (_) @name) @enum`,
@@ -286,9 +287,15 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
       }
       default: {
         if (!nameNode) break;
-        const kind = main.name as SymbolKind;
+        const value = main.name === "field" ? node.childForFieldName("value") : null;
+        const kind: SymbolKind =
+          main.name !== "field"
+            ? (main.name as SymbolKind)
+            : value !== null && (value.type === "arrow_function" || value.type === "function_expression")
+              ? "method"
+              : "variable";
         const { chain, local } = scopeOf(node);
-        if (kind === "method") {
+        if (kind === "method" || main.name === "field") {
           const body = node.parent;
           if (body?.type !== "class_body") break; // object-literal methods are not definitions
         } else if (local && kind !== "function" && kind !== "class") {

@@ -3,9 +3,10 @@
  *
  * **Definitions** — functions (`function`, also a module-level `name = lambda …`), classes
  * (`class`), functions in a class body (`method`, container = the class, `Outer.Inner` for nested
- * classes), `type X = …` (`type`), and module-level assignments (`constant` when the name is
- * UPPER_CASE, else `variable`; also inside module-level `if`/`try`/`with` blocks; tuple targets give
- * one definition per name; annotated names without a value count). Ranges span the whole
+ * classes), `type X = …` (`type`), and module-level and class-level assignments (`constant` when
+ * the name is UPPER_CASE, else `variable`; class attributes and dataclass fields have the class as
+ * container; also inside `if`/`try`/`with` blocks; tuple targets give one definition per name;
+ * annotated names without a value count). Ranges span the whole
  * definition including decorators. Functions nested in functions are reported (no container).
  *
  * **Imports** — one {@link ImportRef} per imported module or name, with the whole statement's
@@ -101,7 +102,7 @@ export function extractPython(root: SyntaxNode, source: string): FileFacts {
   };
 
   const visitAssignment = (stmt: SyntaxNode, ctx: Context) => {
-    if (ctx.inFunction || ctx.classes.length > 0) return;
+    if (ctx.inFunction) return;
     for (const expr of namedChildren(stmt)) {
       let node: SyntaxNode | null = expr;
       while (node !== null && node.type === "assignment") {
@@ -116,7 +117,7 @@ export function extractPython(root: SyntaxNode, source: string): FileFacts {
         for (const t of targets) {
           const kind: SymbolKind =
             right?.type === "lambda" && targets.length === 1 ? "function" : CONSTANT_NAME.test(t.text) ? "constant" : "variable";
-          define(t.text, kind, nodeLines(stmt), []);
+          define(t.text, kind, nodeLines(stmt), ctx.classes);
         }
         node = right;
       }

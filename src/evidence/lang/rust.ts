@@ -12,7 +12,8 @@
  * - Range: from the first outer attribute (`#[derive(…)]`, `#[test]`) attached to the item to its
  *   end; `///` doc comments are not included.
  *
- * Imports (at item level and among the statements of function bodies; not inside expressions):
+ * Imports (at item level and among the statements of function bodies and statement blocks; not
+ * inside other expressions):
  * - `use` → one {@link ImportRef} per statement. `specifier` is the path before any `{…}` group or
  *   `*` glob (`crate::config`), `names` the group members relative to it as written, aliases
  *   dropped (`["Config", "inner::load", "self", "*"]`); a plain `use a::b as c` has `alias` `c`.
@@ -58,12 +59,13 @@ const ITEM_TYPES = new Set([
 ]);
 
 /**
- * Node types walked into: item containers, and function bodies (their statements may be `use`
- * declarations or items). Expressions are not entered, so a `use` nested inside an expression
- * block (an `if` arm, a closure) is not seen.
+ * Node types walked into: item containers, function bodies and the statement blocks inside them
+ * (`#[cfg(unix)] { use …; }`, `unsafe { … }`), whose statements may be `use` declarations or
+ * items. Other expressions are not entered, so a `use` inside an `if` arm or a closure is not seen.
  */
 const ENTER_TYPES = new Set([
   "mod_item", "declaration_list", "impl_item", "trait_item", "foreign_mod_item", "function_item", "block",
+  "expression_statement", "unsafe_block",
 ]);
 
 /** Deepest nesting of ancestors looked at (guards against pathological trees). */

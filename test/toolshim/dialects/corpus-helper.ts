@@ -1,7 +1,7 @@
 /** Vitest helpers for the dialect tests (corpus cases per family, argument comparison). */
 import { expect, it } from "vitest";
 import type { Dialect, DialectMatch, OfferedTool } from "../../../src/toolshim/types.js";
-import { casesOf, norm, residue, toolsOf } from "./corpus.js";
+import { casesOf, norm, removeSpans, residue, toolsOf } from "./corpus.js";
 
 export { removeSpans, norm, residue, tools, toolsOf, casesOf } from "./corpus.js";
 
@@ -53,4 +53,18 @@ export function itParsesCorpusCases(
       expect(residue(c.raw, match)).toBe(norm(exception ? exception.residue : c.content_after));
     });
   }
+}
+
+/** What a test sees of one parse: the calls and the visible text (whitespace-normalised) after span removal. */
+export interface ParseView {
+  match: DialectMatch | null;
+  calls: { name: string; arguments: unknown; untyped?: boolean; id?: string }[];
+  content: string;
+}
+
+/** Parse `text` with `dialect`, offering `offered` (tool names or tools). */
+export function run(dialect: Dialect, text: string, offered: readonly (string | OfferedTool)[] = []): ParseView {
+  const toolList = offered.map((t) => (typeof t === "string" ? { name: t } : t));
+  const match = dialect.parse(text, toolList);
+  return { match, calls: match?.calls ?? [], content: norm(removeSpans(text, match?.spans ?? [])) };
 }

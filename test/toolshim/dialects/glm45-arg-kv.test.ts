@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { glm45ArgKv } from "../../../src/toolshim/dialects/glm45-arg-kv.js";
+import { itParsesCorpusCases, run } from "./corpus-helper.js";
+
+describe("glm45_arg_kv", () => {
+  itParsesCorpusCases(glm45ArgKv, "glm45_arg_kv");
+
+  it("reads the GLM-4.7 compact form", () => {
+    const r = run(glm45ArgKv, "Sure.<tool_call>read_evidence<arg_key>path</arg_key><arg_value>src/a.ts</arg_value><arg_key>line</arg_key><arg_value>3</arg_value></tool_call>");
+    expect(r.calls).toEqual([{ name: "read_evidence", arguments: { path: "src/a.ts", line: "3" }, untyped: true }]);
+    expect(r.content).toBe("Sure.");
+  });
+
+  it("reads a zero-argument call and two calls with content between", () => {
+    const r = run(glm45ArgKv, "A <tool_call>list_tools</tool_call> B <tool_call>f\n<arg_key>q</arg_key>\n<arg_value>a & b < c</arg_value>\n</tool_call> C");
+    expect(r.calls).toEqual([
+      { name: "list_tools", arguments: {}, untyped: true },
+      { name: "f", arguments: { q: "a & b < c" }, untyped: true },
+    ]);
+    expect(r.content).toBe("A B C");
+  });
+
+  it("leaves Hermes JSON, Qwen3-Coder XML and non-name bodies alone", () => {
+    expect(run(glm45ArgKv, '<tool_call>{"name": "f", "arguments": {}}</tool_call>').match).toBeNull();
+    expect(run(glm45ArgKv, "<tool_call><function=f></function></tool_call>").match).toBeNull();
+    expect(run(glm45ArgKv, "<tool_call>nah uhg</tool_call>").match).toBeNull();
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { qwen3CoderXml } from "../../../src/toolshim/dialects/qwen3-coder-xml.js";
+import { itParsesCorpusCases, run } from "./corpus-helper.js";
+
+describe("qwen3_coder_xml", () => {
+  itParsesCorpusCases(qwen3CoderXml, "qwen3_coder_xml");
+
+  it("marks values untyped and strips one line break on each side", () => {
+    const r = run(qwen3CoderXml, "<tool_call>\n<function=read_evidence>\n<parameter=path>\nsrc/a.ts\n</parameter>\n<parameter=line>\n12\n</parameter>\n</function>\n</tool_call>");
+    expect(r.calls).toEqual([{ name: "read_evidence", arguments: { path: "src/a.ts", line: "12" }, untyped: true }]);
+  });
+
+  it("requires an offered tool for a bare <function=…> and removes the orphan closer", () => {
+    const text = "I'll look.\n<function=search_code>\n<parameter=query>\nfoo\n</parameter>\n</function>\n</tool_call>";
+    expect(run(qwen3CoderXml, text, ["search_code"]).calls).toEqual([{ name: "search_code", arguments: { query: "foo" }, untyped: true }]);
+    expect(run(qwen3CoderXml, text, ["search_code"]).content).toBe("I'll look.");
+    const unknown = run(qwen3CoderXml, text, ["find_symbol"]);
+    expect(unknown.match).toBeNull();
+  });
+
+  it("tolerates Qwen3.6 closing-tag drift", () => {
+    const text =
+      "<tool_call>\n<function=f>\n<parameter=a>1</parameter/>\n<parameter=b>2</parameter1>\n<parameter=c>\n3\n<parameter=d>4</parameter_function>\n</tool_call>";
+    expect(run(qwen3CoderXml, text).calls).toEqual([{ name: "f", arguments: { a: "1", b: "2", c: "3", d: "4" }, untyped: true }]);
+  });
+
+  it("recovers a parameter name whose `>` was dropped and ignores a stray </function_invocation>", () => {
+    const text = "<tool_call>\n<function=search_code>\n<parameter=query\nneedle\n</parameter>\n</function_invocation>\n</tool_call>";
+    const r = run(qwen3CoderXml, text);
+    expect(r.calls).toEqual([{ name: "search_code", arguments: { query: "needle" }, untyped: true }]);
+    expect(r.content).toBe("");
+  });
+
+  it("accepts a missing </function> at the end when every parameter is complete", () => {
+    const r = run(qwen3CoderXml, "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n");
+    expect(r.calls).toEqual([{ name: "f", arguments: { a: "x" }, untyped: true }]);
+  });
+
+  it("yields no call for a value cut by the end of the text and removes the block", () => {
+    const r = run(qwen3CoderXml, "Writing now.\n<tool_call>\n<function=f>\n<parameter=content>\nhalf a fi");
+    expect(r.calls).toEqual([]);
+    expect(r.content).toBe("Writing now.");
+  });
+
+  it("reads several functions inside one wrapper without gating their names", () => {
+    const r = run(qwen3CoderXml, "<tool_call>\n<function=a>\n<parameter=x>1</parameter>\n</function>\n<function=b>\n</function>\n</tool_call>", []);
+    expect(r.calls.map((c) => c.name)).toEqual(["a", "b"]);
+    expect(r.content).toBe("");
+  });
+
+  it("leaves Functionary's JSON body to that dialect", () => {
+    expect(run(qwen3CoderXml, '<function=f>{"a": 1}</function>', ["f"]).match).toBeNull();
+  });
+});
