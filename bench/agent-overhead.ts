@@ -3,9 +3,10 @@
  * that answers instantly (real HTTP, the real wire protocol; `test/helpers/fake-ollama.ts`).
  *
  * Method (independent of the agent's internals): run `ask --json` with the model scripted to
- * make N tool calls before answering, for N = 0 and N = `steps`; the slope
- * (T(steps) - T(0)) / steps, minus the tool time the answer reports (`steps[].ms`), is the
- * per-step overhead (HTTP round trip, parsing, message building, validation, dispatch).
+ * make N tool calls before answering, for N = 0 and N = `steps` (alternately, medians of each);
+ * the slope (T(steps) - T(0) - tool time) / (extra model requests), with the tool time the
+ * answer reports (`steps[].ms`) and the requests counted at the fake server, is the per-step
+ * overhead (HTTP round trip, parsing, message building, validation, dispatch, grounding).
  * Also reports the fixed prompt (tool definitions + system prompt) the first request carries,
  * in characters and in tokens estimated as characters / 4 (no tokenizer of an Ollama model is
  * available offline; the estimate is labelled as such).
@@ -18,6 +19,8 @@ import { median, timeSpawn } from "./stats.js";
 export interface AgentOverhead {
   perStepMs: number;
   samples: { zero: number[]; many: number[] };
+  /** Model requests per `ask` run. */
+  chatsPerRun: { zero: number; many: number };
   steps: number;
   toolMsPerStep: number;
   promptChars: number;
@@ -36,7 +39,7 @@ interface AskJson {
  * Runs the measurement. Throws when the CLI or the fake server is not usable (the caller marks
  * the row unavailable).
  */
-export async function measureAgentOverhead(cliMain: string, runs: number, steps = 8): Promise<AgentOverhead> {
+export async function measureAgentOverhead(cliMain: string, runs: number, steps = 24): Promise<AgentOverhead> {
   const { startFakeOllama } = await import("../test/helpers/fake-ollama.js");
   const root = mkdtempSync(path.join(tmpdir(), "codecite-bench-agent-"));
   writeFileSync(path.join(root, "app.py"), 'def main():\n    return "ok"\n');
@@ -57,8 +60,9 @@ export async function measureAgentOverhead(cliMain: string, runs: number, steps 
       { repeat: true, chunkSize: 1 << 20, content: "`app.py:1` defines main." },
     ],
   });
-  const env = { ...process.env, NO_COLOR: "1", CODECITE_CACHE_DIR: path.join(root, ".." , `${path.basename(root)}-cache`) };
+  const env = { ...process.env, NO_COLOR: "1", CODECITE_CACHE_DIR: `${root}-cache` };
   const ask = async (n: number) => {
+    const before = server.chatRequests().length;
     const r = await timeSpawn(
       process.execPath,
       [cliMain, "ask", `What does main return? STEPS=${n}`, "--json", "--root", root, "--host", server.host, "--model", "bench:latest", "--max-steps", String(steps + 2)],
@@ -67,29 +71,35 @@ export async function measureAgentOverhead(cliMain: string, runs: number, steps 
     if (r.status !== 0) throw new Error(`codecite ask exited ${r.status}: ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" | ")}`);
     const out = JSON.parse(r.stdout) as AskJson;
     if ((out.steps?.length ?? 0) !== n) throw new Error(`expected ${n} steps, the answer has ${out.steps?.length ?? 0}`);
-    return { ms: r.ms, toolMs: (out.steps ?? []).reduce((a, s) => a + s.ms, 0) };
+    return { ms: r.ms, toolMs: (out.steps ?? []).reduce((a, s) => a + s.ms, 0), chats: server.chatRequests().length - before };
   };
   try {
     await ask(0); // warm-up (disk cache of node_modules)
     const zero: number[] = [];
     const many: number[] = [];
     const toolMs: number[] = [];
+    let chatsZero = 0;
+    let chatsMany = 0;
     for (let i = 0; i < runs; i++) {
-      zero.push((await ask(0)).ms);
+      const z = await ask(0);
+      zero.push(z.ms);
+      chatsZero = z.chats;
       const m = await ask(steps);
       many.push(m.ms);
-      toolMs.push(m.toolMs / steps);
+      chatsMany = m.chats;
+      toolMs.push(m.toolMs);
     }
     const first = server.chatRequests()[0];
     const toolDefinitionChars = JSON.stringify(first?.tools ?? []).length;
     const systemPromptChars = (first?.messages ?? []).filter((m) => m.role === "system").reduce((a, m) => a + m.content.length, 0);
     const promptChars = toolDefinitionChars + systemPromptChars;
-    const toolMsPerStep = median(toolMs);
+    const extraChats = Math.max(1, chatsMany - chatsZero);
     return {
-      perStepMs: (median(many) - median(zero)) / steps - toolMsPerStep,
+      perStepMs: (median(many) - median(zero) - median(toolMs)) / extraChats,
       samples: { zero, many },
+      chatsPerRun: { zero: chatsZero, many: chatsMany },
       steps,
-      toolMsPerStep,
+      toolMsPerStep: median(toolMs) / steps,
       promptChars,
       toolDefinitionChars,
       systemPromptChars,

@@ -327,7 +327,7 @@ function pyModuleText(
       L.push("from acme.legacy.rag_common import legacy_index");
       break;
     default:
-      if (r.chance(0.1)) L.push("", "# The rag_common helpers moved to acme.core; see docs/indexing.md.");
+      if (r.chance(0.03)) L.push("", "# The rag_common helpers moved to acme.core; see docs/indexing.md.");
   }
   L.push("", "logger = logging.getLogger(__name__)", "");
   L.push(`DEFAULT_${r.pick(NOUNS).toUpperCase()}_LIMIT = ${r.int(10, 5000)}`);

@@ -106,7 +106,7 @@ export async function coldRows(ctx: BenchContext): Promise<Row[]> {
     });
     spent += r.ms;
     const lastRun = i === coldRuns - 1 || spent >= 150_000;
-    if (lastRun && r.status === 0 && !existsSync(ctx.inprocCacheDir)) renameSync(cacheDir, ctx.inprocCacheDir);
+    if (lastRun && r.status === 0 && existsSync(cacheDir) && !existsSync(ctx.inprocCacheDir)) renameSync(cacheDir, ctx.inprocCacheDir);
     else rmSync(cacheDir, { recursive: true, force: true });
     if (r.status !== 0) {
       const note = `query child exited ${r.status}: ${r.stderr.trim().split("\n").slice(-2).join(" | ")}`;
@@ -233,7 +233,7 @@ export async function agentRows(ctx: BenchContext): Promise<{ rows: Row[]; detai
     const a = await measureAgentOverhead(main, ctx.runs);
     return {
       rows: [
-        finish({ ...step, ours: a.perStepMs, samples: { ours: a.samples.many, ref: a.samples.zero }, status: "met", note: `slope of ask --json wall time, 0 vs ${a.steps} tool calls, minus reported tool time (${a.toolMsPerStep.toFixed(2)} ms/step)` }),
+        finish({ ...step, ours: a.perStepMs, samples: { ours: a.samples.many, ref: a.samples.zero }, status: "met", note: `slope of ask --json wall time, 0 vs ${a.steps} tool calls, per extra model request (${a.chatsPerRun.zero} vs ${a.chatsPerRun.many}), minus reported tool time (${a.toolMsPerStep.toFixed(2)} ms/step)` }),
         finish({ ...prompt, ours: a.promptTokensEstimate, status: "met", note: `estimate: ${a.promptChars} characters / 4 (tool definitions ${a.toolDefinitionChars}, system prompt ${a.systemPromptChars}); no offline tokenizer` }),
       ],
       detail: a,

@@ -4,7 +4,8 @@
  *
  * Flags: `--quick` (small corpus, 3 runs), `--runs N` (medians over N runs; default 5),
  * `--corpus-dir DIR` (where the corpus lives; default `$TMPDIR/codecite-bench/<quick|large>`,
- * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--out FILE`
+ * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--dist DIR`
+ * (measure another compiled tree, e.g. an experiment), `--out FILE`
  * (default `bench/results.json`).
  *
  * Steps: compile `src/` → `dist/` (the benchmark measures the shipped JavaScript), generate or
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     "corpus-dir": { type: "string" },
     "skip-build": { type: "boolean", default: false },
     out: { type: "string" },
+    dist: { type: "string" },
   },
 });
 const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -40,7 +42,7 @@ const spec = values.quick ? QUICK : LARGE;
 const runs = Math.max(1, Number(values.runs ?? (values.quick ? 3 : 5)));
 const corpusDir = path.resolve(values["corpus-dir"] ?? path.join(os.tmpdir(), "codecite-bench", spec.name));
 const outFile = path.resolve(values.out ?? path.join(projectRoot, "bench/results.json"));
-const dist = path.join(projectRoot, "dist");
+const dist = path.resolve(values.dist ?? path.join(projectRoot, "dist"));
 const scratch = makeScratch(os.tmpdir());
 // In-process rows use their own, initially empty cache, never the user's.
 const inprocCacheDir = path.join(scratch, "inproc-cache");

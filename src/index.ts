@@ -7,6 +7,8 @@
  *   and tool result envelope types, `ToolError`.
  * - Models: `runAgent` (the tool-calling loop with grounding), the providers
  *   (`OllamaProvider`, `OpenAIProvider`, `LlamaCppProvider`) and their message types.
+ * - Tool shim: `recover` (tool calls written as text → structured calls, whitelist only) and
+ *   `createInterpreter` (its optional second-model stage).
  */
 export { defineTool, type Tool, type ToolSpec, type ToolContext } from "./tools/define-tool.js";
 export {
@@ -56,3 +58,15 @@ export {
   type ModelInfo,
   type JsonSchema,
 } from "./llm/types.js";
+export {
+  recover,
+  createInterpreter,
+  type Interpreter,
+  type RecoverOptions,
+  type AssistantTurn,
+  type OfferedTool,
+  type RecoverResult,
+  type RecoveredBy,
+  type RejectedCall,
+  type ShimDiagnostic,
+} from "./toolshim/index.js";

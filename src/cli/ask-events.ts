@@ -42,10 +42,7 @@ export class AskEventPrinter {
     const c = this.#err;
     switch (e.type) {
       case "content":
-        if (!this.#opts.streamAnswer || e.delta === "") return;
-        process.stdout.write(e.delta);
-        this.#wroteAnswer = true;
-        this.#atLineStart = e.delta.endsWith("\n");
+        if (this.#opts.streamAnswer) this.write(e.delta);
         return;
       case "thinking":
         if (this.#opts.verbose) process.stderr.write(c.dim(e.delta));
@@ -82,6 +79,14 @@ export class AskEventPrinter {
         return;
     }
   };
+
+  /** Writes answer text to stdout. */
+  write(text: string): void {
+    if (text === "") return;
+    process.stdout.write(text);
+    this.#wroteAnswer = true;
+    this.#atLineStart = text.endsWith("\n");
+  }
 
   /** Ends the streamed answer with a newline. */
   finish(): void {

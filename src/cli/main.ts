@@ -14,6 +14,7 @@ import * as read from "./commands/read.js";
 import * as diff from "./commands/diff.js";
 import * as tools from "./commands/tools.js";
 import * as mcp from "./commands/mcp.js";
+import * as doctor from "./commands/doctor.js";
 import * as toolshim from "./commands/toolshim.js";
 
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
@@ -26,6 +27,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   tools,
   mcp,
   toolshim,
+  doctor,
 ];
 
 const program = createProgram();

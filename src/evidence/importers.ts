@@ -36,7 +36,7 @@ import type { FindImportersArgs } from "../tools/code-tools.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget } from "./budget.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted } from "./facts.js";
+import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
 import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
 import type { ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
 import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
@@ -225,20 +225,34 @@ function isOwnDeclaration(file: string, target: string): boolean {
   return /\.d\.[mc]?ts$/.test(file) && jsModulePath(file) === jsModulePath(target);
 }
 
-/**
- * Lists the files that import `args.module_name` (see the module comment).
- * @throws ToolError `INVALID_ARGUMENT` (empty, over-long or multi-line name; a trailing part that
- *   matches several modules — the message lists them), `TIMEOUT` (aborted), `UNSUPPORTED`
- *   (ripgrep missing for the file walk).
- */
-export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal): Promise<EvidenceResult> {
-  const { query, unwrapped } = checkModuleName(args.module_name);
-  throwIfAborted(signal);
-  const entries = await ws.listFiles();
-  const project = createProjectView(ws, entries);
-  const target = await interpretQuery(ws, project, query);
-  throwIfAborted(signal);
+interface MatchRecord {
+  file: string;
+  ref: ImportRef;
+  res: Resolution;
+  lang: LanguageSpec;
+  /** Matched through the static prefix of a non-literal specifier. */
+  unresolved: boolean;
+}
 
+interface MatchPass {
+  records: MatchRecord[];
+  /** `file:line` of imports that could not be resolved, in the files parsed. */
+  unresolvedSeen: string[];
+  blindSpots: Set<string>;
+  facts: FactsMap;
+  /** Name-only queries: files that imports written exactly as the query lead to. */
+  specifierTargets: Set<string>;
+}
+
+/** Parses the candidate importers of `target` and keeps the imports that match it. */
+async function collectMatches(
+  ws: Workspace,
+  project: ProjectView,
+  entries: readonly FileEntry[],
+  target: QueryTarget,
+  query: string,
+  signal: AbortSignal | undefined,
+): Promise<MatchPass> {
   const families = new Set<string>();
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
   else for (const l of LANGUAGES) families.add(familyOf(l));
@@ -256,23 +270,21 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const toParse: FileEntry[] = mentioned === undefined ? candidates : candidates.filter((e) => mentioned.has(e.path));
   const facts = await loadFacts(ws, toParse, signal);
 
-  const records: { file: string; ref: ImportRef; res: Resolution; lang: LanguageSpec; unresolved: boolean }[] = [];
-  const unresolvedSeen: string[] = [];
-  const blindSpots = new Set<string>();
+  const pass: MatchPass = { records: [], unresolvedSeen: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
   for (const [file, fileFacts] of facts) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
-    if (lang.blindSpotNote) blindSpots.add(lang.blindSpotNote);
+    if (lang.blindSpotNote) pass.blindSpots.add(lang.blindSpotNote);
     for (const ref of fileFacts.imports) {
       const res = await lang.resolve(ref, file, project);
       if (res.unresolved) {
-        unresolvedSeen.push(`${file}:${ref.start_line}`);
+        pass.unresolvedSeen.push(`${file}:${ref.start_line}`);
         const prefix = ref.flags?.includes("unresolved") ? staticPrefix(ref.specifier) : undefined;
         if (prefix !== undefined && target.files.size > 0 && familyOf(lang) === "js" && /^\.\.?\//.test(prefix)) {
           const base = joinPath(parentDir(file), prefix);
           const full = base === undefined ? undefined : prefix.endsWith("/") && base !== "" ? `${base}/` : base;
           if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) {
-            records.push({ file, ref, res, lang, unresolved: true });
+            pass.records.push({ file, ref, res, lang, unresolved: true });
           }
         }
         continue;
@@ -284,15 +296,43 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
         matched = lang.matchesExternal ? lang.matchesExternal(query, ref, res) : defaultMatchesExternal(query, res);
       } else {
         matched = res.module === query;
+        if (!matched && ref.specifier === query) for (const f of res.files) pass.specifierTargets.add(f);
       }
-      if (matched) records.push({ file, ref, res, lang, unresolved: false });
+      if (matched) pass.records.push({ file, ref, res, lang, unresolved: false });
     }
   }
+  return pass;
+}
+
+/**
+ * Lists the files that import `args.module_name` (see the module comment).
+ * @throws ToolError `INVALID_ARGUMENT` (empty, over-long or multi-line name; a trailing part that
+ *   matches several modules — the message lists them), `TIMEOUT` (aborted), `UNSUPPORTED`
+ *   (ripgrep missing for the file walk).
+ */
+export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+  const { query, unwrapped } = checkModuleName(args.module_name);
+  throwIfAborted(signal);
+  const entries = await ws.listFiles();
+  const project = createProjectView(ws, entries);
+  let target = await interpretQuery(ws, project, query);
+  throwIfAborted(signal);
+  let pass = await collectMatches(ws, project, entries, target, query, signal);
+  if (target.files.size === 0 && pass.specifierTargets.size > 0) {
+    // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
+    // leads to as targets and look again, so importers that use other specifiers are found too.
+    const files = pass.specifierTargets;
+    target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
+    const second = await collectMatches(ws, project, entries, target, query, signal);
+    second.records.push(...pass.records);
+    pass = second;
+  }
+  const { records, unresolvedSeen, blindSpots, facts } = pass;
 
   // Build evidence with exact snippets (one read per matched file).
   const evidence: Evidence[] = [];
   const seen = new Set<string>();
-  const byFile = new Map<string, typeof records>();
+  const byFile = new Map<string, MatchRecord[]>();
   for (const r of records) {
     const list = byFile.get(r.file) ?? [];
     list.push(r);

@@ -172,7 +172,12 @@ export class LlamaCppProvider implements Provider {
       } catch (err) {
         if (opts.signal?.aborted) throw opts.signal.reason;
         if (err instanceof ProviderError) throw err;
-        throw new ProviderError("BAD_RESPONSE", `llama.cpp generation failed: ${(err as Error)?.message ?? String(err)}`);
+        const msg = (err as Error)?.message ?? String(err);
+        throw new ProviderError(
+          "BAD_RESPONSE",
+          `llama.cpp generation failed: ${msg}`,
+          /context/i.test(msg) ? `the conversation does not fit the context of ${path.basename(this.location)}; use a model with a longer context` : undefined,
+        );
       }
     });
   }

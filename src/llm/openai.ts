@@ -77,6 +77,20 @@ interface PartialCall {
   args: string;
 }
 
+/**
+ * The call a streamed delta continues when the server omits `index` (some older servers):
+ * a delta with a new `id`, or a name after the last call already has arguments, starts a new
+ * call; anything else continues the last one.
+ */
+function indexWithout(partial: Map<number, PartialCall>, tc: { id?: string; function?: { name?: string } }): number {
+  const lastIndex = partial.size - 1;
+  const last = partial.get(lastIndex);
+  if (!last) return 0;
+  if (tc.id && last.id && tc.id !== last.id) return partial.size;
+  if (!tc.id && tc.function?.name && last.name !== "" && last.args !== "") return partial.size;
+  return lastIndex;
+}
+
 /** Reasoning text of a delta or message: `reasoning_content` (vLLM, llama-server, DeepSeek) or `reasoning` (Ollama `/v1`, LM Studio). */
 function reasoningOf(obj: unknown): string {
   if (typeof obj !== "object" || obj === null) return "";
@@ -231,7 +245,7 @@ export class OpenAIProvider implements Provider {
         opts.onContent?.(delta.content);
       }
       for (const tc of delta.tool_calls ?? []) {
-        const index = typeof tc.index === "number" ? tc.index : partial.size;
+        const index = typeof tc.index === "number" ? tc.index : indexWithout(partial, tc);
         const call = partial.get(index) ?? { name: "", args: "" };
         if (tc.id) call.id = tc.id;
         const name = tc.function?.name;

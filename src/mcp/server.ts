@@ -163,19 +163,25 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
     },
   );
 
+  /** Tool calls being answered; on end of input they finish before the server closes. */
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p)).catch(() => undefined);
+    return p;
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(callTool(request.params, extra.signal)));
+  const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, signal: AbortSignal): Promise<CallToolResult> => {
     const workspace = await current;
-    const result = await registry.dispatch(
-      { name: request.params.name, arguments: request.params.arguments ?? {} },
-      { workspace, signal: extra.signal },
-    );
+    const result = await registry.dispatch({ name: params.name, arguments: params.arguments ?? {} }, { workspace, signal });
     return {
       content: [{ type: "text", text: summarizeResult(result) }],
       structuredContent: result as unknown as Record<string, unknown>,
       isError: !result.ok,
     };
-  });
+  };
 
   const refreshRoots = () => {
     current = (async () => {
@@ -203,7 +209,21 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  const onEnd = () => void server.close();
+  // End of input (the client went away, or a script piped its requests): answer what was
+  // asked, then close. A macrotask turn after the handlers settle lets the SDK write the replies.
+  let ending = false;
+  const onEnd = () => {
+    if (ending) return;
+    ending = true;
+    void (async () => {
+      do {
+        await new Promise((r) => setImmediate(r));
+        await Promise.allSettled([...inflight]);
+      } while (inflight.size > 0);
+      await new Promise((r) => setImmediate(r));
+      await server.close();
+    })();
+  };
   stdin.once("end", onEnd);
   stdin.once("close", onEnd);
   try {

@@ -61,10 +61,26 @@ function singleQuoteStartsString(text: string, i: number): boolean {
  *   kind), or `not-open` (no opener at `start`). Never throws.
  */
 export function matchBalanced(text: string, start: number): BalancedMatch {
+  return balance(text, start);
+}
+
+/**
+ * {@link matchBalanced}, optionally recording the outcome for every opener met on the way into
+ * `memo` (an opener outside strings sees exactly the same characters from its own position on, so
+ * its outcome is known after one scan). This keeps {@link scanJsonValues} linear on texts full of
+ * unclosed brackets.
+ */
+function balance(text: string, start: number, memo?: Map<number, BalancedMatch>): BalancedMatch {
+  const known = memo?.get(start);
+  if (known) return known;
   const first = text[start];
   if (first === undefined || !(first in OPENERS)) return { ok: false, reason: "not-open", depth: 0 };
-  const stack: string[] = [];
+  const stack: { close: string; at: number }[] = [];
   let quote: string | undefined;
+  const settleOpen = (reason: "eof" | "mismatch"): void => {
+    if (!memo) return;
+    stack.forEach((o, i) => memo.set(o.at, { ok: false, reason, depth: stack.length - i }));
+  };
   for (let i = start; i < text.length; i++) {
     const c = text[i]!;
     if (quote !== undefined) {
@@ -74,12 +90,19 @@ export function matchBalanced(text: string, start: number): BalancedMatch {
     }
     if (c === '"') quote = c;
     else if (c === "'" && singleQuoteStartsString(text, i)) quote = c;
-    else if (c === "{" || c === "[") stack.push(OPENERS[c]!);
+    else if (c === "{" || c === "[") stack.push({ close: OPENERS[c]!, at: i });
     else if (c === "}" || c === "]") {
-      if (stack.pop() !== c) return { ok: false, reason: "mismatch", depth: stack.length };
+      const top = stack.pop();
+      if (!top || top.close !== c) {
+        if (top) stack.push(top);
+        settleOpen("mismatch");
+        return { ok: false, reason: "mismatch", depth: stack.length };
+      }
+      memo?.set(top.at, { ok: true, end: i + 1 });
       if (stack.length === 0) return { ok: true, end: i + 1 };
     }
   }
+  settleOpen("eof");
   return { ok: false, reason: "eof", depth: stack.length };
 }
 
@@ -115,11 +138,12 @@ export function looksLikeJsonStart(text: string, start: number): boolean {
 export function scanJsonValues(text: string, opts: { from?: number } = {}): ScannedJson[] {
   const out: ScannedJson[] = [];
   let enclosedFrom = Number.POSITIVE_INFINITY;
+  const memo = new Map<number, BalancedMatch>();
   let i = opts.from ?? 0;
   for (;;) {
     const p = nextOpener(text, i);
     if (p < 0) break;
-    const m = matchBalanced(text, p);
+    const m = balance(text, p, memo);
     if (m.ok) {
       const value = parseJsonTolerant(text.slice(p, m.end));
       if (value !== undefined && typeof value === "object" && value !== null) {

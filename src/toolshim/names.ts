@@ -26,27 +26,32 @@
 import { isSideEffectToolName } from "./policy.js";
 import type { OfferedTool } from "./types.js";
 
+function spellings(raw: string): { full: string[]; segment?: string } {
+  const trimmed = raw.trim().replace(/^["'`]+|["'`]+$/g, "").trim();
+  if (trimmed === "" || /\s/.test(trimmed)) return { full: trimmed === "" ? [] : [trimmed] };
+  const full: string[] = [trimmed];
+  let core = trimmed;
+  for (const strip of [/^(?:functions?|default_api)[.:]/, /:\d+$/, /\(\)$/]) {
+    const next = core.replace(strip, "");
+    if (next !== core && next !== "") {
+      full.push(next);
+      core = next;
+    }
+  }
+  full.push(core.replace(/\./g, "__"), core.replace(/__/g, "."));
+  const segments = core.split(/\.|__/).filter((x) => x !== "");
+  const out: { full: string[]; segment?: string } = { full: [...new Set(full)] };
+  if (segments.length > 1) out.segment = segments[segments.length - 1]!;
+  return out;
+}
+
 /**
  * The cleaned spellings of a raw name that rule 2 tries, most specific first, de-duplicated.
  * Exported for tests and diagnostics.
  */
 export function nameCandidates(raw: string): string[] {
-  const trimmed = raw.trim().replace(/^["'`]+|["'`]+$/g, "").trim();
-  if (trimmed === "" || /\s/.test(trimmed)) return trimmed === "" ? [] : [trimmed];
-  let core = trimmed;
-  for (let i = 0; i < 3; i++) {
-    const next = core
-      .replace(/^(?:functions?|default_api)[.:]/, "")
-      .replace(/:\d+$/, "")
-      .replace(/\(\)$/, "");
-    if (next === core) break;
-    core = next;
-  }
-  const out = [trimmed, core, core.replace(/\./g, "__"), core.replace(/__/g, ".")];
-  const segments = core.split(/\.|__/).filter((s) => s !== "");
-  const last = segments[segments.length - 1];
-  if (last !== undefined && segments.length > 1) out.push(last);
-  return [...new Set(out.filter((c) => c !== ""))];
+  const { full, segment } = spellings(raw);
+  return segment === undefined || full.includes(segment) ? full : [...full, segment];
 }
 
 /**
@@ -73,8 +78,12 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
   };
 
   if (isSideEffectToolName(name)) {
-    // Fail closed: only the same name, ignoring case, of the whole cleaned name.
-    return caseInsensitive(candidates[1] ?? candidates[0]!) ?? caseInsensitive(candidates[0]!);
+    // Fail closed: only the same whole name, ignoring case; no segment or suffix match.
+    for (const c of spellings(name).full) {
+      const hit = caseInsensitive(c);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
   }
 
   for (const c of candidates) {

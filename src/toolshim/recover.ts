@@ -173,8 +173,11 @@ class Outcome {
   }
 }
 
-/** DeepSeek call tokens, in full-width and ASCII spellings (`toolcall-formats.md` §5 "Token spellings"). */
-const DEEPSEEK_TOKEN = /<[|｜]tool[▁_ ]calls?(?:[▁_ ]begin)?[|｜]>|<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>/;
+/**
+ * DeepSeek call tokens with full-width or ASCII bars; the `▁` (U+2581) tells them from Kimi's and
+ * Step3's underscore tokens (`toolcall-formats.md` §5 "Token spellings").
+ */
+const DEEPSEEK_TOKEN = /<[|｜]tool▁calls?(?:▁begin)?[|｜]>|<[|｜]tool▁call▁begin[|｜]>/;
 
 /** Internal result: the public result plus what stage 3 needs to know. */
 interface Deterministic {
@@ -230,7 +233,7 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
     ) {
       // DeepSeek-R1/V3.1 templates force reasoning open; with no complete call and no closer the
       // whole text is reasoning that merely mentions the call tokens (llama.cpp DEEPSEEK_R1).
-      thoughts.push(content);
+      thoughts.push(text);
       content = "";
       out.note("reasoning", "prefilled: DeepSeek call tokens without a complete call in forced-open reasoning");
     }
@@ -351,15 +354,15 @@ export async function recover(
   if (turn.tool_calls !== undefined && turn.tool_calls.length > 0) return result;
   if (tools.length === 0 || det.text.trim() === "") return result;
   const diagnostics = result.diagnostics;
-  if (!showsToolIntent(det.text, tools)) {
-    diagnostics.push({ stage: "interpreter", message: "no tool intent in the text; interpreter not asked" });
-    return result;
-  }
   if (mentionsSideEffectCall(det.text, tools)) {
     diagnostics.push({
       stage: "policy",
       message: "the text calls a tool that is not offered (read-only toolset); interpreter not asked",
     });
+    return result;
+  }
+  if (!showsToolIntent(det.text, tools)) {
+    diagnostics.push({ stage: "interpreter", message: "no tool intent in the text; interpreter not asked" });
     return result;
   }
   let raws: RawCall[];

@@ -124,7 +124,8 @@ export function stripStrayMarkers(text: string): string {
 
 /**
  * Grow removed spans over what wraps nothing but them: a tag pair (`<response>` … `</response>`)
- * directly around a span, and a code fence whose body is only removed spans and whitespace.
+ * directly around a span, a code fence whose body is only removed spans and whitespace, and a
+ * `Using tool: x` line right before either (goose's directive format, `goose-toolshim.md` §1.14).
  * Dialects remove the call markup they know; a wrapper they do not know would otherwise stay
  * behind empty (`wrap-json-fence-function-call`).
  */
@@ -134,6 +135,11 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
   for (let changed = true; changed; ) {
     changed = false;
     merged = merged.map((s) => {
+      const directive = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, s.start - 300), s.start));
+      if (directive) {
+        changed = true;
+        return { start: s.start - directive[1]!.length, end: s.end };
+      }
       const before = /<([A-Za-z][\w:.-]*)(?:\s[^<>]*)?>\s*$/.exec(text.slice(Math.max(0, s.start - 300), s.start));
       if (!before) return s;
       const tag = before[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -150,7 +156,8 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
     const inside = merged.filter((s) => s.start >= f.bodyStart && s.end <= f.bodyEnd);
     if (inside.length === 0) continue;
     if (removeSpans(text.slice(f.bodyStart, f.bodyEnd), inside.map((s) => ({ start: s.start - f.bodyStart, end: s.end - f.bodyStart }))).trim() === "") {
-      grown.push({ start: f.start, end: f.end });
+      const directive = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, f.start - 300), f.start));
+      grown.push({ start: f.start - (directive ? directive[1]!.length : 0), end: f.end });
     }
   }
   return mergeSpans(grown, text.length);

@@ -93,7 +93,7 @@ function rawHoldPoint(text: string, from: number, markers: readonly string[], to
     i = r.next;
   }
   // The last word could become `name(` (a call such as `exec({…})`).
-  const tail = /[A-Za-z_][\w.]*(?:\(\s*)?$/.exec(text);
+  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(text);
   return tail && tail.index >= from ? tail.index : n;
 }
 

@@ -95,6 +95,14 @@ describe("evidence commands", () => {
     expect(r.stderr).toContain("1 result");
   });
 
+  it("colours only when allowed: FORCE_COLOR colours, NO_COLOR wins over it", async () => {
+    const forced = await runCli(["read", "a.py", "--end-line", "1", "--root", tmp], { env: { NO_COLOR: "", FORCE_COLOR: "1" } });
+    expect(forced.stdout).toContain("\u001b[");
+    const plain = await runCli(["read", "a.py", "--end-line", "1", "--root", tmp], { env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
+    expect(plain.stdout).not.toContain("\u001b[");
+    expect(plain.stdout).toBe("a.py:1  line 1\n     1 │ def first():\n");
+  });
+
   it("search finds a literal and exits 0; an empty result also exits 0", async () => {
     const r = await runCli(["search", "needle", "--root", tmp, "--json"]);
     expect(r.code).toBe(0);

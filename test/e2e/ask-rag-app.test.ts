@@ -141,6 +141,20 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     expect(r.stdout).toMatch(/✗ src\/rag_chat\.py:99 {2}unverified/);
   });
 
+  it("--max-steps ends the loop with the evidence gathered so far and a clear note", async () => {
+    server = await startFakeOllama({
+      turns: [{ repeat: true, tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }],
+    });
+    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b", "--max-steps", "1"], {
+      env: { OLLAMA_HOST: server.host },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith("[codecite] Stopped after 1 tool step (the step limit)")).toBe(true);
+    expect(r.stdout).toContain("\n\nEvidence (4):\n");
+    expect(r.stdout).toContain("Citations: none");
+    expect(server.chatRequests()).toHaveLength(2);
+  });
+
   it("says `ollama pull qwen3:8b` when no installed model supports tools", async () => {
     server = await startFakeOllama({ models: [{ name: "gemma2:2b", capabilities: ["completion"] }] });
     const r = await runCli(["ask", QUESTION, "--root", RAG_APP], { env: { OLLAMA_HOST: server.host } });

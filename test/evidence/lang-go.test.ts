@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { go, goModulePath } from "../../src/evidence/lang/go.js";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
-import { factsOf, fixtureDir, folderProject, memoryProject, resolvedImports } from "./lang-test-kit.js";
+import { definitionsOf, factsOf, fixtureDir, folderProject, importersOf, memoryProject, resolvedImports } from "./lang-test-kit.js";
 
 const root = fixtureDir("go-project");
 const project = folderProject(root);
@@ -198,6 +198,45 @@ describe("go: imports", () => {
     expect(await go.moduleNames?.("libs/money/money.go", project)).toEqual(["example.com/money"]);
     expect(await go.moduleNames?.("cmd/shop/main.go", project)).toEqual(["example.com/shop/cmd/shop"]);
     expect(await go.importerHints?.("internal/api/handler.go", project)).toEqual({ literals: ["example.com/shop/internal/api"] });
+  });
+});
+
+describe("go: find_symbol and find_importers end to end", () => {
+  it("find_symbol `Get` finds the interface method and the pointer-receiver method, whole ranges", async () => {
+    const { records, snippets } = await definitionsOf(root, "Get");
+    expect(records).toEqual([
+      "internal/store/store.go:29-29 Repository.Get method | \tGet(key K) (V, error)",
+      "internal/store/store.go:55-65 Memory.Get method | func (m *Memory[K, V]) Get(key K) (V, error) {",
+    ]);
+    expect(snippets[1]?.split("\n")).toHaveLength(11);
+  });
+
+  it("find_symbol `Stats` with kind struct, and `Amount.String`", async () => {
+    expect((await definitionsOf(root, "Stats", "struct")).records).toEqual(["internal/store/store.go:46-46 Stats struct | \tStats   struct{ Hits, Misses int64 }"]);
+    expect((await definitionsOf(root, "Amount.String")).records).toEqual([
+      "libs/money/money.go:20-22 Amount.String method | func (a Amount) String(c Currency) string {",
+    ]);
+  });
+
+  it("find_importers of a file lists the importers of its package folder (its own test file is not one)", async () => {
+    const expected = [
+      "cmd/shop/main.go:14-14 example.com/shop/internal/store alias=st | \tst \"example.com/shop/internal/store\"",
+      "internal/api/handler.go:9-9 example.com/shop/internal/store | \t\"example.com/shop/internal/store\"",
+      "internal/migrations/migrations.go:4-4 example.com/shop/internal/store | import \"example.com/shop/internal/store\"",
+    ];
+    expect((await importersOf(root, "internal/store/stats.go")).records).toEqual(expected);
+    expect((await importersOf(root, "example.com/shop/internal/store")).records).toEqual(expected);
+  });
+
+  it("find_importers of the replace-d module and of a standard library package", async () => {
+    expect((await importersOf(root, "libs/money/money.go")).records).toEqual([
+      "cmd/shop/main.go:11-11 example.com/money | \t\"example.com/money\"",
+      "internal/api/handler.go:8-8 example.com/money alias=m | \tm \"example.com/money\"",
+    ]);
+    expect((await importersOf(root, "net/http")).records).toEqual([
+      "cmd/shop/main.go:8-8 net/http | \t\"net/http\"",
+      "internal/api/handler.go:6-6 net/http | \t\"net/http\"",
+    ]);
   });
 });
 

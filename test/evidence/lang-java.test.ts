@@ -6,7 +6,16 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { java, JAVA_BLIND_SPOT_NOTE, STATIC_IMPORT_FLAG } from "../../src/evidence/lang/java.js";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
-import { factsOf, fixtureDir, folderProject, memoryProject, resolvedImports, type ResolvedImport } from "./lang-test-kit.js";
+import {
+  definitionsOf,
+  factsOf,
+  fixtureDir,
+  folderProject,
+  importersOf,
+  memoryProject,
+  resolvedImports,
+  type ResolvedImport,
+} from "./lang-test-kit.js";
 
 const root = fixtureDir("java-project");
 const project = folderProject(root);
@@ -21,7 +30,7 @@ function imp(file: string, line: number, specifier: string, module: string, file
 }
 
 describe("java: definitions", () => {
-  it("Order.java: class, constants per declarator, constructor, nested record with compact constructor, nested enum", async () => {
+  it("Order.java: class, constants per declarator, constructor, nested record (compact constructor) and enum", async () => {
     const { symbols } = await factsOf(java, project.read(`${CORE}/model/Order.java`));
     expect(symbols).toEqual([
       { name: "Order", kind: "class", start_line: 8, end_line: 60 },
@@ -31,13 +40,14 @@ describe("java: definitions", () => {
       { name: "SUFFIX", kind: "constant", container: "Order", start_line: 10, end_line: 10 },
       { name: "Order", kind: "method", container: "Order", start_line: 15, end_line: 17 },
       { name: "Line", kind: "class", container: "Order", start_line: 20, end_line: 30 },
-      { name: "Line", kind: "method", container: "Line", start_line: 21, end_line: 25 },
-      { name: "total", kind: "method", container: "Line", start_line: 27, end_line: 29 },
+      // members of nested types carry the chain of enclosing types
+      { name: "Line", kind: "method", container: "Order.Line", start_line: 21, end_line: 25 },
+      { name: "total", kind: "method", container: "Order.Line", start_line: 27, end_line: 29 },
       { name: "Status", kind: "enum", container: "Order", start_line: 32, end_line: 40 },
-      { name: "NEW", kind: "constant", container: "Status", start_line: 33, end_line: 33 },
-      { name: "PAID", kind: "constant", container: "Status", start_line: 34, end_line: 34 },
-      { name: "SHIPPED", kind: "constant", container: "Status", start_line: 35, end_line: 35 },
-      { name: "isOpen", kind: "method", container: "Status", start_line: 37, end_line: 39 },
+      { name: "NEW", kind: "constant", container: "Order.Status", start_line: 33, end_line: 33 },
+      { name: "PAID", kind: "constant", container: "Order.Status", start_line: 34, end_line: 34 },
+      { name: "SHIPPED", kind: "constant", container: "Order.Status", start_line: 35, end_line: 35 },
+      { name: "isOpen", kind: "method", container: "Order.Status", start_line: 37, end_line: 39 },
       { name: "add", kind: "method", container: "Order", start_line: 42, end_line: 47 },
       { name: "lines", kind: "method", container: "Order", start_line: 49, end_line: 51 },
       { name: "id", kind: "method", container: "Order", start_line: 53, end_line: 55 },
@@ -168,6 +178,48 @@ describe("java: resolution rules", () => {
   });
 });
 
+describe("java: find_symbol and find_importers end to end", () => {
+  it("find_symbol with nested containers: `Order.Line.total` and `Line.total`", async () => {
+    const expected = [`${CORE}/model/Order.java:27-29 Order.Line.total method |         public long total() {`];
+    expect((await definitionsOf(root, "Order.Line.total")).records).toEqual(expected);
+    expect((await definitionsOf(root, "Line.total")).records).toEqual(expected);
+  });
+
+  it("find_symbol `find` (methods) starts at @Override; `NotBlank` at its annotations", async () => {
+    expect((await definitionsOf(root, "find", "method")).records).toEqual([
+      `${CORE}/store/MemoryStore.java:11-14 MemoryStore.find method |     @Override`,
+      `${CORE}/store/Store.java:9-9 Store.find method |     Optional<T> find(String id);`,
+    ]);
+    expect((await definitionsOf(root, "NotBlank")).records).toEqual([`${CORE}/util/NotBlank.java:9-13 NotBlank interface | @Retention(RetentionPolicy.RUNTIME)`]);
+  });
+
+  it("find_importers of a class by qualified name: single-type, nested-type and static imports; note states the blind spot", async () => {
+    const { records, note } = await importersOf(root, "com.shop.model.Order");
+    expect(records).toEqual([
+      "legacy/src/com/legacy/Report.java:4-4 com.shop.model.Order | import com.shop.model.Order.Status;",
+      "legacy/src/com/legacy/Report.java:5-5 com.shop.model.Order flags=static | import static com.shop.model.Order.MAX_LINES;",
+      `${APP}/App.java:6-6 com.shop.model.Order | import com.shop.model.Order;`,
+      `${APP}/App.java:7-7 com.shop.model.Order | import com.shop.model.Order.Line;`,
+      `${TEST}/AppTest.java:3-3 com.shop.model.Order | import com.shop.model.Order;`,
+      `${CORE}/store/MemoryStore.java:3-3 com.shop.model.Order | import com.shop.model.Order;`,
+    ]);
+    expect(note).toContain(JAVA_BLIND_SPOT_NOTE);
+  });
+
+  it("find_importers of Store.java finds the wildcard import only (MemoryStore is in its package)", async () => {
+    const { records, note } = await importersOf(root, `${CORE}/store/Store.java`);
+    expect(records).toEqual([`${APP}/App.java:8-8 com.shop.store | import com.shop.store.*;`]);
+    expect(note).toContain(JAVA_BLIND_SPOT_NOTE);
+  });
+
+  it("find_importers of a package name covers every file of the package", async () => {
+    expect((await importersOf(root, "com.shop.store")).records).toEqual([
+      `${APP}/App.java:8-8 com.shop.store | import com.shop.store.*;`,
+      `${TEST}/AppTest.java:4-4 com.shop.store.MemoryStore | import com.shop.store.MemoryStore;`,
+    ]);
+  });
+});
+
 /**
  * Java ground truth: javac, compiling one file against the source roots with `-implicit:none`,
  * parses every source file it needs; each file our imports resolve to must be among them
@@ -181,7 +233,9 @@ describe.skipIf(!hasJavac)("java: agrees with javac's source lookup", () => {
   const roots = ["shop-core/src/main/java", "shop-app/src/main/java", "shop-app/src/test/java", "legacy/src"];
 
   async function javacParsed(file: string, out: string): Promise<string[]> {
-    const args = ["-verbose", "-implicit:none", "-proc:none", "-d", out, "-sourcepath", roots.join(":"), file];
+    // C1-only JIT and the serial GC make a short javac run about twice as cheap.
+    const jvm = ["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"];
+    const args = [...jvm, "-verbose", "-implicit:none", "-proc:none", "-d", out, "-sourcepath", roots.join(":"), file];
     const { stderr, stdout } = await promisify(execFile)("javac", args, { cwd: root });
     const parsed = new Set<string>();
     for (const m of `${stdout}\n${stderr}`.matchAll(/\[parsing started \w+\[(?:([^:\]]+):)?([^\]]+)\]\]/g)) {

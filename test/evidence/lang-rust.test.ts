@@ -5,7 +5,16 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
 import { MOD_DECLARATION_FLAG, parseCargoManifest, rust } from "../../src/evidence/lang/rust.js";
-import { factsOf, fixtureDir, folderProject, memoryProject, resolvedImports, type ResolvedImport } from "./lang-test-kit.js";
+import {
+  definitionsOf,
+  factsOf,
+  fixtureDir,
+  folderProject,
+  importersOf,
+  memoryProject,
+  resolvedImports,
+  type ResolvedImport,
+} from "./lang-test-kit.js";
 
 const root = fixtureDir("rust-project");
 const project = folderProject(root);
@@ -78,13 +87,14 @@ describe("rust: definitions", () => {
     ]);
   });
 
-  it("util.rs: a union, an inline module and a `mod x;` inside it with its #[cfg]", async () => {
+  it("util.rs: a union, an inline module, a `mod x;` inside it with its #[cfg], a `#[path]` module", async () => {
     const { symbols } = await factsOf(rust, project.read(`${SHOP}/util.rs`));
     expect(symbols).toEqual([
       { name: "normalize", kind: "function", start_line: 2, end_line: 4 },
       { name: "Bits", kind: "struct", start_line: 6, end_line: 10 },
       { name: "platform", kind: "module", start_line: 12, end_line: 15 },
       { name: "unix", kind: "module", start_line: 13, end_line: 14 },
+      { name: "clock", kind: "module", start_line: 18, end_line: 19 },
     ]);
   });
 
@@ -119,7 +129,7 @@ describe("rust: definitions", () => {
 });
 
 describe("rust: import statements", () => {
-  it("one entry per `use` with its group members; `mod x;` flagged; `extern crate` with alias; nested `use` in fn", async () => {
+  it("one entry per `use` with its group members; `mod x;` flagged; `extern crate` with alias; `use` in a fn; attributes", async () => {
     const src = [
       "extern crate serde;", // 1
       "extern crate alloc as a;", // 2
@@ -138,6 +148,15 @@ describe("rust: import statements", () => {
       "use crate::{", // 15
       "    a::{self, b},", // 16
       "};", // 17
+      "#[cfg(unix)]", // 18
+      "use std::os::unix::fs::PermissionsExt;", // 19
+      "fn host() {", // 20
+      "    #[cfg(windows)]", // 21
+      "    {", // 22
+      "        use winapi::um::sysinfo;", // 23
+      "    }", // 24
+      "    if true { use not::seen; }", // 25
+      "}", // 26
       "",
     ].join("\n");
     const { imports } = await factsOf(rust, src);
@@ -155,6 +174,9 @@ describe("rust: import statements", () => {
       { specifier: "deeper", flags: [MOD_DECLARATION_FLAG], scope: ["inline"], start_line: 12, end_line: 12 },
       { specifier: "super::util", scope: ["inline"], start_line: 13, end_line: 13 },
       { specifier: "crate", names: ["a::self", "a::b"], start_line: 15, end_line: 17 },
+      { specifier: "std::os::unix::fs::PermissionsExt", start_line: 18, end_line: 19 },
+      // a statement block in a fn body is searched; an `if` arm is not (see ENTER_TYPES)
+      { specifier: "winapi::um::sysinfo", start_line: 23, end_line: 23 },
     ]);
   });
 });
@@ -199,11 +221,12 @@ describe("rust: resolution over the workspace fixture", () => {
     ]);
   });
 
-  it("util.rs → util/platform/unix.rs: `mod` inside an inline module, and `super::super` back out of it", async () => {
+  it("util.rs → util/platform/unix.rs: `mod` inside an inline module, `super::super` back out of it; `#[path]`", async () => {
     const u = `${SHOP}/util.rs`;
     const unix = `${SHOP}/util/platform/unix.rs`;
     expect(await resolvedImports(rust, project, u)).toEqual([
       imp(u, 13, "unix", "crate::util::platform::unix", [unix], { end: 14, flags: [MOD_DECLARATION_FLAG] }),
+      imp(u, 18, "clock", "crate::util::clock", [`${SHOP}/util/clock_impl.rs`], { end: 19, flags: [MOD_DECLARATION_FLAG] }),
     ]);
     expect(await resolvedImports(rust, project, unix)).toEqual([
       imp(unix, 1, "super::super::normalize", "crate::util", [u]),
@@ -281,6 +304,24 @@ describe("rust: resolution rules", () => {
     });
   });
 
+  it("`#[path]` on `mod`: relative to the file's folder, or below the file's stem inside an inline module", async () => {
+    const source = ['#[path = "sys/unix.rs"]', "mod imp;", "mod outer {", '    #[path = "deep.rs"]', "    mod inner;", "}", ""].join("\n");
+    const withPaths = memoryProject({
+      "Cargo.toml": '[package]\nname = "p"\n',
+      "src/lib.rs": "mod platform;\n",
+      "src/platform.rs": source,
+      "src/sys/unix.rs": "",
+      "src/platform/outer/deep.rs": "",
+    });
+    const { imports } = await factsOf(rust, source);
+    expect(imports).toEqual<ImportRef[]>([
+      { specifier: "imp", flags: [MOD_DECLARATION_FLAG], filePath: "sys/unix.rs", start_line: 1, end_line: 2 },
+      { specifier: "inner", flags: [MOD_DECLARATION_FLAG], scope: ["outer"], filePath: "deep.rs", start_line: 4, end_line: 5 },
+    ]);
+    const files = await Promise.all(imports.map(async (r) => (await rust.resolve(r, "src/platform.rs", withPaths)).files));
+    expect(files).toEqual([["src/sys/unix.rs"], ["src/platform/outer/deep.rs"]]);
+  });
+
   it("without Cargo.toml the nearest folder with lib.rs/main.rs is the crate root", async () => {
     const bare = memoryProject({ "x/main.rs": "mod m;\n", "x/m.rs": "", "x/m/k.rs": "" });
     expect((await rust.resolve(ref("crate::m::k"), "x/m.rs", bare)).files).toEqual(["x/m/k.rs"]);
@@ -306,6 +347,47 @@ describe("rust: resolution rules", () => {
     const matches = (q: string) => rust.matchesExternal?.(q, group, res);
     expect([matches("std"), matches("std::fs"), matches("std::io"), matches("std::io::Read"), matches("std::f"), matches("serde")]).toEqual([
       true, true, true, true, false, false,
+    ]);
+  });
+});
+
+describe("rust: find_symbol and find_importers end to end", () => {
+  it("find_symbol `get` (methods): the trait's required method and the impl's, each with its container", async () => {
+    expect((await definitionsOf(root, "get", "method")).records).toEqual([
+      `${SHOP}/store/memory.rs:22-27 MemoryStore.get method |     fn get(&self, key: &String) -> Result<u64> {`,
+      `${SHOP}/store/mod.rs:32-32 Store.get method |     fn get(&self, key: &Self::Key) -> Result<u64>;`,
+    ]);
+  });
+
+  it("find_symbol `Config` (struct) starts at its #[derive]", async () => {
+    const { records, snippets } = await definitionsOf(root, "Config", "struct");
+    expect(records).toEqual([`${SHOP}/config.rs:10-14 Config struct | #[derive(Debug, Clone, PartialEq)]`]);
+    expect(snippets[0]?.split("\n")[1]).toBe("pub struct Config {");
+  });
+
+  it("find_importers of store/mod.rs: `mod store;`, uniform-path and `super::` groups, other crates; not its own tests", async () => {
+    expect((await importersOf(root, `${SHOP}/store/mod.rs`)).records).toEqual([
+      `${CLI}/commands.rs:3-3 shop::store | use shop::store::Result;`,
+      `${CLI}/commands/list.rs:2-2 shop::store | use shop::store::{self, Result};`,
+      `${CLI}/main.rs:3-6 shop | use shop::{`,
+      `${SHOP}/lib.rs:7-7 crate::store flags=mod_declaration | pub mod store;`,
+      `${SHOP}/lib.rs:11-11 crate::store | pub use store::{memory::MemoryStore, Store};`,
+      `${SHOP}/store/memory.rs:3-3 crate::store | use super::{Result, Store, StoreError};`,
+    ]);
+  });
+
+  it("find_importers of config.rs and of an external path (`std::collections`)", async () => {
+    expect((await importersOf(root, `${SHOP}/config.rs`)).records).toEqual([
+      `${CLI}/main.rs:3-6 shop | use shop::{`,
+      `${SHOP}/config/defaults.rs:1-1 crate::config | use super::Config;`,
+      `${SHOP}/lib.rs:6-6 crate::config flags=mod_declaration | pub mod config;`,
+      `${SHOP}/lib.rs:10-10 crate::config | pub use crate::config::Config;`,
+      `${SHOP}/store/mod.rs:4-4 crate::config | use crate::config::{self, Config};`,
+    ]);
+    expect((await importersOf(root, "std::collections")).records).toEqual([
+      `${SHOP}/config.rs:2-2 std::collections::HashMap | use std::collections::HashMap;`,
+      `${SHOP}/config/defaults.rs:2-2 std::collections::HashMap | use std::collections::HashMap;`,
+      `${SHOP}/store/memory.rs:1-1 std::collections::HashMap | use std::collections::HashMap;`,
     ]);
   });
 });

@@ -1,12 +1,18 @@
 /**
  * Helpers for the Go/Rust/Java language-module tests: parse a source with a language's grammar,
- * and build {@link ProjectView}s over a fixture folder or in memory.
+ * build {@link ProjectView}s over a fixture folder or in memory, and run `find_symbol` /
+ * `find_importers` end to end over a fixture.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/lang/language.js";
+import type { Evidence } from "../../src/evidence/evidence.js";
+import { findImporters } from "../../src/evidence/importers.js";
+import { findSymbol } from "../../src/evidence/symbols.js";
 import { extractFacts } from "../../src/evidence/tree-sitter.js";
+import { Workspace } from "../../src/evidence/workspace.js";
+import { findImportersInput, findSymbolInput } from "../../src/tools/code-tools.js";
 
 /** Absolute path of `test/fixtures/<name>`. */
 export function fixtureDir(name: string): string {
@@ -80,4 +86,26 @@ function summarize(file: string, ref: ImportRef, res: Resolution): ResolvedImpor
   if (ref.names !== undefined) r.names = ref.names;
   if (ref.flags !== undefined) r.flags = ref.flags;
   return r;
+}
+
+/** One evidence record in a compact, exact form: `path:start-end name [alias=…] [flags=…] | first snippet line`. */
+function compact(e: Evidence): string {
+  const extras = [e.alias !== undefined ? `alias=${e.alias}` : "", e.flags !== undefined ? `flags=${e.flags.join(",")}` : "", e.symbol_kind ?? ""]
+    .filter((x) => x !== "")
+    .join(" ");
+  return `${e.path}:${e.start_line}-${e.end_line} ${e.name}${extras === "" ? "" : ` ${extras}`} | ${e.snippet.split("\n")[0] ?? ""}`;
+}
+
+/** `find_importers` over a fixture folder through the real tool code (B1), records in compact form. */
+export async function importersOf(root: string, moduleName: string): Promise<{ records: string[]; note?: string; total: number }> {
+  const ws = await Workspace.open(root);
+  const r = await findImporters(ws, findImportersInput.parse({ module_name: moduleName }));
+  return { records: r.evidence.map(compact), total: r.total, ...(r.note !== undefined ? { note: r.note } : {}) };
+}
+
+/** `find_symbol` over a fixture folder through the real tool code (B1), records in compact form. */
+export async function definitionsOf(root: string, name: string, kind?: string): Promise<{ records: string[]; snippets: string[] }> {
+  const ws = await Workspace.open(root);
+  const r = await findSymbol(ws, findSymbolInput.parse(kind === undefined ? { name } : { name, kind }));
+  return { records: r.evidence.map(compact), snippets: r.evidence.map((e) => e.snippet) };
 }

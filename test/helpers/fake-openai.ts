@@ -32,6 +32,8 @@ export interface FakeOpenAITurn {
   interleave?: boolean;
   /** Write each SSE event in two halves, so an event straddles TCP writes. */
   splitEvents?: boolean;
+  /** Leave `index` out of tool-call deltas, as some older servers do (stream only). */
+  omitIndex?: boolean;
 }
 
 export interface RecordedRequest {
@@ -205,21 +207,25 @@ function streamTurn(
   send({ role: "assistant", content: "" });
   for (const p of pieces(t.turn.reasoning ?? "", size)) send({ [t.reasoningField]: p });
   for (const p of pieces(t.turn.content ?? "", size)) send({ content: p });
-  // First chunk of each call: id, type, name and empty arguments; then argument pieces by index.
-  t.calls.forEach((c, index) =>
-    send({ tool_calls: [{ index, id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }),
-  );
+  const at = (index: number) => (t.turn.omitIndex ? {} : { index });
   const argPieces = t.calls.map((c) => pieces(argsText(c), size));
   if (t.turn.interleave) {
+    t.calls.forEach((c, index) =>
+      send({ tool_calls: [{ ...at(index), id: c.id, type: "function", function: { name: c.name, arguments: "" } }] }),
+    );
     const longest = Math.max(0, ...argPieces.map((p) => p.length));
     for (let k = 0; k < longest; k++) {
       argPieces.forEach((ps, index) => {
         const p = ps[k];
-        if (p !== undefined) send({ tool_calls: [{ index, function: { arguments: p } }] });
+        if (p !== undefined) send({ tool_calls: [{ ...at(index), function: { arguments: p } }] });
       });
     }
   } else {
-    argPieces.forEach((ps, index) => ps.forEach((p) => send({ tool_calls: [{ index, function: { arguments: p } }] })));
+    // Each call in turn: its first chunk (id, type, name, empty arguments), then its argument pieces.
+    t.calls.forEach((c, index) => {
+      send({ tool_calls: [{ ...at(index), id: c.id, type: "function", function: { name: c.name, arguments: "" } }] });
+      argPieces[index]!.forEach((p) => send({ tool_calls: [{ ...at(index), function: { arguments: p } }] }));
+    });
   }
   send({}, t.finish);
   res.write(

@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { FactIndex } from "../../src/index/fact-index.js";
+import { FactStore } from "../../src/index/fact-store.js";
 import { ParsePool, WorkerTaskError } from "../../src/index/parse-pool.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -64,5 +69,35 @@ describe("ParsePool", () => {
     expect((await first).defs).toEqual(["a"]);
     await p.close();
     await expect(p.run({ text: "" })).rejects.toThrow("parse pool is closed");
+  });
+});
+
+describe("ParsePool behind FactIndex", () => {
+  it("parses through worker threads and caches the results like an in-thread parse", async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), "codecite-pool-index-"));
+    try {
+      const names = Array.from({ length: 12 }, (_, i) => `m${i}.py`);
+      const old = new Date(Date.UTC(2020, 0, 1));
+      for (const [i, n] of names.entries()) {
+        writeFileSync(path.join(tmp, n), `def f${i}():\n    pass\n`);
+        utimesSync(path.join(tmp, n), old, old);
+      }
+      const stat = () => names.map((n) => ({ path: n, size: statSync(path.join(tmp, n)).size, mtimeMs: statSync(path.join(tmp, n)).mtimeMs }));
+      const p = new ParsePool<{ text: string }, { defs: string[]; threadId: number }>({ module: taskModule, exportName: "countDefs", size: 2 });
+      pool = p as ParsePool;
+      const index = new FactIndex<{ defs: string[] }>(FactStore.open(tmp, { version: "pool", inMemory: true }));
+      const opts = {
+        read: (n: string) => readFile(path.join(tmp, n), "utf8"),
+        parse: async (_n: string, text: string | Uint8Array) => ({ defs: (await p.run({ text: String(text) })).defs }),
+      };
+      const first = await index.load(stat(), opts);
+      expect(first.parsed).toHaveLength(12);
+      expect([...first.facts.entries()].map(([k, v]) => [k, v.defs])).toEqual(names.map((n, i) => [n, [`f${i}`]]));
+      const second = await index.load(stat(), opts);
+      expect(second.parsed).toEqual([]);
+      expect(second.hits.memory).toBe(12);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

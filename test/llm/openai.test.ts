@@ -149,6 +149,27 @@ describe("OpenAIProvider against the fake server", () => {
     expect(sent.messages).toEqual([{ role: "user", content: "who imports rag_common?" }]);
   });
 
+  it("assembles calls whose deltas carry no index (older servers)", async () => {
+    fake = await startFakeOpenAI({
+      turns: [
+        {
+          tool_calls: [
+            { name: "search_code", arguments: { query: "a" } },
+            { name: "search_code", arguments: { query: "b" } },
+          ],
+          omitIndex: true,
+          chunkSize: 4,
+        },
+      ],
+    });
+    const provider = new OpenAIProvider({ baseURL: fake.baseURL });
+    const turn = await provider.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }], tools: TOOLS }, { onContent: () => {} });
+    expect(turn.tool_calls).toEqual([
+      { id: "call_1_0", name: "search_code", arguments: { query: "a" } },
+      { id: "call_1_1", name: "search_code", arguments: { query: "b" } },
+    ]);
+  });
+
   it("streams content deltas to onContent and leaves text tool calls in content", async () => {
     const text = 'Let me look. {"name": "search_code", "arguments": {"query": "load_index"}}';
     fake = await startFakeOpenAI({ turns: [{ content: text, reasoning: "hm", reasoningField: "reasoning" }] });

@@ -97,8 +97,8 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
     });
     return;
   }
-  if (!printer.wroteAnswer && result.answer !== "") process.stdout.write(result.answer);
-  if (result.stop_reason === "max_steps" && printer.wroteAnswer) process.stdout.write(`\n\n${result.answer.split("\n").at(-1)}`);
+  if (!printer.wroteAnswer) printer.write(result.answer);
+  else if (result.stop_reason === "max_steps") printer.write(`\n\n${result.answer.split("\n").at(-1) ?? ""}`);
   printer.finish();
   const c = output.colorsFor(process.stdout);
   process.stdout.write(`\n${c.bold(`Evidence (${result.evidence.length}):`)}\n`);

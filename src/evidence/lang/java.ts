@@ -4,11 +4,11 @@
  * Definitions (top-level and member types, and their members; local and anonymous classes in
  * method bodies are left out):
  * - `class` and `record` → `class`, `interface` and `@interface` → `interface`, `enum` → `enum`;
- *   a nested type has its enclosing type as container.
+ *   a nested type has its enclosing types as container (`Order` for `Order.Line`).
  * - Methods, constructors (named after their class), compact record constructors and annotation
- *   elements → `method` with the enclosing type as container.
+ *   elements → `method` with the enclosing types as container (`Order.Line` for `Line.total`).
  * - `static final` fields, interface fields (implicitly `static final`, JLS §9.3) and enum
- *   constants → `constant` with the enclosing type as container, one per declarator.
+ *   constants → `constant` with the enclosing types as container, one per declarator.
  * - Range: the whole declaration, from its first modifier or annotation (`@Override`) to its end;
  *   Javadoc comments are not included.
  *
@@ -22,9 +22,10 @@
  * `package` declaration is `a.b` (so a local `src/main/java/util/List.java` is not `java.util.List`).
  * The longest prefix of the name that is such a file wins, so nested types (`a.b.C.Inner`) and
  * static members (`import static a.b.C.m`, `a.b.C.*`) lead to `C.java`. A wildcard `a.b.*` leads
- * to the `.java` files directly in every folder `…/a/b` that declare `package a.b`. When the same name exists under several
- * roots (main and test, several modules) all of them are returned. Anything else (the JDK,
- * libraries) is external, matched by its name.
+ * to the `.java` files directly in every folder `…/a/b` that declare `package a.b`. When the same
+ * name exists under several roots (main and test, several modules) all of them are returned.
+ * Anything else (the JDK, libraries) is external, matched by its name. A file is named by its
+ * top-level type's qualified name and by its package ({@link LanguageSpec.moduleNames}).
  *
  * Known blind spot ({@link JAVA_BLIND_SPOT_NOTE}): types of the same package, and fully qualified
  * names written in code, need no import, so those uses are not import edges.
@@ -71,25 +72,35 @@ const BODY_TYPES = new Set(["class_body", "interface_body", "enum_body", "enum_b
 /** Deepest nesting of ancestors looked at (guards against pathological trees). */
 const MAX_ANCESTORS = 512;
 
+/** The declaration that owns a member or a nested type, with the names of its enclosing types. */
+interface Owner {
+  /** The directly enclosing type declaration, `null` at top level. */
+  decl: SyntaxNode | null;
+  /** Names of the enclosing types, outermost first (`["Order", "Line"]`); empty at top level. */
+  names: string[];
+}
+
 /**
- * The type declaring `item` directly: `null` at top level, `undefined` when the item is local
- * (inside a method body, an anonymous class, an enum constant's body).
+ * Where `item` is declared: its enclosing types, or `undefined` when the item is local (inside a
+ * method body, an anonymous class, an enum constant's body).
  */
-function owningType(item: SyntaxNode): SyntaxNode | null | undefined {
-  let owner: SyntaxNode | null = null;
+function ownerOf(item: SyntaxNode): Owner | undefined {
+  const owner: Owner = { decl: null, names: [] };
   let node = item.parent;
   for (let depth = 0; node !== null && depth < MAX_ANCESTORS; depth++) {
     if (node.type === "program") return owner;
     if (BODY_TYPES.has(node.type)) {
       // The body's parent must be a type declaration (not `new X() { … }`, not an enum constant).
-      const decl: SyntaxNode | null = node.type === "enum_body_declarations" ? (node.parent?.parent ?? null) : node.parent;
+      if (node.type === "enum_body_declarations") node = node.parent ?? node; // up to enum_body
+      const decl: SyntaxNode | null = node.parent;
       if (decl === null || TYPE_KINDS[decl.type] === undefined) return undefined;
-      if (node.type === "enum_body_declarations") node = node.parent; // skip to enum_body
-      owner ??= decl;
-    } else if (TYPE_KINDS[node.type] === undefined && node.type !== "enum_body") {
+      owner.decl ??= decl;
+      owner.names.unshift(decl.childForFieldName("name")?.text ?? "");
+      node = decl;
+    } else if (TYPE_KINDS[node.type] === undefined) {
       return undefined;
     }
-    node = node?.parent ?? null;
+    node = node.parent;
   }
   return undefined;
 }
@@ -109,9 +120,9 @@ function extract(root: SyntaxNode): FileFacts {
       if (ref !== undefined) imports.push(ref);
       continue;
     }
-    const owner = owningType(item);
+    const owner = ownerOf(item);
     if (owner === undefined) continue;
-    const container = owner?.childForFieldName("name")?.text;
+    const container = owner.names.length > 0 ? owner.names.join(".") : undefined;
     const range = nodeLines(item);
     const push = (name: string | undefined, kind: SymbolKind): void => {
       if (name === undefined || name === "") return;
@@ -127,8 +138,8 @@ function extract(root: SyntaxNode): FileFacts {
     } else if (item.type === "field_declaration" || item.type === "constant_declaration") {
       const constant =
         item.type === "constant_declaration" ||
-        owner?.type === "interface_declaration" ||
-        owner?.type === "annotation_type_declaration" ||
+        owner.decl?.type === "interface_declaration" ||
+        owner.decl?.type === "annotation_type_declaration" ||
         (hasModifier(item, "static") && hasModifier(item, "final"));
       if (!constant) continue;
       for (const declarator of item.childrenForFieldName("declarator")) {

@@ -38,6 +38,7 @@
  * Not done: `node_modules` contents, `typesVersions`, `rootDirs`, `moduleSuffixes`, `customConditions`,
  * `extends` from packages that are not in the tree, webpack/vite aliases.
  */
+import { posix } from "node:path";
 import { jsonrepair } from "jsonrepair";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
@@ -68,6 +69,7 @@ export const PROBE_EXTENSIONS: readonly string[] = [
 
 /** Package export/import conditions we follow, in no particular order (the package's key order decides). */
 const CONDITIONS = new Set(["types", "typescript", "source", "import", "require", "module", "node", "default", "development"]);
+const NO_CONDITIONS: ReadonlySet<string> = new Set();
 
 /** First folders of build output that are mapped to `src` when the target is not in the tree. */
 const BUILD_DIRS = new Set(["dist", "lib", "build", "out", "esm", "cjs", "types"]);
@@ -108,22 +110,31 @@ export function splitPackageSpecifier(spec: string): [string, string] | undefine
 }
 
 /** The targets of a package `exports`/`imports` entry, in order (conditions in the entry's key order). */
-function conditionTargets(entry: Json | undefined, star: string | undefined, out: string[], depth = 0): void {
+function conditionTargets(
+  entry: Json | undefined,
+  star: string | undefined,
+  out: string[],
+  conditions: ReadonlySet<string>,
+  depth = 0,
+): void {
   if (entry === undefined || entry === null || depth > 10) return;
   if (typeof entry === "string") {
     out.push(star === undefined ? entry : entry.split("*").join(star));
   } else if (Array.isArray(entry)) {
-    for (const e of entry) conditionTargets(e, star, out, depth + 1);
+    for (const e of entry) conditionTargets(e, star, out, conditions, depth + 1);
   } else if (isObject(entry)) {
-    for (const [key, value] of Object.entries(entry)) if (CONDITIONS.has(key)) conditionTargets(value, star, out, depth + 1);
+    for (const [key, value] of Object.entries(entry)) {
+      if (CONDITIONS.has(key) || conditions.has(key)) conditionTargets(value, star, out, conditions, depth + 1);
+    }
   }
 }
 
 /**
  * Targets of `subpath` (`.`, `./x`, `#x`) in an `exports` or `imports` map (Node's
- * PACKAGE_EXPORTS_RESOLVE / PACKAGE_IMPORTS_RESOLVE, with our condition set).
+ * PACKAGE_EXPORTS_RESOLVE / PACKAGE_IMPORTS_RESOLVE, with our condition set plus `extraConditions`,
+ * e.g. tsconfig `customConditions`).
  */
-export function mapTargets(map: Json | undefined, subpath: string): string[] {
+export function mapTargets(map: Json | undefined, subpath: string, extraConditions: ReadonlySet<string> = NO_CONDITIONS): string[] {
   if (map === undefined || map === null) return [];
   let entries: { [key: string]: Json };
   if (typeof map === "string" || Array.isArray(map) || (isObject(map) && !Object.keys(map).some((k) => k.startsWith(".") || k.startsWith("#")))) {
@@ -136,7 +147,7 @@ export function mapTargets(map: Json | undefined, subpath: string): string[] {
   const out: string[] = [];
   const exact = entries[subpath];
   if (exact !== undefined && !subpath.includes("*")) {
-    conditionTargets(exact, undefined, out);
+    conditionTargets(exact, undefined, out, extraConditions);
     return out;
   }
   let best: { key: string; prefix: string; suffix: string } | undefined;
@@ -152,7 +163,7 @@ export function mapTargets(map: Json | undefined, subpath: string): string[] {
   }
   if (best !== undefined) {
     const star = subpath.slice(best.prefix.length, subpath.length - best.suffix.length);
-    conditionTargets(entries[best.key], star, out);
+    conditionTargets(entries[best.key], star, out, extraConditions);
     return out;
   }
   const folderKeys = Object.keys(entries)
@@ -161,7 +172,7 @@ export function mapTargets(map: Json | undefined, subpath: string): string[] {
   const folder = folderKeys[0];
   if (folder !== undefined) {
     const targets: string[] = [];
-    conditionTargets(entries[folder], undefined, targets);
+    conditionTargets(entries[folder], undefined, targets, extraConditions);
     for (const t of targets) out.push(t + subpath.slice(folder.length));
   }
   return out;
@@ -177,9 +188,12 @@ export interface EffectiveConfig {
   paths?: [string, string[]][];
   /** Folder that `paths` targets are relative to. */
   pathsBase?: string;
+  /** `customConditions`: extra package `exports`/`imports` conditions. */
+  customConditions?: string[];
 }
 
 interface RawConfig {
+  customConditions?: string[];
   baseUrl?: string;
   paths?: [string, string[]][];
   pathsBase?: string;
@@ -345,7 +359,14 @@ export class JsResolver {
     const json = await this.readJson(path);
     if (!isObject(json)) return undefined;
     const dir = parentDir(path);
-    const sub = (v: string) => v.split("${configDir}").join(leafDir === "" ? "." : leafDir);
+    // `${configDir}` (TypeScript 5.5) is the folder of the configuration in use; values are made
+    // relative to this file's folder, like every other path in it.
+    const sub = (v: string) => {
+      if (!v.includes("${configDir}")) return v;
+      const target = joinPath(v.split("${configDir}").join(leafDir === "" ? "." : leafDir)) ?? "";
+      const rel = posix.relative(dir === "" ? "." : dir, target === "" ? "." : target);
+      return rel === "" ? "." : rel;
+    };
     const merged: RawConfig = {};
     const ext = json.extends;
     const bases = typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext.filter((e): e is string => typeof e === "string") : [];
@@ -361,6 +382,9 @@ export class JsResolver {
         const b = sub(co.baseUrl);
         const abs = b.startsWith("/") ? undefined : joinPath(dir, b);
         if (abs !== undefined) merged.baseUrl = abs;
+      }
+      if (Array.isArray(co.customConditions)) {
+        merged.customConditions = co.customConditions.filter((c): c is string => typeof c === "string");
       }
       if (isObject(co.paths)) {
         const paths: [string, string[]][] = [];
@@ -464,6 +488,7 @@ export class JsResolver {
         }
         const out: EffectiveConfig = { path: usedPath };
         if (raw.baseUrl !== undefined) out.baseUrl = raw.baseUrl;
+        if (raw.customConditions !== undefined) out.customConditions = raw.customConditions;
         if (raw.paths !== undefined) {
           out.paths = raw.paths;
           out.pathsBase = raw.baseUrl ?? raw.pathsBase ?? parentDir(usedPath);
@@ -477,7 +502,7 @@ export class JsResolver {
 
   // ---- resolution ----
 
-  private async resolvePackage(spec: string, depth: number): Promise<string | undefined | null> {
+  private async resolvePackage(spec: string, depth: number, conditions: ReadonlySet<string>): Promise<string | undefined | null> {
     const split = splitPackageSpecifier(spec);
     if (split === undefined) return null;
     const dir = (await this.packages()).get(split[0]);
@@ -485,7 +510,7 @@ export class JsResolver {
     const [, subpath] = split;
     const pj = await this.readJson(joinPath(dir, "package.json") ?? "package.json");
     if (isObject(pj) && pj.exports !== undefined && pj.exports !== null) {
-      for (const t of mapTargets(pj.exports, subpath)) {
+      for (const t of mapTargets(pj.exports, subpath, conditions)) {
         const f = await this.probeEntry(dir, t, depth);
         if (f !== undefined) return f;
       }
@@ -496,14 +521,15 @@ export class JsResolver {
     return (await this.probe(p, depth)) ?? (await this.probeEntry(dir, `./dist/${subpath.slice(2)}`, depth));
   }
 
-  private async resolveSubpathImport(spec: string, fromDir: string, depth: number): Promise<string | undefined> {
-    for (let d = fromDir; ; d = parentDir(d)) {
+  private async resolveSubpathImport(spec: string, fromFile: string, depth: number): Promise<string | undefined> {
+    for (let d = parentDir(fromFile); ; d = parentDir(d)) {
       const manifest = joinPath(d, "package.json");
       if (manifest !== undefined && this.project.has(manifest)) {
         const pj = await this.readJson(manifest);
         if (isObject(pj) && pj.imports !== undefined) {
-          for (const t of mapTargets(pj.imports, spec)) {
-            const f = isRelative(t) ? await this.probeEntry(d, t, depth) : (await this.resolveBare(t, fromDir, depth + 1)) ?? undefined;
+          const conditions = new Set((await this.configFor(fromFile))?.customConditions ?? []);
+          for (const t of mapTargets(pj.imports, spec, conditions)) {
+            const f = isRelative(t) ? await this.probeEntry(d, t, depth) : (await this.resolveBare(t, fromFile, depth + 1)) ?? undefined;
             if (f !== undefined) return f;
           }
           return undefined;
@@ -532,7 +558,7 @@ export class JsResolver {
       const f = p === undefined ? undefined : await this.probe(p, depth);
       if (f !== undefined) return f;
     }
-    return this.resolvePackage(spec, depth);
+    return this.resolvePackage(spec, depth, new Set(config?.customConditions ?? []));
   }
 
   /** Resolves `specifier` written in `fromFile` (see the module comment). */
@@ -548,7 +574,7 @@ export class JsResolver {
       return (p === undefined ? undefined : hit(await this.probe(p))) ?? unresolved;
     }
     if (spec.startsWith("/") || /^[a-zA-Z]:[\\/]/.test(spec) || spec.includes("\\")) return unresolved;
-    if (spec.startsWith("#")) return hit(await this.resolveSubpathImport(spec, fromDir, 0)) ?? unresolved;
+    if (spec.startsWith("#")) return hit(await this.resolveSubpathImport(spec, fromFile, 0)) ?? unresolved;
     if (/^[a-z][a-z0-9+.-]*:/i.test(spec) && !spec.startsWith("@")) return { files: [], module: specifier, external: true };
     const f = await this.resolveBare(spec, fromFile, 0);
     if (f === null) return { files: [], module: specifier, external: true };

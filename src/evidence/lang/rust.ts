@@ -21,10 +21,11 @@
  * - `mod x;` → specifier `x`, flag `mod_declaration` (and `filePath` from a `#[path = "…"]`);
  *   `extern crate x [as y];` → specifier `x`.
  * - `scope` holds the enclosing inline modules, so `super::` in `mod tests { … }` is right.
+ * - The range is the whole statement with its outer attributes (`#[cfg(unix)]`).
  *
  * Resolution (The Rust Reference, "Paths" and "Modules"/"Module source filenames"):
  * - Crates come from each `Cargo.toml` with a `[package]` (Cargo target auto-discovery:
- *   `src/lib.rs` or `[lib] path`, `src/main.rs`, `src/bin/*.rs`, `src/bin/* /main.rs`, `[[bin]] path`,
+ *   `src/lib.rs` or `[lib] path`, `src/main.rs`, `src/bin/*.rs`, `src/bin/<name>/main.rs`, `[[bin]] path`,
  *   `tests/*.rs`, `examples/*.rs`, `benches/*.rs`, `build.rs`). A file belongs to the crate root whose
  *   folder is the deepest one containing it (lib before main); its module path follows from its
  *   place under that folder (`src/a/b.rs` and `src/a/b/mod.rs` → `crate::a::b`). Without a
@@ -32,8 +33,8 @@
  * - `crate::`, `self::`, `super::` (repeated) start from the crate root or the current module;
  *   a first segment naming a workspace crate (package or `[lib] name`, `-` read as `_`) starts at
  *   that crate's library root; any other first segment is tried as a child module of the current
- *   module (2018-edition uniform paths), else it is an external crate (`std`, `serde`), matched
- *   by its crate name. Each member path resolves to the deepest module file that exists
+ *   module (2018-edition uniform paths), else it is an external crate (`std`, `serde`), named by
+ *   the path as written (`std::collections::HashMap`; {@link matchesExternal} compares by segments). Each member path resolves to the deepest module file that exists
  *   (`crate::a::b::Item` → `src/a/b.rs`, `src/a/b/mod.rs`, else `src/a.rs` …, else the crate
  *   root); the statement's files are the union over its members.
  * - `mod x;` in a mod-rs file (`mod.rs` or a crate root) → `x.rs` or `x/mod.rs` beside it; in any
@@ -74,7 +75,8 @@ const MAX_ANCESTORS = 512;
 /** Where an item sits: enclosing inline modules, its impl/trait container, inside a body or not. */
 interface ItemContext {
   scope: string[];
-  container?: { name: string; isTrait: boolean };
+  /** The `impl` self type or the trait that the item is a direct member of. */
+  container?: string;
   inBody: boolean;
 }
 
@@ -96,10 +98,10 @@ function contextOf(item: SyntaxNode): ItemContext {
   let container: ItemContext["container"];
   if (owner?.type === "impl_item") {
     const name = implTypeName(owner);
-    if (name !== undefined) container = { name, isTrait: false };
+    if (name !== undefined) container = name;
   } else if (owner?.type === "trait_item") {
     const name = owner.childForFieldName("name");
-    if (name !== null) container = { name: name.text, isTrait: true };
+    if (name !== null) container = name.text;
   }
   return container === undefined ? { scope, inBody } : { scope, container, inBody };
 }
@@ -197,7 +199,7 @@ function extract(root: SyntaxNode): FileFacts {
     if (item.type === "extern_crate_declaration") {
       const name = item.childForFieldName("name");
       if (name === null) continue;
-      const ref: ImportRef = { specifier: name.text, ...nodeLines(item) };
+      const ref: ImportRef = { specifier: name.text, ...itemRange(item) };
       const alias = item.childForFieldName("alias");
       if (alias !== null) ref.alias = alias.text;
       if (ctx.scope.length > 0) ref.scope = ctx.scope;
@@ -219,7 +221,7 @@ function extract(root: SyntaxNode): FileFacts {
     const name = item.childForFieldName("name");
     if (kind === undefined || name === null) continue;
     const def: SymbolDef = { name: name.text, kind, ...itemRange(item) };
-    if (ctx.container !== undefined) def.container = ctx.container.name;
+    if (ctx.container !== undefined) def.container = ctx.container;
     symbols.push(def);
   }
   return { symbols, imports };
@@ -292,7 +294,7 @@ function useLeaves(tree: SyntaxNode): UseLeaf[] {
 function collectUse(decl: SyntaxNode, ctx: ItemContext, out: ImportRef[]): void {
   const argument = decl.childForFieldName("argument");
   if (argument === null) return;
-  const range = nodeLines(decl);
+  const range = itemRange(decl);
   // A bare top-level group has no common prefix: one statement entry per member.
   const trees = argument.type === "use_list" ? namedChildren(argument) : [argument];
   for (const tree of trees) {

@@ -31,7 +31,7 @@ export const apertusToolsPrefix = defineDialect({
   markers: ["<|tools_prefix|>"],
   detect: (text) => text.includes("<|tools_prefix|>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<\|tools_prefix\|>/, close: ["<|tools_suffix|>"], toCalls }, out);
     return out.result();
   },

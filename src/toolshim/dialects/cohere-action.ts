@@ -17,7 +17,7 @@ export const cohereAction = defineDialect({
   markers: ["<|START_ACTION|>", "<|START_RESPONSE|>", "<|START_TEXT|>"],
   detect: (text) => text.includes("<|START_ACTION|>") || /<\|START_(?:RESPONSE|TEXT)\|>/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<\|START_ACTION\|>/, close: ["<|END_ACTION|>"], toCalls: (v) => callsFromValue(v) }, out);
     for (const m of text.matchAll(TEXT_MARKERS)) out.span(m.index, m.index + m[0].length);
     return out.result();

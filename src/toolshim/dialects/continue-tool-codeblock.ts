@@ -48,7 +48,7 @@ export const continueToolCodeblock = defineDialect({
   markers: ["```tool"],
   detect: (text) => /```tool[ \t]*\r?\n/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     for (const f of findFences(text)) {
       if (f.lang !== "tool") continue;
       const call = readBlock(text.slice(f.bodyStart, f.bodyEnd));

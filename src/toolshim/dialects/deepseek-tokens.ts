@@ -14,6 +14,7 @@ import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
 import { findEarliest, tokenAt, tokenSpellings } from "./text-scan.js";
 
+/** Every accepted spelling of each DeepSeek token (full-width and ASCII bars). */
 export const DEEPSEEK_TOKENS = {
   callsBegin: [...tokenSpellings("<|tool▁calls▁begin|>"), ...tokenSpellings("<|tool▁calls|>")],
   callsEnd: tokenSpellings("<|tool▁calls▁end|>"),

@@ -31,7 +31,7 @@ export const deepseekV31 = defineDialect({
   markers: [...DEEPSEEK_TOKENS.callsBegin, ...DEEPSEEK_TOKENS.callBegin],
   detect: (text) => containsAny(text, DEEPSEEK_TOKENS.callsBegin) || containsAny(text, DEEPSEEK_TOKENS.callBegin),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     return scanDeepseek(text, readBody, out) ? out.result() : null;
   },
 });

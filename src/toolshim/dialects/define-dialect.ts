@@ -4,6 +4,7 @@
  * to remove, in text order).
  */
 import type { Dialect, DialectMatch, OfferedTool, RawCall, Span } from "../types.js";
+import { inlineCodeRanges } from "./text-scan.js";
 
 /**
  * Wrap a dialect so that `parse` never throws (an unexpected exception means "not this dialect",
@@ -29,11 +30,19 @@ export function defineDialect(spec: Dialect): Dialect {
   };
 }
 
-/** Accumulates what one parse found. */
+/**
+ * Accumulates what one parse found. Markup that starts inside Markdown inline code
+ * (`` `<tool_call>{…}</tool_call>` ``) is quoted, not called: such spans and the calls in them are
+ * dropped when the builder knows the text (the same rule as the inline JSON stage's decoys;
+ * aosama/astronomical issue#346, continuedev/continue issue#11070).
+ */
 export class MatchBuilder {
   private readonly found: { call: RawCall; at: number; seq: number }[] = [];
   readonly spans: Span[] = [];
   readonly reasoning: string[] = [];
+
+  /** @param text the parsed text, for the inline-code rule (omit to keep everything). */
+  constructor(private readonly text?: string) {}
 
   /** Record a call found at text index `at` (calls are returned sorted by `at`, ties in insertion order). */
   call(call: RawCall, at: number): this {
@@ -41,10 +50,6 @@ export class MatchBuilder {
     return this;
   }
 
-  /** Number of calls recorded so far. */
-  get callCount(): number {
-    return this.found.length;
-  }
 
   /** Record a span `[start, end)` of markup to remove; empty spans are ignored. */
   span(start: number, end: number): this {
@@ -57,15 +62,24 @@ export class MatchBuilder {
    * overlapping or touching spans merged.
    */
   result(): DialectMatch | null {
-    if (this.found.length === 0 && this.spans.length === 0) return null;
-    const sorted = [...this.spans].sort((a, b) => a.start - b.start || a.end - b.end);
+    let found = this.found;
+    let raw = this.spans;
+    const quoted = this.text === undefined ? [] : inlineCodeRanges(this.text);
+    if (quoted.length > 0) {
+      const isQuoted = (s: Span) => quoted.some((q) => s.start >= q.start && s.start < q.end);
+      const dropped = raw.filter(isQuoted);
+      raw = raw.filter((s) => !isQuoted(s));
+      found = found.filter((f) => !dropped.some((s) => f.at >= s.start && f.at < s.end));
+    }
+    if (found.length === 0 && raw.length === 0) return null;
+    const sorted = [...raw].sort((a, b) => a.start - b.start || a.end - b.end);
     const spans: Span[] = [];
     for (const s of sorted) {
       const last = spans[spans.length - 1];
       if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
       else spans.push({ ...s });
     }
-    const calls = [...this.found].sort((a, b) => a.at - b.at || a.seq - b.seq).map((f) => f.call);
+    const calls = [...found].sort((a, b) => a.at - b.at || a.seq - b.seq).map((f) => f.call);
     const match: DialectMatch = { calls, spans };
     const reasoning = this.reasoning.map((r) => r.trim()).filter((r) => r !== "");
     if (reasoning.length > 0) match.reasoning = reasoning.join("\n\n");

@@ -21,7 +21,7 @@ const WRAPPED = /^<([\w:-]+)(?:\s[^>]*)?>([\s\S]*?)<\/\1>$/;
 const OTHER_LANGS = new Set(["tool", "tool_code", "python", "py"]);
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   for (const f of findFences(text)) {
     if (OTHER_LANGS.has(f.lang)) continue;
     let body = text.slice(f.bodyStart, f.bodyEnd).trim();

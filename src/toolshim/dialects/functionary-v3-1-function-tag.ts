@@ -15,7 +15,7 @@ export const functionaryV31FunctionTag = defineDialect({
   markers: ["<function="],
   detect: (text) => text.includes("<function="),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {

@@ -38,7 +38,7 @@ function readSegment(text: string, start: number, end: number, name: string, hea
 }
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   const cuts: number[] = [];
   for (let i = text.indexOf(">>>"); i >= 0; i = text.indexOf(">>>", i + 3)) cuts.push(i);
   const bounds = [0, ...cuts, text.length];

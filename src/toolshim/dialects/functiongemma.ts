@@ -13,7 +13,7 @@ export const functiongemma = defineDialect({
   markers: ["<start_function_call>"],
   detect: (text) => text.includes("<start_function_call>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanBraceCallBlocks(text, "<start_function_call>", "<end_function_call>", "<escape>", out);
     return out.result();
   },

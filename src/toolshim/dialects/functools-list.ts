@@ -14,7 +14,7 @@ export const functoolsList = defineDialect({
   markers: ["functools["],
   detect: (text) => /functools\s*\[/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {

@@ -10,37 +10,41 @@ import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { parseBraceCall } from "./brace-call.js";
 import { skipWs } from "./text-scan.js";
 
-/** Scan `open … call:NAME{…} … close` blocks; shared with FunctionGemma. */
+/**
+ * Scan `open call:NAME{…}[, call:NAME{…}] close` blocks into `out`; shared with FunctionGemma.
+ * The closer may be missing at the end of the text. A block whose body is cut by the end of the
+ * text yields no call and is removed to the end; a block without a readable `call:` is removed
+ * up to its closer (or just the opener when there is none before the next opener).
+ */
 export function scanBraceCallBlocks(text: string, open: string, close: string, quote: string, out: MatchBuilder): void {
   for (let at = text.indexOf(open); at >= 0; ) {
     let i = skipWs(text, at + open.length);
-    let end = i;
-    let truncated = false;
+    let end = at + open.length;
+    let calls = 0;
     while (text.startsWith("call:", i)) {
       const r = parseBraceCall(text, i, quote);
       if (!r.ok) {
-        truncated = r.reason === "truncated";
-        end = r.end;
+        if (r.reason === "truncated") {
+          out.span(at, text.length);
+          return;
+        }
         break;
       }
       out.call({ name: r.name, arguments: r.args }, i);
+      calls++;
       end = r.end;
       i = skipWs(text, end);
       if (text[i] === ",") i = skipWs(text, i + 1);
     }
-    if (truncated) {
-      out.span(at, text.length);
-      return;
-    }
     const q = skipWs(text, end);
     if (text.startsWith(close, q)) end = q + close.length;
-    else {
+    else if (calls === 0) {
       const c = text.indexOf(close, end);
-      const nextOpen = text.indexOf(open, end);
-      if (c >= 0 && (nextOpen < 0 || c < nextOpen) && end === at + open.length) end = c + close.length;
+      const next = text.indexOf(open, end);
+      if (c >= 0 && (next < 0 || c < next)) end = c + close.length;
     }
-    out.span(at, Math.max(end, at + open.length));
-    at = text.indexOf(open, Math.max(end, at + 1));
+    out.span(at, end);
+    at = text.indexOf(open, end);
   }
 }
 
@@ -50,7 +54,7 @@ export const gemma4ToolCall = defineDialect({
   markers: ["<|tool_call>"],
   detect: (text) => text.includes("<|tool_call>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanBraceCallBlocks(text, "<|tool_call>", "<tool_call|>", '<|"|>', out);
     return out.result();
   },

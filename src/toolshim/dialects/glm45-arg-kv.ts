@@ -35,7 +35,7 @@ function readPairs(body: string): Record<string, string> | undefined {
 }
 
 function parse(text: string) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
     const at = text.indexOf(OPEN, from);

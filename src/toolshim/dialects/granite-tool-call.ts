@@ -13,7 +13,7 @@ export const graniteToolCall = defineDialect({
   markers: ["<|tool_call|>", "<tool_call>"],
   detect: (text) => text.includes("<|tool_call|>") || /<tool_call>\s*\[/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       { open: /<\|tool_call\|>|<tool_call>(?=\s*\[)/, close: ["</tool_call>"], toCalls: (v) => callsFromValue(v) },

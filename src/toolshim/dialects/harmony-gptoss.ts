@@ -124,7 +124,7 @@ export const harmonyGptoss = defineDialect({
     /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
     /(?:^\s*|assistant)commentary\s+to=functions\./.test(text),
   parse(text, tools) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out);
     else parseSoup(text, tools, out);
     return out.result();

@@ -20,7 +20,7 @@ export const hermesJson = defineDialect({
   markers: ["<tool_call>"],
   detect: (text) => text.includes("<tool_call>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<tool_call>/, close: ["</tool_call>"], multiple: true, toCalls: (v) => callsFromValue(v) }, out);
     return out.result();
   },

@@ -26,7 +26,7 @@ export const hermesWrapperVariant = defineDialect({
   markers: ["<tool>", "<tools>", "<response>", "<json>", "<JSON>", "<xml>", "<function_call>", "<function name="],
   detect: (text) => TAG_OPEN.test(text) || /<function\s+name\s*=/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {

@@ -14,7 +14,7 @@ export const hunyuanToolCalls = defineDialect({
   markers: ["<tool_calls>"],
   detect: (text) => text.includes("<tool_calls>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     const found = scanEnvelopes(text, { open: /<tool_calls>/, close: ["</tool_calls>"], toCalls: (v) => callsFromValue(v) }, out);
     if (found > 0) for (const m of text.matchAll(/<\/?answer>/g)) out.span(m.index, m.index + m[0].length);
     return out.result();

@@ -14,7 +14,7 @@ export const internlm2Action = defineDialect({
   markers: ["<|action_start|>"],
   detect: (text) => text.includes("<|action_start|>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {

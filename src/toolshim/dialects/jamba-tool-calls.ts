@@ -15,7 +15,7 @@ export const jambaToolCalls = defineDialect({
   markers: ["<tool_calls>"],
   detect: (text) => text.includes("<tool_calls>") && !/<\/?answer>/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<tool_calls>/, close: ["</tool_calls>"], toCalls: (v) => callsFromValue(v) }, out);
     return out.result();
   },

@@ -9,10 +9,11 @@
  * - a payload cut by the end of the text yields no call, and everything from the marker on is
  *   markup (content is the text before the marker);
  * - a balanced payload that is not calls (bad JSON, `[]`, data) yields no call; whether its
- *   markup is removed is the dialect's choice (`invalid`).
+ *   markup is removed is the dialect's choice (`invalid`);
+ * - a Markdown fence around the payload inside the envelope (```` <tool_call>```json {…}```</tool_call> ````)
+ *   is tolerated and removed with it.
  */
-import { matchBalanced } from "../json.js";
-import { parseJsonTolerant } from "../json.js";
+import { matchBalanced, parseJsonTolerant } from "../json.js";
 import { parsePythonLiteral } from "../python-literal.js";
 import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
@@ -40,6 +41,9 @@ export interface EnvelopeSpec {
   truncated?: "remove" | "ignore";
 }
 
+/** A fence opener right after the marker: three backticks, an optional info word, whitespace. */
+const FENCE_OPEN = /^```[\w-]*\s*/;
+
 function parsePayload(slice: string, syntax: "json" | "python"): unknown {
   if (syntax === "python") return parsePythonLiteral(slice) ?? parseJsonTolerant(slice);
   return parseJsonTolerant(slice);
@@ -62,6 +66,9 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     if (m[0].length === 0) re.lastIndex++;
     const closers = typeof spec.close === "function" ? spec.close(m) : (spec.close ?? []);
     let p = skipWs(text, me);
+    const fence = FENCE_OPEN.exec(text.slice(p, p + 24));
+    const fenced = fence !== null && starts.includes(text[p + fence[0].length] ?? "\u0000");
+    if (fenced) p += fence[0].length;
     if (!starts.includes(text[p] ?? "\u0000")) {
       if (spec.nonPayload === "marker") {
         const closer = tokenAt(text, p, closers);
@@ -105,7 +112,11 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
       found++;
       break;
     }
-    const q = skipWs(text, end);
+    let q = skipWs(text, end);
+    if (fenced && text.startsWith("```", q)) {
+      end = q + 3;
+      q = skipWs(text, end);
+    }
     const closer = tokenAt(text, q, closers);
     if (closer) end = q + closer.length;
     if (invalid && calls.length === 0 && spec.invalid === "ignore") continue;

@@ -67,7 +67,7 @@ function readCall(body: string): RawCall | undefined {
 }
 
 function parse(text: string) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   // Section markers are markup wherever they are.
   for (const tok of [...SECTION_BEGIN, ...SECTION_END]) {
     for (let i = text.indexOf(tok); i >= 0; i = text.indexOf(tok, i + 1)) out.span(i, i + tok.length);

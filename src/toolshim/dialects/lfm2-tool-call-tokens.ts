@@ -28,7 +28,7 @@ export const lfm2ToolCallTokens = defineDialect({
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
       const close = text.indexOf(CLOSE, at);
       const next = text.indexOf(OPEN, at + OPEN.length);

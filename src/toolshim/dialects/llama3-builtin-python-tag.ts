@@ -51,7 +51,7 @@ function bodyCalls(body: string): RawCall[] | undefined {
 }
 
 function parse(text: string) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
     const at = text.indexOf(TAG, from);

@@ -20,7 +20,7 @@ import { plausiblyOffered } from "./tool-gate.js";
 const END_TOKENS = ["<|eom_id|>", "<|eot_id|>"];
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   let lastEnd = -1;
   for (const v of scanJsonValues(text)) {
     if (v.enclosed || v.truncated) continue;

@@ -29,7 +29,7 @@ function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
 }
 
 function parse(text: string) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
     const ms = text.indexOf(MARKER, from);

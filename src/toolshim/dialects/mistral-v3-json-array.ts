@@ -15,7 +15,7 @@ export const mistralV3JsonArray = defineDialect({
   markers: ["[TOOL_CALLS]"],
   detect: (text) => /\[TOOL_CALLS\]\s*[[{]/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /\[TOOL_CALLS\]/, close: ["[/TOOL_CALLS]"], toCalls: (v) => callsFromValue(v) }, out);
     return out.result();
   },

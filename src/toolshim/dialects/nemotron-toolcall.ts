@@ -12,7 +12,7 @@ export const nemotronToolcall = defineDialect({
   markers: ["<TOOLCALL>"],
   detect: (text) => text.includes("<TOOLCALL>"),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<TOOLCALL>/, close: ["</TOOLCALL>"], toCalls: (v) => callsFromValue(v) }, out);
     return out.result();
   },

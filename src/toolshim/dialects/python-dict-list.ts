@@ -14,7 +14,7 @@ import { plausiblyOffered } from "./tool-gate.js";
 const BARE_START = /\[\s*\{\s*['"](?:name|tool_name)['"]\s*:/g;
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   const found = scanEnvelopes(
     text,
     { open: /<\|tool_calls\|>/, close: ["<|/tool_calls|>", "</tool_calls>"], syntax: "python", payloadStart: "[{", toCalls: (v) => callsFromValue(v) },

@@ -27,7 +27,7 @@ export function toRawCalls(calls: readonly PyCall[]): RawCall[] | undefined {
 }
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   const taken: { start: number; end: number }[] = [];
   const free = (i: number) => !taken.some((t) => t.start <= i && i < t.end);
 

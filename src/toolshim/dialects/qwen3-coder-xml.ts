@@ -30,7 +30,7 @@ function wrapperBefore(text: string, at: number, floor: number): number {
 }
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   let from = 0;
   // End (index of `</tool_call>`) of the wrapper we are inside, for several functions in one wrapper.
   let insideUntil = -1;

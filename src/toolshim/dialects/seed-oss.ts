@@ -18,7 +18,7 @@ export const seedOss = defineDialect({
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
       const close = text.indexOf(CLOSE, at);
       const limit = close >= 0 ? close : text.length;

@@ -22,7 +22,7 @@ export const step3Steptml = defineDialect({
   markers: [...BEGIN, INVOKE],
   detect: (text) => text.includes(INVOKE) || BEGIN.some((t) => text.includes(t)),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     // Sections.
     const regions: { start: number; end: number; limit: number }[] = [];
     for (let from = 0; ; ) {

@@ -72,3 +72,29 @@ export function cleanXmlValue(raw: string): string {
   if (!/[\r\n]/.test(v)) v = v.trim();
   return v;
 }
+
+/**
+ * Markdown inline code spans on one line: a run of one or two backticks up to the next run of
+ * the same length on the same line. Runs of three or more are fences, not inline code.
+ * @returns the spans' inner ranges `[start, end)`, in text order.
+ */
+export function inlineCodeRanges(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  if (!text.includes("`")) return out;
+  let lineStart = 0;
+  for (const line of text.split("\n")) {
+    const runs = [...line.matchAll(/`+/g)];
+    for (let k = 0; k < runs.length; k++) {
+      const open = runs[k]!;
+      const len = open[0].length;
+      if (len >= 3) continue;
+      const close = runs.slice(k + 1).findIndex((r) => r[0].length === len);
+      if (close < 0) continue;
+      const closeRun = runs[k + 1 + close]!;
+      out.push({ start: lineStart + open.index + len, end: lineStart + closeRun.index });
+      k += 1 + close;
+    }
+    lineStart += line.length + 1;
+  }
+  return out;
+}

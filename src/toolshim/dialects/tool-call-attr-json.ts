@@ -16,7 +16,7 @@ export const toolCallAttrJson = defineDialect({
   markers: ["<tool_call "],
   detect: (text) => /<tool_call\s+[^>]*name\s*=/.test(text),
   parse(text) {
-    const out = new MatchBuilder();
+    const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {

@@ -18,7 +18,7 @@ import { plausiblyOffered } from "./tool-gate.js";
 const MARKER = /\[TOOL_CALLS\]\s*$/;
 
 function parse(text: string, tools: readonly OfferedTool[]) {
-  const out = new MatchBuilder();
+  const out = new MatchBuilder(text);
   const fences = findFences(text);
   for (const v of scanJsonValues(text)) {
     if (v.enclosed || !Array.isArray(v.value)) {

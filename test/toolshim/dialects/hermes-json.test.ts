@@ -51,3 +51,11 @@ describe("hermes_json", () => {
     expect(r.content).toBe("before after");
   });
 });
+
+describe("hermes_json inside-envelope fences", () => {
+  it("tolerates a Markdown fence inside the tags", () => {
+    const r = run(hermesJson, 'Ok.\n<tool_call>\n```json\n{"name": "f", "arguments": {"a": 1}}\n```\n</tool_call>\nDone.');
+    expect(r.calls).toEqual([{ name: "f", arguments: { a: 1 } }]);
+    expect(r.content).toBe("Ok. Done.");
+  });
+});

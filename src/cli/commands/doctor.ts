@@ -1,0 +1,490 @@
+/**
+ * `codecite doctor [--json]`: checks that `codecite ask` can run with the configured provider,
+ * and says how to fix what is missing.
+ *
+ * Checks, in order (each `{name, ok, required, detail, fix?}`):
+ * 1. `config`: flags and variables resolve (DESIGN.md "Configuration").
+ * 2. `server`: the provider answers — Ollama `GET /api/version`, an OpenAI-compatible
+ *    `GET /v1/models`, or node-llama-cpp is installed (llama-cpp).
+ * 3. `model`: the chat model is installed (Ollama `GET /api/tags`, `/v1/models`) or the GGUF file
+ *    exists; without `--model`/`CODECITE_MODEL`, the model `ask` would pick.
+ * 4. `capabilities`: `tools`, `thinking` and the context length (Ollama `POST /api/show`, GGUF
+ *    metadata). Informational.
+ * 5. `toolshim`: the mode `ask` will run in (`auto` becomes `on` for a model without `tools`).
+ * 6. `interpreter`: the shim interpreter's backend is reachable and its model installed (Ollama),
+ *    or its GGUF file present (local). Optional: the deterministic shim stages run without it.
+ * 7. `tree-sitter`: every registered grammar loads and parses its sample (`selfTest`).
+ * 8. `ripgrep`: the bundled `rg` starts.
+ * 9. `probe`: one short request offering a trivial tool; reports whether the call came back
+ *    natively, as text the shim recovered (and by which stage), or not at all. Optional.
+ *
+ * Exit code 0 when every required check passes (the main job can run), 1 otherwise. With
+ * `--json`, stdout carries `{checks: [...], ok}`; otherwise a readable report (stdout) and a
+ * spinner (stderr) while slow checks run.
+ */
+import type { Command } from "commander";
+import type { Config, ConfigFlags, Env } from "../../config.js";
+import type { Provider, ToolDefinition } from "../../llm/types.js";
+import { runAction } from "../output.js";
+
+/** One check of the report. */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  /** A failed required check means `ask` cannot run (exit 1); optional ones only degrade it. */
+  required: boolean;
+  detail: string;
+  /** What to run or set to fix a failed check. */
+  fix?: string;
+}
+
+export interface DoctorReport {
+  checks: DoctorCheck[];
+  /** True when every required check passed. */
+  ok: boolean;
+}
+
+export interface DoctorOptions {
+  /** Longest wait for the live probe, in ms (default 120 000: a first request loads the model). */
+  probeTimeoutMs?: number;
+  /** Called before each slow step (for a progress line). */
+  onStage?: (label: string) => void;
+}
+
+/** The trivial tool the live probe offers. */
+const PROBE_TOOL: ToolDefinition = {
+  type: "function",
+  function: {
+    name: "report_status",
+    description: "Report the status of this check.",
+    parameters: { type: "object", properties: { status: { type: "string", description: "Always \"ok\"" } }, required: ["status"] },
+  },
+};
+const PROBE_SYSTEM = 'You are helping to test tool calling. Call the report_status tool with status "ok". Do not answer with text.';
+const PROBE_USER = 'Call report_status with {"status": "ok"} now.';
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function hintOf(err: unknown): string | undefined {
+  const hint = (err as { hint?: unknown })?.hint;
+  return typeof hint === "string" ? hint : undefined;
+}
+
+/** Ollama names match with and without the implicit `:latest` tag. */
+function sameModel(a: string, b: string): boolean {
+  const norm = (s: string) => (s.includes(":") ? s : `${s}:latest`);
+  return norm(a) === norm(b);
+}
+
+function describeConfig(config: Config): string {
+  const where =
+    config.provider === "ollama"
+      ? ` at ${config.ollamaHost} (${config.sources.ollamaHost})`
+      : config.provider === "openai"
+        ? ` at ${config.openai.baseURL ?? "?"} (${config.sources.openaiBaseURL})`
+        : "";
+  const model = config.model !== undefined ? `${config.model} (${config.sources.model})` : "automatic";
+  return `provider ${config.provider} (${config.sources.provider})${where}; model ${model}; toolshim ${config.toolshim} (${config.sources.toolshim}); interpreter backend ${config.interpreter.backend}`;
+}
+
+function serverFix(config: Config): string {
+  switch (config.provider) {
+    case "ollama":
+      return "ollama serve   (or set OLLAMA_HOST / --host to where Ollama listens)";
+    case "openai":
+      return "start the OpenAI-compatible server, or set OPENAI_BASE_URL (or --host) to its address, e.g. http://127.0.0.1:8000/v1";
+    case "llama-cpp":
+      return "npm install node-llama-cpp@3.21.1";
+  }
+}
+
+/** Runs every check. Never throws: a failure is a failed check. */
+export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOptions = {}): Promise<DoctorReport> {
+  const checks: DoctorCheck[] = [];
+  const add = (c: DoctorCheck) => void checks.push(c);
+  const stage = (label: string) => opts.onStage?.(label);
+  const finish = (): DoctorReport => ({ checks, ok: checks.every((c) => c.ok || !c.required) });
+
+  // 1. config
+  const { resolveConfig, ConfigError } = await import("../../config.js");
+  let config: Config;
+  try {
+    config = resolveConfig(flags, env);
+    add({ name: "config", ok: true, required: true, detail: describeConfig(config) });
+  } catch (err) {
+    const fix = err instanceof ConfigError ? `fix or unset ${err.variable}` : undefined;
+    add({ name: "config", ok: false, required: true, detail: message(err), ...(fix ? { fix } : {}) });
+    await localChecks(add, stage);
+    return finish();
+  }
+
+  // 2. server
+  stage("contacting the provider…");
+  const factory = await import("../provider-factory.js");
+  let provider: Provider | undefined;
+  let serverOk = false;
+  try {
+    provider = await factory.createProvider(config);
+    const detail = await serverDetail(provider, config);
+    add({ name: "server", ok: true, required: true, detail });
+    serverOk = true;
+  } catch (err) {
+    add({ name: "server", ok: false, required: true, detail: message(err), fix: config.provider === "llama-cpp" ? (hintOf(err) ?? serverFix(config)) : serverFix(config) });
+  }
+
+  // 3. model, 4. capabilities, 5. toolshim
+  let model: string | undefined;
+  let tools: boolean | undefined;
+  if (provider && serverOk) {
+    stage("checking the model…");
+    model = await checkModel(provider, config, add);
+    if (model !== undefined) tools = await checkCapabilities(provider, model, add);
+  } else {
+    add({ name: "model", ok: false, required: true, detail: "not checked: the provider is not available" });
+  }
+  const effective = checkToolshim(config, model, tools, add);
+
+  // 6. interpreter
+  stage("checking the tool-shim interpreter…");
+  const interpreter = await checkInterpreter(config, add);
+
+  // 7. tree-sitter, 8. ripgrep
+  await localChecks(add, stage);
+
+  // 9. probe
+  if (provider && model !== undefined) {
+    stage(`probing ${model} with a trivial tool…`);
+    await probe(provider, model, effective, interpreter, opts.probeTimeoutMs ?? 120_000, add);
+  } else {
+    add({ name: "probe", ok: false, required: false, detail: "not run: no usable provider and model" });
+  }
+  return finish();
+}
+
+async function serverDetail(provider: Provider, config: Config): Promise<string> {
+  if (config.provider === "openai") {
+    const models = (await provider.listModels?.()) ?? [];
+    return `OpenAI-compatible server at ${provider.location} answers (${models.length} model${models.length === 1 ? "" : "s"} served)`;
+  }
+  const version = (await provider.version?.()) ?? "unknown version";
+  return config.provider === "ollama" ? `Ollama ${version} at ${provider.location}` : `${version} (embedded llama.cpp)`;
+}
+
+async function checkModel(provider: Provider, config: Config, add: (c: DoctorCheck) => void): Promise<string | undefined> {
+  try {
+    if (config.model === undefined) {
+      const { chooseDefaultModel } = await import("../default-model.js");
+      const chosen = await chooseDefaultModel(provider, config.toolshim);
+      add({ name: "model", ok: true, required: true, detail: `${chosen} (chosen automatically: the first installed model with tool support; set CODECITE_MODEL to pin it)` });
+      return chosen;
+    }
+    const installed = (await provider.listModels?.()) ?? [];
+    // llama-cpp lists exactly its own GGUF file when it exists.
+    const found = config.provider === "llama-cpp" ? installed.length > 0 : installed.some((m) => sameModel(m, config.model!) || m === config.model);
+    if (found) {
+      add({ name: "model", ok: true, required: true, detail: config.provider === "llama-cpp" ? `GGUF file ${provider.location}` : `${config.model} is installed` });
+      return config.model;
+    }
+    const fix =
+      config.provider === "ollama"
+        ? `ollama pull ${config.model}`
+        : config.provider === "openai"
+          ? `serve ${config.model} on the server, or set CODECITE_MODEL / --model to one of: ${installed.slice(0, 8).join(", ") || "(none listed)"}`
+          : "set CODECITE_LOCAL_MODEL (or --model) to an existing .gguf file";
+    const detail =
+      config.provider === "llama-cpp"
+        ? `GGUF model file not found: ${provider.location}`
+        : `${config.model} is not installed on ${provider.location}${installed.length > 0 ? ` (installed: ${installed.slice(0, 8).join(", ")})` : ""}`;
+    add({ name: "model", ok: false, required: true, detail, fix });
+    return undefined;
+  } catch (err) {
+    add({ name: "model", ok: false, required: true, detail: message(err), fix: hintOf(err) ?? "name a model with --model or CODECITE_MODEL" });
+    return undefined;
+  }
+}
+
+async function checkCapabilities(provider: Provider, model: string, add: (c: DoctorCheck) => void): Promise<boolean | undefined> {
+  if (!provider.describeModel) {
+    add({ name: "capabilities", ok: true, required: false, detail: `not reported by ${provider.id} servers; the first tool call shows whether ${model} supports tools` });
+    return undefined;
+  }
+  try {
+    const info = await provider.describeModel(model);
+    const tools = info.capabilities.includes("tools");
+    const thinking = info.capabilities.includes("thinking");
+    const ctx = info.context_length !== undefined ? `${info.context_length} tokens` : "unknown";
+    add({
+      name: "capabilities",
+      ok: true,
+      required: false,
+      detail: `tools: ${tools ? "yes" : "no"}; thinking: ${thinking ? "yes" : "no"}; context length: ${ctx}`,
+    });
+    return tools;
+  } catch (err) {
+    add({ name: "capabilities", ok: false, required: false, detail: message(err), ...(hintOf(err) ? { fix: hintOf(err)! } : {}) });
+    return undefined;
+  }
+}
+
+function checkToolshim(config: Config, model: string | undefined, tools: boolean | undefined, add: (c: DoctorCheck) => void): "on" | "auto" | "off" {
+  const name = model ?? "the model";
+  if (config.toolshim === "on") {
+    add({ name: "toolshim", ok: true, required: true, detail: "on: tools are described in the system prompt and calls are read from the model's text" });
+    return "on";
+  }
+  if (config.toolshim === "off") {
+    if (tools === false) {
+      add({
+        name: "toolshim",
+        ok: false,
+        required: true,
+        detail: `off, but ${name} lacks the tools capability: it cannot call tools natively`,
+        fix: "set CODECITE_TOOLSHIM=auto (or pass --toolshim auto), or pick a model with tool support",
+      });
+    } else {
+      add({ name: "toolshim", ok: true, required: true, detail: "off: native tool calls only; text calls are not recovered" });
+    }
+    return "off";
+  }
+  if (tools === false) {
+    add({ name: "toolshim", ok: true, required: true, detail: `on (auto: ${name} lacks the tools capability, so tools go into the prompt and calls are read from text)` });
+    return "on";
+  }
+  add({ name: "toolshim", ok: true, required: true, detail: "auto: native tools; calls written as text are recovered by the shim" });
+  return "auto";
+}
+
+type InterpreterLike = import("../../toolshim/index.js").Interpreter;
+
+async function checkInterpreter(config: Config, add: (c: DoctorCheck) => void): Promise<InterpreterLike | undefined> {
+  if (config.toolshim === "off") {
+    add({ name: "interpreter", ok: true, required: false, detail: "not used (tool shim off)" });
+    return undefined;
+  }
+  const { createInterpreterTarget } = await import("../provider-factory.js");
+  let target: Awaited<ReturnType<typeof createInterpreterTarget>>;
+  try {
+    target = await createInterpreterTarget(config);
+  } catch (err) {
+    add({ name: "interpreter", ok: false, required: false, detail: message(err), ...(hintOf(err) ? { fix: hintOf(err)! } : {}) });
+    return undefined;
+  }
+  if ("disabled" in target) {
+    add({ name: "interpreter", ok: false, required: false, detail: `${target.disabled}; the deterministic shim stages still run`, fix: "set CODECITE_TOOLSHIM_MODEL (or CODECITE_LOCAL_MODEL) to a .gguf file" });
+    return undefined;
+  }
+  const { provider, model } = target;
+  const { createInterpreter } = await import("../../toolshim/index.js");
+  if (config.interpreter.backend === "ollama") {
+    let version: string;
+    try {
+      version = (await provider.version?.()) ?? "?";
+    } catch (err) {
+      add({
+        name: "interpreter",
+        ok: false,
+        required: false,
+        detail: `Ollama backend unreachable: ${message(err)}; the deterministic shim stages still run`,
+        fix: "ollama serve   (or set OLLAMA_HOST), or CODECITE_TOOLSHIM_BACKEND=local with CODECITE_TOOLSHIM_MODEL",
+      });
+      return undefined;
+    }
+    try {
+      const installed = (await provider.listModels?.()) ?? [];
+      if (!installed.some((m) => sameModel(m, model))) {
+        add({
+          name: "interpreter",
+          ok: false,
+          required: false,
+          detail: `Ollama ${version} at ${provider.location} answers, but the interpreter model ${model} is not installed`,
+          fix: `ollama pull ${model}   (or set CODECITE_TOOLSHIM_OLLAMA_MODEL to an installed model)`,
+        });
+        return undefined;
+      }
+    } catch (err) {
+      add({ name: "interpreter", ok: false, required: false, detail: message(err), fix: `ollama pull ${model}` });
+      return undefined;
+    }
+    add({ name: "interpreter", ok: true, required: false, detail: `Ollama backend at ${provider.location}, model ${model} installed` });
+    return createInterpreter(provider, model);
+  }
+  const files = (await provider.listModels?.().catch(() => [])) ?? [];
+  if (files.length === 0) {
+    add({ name: "interpreter", ok: false, required: false, detail: `local backend: GGUF file not found: ${provider.location}`, fix: "set CODECITE_TOOLSHIM_MODEL to an existing .gguf file" });
+    return undefined;
+  }
+  try {
+    const version = (await provider.version?.()) ?? "node-llama-cpp";
+    add({ name: "interpreter", ok: true, required: false, detail: `local backend: ${provider.location} (${version})` });
+  } catch (err) {
+    add({ name: "interpreter", ok: false, required: false, detail: message(err), fix: hintOf(err) ?? "npm install node-llama-cpp@3.21.1" });
+    return undefined;
+  }
+  return createInterpreter(provider, model);
+}
+
+async function localChecks(add: (c: DoctorCheck) => void, stage: (label: string) => void): Promise<void> {
+  stage("loading the tree-sitter grammars…");
+  try {
+    const { selfTest } = await import("../../evidence/tree-sitter.js");
+    const results = await selfTest();
+    const bad = results.filter((r) => !r.ok);
+    if (bad.length === 0) {
+      add({ name: "tree-sitter", ok: true, required: true, detail: `${results.length} grammars load and parse (${results.map((r) => r.language).join(", ")})` });
+    } else {
+      add({
+        name: "tree-sitter",
+        ok: false,
+        required: true,
+        detail: bad.map((r) => `${r.language}: ${r.error ?? "failed"}`).join("; "),
+        fix: "reinstall dependencies (npm ci) so that the tree-sitter grammar packages are complete",
+      });
+    }
+  } catch (err) {
+    add({ name: "tree-sitter", ok: false, required: true, detail: message(err), fix: "reinstall dependencies (npm ci)" });
+  }
+
+  stage("starting ripgrep…");
+  try {
+    const { ripgrepPath } = await import("../../evidence/ripgrep.js");
+    const rg = await ripgrepPath();
+    const { execFile } = await import("node:child_process");
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(rg, ["--version"], { timeout: 10_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    );
+    add({ name: "ripgrep", ok: true, required: true, detail: `${out.split("\n")[0]?.trim() ?? "ripgrep"} (${rg})` });
+  } catch (err) {
+    add({
+      name: "ripgrep",
+      ok: false,
+      required: true,
+      detail: `ripgrep could not be started: ${message(err)}`,
+      fix: "reinstall dependencies (npm ci) so that @vscode/ripgrep provides rg, or install ripgrep on PATH",
+    });
+  }
+}
+
+async function probe(
+  provider: Provider,
+  model: string,
+  mode: "on" | "auto" | "off",
+  interpreter: InterpreterLike | undefined,
+  timeoutMs: number,
+  add: (c: DoctorCheck) => void,
+): Promise<void> {
+  const shim = await import("../../toolshim/index.js");
+  const offered = [{ name: PROBE_TOOL.function.name, description: PROBE_TOOL.function.description, parameters: PROBE_TOOL.function.parameters }];
+  const signal = AbortSignal.timeout(timeoutMs);
+  const ask = (textMode: boolean) =>
+    provider.chat(
+      {
+        model,
+        messages: [
+          { role: "system", content: textMode ? `${PROBE_SYSTEM}\n\n${shim.renderCatalogPrompt(offered)}` : PROBE_SYSTEM },
+          { role: "user", content: PROBE_USER },
+        ],
+        ...(textMode ? {} : { tools: [PROBE_TOOL] }),
+        temperature: 0,
+      },
+      { signal },
+    );
+  let textMode = mode === "on";
+  let turn;
+  try {
+    try {
+      turn = await ask(textMode);
+    } catch (err) {
+      if ((err as { code?: unknown })?.code !== "TOOLS_UNSUPPORTED" || mode !== "auto") throw err;
+      textMode = true;
+      turn = await ask(true);
+    }
+  } catch (err) {
+    const timedOut = signal.aborted;
+    add({
+      name: "probe",
+      ok: false,
+      required: false,
+      detail: timedOut ? `${model} did not answer within ${Math.round(timeoutMs / 1000)} s` : message(err),
+      ...(hintOf(err) ? { fix: hintOf(err)! } : {}),
+    });
+    return;
+  }
+  if (mode === "off") {
+    const native = turn.tool_calls.some((c) => c.name === PROBE_TOOL.function.name);
+    add(
+      native
+        ? { name: "probe", ok: true, required: false, detail: `${model} called the tool natively` }
+        : { name: "probe", ok: false, required: false, detail: `${model} made no native tool call (the shim is off, so text calls are not recovered)`, fix: "set CODECITE_TOOLSHIM=auto" },
+    );
+    return;
+  }
+  const result = await shim.recover(turn, offered, interpreter ? { interpreter, signal } : { signal });
+  const called = result.tool_calls.some((c) => c.name === PROBE_TOOL.function.name);
+  const via = textMode ? " (tool shim on: catalogue in the prompt)" : "";
+  if (called && result.recovered_by === "native") {
+    add({ name: "probe", ok: true, required: false, detail: `${model} called the tool natively${via}` });
+  } else if (called) {
+    add({ name: "probe", ok: true, required: false, detail: `${model} wrote the call as text; the shim recovered it (${result.recovered_by})${via}` });
+  } else {
+    const said = (turn.content || turn.thinking || "").trim().replace(/\s+/g, " ").slice(0, 120);
+    add({
+      name: "probe",
+      ok: false,
+      required: false,
+      detail: `${model} made no tool call${via}${said ? `; it wrote: ${JSON.stringify(said)}` : " and wrote nothing"}`,
+      fix: "try a model with tool support (e.g. ollama pull qwen3:8b), or --toolshim on; `codecite toolshim` shows why a text did not parse",
+    });
+  }
+}
+
+/** The report as text: one line per check (✓ ok, ✗ failed required, ! failed optional), fixes indented. */
+export function renderReport(report: DoctorReport, c: import("../output.js").Colors): string {
+  const width = Math.max(...report.checks.map((k) => k.name.length));
+  const lines: string[] = [];
+  for (const k of report.checks) {
+    const mark = k.ok ? c.green("✓") : k.required ? c.red("✗") : c.yellow("!");
+    lines.push(`${mark} ${k.name.padEnd(width)}  ${k.detail}`);
+    if (!k.ok && k.fix) lines.push(`  ${" ".repeat(width)}  ${c.dim("fix:")} ${k.fix}`);
+  }
+  const failed = report.checks.filter((k) => !k.ok && k.required).length;
+  lines.push("");
+  lines.push(report.ok ? c.green("Ready: codecite ask can run.") : c.red(`Not ready: ${failed} required check${failed === 1 ? "" : "s"} failed.`));
+  return `${lines.join("\n")}\n`;
+}
+
+interface DoctorFlags {
+  json?: boolean;
+  provider?: string;
+  model?: string;
+  host?: string;
+  toolshim?: string;
+}
+
+export function register(program: Command): void {
+  program
+    .command("doctor")
+    .description("check the provider, model, tool shim, grammars and ripgrep, and say how to fix problems")
+    .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
+    .option("--model <name>", "chat model (default: CODECITE_MODEL, else automatic)")
+    .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
+    .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
+    .option("--json", "print {checks: [{name, ok, required, detail, fix?}], ok}")
+    .action((flags: DoctorFlags) =>
+      runAction(flags.json === true, async () => {
+        const json = flags.json === true;
+        const configFlags: ConfigFlags = {};
+        if (flags.provider !== undefined) configFlags.provider = flags.provider;
+        if (flags.model !== undefined) configFlags.model = flags.model;
+        if (flags.host !== undefined) configFlags.host = flags.host;
+        if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
+        const [{ startProgress }, output] = await Promise.all([import("../progress.js"), import("../output.js")]);
+        const progress = startProgress("checking…", { json });
+        const report = await runDoctor(configFlags, process.env, { onStage: (label) => progress.update(label) }).finally(() => progress.stop());
+        if (json) output.printJson(report);
+        else process.stdout.write(renderReport(report, output.colorsFor(process.stdout)));
+        process.exitCode = report.ok ? 0 : 1;
+      }),
+    );
+}

@@ -1,0 +1,34 @@
+/** The library's public surface is exactly what src/index.ts exports (DESIGN.md, ollama-js style). */
+import { describe, expect, it } from "vitest";
+import * as lib from "../../src/index.js";
+
+describe("src/index.ts", () => {
+  it("exports exactly the public runtime surface", () => {
+    expect(Object.keys(lib).sort()).toEqual([
+      "CODE_TOOL_NAMES",
+      "DEFAULT_MAX_STEPS",
+      "LlamaCppProvider",
+      "OllamaProvider",
+      "OpenAIProvider",
+      "ProviderError",
+      "ToolError",
+      "ToolRegistry",
+      "Workspace",
+      "createCodeToolRegistry",
+      "createInterpreter",
+      "defineTool",
+      "recover",
+      "runAgent",
+    ]);
+  });
+
+  it("the code registry holds exactly the five read-only tools", () => {
+    expect(lib.createCodeToolRegistry().names()).toEqual([
+      "search_code",
+      "find_symbol",
+      "read_evidence",
+      "find_importers",
+      "read_git_diff",
+    ]);
+  });
+});

@@ -1,0 +1,321 @@
+/**
+ * TypeScript / TSX / JavaScript extraction and resolution: one test per rule (rules stated in
+ * `src/evidence/lang/js-family.ts` and `js-resolve.ts`).
+ */
+import { describe, expect, it } from "vitest";
+import { extractFacts } from "../../src/evidence/tree-sitter.js";
+import { typescript, tsx } from "../../src/evidence/lang/typescript.js";
+import { javascript } from "../../src/evidence/lang/javascript.js";
+import { languageFor } from "../../src/evidence/lang/index.js";
+import { JsResolver, mapTargets, matchPaths, parseJsonc } from "../../src/evidence/lang/js-resolve.js";
+import type { LanguageSpec } from "../../src/evidence/lang/language.js";
+import { memoryProject } from "./memory-project.js";
+
+async function imports(lang: LanguageSpec, src: string): Promise<unknown[]> {
+  const f = await extractFacts(lang, src);
+  return f.imports.map((r) => [r.specifier, r.start_line, r.end_line, r.flags ?? null]);
+}
+
+async function defs(lang: LanguageSpec, src: string): Promise<string[]> {
+  const f = await extractFacts(lang, src);
+  return f.symbols.map((s) => `${s.container ? `${s.container}.` : ""}${s.name}:${s.kind}:${s.start_line}-${s.end_line}`);
+}
+
+describe("languageFor", () => {
+  it("maps endings to grammars (.d.ts is TypeScript, .tsx is TSX, .cjs is JavaScript)", () => {
+    expect(languageFor("a/b.d.ts")?.id).toBe("typescript");
+    expect(languageFor("x.mts")?.id).toBe("typescript");
+    expect(languageFor("App.TSX")?.id).toBe("tsx");
+    expect(languageFor("s.cjs")?.id).toBe("javascript");
+    expect(languageFor("README.md")).toBeUndefined();
+  });
+});
+
+describe("js-family extraction: imports", () => {
+  it("static imports, side-effect imports, export … from, import = require, each with the whole statement", async () => {
+    const src = [
+      'import x, { y as z } from "b";', //1
+      'import * as ns from "c";', //2
+      'import "side";', //3
+      'export * from "./d";', //4
+      'export { q } from "./q";', //5
+      'import e = require("e");', //6
+      "import {", //7
+      "  a,", //8
+      '} from "./multi";', //9
+    ].join("\n");
+    expect(await imports(typescript, src)).toEqual([
+      ["b", 1, 1, null],
+      ["c", 2, 2, null],
+      ["side", 3, 3, null],
+      ["./d", 4, 4, null],
+      ["./q", 5, 5, null],
+      ["e", 6, 6, null],
+      ["./multi", 7, 9, null],
+    ]);
+  });
+
+  it("flags import type and export type … from as type_only, and import() in a type position", async () => {
+    const src = 'import type { A } from "./a.js";\nexport type { T } from "./t";\ntype H = import("./h").H;\nimport { type B } from "./b";\n';
+    expect(await imports(typescript, src)).toEqual([
+      ["./a.js", 1, 1, ["type_only"]],
+      ["./t", 2, 2, ["type_only"]],
+      ["./h", 3, 3, ["dynamic", "type_only"]],
+      ["./b", 4, 4, null],
+    ]);
+  });
+
+  it("require() and import() with a literal or a substitution-free template, anywhere", async () => {
+    const src = [
+      'const f = require("f");', //1
+      "async function g() {", //2
+      "  return import(`./g`);", //3
+      "}", //4
+      'if (x) require("./cond");', //5
+    ].join("\n");
+    expect(await imports(javascript, src)).toEqual([
+      ["f", 1, 1, null],
+      ["./g", 3, 3, ["dynamic"]],
+      ["./cond", 5, 5, null],
+    ]);
+  });
+
+  it("keeps a non-literal specifier as unresolved (never dropped)", async () => {
+    const src = "const a = import(`./locale/${l}.js`);\nconst b = require(name);\nconst c = import('./p/' + n);\n";
+    expect(await imports(javascript, src)).toEqual([
+      ["`./locale/${l}.js`", 1, 1, ["dynamic", "unresolved"]],
+      ["name", 2, 2, ["unresolved"]],
+      ["'./p/' + n", 3, 3, ["dynamic", "unresolved"]],
+    ]);
+  });
+
+  it("reports a require inside a long literal on its own line, not the whole literal", async () => {
+    const src = 'module.exports = {\n  a: require("./a"),\n  b: require("./b"),\n  c: 1,\n};\n';
+    expect(await imports(javascript, src)).toEqual([
+      ["./a", 2, 2, null],
+      ["./b", 3, 3, null],
+    ]);
+  });
+
+  it("decodes escapes in specifiers and ignores comments and strings", async () => {
+    const src = '// import x from "no"\nconst s = "require(\'no\')";\nimport y from "./\\u0061";\n';
+    expect(await imports(javascript, src)).toEqual([["./a", 3, 3, null]]);
+  });
+});
+
+describe("js-family extraction: definitions", () => {
+  it("TypeScript: functions, classes with methods and fields, interfaces, types, enums, namespaces, constants", async () => {
+    const src = [
+      "export function f(): void {}", //1
+      "@Component({})", //2
+      "export class C extends B {", //3
+      "  @Input() name = '';", //4
+      "  m(): number { return 1; }", //5
+      "  static s = () => 1;", //6
+      "}", //7
+      "export interface I { x: number }", //8
+      "export type T = string;", //9
+      "enum E { A }", //10
+      "namespace NS { export function nf() {} }", //11
+      "export const K = 1, L = () => 2;", //12
+      "let v = 3;", //13
+      "declare function d(): void;", //14
+      "abstract class AC { abstract am(): void; }", //15
+      "function outer() { function inner() {} const local = 1; }", //16
+    ].join("\n");
+    expect(await defs(typescript, src)).toEqual([
+      "f:function:1-1",
+      "C:class:2-7",
+      "C.name:variable:4-4",
+      "C.m:method:5-5",
+      "C.s:method:6-6",
+      "I:interface:8-8",
+      "T:type:9-9",
+      "E:enum:10-10",
+      "NS:module:11-11",
+      "NS.nf:function:11-11",
+      "K:constant:12-12",
+      "L:function:12-12",
+      "v:variable:13-13",
+      "d:function:14-14",
+      "AC:class:15-15",
+      "AC.am:method:15-15",
+      "outer:function:16-16",
+      "inner:function:16-16",
+    ]);
+  });
+
+  it("TSX components and JavaScript CommonJS exports and prototype methods", async () => {
+    expect(await defs(tsx, "export const App = () => <div />;\nexport default function Page() { return <App />; }\n")).toEqual([
+      "App:function:1-1",
+      "Page:function:2-2",
+    ]);
+    const js = "exports.h = function () {};\nmodule.exports.i = () => {};\nFoo.prototype.j = function () {};\nconst api = { get() {} };\n";
+    expect(await defs(javascript, js)).toEqual(["h:function:1-1", "i:function:2-2", "Foo.j:method:3-3", "api:constant:4-4"]);
+  });
+});
+
+describe("js resolution", () => {
+  const resolver = (files: Record<string, string> | string[]) => new JsResolver(memoryProject(files));
+
+  it("rule 1: relative specifiers with extension probing and index files", async () => {
+    const r = resolver(["src/a.ts", "src/util/index.ts", "src/b.tsx", "src/c.js", "src/d/index.jsx"]);
+    expect((await r.resolve("./a", "src/x.ts")).files).toEqual(["src/a.ts"]);
+    expect((await r.resolve("./util", "src/x.ts")).files).toEqual(["src/util/index.ts"]);
+    expect((await r.resolve("./b", "src/x.ts")).files).toEqual(["src/b.tsx"]);
+    expect((await r.resolve("./c", "src/x.ts")).files).toEqual(["src/c.js"]);
+    expect((await r.resolve("../src/d", "src/x.ts")).files).toEqual(["src/d/index.jsx"]);
+    expect((await r.resolve(".", "src/util/y.ts")).files).toEqual(["src/util/index.ts"]);
+  });
+
+  it("rule 1: a relative path that leaves the repository or leads nowhere is unresolved", async () => {
+    const r = resolver(["src/a.ts"]);
+    expect(await r.resolve("../../etc/passwd", "src/a.ts")).toEqual({ files: [], module: "../../etc/passwd", external: false, unresolved: true });
+    expect(await r.resolve("./missing", "src/a.ts")).toMatchObject({ unresolved: true });
+  });
+
+  it("rule 7: ESM .js/.jsx/.mjs/.cjs specifiers map to .ts/.tsx/.mts/.cts first", async () => {
+    const r = resolver(["src/a.ts", "src/b.tsx", "src/c.mts", "src/d.cts", "src/e.js", "src/f.d.ts"]);
+    expect((await r.resolve("./a.js", "src/x.ts")).files).toEqual(["src/a.ts"]);
+    expect((await r.resolve("./b.js", "src/x.ts")).files).toEqual(["src/b.tsx"]);
+    expect((await r.resolve("./c.mjs", "src/x.ts")).files).toEqual(["src/c.mts"]);
+    expect((await r.resolve("./d.cjs", "src/x.ts")).files).toEqual(["src/d.cts"]);
+    expect((await r.resolve("./e.js", "src/x.ts")).files).toEqual(["src/e.js"]);
+    expect((await r.resolve("./f.js", "src/x.ts")).files).toEqual(["src/f.d.ts"]);
+  });
+
+  it("rule 7: other files are found as named (.css, .json) and a query string is ignored", async () => {
+    const r = resolver(["src/s.css", "src/data.json", "src/icon.svg"]);
+    expect((await r.resolve("./s.css", "src/x.ts")).files).toEqual(["src/s.css"]);
+    expect((await r.resolve("./data", "src/x.ts")).files).toEqual(["src/data.json"]);
+    expect((await r.resolve("./icon.svg?raw", "src/x.ts")).files).toEqual(["src/icon.svg"]);
+  });
+
+  it("rule 8: the nearest tsconfig.json (else jsconfig.json), JSONC with comments and trailing commas", async () => {
+    const r = resolver({
+      "tsconfig.json": '{ // root\n "compilerOptions": { "baseUrl": "src", }, }',
+      "web/jsconfig.json": '{ "compilerOptions": { "baseUrl": "lib" } }',
+      "src/util.ts": "",
+      "web/lib/util.js": "",
+    });
+    expect((await r.resolve("util", "src/a.ts")).files).toEqual(["src/util.ts"]);
+    expect((await r.resolve("util", "web/app.js")).files).toEqual(["web/lib/util.js"]);
+  });
+
+  it("rule 3: paths — exact key, else the longest-prefix pattern, targets in order; relative to baseUrl or to the declaring config", async () => {
+    const r = resolver({
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { paths: { "@/*": ["./src/*", "./gen/*"], "@/ui/*": ["./ui/*"], "@app": ["./src/app.ts"] } },
+      }),
+      "src/app.ts": "",
+      "src/x.ts": "",
+      "gen/y.ts": "",
+      "ui/button.tsx": "",
+    });
+    expect((await r.resolve("@app", "src/a.ts")).files).toEqual(["src/app.ts"]);
+    expect((await r.resolve("@/x", "src/a.ts")).files).toEqual(["src/x.ts"]);
+    expect((await r.resolve("@/y", "src/a.ts")).files).toEqual(["gen/y.ts"]);
+    expect((await r.resolve("@/ui/button", "src/a.ts")).files).toEqual(["ui/button.tsx"]);
+    expect(matchPaths([["a/*", ["1/*"]], ["a/b/*", ["2/*"]]], "a/b/c")).toEqual(["2/c"]);
+  });
+
+  it("rule 8: extends (relative, without .json, arrays, from a workspace package) and ${configDir}", async () => {
+    const r = resolver({
+      "configs/base.json": JSON.stringify({ compilerOptions: { paths: { "~/*": ["../src/*"] } } }),
+      "configs/dir.json": JSON.stringify({ compilerOptions: { baseUrl: "${configDir}/source" } }),
+      "packages/tsconfig/package.json": JSON.stringify({ name: "@acme/tsconfig" }),
+      "packages/tsconfig/strict.json": JSON.stringify({ compilerOptions: { strict: true } }),
+      "app/tsconfig.json": JSON.stringify({ extends: ["../configs/base", "@acme/tsconfig/strict.json"] }),
+      "web/tsconfig.json": JSON.stringify({ extends: "../configs/dir.json" }),
+      "src/m.ts": "",
+      "web/source/n.ts": "",
+    });
+    // paths come from configs/base.json and are relative to it (no baseUrl anywhere in the chain)
+    expect((await r.resolve("~/m", "app/main.ts")).files).toEqual(["src/m.ts"]);
+    // ${configDir} is the folder of the configuration in use (web/), not of the one declaring it
+    expect((await r.resolve("n", "web/main.ts")).files).toEqual(["web/source/n.ts"]);
+  });
+
+  it("rule 3: with a baseUrl anywhere in the chain, paths are relative to it (TypeScript's pathsBasePath rule)", async () => {
+    const r = resolver({
+      "configs/base.json": JSON.stringify({ compilerOptions: { paths: { "~/*": ["./lib/*"] } } }),
+      "app/tsconfig.json": JSON.stringify({ extends: "../configs/base.json", compilerOptions: { baseUrl: "." } }),
+      "app/lib/m.ts": "",
+      "configs/lib/m.ts": "",
+    });
+    expect((await r.resolve("~/m", "app/main.ts")).files).toEqual(["app/lib/m.ts"]);
+  });
+
+  it("rule 8: a solution-style config hands over to the referenced project that includes the file", async () => {
+    const r = resolver({
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }, { path: "./tsconfig.node.json" }] }),
+      "tsconfig.app.json": JSON.stringify({ compilerOptions: { paths: { "@/*": ["./src/*"] } }, include: ["src"] }),
+      "tsconfig.node.json": JSON.stringify({ include: ["vite.config.ts"] }),
+      "src/lib/x.ts": "",
+    });
+    expect((await r.configFor("src/main.ts"))?.path).toBe("tsconfig.app.json");
+    expect((await r.resolve("@/lib/x", "src/main.ts")).files).toEqual(["src/lib/x.ts"]);
+  });
+
+  it("rule 4: baseUrl after paths", async () => {
+    const r = resolver({
+      "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "lib/*": ["./nothing/*"] } } }),
+      "lib/z.ts": "",
+    });
+    expect((await r.resolve("lib/z", "a.ts")).files).toEqual(["lib/z.ts"]);
+  });
+
+  it("rules 5–6: workspace packages by name with exports (conditions, subpaths, patterns) and main", async () => {
+    const r = resolver({
+      "packages/ui/package.json": JSON.stringify({
+        name: "@acme/ui",
+        exports: {
+          ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+          "./format": "./src/format.ts",
+          "./icons/*": "./src/icons/*.tsx",
+        },
+      }),
+      "packages/ui/src/index.ts": "",
+      "packages/ui/src/format.ts": "",
+      "packages/ui/src/icons/star.tsx": "",
+      "packages/shared/package.json": JSON.stringify({ name: "shared", main: "lib/main.js" }),
+      "packages/shared/lib/main.js": "",
+      "packages/noexp/package.json": JSON.stringify({ name: "noexp" }),
+      "packages/noexp/src/deep.ts": "",
+    });
+    expect((await r.resolve("@acme/ui", "app/a.ts")).files).toEqual(["packages/ui/src/index.ts"]);
+    expect((await r.resolve("@acme/ui/format", "app/a.ts")).files).toEqual(["packages/ui/src/format.ts"]);
+    expect((await r.resolve("@acme/ui/icons/star", "app/a.ts")).files).toEqual(["packages/ui/src/icons/star.tsx"]);
+    expect((await r.resolve("shared", "app/a.ts")).files).toEqual(["packages/shared/lib/main.js"]);
+    expect((await r.resolve("noexp/deep", "app/a.ts")).files).toEqual(["packages/noexp/src/deep.ts"]);
+  });
+
+  it("rule 6: exports condition order follows the package; tsconfig customConditions are honoured", async () => {
+    expect(mapTargets({ ".": { import: "./a.js", types: "./a.d.ts" } }, ".")).toEqual(["./a.js", "./a.d.ts"]);
+    expect(mapTargets({ ".": { "@x/source": "./src/a.ts", import: "./a.js" } }, ".", new Set(["@x/source"]))).toEqual(["./src/a.ts", "./a.js"]);
+    expect(mapTargets("./main.js", ".")).toEqual(["./main.js"]);
+    expect(mapTargets({ "./lib/": "./src/lib/" }, "./lib/x.js")).toEqual(["./src/lib/x.js"]);
+  });
+
+  it("rule 2: subpath imports (#) from the nearest package.json with an imports map", async () => {
+    const r = resolver({
+      "package.json": JSON.stringify({ name: "app", imports: { "#internal/*": "./src/internal/*.js", "#dep": "dep-pkg" } }),
+      "src/internal/util.ts": "",
+      "packages/dep/package.json": JSON.stringify({ name: "dep-pkg", main: "index.js" }),
+      "packages/dep/index.js": "",
+    });
+    expect((await r.resolve("#internal/util", "src/a.ts")).files).toEqual(["src/internal/util.ts"]);
+    expect((await r.resolve("#dep", "src/a.ts")).files).toEqual(["packages/dep/index.js"]);
+    expect(await r.resolve("#missing", "src/a.ts")).toMatchObject({ unresolved: true });
+  });
+
+  it("rule 9: packages not in the tree and Node built-ins are external with their specifier", async () => {
+    const r = resolver(["src/a.ts"]);
+    expect(await r.resolve("react-dom/client", "src/a.ts")).toEqual({ files: [], module: "react-dom/client", external: true });
+    expect(await r.resolve("node:fs", "src/a.ts")).toEqual({ files: [], module: "node:fs", external: true });
+  });
+
+  it("parses JSONC: comments, trailing commas, and // inside strings", () => {
+    expect(parseJsonc('{ "a": "http://x/*y*/", // c\n "b": [1,], }')).toEqual({ a: "http://x/*y*/", b: [1] });
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { summarizeResult } from "../../src/mcp/summary.js";
+import { isWithin } from "../../src/mcp/server.js";
+import { TOOL_RESULT_SCHEMA } from "../../src/mcp/result-schema.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+
+describe("summarizeResult", () => {
+  it("lists path:line headings with the exact snippet lines", () => {
+    const text = summarizeResult({
+      ok: true,
+      evidence: [
+        { path: "src/a.py", start_line: 3, end_line: 3, kind: "import", name: "pkg.b", snippet: "from pkg import b" },
+        { path: "src/b.py", start_line: 1, end_line: 2, kind: "definition", name: "f", snippet: "def f():\n    return 1", symbol_kind: "function", flags: ["truncated"] },
+      ],
+      total: 5,
+      truncated: true,
+      note: "narrow with path",
+    });
+    expect(text).toBe(
+      [
+        "2 of 5 results (truncated; narrow the query for the rest).",
+        "src/a.py:3 import pkg.b",
+        "  from pkg import b",
+        "src/b.py:1-2 definition function f [truncated]",
+        "  def f():",
+        "      return 1",
+        "Note: narrow with path",
+      ].join("\n"),
+    );
+  });
+
+  it("renders errors with their hint, and empty results", () => {
+    expect(summarizeResult({ ok: false, error: { code: "OUTSIDE_ROOT", message: "../x resolves outside", hint: "stay inside" } })).toBe(
+      "ERROR OUTSIDE_ROOT: ../x resolves outside\nHint: stay inside",
+    );
+    expect(summarizeResult({ ok: true, evidence: [], total: 0, truncated: false, note: "no match" })).toBe("0 results.\nNote: no match");
+  });
+});
+
+describe("isWithin", () => {
+  it("decides by path segments, not string prefixes (CVE-2025-53110)", () => {
+    expect(isWithin("/home/u/project", "/home/u/project")).toBe(true);
+    expect(isWithin("/home/u/project/src", "/home/u/project")).toBe(true);
+    for (const p of ["/home/u/project2", "/home/u/project_backup", "/home/u/project-old", "/home/u/projectile", "/home/u", "/"]) {
+      expect(isWithin(p, "/home/u/project")).toBe(false);
+    }
+  });
+});
+
+describe("TOOL_RESULT_SCHEMA (validated as the official MCP client does, with Ajv)", () => {
+  const validate = new AjvJsonSchemaValidator().getValidator(TOOL_RESULT_SCHEMA as never);
+  it("accepts both envelope forms and rejects malformed ones", () => {
+    const record = { path: "a.py", start_line: 1, end_line: 1, kind: "match", name: "x", snippet: "x" };
+    expect(validate({ ok: true, evidence: [record], total: 1, truncated: false }).valid).toBe(true);
+    expect(validate({ ok: false, error: { code: "DENIED", message: "no" } }).valid).toBe(true);
+    expect(validate({ ok: true, total: 0 }).valid).toBe(false);
+    expect(validate({ ok: false }).valid).toBe(false);
+    expect(validate({ ok: true, evidence: [{ ...record, start_line: 0 }], total: 1, truncated: false }).valid).toBe(false);
+    expect(validate({ ok: false, error: { code: "NOPE", message: "x" } }).valid).toBe(false);
+  });
+});

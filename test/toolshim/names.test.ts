@@ -1,0 +1,82 @@
+/** Tool-name resolution (`src/toolshim/names.ts`): one rule per row, each with a concrete outcome. */
+import { describe, expect, it } from "vitest";
+import { nameCandidates } from "../../src/toolshim/names.js";
+import { resolveToolName } from "../../src/toolshim/index.js";
+import { normalizeToolAlias, isSideEffectToolName } from "../../src/toolshim/policy.js";
+import type { OfferedTool } from "../../src/toolshim/types.js";
+
+const tools = (...names: string[]): OfferedTool[] => names.map((name) => ({ name }));
+const CODE = tools("search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff");
+
+describe("resolveToolName", () => {
+  const table: [string, string, OfferedTool[], string | undefined][] = [
+    ["exact name", "search_code", CODE, "search_code"],
+    ["functions. prefix and :N index (Kimi)", "functions.search_code:0", CODE, "search_code"],
+    ["functions: prefix", "functions:read_evidence", CODE, "read_evidence"],
+    ["default_api. prefix (Gemini)", "default_api.find_symbol", CODE, "find_symbol"],
+    ["surrounding quotes and backticks", "`find_importers`", CODE, "find_importers"],
+    ["trailing ()", "read_git_diff()", CODE, "read_git_diff"],
+    ["dot to dunder", "developer.shell", tools("developer__shell"), "developer__shell"],
+    ["dunder to dot", "ns__tool", tools("ns.tool"), "ns.tool"],
+    ["functions. prefix then dot to dunder (goose test 40)", "functions.Nadirclawusage.usageSummary:1", tools("Nadirclawusage__usageSummary"), "Nadirclawusage__usageSummary"],
+    ["last segment of a namespaced name", "functions.developer__search_code", CODE, "search_code"],
+    ["junk prefix before the last dot (goose#8269)", "emoji_functions.read_evidence:0", CODE, "read_evidence"],
+    ["unique namespace suffix", "text_search", tools("ext__text_search", "ext__other"), "ext__text_search"],
+    ["ambiguous namespace suffix is unresolved", "search", tools("a__search", "b__search"), undefined],
+    ["case-insensitive last resort", "Search_Code", CODE, "search_code"],
+    ["case-insensitive but ambiguous is unresolved", "read", tools("Read", "READ"), undefined],
+    ["unknown name", "todorantum", CODE, undefined],
+    ["truncated prefix of a longer name is not a match", "say_hell", tools("say_hello", "say_hello_world"), undefined],
+    ["no plain string-suffix match", "code", CODE, undefined],
+    ["dot instead of colon in the index is not stripped (Kimi bad id)", "functions.invalid_get_weather.0", tools("invalid_get_weather"), undefined],
+    ["never the part before the first colon (goose test 15)", "shell:functions.execute:0", tools("shell"), undefined],
+    ["names with whitespace are not names", "label functions.search_code:0", CODE, undefined],
+    ["empty", "  ", CODE, undefined],
+    ["no tools offered", "search_code", [], undefined],
+    ["an offered tool literally named execute() (goose test 18)", "functions.execute():0", tools("execute()"), "execute()"],
+  ];
+  for (const [rule, name, offered, want] of table) {
+    it(`${rule}: ${JSON.stringify(name)} → ${String(want)}`, () => {
+      expect(resolveToolName(name, offered)).toBe(want);
+    });
+  }
+});
+
+describe("fail closed: side-effect names never map onto another offered tool", () => {
+  const table: [string, OfferedTool[], string | undefined][] = [
+    ["shell", tools("developer__shell", "search_code"), undefined],
+    ["bash", tools("bash_history_reader"), undefined],
+    ["functions.execute:0", CODE, undefined],
+    ["functions.execute():0", CODE, undefined],
+    ["write_file", tools("read_file", "x__write_file"), undefined],
+    ["Bash", tools("bash"), "bash"],
+    ["python", tools("special_function", "python"), "python"],
+    ["developer.shell", tools("developer__shell"), "developer__shell"],
+  ];
+  for (const [name, offered, want] of table) {
+    it(`${name} with [${offered.map((t) => t.name).join(", ")}] → ${String(want)}`, () => {
+      expect(resolveToolName(name, offered)).toBe(want);
+    });
+  }
+
+  it("normalises aliases the way the policy compares them", () => {
+    expect(normalizeToolAlias("functions.execute():0")).toBe("execute");
+    expect(normalizeToolAlias("functions.Execute:3")).toBe("execute");
+    expect(normalizeToolAlias("developer__shell")).toBe("shell");
+    expect(normalizeToolAlias("functions.execute_helper():0")).toBe("execute_helper");
+    expect(isSideEffectToolName("functions.execute_helper():0")).toBe(false);
+    expect(isSideEffectToolName("run_shell_command")).toBe(true);
+  });
+});
+
+describe("nameCandidates", () => {
+  it("lists the cleaned spellings most specific first", () => {
+    expect(nameCandidates("functions.developer.shell:2")).toEqual([
+      "functions.developer.shell:2",
+      "developer.shell:2",
+      "developer.shell",
+      "developer__shell",
+      "shell",
+    ]);
+  });
+});

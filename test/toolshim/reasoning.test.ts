@@ -1,0 +1,103 @@
+/** Reasoning split (`src/toolshim/reasoning.ts`) and the reasoning policy of the pipeline. */
+import { describe, expect, it } from "vitest";
+import { splitReasoning } from "../../src/toolshim/reasoning.js";
+import { recoverDeterministic } from "../../src/toolshim/index.js";
+import type { OfferedTool } from "../../src/toolshim/types.js";
+
+describe("splitReasoning", () => {
+  const pairs: [string, string][] = [
+    ["<think>", "</think>"],
+    ["<THINK>", "</THINK>"],
+    ['<think type="deep">', "</think>"],
+    ["<thinking>", "</thinking>"],
+    ["<seed:think>", "</seed:think>"],
+    ["<|START_THINKING|>", "<|END_THINKING|>"],
+    ["<|inner_prefix|>", "<|inner_suffix|>"],
+    ["<|channel>thought", "<channel|>"],
+    ["[THINK]", "[/THINK]"],
+    ["◁think▷", "◁/think▷"],
+  ];
+  for (const [open, close] of pairs) {
+    it(`splits ${open}…${close}`, () => {
+      const r = splitReasoning(`Before. ${open}plan the search${close}After.`);
+      expect(r).toEqual({ content: "Before. After.", closed: ["plan the search"], prefilled: false, tagged: true });
+    });
+  }
+
+  it("treats text before a closer without an opener as reasoning (prefilled opener)", () => {
+    expect(splitReasoning("plan<|END_THINKING|>Answer")).toEqual({ content: "Answer", closed: ["plan"], prefilled: true, tagged: true });
+  });
+
+  it("returns the tail of an unclosed opener separately", () => {
+    expect(splitReasoning("Hi <think>still going")).toEqual({ content: "Hi ", closed: [], unclosed: "still going", prefilled: false, tagged: true });
+  });
+
+  it("drops a stray closer after content and keeps several blocks in order", () => {
+    expect(splitReasoning("<think>a</think>b</think>c<think>d</think>e")).toEqual({
+      content: "bce",
+      closed: ["a", "d"],
+      prefilled: false,
+      tagged: true,
+    });
+  });
+
+  it("does not take <thinking-mode> or prose for reasoning", () => {
+    expect(splitReasoning("the <thinking-mode> flag and think tags")).toEqual({
+      content: "the <thinking-mode> flag and think tags",
+      closed: [],
+      prefilled: false,
+      tagged: false,
+    });
+  });
+});
+
+describe("reasoning policy in the pipeline", () => {
+  const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
+  const call = '<tool_call>{"name": "search_code", "arguments": {"query": "x"}}</tool_call>';
+
+  it("does not dispatch a call rehearsed inside closed reasoning, and never shows reasoning", () => {
+    const r = recoverDeterministic({ content: `<think>maybe ${call}</think>The answer is 4.` }, tools);
+    expect(r.tool_calls).toEqual([]);
+    expect(r.content).toBe("The answer is 4.");
+    expect(r.thinking).toBe(`maybe ${call}`);
+  });
+
+  it("a complete call after an unclosed opener ends the reasoning (ollama qwen3 rule)", () => {
+    const r = recoverDeterministic({ content: `<think>I will search${call}` }, tools);
+    expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "x" } }]);
+    expect(r.thinking).toBe("I will search");
+    expect(r.content).toBe("");
+  });
+
+  it("invalid markup after an unclosed opener stays reasoning (llama.cpp rule)", () => {
+    const r = recoverDeterministic({ content: "<think><tool_call>nah uhg</tool_call>" }, tools);
+    expect(r.tool_calls).toEqual([]);
+    expect(r.content).toBe("");
+    expect(r.thinking).toBe("<tool_call>nah uhg</tool_call>");
+  });
+
+  it("joins the turn's own thinking with reasoning found in the content", () => {
+    const r = recoverDeterministic({ content: "<think>second</think>Done.", thinking: "first" }, tools);
+    expect(r.thinking).toBe("first\n\nsecond");
+    expect(r.content).toBe("Done.");
+  });
+
+  it("dispatches Kimi-K2 calls written in the turn's thinking (calls in reasoning)", () => {
+    const thinking =
+      "Let me look.<|tool_calls_section_begin|><|tool_call_begin|>functions.read_evidence:0<|tool_call_argument_begin|>" +
+      '{"path": "a.py"}<|tool_call_end|><|tool_calls_section_end|>';
+    const r = recoverDeterministic({ content: "", thinking }, tools);
+    expect(r.tool_calls).toEqual([{ id: "functions.read_evidence:0", name: "read_evidence", arguments: { path: "a.py" } }]);
+    expect(r.thinking).toBe("Let me look.");
+    expect(r.recovered_by).toBe("dialect:kimi_k2");
+  });
+
+  it("DeepSeek call tokens with no call and no reasoning tags are forced-open reasoning", () => {
+    const r = recoverDeterministic({ content: "It starts with <｜tool▁calls▁begin｜> and ends with" }, tools);
+    expect(r.content).toBe("");
+    expect(r.thinking).toBe("It starts with <｜tool▁calls▁begin｜> and ends with");
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      "prefilled: DeepSeek call tokens without a complete call in forced-open reasoning",
+    );
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Streaming parity (issue 3 "Done means"): every corpus case split into stream chunks at every
+ * position (and character by character, and in pseudo-random chunks) shows the same visible text
+ * as the non-streamed pipeline, never shows recovered markup, and the recovery of the
+ * concatenated chunks is identical.
+ */
+import { describe, expect, it } from "vitest";
+import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
+import type { OfferedTool } from "../../src/toolshim/types.js";
+import { collapse, loadCorpus, toolsOf } from "./corpus-cases.js";
+
+const cases = loadCorpus();
+
+function run(chunks: readonly string[], tools: readonly OfferedTool[], prefilled: boolean): { shown: string; filter: StreamFilter } {
+  const filter = new StreamFilter(tools, { prefilledReasoning: prefilled });
+  let shown = "";
+  for (const c of chunks) shown += filter.push(c);
+  shown += filter.end();
+  return { shown, filter };
+}
+
+/** A small deterministic PRNG (mulberry32) for reproducible random chunkings. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("stream filter parity over the corpus", () => {
+  for (const c of cases) {
+    it(`${c.id}: every split point, every character, random chunks`, () => {
+      const tools = toolsOf(c);
+      const whole = recoverDeterministic({ content: c.raw }, tools);
+      // Templates that prefill a reasoning opener are announced to the filter (see StreamFilter docs).
+      const prefilled = whole.diagnostics.some((d) => d.stage === "reasoning" && d.message.startsWith("prefilled"));
+      const want = collapse(whole.content);
+      const chars = [...c.raw];
+      for (let k = 0; k <= chars.length; k++) {
+        const chunks = [chars.slice(0, k).join(""), chars.slice(k).join("")];
+        const { shown, filter } = run(chunks, tools, prefilled);
+        expect(collapse(shown), `split at ${k}`).toBe(want);
+        // The recovery of the concatenated chunks is the non-streamed recovery.
+        expect(filter.text).toBe(c.raw);
+        expect(filter.result).toEqual(whole);
+      }
+      expect(collapse(run(chars, tools, prefilled).shown), "character by character").toBe(want);
+      const rand = prng(c.raw.length);
+      for (let round = 0; round < 5; round++) {
+        const chunks: string[] = [];
+        for (let i = 0; i < chars.length; ) {
+          const n = 1 + Math.floor(rand() * 12);
+          chunks.push(chars.slice(i, i + n).join(""));
+          i += n;
+        }
+        expect(collapse(run(chunks, tools, prefilled).shown), `random chunks round ${round}`).toBe(want);
+      }
+    });
+  }
+});
+
+describe("stream filter behaviour", () => {
+  const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
+
+  it("shows prose at once except a last word that could become a call", () => {
+    const f = new StreamFilter(tools);
+    expect(f.push("The importer is in ")).toBe("The importer is in");
+    expect(f.push("src/rag_chat.py at line 10.\n")).toBe(" src/rag_chat.py at line 10.");
+    expect(f.push("Done")).toBe("");
+    expect(f.end()).toBe("\nDone");
+  });
+
+  it("holds back a suffix that could start a marker, then releases it when it does not", () => {
+    const f = new StreamFilter(tools);
+    expect(f.push("Let me check. <tool_ca")).toBe("Let me check.");
+    expect(f.push("ll>")).toBe("");
+    expect(f.push('{"name": "search_code", "arguments": {"query": "x"}}</tool_call>')).toBe("");
+    expect(f.end()).toBe("");
+    const g = new StreamFilter(tools);
+    expect(g.push("a <")).toBe("a");
+    expect(g.push(" b holds")).toBe(" < b");
+  });
+
+  it("never shows a bare JSON call at the start of a message", () => {
+    const f = new StreamFilter(tools);
+    const pieces = ['{"name": "sea', 'rch_code", "argu', 'ments": {"query": "load_index"}}'];
+    expect(pieces.map((p) => f.push(p)).join("")).toBe("");
+    expect(f.end()).toBe("");
+  });
+
+  it("releases braces in prose once they are known not to be a call", () => {
+    const f = new StreamFilter(tools);
+    expect(f.push("In Go you write for { fmt.Println(x) } and")).toBe("In Go you write for { fmt.Println(x) }");
+    expect(f.push(" then a struct {")).toBe(" and then a struct");
+    expect(f.push(' "name": "Alice" } literal.')).toBe(' { "name": "Alice" } literal.');
+  });
+
+  it("hides reasoning and releases the answer after the closer", () => {
+    const f = new StreamFilter(tools);
+    expect(f.push("<think>I should search")).toBe("");
+    expect(f.push(" first.</think>The answer is")).toBe("The answer");
+    expect(f.end()).toBe(" is");
+  });
+
+  it("with prefilledReasoning holds everything until the closer", () => {
+    const f = new StreamFilter(tools, { prefilledReasoning: true });
+    expect(f.push("I am thinking about it")).toBe("");
+    expect(f.push("</think>Here it is.")).toBe("Here it is.");
+    expect(f.end()).toBe("");
+  });
+
+  it("without the prefilled hint shows the answer again after reasoning it already showed", () => {
+    const f = new StreamFilter(tools);
+    const shown = f.push("thinking. ") + f.push("</think>Answer.") + f.end();
+    expect(shown).toBe("thinking.\n\nAnswer.");
+    expect(f.result?.content).toBe("Answer.");
+  });
+
+  it("keeps the whole recovery for the agent after end()", () => {
+    const f = new StreamFilter(tools);
+    f.push('Reading it. {"name": "read_evidence", "arguments": {"path": "a.py"}}');
+    expect(f.end()).toBe("");
+    expect(f.result?.tool_calls).toEqual([{ name: "read_evidence", arguments: { path: "a.py" } }]);
+    expect(f.result?.content).toBe("Reading it.");
+    expect(() => f.push("more")).toThrow(/after end/);
+  });
+});
