@@ -233,7 +233,16 @@ export async function agentRows(ctx: BenchContext): Promise<{ rows: Row[]; detai
     const a = await measureAgentOverhead(main, ctx.runs);
     return {
       rows: [
-        finish({ ...step, ours: a.perStepMs, samples: { ours: a.samples.many, ref: a.samples.zero }, status: "met", note: `slope of ask --json wall time, 0 vs ${a.steps} tool calls, per extra model request (${a.chatsPerRun.zero} vs ${a.chatsPerRun.many}), minus reported tool time (${a.toolMsPerStep.toFixed(2)} ms/step)` }),
+        finish({
+          ...step,
+          ours: Math.max(0, a.perStepMs),
+          samples: { ours: a.samples.many, ref: a.samples.zero },
+          status: "met",
+          note:
+            `slope of ask --json wall time, 0 vs ${a.steps} tool calls, per extra model request (${a.chatsPerRun.zero} vs ${a.chatsPerRun.many}), ` +
+            `minus reported tool time (${a.toolMsPerStep.toFixed(2)} ms/step)` +
+            (a.perStepMs < 0 ? `; raw ${a.perStepMs.toFixed(2)} ms: below the run-to-run noise, shown as 0` : ""),
+        }),
         finish({ ...prompt, ours: a.promptTokensEstimate, status: "met", note: `estimate: ${a.promptChars} characters / 4 (tool definitions ${a.toolDefinitionChars}, system prompt ${a.systemPromptChars}); no offline tokenizer` }),
       ],
       detail: a,

@@ -5,6 +5,14 @@
  * Patterns use gitignore syntax (matched with the `ignore` package, case-insensitively so that
  * `.ENV` on a case-insensitive file system is still denied). A pattern without a slash matches a
  * name at any depth; a trailing `/` matches a directory and everything below it.
+ *
+ * Lookalike names that some file systems map onto a denied name are denied too: each path is
+ * also checked in a folded form ({@link foldForDenyCheck}) — Unicode NFKC and lower case (APFS and
+ * NTFS compare names case-insensitively with Unicode folding: `server.\u212Aey` is `server.key`;
+ * fullwidth `．env` is `.env`), with the code points HFS+ ignores removed (`.g\u200Cit` is `.git`,
+ * the CVE-2014-9390 shape), and each segment cut at an NTFS alternate-data-stream `:` and stripped
+ * of the trailing dots and spaces Windows drops (`server.pem.`, `.env::$DATA`). Over-denying such a
+ * name on a file system that keeps it distinct is harmless.
  */
 import ignore from "ignore";
 
@@ -58,7 +66,39 @@ const matcher = ignore({ ignorecase: true }).add([...DENY_PATTERNS]);
  */
 export function isDeniedPath(rel: string): boolean {
   if (rel === "" || rel === ".") return false;
+  if (matches(rel)) return true;
+  const folded = foldForDenyCheck(rel);
+  return folded !== rel && folded !== "" && matches(folded);
+}
+
+function matches(rel: string): boolean {
   return matcher.ignores(rel) || matcher.ignores(`${rel}/`);
+}
+
+/**
+ * Code points that HFS+ ignores when comparing names (the list git checks in `is_hfs_dotgit`:
+ * U+200C–200F, U+202A–202E, U+206A–206F, U+FEFF), plus U+200B.
+ */
+const HFS_IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
+
+/**
+ * The form of a repository-relative path used for the second deny-list check (see the module
+ * comment): NFKC, lower case, HFS+-ignorable code points removed, and per segment an NTFS stream
+ * suffix (`:…`) and trailing dots/spaces removed. Segments that become empty are dropped.
+ */
+export function foldForDenyCheck(rel: string): string {
+  return rel
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(HFS_IGNORABLE, "")
+    .split("/")
+    .map((seg) => {
+      const colon = seg.indexOf(":");
+      const base = colon > 0 ? seg.slice(0, colon) : seg;
+      return base.replace(/[. ]+$/u, "");
+    })
+    .filter((seg) => seg !== "")
+    .join("/");
 }
 
 /**

@@ -53,6 +53,15 @@ export function baseRipgrepArgs(): string[] {
   ];
 }
 
+/**
+ * A validated repository-relative path as a ripgrep path argument (after `--`): prefixed with
+ * `./`, because ripgrep reads standard input for a path argument of exactly `-`. ripgrep then
+ * reports paths with that `./` prefix, which callers strip.
+ */
+export function ripgrepPathArg(rel: string): string {
+  return rel === "" ? "." : `./${rel}`;
+}
+
 /** Environment for ripgrep: the parent's minus `RIPGREP_CONFIG_PATH` and `GIT_*`. */
 export function ripgrepEnv(): NodeJS.ProcessEnv {
   return scrubbedEnv();

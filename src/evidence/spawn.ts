@@ -3,6 +3,9 @@
  * environment, a timeout, an abort signal, a stdout byte cap and early stop by the consumer.
  * Argument errors that Node throws synchronously (e.g. a NUL byte, `ERR_INVALID_ARG_VALUE`) become
  * `ToolError INVALID_ARGUMENT` instead of crashing the process (code-intel-anchors §2.3).
+ * An exception thrown by the `onStdout` consumer kills the child and rejects the promise (it
+ * would otherwise escape from a stream event handler and end the whole process). The promise
+ * settles only after the child has exited and been reaped (`close`), so no zombie is left.
  */
 import { spawn } from "node:child_process";
 import { ToolError } from "./evidence.js";
@@ -38,7 +41,8 @@ export interface RunResult {
  * Spawns `command` with `args` and resolves when it exits.
  * @throws ToolError `INVALID_ARGUMENT` when Node rejects the arguments, `TIMEOUT` is NOT thrown
  *   (see `timedOut`), `INTERNAL` when the program cannot be started, and rejects with the
- *   signal's reason ToolError `TIMEOUT` ("aborted") when `signal` aborts.
+ *   signal's reason ToolError `TIMEOUT` ("aborted") when `signal` aborts; rejects with what
+ *   `onStdout` threw (a non-ToolError becomes `INTERNAL`).
  */
 export function runProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   if (opts.signal?.aborted) return Promise.reject(abortError());
@@ -50,8 +54,12 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       const code = (err as NodeJS.ErrnoException).code;
       reject(
         code === "ERR_INVALID_ARG_VALUE" || code === "ERR_INVALID_ARG_TYPE"
-          ? new ToolError("INVALID_ARGUMENT", "an argument contains a character that cannot be passed to a program")
-          : new ToolError("INTERNAL", `cannot start ${command}: ${(err as Error).message}`),
+          ? new ToolError(
+              "INVALID_ARGUMENT",
+              "an argument contains a character that cannot be passed to a program",
+              "Remove NUL bytes and other control characters from the arguments.",
+            )
+          : new ToolError("INTERNAL", `cannot start ${command}: ${(err as Error).message}`, `Check that ${command} is installed.`),
       );
       return;
     }
@@ -63,6 +71,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     let stopped = false;
     let overflow = false;
     let aborted = false;
+    let consumerError: unknown;
     let settled = false;
     const kill = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -79,7 +88,16 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     child.stdout?.on("data", (chunk: Buffer) => {
       if (stopped || overflow || timedOut) return;
       if (opts.onStdout) {
-        if (opts.onStdout(chunk) === "stop") {
+        if (consumerError !== undefined) return;
+        let verdict: "stop" | void;
+        try {
+          verdict = opts.onStdout(chunk);
+        } catch (err) {
+          consumerError = err ?? new Error("stdout consumer failed");
+          kill();
+          return;
+        }
+        if (verdict === "stop") {
           stopped = true;
           kill();
         }
@@ -107,19 +125,25 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
       fn();
     };
     child.on("error", (err) => {
-      finish(() => reject(new ToolError("INTERNAL", `cannot run ${command}: ${err.message}`)));
+      finish(() => reject(new ToolError("INTERNAL", `cannot run ${command}: ${err.message}`, `Check that ${command} is installed.`)));
     });
     child.on("close", (code) => {
       finish(() => {
         if (aborted) reject(abortError());
-        else resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, stopped, overflow });
+        else if (consumerError !== undefined) {
+          reject(
+            consumerError instanceof ToolError
+              ? consumerError
+              : new ToolError("INTERNAL", `reading the output of ${command} failed: ${String((consumerError as Error).message ?? consumerError)}`, "Try again."),
+          );
+        } else resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, stopped, overflow });
       });
     });
   });
 }
 
 function abortError(): ToolError {
-  return new ToolError("TIMEOUT", "the operation was cancelled");
+  return new ToolError("TIMEOUT", "the operation was cancelled", "Ask again with a narrower path or query.");
 }
 
 /**

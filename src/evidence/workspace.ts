@@ -6,7 +6,11 @@
  *   absolute path inside the root is normalised to relative, everything else is `OUTSIDE_ROOT`;
  *   `~`/`$HOME` are literal; NUL bytes and over-long paths are `INVALID_ARGUMENT`), then the
  *   secrets deny-list of `deny-list.ts` (`DENIED`), then a real-path containment check (a symlink
- *   resolving outside the root is `OUTSIDE_ROOT`, a missing or dangling one is `NOT_FOUND`).
+ *   resolving outside the root is `OUTSIDE_ROOT`, a missing file is `NOT_FOUND`). A dangling
+ *   symlink chain that leaves the root is `OUTSIDE_ROOT` too, exactly like one whose outside target
+ *   exists, so answers never reveal which files exist outside the root (code-intel-anchors §2.5).
+ * - A root that is itself inside a secrets folder (`.git`, `.ssh`, `.aws`, `.gnupg`, `.kube`,
+ *   `.docker`) is refused with `DENIED`: every relative path would otherwise dodge the deny-list.
  * - Reads are race-safe: the file is opened with `O_NOFOLLOW`, and the real path of the opened
  *   descriptor (`/proc/self/fd/N` on Linux, else `fstat` dev/ino against the checked path) is
  *   verified before a byte is returned (code-intel-anchors §2.1 "Residual issue").
@@ -28,7 +32,7 @@ import { TextDecoder } from "node:util";
 import { ToolError } from "./evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { isInside, normalizeRelative, toPosix } from "./path-policy.js";
-import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath } from "./ripgrep.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { mapLimit } from "./concurrency.js";
 import { runProcess } from "./spawn.js";
 import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
@@ -131,7 +135,7 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** Maps a file-system error for `rel` to a typed tool error. */
+/** Maps a file-system error for `rel` to a typed tool error (each with a hint). */
 export function fsError(err: unknown, rel: string): ToolError {
   if (err instanceof ToolError) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -139,20 +143,37 @@ export function fsError(err: unknown, rel: string): ToolError {
   switch (code) {
     case "ENOENT":
     case "ENOTDIR":
-      return new ToolError("NOT_FOUND", `no such file: ${shown}`, "Check the path with search_code or find_symbol.");
+      return new ToolError("NOT_FOUND", `no such file: ${shown}`, NOT_FOUND_HINT);
     case "ELOOP":
-      return new ToolError("NOT_FOUND", `cannot resolve ${shown}: too many symbolic links`);
+      return new ToolError("NOT_FOUND", `cannot resolve ${shown}: too many symbolic links`, NOT_FOUND_HINT);
     case "ENAMETOOLONG":
-      return new ToolError("INVALID_ARGUMENT", "path is too long");
+      return new ToolError("INVALID_ARGUMENT", "path is too long", "Pass a shorter repository-relative path.");
     case "EACCES":
     case "EPERM":
-      return new ToolError("DENIED", `permission denied: ${shown}`);
+      return new ToolError("DENIED", `permission denied: ${shown}`, "This file cannot be read; try another file.");
     case "EISDIR":
-      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`);
+      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, "Pass a file path, or search_code with path set to the folder.");
     default:
-      return new ToolError("INTERNAL", `cannot access ${shown}: ${(err as Error | undefined)?.message ?? String(err)}`);
+      return new ToolError(
+        "INTERNAL",
+        `cannot access ${shown}: ${(err as Error | undefined)?.message ?? String(err)}`,
+        "Try again, or use another file.",
+      );
   }
 }
+
+const NOT_FOUND_HINT = "Check the path with search_code or find_symbol.";
+
+function outsideError(rel: string): ToolError {
+  return new ToolError(
+    "OUTSIDE_ROOT",
+    `${rel} resolves outside the repository root`,
+    "Symbolic links that leave the repository are not followed.",
+  );
+}
+
+/** Folders whose contents are secrets: a workspace root inside one of them is refused. */
+const SECRET_ROOT_SEGMENTS: ReadonlySet<string> = new Set([".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker"]);
 
 function deniedError(rel: string): ToolError {
   return new ToolError(
@@ -200,9 +221,23 @@ export class Workspace {
       throw e.code === "NOT_FOUND" ? new ToolError("NOT_FOUND", `workspace root does not exist: ${given}`) : e;
     }
     const st = await fsp.stat(real);
-    if (!st.isDirectory()) throw new ToolError("INVALID_ARGUMENT", `workspace root is not a directory: ${given}`);
+    if (!st.isDirectory()) {
+      throw new ToolError("INVALID_ARGUMENT", `workspace root is not a directory: ${given}`, "Pass the repository folder as the root.");
+    }
+    for (const p of [real, given]) {
+      const secret = p.split(/[\\/]+/).find((seg) => SECRET_ROOT_SEGMENTS.has(seg.toLowerCase()));
+      if (secret !== undefined) {
+        throw new ToolError(
+          "DENIED",
+          `workspace root ${given} lies inside a ${secret} folder, which is on the secrets deny-list`,
+          "Pass the project folder itself as the root.",
+        );
+      }
+    }
     const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    if (!Number.isInteger(max) || max <= 0) throw new ToolError("INVALID_ARGUMENT", "maxFileBytes must be a positive integer");
+    if (!Number.isInteger(max) || max <= 0) {
+      throw new ToolError("INVALID_ARGUMENT", "maxFileBytes must be a positive integer", "Pass a size in bytes, e.g. 1048576.");
+    }
     return new Workspace(real, given, max);
   }
 
@@ -238,6 +273,8 @@ export class Workspace {
     try {
       real = await fsp.realpath(joined);
     } catch (err) {
+      // A dangling chain that leaves the root must look exactly like one whose target exists.
+      if (await this.leadsOutside(rel)) throw outsideError(rel);
       throw fsError(err, rel);
     }
     this.checkReal(real, rel);
@@ -250,15 +287,61 @@ export class Workspace {
     return { rel, abs: real, isDirectory: st.isDirectory() };
   }
 
+  /**
+   * For a path whose `realpath` failed: follows its symbolic links one component at a time
+   * (lexically for absolute targets, at most 40 links) and tells whether the chain leaves the root
+   * before it reaches a missing component. Used so that a dangling link to an outside path gives
+   * `OUTSIDE_ROOT`, the same answer as a link to an outside file that exists.
+   */
+  private async leadsOutside(rel: string): Promise<boolean> {
+    const queue = rel.split("/");
+    let cur = this.root;
+    let links = 0;
+    while (queue.length > 0) {
+      const seg = queue.shift() as string;
+      if (seg === "" || seg === ".") continue;
+      if (seg === "..") {
+        cur = path.dirname(cur);
+        if (!isInside(cur, this.root)) return true;
+        continue;
+      }
+      const next = path.join(cur, seg);
+      let isLink: boolean;
+      try {
+        isLink = (await fsp.lstat(next)).isSymbolicLink();
+      } catch {
+        return false; // a missing component inside the root: NOT_FOUND
+      }
+      if (!isLink) {
+        cur = next;
+        continue;
+      }
+      if (++links > 40) return false;
+      let target: string;
+      try {
+        target = await fsp.readlink(next);
+      } catch {
+        return false;
+      }
+      if (path.isAbsolute(target)) {
+        let inside: string | undefined;
+        try {
+          inside = normalizeRelative(target, this.roots);
+        } catch {
+          return true;
+        }
+        cur = this.root;
+        queue.unshift(...inside.split("/"));
+      } else {
+        queue.unshift(...target.split(process.platform === "win32" ? /[\\/]/ : "/"));
+      }
+    }
+    return false;
+  }
+
   /** Throws unless `real` is inside the root and its relative form is not denied. */
   private checkReal(real: string, rel: string): void {
-    if (!isInside(real, this.root)) {
-      throw new ToolError(
-        "OUTSIDE_ROOT",
-        `${rel} resolves outside the repository root`,
-        "Symbolic links that leave the repository are not followed.",
-      );
-    }
+    if (!isInside(real, this.root)) throw outsideError(rel);
     const realRel = toPosix(path.relative(this.root, real));
     if (isDeniedPath(realRel)) {
       this.skipped.denied++;
@@ -297,7 +380,9 @@ export class Workspace {
     try {
       const st = await handle.stat();
       await this.verifyOpened(handle, r.abs, st, r.rel);
-      if (!st.isFile()) throw new ToolError("INVALID_ARGUMENT", `${r.rel} is not a regular file`);
+      if (!st.isFile()) {
+        throw new ToolError("INVALID_ARGUMENT", `${r.rel} is not a regular file`, "Pass the path of a regular text file.");
+      }
       return { rel: r.rel, abs: r.abs, handle, size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
       await handle.close().catch(() => undefined);
@@ -368,12 +453,17 @@ export class Workspace {
       }
       if (n > this.maxFileBytes) {
         this.skipped.tooLarge++;
-        throw new SkippedFileError("too_large", f.rel, `${f.rel} is too large (limit ${formatBytes(this.maxFileBytes)})`);
+        throw new SkippedFileError(
+          "too_large",
+          f.rel,
+          `${f.rel} is too large (limit ${formatBytes(this.maxFileBytes)})`,
+          "Use read_evidence with a line range, or search_code.",
+        );
       }
       const bytes = buf.subarray(0, n);
       if (sniff(bytes.subarray(0, BINARY_SNIFF_BYTES)).binary) {
         this.skipped.binary++;
-        throw new SkippedFileError("binary", f.rel, `${f.rel} is a binary file`);
+        throw new SkippedFileError("binary", f.rel, `${f.rel} is a binary file`, "Read a text file instead.");
       }
       const { text, bom } = decodeText(bytes);
       return { path: f.rel, text, lines: splitLines(text), size: n, mtimeMs: f.mtimeMs, bom, crlf: text.includes("\r\n") };
@@ -389,40 +479,16 @@ export class Workspace {
    * @param opts.under a file or folder to list (validated like any path; may be inside an
    *   otherwise never-walked folder such as `node_modules/pkg` when named explicitly).
    * @param opts.extensions keep only names ending in one of these (with or without the dot, any case).
+   * @param opts.signal aborts the walk (ripgrep is killed; rejects with ToolError `TIMEOUT`).
    * @throws ToolError as {@link resolve} for `under`; `TIMEOUT` after 60 s; `UNSUPPORTED` without ripgrep.
    */
-  async listFiles(opts: { under?: string; extensions?: readonly string[] } = {}): Promise<FileEntry[]> {
+  async listFiles(
+    opts: { under?: string; extensions?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<FileEntry[]> {
     const target = await this.walkTarget(opts.under);
-    const rg = await ripgrepPath();
-    const args = ["--files", "--null", ...baseRipgrepArgs()];
-    if (target !== undefined) args.push("--", target);
-    let res;
-    try {
-      res = await runProcess(rg, args, { cwd: this.root, env: ripgrepEnv(), timeoutMs: WALK_TIMEOUT_MS });
-    } catch (err) {
-      if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
-      throw err;
-    }
-    if (res.timedOut) throw new ToolError("TIMEOUT", "listing files took too long", "Pass a narrower path.");
-    // rg exits 1 when no files were found; 2 for (partial) errors such as unreadable folders.
     const exts = opts.extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`).toLowerCase());
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    const rels: string[] = [];
-    for (const raw of splitNul(res.stdout)) {
-      let rel: string;
-      try {
-        rel = decoder.decode(raw);
-      } catch {
-        this.skipped.badName++;
-        continue;
-      }
-      rel = toPosix(rel.startsWith("./") ? rel.slice(2) : rel);
-      if (isDeniedPath(rel)) continue;
-      if (exts && !exts.some((e) => rel.toLowerCase().endsWith(e))) continue;
-      rels.push(rel);
-    }
-    const venvs = await this.virtualEnvFilter(rels);
-    const kept = rels.filter((r) => !venvs(r));
+    const walked = await this.walkPaths(target, opts.signal);
+    const kept = exts ? walked.filter((rel) => exts.some((e) => rel.toLowerCase().endsWith(e))) : walked;
     const entries = await mapLimit(kept, 64, async (rel): Promise<FileEntry | undefined> => {
       try {
         const st = await fsp.lstat(path.join(this.root, rel));
@@ -437,13 +503,66 @@ export class Workspace {
   }
 
   /**
+   * The walkable repository-relative paths under `target` (a real repository-relative path from
+   * {@link walkTarget}; `undefined` = the whole root), unsorted: `rg --files` with the hardened
+   * arguments, then denied paths, non-UTF-8 names (counted) and virtual envs dropped.
+   * @throws ToolError `TIMEOUT` (60 s or `signal`), `UNSUPPORTED` without ripgrep.
+   */
+  async walkPaths(target: string | undefined, signal?: AbortSignal): Promise<string[]> {
+    const rg = await ripgrepPath();
+    const args = ["--files", "--null", ...baseRipgrepArgs()];
+    if (target !== undefined) args.push("--", ripgrepPathArg(target));
+    let res;
+    try {
+      res = await runProcess(rg, args, { cwd: this.root, env: ripgrepEnv(), timeoutMs: WALK_TIMEOUT_MS, signal });
+    } catch (err) {
+      if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
+      throw err;
+    }
+    if (res.timedOut) throw new ToolError("TIMEOUT", "listing files took too long", "Pass a narrower path.");
+    // rg exits 1 when no files were found; 2 for (partial) errors such as unreadable folders.
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const rels: string[] = [];
+    for (const raw of splitNul(res.stdout)) {
+      let rel: string;
+      try {
+        rel = decoder.decode(raw);
+      } catch {
+        this.skipped.badName++;
+        continue;
+      }
+      rel = toPosix(rel.startsWith("./") ? rel.slice(2) : rel);
+      if (isDeniedPath(rel)) continue;
+      rels.push(rel);
+    }
+    const venvs = await this.virtualEnvFilter(rels);
+    return rels.filter((r) => !venvs(r));
+  }
+
+  /**
    * Validates a walk/search target and returns its real repository-relative path (`undefined`
-   * for the whole root).
-   * @throws ToolError as {@link resolve}.
+   * for the whole root). The target must be a folder or a regular file: a FIFO or device would
+   * block the reader.
+   * @throws ToolError as {@link resolve}; `INVALID_ARGUMENT` for anything but a folder or a regular file.
    */
   async walkTarget(under: string | undefined): Promise<string | undefined> {
     if (under === undefined) return undefined;
     const r = await this.resolve(under);
+    if (!r.isDirectory) {
+      let regular = false;
+      try {
+        regular = (await fsp.stat(r.abs)).isFile();
+      } catch (err) {
+        throw fsError(err, r.rel);
+      }
+      if (!regular) {
+        throw new ToolError(
+          "INVALID_ARGUMENT",
+          `${r.rel} is neither a folder nor a regular file`,
+          "Pass a folder or the path of a regular text file.",
+        );
+      }
+    }
     const realRel = this.relativeOf(r.abs);
     return realRel === "" ? undefined : realRel;
   }

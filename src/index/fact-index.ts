@@ -102,7 +102,8 @@ export class FactIndex<T> {
   /**
    * Returns the facts of `files`, parsing only what changed (see the module comment).
    * Never throws for a single file's failure (see `failed`); throws the abort reason when
-   * `signal` aborts.
+   * `signal` aborts. The returned values are shared with the in-memory layer: treat them as
+   * read-only.
    */
   async load(files: readonly FileStat[], opts: LoadOptions<T>): Promise<LoadResult<T>> {
     const outcomes: (Outcome<T> | undefined)[] = new Array(files.length);
@@ -132,8 +133,6 @@ export class FactIndex<T> {
         const entry = { size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value: known.value };
         this.#memo.set(f.path, entry);
         refreshes.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs });
-        // A memory-only entry (e.g. from a store that dropped a write) must reach the store too.
-        if (known === memo) puts.push({ path: f.path, ...entry });
         return { kind: "hash", value: known.value };
       }
       let value: T;

@@ -39,6 +39,23 @@ export function decodeArguments(raw: unknown): { ok: true; value: Record<string,
   return { ok: false, reason: `the arguments must be a JSON object, got ${Array.isArray(v) ? "an array" : typeof v}` };
 }
 
+/**
+ * Small models write `null` for optional parameters they do not use (`{"query": "x", "path":
+ * null}`). A `null` for a property that is not required and whose schema does not allow `null`
+ * means "absent" and is dropped.
+ */
+function dropNullOptionals(args: Record<string, unknown>, schema: Record<string, unknown>): Record<string, unknown> {
+  const props = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) {
+    const p = props[k];
+    if (v === null && !required.includes(k) && isRecord(p) && validateAgainstSchema(null, p).length > 0) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 function schemaHint(tool: OfferedTool): string {
   const props = tool.parameters?.properties;
   if (!isRecord(props)) return "";
@@ -67,7 +84,8 @@ export function prepareArguments(raw: unknown, tool: OfferedTool, opts: { untype
     return { ok: false, arguments: raw, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
   }
   const schema = tool.parameters;
-  const typed = schema ? (coerceToSchema(decoded.value, schema, opts) as Record<string, unknown>) : decoded.value;
+  const value = schema ? dropNullOptionals(decoded.value, schema) : decoded.value;
+  const typed = schema ? (coerceToSchema(value, schema, opts) as Record<string, unknown>) : value;
   const problems = schema ? validateAgainstSchema(typed, schema) : [];
   if (problems.length > 0) {
     const listed = problems.slice(0, 3).join("; ") + (problems.length > 3 ? `; and ${problems.length - 3} more` : "");

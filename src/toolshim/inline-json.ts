@@ -25,7 +25,8 @@
  */
 import { scanJsonValues } from "./json.js";
 import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
-import type { RawCall, Span } from "./types.js";
+import { resolveToolName } from "./names.js";
+import type { OfferedTool, RawCall, Span } from "./types.js";
 
 /** One JSON value that holds calls. */
 export interface InlineGroup {
@@ -47,6 +48,10 @@ export interface InlineScan {
 }
 
 const ARG_KEYS = ["arguments", "parameters", "args", "input"] as const;
+/** Keys that may hold the tool name (with an arguments key beside it), in priority order. */
+const NAME_KEYS = ["name", "tool_name", "tool", "function", "function_name"] as const;
+/** Keys that are never arguments in the flat form `{"tool": "x", "a": 1}`. */
+const FLAT_META = new Set(["type", "id", "tool_call_id", "call_id"]);
 const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml)$/;
 const EXAMPLE_CUE =
   /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks like this|syntax|schema|template|placeholder)\b/i;
@@ -69,8 +74,8 @@ function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefine
       if (r) return { calls: r.calls, envelope: true };
     }
   }
-  const name = obj.name;
-  if (typeof name !== "string" || name.trim() === "") return undefined;
+  const name = NAME_KEYS.map((k) => obj[k]).find((v): v is string => typeof v === "string" && v.trim() !== "");
+  if (name === undefined) return undefined;
   const key = ARG_KEYS.find((k) => k in obj);
   if (key === undefined) return undefined;
   const call: RawCall = { name, arguments: obj[key] };
@@ -115,6 +120,46 @@ function wrapperAround(text: string, start: number, end: number): { start: numbe
   const name = attr ? (attr[1] ?? attr[2] ?? attr[3]) : undefined;
   if (name) out.name = name;
   return out;
+}
+
+/**
+ * ReAct-style lines directly before the JSON (LangChain agents; small models trained on them):
+ * `Action: NAME` then `Action Input:` (also `Tool:`/`Function:` with `Arguments:`/`Input:`/
+ * `Parameters:`), the JSON optionally in a fence.
+ */
+const REACT = /(?:^|\n)([ \t]*(?:Action|Tool|Tool name|Function|Tool call)[ \t]*:[ \t]*`?([\w.:-]+)`?[ \t]*\n[ \t]*(?:Action[ _]Input|Tool[ _]Input|Arguments|Args|Input|Parameters)[ \t]*:[ \t]*(?:\n[ \t]*)?(?:(`{3,})[\w-]*[ \t]*\n[ \t]*)?)$/i;
+
+function reactAround(text: string, start: number, end: number): { start: number; end: number; name: string } | undefined {
+  const base = Math.max(0, start - TAIL);
+  const m = REACT.exec(text.slice(base, start));
+  if (!m) return undefined;
+  let stop = end;
+  if (m[3]) {
+    const close = new RegExp(`^\\s*${m[3]}[ \\t]*(?=\\n|$)`).exec(text.slice(end, end + TAIL));
+    if (!close) return undefined;
+    stop = end + close[0].length;
+  }
+  return { start: base + m.index + (m[0].length - m[1]!.length), end: stop, name: m[2]! };
+}
+
+/**
+ * The flat form `{"tool": "x", "module_name": "y"}`: the name under a name key and the other
+ * keys as the arguments. Accepted only for an offered tool with a schema that has every other
+ * key as a property (otherwise it is data such as `{"name": "Alice", "age": 3}`).
+ */
+function flatCall(value: unknown, tools: readonly OfferedTool[]): RawCall | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const key of NAME_KEYS) {
+    const name = value[key];
+    if (typeof name !== "string") continue;
+    const resolved = resolveToolName(name, tools);
+    const props = resolved === undefined ? undefined : tools.find((t) => t.name === resolved)?.parameters?.properties;
+    if (!isRecord(props)) return undefined;
+    const args = Object.fromEntries(Object.entries(value).filter(([k]) => k !== key && !FLAT_META.has(k)));
+    if (Object.keys(args).length === 0 || !Object.keys(args).every((k) => k in props)) return undefined;
+    return { name, arguments: args };
+  }
+  return undefined;
 }
 
 /** `name(` directly before `start` and `)` directly after `end` (`exec({…})`). */
@@ -179,7 +224,7 @@ function introduction(text: string, start: number): string {
  * Find call-shaped JSON in `text` (see the module comment for shapes and decoys).
  * @returns the groups in text order with the spans to remove, and notes on rejected candidates.
  */
-export function scanInlineCalls(text: string): InlineScan {
+export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []): InlineScan {
   const regions = findCodeRegions(text);
   const scanned = scanJsonValues(text);
   const groups: InlineGroup[] = [];
@@ -198,13 +243,16 @@ export function scanInlineCalls(text: string): InlineScan {
     let named = false;
     if (!extracted && isRecord(v.value)) {
       const w = wrapperAround(text, v.start, v.end);
-      const c = w?.name ? undefined : callSyntaxAround(text, v.start, v.end);
-      const name = w?.name ?? c?.name;
-      if (name !== undefined) {
-        extracted = { calls: [{ name, arguments: v.value }], envelope: false };
-        ({ start, end } = (w ?? c)!);
+      const named2 = w?.name ? w : (reactAround(text, v.start, v.end) ?? callSyntaxAround(text, v.start, v.end));
+      if (named2?.name !== undefined) {
+        extracted = { calls: [{ name: named2.name, arguments: v.value }], envelope: false };
+        ({ start, end } = named2);
         named = true;
       }
+    }
+    if (!extracted) {
+      const flat = flatCall(v.value, tools);
+      if (flat) extracted = { calls: [flat], envelope: false };
     }
     if (!extracted) continue;
     const region = regions.find((r) => r.start <= v.start && v.end <= r.end);

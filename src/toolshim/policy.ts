@@ -59,17 +59,51 @@ function toolList(tools: readonly OfferedTool[]): string {
   return tools.length === 0 ? "(none)" : tools.map((t) => t.name).join(", ");
 }
 
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j]!;
+      row[j] = next;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * An offered tool the model probably meant, for the error message only (never used to map the
+ * call): the single tool whose alias contains the written alias or is contained in it, or is
+ * within two edits of it (aliases of four or more characters).
+ */
+export function suggestTool(name: string, tools: readonly OfferedTool[]): string | undefined {
+  const alias = normalizeToolAlias(name);
+  if (alias.length < 3) return undefined;
+  const near = tools.filter((t) => {
+    const a = normalizeToolAlias(t.name);
+    return a.includes(alias) || alias.includes(a) || (alias.length >= 4 && editDistance(a, alias) <= 2);
+  });
+  return near.length === 1 ? near[0]!.name : undefined;
+}
+
 /**
  * The rejection for a call to a tool that is not offered. A side-effect name gets the read-only
- * wording; any other unknown name gets "no tool named …". Both name the available tools, so the
- * model can correct itself (`goose-toolshim.md` §5 item 5: feedback instead of silent drops).
+ * wording; any other unknown name gets "no tool named …" and, when one offered tool is close,
+ * "did you mean …?". Both name the available tools, so the model can correct itself
+ * (`goose-toolshim.md` §5 items 5 and 7: feedback instead of silent drops).
  */
 export function rejectUnknownTool(name: string, args: unknown, tools: readonly OfferedTool[]): RejectedCall {
   const available = toolList(tools);
-  const message = isSideEffectToolName(name)
-    ? `${JSON.stringify(name)} is not available: the tools here are read-only (they search and read code; ` +
-      `nothing runs commands, writes files or reaches the network). Available tools: ${available}.`
-    : `no tool named ${JSON.stringify(name)}; the available tools are: ${available}.`;
+  if (isSideEffectToolName(name)) {
+    const message =
+      `${JSON.stringify(name)} is not available: the tools here are read-only (they search and read code; ` +
+      `nothing runs commands, writes files or reaches the network). Available tools: ${available}.`;
+    return { name, arguments: args, code: "UNKNOWN_TOOL", message };
+  }
+  const hint = suggestTool(name, tools);
+  const message = `no tool named ${JSON.stringify(name)}.${hint ? ` Did you mean ${hint}?` : ""} The available tools are: ${available}.`;
   return { name, arguments: args, code: "UNKNOWN_TOOL", message };
 }
 

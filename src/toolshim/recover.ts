@@ -28,7 +28,7 @@ import { scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning } from "./reasoning.js";
-import { cleanContent, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
+import { cleanContent, cutImitatedResult, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
   AssistantTurn,
   Dialect,
@@ -224,6 +224,13 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
   const finish = (by: RecoveredBy, spans: readonly Span[], decided: boolean, extraThinking: string[] = []): Deterministic => {
     let content = cleanContent(text, spans);
     const thoughts = [...thinking, ...extraThinking];
+    if (out.calls.length > 0 || out.rejected.length > 0) {
+      const cut = cutImitatedResult(content);
+      if (cut !== undefined) {
+        content = tidy(cut);
+        out.note("inline_json", "text after the call imitates a tool result; it was dropped (the real result comes next)");
+      }
+    }
     if (
       !split.tagged &&
       out.calls.length === 0 &&
@@ -282,7 +289,7 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
   // 3. Stage 2: inline JSON, over the text with stage-1 markup blanked out.
   let masked = text;
   for (const s of st1.spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
-  const st2 = scanInlineCalls(masked);
+  const st2 = scanInlineCalls(masked, tools);
   for (const n of st2.notes) out.note("inline_json", n);
   const spans = [...st1.spans];
   let by: RecoveredBy | undefined = reasoningBy;

@@ -163,6 +163,20 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
   return mergeSpans(grown, text.length);
 }
 
+/** Where a model starts imitating a tool result: our shim-history label, Hermes/Qwen `<tool_response>`, ReAct `Observation:`. */
+const IMITATED_RESULT = /(?:^|\n)[ \t]*(?:Tool result \(|Tool result:|Tool error:|<tool_response>|Observation:)/;
+
+/**
+ * After a call, text that imitates the tool result (a small model writing the
+ * `Tool result (name):` block it saw in the shim history, or Qwen's `<tool_response>`, and then an
+ * answer built on it) is invented: cut the content there.
+ * @returns the content before the imitation, or `undefined` when there is none.
+ */
+export function cutImitatedResult(text: string): string | undefined {
+  const m = IMITATED_RESULT.exec(text);
+  return m ? text.slice(0, m.index) : undefined;
+}
+
 /** Whitespace tidy: no trailing spaces on lines, at most one blank line in a row, trimmed. */
 export function tidy(text: string): string {
   return text

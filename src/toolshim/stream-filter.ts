@@ -40,7 +40,7 @@ export interface StreamFilterOptions {
 const OWN_MARKERS = [
   "<|", "<｜", "<tool_call", "<tool_calls", "<function", "<invoke", "<minimax:tool_call", "<seed:tool_call",
   "<steptml:", "<TOOLCALL", "<start_function_call", "<arg_key", "<parameter", "<tools>", "<tool>",
-  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:",
+  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "Tool result", "Tool error:", "<tool_response>", "Observation:",
 ];
 
 const OPENER_TO_CLOSER: readonly (readonly [RegExp, RegExp])[] = [
@@ -108,7 +108,7 @@ function construct(text: string, i: number, markers: readonly string[]): Scan {
   const n = text.length;
   const rest = text.slice(i, i + 80);
 
-  if (c === "<" || c === "[" || c === ">" || c === "｜" || c === "◁" || c === "f" || c === "U") {
+  if (c === "<" || c === "[" || c === ">" || c === "｜" || c === "◁" || c === "f" || c === "U" || c === "T" || c === "O") {
     for (const [open, close] of OPENER_TO_CLOSER) {
       const m = open.exec(rest);
       if (m) {

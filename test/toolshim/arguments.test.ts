@@ -136,3 +136,15 @@ describe("prepareArguments", () => {
     if (!r.ok) expect(r.message).toMatch(/^invalid arguments for search_code: the arguments must be a JSON object, got an array\./);
   });
 });
+
+describe("null for optional parameters", () => {
+  it("drops a null optional parameter the schema does not allow as null, keeps a required one for the error", () => {
+    expect(prepareArguments({ query: "x", path: null, max_results: null }, searchCode)).toEqual({ ok: true, arguments: { query: "x" } });
+    const r = prepareArguments({ query: null }, searchCode);
+    expect(r.ok).toBe(false);
+  });
+  it("keeps null where the schema allows it", () => {
+    const tool: OfferedTool = { name: "t", parameters: { type: "object", properties: { v: { type: ["string", "null"] } } } };
+    expect(prepareArguments({ v: null }, tool)).toEqual({ ok: true, arguments: { v: null } });
+  });
+});

@@ -105,7 +105,7 @@ describe("unknown names", () => {
         name: "todorantum",
         arguments: { input: "hi" },
         code: "UNKNOWN_TOOL",
-        message: 'no tool named "todorantum"; the available tools are: search_code, read_evidence, find_symbol.',
+        message: 'no tool named "todorantum". The available tools are: search_code, read_evidence, find_symbol.',
       },
     ]);
   });

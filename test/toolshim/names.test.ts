@@ -80,3 +80,15 @@ describe("nameCandidates", () => {
     ]);
   });
 });
+
+describe("unknown-tool errors", () => {
+  it("suggest the one close offered tool, never for side-effect names", async () => {
+    const { rejectUnknownTool } = await import("../../src/toolshim/policy.js");
+    expect(rejectUnknownTool("search", { q: 1 }, CODE).message).toBe(
+      'no tool named "search". Did you mean search_code? The available tools are: search_code, find_symbol, read_evidence, find_importers, read_git_diff.',
+    );
+    expect(rejectUnknownTool("read_evidense", {}, CODE).message).toMatch(/^no tool named "read_evidense"\. Did you mean read_evidence\?/);
+    expect(rejectUnknownTool("find", {}, CODE).message).toMatch(/^no tool named "find"\. The available tools are:/);
+    expect(rejectUnknownTool("shell", {}, CODE).message).toMatch(/^"shell" is not available: the tools here are read-only/);
+  });
+});

@@ -319,3 +319,21 @@ describe("stage 3, the interpreter", () => {
     expect(r.rejected.map((x) => x.code)).toEqual(["INVALID_ARGUMENT"]);
   });
 });
+
+describe("invented tool results", () => {
+  it("drops text after a call that imitates the tool result and answers from it", () => {
+    const content =
+      'I will search.\n{"name": "search_code", "arguments": {"query": "load_index"}}\nTool result (search_code):\n{"ok": true, "evidence": []}\nSo load_index is unused.';
+    const r = recoverDeterministic({ content }, READ_TOOLS);
+    expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "load_index" } }]);
+    expect(r.content).toBe("I will search.");
+    expect(r.diagnostics).toContainEqual({
+      stage: "inline_json",
+      message: "text after the call imitates a tool result; it was dropped (the real result comes next)",
+    });
+  });
+  it("keeps such text when there is no call", () => {
+    const content = "The log said:\nTool result (search_code): 3 matches.";
+    expect(recoverDeterministic({ content }, READ_TOOLS).content).toBe(content);
+  });
+});

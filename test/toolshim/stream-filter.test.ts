@@ -49,7 +49,7 @@ describe("stream filter parity over the corpus", () => {
       }
       expect(collapse(run(chars, tools, prefilled).shown), "character by character").toBe(want);
       const rand = prng(c.raw.length);
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 3; round++) {
         const chunks: string[] = [];
         for (let i = 0; i < chars.length; ) {
           const n = 1 + Math.floor(rand() * 12);
@@ -117,6 +117,15 @@ describe("stream filter behaviour", () => {
     const shown = f.push("thinking. ") + f.push("</think>Answer.") + f.end();
     expect(shown).toBe("thinking.\n\nAnswer.");
     expect(f.result?.content).toBe("Answer.");
+  });
+
+  it("never shows a tool result the model invents after its call", () => {
+    const text = 'Searching.\n{"name": "search_code", "arguments": {"query": "x"}}\nTool result (search_code): 3 matches\nSo it is used.';
+    for (let k = 0; k <= text.length; k++) {
+      const f = new StreamFilter(tools);
+      const shown = f.push(text.slice(0, k)) + f.push(text.slice(k)) + f.end();
+      expect(shown, `split at ${k}`).toBe("Searching.");
+    }
   });
 
   it("keeps the whole recovery for the agent after end()", () => {

@@ -5,8 +5,8 @@
  * HERMES_2_PRO tests).
  *
  * These tags also occur in ordinary answers, so the body must be call-shaped (a string name and
- * object arguments); anything else in them is left alone. A call-shaped body cut by the end of
- * the text yields no call and is removed from the opener on.
+ * object arguments); anything else in them is left alone. A body that starts like a call and is
+ * cut by the end of the text yields no call and is removed from the opener on.
  */
 import { callFromObject, callsFromValue, isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
@@ -34,6 +34,7 @@ export const hermesWrapperVariant = defineDialect({
         close: (m) => closersFor(m[1]!),
         multiple: true,
         invalid: "ignore",
+        truncated: "call-shaped",
         toCalls: (v) => callsFromValue(v, { requireArguments: true }),
       },
       out,

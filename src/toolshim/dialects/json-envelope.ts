@@ -37,9 +37,16 @@ export interface EnvelopeSpec {
   nonPayload?: "ignore" | "marker";
   /** A balanced payload that is not calls: remove marker..closer (`remove`, default) or leave the text (`ignore`). */
   invalid?: "remove" | "ignore";
-  /** A payload cut by the end of the text: remove marker..end (`remove`, default) or leave the text (`ignore`). */
-  truncated?: "remove" | "ignore";
+  /**
+   * A payload cut by the end of the text: remove marker..end (`remove`, default), leave the text
+   * (`ignore`), or remove only when the payload starts like a call (`call-shaped`: `{"name"`,
+   * `{"arguments"`, `[{"name"` …), for tags that also wrap ordinary data.
+   */
+  truncated?: "remove" | "ignore" | "call-shaped";
 }
+
+/** The start of a call object or list of calls. */
+const CALL_SHAPED_START = /^\[?\s*\{\s*["']?(?:name|tool_name|arguments|parameters|function)\b/;
 
 /** A fence opener right after the marker: three backticks, an optional info word, whitespace. */
 const FENCE_OPEN = /^```[\w-]*\s*/;
@@ -107,6 +114,7 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     }
     if (truncated) {
       if (spec.truncated === "ignore") continue;
+      if (spec.truncated === "call-shaped" && !CALL_SHAPED_START.test(text.slice(p, p + 40))) continue;
       for (const c of calls) out.call(c.call, c.at);
       out.span(ms, text.length);
       found++;

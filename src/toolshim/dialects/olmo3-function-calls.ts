@@ -2,8 +2,10 @@
  * OLMo 3 (`olmo3_function_calls`, `toolcall-formats.md` §4):
  * `<function_calls>f(k="v")\ng(…)</function_calls>` — Python call syntax, one call per line, no
  * list brackets; JSON spellings `true`/`null` are accepted (ollama `olmo3.go`). The closer may be
- * missing at the end of the text when every call is complete; a cut or unparsable body yields no
- * call, and the block (to the end of the text when unterminated) is removed.
+ * missing at the end of the text when every call is complete; a cut or unparsable body that
+ * starts like a call (`name(`) yields no call, and the block (to the end of the text when
+ * unterminated) is removed. The tag is also prose and Claude-style XML
+ * (`<function_calls><invoke …>`), so a body that does not start like a call is left alone.
  */
 import { parsePythonCallSequence } from "../python-literal.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
@@ -11,6 +13,8 @@ import { toRawCalls } from "./pythonic.js";
 
 const OPEN = "<function_calls>";
 const CLOSE = "</function_calls>";
+/** A body that starts like a Python call (optionally inside a list). */
+const CALL_START = /^\s*\[?\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
 
 /** Dialect `olmo3_function_calls`. */
 export const olmo3FunctionCalls = defineDialect({
@@ -20,6 +24,7 @@ export const olmo3FunctionCalls = defineDialect({
   parse(text) {
     const out = new MatchBuilder(text);
     for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
+      if (!CALL_START.test(text.slice(at + OPEN.length, at + OPEN.length + 200))) continue;
       const close = text.indexOf(CLOSE, at);
       const bodyEnd = close >= 0 ? close : text.length;
       const calls = parsePythonCallSequence(text, at + OPEN.length, bodyEnd);

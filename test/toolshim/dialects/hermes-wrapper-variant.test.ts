@@ -23,3 +23,12 @@ describe("hermes_wrapper_variant", () => {
     expect(run(hermesWrapperVariant, "<response>Hello</response>").match).toBeNull();
   });
 });
+
+describe("hermes_wrapper_variant truncation", () => {
+  it("removes a cut call-shaped body but not cut data", () => {
+    const call = run(hermesWrapperVariant, 'Ok. <response>{"name": "f", "arguments": {"a": ');
+    expect(call.calls).toEqual([]);
+    expect(call.content).toBe("Ok.");
+    expect(run(hermesWrapperVariant, 'Data: <json>{"rows": [1, 2, ').match).toBeNull();
+  });
+});

@@ -20,3 +20,10 @@ describe("olmo3_function_calls", () => {
     expect(cut.content).toBe("Ok.");
   });
 });
+
+describe("olmo3_function_calls decoys", () => {
+  it("leaves the tag alone in prose and in Claude-style XML", () => {
+    expect(run(olmo3FunctionCalls, "Wrap calls in <function_calls> tags, then answer.").match).toBeNull();
+    expect(run(olmo3FunctionCalls, '<function_calls><invoke name="x"><parameter name="a">1</parameter></invoke></function_calls>').match).toBeNull();
+  });
+});

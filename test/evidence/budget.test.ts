@@ -1,0 +1,70 @@
+/** The output budget ladder (src/evidence/budget.ts) on synthetic evidence. */
+import { describe, expect, it } from "vitest";
+import { applyBudget, cutSnippet } from "../../src/evidence/budget.js";
+import type { Evidence } from "../../src/evidence/evidence.js";
+
+const rec = (path: string, line: number, lines: number, width = 20): Evidence => ({
+  path,
+  start_line: line,
+  end_line: line + lines - 1,
+  kind: "definition",
+  name: `f${line}`,
+  snippet: Array.from({ length: lines }, (_, i) => `${String(line + i).padStart(4, "0")} ${"x".repeat(width)}`).join("\n"),
+});
+const bytes = (r: object) => Buffer.byteLength(JSON.stringify({ ok: true, ...r }), "utf8");
+
+describe("applyBudget", () => {
+  it("keeps small results whole", () => {
+    const ev = [rec("a.py", 1, 3), rec("b.py", 5, 2)];
+    const r = applyBudget(ev);
+    expect(r).toEqual({ evidence: ev, total: 2, truncated: false, form: "full" });
+  });
+
+  it("caps records at maxResults with the true total and a note", () => {
+    const ev = Array.from({ length: 7 }, (_, i) => rec("a.py", i * 10 + 1, 1));
+    const r = applyBudget(ev, { maxResults: 3 });
+    expect(r.evidence.map((e) => e.start_line)).toEqual([1, 11, 21]);
+    expect(r.total).toBe(7);
+    expect(r.truncated).toBe(true);
+    expect(r.note).toContain("Showing 3 of 7 records");
+  });
+
+  it("cuts snippets to the first lines, flags them truncated and keeps the full range", () => {
+    const r = applyBudget([rec("a.py", 1, 20)], { maxSnippetLines: 5 });
+    const e = r.evidence[0] as Evidence;
+    expect(e.snippet.split("\n")).toEqual(["0001 xxxxxxxxxxxxxxxxxxxx", "0002 xxxxxxxxxxxxxxxxxxxx", "0003 xxxxxxxxxxxxxxxxxxxx", "0004 xxxxxxxxxxxxxxxxxxxx", "0005 xxxxxxxxxxxxxxxxxxxx"]);
+    expect(e.end_line).toBe(20);
+    expect(e.flags).toEqual(["truncated"]);
+    expect(r.form).toBe("full");
+  });
+
+  it("falls back to first lines only when the output is too large", () => {
+    const ev = Array.from({ length: 20 }, (_, i) => rec(`f${i}.py`, 1, 10, 60));
+    const r = applyBudget(ev, { maxBytes: 6000 });
+    expect(r.form).toBe("first_lines");
+    expect(r.evidence).toHaveLength(20);
+    expect(r.evidence.every((e) => !e.snippet.includes("\n") && e.flags?.includes("truncated"))).toBe(true);
+    expect(r.note).toContain("only its first line");
+    expect(bytes(r)).toBeLessThanOrEqual(6000);
+  });
+
+  it("falls back to one record per file with counts per file, and always fits", () => {
+    const ev = Array.from({ length: 60 }, (_, i) => rec(`dir/file${i % 6}.py`, i + 1, 2, 200));
+    ev.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start_line - b.start_line));
+    const r = applyBudget(ev, { maxBytes: 2500 });
+    expect(r.form).toBe("per_file");
+    expect(r.total).toBe(60);
+    expect(r.truncated).toBe(true);
+    expect(new Set(r.evidence.map((e) => e.path)).size).toBe(r.evidence.length);
+    expect(r.note).toContain("60 records in 6 files");
+    expect(r.note).toContain("dir/file0.py (10)");
+    expect(bytes(r)).toBeLessThanOrEqual(2500);
+  });
+
+  it("cuts over-long lines without splitting a surrogate pair", () => {
+    const e: Evidence = { path: "a.js", start_line: 1, end_line: 1, kind: "match", name: "q", snippet: `${"a".repeat(29)}😀tail` };
+    const cut = cutSnippet(e, 12, 30);
+    expect(cut.snippet).toBe("a".repeat(29));
+    expect(cut.flags).toEqual(["truncated"]);
+  });
+});

@@ -1,0 +1,33 @@
+/** The tree-sitter runtime: every registered grammar loads and parses its sample. */
+import { describe, expect, it } from "vitest";
+import { parseSource, selfTest } from "../../src/evidence/tree-sitter.js";
+import { LANGUAGES } from "../../src/evidence/lang/index.js";
+import { python } from "../../src/evidence/lang/python.js";
+
+describe("tree-sitter", () => {
+  it("selfTest loads every registered grammar (ABI 14 or 15) and parses its sample cleanly", async () => {
+    const status = await selfTest();
+    expect(status.map((s) => s.language)).toEqual(LANGUAGES.map((l) => l.id));
+    for (const s of status) {
+      expect(s, s.language).toMatchObject({ ok: true });
+      expect([14, 15]).toContain(s.abi);
+    }
+  });
+
+  it("selfTest reports a grammar that cannot load instead of throwing", async () => {
+    const broken = { ...python, id: "broken", wasm: "tree-sitter-python/no-such.wasm" };
+    const [s] = await selfTest([broken]);
+    expect(s).toMatchObject({ language: "broken", ok: false });
+    expect(s?.error).toBeTruthy();
+  });
+
+  it("parseSource gives a tree whose rows are 0-based lines; the caller deletes it", async () => {
+    const tree = await parseSource(python, "x = 1\n\ndef f():\n    pass\n");
+    try {
+      const fn = tree.rootNode.namedChildren.find((n) => n?.type === "function_definition");
+      expect(fn?.startPosition.row).toBe(2);
+    } finally {
+      tree.delete();
+    }
+  });
+});
