@@ -38,6 +38,14 @@ describe("call shapes", () => {
     ["single-quoted Python dict", "{'name': 'search_code', 'arguments': {'query': 'a'}}", [{ name: "search_code", arguments: { query: "a" } }]],
     ["name given by a wrapper attribute", '<tool_call name="read_evidence">{"path": "c.py"}</tool_call>', [{ name: "read_evidence", arguments: { path: "c.py" } }]],
     ["function-call syntax around an object", 'search_code({"query": "a"})', [{ name: "search_code", arguments: { query: "a" } }]],
+    ["name under a tool key", '{"tool": "search_code", "arguments": {"query": "a"}}', [{ name: "search_code", arguments: { query: "a" } }]],
+    ["name under a function key", '{"function": "read_evidence", "args": {"path": "b"}}', [{ name: "read_evidence", arguments: { path: "b" } }]],
+    ["ReAct Action / Action Input", 'Action: find_symbol\nAction Input: {"name": "Foo"}', [{ name: "find_symbol", arguments: { name: "Foo" } }]],
+    [
+      "ReAct with a fenced input and an invented observation",
+      'Action: search_code\nAction Input:\n```json\n{"query": "a"}\n```\nObservation: 2 matches',
+      [{ name: "search_code", arguments: { query: "a" } }],
+    ],
   ];
   for (const [what, text, want] of table) {
     it(`${what} → a call, markup removed`, () => {
@@ -46,6 +54,23 @@ describe("call shapes", () => {
       expect(r.content).toBe("");
     });
   }
+});
+
+describe("the flat form {\"tool\": x, …arguments}", () => {
+  const schemaTools: OfferedTool[] = [
+    { name: "find_importers", parameters: { type: "object", properties: { module_name: { type: "string" } }, required: ["module_name"] } },
+  ];
+  it("is a call when every other key is a parameter of the offered tool's schema", () => {
+    const r = recoverDeterministic({ content: '```json\n{\n  "tool": "find_importers",\n  "module_name": "rag_common"\n}\n```' }, schemaTools);
+    expect(r.tool_calls).toEqual([{ name: "find_importers", arguments: { module_name: "rag_common" } }]);
+    expect(r.content).toBe("");
+  });
+  it("is data otherwise", () => {
+    for (const text of ['{"name": "find_importers", "age": 3}', '{"tool": "find_importers"}', '{"name": "Alice", "module_name": "x"}']) {
+      expect(recoverDeterministic({ content: text }, schemaTools).tool_calls).toEqual([]);
+    }
+    expect(recoverDeterministic({ content: '{"tool": "find_importers", "module_name": "x"}' }, [{ name: "find_importers" }]).tool_calls).toEqual([]);
+  });
 });
 
 describe("spans and prose", () => {
