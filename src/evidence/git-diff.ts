@@ -23,21 +23,32 @@
  *   root; the diff then runs with `--relative`, so only paths under the root appear, relative to
  *   the root. A root that is untracked in (or unrelated to) an enclosing repository gives
  *   `UNSUPPORTED` "not a git repository", never the parent's diff.
- * - Denied files (deny-list) are never shown; the note only counts them.
+ * - The repository must belong to the root ({@link checkRepoOwnership}): its work tree must be
+ *   the root or contain it (a `core.worktree` elsewhere would diff files outside the root), and
+ *   its git directory and common directory must lie inside the work tree, unless git's own
+ *   bookkeeping links them back to this work tree (a linked worktree's `gitdir` file, or a
+ *   submodule's `core.worktree`). A `.git` file, `.git` symlink or `commondir` file pointing at
+ *   some other repository on the machine is refused with `UNSUPPORTED`.
+ * - Denied files (deny-list) are never shown; the note only counts them. A rename counts as
+ *   denied when either its old or its new path is denied (a hunk of `.env` → `env.example` shows
+ *   the old secret values as removed lines).
  *
  * Records: `path` = the new path (the old path for a deleted file), `name` = the same path,
  * `start_line..end_line` = the hunk's new-file range; for a hunk that only deletes lines the
  * old-file range is used and the record is flagged `old_lines`. `snippet` = the hunk exactly as git
  * prints it, including its `@@ … @@` header and the ` `/`+`/`-` prefixes, with a `\r` at line end
  * dropped; a hunk longer than {@link MAX_HUNK_LINES} lines or {@link MAX_HUNK_CHARS} characters
- * is cut and flagged `truncated`. Results are capped at {@link MAX_DIFF_CHARS} characters and
- * {@link MAX_HUNKS} records; the note lists changed files with their +/− counts.
+ * is cut and flagged `truncated`. Results are capped at {@link MAX_DIFF_CHARS} characters (snippets,
+ * paths and names together) and {@link MAX_HUNKS} records; the note lists up to 20 changed files
+ * with their +/− counts, each path shown with at most {@link MAX_NOTE_PATH_CHARS} characters.
  */
+import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "../tools/code-tools.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { isDeniedPath } from "./deny-list.js";
+import { isInside } from "./path-policy.js";
 import { runProcess, scrubbedEnv } from "./spawn.js";
 import { hasInvisibleUnicode } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
@@ -58,6 +69,10 @@ export const MAX_PATCH_BYTES = 4 * 1024 * 1024;
 export const GIT_TIMEOUT_MS = 30_000;
 /** Flag of a record whose lines are the old file's (a hunk that only deletes lines). */
 export const OLD_LINES_FLAG = "old_lines";
+/** Longest path shown in the note's file list (longer ones are cut in the middle). */
+export const MAX_NOTE_PATH_CHARS = 160;
+/** Bytes of `git diff --numstat` output read. */
+const MAX_NUMSTAT_BYTES = 1024 * 1024;
 
 /** Settings that stop repository configuration from running programs. */
 const HARDENING = [
@@ -96,7 +111,7 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const head = optionalRef(args.head, "head");
   const context = args.context_lines ?? 3;
   if (!Number.isInteger(context) || context < 0 || context > 20) {
-    throw new ToolError("INVALID_ARGUMENT", "context_lines must be a whole number from 0 to 20");
+    throw new ToolError("INVALID_ARGUMENT", "context_lines must be a whole number from 0 to 20", "Pass context_lines=3, or leave it out.");
   }
   const pathspec = validatePathspec(ws, args.path);
 
@@ -119,16 +134,19 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
     "-O/dev/null",
   ];
 
-  const stat = await git(ws, repo, ["diff", ...diffOpts, "--numstat", "-z", ...tail], signal, 1024 * 1024);
+  const stat = await git(ws, repo, ["diff", ...diffOpts, "--numstat", "-z", ...tail], signal, MAX_NUMSTAT_BYTES);
   const files = parseNumstat(stat.stdout);
   const patch = await git(ws, repo, ["diff", ...diffOpts, `--unified=${context}`, ...tail], signal, MAX_PATCH_BYTES);
   const hunks = parsePatch(patch.stdout.toString("utf8"));
   const cutOutput = patch.overflow;
 
-  const visible = hunks.filter((h) => !isDeniedPath(h.path));
-  const deniedFiles = new Set([...files.filter((f) => isDeniedPath(f.path)).map((f) => f.path)]);
-  for (const h of hunks) if (isDeniedPath(h.path)) deniedFiles.add(h.path);
-  const shownFiles = files.filter((f) => !isDeniedPath(f.path));
+  // A change is denied when any path it touches is (rename from or to a secret).
+  const fileDenied = (f: { path: string; oldPath?: string }) =>
+    isDeniedPath(f.path) || (f.oldPath !== undefined && isDeniedPath(f.oldPath));
+  const visible = hunks.filter((h) => !fileDenied(h));
+  const deniedFiles = new Set([...files.filter(fileDenied).map((f) => f.path)]);
+  for (const h of hunks) if (fileDenied(h)) deniedFiles.add(h.path);
+  const shownFiles = files.filter((f) => !fileDenied(f));
 
   const evidence: Evidence[] = [];
   let chars = 0;
@@ -137,8 +155,10 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   for (const h of visible) {
     if (evidence.length >= MAX_HUNKS) break;
     const rec = toEvidence(h, cutOutput && h === lastHunk);
-    if (evidence.length > 0 && chars + rec.snippet.length > MAX_DIFF_CHARS) break;
-    chars += rec.snippet.length;
+    // Budget: the snippet, the path and the name (the path again) all reach the model.
+    const cost = rec.snippet.length + rec.path.length + rec.name.length;
+    if (evidence.length > 0 && chars + cost > MAX_DIFF_CHARS) break;
+    chars += cost;
     if (rec.flags?.includes("truncated")) cutHunk = true;
     evidence.push(rec);
   }
@@ -149,13 +169,14 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const what = describeRange(base, head);
   const notes: string[] = [];
   if (shownFiles.length === 0 && visible.length === 0) {
-    notes.push(`No changes (${what}${pathspec ? ` under ${pathspec}` : ""}).`);
+    const none = deniedFiles.size > 0 ? "No changes to show" : "No changes";
+    notes.push(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`);
     if (head === undefined) notes.push("Untracked files are not shown.");
     if (head !== undefined && base === undefined) {
       notes.push("base defaults to HEAD; to see what one commit changed, pass base=<commit>~1 and head=<commit>.");
     }
   } else {
-    notes.push(`${what}: ${summarizeFiles(shownFiles)}.`);
+    notes.push(`${what}: ${summarizeFiles(shownFiles, stat.overflow)}.`);
     if (evidence.length < total) {
       notes.push(`Showing ${evidence.length} of ${total}${cutOutput ? "+" : ""} hunks; pass path to see one file's hunks.`);
     } else if (cutOutput) {
@@ -169,7 +190,7 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
 
 function optionalRef(v: string | undefined, name: string): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw new ToolError("INVALID_ARGUMENT", `${name} must be a string`);
+  if (typeof v !== "string") throw new ToolError("INVALID_ARGUMENT", `${name} must be a string`, "Pass a branch, tag or commit id as a string.");
   if (v.trim() === "") return undefined;
   validateRef(v, name);
   return v;
@@ -271,7 +292,15 @@ async function git(
 ): Promise<GitOut> {
   const res = await rawGit(ws.root, [...repo.filterArgs, ...args], gitEnv(repo.nested ? undefined : path.dirname(ws.root)), signal, maxBytes);
   if (res.code !== 0 && !res.overflow) {
-    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${firstLine(res.stderr)}`);
+    const msg = firstLine(res.stderr);
+    if (/beyond a symbolic link|outside repository|is outside/i.test(msg)) {
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        `path cannot be diffed: ${msg}`,
+        "Pass a path of a tracked file or folder; paths through symbolic links are not followed.",
+      );
+    }
+    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${msg}`, "Try again without path, or with other refs.");
   }
   return res;
 }
@@ -293,25 +322,27 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
   const parent = path.dirname(ws.root);
   const probe = ["rev-parse", "--show-toplevel"];
   let nested = false;
-  let res = await rawGit(ws.root, probe, gitEnv(parent === ws.root ? undefined : parent), signal, 64 * 1024);
+  const res = await rawGit(ws.root, probe, gitEnv(parent === ws.root ? undefined : parent), signal, 64 * 1024);
   if (res.code !== 0) {
     if (/dubious ownership/i.test(res.stderr)) {
-      throw new ToolError("UNSUPPORTED", "git refuses this repository: it is owned by another user (safe.directory)");
+      throw new ToolError(
+        "UNSUPPORTED",
+        "git refuses this repository: it is owned by another user (safe.directory)",
+        "read_git_diff is not available here; use search_code or read_evidence instead.",
+      );
     }
     // Not a repository at the root itself: look for an enclosing one that tracks the root.
-    res = await rawGit(ws.root, probe, gitEnv(undefined), signal, 64 * 1024);
-    if (res.code !== 0) throw notARepo();
+    const outer = await rawGit(ws.root, probe, gitEnv(undefined), signal, 64 * 1024);
+    if (outer.code !== 0) throw notARepo();
     nested = true;
-    const tracked = await rawGit(
-      ws.root,
-      ["ls-files", "-z", "--", "."],
-      gitEnv(undefined),
-      signal,
-      4096,
-    );
+  }
+  const top = await checkRepoOwnership(ws, nested, signal);
+  // (Also when the ceiling did not stop discovery, e.g. a parent path containing ':'.)
+  nested = top !== ws.root;
+  if (nested) {
+    const tracked = await rawGit(ws.root, ["ls-files", "-z", "--", "."], gitEnv(undefined), signal, 4096);
     if ((tracked.code !== 0 && !tracked.overflow) || tracked.stdout.length === 0) throw notARepo();
   }
-  const top = res.stdout.toString("utf8").trim();
   // Neutralise every configured filter driver (clean/process run on a plain `git diff`).
   const cfg = await rawGit(
     ws.root,
@@ -338,6 +369,72 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
   return { top, nested, filterArgs };
 }
 
+/**
+ * Checks that the repository git found for the root belongs to it, and returns the real path of
+ * its work tree (see the module rules). Without this, a repository-local `core.worktree` (a
+ * hostile repository archive can carry one) would make `git diff` compare a commit with files
+ * outside the root, and a `.git` file, `.git` symlink or `.git/commondir` naming another
+ * repository would show that repository's history.
+ * @throws ToolError `UNSUPPORTED` when the repository does not belong to the root.
+ */
+async function checkRepoOwnership(ws: Workspace, nested: boolean, signal: AbortSignal | undefined): Promise<string> {
+  const env = gitEnv(nested ? undefined : path.dirname(ws.root));
+  const refuse = (why: string) =>
+    new ToolError(
+      "UNSUPPORTED",
+      `read_git_diff refuses this repository: ${why}`,
+      "Only a repository whose work tree is the workspace root (or contains it) can be diffed; use search_code or read_evidence instead.",
+    );
+  const info = await rawGit(
+    ws.root,
+    ["rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir"],
+    env,
+    signal,
+    64 * 1024,
+  );
+  const [topRaw, gitDirRaw, commonRaw] = info.stdout.toString("utf8").split("\n");
+  if (info.code !== 0 || !topRaw || !gitDirRaw || !commonRaw) throw notARepo();
+  let top: string;
+  let gitDir: string;
+  let common: string;
+  try {
+    top = await fsp.realpath(topRaw);
+    gitDir = await fsp.realpath(gitDirRaw);
+    common = await fsp.realpath(commonRaw);
+  } catch {
+    throw notARepo();
+  }
+  if (!isInside(ws.root, top)) throw refuse("its work tree (core.worktree) lies outside the workspace root");
+  const inTop = (p: string) => isInside(p, top) && p !== top;
+  if (inTop(gitDir) && inTop(common)) return top;
+  // A linked worktree: <common>/worktrees/<name>, whose `gitdir` file names <top>/.git.
+  if (path.dirname(gitDir) === path.join(common, "worktrees")) {
+    try {
+      const back = (await fsp.readFile(path.join(gitDir, "gitdir"), "utf8")).trim();
+      const backReal = await fsp.realpath(path.resolve(gitDir, back));
+      const ours = await fsp.realpath(path.join(top, ".git"));
+      if (backReal === ours) return top;
+    } catch {
+      // not a valid worktree link
+    }
+    throw refuse("its .git points at a worktree entry of another repository");
+  }
+  // A submodule (or any git dir kept elsewhere) whose core.worktree names this work tree.
+  if (gitDir === common) {
+    const wt = await rawGit(ws.root, ["config", "--get", "core.worktree"], env, signal, 64 * 1024);
+    const value = wt.stdout.toString("utf8").trim();
+    if (wt.code === 0 && value !== "") {
+      try {
+        if ((await fsp.realpath(path.resolve(gitDir, value))) === top) return top;
+      } catch {
+        // fall through
+      }
+    }
+    throw refuse("its git directory lies outside the work tree (a .git file or symlink naming another repository)");
+  }
+  throw refuse("its objects and refs come from another repository (commondir)");
+}
+
 /** `git rev-parse --verify --quiet --end-of-options <ref>^{commit}` → object id. */
 async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSignal | undefined): Promise<string> {
   validateRef(ref);
@@ -351,7 +448,11 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
   const sha = res.stdout.toString("utf8").trim();
   if (res.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
     if (ref === "HEAD") {
-      throw new ToolError("NOT_FOUND", "HEAD does not name a commit (the repository has no commits yet)");
+      throw new ToolError(
+        "NOT_FOUND",
+        "HEAD does not name a commit (the repository has no commits yet)",
+        "There is no history to diff yet; use search_code or read_evidence instead.",
+      );
     }
     throw new ToolError(
       "NOT_FOUND",
@@ -364,6 +465,8 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
 
 interface FileStat {
   path: string;
+  /** The old path of a rename or copy. */
+  oldPath?: string;
   added: number | undefined;
   deleted: number | undefined;
 }
@@ -378,25 +481,41 @@ function parseNumstat(buf: Buffer): FileStat[] {
     const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
     if (!m) continue;
     let p = m[3] as string;
+    let oldPath: string | undefined;
     if (p === "") {
       // rename: the next two fields are the old and the new path
+      oldPath = parts[i + 1] ?? "";
       i += 2;
       p = parts[i] ?? "";
     }
-    out.push({ path: p, added: m[1] === "-" ? undefined : Number(m[1]), deleted: m[2] === "-" ? undefined : Number(m[2]) });
+    const stat: FileStat = { path: p, added: m[1] === "-" ? undefined : Number(m[1]), deleted: m[2] === "-" ? undefined : Number(m[2]) };
+    if (oldPath !== undefined) stat.oldPath = oldPath;
+    out.push(stat);
   }
   return out;
 }
 
-function summarizeFiles(files: readonly FileStat[]): string {
+function summarizeFiles(files: readonly FileStat[], incomplete: boolean): string {
   if (files.length === 0) return "no file changes listed";
-  const shown = files.slice(0, 20).map((f) => (f.added === undefined ? `${f.path} (binary)` : `${f.path} (+${f.added} -${f.deleted ?? 0})`));
-  const more = files.length > 20 ? `, and ${files.length - 20} more` : "";
-  return `${files.length} file(s) changed: ${shown.join(", ")}${more}`;
+  const shown = files.slice(0, 20).map((f) => {
+    const p = shortPath(f.path);
+    return f.added === undefined ? `${p} (binary)` : `${p} (+${f.added} -${f.deleted ?? 0})`;
+  });
+  const more = files.length > 20 ? `, and ${files.length - 20}${incomplete ? "+" : ""} more` : incomplete ? ", and more" : "";
+  return `${incomplete ? "at least " : ""}${files.length} file(s) changed: ${shown.join(", ")}${more}`;
+}
+
+/** A path cut in the middle to {@link MAX_NOTE_PATH_CHARS} characters (for the note only). */
+function shortPath(p: string): string {
+  if (p.length <= MAX_NOTE_PATH_CHARS) return p;
+  const half = Math.floor((MAX_NOTE_PATH_CHARS - 1) / 2);
+  return `${p.slice(0, half)}…${p.slice(p.length - half)}`;
 }
 
 interface Hunk {
   path: string;
+  /** The old path when it differs from `path` (a rename or copy). */
+  oldPath?: string;
   oldStart: number;
   oldCount: number;
   newStart: number;
@@ -444,6 +563,7 @@ function parsePatch(text: string): Hunk[] {
   const out: Hunk[] = [];
   let oldPath: string | undefined;
   let newPath: string | undefined;
+  let renameFrom: string | undefined;
   let cur: Hunk | undefined;
   let inHeader = false;
   const lines = text.split("\n");
@@ -455,11 +575,14 @@ function parsePatch(text: string): Hunk[] {
       inHeader = true;
       oldPath = undefined;
       newPath = undefined;
+      renameFrom = undefined;
       continue;
     }
     if (inHeader) {
       if (line.startsWith("--- ")) oldPath = headerPath(line.slice(4), "a/");
       else if (line.startsWith("+++ ")) newPath = headerPath(line.slice(4), "b/");
+      else if (line.startsWith("rename from ")) renameFrom = unquoteGitPath(line.slice(12));
+      else if (line.startsWith("copy from ")) renameFrom = unquoteGitPath(line.slice(10));
       else if (line.startsWith("@@")) inHeader = false;
       if (inHeader) continue;
     }
@@ -478,6 +601,8 @@ function parsePatch(text: string): Hunk[] {
         newCount: m[4] === undefined ? 1 : Number(m[4]),
         lines: [line],
       };
+      if (oldPath !== undefined && oldPath !== p) cur.oldPath = oldPath;
+      if (renameFrom !== undefined && renameFrom !== p) cur.oldPath ??= renameFrom;
       out.push(cur);
       continue;
     }

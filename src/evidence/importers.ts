@@ -18,7 +18,10 @@
  * 5. otherwise a **name** of a module outside the tree: imports that resolve outside the tree
  *    and carry that name match (`numpy` matches `import numpy.linalg`, `react` matches
  *    `react/jsx-runtime`; `LanguageSpec.matchesExternal`), as do resolutions whose module name is
- *    exactly the query (Go import paths, Java names, Python namespace packages).
+ *    exactly the query (Go import paths, Java names, Python namespace packages). When imports
+ *    written exactly as the query resolve to files of the tree (an alias only some projects
+ *    define, such as `~/Button` under `web/jsconfig.json`), those files become the targets and
+ *    the search runs again, so importers using other specifiers are found too.
  *
  * **Matching**: an import matches when its resolution (`LanguageSpec.resolve`) reaches a target
  * file; a file never imports itself (a `.d.ts` is never an importer of its own module). A
@@ -367,7 +370,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   if (unwrapped) notes.push(`module_name read as '${query}'.`);
   if (target.reading && (evidence.length === 0 || target.reading.includes("names"))) notes.push(`${target.reading}.`);
   if (evidence.length === 0) notes.push(await emptyNote(query, target, project));
-  if (unresolvedSeen.length > 0) {
+  if (evidence.length === 0 && unresolvedSeen.length > 0) {
     notes.push(
       `${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${unresolvedSeen.slice(0, 3).join(", ")}.`,
     );
@@ -382,8 +385,13 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
 /** Why nothing was found, with close names when there are some. */
 async function emptyNote(query: string, target: QueryTarget, project: ProjectView): Promise<string> {
   if (target.files.size > 0) {
-    const list = [...target.files].sort().join(", ");
-    return `No file imports ${list}.`;
+    const list = [...target.files].sort();
+    const noParser = list.filter((f) => languageFor(f) === undefined);
+    const why =
+      noParser.length > 0
+        ? ` There is no parser for ${noParser.join(", ")}; only JS/TS imports of such files (assets, JSON) were looked for. Languages with a parser: ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}.`
+        : "";
+    return `No file imports ${list.join(", ")}.${why}`;
   }
   const candidates = new Set<string>();
   const layout = pythonLayout(project);

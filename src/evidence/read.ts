@@ -45,12 +45,13 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Reads lines `start_line..end_line` of `path`.
+ * @param signal cancels a long scan (checked between 64 KiB chunks).
  * @returns one `source` record (name = the path) and `total: 1`, or no record and a note for an
  *   empty file.
  * @throws ToolError `INVALID_ARGUMENT` (bad range, directory, path), `OUTSIDE_ROOT`, `DENIED`,
- *   `NOT_FOUND`, `UNSUPPORTED` (binary file).
+ *   `NOT_FOUND`, `UNSUPPORTED` (binary file), `TIMEOUT` (cancelled).
  */
-export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs): Promise<EvidenceResult> {
+export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal?: AbortSignal): Promise<EvidenceResult> {
   const start = checkLine(args.start_line, "start_line") ?? 1;
   const endArg = checkLine(args.end_line, "end_line");
   if (endArg !== undefined && endArg < start) {
@@ -132,6 +133,9 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs): Promi
     const buf = Buffer.alloc(CHUNK_BYTES);
     let pos = info.bomBytes;
     read: for (;;) {
+      if (signal?.aborted) {
+        throw new ToolError("TIMEOUT", "reading was cancelled", "Ask for a smaller line range or another file.");
+      }
       const { bytesRead } = await file.handle.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;

@@ -17,6 +17,17 @@
  *
  * Snippets follow `text-file.ts` (`\r` dropped, same line numbers as `read_evidence`); a line
  * longer than {@link MAX_LINE_CHARS} is cut around the first match and flagged `truncated`.
+ * Each line is cut as soon as its event is read, so memory stays bounded by the number of hits,
+ * not by line length; ripgrep's output is read by `ripgrep-json.ts` (linear time, bounded events).
+ * When an event was too large to keep whole and its first match lies past the kept prefix, the
+ * window around the match is read back from the file (race-safely, through the Workspace).
+ *
+ * Budget: at most {@link MAX_RESULT_CHARS} characters of snippets, paths and names together (a
+ * repository with very long paths cannot blow the budget), and at most `max_results` records.
+ *
+ * A `glob` only narrows the search: ripgrep's `--glob` would also re-include files that
+ * `.gitignore`/`.ignore` exclude, so with a glob the hits are kept only when the file is walkable
+ * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
 import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
@@ -27,7 +38,8 @@ import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compa
 import { mapLimit } from "./concurrency.js";
 import { isDeniedPath } from "./deny-list.js";
 import { toPosix } from "./path-policy.js";
-import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath } from "./ripgrep.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
+import { RgJsonReader, type RgMatchEvent, type RgText } from "./ripgrep-json.js";
 import { runProcess } from "./spawn.js";
 import {
   BARE_CR_FLAG,
@@ -59,15 +71,22 @@ export interface SearchOptions {
   timeoutMs?: number;
   /** Override {@link COLLECT_CAP}. */
   collectCap?: number;
+  /** Override the ripgrep event limits of `ripgrep-json.ts` (bytes; tests). */
+  eventLimits?: { maxParsedBytes?: number; keptLineBytes?: number };
 }
 
+/** One matching line, already reduced to its snippet. */
 interface Hit {
   path: string;
   line: number;
-  text: string;
-  /** UTF-16 offset of the first submatch in `text`. */
-  at: number;
-  badPath: boolean;
+  /** The snippet (cut to {@link MAX_LINE_CHARS}, `\r` shown as `\n`). */
+  snippet: string;
+  flags: EvidenceFlag[];
+  /**
+   * Set when only a prefix of a very long line was read and the first match lies beyond it: the
+   * byte offsets (in ripgrep's BOM-less stream) to read the window from the file.
+   */
+  window?: { lineOffset: number; matchOffset: number };
 }
 
 /**
@@ -89,10 +108,18 @@ export async function searchCode(
   opts: SearchOptions = {},
 ): Promise<EvidenceResult> {
   const query = args.query;
-  if (typeof query !== "string" || query === "") throw new ToolError("INVALID_ARGUMENT", "query must be a non-empty string");
-  if (query.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "query contains a NUL byte");
+  if (typeof query !== "string" || query === "") {
+    throw new ToolError("INVALID_ARGUMENT", "query must be a non-empty string", "Pass the text to find, e.g. \"load_index\".");
+  }
+  if (query.includes("\0")) {
+    throw new ToolError("INVALID_ARGUMENT", "query contains a NUL byte", "Search for printable text; binary files are not searched.");
+  }
   if (query.length > MAX_QUERY_CHARS) {
-    throw new ToolError("INVALID_ARGUMENT", `query is too long (${query.length} characters, limit ${MAX_QUERY_CHARS})`);
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `query is too long (${query.length} characters, limit ${MAX_QUERY_CHARS})`,
+      "Search for a short, distinctive part of the text.",
+    );
   }
   if (/[\r\n]/.test(query)) {
     throw new ToolError(
@@ -113,45 +140,69 @@ export async function searchCode(
     args.case_sensitive === undefined ? "--smart-case" : args.case_sensitive ? "--case-sensitive" : "--ignore-case",
   ];
   if (args.regex !== true) common.push("--fixed-strings");
-  common.push(`--regexp=${query}`, "--", target ?? ".");
+  common.push(`--regexp=${query}`, "--", ripgrepPathArg(target ?? ""));
 
   const cap = opts.collectCap ?? COLLECT_CAP;
   const timeoutMs = opts.timeoutMs ?? SEARCH_TIMEOUT_MS;
-  const first = await runRipgrep(ws, common, cap, timeoutMs, signal);
-  let hits = first.hits;
+  // A glob also re-includes ignored files in ripgrep; list the walkable files alongside.
+  const walkAbort = new AbortController();
+  const onAbort = () => walkAbort.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const walk = globArgs.length > 0 ? ws.walkPaths(target, walkAbort.signal) : undefined;
+  walk?.catch(() => undefined); // awaited below; never an unhandled rejection
+  let hits: Hit[];
+  let first: RunOutcome;
   let over = false;
-  if (first.stopped) {
-    // Too many hits for a complete parallel run: take a stable first slice in path order.
-    over = true;
-    const sorted = await runRipgrep(ws, ["--sort=path", ...common], maxResults * 4 + 64, timeoutMs, signal);
-    hits = sorted.hits;
+  let ignoredByGlob = 0;
+  let walkable: Set<string> | undefined;
+  try {
+    first = await runRipgrep(ws, common, cap, timeoutMs, signal, opts.eventLimits);
+    hits = first.hits;
+    if (first.stopped) {
+      // Too many hits for a complete parallel run: take a stable first slice in path order.
+      over = true;
+      const sorted = await runRipgrep(ws, ["--sort=path", ...common], maxResults * 4 + 64, timeoutMs, signal, opts.eventLimits);
+      hits = sorted.hits;
+    }
+    if (walk !== undefined) walkable = new Set(await walk);
+  } finally {
+    walkAbort.abort();
+    signal?.removeEventListener("abort", onAbort);
   }
 
-  // Post-filters: deny-list (defence in depth), virtual envs, binary files (our 8 KiB rule).
+  // Post-filters: deny-list (defence in depth), ignore rules under a glob, virtual envs,
+  // binary files (our 8 KiB rule).
   hits = hits.filter((h) => !isDeniedPath(h.path));
+  if (walkable !== undefined) {
+    const kept = hits.filter((h) => walkable.has(h.path) || h.flags.includes("non_utf8_path"));
+    ignoredByGlob = hits.length - kept.length;
+    hits = kept;
+  }
   const inVenv = await ws.virtualEnvFilter([...new Set(hits.map((h) => h.path))]);
   hits = hits.filter((h) => !inVenv(h.path));
   const binary = await binaryFiles(ws, hits);
   if (binary.size > 0) hits = hits.filter((h) => !binary.has(h.path));
 
   hits.sort((a, b) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : a.line - b.line));
-  const total = over ? Math.max(first.hits.length, hits.length) : hits.length;
+  const total = over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length;
 
-  const evidence: Evidence[] = [];
+  const chosen: Hit[] = [];
   let chars = 0;
-  let cutSnippet = false;
   let budgetHit = false;
   for (const h of hits) {
-    if (evidence.length >= maxResults) break;
-    const rec = toEvidence(h, query);
-    if (evidence.length > 0 && chars + rec.snippet.length > MAX_RESULT_CHARS) {
+    if (chosen.length >= maxResults) break;
+    // Budget: snippet, path and name (the query) all reach the model.
+    const cost = h.snippet.length + h.path.length + query.length;
+    if (chosen.length > 0 && chars + cost > MAX_RESULT_CHARS) {
       budgetHit = true;
       break;
     }
-    chars += rec.snippet.length;
-    if (rec.flags?.includes("truncated")) cutSnippet = true;
-    evidence.push(rec);
+    chars += cost;
+    chosen.push(h);
   }
+  await fillWindows(ws, chosen);
+  const evidence = chosen.map((h) => toEvidence(h, query));
+  const cutSnippet = evidence.some((e) => e.flags?.includes("truncated") === true);
   evidence.sort(compareEvidence);
 
   const truncated = over || evidence.length < total || cutSnippet;
@@ -165,6 +216,7 @@ export async function searchCode(
       (binary.size > 0 ? `; ${binary.size} binary file(s) skipped` : "") +
       ".";
     if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note += " The query was matched literally; set regex to true for a pattern.";
+    if (ignoredByGlob > 0) note += ` ${ignoredByGlob} matching line(s) in ignored files were left out.`;
   } else if (truncated) {
     const parts: string[] = [];
     if (over) parts.push(`more than ${cap} matching lines; showing the first ${evidence.length} in path order`);
@@ -179,14 +231,11 @@ export async function searchCode(
 /** Validates the user glob; returns the ripgrep arguments for it. */
 function validateGlob(glob: string | undefined): string[] {
   if (glob === undefined || glob.trim() === "") return [];
-  if (glob.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "glob contains a NUL byte");
-  if (glob.length > 500) throw new ToolError("INVALID_ARGUMENT", "glob is too long (limit 500 characters)");
+  const hint = "Globs match files inside the repository only, e.g. '*.py' or 'src/**/*.ts'.";
+  if (glob.includes("\0")) throw new ToolError("INVALID_ARGUMENT", "glob contains a NUL byte", hint);
+  if (glob.length > 500) throw new ToolError("INVALID_ARGUMENT", "glob is too long (limit 500 characters)", hint);
   if (/(^|[\\/])\.\.([\\/]|$)/.test(glob)) {
-    throw new ToolError(
-      "INVALID_ARGUMENT",
-      "glob must not contain '..'",
-      "Globs match files inside the repository only, e.g. '*.py' or 'src/**/*.ts'.",
-    );
+    throw new ToolError("INVALID_ARGUMENT", "glob must not contain '..'", hint);
   }
   return [`--glob=${glob}`];
 }
@@ -210,30 +259,22 @@ async function runRipgrep(
   cap: number,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  limits: SearchOptions["eventLimits"],
 ): Promise<RunOutcome> {
   const rg = await ripgrepPath();
   const hits: Hit[] = [];
   let searched = 0;
   let sawSummary = false;
-  const decoder = new StringDecoder("utf8");
-  let pending = "";
-  const onEvent = (line: string): "stop" | void => {
-    if (line === "") return;
-    let ev: RgEvent;
-    try {
-      ev = JSON.parse(line) as RgEvent;
-    } catch {
-      return;
-    }
+  const reader = new RgJsonReader((ev) => {
     if (ev.type === "match") {
-      const hit = toHit(ev.data);
+      const hit = toHit(ev);
       if (hit) hits.push(hit);
       if (hits.length >= cap) return "stop";
     } else if (ev.type === "summary") {
       sawSummary = true;
-      searched = ev.data.stats?.searches ?? 0;
+      searched = ev.searches;
     }
-  };
+  }, limits);
   let res;
   try {
     res = await runProcess(rg, args, {
@@ -241,16 +282,7 @@ async function runRipgrep(
       env: ripgrepEnv(),
       timeoutMs,
       signal,
-      onStdout: (chunk) => {
-        pending += decoder.write(chunk);
-        let nl = pending.indexOf("\n");
-        while (nl >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          if (onEvent(line) === "stop") return "stop";
-          nl = pending.indexOf("\n");
-        }
-      },
+      onStdout: (chunk) => reader.push(chunk),
     });
   } catch (err) {
     if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
@@ -263,10 +295,7 @@ async function runRipgrep(
       "Narrow the search with path or glob, or use a more specific query.",
     );
   }
-  if (!res.stopped) {
-    pending += decoder.end();
-    if (pending !== "") onEvent(pending);
-  }
+  if (!res.stopped) reader.end();
   // Exit code 2 with a summary means some files could not be read (warnings); without one,
   // ripgrep refused the arguments (regex or glob) before searching.
   if (!res.stopped && res.code === 2 && hits.length === 0 && !sawSummary) throw ripgrepFailure(res.stderr);
@@ -294,23 +323,8 @@ function ripgrepFailure(stderr: string): ToolError {
   } else if (/literal "\\n"|not allowed in a regex/i.test(msg)) {
     hint = "Matches cannot span lines; search for a single line.";
   }
-  if (msg === "") return new ToolError("INTERNAL", "ripgrep failed without a message");
+  if (msg === "") return new ToolError("INTERNAL", "ripgrep failed without a message", "Try again with a simpler query.");
   return new ToolError("INVALID_ARGUMENT", `search failed: ${msg.slice(0, 500)}`, hint);
-}
-
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
-type RgEvent =
-  | { type: "match"; data: RgMatch }
-  | { type: "summary"; data: { stats?: { searches?: number } } }
-  | { type: "begin" | "end" | "context"; data: unknown };
-interface RgMatch {
-  path: RgText;
-  lines: RgText;
-  line_number: number | null;
-  submatches: { start: number; end: number }[];
 }
 
 const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -327,43 +341,97 @@ function decodeRg(v: RgText): { value: string; exact: boolean; raw?: Buffer } {
   }
 }
 
-function toHit(m: RgMatch): Hit | undefined {
+/** Reduces a match event to a hit with its snippet (the whole line is not kept). */
+function toHit(m: RgMatchEvent): Hit | undefined {
   if (m.line_number === null) return undefined;
   const p = decodeRg(m.path);
   let rel = toPosix(p.value);
   if (rel.startsWith("./")) rel = rel.slice(2);
   const l = decodeRg(m.lines);
-  const firstByte = m.submatches[0]?.start ?? 0;
+  const firstByte = m.first_start ?? 0;
   // Submatch offsets are in bytes of the raw line; convert the first to a UTF-16 offset.
   const raw = l.raw ?? Buffer.from(l.value, "utf8");
-  const at = lossy.decode(raw.subarray(0, firstByte)).length;
-  return { path: rel, line: m.line_number, text: stripLineEnding(l.value), at, badPath: !p.exact };
+  const beyond = !m.complete && firstByte + 64 > raw.length;
+  const at = beyond ? 0 : lossy.decode(raw.subarray(0, firstByte)).length;
+  const text = m.complete ? stripLineEnding(l.value) : l.value;
+  const hit = snippetHit(rel, m.line_number, text, at, !m.complete);
+  if (!p.exact) hit.flags.push("non_utf8_path");
+  if (beyond && m.absolute_offset !== null) hit.window = { lineOffset: m.absolute_offset, matchOffset: firstByte };
+  return hit;
+}
+
+/** Builds a hit from (part of) a line: cut around `at`, `\r` shown as `\n`, flags set. */
+function snippetHit(path: string, line: number, text: string, at: number, partial: boolean): Hit {
+  const flags: EvidenceFlag[] = [];
+  const { text: shown, bareCr } = snippetLine(text);
+  const cut = cutText(shown, MAX_LINE_CHARS, at);
+  if (cut.cut || partial) flags.push("truncated");
+  if (bareCr) flags.push(BARE_CR_FLAG);
+  if (hasInvisibleUnicode(cut.text)) flags.push("invisible_unicode");
+  return { path, line, snippet: cut.text, flags };
+}
+
+/**
+ * For hits whose first match lies beyond the part of a very long line that was read, reads the
+ * window around the match from the file (opened through the Workspace: race-safe, deny-checked).
+ * UTF-16 files (transcoded offsets) keep the start of the line. Failures keep the snippet as is.
+ */
+async function fillWindows(ws: Workspace, hits: Hit[]): Promise<void> {
+  for (let i = 0; i < hits.length; i++) {
+    const h = hits[i] as Hit;
+    if (h.window === undefined) continue;
+    let f;
+    try {
+      f = await ws.openFile(h.path);
+    } catch {
+      continue;
+    }
+    try {
+      const head = Buffer.alloc(4);
+      const { bytesRead } = await f.handle.read(head, 0, 4, 0);
+      const enc = sniff(head.subarray(0, bytesRead));
+      if (enc.encoding !== "utf-8") continue;
+      const lineStart = enc.bomBytes + h.window.lineOffset;
+      const match = lineStart + h.window.matchOffset;
+      const from = Math.max(lineStart, match - 4 * MAX_LINE_CHARS);
+      const buf = Buffer.alloc(match - from + 4 * MAX_LINE_CHARS);
+      const { bytesRead: n } = await f.handle.read(buf, 0, buf.length, from);
+      let bytes = buf.subarray(0, n);
+      let skip = 0;
+      while (from > lineStart && skip < 3 && skip < bytes.length && ((bytes[skip] as number) & 0xc0) === 0x80) skip++;
+      bytes = bytes.subarray(skip);
+      const nl = bytes.indexOf(0x0a, match - from - skip);
+      if (nl >= 0) bytes = bytes.subarray(0, nl);
+      const text = stripLineEnding(lossy.decode(bytes));
+      const at = lossy.decode(bytes.subarray(0, Math.max(0, match - from - skip))).length;
+      const filled = snippetHit(h.path, h.line, text, at, true);
+      filled.flags.push(...h.flags.filter((fl) => fl === "non_utf8_path"));
+      hits[i] = filled;
+    } catch {
+      // keep the prefix snippet
+    } finally {
+      await f.handle.close().catch(() => undefined);
+    }
+  }
 }
 
 function toEvidence(h: Hit, query: string): Evidence {
-  const flags: EvidenceFlag[] = [];
-  const { text: shown, bareCr } = snippetLine(h.text);
-  const cut = cutText(shown, MAX_LINE_CHARS, h.at);
-  if (cut.cut) flags.push("truncated");
-  if (bareCr) flags.push(BARE_CR_FLAG);
-  if (hasInvisibleUnicode(h.text)) flags.push("invisible_unicode");
-  if (h.badPath) flags.push("non_utf8_path");
   const rec: Evidence = {
     path: h.path,
     start_line: h.line,
     end_line: h.line,
     kind: "match",
     name: query,
-    snippet: cut.text,
+    snippet: h.snippet,
   };
-  if (flags.length > 0) rec.flags = flags;
+  if (h.flags.length > 0) rec.flags = [...h.flags];
   return rec;
 }
 
 /** Files among the hits that are binary by the 8 KiB NUL rule (ripgrep's own check looks further). */
 async function binaryFiles(ws: Workspace, hits: readonly Hit[]): Promise<Set<string>> {
   const out = new Set<string>();
-  const files = [...new Set(hits.filter((h) => !h.badPath).map((h) => h.path))];
+  const files = [...new Set(hits.filter((h) => !h.flags.includes("non_utf8_path")).map((h) => h.path))];
   await mapLimit(files, 32, async (rel) => {
     let fh;
     try {
@@ -375,7 +443,7 @@ async function binaryFiles(ws: Workspace, hits: readonly Hit[]): Promise<Set<str
     } catch {
       // unreadable now: ripgrep read it a moment ago; keep its result
     } finally {
-      await fh?.close();
+      await fh?.close().catch(() => undefined);
     }
   });
   return out;

@@ -4,8 +4,9 @@
  * language reports is stated in `lang/<language>.ts`).
  *
  * - `name` is a plain name (`load_index`) or a qualified one: `Class.method`, `Outer.Inner.method`,
- *   also written `Type::method` or `Class#method`. A plain name also finds methods of that name
- *   (reported as `Class.method`); a qualified name matches the innermost containers
+ *   also written `Type::method` or `Class#method`, optionally led by the module's dotted path
+ *   (`rag_common.load_index`, `shop.cart.Cart.total`). A plain name also finds methods of that
+ *   name (reported as `Class.method`); a qualified name matches the innermost containers
  *   (`Inner.method` finds `Outer.Inner.method`). Matching is exact and case-sensitive.
  * - `kind` keeps only definitions of that kind; `path` limits the search to a file or folder
  *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
@@ -59,11 +60,15 @@ function qualified(def: SymbolDef): string {
   return def.container ? `${def.container}.${def.name}` : def.name;
 }
 
-function matches(def: SymbolDef, q: SymbolQuery): boolean {
+function matches(def: SymbolDef, q: SymbolQuery, file: string): boolean {
   if (def.name !== q.name) return false;
   if (q.containers.length === 0) return true;
   const want = q.containers.join(".");
-  return def.container === want || (def.container?.endsWith(`.${want}`) ?? false);
+  if (def.container === want || def.container?.endsWith(`.${want}`)) return true;
+  // Module-qualified: `rag_common.load_index`, `shop.cart.Cart.total` (the file's path as dotted parts).
+  const dotted = `${file.replace(/(\.d)?\.[^./]+$/, "").replace(/\/(__init__|index)$/, "").split("/").join(".")}.${qualified(def)}`;
+  const full = [...q.containers, q.name].join(".");
+  return dotted === full || dotted.endsWith(`.${full}`);
 }
 
 /** The files to search: all source files, or those under `path`. */
@@ -120,7 +125,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   const otherContainers: { file: string; def: SymbolDef }[] = [];
   for (const [file, f] of facts) {
     for (const def of f.symbols) {
-      if (matches(def, q)) {
+      if (matches(def, q, file)) {
         if (args.kind === undefined || def.kind === args.kind) found.push({ file, def });
         else otherKinds.push({ file, def });
       } else if (def.name === q.name && q.containers.length > 0) {

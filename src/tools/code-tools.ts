@@ -107,7 +107,7 @@ export const readEvidenceTool = defineTool({
   name: "read_evidence",
   description: "Read exact lines of a file (1-based, inclusive). Use it to see the code around a search hit or definition.",
   input: readEvidenceInput,
-  run: (args, ctx) => readEvidence(workspaceOf(ctx), args),
+  run: (args, ctx) => readEvidence(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const findImportersTool = defineTool({

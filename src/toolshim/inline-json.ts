@@ -221,6 +221,15 @@ function introduction(text: string, start: number): string {
 }
 
 /**
+ * Whether the text right before `start` introduces what follows as an example ("for example",
+ * "e.g.", "such as", "would look like", "syntax", "schema", "template" in the last one or two
+ * sentences of the paragraph). Used for inline JSON and for dialects with weak markers.
+ */
+export function introducedAsExample(text: string, start: number): boolean {
+  return EXAMPLE_CUE.test(introduction(text, start));
+}
+
+/**
  * Find call-shaped JSON in `text` (see the module comment for shapes and decoys).
  * @returns the groups in text order with the spans to remove, and notes on rejected candidates.
  */
@@ -281,7 +290,7 @@ export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []
       const c = callSyntaxAround(text, grown.span.start, grown.span.end);
       if (c) grown.span = { start: c.start, end: c.end };
     }
-    if (EXAMPLE_CUE.test(introduction(text, grown.span.start))) {
+    if (introducedAsExample(text, grown.span.start)) {
       notes.push(`JSON for ${extracted.calls[0]!.name} is introduced as an example; not a call`);
       continue;
     }

@@ -22,12 +22,14 @@
  * - A closer after content that follows a closed block is a stray marker and is dropped.
  */
 
-interface TagPair {
+/** A reasoning opener and its closer (unanchored patterns, no `g` flag). */
+export interface TagPair {
   open: RegExp;
   close: RegExp;
 }
 
-const PAIRS: readonly TagPair[] = [
+/** Every reasoning tag pair (see the module comment for the families). */
+export const REASONING_TAGS: readonly TagPair[] = [
   { open: /<think(?:\s[^<>]*)?>/i, close: /<\/think\s*>/i },
   { open: /<thinking(?:\s[^<>]*)?>/i, close: /<\/thinking\s*>/i },
   { open: /<seed:think>/, close: /<\/seed:think>/ },
@@ -68,7 +70,7 @@ interface Hit {
 
 function earliest(text: string, from: number): Hit | undefined {
   let best: Hit | undefined;
-  for (const pair of PAIRS) {
+  for (const pair of REASONING_TAGS) {
     for (const kind of ["open", "close"] as const) {
       const re = new RegExp(pair[kind].source, pair[kind].flags.includes("i") ? "gi" : "g");
       re.lastIndex = from;

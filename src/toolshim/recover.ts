@@ -24,7 +24,7 @@
 import type { ToolCall } from "../llm/types.js";
 import { prepareArguments } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
-import { scanInlineCalls } from "./inline-json.js";
+import { introducedAsExample, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning } from "./reasoning.js";
@@ -71,9 +71,6 @@ interface StageOne {
   notes: string[];
 }
 
-const EXAMPLE_CUE =
-  /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks like this|syntax|schema|template|placeholder)\b/i;
-
 function firstStart(spans: readonly Span[]): number {
   return spans.reduce((m, s) => Math.min(m, s.start), Number.POSITIVE_INFINITY);
 }
@@ -82,12 +79,8 @@ function firstStart(spans: readonly Span[]): number {
  * A dialect hit whose markup starts with a weak marker (a fence or a bare bracket) and that the
  * text introduces as an example is a decoy (`toolcall-formats.md` §5 "Decoys", goose#1857).
  */
-function introducedAsExample(text: string, spans: readonly Span[]): boolean {
-  return spans.some((s) => {
-    if (!/^(?:`{3}|~{3}|[{[])/.test(text.slice(s.start, s.start + 3))) return false;
-    const para = text.slice(Math.max(0, s.start - 400), s.start).split(/\n[ \t]*\n/).pop() ?? "";
-    return EXAMPLE_CUE.test(para.split(/(?<=[.!?])\s+(?=\S)/).slice(-2).join(" "));
-  });
+function weakMarkupIntroducedAsExample(text: string, spans: readonly Span[]): boolean {
+  return spans.some((s) => /^(?:`{3}|~{3}|[{[])/.test(text.slice(s.start, s.start + 3)) && introducedAsExample(text, s.start));
 }
 
 function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dialect) => boolean): StageOne {
@@ -106,7 +99,7 @@ function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dia
   const withCalls = hits
     .filter((h) => h.match.calls.length > 0)
     .filter((h) => {
-      if (!introducedAsExample(text, h.match.spans)) return true;
+      if (!weakMarkupIntroducedAsExample(text, h.match.spans)) return true;
       notes.push(`${h.dialect.family} markup is introduced as an example; not a call`);
       return false;
     })
@@ -255,8 +248,6 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
     if (joined !== undefined) result.thinking = joined;
     return { result, text, decided };
   };
-  const reasoningBy: RecoveredBy | undefined =
-    reasoningCalls.length > 0 ? `dialect:${reasoningCalls[0]!.family}` : undefined;
 
   // 1. Native calls win; text markup is still removed from the content.
   if (turn.tool_calls !== undefined && turn.tool_calls.length > 0) {
@@ -269,7 +260,12 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
     if (st.chosen.length > 0) out.note("native", "native tool calls present; calls written as text were not dispatched");
     return finish("native", st.spans, true, st.reasoning);
   }
-  for (const { raw } of reasoningCalls) out.settle(raw, true);
+  let reasoningBy: RecoveredBy | undefined;
+  for (const { raw, family } of reasoningCalls) {
+    const before = out.calls.length;
+    out.settle(raw, true);
+    if (reasoningBy === undefined && out.calls.length > before) reasoningBy = `dialect:${family}`;
+  }
 
   // 2. Stage 1: dialects.
   const st1 = runDialects(text, tools);

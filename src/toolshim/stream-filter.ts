@@ -20,6 +20,11 @@
  * - the last word of the buffer (it could become `name(` or a marker), a partial marker at the
  *   end, and a `;`/`,` after a closed value (it could join the value to a next call).
  *
+ * Cost: the text before the hold point is recovered again only when it grew by something other
+ * than plain prose; plain prose (no markup characters, no marker words, whole inline code spans)
+ * extends the visible text directly, and shown text is compared with the pipeline's output with
+ * whitespace runs counted as equal (the pipeline tidies whitespace at span junctions).
+ *
  * Known limit: a template that prefills a reasoning opener (the text holds only the closer)
  * cannot be recognised before the closer arrives; pass `prefilledReasoning: true` for such models
  * (the recover diagnostics say `reasoning: prefilled`). Without it, text streamed before the
@@ -28,7 +33,7 @@
 import { matchBalanced } from "./json.js";
 import { DIALECTS } from "./dialects/index.js";
 import { recoverDeterministic } from "./recover.js";
-import { REASONING_MARKERS } from "./reasoning.js";
+import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
 import type { OfferedTool, RecoverResult } from "./types.js";
 
 /** Options of {@link StreamFilter}. */
@@ -40,20 +45,16 @@ export interface StreamFilterOptions {
 const OWN_MARKERS = [
   "<|", "<｜", "<tool_call", "<tool_calls", "<function", "<invoke", "<minimax:tool_call", "<seed:tool_call",
   "<steptml:", "<TOOLCALL", "<start_function_call", "<arg_key", "<parameter", "<tools>", "<tool>",
-  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "Tool result", "Tool error:", "<tool_response>", "Observation:",
+  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "Tool result", "Tool error:", "<tool_response>", "Observation:", "Action:", "Tool:", "Function:",
 ];
 
-const OPENER_TO_CLOSER: readonly (readonly [RegExp, RegExp])[] = [
-  [/^<think(?:\s[^<>]*)?>/i, /<\/think\s*>/i],
-  [/^<thinking(?:\s[^<>]*)?>/i, /<\/thinking\s*>/i],
-  [/^<seed:think>/, /<\/seed:think>/],
-  [/^<\|START_THINKING\|>/, /<\|END_THINKING\|>/],
-  [/^<\|inner_prefix\|>/, /<\|inner_suffix\|>/],
-  [/^<\|channel>thought/, /<channel\|>/],
-  [/^\[THINK\]/, /\[\/THINK\]/],
-  [/^◁think▷/, /◁\/think▷/],
-];
-const CLOSERS = /<\/think\s*>|<\/thinking\s*>|<\/seed:think>|<\|END_THINKING\|>|<\|inner_suffix\|>|<channel\|>|\[\/THINK\]|◁\/think▷/i;
+/** Openers anchored at the scan position (sticky), each with its closer. */
+const OPENERS: readonly (readonly [RegExp, RegExp])[] = REASONING_TAGS.map((t) => [
+  new RegExp(t.open.source, `${t.open.flags}y`),
+  new RegExp(t.close.source, `${t.close.flags}g`),
+]);
+/** Any closer (the prefilled-opener case). */
+const CLOSERS = new RegExp(REASONING_TAGS.map((t) => t.close.source).join("|"), "i");
 const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml|python|py)$/;
 
 function markerList(): string[] {
@@ -63,38 +64,69 @@ function markerList(): string[] {
 
 type Scan = { hold: number } | { next: number };
 
-/** The text is held from the returned index; a `;`/`,` after a closed value is held with it. */
-function holdPoint(text: string, from: number, markers: readonly string[], tools: readonly OfferedTool[]): number {
-  const hold = rawHoldPoint(text, from, markers, tools);
-  const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, hold - 200), hold));
-  return sep ? hold - sep[1]!.length : hold;
+/** First characters of every marker and reasoning tag: only there is a marker check needed. */
+function firstChars(markers: readonly string[]): Set<string> {
+  return new Set([...markers, ...REASONING_MARKERS].map((m) => m[0]!));
+}
+
+/** Where to hold, and where the next scan may resume (everything before it is decided). */
+interface HoldScan {
+  hold: number;
+  resume: number;
+}
+
+/** The text is held from `hold`; a `;`/`,` after a closed value is held with it. */
+function holdPoint(text: string, from: number, resume: number, markers: readonly string[], starts: ReadonlySet<string>, tools: readonly OfferedTool[]): HoldScan {
+  const scan = rawHoldPoint(text, from, resume, markers, starts, tools);
+  const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, scan.hold - 200), scan.hold));
+  return sep ? { hold: scan.hold - sep[1]!.length, resume: Math.min(scan.resume, scan.hold - sep[1]!.length) } : scan;
 }
 
 /** The text is held from `hold` (an undecided construct starts there). */
-function rawHoldPoint(text: string, from: number, markers: readonly string[], tools: readonly OfferedTool[]): number {
+function rawHoldPoint(
+  text: string,
+  from: number,
+  resume: number,
+  markers: readonly string[],
+  starts: ReadonlySet<string>,
+  tools: readonly OfferedTool[],
+): HoldScan {
   const n = text.length;
-  const lead = text.slice(from).trimStart();
-  const leadAt = n - lead.length;
+  let leadAt = from;
+  while (leadAt < n && /\s/.test(text[leadAt]!)) leadAt++;
+  const lead = text.slice(leadAt, leadAt + 80);
   // Harmony with stripped special tokens: `analysis…assistantfinal…`.
-  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return leadAt;
+  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return { hold: leadAt, resume: from };
   // Functionary v3.2 header line: a lone identifier that names a tool (or `all`).
   const header = /^([A-Za-z_][\w.-]*)(\n|$)/.exec(lead);
-  if (header) {
+  if (header && leadAt + header[0].length <= n) {
     const name = header[1]!;
     const complete = header[2] === "\n";
     const known = name === "all" || tools.some((t) => t.name === name);
     const maybe = name.length <= 64 && ("all".startsWith(name) || tools.some((t) => t.name.startsWith(name)));
-    if ((complete && known) || (!complete && maybe)) return leadAt;
+    if ((complete && known) || (!complete && leadAt + header[0].length === n && maybe)) return { hold: leadAt, resume: from };
   }
-  let i = from;
+  let i = Math.max(from, resume);
   while (i < n) {
-    const r = construct(text, i, markers);
-    if ("hold" in r) return r.hold;
+    const r = construct(text, i, markers, starts);
+    if ("hold" in r) return { hold: r.hold, resume: Math.min(i, r.hold) };
     i = r.next;
   }
   // The last word could become `name(` (a call such as `exec({…})`).
-  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(text);
-  return tail && tail.index >= from ? tail.index : n;
+  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(text.slice(Math.max(from, n - 200)));
+  const tailAt = tail ? n - tail[0].length : n;
+  return { hold: tail ? tailAt : n, resume: n };
+}
+
+/**
+ * Text that cannot start or change any construct: no markup characters, no marker words, and
+ * backticks only as whole inline code spans (prose about code is full of them).
+ */
+const PLAIN = /^[^<>[\]{}~|｜◁▷]*$/;
+const WORD_MARKERS = /Tool result|Tool error|Observation:|Action:|Tool:|Function:|Using tool:|functools|```/;
+
+function isPlain(region: string): boolean {
+  return PLAIN.test(region) && !WORD_MARKERS.test(region) && (region.match(/`/g) ?? []).length % 2 === 0;
 }
 
 function lineStart(text: string, i: number): boolean {
@@ -103,18 +135,18 @@ function lineStart(text: string, i: number): boolean {
 }
 
 /** Classify the text at `i`: hold from a position, or continue at `next`. */
-function construct(text: string, i: number, markers: readonly string[]): Scan {
+function construct(text: string, i: number, markers: readonly string[], starts: ReadonlySet<string>): Scan {
   const c = text[i]!;
   const n = text.length;
   const rest = text.slice(i, i + 80);
 
-  if (c === "<" || c === "[" || c === ">" || c === "｜" || c === "◁" || c === "f" || c === "U" || c === "T" || c === "O") {
-    for (const [open, close] of OPENER_TO_CLOSER) {
-      const m = open.exec(rest);
+  if (starts.has(c)) {
+    for (const [open, close] of OPENERS) {
+      open.lastIndex = i;
+      const m = open.exec(text);
       if (m) {
-        const re = new RegExp(close.source, close.flags.includes("i") ? "gi" : "g");
-        re.lastIndex = i + m[0].length;
-        const cm = re.exec(text);
+        close.lastIndex = i + m[0].length;
+        const cm = close.exec(text);
         return cm ? { next: cm.index + cm[0].length } : { hold: i };
       }
     }
@@ -156,7 +188,12 @@ function jsonish(text: string, i: number, holdAt: number): Scan {
   }
   if (!looksJson) return { next: i + 1 };
   const m = matchBalanced(text, i);
-  if (m.ok) return { next: m.end };
+  if (m.ok) {
+    // `name({…}` waits for its `)`.
+    const callStart = startWithCallSyntax(text, holdAt);
+    if (callStart < holdAt && /^\s*$/.test(text.slice(m.end))) return { hold: callStart };
+    return { next: m.end };
+  }
   if (m.reason === "eof") return { hold: startWithCallSyntax(text, holdAt) };
   return { next: i + 1 };
 }
@@ -241,9 +278,15 @@ export class StreamFilter {
   #emitted = "";
   #result: RecoverResult | undefined;
   #lastHold = -1;
+  #resume = 0;
+  /** The visible text of `buffer[0, lastHold)` (tidied: no trailing whitespace). */
+  #target: string | undefined;
+  /** Raw index up to which `#target` accounts for the buffer (its trailing whitespace excluded). */
+  #rawEnd = 0;
   readonly #tools: readonly OfferedTool[];
   readonly #prefilled: boolean;
   readonly #markers: readonly string[];
+  readonly #starts: ReadonlySet<string>;
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -253,6 +296,7 @@ export class StreamFilter {
     this.#tools = tools;
     this.#prefilled = opts.prefilledReasoning === true;
     this.#markers = markerList();
+    this.#starts = firstChars(this.#markers);
   }
 
   /** The raw text received so far. */
@@ -270,13 +314,24 @@ export class StreamFilter {
       if (!closer) return "";
       from = closer.index + closer[0].length;
     }
-    const hold = holdPoint(this.#buffer, from, this.#markers, this.#tools);
+    const scan = holdPoint(this.#buffer, from, this.#resume, this.#markers, this.#starts, this.#tools);
+    this.#resume = scan.resume;
+    const hold = scan.hold;
     // The visible text depends only on the text before the hold point, which only grows.
     if (hold === this.#lastHold) return "";
+    const region = this.#lastHold >= from && hold > this.#lastHold ? this.#buffer.slice(this.#lastHold, hold) : undefined;
     this.#lastHold = hold;
     if (hold <= from && this.#emitted === "") return "";
-    const target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
-    return this.#advance(target);
+    if (region !== undefined && this.#target !== undefined && isPlain(region)) {
+      // Plain prose after decided text extends the visible text as it is (no full recovery).
+      const piece = this.#buffer.slice(this.#rawEnd, hold).trimEnd();
+      this.#target += this.#target === "" ? piece.trimStart() : piece;
+      this.#rawEnd += piece.length;
+    } else {
+      this.#target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
+      this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
+    }
+    return this.#advance(this.#target);
   }
 
   /** End of the message: returns the rest of the visible text. */
@@ -290,15 +345,47 @@ export class StreamFilter {
     return this.#result;
   }
 
+  /**
+   * Show what `target` adds to what was shown. Whitespace runs count as equal (the pipeline
+   * tidies whitespace at span junctions and at the end); anything else must continue what was
+   * shown.
+   */
   #advance(target: string): string {
-    if (target.startsWith(this.#emitted)) {
-      const delta = target.slice(this.#emitted.length);
-      this.#emitted = target;
+    const covered = coveredPrefix(this.#emitted, target);
+    if (covered !== undefined) {
+      const delta = target.slice(covered);
+      this.#emitted += delta;
       return delta;
     }
     // What was shown turned out to be reasoning (a prefilled opener): show the content anew.
-    if (target === "" || this.#emitted.startsWith(target)) return "";
+    if (target.trim() === "") return "";
     this.#emitted = target;
     return `\n\n${target}`;
   }
+}
+
+const WS = /\s/;
+
+/**
+ * How much of `target` the already shown text covers, comparing whitespace runs as equal;
+ * `undefined` when `shown` is not a prefix of `target` in that sense.
+ */
+function coveredPrefix(shown: string, target: string): number | undefined {
+  let i = 0;
+  let j = 0;
+  while (j < shown.length) {
+    if (WS.test(shown[j]!)) {
+      while (j < shown.length && WS.test(shown[j]!)) j++;
+      if (j === shown.length) break;
+      if (i < target.length && WS.test(target[i]!)) while (i < target.length && WS.test(target[i]!)) i++;
+      else if (i < target.length) return undefined;
+      continue;
+    }
+    if (i >= target.length) return i;
+    if (WS.test(target[i]!)) return undefined;
+    if (target[i] !== shown[j]) return undefined;
+    i++;
+    j++;
+  }
+  return i;
 }

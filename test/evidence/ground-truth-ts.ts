@@ -109,9 +109,9 @@ export function tsGroundTruth(root: string, files: readonly string[]): TsGroundT
     }
     const info = ts.preProcessFile(text, true, true);
     const options = optionsFor(abs);
-    const lineStarts = ts.computeLineStarts(text);
+    const source = ts.createSourceFile(abs, text, ts.ScriptTarget.Latest, false);
     for (const ref of info.importedFiles) {
-      const line = ts.computeLineAndCharacterOfPosition(lineStarts, ref.pos).line + 1;
+      const line = source.getLineAndCharacterOfPosition(ref.pos).line + 1;
       const resolved = ts.resolveModuleName(ref.fileName, abs, options, ts.sys).resolvedModule;
       let target = "unresolved";
       if (resolved !== undefined) {

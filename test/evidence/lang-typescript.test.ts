@@ -65,6 +65,15 @@ describe("js-family extraction: imports", () => {
     ]);
   });
 
+  it("a module augmentation in a module file is a type-only import; an ambient declaration in a script is not", async () => {
+    const mod = 'import { z } from "zod";\ndeclare module "zod" {\n  interface ZodType { x: 1 }\n}\n';
+    expect(await imports(typescript, mod)).toEqual([
+      ["zod", 1, 1, null],
+      ["zod", 2, 2, ["type_only"]],
+    ]);
+    expect(await imports(typescript, 'declare module "virtual:x" {\n  const v: number;\n}\n')).toEqual([]);
+  });
+
   it("require() and import() with a literal or a substitution-free template, anywhere", async () => {
     const src = [
       'const f = require("f");', //1

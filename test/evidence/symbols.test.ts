@@ -45,6 +45,8 @@ describe("find_symbol: Python", () => {
     expect(where(await sym(shop, "Cart.total"))).toEqual(["src/shop/cart.py:17-18 Cart.total method"]);
     expect(where(await sym(shop, "total"))).toEqual(["src/shop/cart.py:17-18 Cart.total method"]);
     expect(where(await sym(rag, "Chunk.text"))).toEqual(["src/rag_common.py:21-21 Chunk.text variable"]);
+    expect(where(await sym(rag, "rag_common.load_index"))).toEqual(["src/rag_common.py:60-61 load_index function"]);
+    expect(where(await sym(shop, "shop.cart.Cart.total"))).toEqual(["src/shop/cart.py:17-18 Cart.total method"]);
   });
 
   it("ranges include decorators; constants are definitions however short", async () => {

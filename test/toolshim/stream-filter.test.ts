@@ -62,6 +62,29 @@ describe("stream filter parity over the corpus", () => {
   }
 });
 
+describe("stream filter parity for shapes outside the corpus", () => {
+  const tools: OfferedTool[] = [{ name: "search_code" }, { name: "find_symbol" }, { name: "read_evidence" }];
+  const texts = [
+    'Thought: I need it.\nAction: find_symbol\nAction Input: {"name": "Foo"}\nObservation: found',
+    'Let me search. search_code({"query": "a"}) then wait.',
+    'Here: <tool_call name="read_evidence">{"path": "c.py"}</tool_call> ok',
+    'Using tool: search_code\n```json\n{"name": "search_code", "arguments": {"query": "a"}}\n```\nDone.',
+    'Some **markdown** with `code {x}` and a list:\n- [x] done\n- [ ] todo\n\nFunction: parse() handles it. {"a": [1,2]} <b>bold</b> a<b c>d',
+    'Tool calls look like this, for example:\n```json\n{"name": "search_code", "arguments": {"query": "foo"}}\n```\nThat is the format.',
+    "The function `load_index` in src/rag_common.py:12 reads the index; `load_index` is called from src/rag_chat.py:10.\n\n" +
+      '```python\ndef load_index(path: str) -> dict:\n    return json.load(open(path))  # {"a": 1}\n```\n\nOptions are {debug, verbose}; see [the docs](https://x.y).',
+  ];
+  for (const text of texts) {
+    it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
+      const want = collapse(recoverDeterministic({ content: text }, tools).content);
+      for (let k = 0; k <= text.length; k++) {
+        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
+      }
+      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 

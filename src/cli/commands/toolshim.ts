@@ -98,6 +98,7 @@ function printHuman(r: RecoverResult): void {
   for (const d of r.diagnostics) logLine(e.dim(`${d.stage}: ${d.message}`));
 }
 
+/** Registers `codecite toolshim` on the program (the toolshim modules load inside the action). */
 export function register(program: Command): void {
   program
     .command("toolshim")

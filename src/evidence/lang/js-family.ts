@@ -18,7 +18,8 @@
  * `import … from "x"`, `import "x"`, `export … from "x"`, TS `import x = require("x")`,
  * `require("x")`, `import("x")` (flagged `dynamic`), each with a string literal or a template
  * literal without substitutions. `import type …`, `export type … from` and `import("x")` in a type
- * position are flagged `type_only`. A non-literal argument (`import(\`./${x}\`)`, `require(name)`)
+ * position are flagged `type_only`, as is a module augmentation — `declare module "x" { … }` at the
+ * top level of a file that has imports or exports (its first line is the range). A non-literal argument (`import(\`./${x}\`)`, `require(name)`)
  * gives a ref flagged `unresolved` (and `dynamic` for `import()`) whose specifier is the argument's
  * text; it is never dropped. The range is the whole statement (for a call: see `call-range.ts`).
  */
@@ -205,6 +206,7 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
   const seenDefs = new Set<string>();
+  const augmentations: { node: SyntaxNode; name: string }[] = [];
 
   const define = (name: string, kind: SymbolKind, lines: LineRange, chain: readonly string[]) => {
     const key = `${chain.join(".")}|${name}|${kind}|${lines.start_line}|${lines.end_line}`;
@@ -303,7 +305,18 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
         }
         const name = nameNode.type === "string" ? (literalValue(nameNode) ?? nameNode.text) : nameNode.text;
         define(name, kind, nodeLines(outerNode(node)), chain);
+        if (node.type === "module" && nameNode.type === "string" && node.parent?.type === "ambient_declaration" && node.parent.parent?.type === "program") {
+          augmentations.push({ node: node.parent, name });
+        }
       }
+    }
+  }
+  // Module augmentations: in a file with imports or exports, `declare module "x" { … }` at the top
+  // level augments (and so depends on) module x — TypeScript's preProcessFile lists it as an import.
+  if (augmentations.length > 0 && imports.some((r) => !r.flags?.includes("dynamic"))) {
+    for (const { node, name } of augmentations) {
+      const line = node.startPosition.row + 1;
+      imports.push({ specifier: name, start_line: line, end_line: line, flags: ["type_only"] });
     }
   }
   symbols.sort((a, b) => a.start_line - b.start_line || a.end_line - b.end_line);

@@ -54,6 +54,7 @@ interface Context {
 
 /** Node types whose named children may hold statements. */
 const COMPOUND = new Set([
+  "ERROR",
   "block",
   "else_clause",
   "elif_clause",
