@@ -15,6 +15,7 @@
  * name on a file system that keeps it distinct is harmless.
  */
 import ignore from "ignore";
+import { isCleanRelative } from "./path-policy.js";
 
 /** Deny-list patterns (gitignore syntax). Exported for documentation and for ripgrep globs. */
 export const DENY_PATTERNS: readonly string[] = Object.freeze([
@@ -62,10 +63,12 @@ const matcher = ignore({ ignorecase: true }).add([...DENY_PATTERNS]);
  * True when a normalized repository-relative path (`/`-separated, no `..`, not absolute) is on
  * the deny-list, either itself or through one of its parent directories. The path is also
  * checked as a directory (`rel/`), so `.aws` as a folder is denied.
- * The root itself (`""`) is never denied.
+ * The root itself (`""`) is never denied. Anything that is not a clean relative path (`../x`,
+ * `/abs`, `a//b`: e.g. a path forged in a repository's git index) is denied, never an exception.
  */
 export function isDeniedPath(rel: string): boolean {
   if (rel === "" || rel === ".") return false;
+  if (!isCleanRelative(rel)) return true;
   if (matches(rel)) return true;
   const folded = foldForDenyCheck(rel);
   return folded !== rel && folded !== "" && matches(folded);

@@ -48,7 +48,7 @@ import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "../tools/code-tools.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { isDeniedPath } from "./deny-list.js";
-import { isInside } from "./path-policy.js";
+import { isCleanRelative, isInside } from "./path-policy.js";
 import { runProcess, scrubbedEnv } from "./spawn.js";
 import { hasInvisibleUnicode } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
@@ -140,13 +140,18 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const hunks = parsePatch(patch.stdout.toString("utf8"));
   const cutOutput = patch.overflow;
 
+  // A path that is not clean (`../x`, forged in the repository's index or trees) was read from
+  // outside the work tree by git: it is never shown.
+  const unsafe = (f: { path: string; oldPath?: string }) =>
+    !isCleanRelative(f.path) || (f.oldPath !== undefined && !isCleanRelative(f.oldPath));
   // A change is denied when any path it touches is (rename from or to a secret).
   const fileDenied = (f: { path: string; oldPath?: string }) =>
     isDeniedPath(f.path) || (f.oldPath !== undefined && isDeniedPath(f.oldPath));
-  const visible = hunks.filter((h) => !fileDenied(h));
-  const deniedFiles = new Set([...files.filter(fileDenied).map((f) => f.path)]);
-  for (const h of hunks) if (fileDenied(h)) deniedFiles.add(h.path);
-  const shownFiles = files.filter((f) => !fileDenied(f));
+  const unsafeFiles = new Set([...files.filter(unsafe).map((f) => f.path), ...hunks.filter(unsafe).map((h) => h.path)]);
+  const visible = hunks.filter((h) => !unsafe(h) && !fileDenied(h));
+  const deniedFiles = new Set(files.filter((f) => !unsafe(f) && fileDenied(f)).map((f) => f.path));
+  for (const h of hunks) if (!unsafe(h) && fileDenied(h)) deniedFiles.add(h.path);
+  const shownFiles = files.filter((f) => !unsafe(f) && !fileDenied(f));
 
   const evidence: Evidence[] = [];
   let chars = 0;
@@ -169,7 +174,7 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const what = describeRange(base, head);
   const notes: string[] = [];
   if (shownFiles.length === 0 && visible.length === 0) {
-    const none = deniedFiles.size > 0 ? "No changes to show" : "No changes";
+    const none = deniedFiles.size + unsafeFiles.size > 0 ? "No changes to show" : "No changes";
     notes.push(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`);
     if (head === undefined) notes.push("Untracked files are not shown.");
     if (head !== undefined && base === undefined) {
@@ -185,6 +190,9 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
     if (cutHunk) notes.push(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`);
   }
   if (deniedFiles.size > 0) notes.push(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`);
+  if (unsafeFiles.size > 0) {
+    notes.push(`${unsafeFiles.size} change(s) with invalid paths (outside the work tree; a damaged or forged git index) are not shown.`);
+  }
   return { evidence, total, truncated, note: notes.join(" ") };
 }
 

@@ -106,6 +106,17 @@ function stripRoot(abs: readonly string[], root: readonly string[]): string[] | 
   return resolved.slice(root.length);
 }
 
+/**
+ * True when `p` is a clean repository-relative path: non-empty, `/`-separated, not absolute, no
+ * empty, `.` or `..` segment, no NUL byte. Paths reported by git come from the repository's own
+ * index and trees, which a hostile repository can forge (`../outside`); such paths are refused.
+ */
+export function isCleanRelative(p: string): boolean {
+  if (p === "" || p.includes("\0") || p.startsWith("/")) return false;
+  if (process.platform === "win32" && (p.includes("\\") || /^[A-Za-z]:/.test(p))) return false;
+  return p.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
+}
+
 /** True when `real` (an absolute real path) is `root` or lies below it (segment-wise). */
 export function isInside(real: string, root: string): boolean {
   if (real === root) return true;

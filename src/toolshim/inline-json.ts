@@ -3,14 +3,18 @@
  * bare or fenced, one or several per message, embedded in prose.
  *
  * Shapes recognised in each JSON value that `json.ts`'s balanced scanner finds:
- * - a call object: a string `name` plus `arguments` | `parameters` | `args` | `input` (an
- *   object, or a JSON string — double-encoded arguments, `toolcall-formats.md` §5);
+ * - a call object: the name under `name` (or `tool_name`, `tool`, `function`, `function_name`)
+ *   plus `arguments` | `parameters` | `args` | `input` (an object, or a JSON string —
+ *   double-encoded arguments, `toolcall-formats.md` §5);
  * - OpenAI envelopes: `{"type": "function", "function": {…}}`, `{"function": {…}}`,
  *   `{"function_call": {…}}`, `{"tool_call": {…}}`, `{"tool_calls": [ … ]}`;
  * - an array whose every element is one of the above (xLAM, Sarashina Python dicts);
- * - an arguments object named by its wrapper: `<tool_call name="x">{…}</tool_call>`,
+ * - an arguments object named by what surrounds it: `<tool_call name="x">{…}</tool_call>`,
  *   `<function name="x">{…}</function>`, `<function=x>{…}</function>` (DeepSeek V4 fallback,
- *   Hermes wrapper drift, Functionary v3.1), and `x({…})` (Kimi plain text, openclaw#41297).
+ *   Hermes wrapper drift, Functionary v3.1), `x({…})` (Kimi plain text, openclaw#41297), and
+ *   ReAct lines `Action: x` / `Action Input: {…}` (LangChain-trained models);
+ * - the flat form `{"tool": "x", "a": 1}`, only for an offered tool whose schema has every other
+ *   key as a parameter.
  *
  * The removed span of a call grows over what wraps only the call: wrapper tags
  * (`<response>`, `<function_call>`, `<JSON>` …), a code fence whose body is nothing but calls,
@@ -21,7 +25,8 @@
  * ("for example", "e.g.", "such as", "would look like", "syntax", "schema", "template");
  * arguments that are all placeholders (`"<path>"`, `"..."`); name-only or argument-less objects;
  * truncated values (the scanner's `truncated`); values nested in a truncated value (`enclosed`).
- * Whether the name is offered is decided by the pipeline (`names.ts`), not here.
+ * Whether the name is offered is decided by the pipeline (`names.ts`), not here (except for the
+ * flat form, which needs the schema to be told from data).
  */
 import { scanJsonValues } from "./json.js";
 import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
@@ -231,6 +236,7 @@ export function introducedAsExample(text: string, start: number): boolean {
 
 /**
  * Find call-shaped JSON in `text` (see the module comment for shapes and decoys).
+ * @param tools the offered tools; only the flat form uses them.
  * @returns the groups in text order with the spans to remove, and notes on rejected candidates.
  */
 export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []): InlineScan {

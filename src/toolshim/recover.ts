@@ -106,8 +106,8 @@ function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dia
     .sort((a, b) => a.order - b.order);
   const chosen: DialectHit[] = [];
   for (const h of withCalls) {
-    const clash = chosen.some((c) => c.match.spans.some((s) => h.match.spans.some((t) => overlaps(s, t))));
-    if (clash) notes.push(`${h.dialect.family} also matched the same markup; ${chosen[0]!.dialect.family} was used`);
+    const clash = chosen.find((c) => c.match.spans.some((s) => h.match.spans.some((t) => overlaps(s, t))));
+    if (clash) notes.push(`${h.dialect.family} also matched the same markup; ${clash.dialect.family} was used`);
     else chosen.push(h);
   }
   chosen.sort((a, b) => firstStart(a.match.spans) - firstStart(b.match.spans) || a.order - b.order);
