@@ -4,9 +4,20 @@
  * checked once, here, and a bad one throws a `ConfigError` that names the variable (or flag),
  * the value and the accepted values. The CLI turns a `ConfigError` into exit code 2.
  *
- * This module imports nothing: it is the one place that knows the variable names, and the
- * one `OLLAMA_HOST` normaliser that serves the chat provider and the tool-shim interpreter.
+ * This module is the one place that knows the variable names. Server addresses are checked
+ * with the rules of `llm/server-address.ts` (the same normaliser the providers and the
+ * tool-shim interpreter use); that module imports nothing, so `llm/` never imports upwards.
  */
+import {
+  AddressError,
+  BASE_URL_FORM,
+  DEFAULT_OLLAMA_HOST,
+  OLLAMA_DEFAULT_PORT,
+  normalizeHttpBaseURL,
+  normalizeOllamaHost as normalizeHost,
+} from "./llm/server-address.js";
+
+export { DEFAULT_OLLAMA_HOST, OLLAMA_DEFAULT_PORT };
 
 /** Chat providers (`--provider`, `CODECITE_PROVIDER`). */
 export type ProviderName = "ollama" | "openai" | "llama-cpp";
@@ -20,10 +31,6 @@ export type InterpreterBackend = "ollama" | "local";
 /** Where a resolved value came from (shown by `codecite doctor`). */
 export type ValueSource = "flag" | "env" | "default";
 
-/** Default Ollama address (Ollama's own default, `127.0.0.1:11434`). */
-export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
-/** Ollama's default port, added to an `OLLAMA_HOST` that names none. */
-export const OLLAMA_DEFAULT_PORT = 11434;
 /** Default interpreter model on Ollama (the same default as goose's tool shim). */
 export const DEFAULT_INTERPRETER_OLLAMA_MODEL = "mistral-nemo";
 
@@ -79,6 +86,12 @@ export class ConfigError extends Error {
       `invalid ${variable}=${JSON.stringify(value)}${detail ? ` (${detail})` : ""}; accepted: ${accepted.join(", ")}`,
     );
   }
+
+  /** What to do: `Set the X environment variable.` for a missing value, else `Fix or remove …`. */
+  get hint(): string {
+    const what = this.variable.startsWith("-") ? `the ${this.variable} flag` : `the ${this.variable} environment variable`;
+    return this.value.trim() === "" ? `Set ${what}.` : `Fix or remove ${what}.`;
+  }
 }
 
 const TRUE_WORDS = ["1", "true", "yes", "on"] as const;
@@ -122,86 +135,25 @@ export function parseProvider(raw: string, variable = "CODECITE_PROVIDER"): Prov
   throw new ConfigError(variable, raw, ["ollama", "openai", "llama-cpp"]);
 }
 
-const HOST_FORM = "host, host:port, [IPv6]:port or http(s)://host[:port][/path]";
+/** Runs an address normaliser, turning its `AddressError` into a `ConfigError` naming `variable`. */
+function checkedAddress(raw: string, variable: string, normalize: (raw: string) => string): string {
+  try {
+    return normalize(raw);
+  } catch (err) {
+    if (err instanceof AddressError) throw new ConfigError(variable, raw, [err.accepted], err.detail);
+    throw err;
+  }
+}
 
 /**
- * Normalises an Ollama address (the `OLLAMA_HOST` rules of DESIGN.md) into a base URL
- * without a trailing `/`:
- * - the scheme is optional (`http://` is added) and read in any case (`HTTP://h` → `http://h…`);
- *   only `http` and `https` are accepted;
- * - port 11434 is added when none is given, except for `https://` URLs, which keep 443
- *   (an https address points at a TLS proxy, never at a bare Ollama, which speaks plain http);
- * - `0.0.0.0` (and `::`), the "listen on all interfaces" forms of Ollama's own server setting,
- *   mean this machine: `127.0.0.1` (and `[::1]`); `:PORT` alone means `127.0.0.1:PORT`;
- * - a bare IPv6 address (`::1`, `fe80::1`) is bracketed; bracketed ones are kept;
- * - a path prefix (`http://h:11434/ollama`) is kept; trailing `/` are dropped.
- * Empty or blank input gives `DEFAULT_OLLAMA_HOST`.
+ * Normalises an Ollama address with the `OLLAMA_HOST` rules of DESIGN.md
+ * (`llm/server-address.ts` `normalizeOllamaHost`: scheme optional, port 11434 added when
+ * absent except for `https://`, `0.0.0.0` = this machine, bare IPv6 bracketed, trailing `/`
+ * dropped). Empty or blank input gives `DEFAULT_OLLAMA_HOST`.
  * @throws ConfigError (variable `OLLAMA_HOST`, or `variable`) when the value is not an address.
  */
 export function normalizeOllamaHost(raw: string, variable = "OLLAMA_HOST"): string {
-  const text = raw.trim();
-  if (text === "") return DEFAULT_OLLAMA_HOST;
-  const bad = (detail: string): ConfigError => new ConfigError(variable, raw, [HOST_FORM], detail);
-
-  let scheme = "http";
-  let rest = text;
-  const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text);
-  if (m) {
-    scheme = m[1]!.toLowerCase();
-    rest = text.slice(m[0].length);
-    if (scheme !== "http" && scheme !== "https") throw bad(`unsupported scheme ${m[1]}`);
-  }
-  const slash = rest.indexOf("/");
-  let authority = slash === -1 ? rest : rest.slice(0, slash);
-  const path = slash === -1 ? "" : rest.slice(slash);
-  if (/[?#\s]/.test(authority)) throw bad("not a host");
-
-  let userinfo = "";
-  const at = authority.lastIndexOf("@");
-  if (at !== -1) {
-    userinfo = authority.slice(0, at + 1);
-    authority = authority.slice(at + 1);
-  }
-
-  let host: string;
-  let port: string | undefined;
-  if (authority.startsWith("[")) {
-    const close = authority.indexOf("]");
-    if (close === -1) throw bad("unclosed [");
-    host = authority.slice(0, close + 1);
-    const after = authority.slice(close + 1);
-    if (after !== "") {
-      if (!after.startsWith(":")) throw bad("unexpected text after ]");
-      port = after.slice(1);
-    }
-  } else if ((authority.match(/:/g) ?? []).length >= 2) {
-    host = `[${authority}]`; // bare IPv6: every colon belongs to the address
-  } else {
-    const colon = authority.indexOf(":");
-    host = colon === -1 ? authority : authority.slice(0, colon);
-    port = colon === -1 ? undefined : authority.slice(colon + 1);
-  }
-  if (host === "" && port === undefined) throw bad("no host");
-  if (host === "") host = "127.0.0.1"; // `:11434`, as Ollama's own OLLAMA_HOST accepts
-  if (host === "0.0.0.0") host = "127.0.0.1";
-  if (host === "[::]" || host === "[0:0:0:0:0:0:0:0]") host = "[::1]";
-  if (port === "") port = undefined;
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) throw bad(`bad port ${port}`);
-  if (port !== undefined && Number(port) > 65535) throw bad(`port ${port} out of range`);
-  if (port === undefined && scheme === "http") port = String(OLLAMA_DEFAULT_PORT);
-
-  let url: URL;
-  try {
-    url = new URL(`${scheme}://${userinfo}${host}${port !== undefined ? `:${port}` : ""}${path}`);
-  } catch {
-    throw bad("not a valid address");
-  }
-  if (url.hostname === "") throw bad("no host");
-  const auth = url.username ? `${url.username}${url.password ? `:${url.password}` : ""}@` : "";
-  // URL drops a port equal to the scheme default (`http://h:80`); put it back explicitly.
-  const portPart = port !== undefined ? `:${Number(port)}` : "";
-  const pathname = url.pathname.replace(/\/+$/, "");
-  return `${url.protocol}//${auth}${url.hostname}${portPart}${pathname}`;
+  return checkedAddress(raw, variable, normalizeHost);
 }
 
 /** Trimmed value, or undefined when absent or blank. */
@@ -212,22 +164,18 @@ function nonBlank(v: string | undefined): string | undefined {
 }
 
 /**
- * Validates an OpenAI-compatible base URL (`http(s)://…`; `http://` added when no scheme is
- * given), dropping trailing `/`. The provider adds `/v1` to a URL without a path.
+ * One setting by precedence: the flag when given, else the variable when set and not blank,
+ * else undefined (the caller's default). `parse` validates the raw text, naming the flag or
+ * the variable in its `ConfigError`.
  */
-function parseBaseURL(raw: string, variable: string): string {
-  let text = raw.trim();
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(text)) text = `http://${text}`;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(variable, raw, ["an http(s) URL such as http://127.0.0.1:8080/v1"]);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(variable, raw, ["an http(s) URL such as http://127.0.0.1:8080/v1"]);
-  }
-  return url.href.replace(/\/+$/, "");
+function layered<T>(
+  flag: readonly [name: string, value: string | undefined],
+  variable: readonly [name: string, value: string | undefined],
+  parse: (raw: string, name: string) => T,
+): { value: T; source: "flag" | "env" } | undefined {
+  if (flag[1] !== undefined) return { value: parse(flag[1], flag[0]), source: "flag" };
+  if (nonBlank(variable[1]) !== undefined) return { value: parse(variable[1]!, variable[0]), source: "env" };
+  return undefined;
 }
 
 /**
@@ -236,57 +184,41 @@ function parseBaseURL(raw: string, variable: string): string {
  * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `CODECITE_TOOLSHIM`, `CODECITE_TOOLSHIM_BACKEND`,
  * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`.
  * Blank variables count as unset (except `CODECITE_TOOLSHIM_BACKEND`, where empty means `ollama`).
- * `--host` sets the Ollama host for `ollama` and the base URL for `openai`.
+ * `--host` sets the Ollama host for `ollama` and the base URL for `openai`. The chosen provider's
+ * server or model must be known: `OPENAI_BASE_URL` (or `--host`) for `openai`, a GGUF file
+ * (`--model`, `CODECITE_MODEL` or `CODECITE_LOCAL_MODEL`) for `llama-cpp`.
  * A missing interpreter model for the `local` backend is not an error here (it disables only
  * the interpreter, never the deterministic shim stages; the CLI says so).
- * @throws ConfigError for the first bad value, naming the variable or flag.
+ * @throws ConfigError for the first bad or missing value, naming the variable or flag.
  */
 export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
-  const provider =
-    flags.provider !== undefined
-      ? parseProvider(flags.provider, "--provider")
-      : nonBlank(env.CODECITE_PROVIDER) !== undefined
-        ? parseProvider(env.CODECITE_PROVIDER!, "CODECITE_PROVIDER")
-        : "ollama";
-
-  const toolshim =
-    flags.toolshim !== undefined
-      ? parseToolshimMode(flags.toolshim, "--toolshim")
-      : nonBlank(env.CODECITE_TOOLSHIM) !== undefined
-        ? parseToolshimMode(env.CODECITE_TOOLSHIM!, "CODECITE_TOOLSHIM")
-        : "auto";
+  const providerSetting = layered(["--provider", flags.provider], ["CODECITE_PROVIDER", env.CODECITE_PROVIDER], parseProvider);
+  const provider = providerSetting?.value ?? "ollama";
+  const toolshimSetting = layered(["--toolshim", flags.toolshim], ["CODECITE_TOOLSHIM", env.CODECITE_TOOLSHIM], parseToolshimMode);
+  const toolshim = toolshimSetting?.value ?? "auto";
 
   const backend =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
       ? parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND")
       : "ollama";
 
-  const hostFlagForOllama = provider === "ollama" ? nonBlank(flags.host) : undefined;
-  const envHost = nonBlank(env.OLLAMA_HOST);
-  const ollamaHost =
-    hostFlagForOllama !== undefined
-      ? normalizeOllamaHost(hostFlagForOllama, "--host")
-      : envHost !== undefined
-        ? normalizeOllamaHost(envHost, "OLLAMA_HOST")
-        : DEFAULT_OLLAMA_HOST;
+  const hostFlag = nonBlank(flags.host);
+  const hostSetting = layered(["--host", provider === "ollama" ? hostFlag : undefined], ["OLLAMA_HOST", env.OLLAMA_HOST], normalizeOllamaHost);
+  const ollamaHost = hostSetting?.value ?? DEFAULT_OLLAMA_HOST;
 
-  const hostFlagForOpenAI = provider === "openai" ? nonBlank(flags.host) : undefined;
-  const envBase = nonBlank(env.OPENAI_BASE_URL);
-  const baseURL =
-    hostFlagForOpenAI !== undefined
-      ? parseBaseURL(hostFlagForOpenAI, "--host")
-      : envBase !== undefined
-        ? parseBaseURL(envBase, "OPENAI_BASE_URL")
-        : undefined;
+  const baseSetting = layered(["--host", provider === "openai" ? hostFlag : undefined], ["OPENAI_BASE_URL", env.OPENAI_BASE_URL], (raw, name) =>
+    checkedAddress(raw, name, normalizeHttpBaseURL),
+  );
+  const baseURL = baseSetting?.value;
   if (provider === "openai" && baseURL === undefined) {
     throw new ConfigError(
       "OPENAI_BASE_URL",
       env.OPENAI_BASE_URL ?? "",
-      ["an http(s) URL such as http://127.0.0.1:8080/v1"],
+      [BASE_URL_FORM],
       "required with --provider openai (or set --host)",
     );
   }
-  if (provider === "llama-cpp" && nonBlank(flags.host) !== undefined) {
+  if (provider === "llama-cpp" && hostFlag !== undefined) {
     throw new ConfigError("--host", flags.host!, ["no --host with --provider llama-cpp (the model runs in-process)"]);
   }
 
@@ -294,6 +226,14 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
   const envModel = nonBlank(env.CODECITE_MODEL);
   const localModel = nonBlank(env.CODECITE_LOCAL_MODEL);
   const model = flagModel ?? envModel ?? (provider === "llama-cpp" ? localModel : undefined);
+  if (provider === "llama-cpp" && model === undefined) {
+    throw new ConfigError(
+      "CODECITE_LOCAL_MODEL",
+      env.CODECITE_LOCAL_MODEL ?? "",
+      ["the path of a .gguf model file"],
+      "required with --provider llama-cpp (or pass --model <file.gguf>)",
+    );
+  }
 
   const config: Config = {
     provider,
@@ -305,11 +245,11 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
       ollamaModel: nonBlank(env.CODECITE_TOOLSHIM_OLLAMA_MODEL) ?? DEFAULT_INTERPRETER_OLLAMA_MODEL,
     },
     sources: {
-      provider: flags.provider !== undefined ? "flag" : nonBlank(env.CODECITE_PROVIDER) ? "env" : "default",
+      provider: providerSetting?.source ?? "default",
       model: flagModel !== undefined ? "flag" : envModel !== undefined || model !== undefined ? "env" : "default",
-      ollamaHost: hostFlagForOllama !== undefined ? "flag" : envHost !== undefined ? "env" : "default",
-      openaiBaseURL: hostFlagForOpenAI !== undefined ? "flag" : envBase !== undefined ? "env" : "default",
-      toolshim: flags.toolshim !== undefined ? "flag" : nonBlank(env.CODECITE_TOOLSHIM) ? "env" : "default",
+      ollamaHost: hostSetting?.source ?? "default",
+      openaiBaseURL: baseSetting?.source ?? "default",
+      toolshim: toolshimSetting?.source ?? "default",
       interpreterBackend: env.CODECITE_TOOLSHIM_BACKEND !== undefined ? "env" : "default",
     },
   };

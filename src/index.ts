@@ -43,6 +43,7 @@ export {
 } from "./agent/run-agent.js";
 export type { Citation } from "./agent/grounding.js";
 export { OllamaProvider, type OllamaProviderOptions } from "./llm/ollama.js";
+export { AddressError } from "./llm/server-address.js";
 export { OpenAIProvider, type OpenAIProviderOptions } from "./llm/openai.js";
 export { LlamaCppProvider, type LlamaCppProviderOptions } from "./llm/llama-cpp.js";
 export {

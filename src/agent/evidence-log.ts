@@ -22,6 +22,7 @@ function evidenceKey(e: Evidence): string {
   return `${e.path}\0${e.start_line}\0${e.end_line}\0${e.kind}\0${e.name}`;
 }
 
+/** The evidence and call results of one `runAgent` session (see the module comment). */
 export class EvidenceLog {
   readonly #evidence: Evidence[] = [];
   readonly #evidenceKeys = new Set<string>();

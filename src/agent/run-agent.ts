@@ -56,17 +56,21 @@ export interface AgentResult {
 export type AgentEvent =
   /** Visible assistant text (tool-call markup filtered out), as it arrives. */
   | { type: "content"; delta: string }
-  /** Reasoning text, as it arrives (streaming only). */
+  /** Reasoning text: deltas as they arrive when streaming, else the whole reasoning of a turn. */
   | { type: "thinking"; delta: string }
   /** A model turn ended; `tool_calls` is how many calls it made (0 = the final answer). */
   | { type: "turn_end"; tool_calls: number }
   | { type: "tool_call"; call: ToolCall; recovered_by: RecoveredBy }
   | { type: "tool_result"; step: AgentStep; result: DispatchResult }
-  /** Something the user should know once (e.g. the switch to tool-shim `on` mode). */
-  | { type: "notice"; message: string }
+  /**
+   * Something the user should know once: `toolshim_on` (an `auto` session switched to tool-shim
+   * `on` mode) or `max_steps` (the step limit ended the loop; the answer ends with the same note).
+   */
+  | { type: "notice"; reason: "toolshim_on" | "max_steps"; message: string }
   /** Tool-shim diagnostics of a turn (why text did or did not become a call). */
   | { type: "diagnostic"; diagnostics: ShimDiagnostic[] };
 
+/** Options of `runAgent`: the provider and model, the tools, the question and the session's limits. */
 export interface RunAgentOptions {
   provider: Provider;
   model: string;
@@ -136,7 +140,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
 
   const switchToShim = (why: string) => {
     mode = "on";
-    emit({ type: "notice", message: `tool shim: ${why}; switching to --toolshim on for this session (tools described in the prompt, calls read from text)` });
+    emit({ type: "notice", reason: "toolshim_on", message: `tool shim: ${why}; switching to --toolshim on for this session (tools described in the prompt, calls read from text)` });
   };
 
   if (mode === "auto" && provider.describeModel) {
@@ -258,6 +262,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
       recoveredBy = r.recovered_by;
       if (r.diagnostics.length > 0) emit({ type: "diagnostic", diagnostics: r.diagnostics });
     }
+    if (!streamed && thinking) emit({ type: "thinking", delta: thinking });
     if (!streamed && content.trim() !== "") emit({ type: "content", delta: content });
     const callCount = calls.length + rejected.length;
     emit({ type: "turn_end", tool_calls: callCount });
@@ -269,7 +274,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
     if (round >= maxSteps) {
       stopReason = "max_steps";
       const note = maxStepsNote(maxSteps);
-      emit({ type: "notice", message: note });
+      emit({ type: "notice", reason: "max_steps", message: note });
       answer = content.trim() === "" ? note : `${content.trim()}\n\n${note}`;
       break;
     }
@@ -288,7 +293,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
       emit({ type: "tool_call", call, recovered_by: recoveredBy });
       await runCall(call, recoveredBy);
     }
-    for (const r of rejected) rejectCall(r, recoveredBy);
+    // A refused native call (an unknown tool name) came natively, whatever the shim recovered.
+    const rejectedBy: RecoveredBy = recoveredBy === "none" && turn.tool_calls.length > 0 ? "native" : recoveredBy;
+    for (const r of rejected) rejectCall(r, rejectedBy);
   }
 
   const evidence = log.evidence();

@@ -2,10 +2,14 @@
  * Renders an `ask` session's events on the terminal: answer text to stdout as it arrives
  * (human mode only), progress (tool calls and results), notices and, with `--verbose`,
  * reasoning and tool-shim diagnostics to stderr.
+ *
+ * stdout and stderr usually share one terminal, so every stderr line starts on a fresh line:
+ * an unfinished answer line (stdout) or reasoning line (stderr) is ended first.
  */
 import type { AgentEvent } from "../agent/run-agent.js";
 import { colorsFor, logLine } from "./output.js";
 
+/** What an `AskEventPrinter` shows. */
 export interface AskEventOptions {
   /** Write answer text to stdout (false with `--json`). */
   streamAnswer: boolean;
@@ -17,7 +21,10 @@ export interface AskEventOptions {
 
 /** A stateful event sink; `finish()` ends the answer's last line. */
 export class AskEventPrinter {
-  #atLineStart = true;
+  /** The answer on stdout ends with a newline (or nothing was written). */
+  #answerAtLineStart = true;
+  /** Reasoning on stderr ends with a newline (or nothing was written). */
+  #thinkingAtLineStart = true;
   #wroteAnswer = false;
   readonly #opts: AskEventOptions;
   readonly #err = colorsFor(process.stderr);
@@ -31,29 +38,49 @@ export class AskEventPrinter {
     return this.#wroteAnswer;
   }
 
-  #endLine(): void {
-    if (!this.#atLineStart) {
+  #endAnswerLine(): void {
+    if (!this.#answerAtLineStart) {
       process.stdout.write("\n");
-      this.#atLineStart = true;
+      this.#answerAtLineStart = true;
     }
+  }
+
+  #endThinkingLine(): void {
+    if (!this.#thinkingAtLineStart) {
+      process.stderr.write("\n");
+      this.#thinkingAtLineStart = true;
+    }
+  }
+
+  /** One stderr line, started on a fresh line of the terminal. */
+  #log(text: string): void {
+    this.#endAnswerLine();
+    this.#endThinkingLine();
+    logLine(text);
   }
 
   readonly onEvent = (e: AgentEvent): void => {
     const c = this.#err;
     switch (e.type) {
       case "content":
-        if (this.#opts.streamAnswer) this.write(e.delta);
+        if (this.#opts.streamAnswer) {
+          this.#endThinkingLine();
+          this.write(e.delta);
+        }
         return;
       case "thinking":
-        if (this.#opts.verbose) process.stderr.write(c.dim(e.delta));
+        if (!this.#opts.verbose || e.delta === "") return;
+        this.#endAnswerLine();
+        process.stderr.write(c.dim(e.delta));
+        this.#thinkingAtLineStart = e.delta.endsWith("\n");
         return;
       case "turn_end":
-        if (e.tool_calls > 0 && this.#opts.streamAnswer) this.#endLine();
-        if (this.#opts.verbose) process.stderr.write("\n");
+        this.#endThinkingLine();
+        if (e.tool_calls > 0 && this.#opts.streamAnswer) this.#endAnswerLine();
         return;
       case "tool_call":
         if (!this.#opts.progress) return;
-        logLine(
+        this.#log(
           `${c.cyan("→")} ${e.call.name} ${c.dim(JSON.stringify(e.call.arguments))}${e.recovered_by !== "native" ? c.dim(` (${e.recovered_by})`) : ""}`,
         );
         return;
@@ -62,20 +89,20 @@ export class AskEventPrinter {
         const r = e.result;
         if (r.ok) {
           const what = "evidence" in r ? `${r.total} record${r.total === 1 ? "" : "s"}` : "ok";
-          logLine(`  ${c.green("✓")} ${what} ${c.dim(`${e.step.ms} ms`)}${"note" in r && r.note ? c.dim(` — ${r.note}`) : ""}`);
-        } else {
-          if (!("error" in r)) return;
-          logLine(`  ${c.red("✗")} ${e.step.tool}: ${r.error.code}: ${r.error.message}`);
+          this.#log(`  ${c.green("✓")} ${what} ${c.dim(`${e.step.ms} ms`)}${"note" in r && r.note ? c.dim(` — ${r.note}`) : ""}`);
+        } else if ("error" in r) {
+          this.#log(`  ${c.red("✗")} ${e.step.tool}: ${r.error.code}: ${r.error.message}`);
         }
         return;
       }
       case "notice":
-        this.#endLine();
-        logLine(`${c.yellow("codecite:")} ${e.message}`);
+        // The step-limit note ends the answer itself; on stdout it would be said twice.
+        if (e.reason === "max_steps" && this.#opts.streamAnswer) return;
+        this.#log(`${c.yellow("codecite:")} ${e.message}`);
         return;
       case "diagnostic":
         if (!this.#opts.verbose) return;
-        for (const d of e.diagnostics) logLine(c.dim(`  shim[${d.stage}] ${d.message}`));
+        for (const d of e.diagnostics) this.#log(c.dim(`  shim[${d.stage}] ${d.message}`));
         return;
     }
   };
@@ -85,11 +112,12 @@ export class AskEventPrinter {
     if (text === "") return;
     process.stdout.write(text);
     this.#wroteAnswer = true;
-    this.#atLineStart = text.endsWith("\n");
+    this.#answerAtLineStart = text.endsWith("\n");
   }
 
-  /** Ends the streamed answer with a newline. */
+  /** Ends the streamed answer (and any reasoning line) with a newline. */
   finish(): void {
-    this.#endLine();
+    this.#endThinkingLine();
+    this.#endAnswerLine();
   }
 }

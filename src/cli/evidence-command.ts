@@ -7,13 +7,39 @@
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 
+/** What `runEvidenceCommand` runs: one code tool with its arguments, over `root`. */
 export interface EvidenceCommandInput {
+  /** CLI command name, e.g. `importers` (for `--help` pointers in human error messages). */
+  command: string;
   /** Model-facing tool name, e.g. `find_importers`. */
   tool: string;
   /** Tool arguments; `undefined` values are dropped (the schema's defaults apply). */
   args: Record<string, unknown>;
+  /** The argument given positionally and its usage label, e.g. `["module_name", "<module>"]`. */
+  positional?: readonly [argument: string, label: string];
   root: string;
   json: boolean;
+}
+
+/** The registry's hint for bad arguments (a JSON Schema dump, meant for the model). */
+const SCHEMA_HINT_PREFIX = "Expected parameters:";
+
+/**
+ * A tool error as a command-line user needs it. Argument-validation errors name tool
+ * parameters (`→ at max_results`) and carry the JSON Schema as hint, both meant for the
+ * model: they become `--max-results: Too small: …` and a pointer to `codecite <command> --help`.
+ * Other errors pass unchanged. (`--json` prints the envelope unchanged.)
+ */
+export function errorForCommandLine(
+  error: { code: string; message: string; hint?: string },
+  input: Pick<EvidenceCommandInput, "command" | "positional">,
+): { code: string; message: string; hint?: string } {
+  if (error.code !== "INVALID_ARGUMENT" || !error.hint?.startsWith(SCHEMA_HINT_PREFIX)) return error;
+  const option = (argument: string): string =>
+    argument === input.positional?.[0] ? input.positional[1] : `--${argument.replace(/_/g, "-")}`;
+  const issues = [...error.message.matchAll(/✖ (.+)\n\s*→ at (\S+)/g)].map((m) => `${option(m[2]!)}: ${m[1]}`);
+  const message = issues.length > 0 ? `invalid value: ${issues.join("; ")}` : error.message;
+  return { code: error.code, message, hint: `See \`codecite ${input.command} --help\`.` };
 }
 
 /** Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. */
@@ -29,8 +55,9 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   const err = colorsFor(process.stderr);
   if (!result.ok) {
     if (!input.json) {
-      logLine(`${err.red("codecite: error:")} ${result.error.code}: ${result.error.message}`);
-      if (result.error.hint) logLine(`${err.dim("hint:")} ${result.error.hint}`);
+      const error = errorForCommandLine(result.error, input);
+      logLine(`${err.red("codecite: error:")} ${error.code}: ${error.message}`);
+      if (error.hint) logLine(`${err.dim("hint:")} ${error.hint}`);
     }
     process.exitCode = 2;
     return;

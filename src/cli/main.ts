@@ -5,6 +5,7 @@
  * To add a command: one import line and one entry in COMMANDS.
  */
 import type { Command } from "commander";
+import { exitQuietlyOnBrokenPipe } from "./output.js";
 import { createProgram, runProgram } from "./program.js";
 import * as ask from "./commands/ask.js";
 import * as search from "./commands/search.js";
@@ -30,6 +31,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   doctor,
 ];
 
+exitQuietlyOnBrokenPipe();
 const program = createProgram();
 for (const command of COMMANDS) command.register(program);
 await runProgram(program, process.argv);

@@ -10,6 +10,7 @@ import { ConfigError } from "../config.js";
 import { ToolError } from "../evidence/evidence.js";
 import { ProviderError } from "../llm/types.js";
 
+/** picocolors functions, enabled or not for one stream (`colorsFor`). */
 export type Colors = ReturnType<typeof pc.createColors>;
 
 /**
@@ -47,10 +48,7 @@ export function exitCodeFor(err: unknown): 1 | 2 {
 /** The JSON error object of a failure. */
 export function errorObject(err: unknown): { code: string; message: string; hint?: string } {
   if (err instanceof ToolError) return err.toJSON();
-  if (err instanceof ConfigError) {
-    const what = err.variable.startsWith("-") ? `the ${err.variable} flag` : `the ${err.variable} environment variable`;
-    return { code: "INVALID_ARGUMENT", message: err.message, hint: `Fix or remove ${what}.` };
-  }
+  if (err instanceof ConfigError) return { code: "INVALID_ARGUMENT", message: err.message, hint: err.hint };
   if (err instanceof ProviderError) {
     return err.hint !== undefined ? { code: err.code, message: err.message, hint: err.hint } : { code: err.code, message: err.message };
   }
@@ -63,6 +61,20 @@ export function errorObject(err: unknown): { code: string; message: string; hint
 /** Writes one JSON document (2-space indentation) and a newline to stdout. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * Makes a closed stdout or stderr (`codecite … | head -1`) end the process quietly with exit
+ * code 0, as ripgrep and other Unix filters do, instead of crashing with an unhandled `EPIPE`.
+ * The reader has all it wanted; nothing more can be written. Call once at start-up.
+ */
+export function exitQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE") process.exit(0);
+      throw err;
+    });
+  }
 }
 
 /** Writes a line to stderr. */

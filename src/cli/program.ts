@@ -3,19 +3,9 @@
  * Usage errors (unknown command or flag, a bad flag value) exit 2; with `--json` on the line,
  * a JSON error object is printed on stdout as well. Help and `--version` exit 0.
  */
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { packageVersion } from "../version.js";
 import { printJson } from "./output.js";
-
-/** The package version (`package.json` two levels above `src/cli/` and `dist/cli/`). */
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-    return pkg.version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
-}
 
 /** A fresh program; commands register on it with their module's `register(program)`. */
 export function createProgram(): Command {

@@ -17,6 +17,7 @@ export interface Progress {
   stop(): void;
 }
 
+/** Options of `startProgress` and `agentProgress`. */
 export interface ProgressOptions {
   /** The command prints JSON: stay quiet. */
   json?: boolean;

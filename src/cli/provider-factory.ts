@@ -53,3 +53,14 @@ export async function createInterpreterTarget(config: Config): Promise<Interpret
   const { sharedLlamaCppProvider } = await import("../llm/llama-cpp.js");
   return { provider: sharedLlamaCppProvider(config.interpreter.localModel), model: config.interpreter.localModel };
 }
+
+/**
+ * Closes every distinct provider that has `close()` (the embedded llama-cpp provider frees its
+ * model and native backend), in order. A failure to close is ignored: the session's result
+ * stands. Call it when a command is done with its providers, also after a failure.
+ */
+export async function closeProviders(...providers: ReadonlyArray<Provider | undefined>): Promise<void> {
+  for (const provider of new Set(providers)) {
+    await provider?.close?.().catch(() => undefined);
+  }
+}

@@ -7,8 +7,10 @@
  *     10 │ from rag_common import load_index
  * ```
  *
- * Diff hunks are shown as the hunk text, unnumbered. Renderers return strings; callers decide
- * the stream (records → stdout, summaries and notes → stderr).
+ * Diff hunks are shown as the hunk text, unnumbered. A record flagged `truncated` says so in
+ * its header and ends with a marker: `…` after a cut line, or a line naming the lines not
+ * shown and the `codecite read` command that shows them. Renderers return strings; callers
+ * decide the stream (records → stdout, summaries and notes → stderr).
  */
 import type { Evidence } from "../evidence/evidence.js";
 import type { Colors } from "./output.js";
@@ -31,12 +33,26 @@ function header(e: Evidence, c: Colors): string {
   return parts.join(" ").replace(/ {2,}/, "  ");
 }
 
-/** One record: header plus snippet lines (`NNNN │ text`), lines exact. */
+/**
+ * One record: header plus snippet lines (`NNNN │ text`), lines exact. When the record is
+ * flagged `truncated`: if its snippet holds fewer lines than its range, a last line says which
+ * (1-based, inclusive) lines are not shown and how to read them; otherwise its last line was
+ * cut and ends with a dim `…`.
+ */
 export function renderEvidence(e: Evidence, c: Colors): string {
   const lines = e.snippet.split("\n");
   if (e.kind === "diff") return [header(e, c), ...lines.map((l) => `    ${l}`)].join("\n");
-  const width = String(e.start_line + lines.length - 1).length;
-  const body = lines.map((l, i) => `  ${c.dim(`${String(e.start_line + i).padStart(Math.max(width, 4))} │`)} ${l}`);
+  const width = Math.max(String(e.end_line).length, 4);
+  const body = lines.map((l, i) => `  ${c.dim(`${String(e.start_line + i).padStart(width)} │`)} ${l}`);
+  if (e.flags?.includes("truncated")) {
+    const firstHidden = e.start_line + lines.length;
+    if (firstHidden <= e.end_line) {
+      const hidden = firstHidden === e.end_line ? `line ${firstHidden}` : `lines ${firstHidden}-${e.end_line}`;
+      body.push(`  ${" ".repeat(width)} ${c.dim(`┆ … ${hidden} not shown: codecite read ${e.path} --start-line ${firstHidden} --end-line ${e.end_line}`)}`);
+    } else {
+      body[body.length - 1] += c.dim(" …");
+    }
+  }
   return [header(e, c), ...body].join("\n");
 }
 
@@ -45,12 +61,16 @@ export function renderEvidenceList(records: readonly Evidence[], c: Colors): str
   return records.length === 0 ? "" : `${records.map((e) => renderEvidence(e, c)).join("\n\n")}\n`;
 }
 
-/** The summary line of a result: `4 results`, `showing 50 of 120 (truncated)`, `no results`. */
+/**
+ * The summary line of a result: `4 results`, `showing 50 of 120 results (truncated)` when
+ * records were left out, `1 result (snippets cut)` when every record is shown but some
+ * snippets were shortened, `no results`.
+ */
 export function renderSummary(shown: number, total: number, truncated: boolean): string {
   if (total === 0 && shown === 0) return "no results";
   const noun = total === 1 ? "result" : "results";
-  if (truncated || shown < total) return `showing ${shown} of ${total} ${noun} (truncated)`;
-  return `${total} ${noun}`;
+  if (shown < total) return `showing ${shown} of ${total} ${noun} (truncated)`;
+  return truncated ? `${total} ${noun} (snippets cut)` : `${total} ${noun}`;
 }
 
 /** Citations, each marked `✓` (verified) or `✗ … unverified`, with a count line first. */

@@ -1,17 +1,39 @@
 /**
  * Facts (definitions and imports) of many files: the one place where files are parsed.
- * Helper C puts the persistent cache and parser workers behind {@link loadFacts}, keeping its
- * signature; {@link factsFromSource} is the pure per-file step a worker can run.
+ *
+ * {@link loadFacts} goes through the incremental cache of `src/index/` ({@link FactIndex}): per file
+ * `(size, mtime, content hash)` → facts, kept in memory for the life of the process and on disk in
+ * the user's cache folder (`$CODECITE_CACHE_DIR`, else `$XDG_CACHE_HOME/codecite`, else
+ * `~/.cache/codecite`; one SQLite file per root, never inside the project). Only files whose
+ * content changed are parsed again. Entries are keyed by {@link factsVersion}, so facts written by
+ * another codecite release, extractor or grammar are never read.
+ *
+ * Parsing runs in-process for a few files and in a pool of worker threads (`src/index/parse-pool.ts`,
+ * one per core) when more than {@link POOL_THRESHOLD} files of one load need it.
  */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { FactIndex, type LoadResult, type ParseContext } from "../index/fact-index.js";
+import { ParsePool } from "../index/parse-pool.js";
 import { ToolError } from "./evidence.js";
-import { languageFor } from "./lang/index.js";
+import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
-import { extractFacts } from "./tree-sitter.js";
-import { mapLimit } from "./concurrency.js";
 import { SkippedFileError, type FileEntry, type Workspace } from "./workspace.js";
 
 /** Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`), `no_parser`, `parse_failed`. */
 export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "parse_failed";
+
+/**
+ * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
+ * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
+ */
+export const EXTRACTOR_SCHEMA = 1;
+
+/** Above this many files to parse in one load, parsing moves to worker threads. */
+export const POOL_THRESHOLD = 64;
 
 /**
  * What {@link loadFacts} returns: path → facts for every file that was parsed, in input order, plus
@@ -20,6 +42,8 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
 export class FactsMap extends Map<string, FileFacts> {
   /** path → why it has no facts. */
   readonly skipped = new Map<string, FactsSkipReason>();
+  /** Files whose facts were computed by this load (the others came from the cache), in input order. */
+  readonly parsed: string[] = [];
 
   /** Counts of {@link skipped} by reason. */
   skipCounts(): Partial<Record<FactsSkipReason, number>> {
@@ -29,17 +53,44 @@ export class FactsMap extends Map<string, FileFacts> {
   }
 }
 
+/** Cumulative counters of this process's fact loads (diagnostics and tests). */
+export interface FactsStats {
+  /** Files parsed (in-process or in workers). */
+  parsed: number;
+  /** Files parsed in worker threads (part of `parsed`). */
+  parsedInWorkers: number;
+  /** Files read and hashed whose content was unchanged. */
+  rehashed: number;
+  /** Files answered by the in-memory or on-disk cache without reading them. */
+  cached: number;
+}
+
+const stats: FactsStats = { parsed: 0, parsedInWorkers: 0, rehashed: 0, cached: 0 };
+
+/** A snapshot of the counters of {@link loadFacts} in this process. */
+export function factsStats(): FactsStats {
+  return { ...stats };
+}
+
 /**
  * Parses one file's text and extracts its facts with the language chosen by the path's ending.
  * Lines of the facts are 1-based and match `TextFile.lines` when `source` is those lines joined
- * with `\n` (as {@link loadFacts} does).
+ * with `\n` (as {@link loadFacts} does). tree-sitter is loaded on first use.
  * @returns `undefined` when no language handles the path.
  * @throws Error when the grammar cannot be loaded or the parser gives up.
  */
 export async function factsFromSource(path: string, source: string): Promise<FileFacts | undefined> {
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
+  const { extractFacts } = await import("./tree-sitter.js");
   return extractFacts(lang, source);
+}
+
+/** The worker-thread task of the parse pool: `{path, source}` → facts (see {@link factsFromSource}). */
+export async function parseFactsTask(input: { path: string; source: string }): Promise<FileFacts> {
+  const facts = await factsFromSource(input.path, input.source);
+  if (facts === undefined) throw new Error(`no parser for ${input.path}`);
+  return facts;
 }
 
 /** Throws the abort reason (a `ToolError TIMEOUT` unless the signal gave a `ToolError`). */
@@ -50,40 +101,133 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   }
 }
 
+let version: string | undefined;
+
 /**
- * Reads (through the workspace: deny-list, size cap, binary check) and parses `files`.
- * Files without a language, refused by the workspace, or that fail to parse are left out and
- * counted in `skipped`. Files are read a few at a time; parsing is sequential (one WASM parser).
- * @throws ToolError `TIMEOUT` when `signal` aborts.
+ * The cache version of facts: codecite's version, {@link EXTRACTOR_SCHEMA}, the version of
+ * `web-tree-sitter` and of every grammar package, and a digest of the extractor code (`lang/`,
+ * `tree-sitter`), e.g. `0.1.0+s1+web-tree-sitter@0.25.10+tree-sitter-python@0.25.0+…+x1a2b3c4d`.
+ * Computed once per process.
+ */
+export function factsVersion(): string {
+  if (version !== undefined) return version;
+  const here = fileURLToPath(import.meta.url);
+  const require = createRequire(import.meta.url);
+  const pkgVersion = (file: string): string => {
+    try {
+      return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version ?? "?";
+    } catch {
+      return "?";
+    }
+  };
+  const parts = [pkgVersion(path.join(path.dirname(here), "..", "..", "package.json")), `s${EXTRACTOR_SCHEMA}`];
+  const packages = new Set(["web-tree-sitter", ...LANGUAGES.map((l) => l.wasm.slice(0, l.wasm.indexOf("/")))]);
+  for (const name of packages) {
+    let v = "?";
+    try {
+      const main = name === "web-tree-sitter" ? require.resolve(name) : require.resolve(LANGUAGES.find((l) => l.wasm.startsWith(`${name}/`))?.wasm ?? name);
+      for (let dir = path.dirname(main); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+        if (path.basename(dir) === name) {
+          v = pkgVersion(path.join(dir, "package.json"));
+          break;
+        }
+      }
+    } catch {
+      // not installed: parsing will say so
+    }
+    parts.push(`${name}@${v}`);
+  }
+  const digest = createHash("sha1");
+  const ext = path.extname(here);
+  const langDir = path.join(path.dirname(here), "lang");
+  try {
+    const code = readdirSync(langDir)
+      .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`))
+      .sort()
+      .map((f) => path.join(langDir, f));
+    for (const f of [...code, path.join(path.dirname(here), `tree-sitter${ext}`)]) digest.update(readFileSync(f));
+  } catch {
+    digest.update("unreadable");
+  }
+  parts.push(`x${digest.digest("hex").slice(0, 8)}`);
+  version = parts.join("+");
+  return version;
+}
+
+let pool: ParsePool<{ path: string; source: string }, FileFacts> | undefined;
+
+/** The process-wide parse pool (workers start on demand and never keep the process alive when idle). */
+function parsePool(): ParsePool<{ path: string; source: string }, FileFacts> {
+  pool ??= new ParsePool({ module: import.meta.url, exportName: "parseFactsTask" });
+  return pool;
+}
+
+/** A read the workspace refused, with the reason to count. */
+class ReadRefused extends Error {
+  constructor(readonly reason: FactsSkipReason) {
+    super(reason);
+  }
+}
+
+/**
+ * Reads (through the workspace: deny-list, size cap, binary check) and parses `files`, reusing
+ * cached facts of files whose size and mtime (or content hash) are unchanged (see the module
+ * comment). Files without a language, refused by the workspace, or that fail to parse are left
+ * out and counted in `skipped`.
+ * @param files size and mtime as `lstat` gives them now (they key the cache).
+ * @throws ToolError `TIMEOUT` when `signal` aborts (work finished so far stays cached).
  */
 export async function loadFacts(ws: Workspace, files: readonly FileEntry[], signal?: AbortSignal): Promise<FactsMap> {
   const out = new FactsMap();
-  const results = await mapLimit(files, 8, async (entry): Promise<FileFacts | FactsSkipReason> => {
-    throwIfAborted(signal);
-    const lang = languageFor(entry.path);
-    if (lang === undefined) return "no_parser";
-    let lines: string[];
-    try {
-      lines = (await ws.readText(entry.path)).lines;
-    } catch (err) {
-      if (err instanceof SkippedFileError) return err.reason;
-      if (err instanceof ToolError && err.code === "DENIED") return "denied";
-      return "unreadable";
-    }
-    throwIfAborted(signal);
-    try {
-      return await extractFacts(lang, lines.join("\n"));
-    } catch {
-      return "parse_failed";
-    }
-  });
   throwIfAborted(signal);
-  files.forEach((entry, i) => {
-    const r = results[i];
-    if (r === undefined) return;
-    if (typeof r === "string") out.skipped.set(entry.path, r);
-    else out.set(entry.path, r);
-  });
+  const parsable: FileEntry[] = [];
+  for (const f of files) {
+    if (languageFor(f.path) === undefined) out.skipped.set(f.path, "no_parser");
+    else parsable.push(f);
+  }
+  if (parsable.length === 0) return out;
+  const index = FactIndex.shared<FileFacts>(ws.root, { version: factsVersion() });
+  let inWorkers = 0;
+  let result: LoadResult<FileFacts>;
+  try {
+    result = await index.load(parsable, {
+      read: async (p) => {
+        try {
+          return (await ws.readText(p)).lines.join("\n");
+        } catch (err) {
+          if (err instanceof SkippedFileError) throw new ReadRefused(err.reason);
+          if (err instanceof ToolError && err.code === "DENIED") throw new ReadRefused("denied");
+          throw new ReadRefused("unreadable");
+        }
+      },
+      parse: async (p, content, ctx: ParseContext) => {
+        const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
+        if (ctx.misses > POOL_THRESHOLD) {
+          const facts = await parsePool().run({ path: p, source }, signal ? { signal } : {});
+          inWorkers++;
+          return facts;
+        }
+        const facts = await factsFromSource(p, source);
+        if (facts === undefined) throw new Error(`no parser for ${p}`);
+        return facts;
+      },
+      ...(signal ? { signal } : {}),
+    });
+  } catch (err) {
+    throwIfAborted(signal);
+    throw err;
+  }
+  const failed = new Map(result.failed.map((f) => [f.path, f.error instanceof ReadRefused ? f.error.reason : "parse_failed"] as const));
+  for (const f of parsable) {
+    const facts = result.facts.get(f.path);
+    if (facts !== undefined) out.set(f.path, facts);
+    else out.skipped.set(f.path, failed.get(f.path) ?? "parse_failed");
+  }
+  out.parsed.push(...result.parsed);
+  stats.parsed += result.parsed.length;
+  stats.parsedInWorkers += inWorkers;
+  stats.rehashed += result.rehashed.length;
+  stats.cached += result.hits.memory + result.hits.store;
   return out;
 }
 

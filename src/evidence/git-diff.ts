@@ -2,8 +2,10 @@
  * `read_git_diff`: git changes as one `diff` record per hunk (DESIGN.md "The tools";
  * code-intel-anchors §2.2, §2.3 "Safe git invocation", §4.4).
  *
- * Safety rules (each has a test in `test/evidence/bad-input.test.ts`):
- * - `git` is spawned with an argv array, never a shell. The environment drops every `GIT_*`
+ * Safety rules (each has a test in `test/evidence/bad-input.test.ts` or `bad-input-attacks.test.ts`):
+ * - `git` is spawned by absolute path ({@link findExecutable}: absolute `PATH` entries only,
+ *   skipping folders inside the workspace), so a repository cannot ship its own `git`; with an
+ *   argv array, never a shell. The environment drops every `GIT_*`
  *   variable of the parent and sets `GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`,
  *   `GIT_TERMINAL_PROMPT=0`, `GIT_OPTIONAL_LOCKS=0`, `GIT_LITERAL_PATHSPECS=1`,
  *   `GIT_NO_LAZY_FETCH=1`, `LC_ALL=C`, and `GIT_CEILING_DIRECTORIES` = the root's parent for the
@@ -49,7 +51,7 @@ import type { ReadGitDiffArgs } from "../tools/code-tools.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { isCleanRelative, isInside } from "./path-policy.js";
-import { runProcess, scrubbedEnv } from "./spawn.js";
+import { findExecutable, runProcess, scrubbedEnv } from "./spawn.js";
 import { hasInvisibleUnicode } from "./text-file.js";
 import type { Workspace } from "./workspace.js";
 
@@ -271,9 +273,17 @@ async function rawGit(
   signal: AbortSignal | undefined,
   maxBytes: number,
 ): Promise<GitOut> {
+  const gitPath = await findExecutable("git", { notUnder: cwd });
+  if (gitPath === undefined) {
+    throw new ToolError(
+      "UNSUPPORTED",
+      "git was not found on PATH (programs inside the repository are never run)",
+      "Install git (and put its folder on PATH) to use read_git_diff; search_code and read_evidence work without it.",
+    );
+  }
   let res;
   try {
-    res = await runProcess("git", ["--no-pager", ...HARDENING, ...args], {
+    res = await runProcess(gitPath, ["--no-pager", ...HARDENING, ...args], {
       cwd,
       env,
       timeoutMs: GIT_TIMEOUT_MS,

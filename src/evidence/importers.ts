@@ -44,11 +44,11 @@ import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
 import type { ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
 import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
 import { isDottedName, pythonLayout } from "./lang/python-layout.js";
-import { joinPath, parentDir } from "./lang/project-files.js";
+import { joinPath, memoize, parentDir } from "./lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
-import { createProjectView } from "./project-view.js";
+import { changedSince, statFiles, treeSnapshot } from "./project-view.js";
 import { filesMentioning, type Needles } from "./text-prefilter.js";
-import type { FileEntry, Workspace } from "./workspace.js";
+import type { Workspace } from "./workspace.js";
 
 /** Longest accepted `module_name`, in characters. */
 export const MAX_MODULE_NAME_CHARS = 1000;
@@ -57,8 +57,10 @@ export const MAX_MODULE_NAME_CHARS = 1000;
 interface QueryTarget {
   /** Target files; empty for a name-only query. */
   files: Set<string>;
-  /** How the query was read, for the note. */
+  /** How the query was read, for the note of an empty result. */
   reading?: string;
+  /** Said in the note whatever the result (e.g. a name that several files carry). */
+  note?: string;
 }
 
 /** Files that are not source of any language but are imported by JS/TS (`.css`, `.json`, `.svg` …) belong to the `js` family. */
@@ -121,7 +123,7 @@ function ambiguous(query: string, candidates: string[]): ToolError {
 async function interpretQuery(ws: Workspace, project: ProjectView, query: string): Promise<QueryTarget> {
   const js = jsResolver(project);
   const layout = pythonLayout(project);
-  const sources = project.files.filter((f) => languageFor(f) !== undefined);
+  const sources = memoize(project, "importers:sources", () => project.files.filter((f) => languageFor(f) !== undefined));
 
   // 1. a path
   const norm = pathForm(ws, query);
@@ -132,6 +134,8 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     if (project.has(norm)) return { files: new Set([norm]) };
     const init = layout.initOf(norm);
     if (init !== undefined) return { files: new Set([init]), reading: `read as ${init}` };
+    const pkg = packageFolder(project, norm);
+    if (pkg !== undefined) return { files: new Set(pkg.files), reading: `read as the ${pkg.language} package in ${norm}/ (${pkg.files.join(", ")})` };
     for (const ext of [".py", ".pyi"]) if (project.has(norm + ext)) return { files: new Set([norm + ext]), reading: `read as ${norm + ext}` };
     const probed = await js.probe(norm);
     if (probed !== undefined) return { files: new Set([probed]), reading: `read as ${probed}` };
@@ -142,21 +146,23 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     if (!hasSlash) return { files: new Set(), reading: `no file ${norm} in the repository` };
   }
 
-  // 2. exact dotted names
-  const trailing = new Map<string, string>(); // file → name
-  if (isDottedName(query)) {
-    const exact = new Set<string>();
-    for (const f of sources) {
-      const lang = languageFor(f);
-      if (lang?.moduleNames === undefined) continue;
-      for (const n of await lang.moduleNames(f, project)) {
-        if (n === query) exact.add(f);
-        else if (n.endsWith(`.${query}`) && !trailing.has(f)) trailing.set(f, n);
-      }
+  // 2. exact module names: dotted (Python, Java), `::` paths (Rust), import paths (Go)
+  const trailing = new Map<string, Set<string>>(); // name → files
+  const separators = nameSeparators(query);
+  if (separators.length > 0) {
+    const index = await moduleNameIndex(project);
+    const exact = index.get(query);
+    if (exact !== undefined) {
+      const files = new Set(exact);
+      const pkg = onePackage(project, exact);
+      return {
+        files,
+        ...(files.size > 1 && pkg === undefined ? { note: `'${query}' names ${files.size} files: ${[...exact].sort().join(", ")}.` } : {}),
+      };
     }
-    if (exact.size > 0) {
-      const list = [...exact].sort();
-      return { files: exact, ...(exact.size > 1 ? { reading: `'${query}' names ${exact.size} files: ${list.join(", ")}` } : {}) };
+    for (const [name, files] of index) {
+      if (!separators.some((sep) => name.endsWith(`${sep}${query}`))) continue;
+      trailing.set(name, new Set(files));
     }
   }
 
@@ -170,22 +176,93 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
   // 4. a unique trailing part
   if (/^[\w$.-]+$/.test(query) && !query.startsWith(".")) {
     for (const f of sources) {
-      if (familyOfFile(f) !== "js" || trailing.has(f)) continue;
+      if (familyOfFile(f) !== "js") continue;
       const m = jsModulePath(f);
-      if (m === query || m.endsWith(`/${query}`)) trailing.set(f, m);
+      if (m === query || m.endsWith(`/${query}`)) {
+        const files = trailing.get(m) ?? new Set<string>();
+        files.add(f);
+        trailing.set(m, files);
+      }
     }
   }
-  if (trailing.size === 1) {
-    const [[file, name]] = [...trailing.entries()] as [[string, string]];
-    return { files: new Set([file]), reading: `read as ${name} (${file})` };
+  // One candidate per set of files: a Rust file is named both `crate::a` and `<lib>::a`.
+  const candidates = new Map<string, { name: string; files: string[] }>();
+  for (const [name, set] of trailing) {
+    const files = [...set].sort();
+    const key = files.join("\0");
+    const seen = candidates.get(key);
+    if (seen === undefined) candidates.set(key, { name, files });
   }
-  if (trailing.size > 1) {
+  const list = [...candidates.values()].sort((a, b) => (a.files[0] as string) < (b.files[0] as string) ? -1 : 1);
+  if (list.length === 1) {
+    const [{ name, files }] = list as [{ name: string; files: string[] }];
+    return { files: new Set(files), reading: `read as ${name} (${describeFiles(project, files)})` };
+  }
+  if (list.length > 1) {
     throw ambiguous(
       query,
-      [...trailing.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([f, n]) => (n === jsModulePath(f) ? f : `${n} (${f})`)),
+      list.map(({ name, files }) => (files.length === 1 && name === jsModulePath(files[0] as string) ? (files[0] as string) : `${name} (${describeFiles(project, files)})`)),
     );
   }
   return { files: new Set() };
+}
+
+/**
+ * Separators a module name written like `query` may use before it: `.` for dotted names (Python,
+ * Java), `::` for Rust paths, `/` for Go import paths; a single identifier may follow any of them.
+ * Empty when the query cannot be a module name (spaces, quotes, a relative specifier).
+ */
+function nameSeparators(query: string): string[] {
+  if (query.startsWith(".") || query.startsWith("/") || query.endsWith("/") || /[\s'"`\\]/.test(query)) return [];
+  if (/^(::)?[A-Za-z_][\w]*(::[A-Za-z_][\w]*)+$/.test(query)) return ["::"];
+  if (query.includes("/")) return /^[\w.~-]+(\/[\w.~-]+)+$/.test(query) ? ["/"] : [];
+  if (isDottedName(query)) return query.includes(".") ? [".", "/"] : [".", "::", "/"];
+  return /^[\w.-]+$/.test(query) ? ["/"] : [];
+}
+
+/**
+ * Every name under which each source file can be imported (`LanguageSpec.moduleNames`): name →
+ * files, sorted. Built once per project view.
+ */
+export function moduleNameIndex(project: ProjectView): Promise<Map<string, string[]>> {
+  return memoize(project, "importers:module-names", async () => {
+    const index = new Map<string, string[]>();
+    for (const f of project.files) {
+      const lang = languageFor(f);
+      if (lang?.moduleNames === undefined) continue;
+      for (const n of await lang.moduleNames(f, project)) {
+        const list = index.get(n);
+        if (list === undefined) index.set(n, [f]);
+        else if (!list.includes(f)) list.push(f);
+      }
+    }
+    for (const list of index.values()) list.sort();
+    return index;
+  });
+}
+
+/** The package whose folder is `dir`, for languages where a folder is a package (Go); `undefined` otherwise. */
+function packageFolder(project: ProjectView, dir: string): { language: string; files: string[] } | undefined {
+  for (const lang of LANGUAGES) {
+    const files = lang.packageFiles?.(dir, project) ?? [];
+    if (files.length > 0) return { language: lang.id, files: [...files].sort() };
+  }
+  return undefined;
+}
+
+/** The folder when `files` are exactly one package of a language where a folder is a package. */
+function onePackage(project: ProjectView, files: readonly string[]): string | undefined {
+  const dir = parentDir(files[0] ?? "");
+  if (files.some((f) => parentDir(f) !== dir)) return undefined;
+  const pkg = packageFolder(project, dir);
+  return pkg !== undefined && pkg.files.length === files.length && files.every((f) => pkg.files.includes(f)) ? dir : undefined;
+}
+
+/** `a.go` for one file, `internal/store/` for a whole package folder, else the files joined. */
+function describeFiles(project: ProjectView, files: readonly string[]): string {
+  if (files.length === 1) return files[0] as string;
+  const dir = onePackage(project, files);
+  return dir !== undefined ? `${dir}/` : files.join(", ");
 }
 
 /** Default external matching: the module is the query or lies below it. */
@@ -247,30 +324,32 @@ interface MatchPass {
   specifierTargets: Set<string>;
 }
 
-/** Parses the candidate importers of `target` and keeps the imports that match it. */
+/**
+ * Parses the candidate importers of `target` and keeps the imports that match it.
+ * @returns `undefined` when the prefilter saw source files of the family that the file list lacks
+ *   (the tree changed in a way the snapshot's checks did not catch): the caller walks again.
+ */
 async function collectMatches(
   ws: Workspace,
   project: ProjectView,
-  entries: readonly FileEntry[],
   target: QueryTarget,
   query: string,
   signal: AbortSignal | undefined,
-): Promise<MatchPass> {
+  final: boolean,
+): Promise<MatchPass | undefined> {
   const families = new Set<string>();
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
   else for (const l of LANGUAGES) families.add(familyOf(l));
-  const candidates = entries.filter((e) => {
-    const lang = languageFor(e.path);
+  const inFamily = (p: string) => {
+    const lang = languageFor(p);
     return lang !== undefined && families.has(familyOf(lang));
-  });
+  };
+  const candidates = project.files.filter(inFamily);
   const needles = await needlesFor(target, query, project);
-  const mentioned = await filesMentioning(
-    ws,
-    candidates.map((e) => e.path),
-    needles,
-    signal ? { signal } : {},
-  );
-  const toParse: FileEntry[] = mentioned === undefined ? candidates : candidates.filter((e) => mentioned.has(e.path));
+  const unlisted: string[] = [];
+  const mentioned = await filesMentioning(ws, candidates, needles, { ...(signal ? { signal } : {}), unlisted });
+  if (!final && (await changedSince(ws, unlisted.filter(inFamily)))) return undefined;
+  const toParse = statFiles(ws, mentioned === undefined ? candidates : candidates.filter((p) => mentioned.has(p)));
   const facts = await loadFacts(ws, toParse, signal);
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
@@ -294,7 +373,8 @@ async function collectMatches(
       }
       let matched: boolean;
       if (target.files.size > 0) {
-        matched = res.files.some((f) => target.files.has(f)) && !res.files.includes(file) && !res.files.some((t) => isOwnDeclaration(file, t));
+        // A file never imports itself (a Go external test package imports its own folder's other files).
+        matched = res.files.some((f) => target.files.has(f) && f !== file) && !res.files.some((t) => isOwnDeclaration(file, t));
       } else if (res.external) {
         matched = lang.matchesExternal ? lang.matchesExternal(query, ref, res) : defaultMatchesExternal(query, res);
       } else {
@@ -316,20 +396,27 @@ async function collectMatches(
 export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal): Promise<EvidenceResult> {
   const { query, unwrapped } = checkModuleName(args.module_name);
   throwIfAborted(signal);
-  const entries = await ws.listFiles();
-  const project = createProjectView(ws, entries);
-  let target = await interpretQuery(ws, project, query);
-  throwIfAborted(signal);
-  let pass = await collectMatches(ws, project, entries, target, query, signal);
-  if (target.files.size === 0 && pass.specifierTargets.size > 0) {
-    // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
-    // leads to as targets and look again, so importers that use other specifiers are found too.
-    const files = pass.specifierTargets;
-    target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
-    const second = await collectMatches(ws, project, entries, target, query, signal);
-    second.records.push(...pass.records);
-    pass = second;
+  let found: { project: ProjectView; target: QueryTarget; pass: MatchPass } | undefined;
+  for (let attempt = 0; found === undefined; attempt++) {
+    const final = attempt > 0;
+    const project = (await treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final })).view;
+    let target = await interpretQuery(ws, project, query);
+    throwIfAborted(signal);
+    let pass = await collectMatches(ws, project, target, query, signal, final);
+    if (pass === undefined) continue;
+    if (target.files.size === 0 && pass.specifierTargets.size > 0) {
+      // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
+      // leads to as targets and look again, so importers that use other specifiers are found too.
+      const files = pass.specifierTargets;
+      target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
+      const second = await collectMatches(ws, project, target, query, signal, true);
+      if (second === undefined) continue;
+      second.records.push(...pass.records);
+      pass = second;
+    }
+    found = { project, target, pass };
   }
+  const { project, target, pass } = found;
   const { records, unresolvedSeen, blindSpots, facts } = pass;
 
   // Build evidence with exact snippets (one read per matched file).
@@ -368,7 +455,8 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
 
   const notes: string[] = [];
   if (unwrapped) notes.push(`module_name read as '${query}'.`);
-  if (target.reading && (evidence.length === 0 || target.reading.includes("names"))) notes.push(`${target.reading}.`);
+  if (target.note) notes.push(target.note);
+  if (target.reading && evidence.length === 0) notes.push(`${target.reading}.`);
   if (evidence.length === 0) notes.push(await emptyNote(query, target, project));
   if (evidence.length === 0 && unresolvedSeen.length > 0) {
     notes.push(
@@ -393,14 +481,8 @@ async function emptyNote(query: string, target: QueryTarget, project: ProjectVie
         : "";
     return `No file imports ${list.join(", ")}.${why}`;
   }
-  const candidates = new Set<string>();
-  const layout = pythonLayout(project);
-  for (const f of project.files) {
-    const lang = languageFor(f);
-    if (lang === undefined) continue;
-    if (lang.moduleNames !== undefined && layout.isSource(f)) for (const n of await lang.moduleNames(f, project)) candidates.add(n);
-    candidates.add(stemOf(f));
-  }
+  const candidates = new Set<string>((await moduleNameIndex(project)).keys());
+  for (const f of project.files) if (languageFor(f) !== undefined) candidates.add(stemOf(f));
   for (const name of (await jsResolver(project).packages()).keys()) candidates.add(name);
   const close = closeNames(query, candidates, 5);
   const tail = close.length > 0 ? ` Close names in this repository: ${close.join(", ")}.` : "";

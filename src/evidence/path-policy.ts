@@ -36,7 +36,9 @@ function rootSegments(root: string): string[] {
  * @throws ToolError `INVALID_ARGUMENT` (empty, NUL, too long, not a string) or `OUTSIDE_ROOT`.
  */
 export function normalizeRelative(input: unknown, roots: readonly string[]): string {
-  if (typeof input !== "string") throw new ToolError("INVALID_ARGUMENT", "path must be a string");
+  if (typeof input !== "string") {
+    throw new ToolError("INVALID_ARGUMENT", "path must be a string", 'Pass a repository-relative path such as "src/main.py".');
+  }
   if (input.includes("\0")) {
     throw new ToolError("INVALID_ARGUMENT", "path contains a NUL byte", "Pass a plain repository-relative path.");
   }
@@ -48,7 +50,11 @@ export function normalizeRelative(input: unknown, roots: readonly string[]): str
     );
   }
   if (input.length > MAX_PATH_CHARS) {
-    throw new ToolError("INVALID_ARGUMENT", `path is too long (${input.length} characters, limit ${MAX_PATH_CHARS})`);
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `path is too long (${input.length} characters, limit ${MAX_PATH_CHARS})`,
+      "Pass a shorter repository-relative path.",
+    );
   }
   const raw = IS_WINDOWS ? input.replace(/\\/g, "/") : input;
   let segments = raw.split("/");
@@ -80,7 +86,11 @@ export function normalizeRelative(input: unknown, roots: readonly string[]): str
       continue;
     }
     if (Buffer.byteLength(seg, "utf8") > MAX_SEGMENT_BYTES) {
-      throw new ToolError("INVALID_ARGUMENT", `a path segment is too long (limit ${MAX_SEGMENT_BYTES} bytes)`);
+      throw new ToolError(
+        "INVALID_ARGUMENT",
+        `a path segment is too long (limit ${MAX_SEGMENT_BYTES} bytes)`,
+        "File and folder names are at most 255 bytes; check the path.",
+      );
     }
     out.push(seg);
   }

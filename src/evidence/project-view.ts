@@ -1,19 +1,60 @@
 /**
- * A {@link ProjectView} over a {@link Workspace}: the walkable file list (as `listFiles` gives it)
- * and reads of small configuration files through the workspace, so resolvers see exactly what the
- * tools see and never open a file outside the root or on the deny-list.
+ * {@link ProjectView}s over a {@link Workspace}: the walkable file list and reads of small
+ * configuration files through the workspace, so resolvers see exactly what the tools see and never
+ * open a file outside the root or on the deny-list.
+ *
+ * **Warm tree state** ({@link treeSnapshot}): a running server keeps, per Workspace, the walkable
+ * file list (`Workspace.walkPaths`, no stat of each file) and one view over it, so that everything
+ * resolvers derive from the view (Python layout, tsconfig data, Go modules, Cargo crates, module
+ * name indexes — memoised per view by `lang/project-files.ts`) is computed once and reused until
+ * the tree changes. Whether the tree changed is checked before each use without walking it again,
+ * with the rules Git's untracked cache uses (Documentation/technical/index-format.txt, "Untracked
+ * cache"): adding, deleting or renaming an entry changes its folder's mtime. So the check `lstat`s
+ * - every folder that holds a listed file (and its ancestors), and the folders below them that hold
+ *   no listed file (empty or wholly ignored ones, up to {@link MAX_EXTRA_DIRS}), for new entries;
+ * - the ignore files of the tree (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`, and
+ *   those in the root's ancestors), which change what is walkable without changing a folder;
+ * - every configuration file read through the view (`tsconfig.json`, `go.mod`, `Cargo.toml` …),
+ *   whose edits change resolution.
+ * Any difference (or an entry that changed within {@link RACY_WINDOW_MS} of the walk, which the
+ * file system's timestamp granularity could hide — Git's "racy" rule) makes the next use walk the
+ * tree again and start a fresh view. Edits of ordinary files do not change the list; their facts
+ * are checked by size, mtime and hash in `facts.ts`.
  */
+import { lstatSync, readdirSync } from "node:fs";
+import path from "node:path";
 import type { ProjectView } from "./lang/language.js";
+import { parentDir } from "./lang/project-files.js";
+import { NEVER_WALK_DIRS } from "./ripgrep.js";
 import type { FileEntry, Workspace } from "./workspace.js";
 
 /** Configuration files larger than this are not read by resolvers (bytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
+/** An entry whose mtime lies within this many ms of the walk may have changed unseen (ms). */
+export const RACY_WINDOW_MS = 2000;
+/** Folders without listed files that are watched besides those with files (see the module comment). */
+export const MAX_EXTRA_DIRS = 2000;
+/** Names of ignore files that change what a walk lists. */
+const IGNORE_FILE_NAMES: ReadonlySet<string> = new Set([".gitignore", ".ignore", ".rgignore"]);
+/** Folders never walked: new entries inside them never matter. */
+const UNWATCHED_DIRS: ReadonlySet<string> = new Set([".git", ...NEVER_WALK_DIRS]);
+
+/** A file's identity for change checks: size in bytes and mtime in ms; `-1` for a missing file. */
+interface Stamp {
+  size: number;
+  mtimeMs: number;
+}
 
 /**
  * Builds a view of `files` (repository-relative, any order; duplicates dropped). `readText`
  * returns `undefined` for a path not in the list, a file over 1 MiB, or any read error.
+ * @param onRead called with each configuration file read and the stamp of what was read.
  */
-export function createProjectView(ws: Workspace, files: readonly FileEntry[] | readonly string[]): ProjectView {
+export function createProjectView(
+  ws: Workspace,
+  files: readonly FileEntry[] | readonly string[],
+  onRead?: (path: string, stamp: Stamp) => void,
+): ProjectView {
   const paths = [...new Set(files.map((f) => (typeof f === "string" ? f : f.path)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const set = new Set(paths);
   const texts = new Map<string, Promise<string | undefined>>();
@@ -25,12 +66,199 @@ export function createProjectView(ws: Workspace, files: readonly FileEntry[] | r
       let t = texts.get(p);
       if (t === undefined) {
         t = ws.readText(p).then(
-          (f) => (f.size > MAX_CONFIG_BYTES ? undefined : f.text),
-          () => undefined,
+          (f) => {
+            onRead?.(p, { size: f.size, mtimeMs: f.mtimeMs });
+            return f.size > MAX_CONFIG_BYTES ? undefined : f.text;
+          },
+          () => {
+            onRead?.(p, stampOf(path.join(ws.root, p)));
+            return undefined;
+          },
         );
         texts.set(p, t);
       }
       return t;
     },
   };
+}
+
+/** The walkable files of a workspace at one moment, and the view over them. */
+export interface TreeSnapshot {
+  /** Every walkable file, repository-relative, sorted (UTF-16 code unit order). */
+  readonly files: readonly string[];
+  /** The view over {@link files}; values memoised on it live as long as the snapshot. */
+  readonly view: ProjectView;
+  /** Increases each time the tree is walked again (per workspace, from 1). */
+  readonly generation: number;
+}
+
+interface TreeState extends TreeSnapshot {
+  /** Watched folders (absolute) → mtime when walked. */
+  readonly dirs: Map<string, number>;
+  /** Watched files (absolute) → stamp when walked or read. */
+  readonly watched: Map<string, Stamp>;
+  /** Set when an entry changed too recently to trust its stamp: the next use walks again. */
+  racy: boolean;
+  /** When the walk started (ms since the epoch). */
+  readonly startedMs: number;
+}
+
+interface WorkspaceTrees {
+  current?: TreeState;
+  pending?: Promise<TreeState>;
+  generation: number;
+}
+
+const trees = new WeakMap<Workspace, WorkspaceTrees>();
+
+function stampOf(abs: string): Stamp {
+  try {
+    const st = lstatSync(abs);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return { size: -1, mtimeMs: -1 };
+  }
+}
+
+/** True when nothing watched by `state` changed (see the module comment). */
+function isFresh(state: TreeState): boolean {
+  if (state.racy) return false;
+  for (const [abs, mtimeMs] of state.dirs) {
+    let st;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      return false;
+    }
+    if (!st.isDirectory() || st.mtimeMs !== mtimeMs) return false;
+  }
+  for (const [abs, stamp] of state.watched) {
+    const now = stampOf(abs);
+    if (now.size !== stamp.size || now.mtimeMs !== stamp.mtimeMs) return false;
+  }
+  return true;
+}
+
+/** Folders below the watched ones that hold no listed file (bounded breadth-first walk). */
+function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const queue = [...withFiles];
+  for (let i = 0; i < queue.length && out.length < MAX_EXTRA_DIRS; i++) {
+    const rel = queue[i] as string;
+    let entries;
+    try {
+      entries = readdirSync(rel === "" ? rootAbs : path.join(rootAbs, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || UNWATCHED_DIRS.has(e.name)) continue;
+      const sub = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (withFiles.has(sub)) continue;
+      out.push(sub);
+      queue.push(sub);
+      if (out.length >= MAX_EXTRA_DIRS) break;
+    }
+  }
+  return out;
+}
+
+async function walk(ws: Workspace, generation: number, signal: AbortSignal | undefined): Promise<TreeState> {
+  const startedMs = Date.now();
+  const files = await ws.walkPaths(undefined, signal);
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const dirs = new Map<string, number>();
+  const watched = new Map<string, Stamp>();
+  let racy = false;
+  const relDirs = new Set<string>([""]);
+  for (const f of files) {
+    for (let d = parentDir(f); d !== "" && !relDirs.has(d); d = parentDir(d)) relDirs.add(d);
+    const base = f.slice(f.lastIndexOf("/") + 1);
+    if (IGNORE_FILE_NAMES.has(base)) watched.set(path.join(ws.root, f), stampOf(path.join(ws.root, f)));
+  }
+  for (const d of [...relDirs, ...extraDirs(ws.root, relDirs)]) {
+    const abs = d === "" ? ws.root : path.join(ws.root, d);
+    const stamp = stampOf(abs);
+    dirs.set(abs, stamp.mtimeMs);
+    if (stamp.mtimeMs > startedMs - RACY_WINDOW_MS) racy = true;
+  }
+  // Ignore files that are not listed themselves: git's exclude file, and those above the root.
+  watched.set(path.join(ws.root, ".git", "info", "exclude"), stampOf(path.join(ws.root, ".git", "info", "exclude")));
+  for (let dir = path.dirname(ws.root); ; dir = path.dirname(dir)) {
+    for (const name of IGNORE_FILE_NAMES) watched.set(path.join(dir, name), stampOf(path.join(dir, name)));
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const stamp of watched.values()) if (stamp.mtimeMs > startedMs - RACY_WINDOW_MS) racy = true;
+  let state: TreeState | undefined;
+  const view = createProjectView(ws, files, (p, stamp) => {
+    if (state === undefined) return;
+    state.watched.set(path.join(ws.root, p), stamp);
+    if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) state.racy = true;
+  });
+  state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
+  return state;
+}
+
+/**
+ * The walkable files of `ws` and a view over them, reused while the tree is unchanged (see the
+ * module comment). Concurrent callers share one walk.
+ * @param opts.refresh walk again even when nothing watched changed (e.g. a prefilter saw a file
+ *   the list lacks).
+ * @throws ToolError `TIMEOUT` (slow walk or `signal`), `UNSUPPORTED` without ripgrep.
+ */
+export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<TreeSnapshot> {
+  let t = trees.get(ws);
+  if (t === undefined) {
+    t = { generation: 0 };
+    trees.set(ws, t);
+  }
+  const entry = t;
+  if (entry.pending !== undefined) return entry.pending;
+  if (entry.current !== undefined && opts.refresh !== true && isFresh(entry.current)) return entry.current;
+  const pending = walk(ws, ++entry.generation, opts.signal).then(
+    (state) => {
+      entry.current = state;
+      entry.pending = undefined;
+      return state;
+    },
+    (err: unknown) => {
+      entry.pending = undefined;
+      throw err;
+    },
+  );
+  entry.pending = pending;
+  return pending;
+}
+
+/**
+ * Size and mtime of repository-relative files (`lstat`, symbolic links not followed), for the
+ * fact cache; paths that are gone or are not regular files are left out. Synchronous: a few
+ * hundred `lstat` calls cost less than their promises would.
+ */
+export function statFiles(ws: Workspace, paths: readonly string[]): FileEntry[] {
+  const out: FileEntry[] = [];
+  for (const p of paths) {
+    try {
+      const st = lstatSync(path.join(ws.root, p));
+      if (st.isFile()) out.push({ path: p, size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // gone since it was listed
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether files that a ripgrep run over the tree reported, and that a snapshot's list lacks, show
+ * that the tree changed unseen: true when one of them would be listed by a walk now (not in a
+ * virtual environment, a name that is valid UTF-8, still a regular file).
+ */
+export async function changedSince(ws: Workspace, unlisted: readonly string[]): Promise<boolean> {
+  const named = unlisted.filter((p) => !p.includes("\uFFFD"));
+  if (named.length === 0) return false;
+  const inVenv = await ws.virtualEnvFilter(named);
+  return statFiles(
+    ws,
+    named.filter((p) => !inVenv(p)),
+  ).length > 0;
 }

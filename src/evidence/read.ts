@@ -29,7 +29,7 @@ import {
   sniff,
   snippetLine,
 } from "./text-file.js";
-import { SkippedFileError, type Workspace } from "./workspace.js";
+import { SkippedFileError, type Workspace, fsError } from "./workspace.js";
 
 /** Lines returned when `end_line` is not given. */
 export const DEFAULT_READ_LINES = 200;
@@ -214,6 +214,8 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     const result: EvidenceResult = { evidence: [rec], total: 1, truncated };
     if (notes.length > 0) result.note = notes.join(" ");
     return result;
+  } catch (err) {
+    throw fsError(err, file.rel); // read errors (EIO …) as typed errors; ToolErrors pass through
   } finally {
     await file.handle.close().catch(() => undefined);
   }

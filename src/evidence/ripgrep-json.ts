@@ -10,7 +10,8 @@
  *   ripgrep escapes newlines inside JSON strings), scanning each chunk once;
  * - an event of at most {@link MAX_PARSED_EVENT_BYTES} bytes is decoded with `JSON.parse`;
  * - a larger event goes through a small byte-level JSON tokenizer that keeps only the fields
- *   used (`type`, `data.path`, at most {@link KEPT_LINE_BYTES} bytes of `data.lines`,
+ *   used (`type`, `data.path` (up to 64 KiB; a hit with a longer path is dropped), at most
+ *   {@link KEPT_LINE_BYTES} bytes of `data.lines`,
  *   `data.line_number`, `data.absolute_offset`, the first submatch's `start`,
  *   `data.stats.searches`) and skips the rest of the event once the first submatch is read.
  */
@@ -380,6 +381,9 @@ class StreamedEvent {
     const type = this.#text("type");
     if (type === "summary") return { type: "summary", searches: this.#numbers.get("data.stats.searches") ?? 0 };
     if (type !== "match") return { type: "other" };
+    // A path is never cut: a hit whose path did not fit cannot be named, so it is dropped.
+    const pathCap = this.#strings.get("data.path.text") ?? this.#strings.get("data.path.bytes");
+    if (pathCap?.complete === false) return { type: "other" };
     const pathText = this.#text("data.path.text");
     const pathBytes = this.#text("data.path.bytes");
     const lineCap = this.#strings.get("data.lines.text") ?? this.#strings.get("data.lines.bytes");

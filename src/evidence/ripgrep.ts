@@ -4,7 +4,7 @@
  */
 import { ToolError } from "./evidence.js";
 import { denyGlobArgs } from "./deny-list.js";
-import { scrubbedEnv } from "./spawn.js";
+import { findExecutable, scrubbedEnv } from "./spawn.js";
 
 /** Folders that are never walked (besides `.git`): dependencies, virtual envs and caches. */
 export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
@@ -23,13 +23,19 @@ export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
 let cached: Promise<string> | undefined;
 
 /**
- * Path of the ripgrep binary: `rgPath` from `@vscode/ripgrep`, or `rg` from `PATH` when the
- * platform package is missing (the package throws on import then).
+ * Absolute path of the ripgrep binary: `rgPath` from `@vscode/ripgrep`, or `rg` found on the
+ * absolute `PATH` entries ({@link findExecutable}) when the platform package is missing (the
+ * package throws on import then).
+ * @throws ToolError `UNSUPPORTED` when neither exists.
  */
 export function ripgrepPath(): Promise<string> {
   cached ??= import("@vscode/ripgrep").then(
     (m: { rgPath: string }) => m.rgPath,
-    () => "rg",
+    async () => {
+      const rg = await findExecutable("rg");
+      if (rg === undefined) throw ripgrepMissing(new Error("no rg on PATH and no @vscode/ripgrep binary"));
+      return rg;
+    },
   );
   return cached;
 }

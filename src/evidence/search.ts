@@ -31,7 +31,6 @@
  */
 import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "../tools/code-tools.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
@@ -351,7 +350,10 @@ function toHit(m: RgMatchEvent): Hit | undefined {
   const firstByte = m.first_start ?? 0;
   // Submatch offsets are in bytes of the raw line; convert the first to a UTF-16 offset.
   const raw = l.raw ?? Buffer.from(l.value, "utf8");
-  const beyond = !m.complete && firstByte + 64 > raw.length;
+  // The kept prefix serves only when the whole window (≤ MAX_LINE_CHARS characters of at most
+  // 4 bytes after the match) lies inside it; otherwise the window is read from the file, so the
+  // snippet is the same as for a line that was read whole.
+  const beyond = !m.complete && firstByte + 4 * MAX_LINE_CHARS + 4 > raw.length;
   const at = beyond ? 0 : lossy.decode(raw.subarray(0, firstByte)).length;
   const text = m.complete ? stripLineEnding(l.value) : l.value;
   const hit = snippetHit(rel, m.line_number, text, at, !m.complete);
@@ -363,12 +365,14 @@ function toHit(m: RgMatchEvent): Hit | undefined {
 /** Builds a hit from (part of) a line: cut around `at`, `\r` shown as `\n`, flags set. */
 function snippetHit(path: string, line: number, text: string, at: number, partial: boolean): Hit {
   const flags: EvidenceFlag[] = [];
-  const { text: shown, bareCr } = snippetLine(text);
-  const cut = cutText(shown, MAX_LINE_CHARS, at);
+  const cut = cutText(text, MAX_LINE_CHARS, at);
+  // A lone "\r" is one character either way, so cutting first keeps the window and the flags
+  // describe exactly what is shown.
+  const { text: shown, bareCr } = snippetLine(cut.text);
   if (cut.cut || partial) flags.push("truncated");
   if (bareCr) flags.push(BARE_CR_FLAG);
-  if (hasInvisibleUnicode(cut.text)) flags.push("invisible_unicode");
-  return { path, line, snippet: cut.text, flags };
+  if (hasInvisibleUnicode(shown)) flags.push("invisible_unicode");
+  return { path, line, snippet: shown, flags };
 }
 
 /**
@@ -401,10 +405,12 @@ async function fillWindows(ws: Workspace, hits: Hit[]): Promise<void> {
       while (from > lineStart && skip < 3 && skip < bytes.length && ((bytes[skip] as number) & 0xc0) === 0x80) skip++;
       bytes = bytes.subarray(skip);
       const nl = bytes.indexOf(0x0a, match - from - skip);
+      // The window holds the whole line when it starts at the line and reaches its end (or EOF).
+      const whole = from === lineStart && (nl >= 0 || n < buf.length);
       if (nl >= 0) bytes = bytes.subarray(0, nl);
-      const text = stripLineEnding(lossy.decode(bytes));
+      const text = whole || nl >= 0 ? stripLineEnding(lossy.decode(bytes)) : lossy.decode(bytes);
       const at = lossy.decode(bytes.subarray(0, Math.max(0, match - from - skip))).length;
-      const filled = snippetHit(h.path, h.line, text, at, true);
+      const filled = snippetHit(h.path, h.line, text, at, !whole);
       filled.flags.push(...h.flags.filter((fl) => fl === "non_utf8_path"));
       hits[i] = filled;
     } catch {

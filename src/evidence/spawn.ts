@@ -8,6 +8,8 @@
  * settles only after the child has exited and been reaped (`close`), so no zombie is left.
  */
 import { spawn } from "node:child_process";
+import { constants as fsc, promises as fsp } from "node:fs";
+import path from "node:path";
 import { ToolError } from "./evidence.js";
 
 export interface RunOptions {
@@ -144,6 +146,53 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
 
 function abortError(): ToolError {
   return new ToolError("TIMEOUT", "the operation was cancelled", "Ask again with a narrower path or query.");
+}
+
+const found = new Map<string, Promise<string | undefined>>();
+
+/**
+ * Finds a program on `PATH` and returns its absolute path, or `undefined`.
+ *
+ * Only absolute `PATH` entries are searched. A program spawned by bare name with `cwd` set to the
+ * repository would otherwise come from the repository itself: on POSIX through a relative entry
+ * such as `.` or an empty entry (resolved against the child's working directory), and on Windows
+ * because the program search looks in `cwd` first. A hostile repository could ship `git`. On
+ * Windows only `.exe` and `.com` files are considered (batch files cannot be spawned without a
+ * shell). Results are cached per name, `PATH` and `notUnder`.
+ * @param opts.notUnder skip programs inside this folder (the workspace root: an absolute `PATH`
+ *   entry such as `<repo>/node_modules/.bin` must not supply the program either).
+ */
+export function findExecutable(name: string, opts: { notUnder?: string } = {}): Promise<string | undefined> {
+  const envPath = process.env.PATH ?? process.env.Path ?? "";
+  const key = `${name}\0${envPath}\0${opts.notUnder ?? ""}`;
+  let p = found.get(key);
+  if (p === undefined) {
+    p = search(name, envPath, opts.notUnder);
+    found.set(key, p);
+  }
+  return p;
+}
+
+async function search(name: string, envPath: string, notUnder: string | undefined): Promise<string | undefined> {
+  const win = process.platform === "win32";
+  const exts = win ? [".exe", ".com"] : [""];
+  const under = notUnder === undefined ? undefined : path.resolve(notUnder) + path.sep;
+  for (const dir of envPath.split(path.delimiter)) {
+    if (dir === "" || !path.isAbsolute(dir)) continue;
+    if (under !== undefined && (path.resolve(dir) + path.sep).startsWith(under)) continue;
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      try {
+        const st = await fsp.stat(candidate);
+        if (!st.isFile()) continue;
+        if (!win) await fsp.access(candidate, fsc.X_OK);
+        return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

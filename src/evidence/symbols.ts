@@ -10,26 +10,34 @@
  *   (`Inner.method` finds `Outer.Inner.method`). Matching is exact and case-sensitive.
  * - `kind` keeps only definitions of that kind; `path` limits the search to a file or folder
  *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
- * - Only files whose text contains the name are parsed (`text-prefilter.ts`).
+ * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and parsed facts are
+ *   cached (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
  * - An empty result explains itself in `note`: definitions of other kinds or in other classes,
  *   names that differ only in case or by a small edit (`close-names.ts`), files not parsed, and
- *   the languages that have a parser.
+ *   the languages that have a parser. Close names are found without parsing the tree: candidate
+ *   names come from one ripgrep run that lists the names written after a definition keyword
+ *   (`text-prefilter.ts` {@link definitionNamesIn}), and only the files that mention the closest
+ *   of them are parsed, so every suggestion is a real definition with its location.
  */
 import type { FindSymbolArgs } from "../tools/code-tools.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget } from "./budget.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
+import { describeFactsSkips, loadFacts, throwIfAborted } from "./facts.js";
 import { languageFor, LANGUAGES } from "./lang/index.js";
 import type { SymbolDef } from "./lang/language.js";
+import { memoize } from "./lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
-import { filesMentioning } from "./text-prefilter.js";
-import type { FileEntry, Workspace } from "./workspace.js";
+import { changedSince, statFiles, treeSnapshot } from "./project-view.js";
+import { definitionNamesIn, filesMentioning } from "./text-prefilter.js";
+import type { Workspace } from "./workspace.js";
 
 /** Longest accepted `name`, in characters. */
 export const MAX_SYMBOL_NAME_CHARS = 300;
-/** Above this many source files, close names come only from files mentioning the name in any case. */
-export const MAX_FILES_FOR_SUGGESTIONS = 3000;
+/** Candidate close names whose definitions are looked up (parsed) for an empty result. */
+export const MAX_CLOSE_CANDIDATES = 10;
+/** At most this many files are parsed to confirm close names (in path order). */
+export const MAX_FILES_FOR_SUGGESTIONS = 1000;
 
 interface SymbolQuery {
   name: string;
@@ -71,25 +79,37 @@ function matches(def: SymbolDef, q: SymbolQuery, file: string): boolean {
   return dotted === full || dotted.endsWith(`.${full}`);
 }
 
-/** The files to search: all source files, or those under `path`. */
-async function sourceFiles(ws: Workspace, pathArg: string | undefined): Promise<{ files: FileEntry[]; under?: string; nonSource: number }> {
+/** The files to search (repository-relative): all source files, or those under `path`. */
+interface SearchScope {
+  files: string[];
+  /** The real repository-relative folder or file searched, when `path` was given. */
+  under?: string;
+  /** Files in scope without a parser. */
+  nonSource: number;
+  /** True when the files come from the workspace's tree snapshot (which may be stale). */
+  fromSnapshot: boolean;
+}
+
+async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: AbortSignal | undefined, refresh: boolean): Promise<SearchScope> {
+  const snapshot = async () => treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh });
   if (pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".") {
-    const all = await ws.listFiles();
-    const files = all.filter((f) => languageFor(f.path) !== undefined);
-    return { files, nonSource: all.length - files.length };
+    const snap = await snapshot();
+    const files = memoize(snap.view, "symbols:sources", () => snap.files.filter((f) => languageFor(f) !== undefined));
+    return { files, nonSource: snap.files.length - files.length, fromSnapshot: true };
   }
-  const r = await ws.resolve(pathArg);
-  const under = ws.relativeOf(r.abs);
-  const listed = await ws.listFiles({ under: pathArg });
-  let files = listed;
-  if (!r.isDirectory && listed.length === 0) {
-    // an ignored file named explicitly is still searched
-    const { promises: fsp } = await import("node:fs");
-    const st = await fsp.stat(r.abs);
-    files = [{ path: r.rel, size: st.size, mtimeMs: st.mtimeMs }];
+  const under = await ws.walkTarget(pathArg);
+  if (under === undefined) return sourceFiles(ws, undefined, signal, refresh);
+  // Inside the walked tree, the snapshot's files; otherwise (a folder never walked, an ignored file
+  // named explicitly) walk the path itself.
+  const snap = await snapshot();
+  let listed = snap.files.filter((f) => f === under || f.startsWith(`${under}/`));
+  const fromSnapshot = listed.length > 0;
+  if (!fromSnapshot) {
+    listed = await ws.walkPaths(under, signal);
+    if (listed.length === 0 && statFiles(ws, [under]).length === 1) listed = [under];
   }
-  const source = files.filter((f) => languageFor(f.path) !== undefined);
-  return { files: source, ...(under !== "" ? { under } : {}), nonSource: files.length - source.length };
+  const files = listed.filter((f) => languageFor(f) !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, under, nonSource: listed.length - files.length, fromSnapshot };
 }
 
 function languagesLine(): string {
@@ -104,7 +124,13 @@ function languagesLine(): string {
 export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: AbortSignal): Promise<EvidenceResult> {
   const q = parseSymbolName(args.name);
   throwIfAborted(signal);
-  const { files, under, nonSource } = await sourceFiles(ws, args.path);
+  let scope = await sourceFiles(ws, args.path, signal, false);
+  let mentioned = await mentioning(ws, scope, [q.name], signal);
+  if (mentioned === "stale") {
+    scope = await sourceFiles(ws, args.path, signal, true);
+    mentioned = await mentioning(ws, scope, [q.name], signal);
+  }
+  const { files, under, nonSource } = scope;
   if (files.length === 0) {
     const where = args.path ? `under ${args.path}` : "in this repository";
     const extra = nonSource > 0 ? ` (${nonSource} other file${nonSource === 1 ? "" : "s"} have no parser)` : "";
@@ -115,9 +141,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
       note: `No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use search_code for other files.`,
     };
   }
-  const paths = files.map((f) => f.path);
-  const mentioned = await filesMentioning(ws, paths, { literals: [q.name] }, { ...(under ? { under } : {}), ...(signal ? { signal } : {}) });
-  const toParse = mentioned === undefined ? files : files.filter((f) => mentioned.has(f.path));
+  const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? files : files.filter((f) => mentioned.has(f)));
   const facts = await loadFacts(ws, toParse, signal);
 
   const found: { file: string; def: SymbolDef }[] = [];
@@ -161,7 +185,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
 
   const notes: string[] = [];
   if (evidence.length === 0) {
-    notes.push(await emptyNote(ws, args, q, { files, under, facts, otherKinds, otherContainers, signal }));
+    notes.push(await emptyNote(ws, args, q, { files, under, otherKinds, otherContainers, signal }));
   }
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(`${skipped}.`);
@@ -169,14 +193,29 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   return result;
 }
 
+/**
+ * The files of `scope` that mention one of `literals` (one ripgrep run), `undefined` when the
+ * prefilter cannot run, or `"stale"` when ripgrep saw source files that the snapshot lacks.
+ */
+async function mentioning(ws: Workspace, scope: SearchScope, literals: string[], signal: AbortSignal | undefined, caseInsensitive = false): Promise<Set<string> | undefined | "stale"> {
+  const unlisted: string[] = [];
+  const found = await filesMentioning(
+    ws,
+    scope.files,
+    { literals, ...(caseInsensitive ? { caseInsensitive } : {}) },
+    { ...(scope.under ? { under: scope.under } : {}), ...(signal ? { signal } : {}), unlisted },
+  );
+  if (scope.fromSnapshot && (await changedSince(ws, unlisted.filter((p) => languageFor(p) !== undefined)))) return "stale";
+  return found;
+}
+
 async function emptyNote(
   ws: Workspace,
   args: FindSymbolArgs,
   q: SymbolQuery,
   ctx: {
-    files: FileEntry[];
+    files: string[];
     under: string | undefined;
-    facts: FactsMap;
     otherKinds: { file: string; def: SymbolDef }[];
     otherContainers: { file: string; def: SymbolDef }[];
     signal: AbortSignal | undefined;
@@ -194,29 +233,36 @@ async function emptyNote(
   if (ctx.otherContainers.length > 0) {
     return `No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`;
   }
-  // Close names: from files mentioning the name in any case, and, for trees of moderate size, from every file.
-  let pool: FactsMap;
-  let limited = false;
-  if (ctx.files.length <= MAX_FILES_FOR_SUGGESTIONS) {
-    pool = await loadFacts(ws, ctx.files, ctx.signal);
-  } else {
-    const paths = ctx.files.map((f) => f.path);
-    const anyCase = await filesMentioning(ws, paths, { literals: [q.name], caseInsensitive: true }, { ...(ctx.under ? { under: ctx.under } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
-    pool = await loadFacts(ws, anyCase === undefined ? [] : ctx.files.filter((f) => anyCase.has(f.path)), ctx.signal);
-    limited = true;
-  }
+  // Close names: candidates from the names written after definition keywords, confirmed by
+  // parsing (cached) the files that mention the closest of them.
+  const written = await definitionNamesIn(ws, { ...(ctx.under ? { under: ctx.under } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const candidates = closeNames(q.name, written ?? [], MAX_CLOSE_CANDIDATES);
+  if (q.containers.length > 0 && written?.has(q.name)) candidates.push(q.name);
   const names = new Set<string>();
   const where1 = new Map<string, string>();
-  for (const [file, f] of pool) {
-    for (const def of f.symbols) {
-      const n = q.containers.length > 0 ? qualified(def) : def.name;
-      names.add(n);
-      if (!where1.has(n)) where1.set(n, `${file}:${def.start_line}`);
+  let limited = written === undefined;
+  if (candidates.length > 0) {
+    const scope: SearchScope = { files: ctx.files, nonSource: 0, fromSnapshot: false, ...(ctx.under ? { under: ctx.under } : {}) };
+    const found = await mentioning(ws, scope, candidates, ctx.signal);
+    let confirm = found === undefined || found === "stale" ? [] : ctx.files.filter((f) => found.has(f));
+    if (confirm.length > MAX_FILES_FOR_SUGGESTIONS) {
+      confirm = confirm.slice(0, MAX_FILES_FOR_SUGGESTIONS);
+      limited = true;
+    }
+    const wantedNames = new Set(candidates);
+    const pool = await loadFacts(ws, statFiles(ws, confirm), ctx.signal);
+    for (const [file, f] of pool) {
+      for (const def of f.symbols) {
+        if (!wantedNames.has(def.name)) continue;
+        const n = q.containers.length > 0 ? qualified(def) : def.name;
+        names.add(n);
+        if (!where1.has(n)) where1.set(n, `${file}:${def.start_line}`);
+      }
     }
   }
   const wanted = q.containers.length > 0 ? [...q.containers, q.name].join(".") : q.name;
   const close = closeNames(wanted, names, 5);
   const base = `No definition named ${args.name}${args.kind ? ` of kind ${args.kind}` : ""}${where} (searched ${ctx.files.length} source file${ctx.files.length === 1 ? "" : "s"}; definitions come from tree-sitter for ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}).`;
   if (close.length > 0) return `${base} Close names: ${close.map((n) => `${n} (${where1.get(n) ?? "?"})`).join(", ")}.`;
-  return `${base}${limited ? " Close names were looked for only in files that mention the name." : ""} Try search_code for the text.`;
+  return `${base}${limited ? " Close names were looked for only in part of the tree." : ""} Try search_code for the text.`;
 }

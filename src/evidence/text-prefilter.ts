@@ -6,7 +6,7 @@
  * language states the needles for its import forms, `LanguageSpec.importerHints`), so only the
  * files found need parsing.
  */
-import { baseRipgrepArgs, ripgrepEnv, ripgrepPath } from "./ripgrep.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { runProcess } from "./spawn.js";
 import type { Workspace } from "./workspace.js";
 
@@ -31,14 +31,15 @@ export function escapeRustRegex(s: string): string {
  * The subset of `files` (repository-relative) whose text matches any needle, or `undefined` when
  * the prefilter cannot run (ripgrep missing or failing, timeout): callers then parse every file.
  * With no needles at all the result is the empty set.
- * @param under limit the ripgrep walk to this repository-relative folder or file (already validated).
+ * @param opts.under limit the ripgrep walk to this repository-relative folder or file (already validated).
+ * @param opts.unlisted receives the matching paths that are not in `files` (a list that may be stale).
  * @throws the abort reason when `signal` aborts.
  */
 export async function filesMentioning(
   ws: Workspace,
   files: readonly string[],
   needles: Needles,
-  opts: { under?: string; signal?: AbortSignal } = {},
+  opts: { under?: string; signal?: AbortSignal; unlisted?: string[] } = {},
 ): Promise<Set<string> | undefined> {
   const alternatives = [...new Set(needles.literals.filter((l) => l !== "").map(escapeRustRegex)), ...(needles.patterns ?? [])];
   if (alternatives.length === 0) return new Set();
@@ -54,7 +55,7 @@ export async function filesMentioning(
   if (needles.caseInsensitive) args.push("--ignore-case");
   else args.push("--case-sensitive");
   args.push(`--regexp=${alternatives.join("|")}`);
-  if (opts.under !== undefined && opts.under !== "") args.push("--", opts.under);
+  if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));
   let res;
   try {
     res = await runProcess(rg, args, {
@@ -75,6 +76,67 @@ export async function filesMentioning(
     if (raw === "") continue;
     const rel = raw.startsWith("./") ? raw.slice(2) : raw;
     if (wanted.has(rel)) out.add(rel);
+    else opts.unlisted?.push(rel);
   }
   return out;
+}
+
+/**
+ * Regex (Rust syntax) for names written after a definition keyword in the languages codecite
+ * parses: `def`/`class` (Python), `function`/`class`/`interface`/`type`/`enum`/`const`/`let`/`var`
+ * (TS/JS), `func` with an optional receiver/`type`/`struct` (Go), `fn`/`struct`/`enum`/`trait`/
+ * `type`/`mod`/`static`/`const`/`macro_rules!` (Rust), `class`/`interface`/`enum`/`record` and
+ * methods after an access modifier (Java). Group 1 or 2 is the name. It over-approximates (a
+ * comment may match); callers confirm names by parsing.
+ */
+export const DEFINITION_NAME_PATTERN =
+  String.raw`\b(?:def|class|function|func|fn|struct|enum|trait|interface|type|const|let|var|static|mod|record|macro_rules!)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)` +
+  String.raw`|\b(?:public|private|protected)\s+(?:(?:static|final|abstract|synchronized|native|default)\s+)*[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+([A-Za-z_$][\w$]*)\s*\(`;
+
+/** At most this many bytes of names are read from {@link definitionNamesIn}'s ripgrep run. */
+const MAX_NAME_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The distinct names written after definition keywords ({@link DEFINITION_NAME_PATTERN}) in the
+ * walkable files (one ripgrep run, hardened arguments, names only), for "did you mean" notes.
+ * `undefined` when ripgrep cannot run or gives up (timeout, output over 32 MiB).
+ * @param opts.under limit the walk to this repository-relative folder or file (already validated).
+ * @throws the abort reason when `signal` aborts.
+ */
+export async function definitionNamesIn(ws: Workspace, opts: { under?: string; signal?: AbortSignal } = {}): Promise<Set<string> | undefined> {
+  let rg: string;
+  try {
+    rg = await ripgrepPath();
+  } catch {
+    return undefined;
+  }
+  const args = [
+    "--only-matching",
+    "--no-filename",
+    "--no-line-number",
+    "--no-heading",
+    "--no-messages",
+    "--case-sensitive",
+    ...baseRipgrepArgs(),
+    `--regexp=${DEFINITION_NAME_PATTERN}`,
+    "--replace=$1$2",
+  ];
+  if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));
+  let res;
+  try {
+    res = await runProcess(rg, args, {
+      cwd: ws.root,
+      env: ripgrepEnv(),
+      timeoutMs: PREFILTER_TIMEOUT_MS,
+      maxStdoutBytes: MAX_NAME_BYTES,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    return undefined;
+  }
+  if (res.timedOut || res.overflow || (res.code !== 0 && res.code !== 1)) return undefined;
+  const names = new Set<string>();
+  for (const line of res.stdout.toString("utf8").split("\n")) if (line !== "") names.add(line.trimEnd());
+  return names;
 }

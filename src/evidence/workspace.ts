@@ -220,7 +220,12 @@ export class Workspace {
       const e = fsError(err, given);
       throw e.code === "NOT_FOUND" ? new ToolError("NOT_FOUND", `workspace root does not exist: ${given}`) : e;
     }
-    const st = await fsp.stat(real);
+    let st;
+    try {
+      st = await fsp.stat(real);
+    } catch (err) {
+      throw fsError(err, given);
+    }
     if (!st.isDirectory()) {
       throw new ToolError("INVALID_ARGUMENT", `workspace root is not a directory: ${given}`, "Pass the repository folder as the root.");
     }
@@ -467,6 +472,8 @@ export class Workspace {
       }
       const { text, bom } = decodeText(bytes);
       return { path: f.rel, text, lines: splitLines(text), size: n, mtimeMs: f.mtimeMs, bom, crlf: text.includes("\r\n") };
+    } catch (err) {
+      throw fsError(err, f.rel); // read errors (EIO …) as typed errors; ToolErrors pass through
     } finally {
       await f.handle.close().catch(() => undefined);
     }
@@ -549,7 +556,7 @@ export class Workspace {
     if (under === undefined) return undefined;
     const r = await this.resolve(under);
     if (!r.isDirectory) {
-      let regular = false;
+      let regular: boolean;
       try {
         regular = (await fsp.stat(r.abs)).isFile();
       } catch (err) {

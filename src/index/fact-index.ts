@@ -12,6 +12,7 @@
  * 3. the file is read and hashed (`content-hash.ts`); store or memory hash hit
  *    ({@link FactStore.getByHash}) → reused and its stat refreshed (listed in `rehashed`);
  * 4. otherwise `parse` runs (listed in `parsed`) and the result is stored.
+ * Steps 1–2 run for every file before any file is read, so `parse` knows how many files missed them.
  *
  * Writes to the store happen once per `load`, in one transaction, also when the load is
  * aborted or a callback fails part-way, so finished work is never lost.
@@ -29,12 +30,23 @@ export interface FileStat {
 export interface LoadOptions<T> {
   /** Reads a file's content. A rejection puts the file in `failed` (e.g. binary, too large, vanished). */
   read(path: string): Promise<string | Uint8Array>;
-  /** Computes the facts of one file from the content `read` returned. A throw/rejection puts the file in `failed`. */
-  parse(path: string, content: string | Uint8Array): T | Promise<T>;
+  /**
+   * Computes the facts of one file from the content `read` returned. A throw/rejection puts the
+   * file in `failed`. `ctx.misses` is how many files of this load missed both stat layers (each is
+   * read and hashed; at most that many are parsed), so a caller can choose a worker pool for a
+   * large batch and parse a handful in-process.
+   */
+  parse(path: string, content: string | Uint8Array, ctx: ParseContext): T | Promise<T>;
   /** Files processed at once (reads in flight and parses queued to a pool); default 8. */
   concurrency?: number;
   /** Aborting stops starting new files; finished work is still stored, then the signal's reason is thrown. */
   signal?: AbortSignal;
+}
+
+/** What {@link LoadOptions.parse} is told about the load it runs in. */
+export interface ParseContext {
+  /** Files of this load that missed the in-memory and store stat layers. */
+  misses: number;
 }
 
 export interface LoadResult<T> {
@@ -112,14 +124,27 @@ export class FactIndex<T> {
     const racy = this.store.racyWindowMs;
     const { signal } = opts;
 
-    const one = async (f: FileStat): Promise<Outcome<T>> => {
+    // Stat layers first (synchronous, no I/O beyond the store), so the number of misses is known
+    // before any file is read.
+    const missed: number[] = [];
+    files.forEach((f, i) => {
       const memo = this.#memo.get(f.path);
-      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy)) return { kind: "memory", value: memo.value };
+      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy)) {
+        outcomes[i] = { kind: "memory", value: memo.value };
+        return;
+      }
       const stored = this.store.get<T>(f.path, f.size, f.mtimeMs);
       if (stored) {
         this.#memo.set(f.path, { ...stored });
-        return { kind: "store", value: stored.value };
+        outcomes[i] = { kind: "store", value: stored.value };
+        return;
       }
+      missed.push(i);
+    });
+    const ctx: ParseContext = { misses: missed.length };
+
+    const one = async (f: FileStat): Promise<Outcome<T>> => {
+      const memo = this.#memo.get(f.path);
       const checkedMs = Date.now();
       let content: string | Uint8Array;
       try {
@@ -137,7 +162,7 @@ export class FactIndex<T> {
       }
       let value: T;
       try {
-        value = await opts.parse(f.path, content);
+        value = await opts.parse(f.path, content, ctx);
       } catch (error) {
         return { kind: "failed", error };
       }
@@ -148,13 +173,13 @@ export class FactIndex<T> {
 
     let next = 0;
     const worker = async () => {
-      while (next < files.length) {
+      while (next < missed.length) {
         if (signal?.aborted) return;
-        const i = next++;
+        const i = missed[next++] as number;
         outcomes[i] = await one(files[i] as FileStat);
       }
     };
-    const width = Math.max(1, Math.min(opts.concurrency ?? 8, files.length));
+    const width = Math.max(1, Math.min(opts.concurrency ?? 8, missed.length));
     try {
       await Promise.all(Array.from({ length: width }, worker));
     } finally {

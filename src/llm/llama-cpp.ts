@@ -38,6 +38,7 @@ import {
   type ToolCall,
 } from "./types.js";
 
+/** Options of `new LlamaCppProvider(…)`. */
 export interface LlamaCppProviderOptions {
   /** The GGUF file (`--model`, `CODECITE_LOCAL_MODEL` or `CODECITE_TOOLSHIM_MODEL`). */
   modelPath: string;

@@ -6,6 +6,7 @@
  */
 import { ProviderError } from "./types.js";
 
+/** node-llama-cpp's module and the classes the llama-cpp provider uses (types only). */
 export type NodeLlamaCpp = typeof import("node-llama-cpp");
 export type Llama = import("node-llama-cpp").Llama;
 export type LlamaModel = import("node-llama-cpp").LlamaModel;

@@ -20,8 +20,8 @@ import type {
   Message as WireMessage,
   Tool as WireTool,
 } from "ollama";
-import { jsonrepair } from "jsonrepair";
-import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "../config.js";
+import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./server-address.js";
+import { parseToolArguments } from "./tool-arguments.js";
 import {
   ProviderError,
   type ChatOptions,
@@ -36,6 +36,7 @@ import {
 /** Default per-request timeout: 5 minutes (a CPU-only 8B model can take minutes on a long prompt). */
 export const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
 
+/** Options of `new OllamaProvider(…)`. */
 export interface OllamaProviderOptions {
   /**
    * Ollama address, normalised with the `OLLAMA_HOST` rules (`normalizeOllamaHost`).
@@ -125,28 +126,6 @@ async function withStdoutGuard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * Normalises tool-call arguments to an object: objects pass; a JSON string is parsed
- * (repaired with `jsonrepair` when needed); anything else, or a non-object result, gives `{}`.
- */
-export function normalizeToolArguments(raw: unknown): Record<string, unknown> {
-  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return raw as Record<string, unknown>;
-  if (typeof raw === "string") {
-    const text = raw.trim();
-    if (text === "") return {};
-    for (const attempt of [() => JSON.parse(text) as unknown, () => JSON.parse(jsonrepair(text)) as unknown]) {
-      try {
-        const v = attempt();
-        if (typeof v === "object" && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-        return {};
-      } catch {
-        // try the next way
-      }
-    }
-  }
-  return {};
-}
-
 function toWireMessage(m: Message): WireMessage {
   const out: WireMessage & { tool_call_id?: string } = { role: m.role, content: m.content };
   if (m.thinking) out.thinking = m.thinking;
@@ -168,7 +147,7 @@ function fromWireToolCalls(calls: unknown): ToolCall[] {
   for (const c of calls as WireToolCall[]) {
     const name = c?.function?.name;
     if (typeof name !== "string" || name === "") continue;
-    const call: ToolCall = { name, arguments: normalizeToolArguments(c.function.arguments) };
+    const call: ToolCall = { name, arguments: parseToolArguments(c.function.arguments) };
     if (typeof c.id === "string" && c.id !== "") call.id = c.id;
     out.push(call);
   }
@@ -190,7 +169,7 @@ export class OllamaProvider implements Provider {
   readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
 
-  /** @throws ConfigError when `host` is not an address (see `normalizeOllamaHost`). */
+  /** @throws AddressError when `host` is not an address (see `normalizeOllamaHost`). */
   constructor(opts: OllamaProviderOptions = {}) {
     this.location = normalizeOllamaHost(opts.host ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;

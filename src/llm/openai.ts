@@ -12,7 +12,8 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { jsonrepair } from "jsonrepair";
+import { AddressError, normalizeHttpBaseURL } from "./server-address.js";
+import { parseToolArguments } from "./tool-arguments.js";
 import {
   ProviderError,
   type ChatOptions,
@@ -30,6 +31,7 @@ type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreami
 /** The key sent when none is configured: local servers ignore it, the client requires one. */
 export const DUMMY_API_KEY = "sk-no-key-required";
 
+/** Options of `new OpenAIProvider(…)`. */
 export interface OpenAIProviderOptions {
   /**
    * Server address, e.g. `http://127.0.0.1:8000/v1`. A URL with no path gets `/v1` appended
@@ -45,29 +47,26 @@ export interface OpenAIProviderOptions {
 }
 
 /**
- * Normalises an OpenAI-compatible base URL: adds `http://` when no scheme is given, drops
- * trailing slashes, and appends `/v1` when the URL has no path.
- * @throws ProviderError `UNREACHABLE` when empty, `HTTP` when the value is not a URL.
+ * Normalises an OpenAI-compatible base URL (`normalizeHttpBaseURL`: `http://` added when no
+ * scheme is given, trailing slashes dropped) and appends `/v1` when the URL has no path.
+ * @throws ProviderError `UNREACHABLE` when empty, `HTTP` when the value is not an http(s) URL.
  */
 export function normalizeOpenAIBaseURL(raw: string): string {
-  let text = raw.trim();
-  if (text === "") {
+  if (raw.trim() === "") {
     throw new ProviderError(
       "UNREACHABLE",
       "no OpenAI-compatible server is configured",
       "set OPENAI_BASE_URL (or pass --host) to the server's API address, e.g. http://127.0.0.1:8000/v1",
     );
   }
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) text = `http://${text}`;
-  let url: URL;
+  let base: string;
   try {
-    url = new URL(text);
-  } catch {
-    throw new ProviderError("HTTP", `OPENAI_BASE_URL is not a URL: ${JSON.stringify(raw)}`, "e.g. http://127.0.0.1:8000/v1");
+    base = normalizeHttpBaseURL(raw);
+  } catch (err) {
+    if (!(err instanceof AddressError)) throw err;
+    throw new ProviderError("HTTP", `OPENAI_BASE_URL is not an http(s) URL: ${JSON.stringify(raw)} (${err.detail})`, "e.g. http://127.0.0.1:8000/v1");
   }
-  const path = url.pathname.replace(/\/+$/, "");
-  url.pathname = path === "" ? "/v1" : path;
-  return url.toString().replace(/\/+$/, "");
+  return new URL(base).pathname === "/" ? `${base}/v1` : base;
 }
 
 /** A tool call being assembled from streamed deltas (OpenAI `delta.tool_calls[]`, keyed by `index`). */
@@ -98,28 +97,6 @@ function reasoningOf(obj: unknown): string {
   if (typeof rec.reasoning_content === "string") return rec.reasoning_content;
   if (typeof rec.reasoning === "string") return rec.reasoning;
   return "";
-}
-
-/**
- * Parses a tool call's `arguments` string into an object. Empty → `{}`; invalid JSON is
- * repaired with `jsonrepair` (trailing commas, single quotes, unquoted keys); anything that
- * is still not a JSON object becomes `{}` so that the registry reports the missing fields.
- */
-export function parseToolArguments(raw: string): Record<string, unknown> {
-  const text = raw.trim();
-  if (text === "") return {};
-  for (const attempt of [() => JSON.parse(text) as unknown, () => JSON.parse(jsonrepair(text)) as unknown]) {
-    try {
-      const value = attempt();
-      // Some servers double-encode: `"{\"a\":1}"`.
-      const obj = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
-      if (typeof obj === "object" && obj !== null && !Array.isArray(obj)) return obj as Record<string, unknown>;
-      return {};
-    } catch {
-      // try the next strategy
-    }
-  }
-  return {};
 }
 
 /**

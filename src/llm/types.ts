@@ -119,4 +119,9 @@ export interface Provider {
   describeModel?(model: string): Promise<ModelInfo>;
   /** Server version, when the backend reports one. */
   version?(): Promise<string>;
+  /**
+   * Frees what the provider holds (an embedded model and its native backend); HTTP providers
+   * hold nothing and leave it out. Safe to call more than once.
+   */
+  close?(): Promise<void>;
 }

@@ -22,7 +22,6 @@
  * once, our way, keeps MCP, the CLI and the agent byte-for-byte consistent, and turns bad
  * arguments into our `INVALID_ARGUMENT` envelope rather than a protocol error.
  */
-import { readFileSync } from "node:fs";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,10 +38,12 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { Workspace } from "../evidence/workspace.js";
 import { createCodeToolRegistry } from "../tools/code-tools.js";
+import { packageVersion } from "../version.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
 import { summarizeResult } from "./summary.js";
 
+/** Options of `startMcpServer`; the streams and log are replaceable for tests. */
 export interface McpServerOptions {
   /** The widest directory the server may read (`--root`, default the current directory). */
   root: string;
@@ -54,15 +55,6 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** How long to wait for the client's `roots/list` answer, in ms (default 5000). */
   rootsTimeoutMs?: number;
-}
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: string };
-    return pkg.version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
-  }
 }
 
 /** "search_code" → "Search code". */

@@ -22,8 +22,9 @@
  *
  * Decoys that are not calls (§5 "Decoys"; goose#1857): JSON in inline code; JSON inside a code
  * block in a programming language or mixed with code; JSON introduced as an example
- * ("for example", "e.g.", "such as", "would look like", "syntax", "schema", "template");
- * arguments that are all placeholders (`"<path>"`, `"..."`); name-only or argument-less objects;
+ * ("for example", "e.g.", "such as", "look like", "syntax", "schema", "template");
+ * arguments that are all placeholders (`"<path>"`, `"..."`); tool definitions echoed back
+ * (`description` + JSON Schema `parameters`); name-only or argument-less objects;
  * truncated values (the scanner's `truncated`); values nested in a truncated value (`enclosed`).
  * Whether the name is offered is decided by the pipeline (`names.ts`), not here (except for the
  * flat form, which needs the schema to be told from data).
@@ -59,7 +60,7 @@ const NAME_KEYS = ["name", "tool_name", "tool", "function", "function_name"] as 
 const FLAT_META = new Set(["type", "id", "tool_call_id", "call_id"]);
 const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml)$/;
 const EXAMPLE_CUE =
-  /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks like this|syntax|schema|template|placeholder)\b/i;
+  /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks? like|syntax|schema|template|placeholder)\b/i;
 const PLACEHOLDER = /^(?:<[^<>]+>|\.\.\.|…|\{\{?\s*\w+\s*\}?\}|\$\{?\w+\}?|your_\w+|x{3,})$/i;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -69,6 +70,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 interface Extracted {
   calls: RawCall[];
   envelope: boolean;
+  /** Every call is a tool definition echoed back ({@link isToolDefinitionEcho}), not a call. */
+  echo?: boolean;
 }
 
 function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefined {
@@ -76,7 +79,7 @@ function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefine
     const inner = obj[key];
     if (isRecord(inner) && depth < 2) {
       const r = callFrom(inner, depth + 1);
-      if (r) return { calls: r.calls, envelope: true };
+      if (r) return { ...r, envelope: true };
     }
   }
   const name = NAME_KEYS.map((k) => obj[k]).find((v): v is string => typeof v === "string" && v.trim() !== "");
@@ -85,8 +88,22 @@ function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefine
   if (key === undefined) return undefined;
   const call: RawCall = { name, arguments: obj[key] };
   if (typeof obj.id === "string") call.id = obj.id;
-  return { calls: [call], envelope: false };
+  return { calls: [call], envelope: false, echo: isToolDefinitionEcho(call, obj) };
 }
+
+/**
+ * A tool definition echoed back (the catalogue a model saw: `description` beside the name, or
+ * `parameters` that are a JSON Schema `{"type": "object", "properties": {…}}`) is not a call
+ * (goose#7235: small models regurgitate the tool list).
+ */
+export function isToolDefinitionEcho(call: RawCall, holder?: Record<string, unknown>): boolean {
+  const a = call.arguments;
+  const schemaLike =
+    isRecord(a) && isRecord(a.properties) && (a.type === "object" || Array.isArray(a.required)) && Object.keys(a).every((k) => SCHEMA_KEYS.has(k));
+  return schemaLike || (holder !== undefined && typeof holder.description === "string" && isRecord(holder.parameters));
+}
+
+const SCHEMA_KEYS = new Set(["type", "properties", "required", "additionalProperties", "description", "title", "$schema", "$defs", "definitions"]);
 
 /** The calls a parsed JSON value holds, if it is call-shaped. */
 export function extractCalls(value: unknown): Extracted | undefined {
@@ -94,12 +111,12 @@ export function extractCalls(value: unknown): Extracted | undefined {
     if (value.length === 0) return undefined;
     const parts = value.map((v) => (isRecord(v) ? extractCalls(v) : undefined));
     if (parts.some((p) => p === undefined)) return undefined;
-    return { calls: parts.flatMap((p) => p!.calls), envelope: parts.some((p) => p!.envelope) };
+    return { calls: parts.flatMap((p) => p!.calls), envelope: parts.some((p) => p!.envelope), echo: parts.every((p) => p!.echo === true) };
   }
   if (!isRecord(value)) return undefined;
   if (Array.isArray(value.tool_calls)) {
     const inner = extractCalls(value.tool_calls);
-    return inner ? { calls: inner.calls, envelope: true } : undefined;
+    return inner ? { ...inner, envelope: true } : undefined;
   }
   return callFrom(value);
 }
@@ -220,14 +237,18 @@ function isPlaceholderArgs(args: unknown): boolean {
 
 /** The last one or two sentences of the paragraph before `start`. */
 function introduction(text: string, start: number): string {
-  const para = text.slice(Math.max(0, start - TAIL), start).split(/\n[ \t]*\n/).pop() ?? "";
+  const paras = text.slice(Math.max(0, start - TAIL), start).split(/\n[ \t]*\n/);
+  let para = paras.pop() ?? "";
+  // What follows starts a paragraph (a fence or an indented block after a blank line): the
+  // paragraph before introduces it.
+  if (para.trim() === "" && paras.length > 0) para = paras.pop() ?? "";
   const sentences = para.split(/(?<=[.!?])\s+(?=\S)/);
   return sentences.slice(-2).join(" ");
 }
 
 /**
  * Whether the text right before `start` introduces what follows as an example ("for example",
- * "e.g.", "such as", "would look like", "syntax", "schema", "template" in the last one or two
+ * "e.g.", "such as", "look(s) like", "syntax", "schema", "template" in the last one or two
  * sentences of the paragraph). Used for inline JSON and for dialects with weak markers.
  */
 export function introducedAsExample(text: string, start: number): boolean {
@@ -270,6 +291,10 @@ export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []
       if (flat) extracted = { calls: [flat], envelope: false };
     }
     if (!extracted) continue;
+    if (extracted.echo === true) {
+      notes.push(`JSON for ${extracted.calls[0]!.name} is a tool definition, not a call`);
+      continue;
+    }
     const region = regions.find((r) => r.start <= v.start && v.end <= r.end);
     if (region && !region.fenced) {
       notes.push(`JSON for ${extracted.calls[0]!.name} is inside inline code (an example); not a call`);

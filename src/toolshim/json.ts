@@ -174,13 +174,30 @@ function nextOpener(text: string, from: number): number {
 
 const VALID_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
 const WINDOWS_PATH = /(?:^|[^A-Za-z0-9])(?:[A-Za-z]:\\(?![\\"])|\\\\[A-Za-z0-9])/;
+/**
+ * A raw (unescaped) drive path in a string body: `C:\` followed by a path character. Written
+ * escaped, the drive backslash would be doubled (`C:\\`), so a single one means the model wrote
+ * the path raw, and its `\t`, `\n`, `\b` … are path separators, not escapes
+ * (`goose-toolshim.md` §5 item 5, §5.1: `C:\new` and `C:\tmp` stay paths).
+ */
+const RAW_DRIVE_PATH = /(?:^|[^A-Za-z0-9\\])[A-Za-z]:\\(?![\\"'/\s])/;
+
+/**
+ * Whether a string body (as written, before escape processing) holds a raw Windows drive path
+ * (`C:\temp\new`): its backslashes are path separators, not escapes. Shared with the Python
+ * literal reader (`'C:\new\file.py'`).
+ */
+export function holdsRawDrivePath(body: string): boolean {
+  return RAW_DRIVE_PATH.test(body);
+}
 
 /**
  * Repair double-quoted JSON strings: control characters are escaped, and backslashes that start
  * an escape JSON does not have (`\U`, `\m`, `\x`, a `\u` without four hex digits, a trailing `\`)
  * become literal backslashes. When a string looks like a Windows path (`C:\…`, `\\server`) and
- * holds at least one invalid escape, every backslash in it is taken literally, so `C:\Users\new`
- * keeps `\n` as two characters. Text outside strings is unchanged.
+ * holds at least one invalid escape, or starts a drive path with a single raw backslash
+ * (`C:\temp\new`, whose escapes all happen to be valid JSON), every backslash in it is taken
+ * literally, so `C:\Users\new` keeps `\n` as two characters. Text outside strings is unchanged.
  *
  * @returns the repaired text (the input itself when nothing needed repair).
  */
@@ -216,7 +233,7 @@ function hasInvalidEscape(body: string): boolean {
 }
 
 function repairStringBody(body: string): string {
-  const literalAll = WINDOWS_PATH.test(body) && hasInvalidEscape(body);
+  const literalAll = RAW_DRIVE_PATH.test(body) || (WINDOWS_PATH.test(body) && hasInvalidEscape(body));
   let out = "";
   for (let k = 0; k < body.length; k++) {
     const c = body[k]!;
@@ -301,6 +318,17 @@ function safeToRepair(text: string): boolean {
 export function parseJsonTolerant(text: string): unknown {
   const t = text.trim();
   if (t === "") return undefined;
+  if (RAW_DRIVE_PATH.test(t)) {
+    // A raw drive path may parse strictly with its `\t`/`\n` read as escapes: repair first.
+    const fixed = repairJsonStrings(t);
+    if (fixed !== t) {
+      try {
+        return JSON.parse(fixed) as unknown;
+      } catch {
+        // fall through
+      }
+    }
+  }
   try {
     return JSON.parse(t) as unknown;
   } catch {

@@ -11,13 +11,14 @@
  *    then `.` → `__` (`developer.shell` → `developer__shell`), `__` → `.`, and the last
  *    `.`/`__` segment (`functions.developer__shell` → `shell`, junk prefixes such as
  *    `emoji_functions.write:0` → `write`);
- * 3. unique namespace-suffix match: an offered tool named `<namespace>__<candidate>` or
+ * 3. hyphens for underscores (`search-code` → `search_code`);
+ * 4. unique namespace-suffix match: an offered tool named `<namespace>__<candidate>` or
  *    `<namespace>.<candidate>` (`shell` → the only `*__shell`);
- * 4. case-insensitive exact match of a candidate, when unique (last resort).
+ * 5. case-insensitive exact match of a candidate, when unique (last resort).
  *
  * Fail closed: a side-effect alias (`bash`, `shell`, `execute`, `write_file` …, see
  * `policy.ts`) resolves only to an offered tool with exactly that name (ignoring case) — never
- * by suffix or segment onto some other offered tool.
+ * by hyphen drift, suffix or segment onto some other offered tool.
  *
  * Deliberately not done: resolving on the part before the first colon (goose resolves
  * `shell:functions.execute:0` to `shell`), fuzzy/edit-distance matching, and names containing
@@ -86,6 +87,10 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
     return undefined;
   }
 
+  for (const c of candidates) {
+    const hyphens = c.replace(/-/g, "_");
+    if (hyphens !== c && exact.has(hyphens)) return hyphens;
+  }
   for (const c of candidates) {
     const hits = [...new Set(names.filter((n) => n.endsWith(`__${c}`) || n.endsWith(`.${c}`)))];
     if (hits.length === 1) return hits[0];

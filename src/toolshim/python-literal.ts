@@ -9,10 +9,14 @@
  *   `True`/`False`/`None` (and the JSON spellings `true`/`false`/`null`, which OLMo 3 output uses),
  *   lists, tuples, dicts, sets (as arrays).
  *
+ * A string holding a raw Windows drive path (`'C:\new\file.py'`) keeps its backslashes as if it
+ * were `r'…'`: models mean a path, not `\n`/`\f` escapes (`goose-toolshim.md` §5 item 5).
+ *
  * Values map to JSON: tuples and sets become arrays, `None` becomes `null`, dict keys become
  * strings. Not supported (the parse fails): expressions, names as values, nested calls, `**kwargs`.
  * Parsing never throws; failures return `undefined`.
  */
+import { holdsRawDrivePath } from "./json.js";
 
 /** A Python literal mapped to JSON. */
 export type PyValue = null | boolean | number | string | PyValue[] | { [key: string]: PyValue };
@@ -147,12 +151,16 @@ class Parser {
 
   oneString(): string {
     const prefixLen = this.stringPrefixLength();
-    const raw = /[rR]/.test(this.text.slice(this.pos, this.pos + prefixLen));
+    let raw = /[rR]/.test(this.text.slice(this.pos, this.pos + prefixLen));
     this.pos += prefixLen;
     const q = this.peek()!;
     const triple = this.text.startsWith(q.repeat(3), this.pos);
     const delim = triple ? q.repeat(3) : q;
     this.pos += delim.length;
+    // A raw Windows drive path written without `r` ('C:\new\file.py'): the model meant the
+    // backslashes literally (the same heuristic as `json.ts`).
+    const close = this.text.indexOf(delim, this.pos);
+    if (!raw && holdsRawDrivePath(this.text.slice(this.pos, close < 0 ? this.text.length : close))) raw = true;
     let out = "";
     for (;;) {
       const c = this.peek();

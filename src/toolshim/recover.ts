@@ -24,11 +24,11 @@
 import type { ToolCall } from "../llm/types.js";
 import { prepareArguments } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
-import { introducedAsExample, scanInlineCalls } from "./inline-json.js";
+import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning } from "./reasoning.js";
-import { cleanContent, cutImitatedResult, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
+import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
   AssistantTurn,
   Dialect,
@@ -76,11 +76,18 @@ function firstStart(spans: readonly Span[]): number {
 }
 
 /**
- * A dialect hit whose markup starts with a weak marker (a fence or a bare bracket) and that the
- * text introduces as an example is a decoy (`toolcall-formats.md` §5 "Decoys", goose#1857).
+ * A dialect hit the text introduces as an example is a decoy (`toolcall-formats.md` §5 "Decoys",
+ * goose#1857): markup that starts with a weak marker (a fence or a bare bracket), or any markup
+ * inside a code fence, right after "for example", "looks like" … Strong markers in running text
+ * stay calls (a model announcing its call is not writing an example).
  */
-function weakMarkupIntroducedAsExample(text: string, spans: readonly Span[]): boolean {
-  return spans.some((s) => /^(?:`{3}|~{3}|[{[])/.test(text.slice(s.start, s.start + 3)) && introducedAsExample(text, s.start));
+function introducedAsExampleMarkup(text: string, spans: readonly Span[]): boolean {
+  const fences = findCodeRegions(text).filter((r) => r.fenced);
+  return spans.some((s) => {
+    if (/^(?:`{3}|~{3}|[{[])/.test(text.slice(s.start, s.start + 3)) && introducedAsExample(text, s.start)) return true;
+    const fence = fences.find((f) => f.bodyStart <= s.start && s.end <= f.end);
+    return fence !== undefined && introducedAsExample(text, fence.start);
+  });
 }
 
 function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dialect) => boolean): StageOne {
@@ -99,7 +106,11 @@ function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dia
   const withCalls = hits
     .filter((h) => h.match.calls.length > 0)
     .filter((h) => {
-      if (!weakMarkupIntroducedAsExample(text, h.match.spans)) return true;
+      if (h.match.calls.every((c) => isToolDefinitionEcho(c))) {
+        notes.push(`${h.dialect.family} markup holds a tool definition, not a call`);
+        return false;
+      }
+      if (!introducedAsExampleMarkup(text, h.match.spans)) return true;
       notes.push(`${h.dialect.family} markup is introduced as an example; not a call`);
       return false;
     })
@@ -168,9 +179,11 @@ class Outcome {
 
 /**
  * DeepSeek call tokens with full-width or ASCII bars; the `▁` (U+2581) tells them from Kimi's and
- * Step3's underscore tokens (`toolcall-formats.md` §5 "Token spellings").
+ * Step3's underscore tokens (`toolcall-formats.md` §5 "Token spellings"). A call block always
+ * holds the `tool▁sep` token; begin tokens without it are mentions, not markup.
  */
 const DEEPSEEK_TOKEN = /<[|｜]tool▁calls?(?:▁begin)?[|｜]>|<[|｜]tool▁call▁begin[|｜]>/;
+const DEEPSEEK_SEP = /<[|｜]tool▁sep[|｜]>/;
 
 /** Internal result: the public result plus what stage 3 needs to know. */
 interface Deterministic {
@@ -229,13 +242,14 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
       out.calls.length === 0 &&
       out.rejected.length === 0 &&
       !(turn.tool_calls !== undefined && turn.tool_calls.length > 0) &&
-      DEEPSEEK_TOKEN.test(text)
+      DEEPSEEK_TOKEN.test(text) &&
+      !DEEPSEEK_SEP.test(text)
     ) {
-      // DeepSeek-R1/V3.1 templates force reasoning open; with no complete call and no closer the
-      // whole text is reasoning that merely mentions the call tokens (llama.cpp DEEPSEEK_R1).
+      // DeepSeek-R1/V3.1 templates force reasoning open; call tokens that only are mentioned (no
+      // call block) with no closer mean the whole text is reasoning (llama.cpp DEEPSEEK_R1).
       thoughts.push(text);
       content = "";
-      out.note("reasoning", "prefilled: DeepSeek call tokens without a complete call in forced-open reasoning");
+      out.note("reasoning", "prefilled: DeepSeek call tokens mentioned in forced-open reasoning (no call block)");
     }
     const result: RecoverResult = {
       tool_calls: out.calls,

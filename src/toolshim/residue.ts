@@ -28,17 +28,18 @@ export function overlaps(a: Span, b: Span): boolean {
 function joinAt(left: string, right: string): string {
   const l = /\s*$/.exec(left)![0];
   const r = /^\s*/.exec(right)![0];
-  if (l === "" && r === "") return left + right;
-  const ws = l + r;
-  const newlines = (ws.match(/\n/g) ?? []).length;
+  // Text glued to markup on both sides (`I'll look.<block>Then…`) gets a space in its place.
+  if (l === "" && r === "") return left === "" || right === "" ? left + right : `${left} ${right}`;
+  const newlines = Math.max((l.match(/\n/g) ?? []).length, (r.match(/\n/g) ?? []).length);
   const sep = newlines >= 2 ? "\n\n" : newlines === 1 ? "\n" : " ";
   return left.slice(0, left.length - l.length) + sep + right.slice(r.length);
 }
 
 /**
  * Remove `spans` from `text`. Where a span is cut out, the whitespace on both sides collapses
- * to one separator (a blank line, a newline or a space, the strongest present), so prose keeps
- * its paragraphs and no double spaces appear; text glued to a span stays glued.
+ * to one separator (a blank line, a newline or a space, the strongest on either side), so prose keeps
+ * its paragraphs and no double spaces appear; text glued to a span on both sides is joined with
+ * one space.
  */
 export function removeSpans(text: string, spans: readonly Span[]): string {
   const merged = mergeSpans(spans, text.length);
@@ -93,16 +94,28 @@ export function findCodeRegions(text: string): CodeRegion[] {
 }
 
 /**
- * Stray markers: special tokens that never belong in visible text (chat-template control
- * tokens with ASCII or full-width bars, Gemma's half-bar tokens) and the closers of call
- * wrappers whose opener was consumed or dropped by the model (`</tool_call>` after a bare
- * Qwen3-Coder `<function=…>`, ollama#13093).
+ * Stray special tokens: chat-template control tokens with ASCII or full-width bars and Gemma's
+ * half-bar tokens. A leaked token is glued to text, alone on its line, at the end or next to
+ * removed markup, and is removed; one standing between spaces inside a line is named by prose
+ * (a table of formats) and stays. Tokens in code are always kept.
  */
-const STRAY = new RegExp(
+const STRAY_TOKEN = new RegExp(
   [
     String.raw`<[|｜][A-Za-z0-9_▁.:"\- ]{1,40}[|｜]>`, // <|im_end|>, <｜end▁of▁sentence｜>, <|"|>
     String.raw`<\|[a-z_]{2,30}>`, // <|tool_call>, <|turn>
     String.raw`<[a-z_]{2,30}\|>`, // <tool_call|>, <turn|>
+  ].join("|"),
+  "g",
+);
+
+/**
+ * Stray closers: the closers of call wrappers whose opener was consumed or dropped by the model
+ * (`</tool_call>` after a bare Qwen3-Coder `<function=…>`, ollama#13093) and end-of-turn tags.
+ * Prose may name them (`between <tool_call> and </tool_call> tags`), so they are removed only
+ * where markup stands: alone on their line, at the end of the text, or next to removed markup.
+ */
+const STRAY_CLOSER = new RegExp(
+  [
     String.raw`</(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call|tools)>`,
     String.raw`\[/TOOL_CALLS\]`,
     String.raw`<(?:end_of_turn|start_of_turn|eos|bos)>`,
@@ -111,14 +124,39 @@ const STRAY = new RegExp(
   "g",
 );
 
-/** Remove {@link STRAY} markers outside code regions. */
-export function stripStrayMarkers(text: string): string {
+/**
+ * The stray markers of `text` to remove, given the spans already removed (a closer next to one
+ * of them is markup).
+ */
+export function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   const code = findCodeRegions(text);
+  const outside = (s: Span) => !code.some((c) => overlaps(c, s)) && !removed.some((r) => overlaps(r, s));
   const spans: Span[] = [];
-  for (const m of text.matchAll(STRAY)) {
+  const standsAsMarkup = (s: Span): boolean => {
+    const lineBefore = /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, s.start - 200), s.start));
+    const lineAfter = /^[ \t]*(?:\n|$)/.test(text.slice(s.end, s.end + 200));
+    const atEnd = text.slice(s.end).trim() === "";
+    const nextToRemoved = removed.some(
+      (r) => (r.end <= s.start && /^\s*$/.test(text.slice(r.end, s.start))) || (s.end <= r.start && /^\s*$/.test(text.slice(s.end, r.start))),
+    );
+    return (lineBefore && lineAfter) || atEnd || nextToRemoved;
+  };
+  for (const m of text.matchAll(STRAY_TOKEN)) {
     const s = { start: m.index, end: m.index + m[0].length };
-    if (!code.some((c) => overlaps(c, s))) spans.push(s);
+    // A token glued to text leaked from the template; one between spaces inside a line is named.
+    const glued = /\S/.test(text[s.start - 1] ?? " ") || /\S/.test(text[s.end] ?? " ");
+    if (outside(s) && (glued || standsAsMarkup(s))) spans.push(s);
   }
+  for (const m of text.matchAll(STRAY_CLOSER)) {
+    const s = { start: m.index, end: m.index + m[0].length };
+    if (outside(s) && standsAsMarkup(s)) spans.push(s);
+  }
+  return spans;
+}
+
+/** Remove stray markers ({@link strayMarkerSpans}) from `text`. */
+export function stripStrayMarkers(text: string): string {
+  const spans = strayMarkerSpans(text);
   return spans.length === 0 ? text : removeSpans(text, spans);
 }
 
@@ -187,5 +225,6 @@ export function tidy(text: string): string {
 
 /** The visible content: `spans` (grown over empty wrappers) removed, stray markers stripped, whitespace tidied. */
 export function cleanContent(text: string, spans: readonly Span[]): string {
-  return tidy(stripStrayMarkers(removeSpans(text, growOverWrappers(text, spans))));
+  const grown = growOverWrappers(text, spans);
+  return tidy(removeSpans(text, [...grown, ...strayMarkerSpans(text, grown)]));
 }

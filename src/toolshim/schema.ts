@@ -97,6 +97,18 @@ export interface CoerceOptions {
   untyped?: boolean;
 }
 
+/** The content of a JSON string literal (`"12"` → `12`), or `undefined` when `s` is not one. */
+function unquoted(s: string): string | undefined {
+  const t = s.trim();
+  if (t.length < 2 || t[0] !== '"' || t[t.length - 1] !== '"') return undefined;
+  try {
+    const v = JSON.parse(t) as unknown;
+    return typeof v === "string" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const NON_STRING_ORDER: readonly Kind[] = ["object", "array", "integer", "number", "boolean", "null"];
 
 /**
@@ -134,10 +146,14 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, o
   const types = schemaTypes(schema);
   if (typeof value === "string" && types.length > 0 && (untypedText || !types.includes("string"))) {
     const kinds = untypedText ? NON_STRING_ORDER.filter((k) => types.includes(k)) : types;
+    // Untyped text written as a JSON string literal (`<arg_value>"12"</arg_value>`) is read inside its quotes.
+    const inner = untypedText ? unquoted(value) : undefined;
     for (const kind of kinds) {
       if (kind === "string") continue;
       const r = fromString(value, kind);
       if (r.ok) return coerceToSchema(r.value, schema);
+      const q = inner === undefined ? undefined : fromString(inner, kind);
+      if (q?.ok) return coerceToSchema(q.value, schema);
     }
     return value;
   }

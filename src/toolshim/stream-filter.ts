@@ -13,11 +13,13 @@
  * - reasoning openers (`<think>` …): held until the closer;
  * - `{…}` / `[{…}]` / `[f(…)]` that look like JSON or a pythonic call, with a preceding
  *   `name(`: held until the value closes;
- * - a tag followed by `{`/`[` (a wrapper): held until the value and the closing tag;
+ * - a tag followed by `{`/`[` (a wrapper): held until the value and the closing tag; a tag
+ *   that opens a line: held until its closing tag;
  * - a code fence labelled for calls (``` / ```json / ```tool …): held until it closes;
  * - a message whose first line is a lone identifier (Functionary v3.2 `python`/`all` headers)
  *   or that starts with `analysis` (Harmony with special tokens stripped): held;
- * - the last word of the buffer (it could become `name(` or a marker), a partial marker at the
+ * - the last word of the buffer (it could become `name(` or a marker), a last line that is one
+ *   token (a call header such as `functions.x:0` before its marker), a partial marker at the
  *   end, and a `;`/`,` after a closed value (it could join the value to a next call).
  *
  * Cost: the text before the hold point is recovered again only when it grew by something other
@@ -112,10 +114,22 @@ function rawHoldPoint(
     if ("hold" in r) return { hold: r.hold, resume: Math.min(i, r.hold) };
     i = r.next;
   }
-  // The last word could become `name(` (a call such as `exec({…})`).
-  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(text.slice(Math.max(from, n - 200)));
-  const tailAt = tail ? n - tail[0].length : n;
-  return { hold: tail ? tailAt : n, resume: n };
+  // A last line that is one token could be the header of a marker that follows
+  // (`functions.x:0 <|tool_call_argument_begin|>`); the last word could become `name(`.
+  const tailText = text.slice(Math.max(from, n - 200));
+  const line = LONE_TOKEN_LINE.exec(tailText);
+  if (line) return { hold: n - line[1]!.length, resume: n };
+  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(tailText);
+  return { hold: tail ? n - tail[0].length : n, resume: n };
+}
+
+/** A line holding one identifier-like token (a call header such as `functions.search_code:0`). */
+const LONE_TOKEN_LINE = /(?:^|\n)([ \t]*[A-Za-z_][\w.:-]*[ \t]*)$/;
+
+/** Where the markup starting at `i` starts: a lone header token before it on its line belongs to it. */
+function headerStart(text: string, i: number): number {
+  const line = LONE_TOKEN_LINE.exec(text.slice(Math.max(0, i - 200), i));
+  return line ? i - line[1]!.length : i;
 }
 
 /**
@@ -153,8 +167,7 @@ function construct(text: string, i: number, markers: readonly string[], starts: 
     const closer = CLOSERS.exec(rest);
     if (closer && closer.index === 0) return { next: i + closer[0].length };
     for (const mk of markers) {
-      if (text.startsWith(mk, i)) return { hold: i };
-      if (n - i < mk.length && mk.startsWith(text.slice(i))) return { hold: i };
+      if (text.startsWith(mk, i) || (n - i < mk.length && mk.startsWith(text.slice(i)))) return { hold: headerStart(text, i) };
     }
     for (const lit of REASONING_MARKERS) {
       if (n - i < lit.length && lit.toLowerCase().startsWith(text.slice(i).toLowerCase())) return { hold: i };
@@ -231,6 +244,14 @@ function tag(text: string, i: number): Scan {
   if (!open) return { next: i + 1 };
   const end = i + open[0].length;
   if (open[2] === "/") return { next: end };
+  if (lineStart(text, i)) {
+    // A tag that opens a line may wrap a whole answer with calls (Hunyuan `<answer>`): it is
+    // decided once its closing tag has arrived.
+    const ct = new RegExp(`</${open[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`, "g");
+    ct.lastIndex = end;
+    const cm = ct.exec(text);
+    return cm ? { next: cm.index + cm[0].length } : { hold: i };
+  }
   let j = end;
   while (j < text.length && /\s/.test(text[j]!)) j++;
   if (j >= text.length) return { hold: i };

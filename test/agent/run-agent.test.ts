@@ -412,3 +412,51 @@ describe("runAgent with the tool shim", () => {
     expect(result.steps[0]!.recovered_by).toBe("interpreter");
   });
 });
+
+describe("runAgent events and steps (audit fixes)", () => {
+  it("a refused native call is reported as recovered_by native, not none", async () => {
+    server = await startFakeOllama({
+      turns: [{ tool_calls: [{ name: "write_file", arguments: { path: "x" } }] }, { content: "Read-only, sorry." }],
+    });
+    const { registry } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    expect(result.steps).toEqual([{ tool: "write_file", arguments: { path: "x" }, ok: false, total: 0, ms: 0, recovered_by: "native" }]);
+  });
+
+  it("a refused text call keeps the shim's recovered_by (none)", async () => {
+    server = await startFakeOllama({
+      turns: [{ content: '{"name": "bash", "arguments": {"command": "ls"}}' }, { content: "Read-only, sorry." }],
+    });
+    const { registry } = makeTools();
+    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    expect(result.steps.map((s) => [s.tool, s.recovered_by])).toEqual([["bash", "none"]]);
+  });
+
+  it("without streaming, each turn's reasoning still arrives as one thinking event", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { thinking: "Find the importers first.", tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { thinking: "Two files.", content: "src/build_index.py:4 and src/rag_chat.py:10" },
+      ],
+    });
+    const { registry } = makeTools();
+    const events: AgentEvent[] = [];
+    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION, onEvent: (e) => events.push(e) });
+    expect(events.filter((e) => e.type === "thinking")).toEqual([
+      { type: "thinking", delta: "Find the importers first." },
+      { type: "thinking", delta: "Two files." },
+    ]);
+    expect(server.chatRequests().every((r) => r.stream === false)).toBe(true);
+  });
+
+  it("notices say why: max_steps and toolshim_on", async () => {
+    server = await startFakeOllama({
+      models: [{ name: "gemma2", capabilities: ["completion"] }],
+      turns: [{ repeat: true, content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' }],
+    });
+    const { registry } = makeTools();
+    const events: AgentEvent[] = [];
+    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "gemma2", registry, question: QUESTION, maxSteps: 1, onEvent: (e) => events.push(e) });
+    expect(events.flatMap((e) => (e.type === "notice" ? [e.reason] : []))).toEqual(["toolshim_on", "max_steps"]);
+  });
+});

@@ -3,12 +3,11 @@
  * (DESIGN.md "CLI": 0 success, also empty; 1 runtime failure; 2 usage or tool error).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RAG_APP, runCli } from "./run-cli.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 let tmp: string;
 beforeAll(() => {
@@ -17,14 +16,6 @@ beforeAll(() => {
   writeFileSync(path.join(tmp, ".env"), "SECRET=hunter2\n");
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-async function closedPort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 describe("codecite basics", () => {
   it("prints the version and exits 0", async () => {
@@ -184,5 +175,51 @@ describe("ask: configuration and runtime failures", () => {
     expect(out.error.code).toBe("UNREACHABLE");
     expect(out.error.message).toContain(`127.0.0.1:${port}`);
     expect(out.error.hint).toContain("ollama serve");
+  });
+});
+
+describe("audit fixes: pipes, human errors, required provider settings", () => {
+  it("a reader that closes early (`| head -1`) ends the CLI quietly with exit 0, not an EPIPE crash", async () => {
+    const { spawn } = await import("node:child_process");
+    const { CLI, REPO_ROOT } = await import("./run-cli.js");
+    const child = spawn(process.execPath, [CLI, "search", "import", "--root", REPO_ROOT, "--max-results", "200"], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy(); // the reader is gone before the first write
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toContain("EPIPE");
+    expect(code).toBe(0);
+  });
+
+  it("a bad flag value names the flag and points at --help; --json keeps the tool envelope", async () => {
+    const r = await runCli(["search", "needle", "--max-results", "0", "--root", tmp]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "codecite: error: INVALID_ARGUMENT: invalid value: --max-results: Too small: expected number to be >=1\nhint: See `codecite search --help`.\n",
+    );
+    const j = await runCli(["search", "needle", "--max-results", "0", "--root", tmp, "--json"]);
+    expect(j.code).toBe(2);
+    const env = JSON.parse(j.stdout) as { ok: boolean; error: { code: string; message: string; hint: string } };
+    expect(env.error.message).toContain("→ at max_results");
+    expect(env.error.hint.startsWith("Expected parameters:")).toBe(true);
+  });
+
+  it("--provider llama-cpp without a GGUF file is a configuration error (exit 2) that says what to set", async () => {
+    const r = await runCli(["ask", "q", "--root", RAG_APP, "--provider", "llama-cpp", "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      error: {
+        code: "INVALID_ARGUMENT",
+        message:
+          'invalid CODECITE_LOCAL_MODEL="" (required with --provider llama-cpp (or pass --model <file.gguf>)); accepted: the path of a .gguf model file',
+        hint: "Set the CODECITE_LOCAL_MODEL environment variable.",
+      },
+    });
   });
 });

@@ -200,3 +200,31 @@ describe("resolveConfig", () => {
     expect(e.variable).toBe("CODECITE_TOOLSHIM_BACKEND");
   });
 });
+
+describe("required settings of the chosen provider", () => {
+  it("--provider llama-cpp without a GGUF file names CODECITE_LOCAL_MODEL and says to set it", () => {
+    const e = configError(() => resolveConfig({ provider: "llama-cpp" }, {}));
+    expect(e.variable).toBe("CODECITE_LOCAL_MODEL");
+    expect(e.value).toBe("");
+    expect(e.message).toContain("required with --provider llama-cpp");
+    expect(e.hint).toBe("Set the CODECITE_LOCAL_MODEL environment variable.");
+  });
+
+  it("--provider llama-cpp takes the file from --model, CODECITE_MODEL or CODECITE_LOCAL_MODEL", () => {
+    expect(resolveConfig({ provider: "llama-cpp", model: "/m/a.gguf" }, {}).model).toBe("/m/a.gguf");
+    expect(resolveConfig({ provider: "llama-cpp" }, { CODECITE_LOCAL_MODEL: "/m/b.gguf" }).model).toBe("/m/b.gguf");
+    expect(resolveConfig({}, { CODECITE_PROVIDER: "llama-cpp", CODECITE_MODEL: "/m/c.gguf" }).model).toBe("/m/c.gguf");
+  });
+
+  it("a missing value says Set, a bad one says Fix or remove", () => {
+    expect(configError(() => resolveConfig({}, { CODECITE_PROVIDER: "openai" })).hint).toBe(
+      "Set the OPENAI_BASE_URL environment variable.",
+    );
+    expect(configError(() => resolveConfig({ toolshim: "always" }, {})).hint).toBe("Fix or remove the --toolshim flag.");
+  });
+
+  it("an OpenAI base URL with a bad scheme says why", () => {
+    const e = configError(() => resolveConfig({}, { CODECITE_PROVIDER: "openai", OPENAI_BASE_URL: "ftp://x" }));
+    expect(e.message).toBe('invalid OPENAI_BASE_URL="ftp://x" (unsupported scheme ftp); accepted: an http(s) URL such as http://127.0.0.1:8080/v1');
+  });
+});

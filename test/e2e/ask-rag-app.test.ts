@@ -169,3 +169,16 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     expect(r.stderr).toContain("ollama pull llama3.1:8b");
   });
 });
+
+describe("ask: an empty answer explains itself", () => {
+  it("says on stderr that the model gave no answer, and still lists the evidence", async () => {
+    server = await startFakeOllama({
+      turns: [{ tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }, { content: "" }],
+    });
+    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("codecite: the model gave an empty answer; the evidence it gathered is listed below");
+    expect(r.stdout.startsWith("Evidence (4):\n")).toBe(true);
+    expect(r.stdout).toContain("Citations: none");
+  });
+});

@@ -5,6 +5,7 @@ import * as lib from "../../src/index.js";
 describe("src/index.ts", () => {
   it("exports exactly the public runtime surface", () => {
     expect(Object.keys(lib).sort()).toEqual([
+      "AddressError",
       "CODE_TOOL_NAMES",
       "DEFAULT_MAX_STEPS",
       "LlamaCppProvider",

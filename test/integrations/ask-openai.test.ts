@@ -5,18 +5,13 @@
  * server that refuses tools (auto → on); and the CLI with `--provider openai`.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { runAgent } from "../../src/agent/run-agent.js";
 import { Workspace } from "../../src/evidence/workspace.js";
 import { OpenAIProvider } from "../../src/llm/openai.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { RAG_APP, runCli } from "../cli/run-cli.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const RAG_APP = path.join(REPO, "examples/rag-app");
-const CLI = path.join(REPO, "src/cli/main.ts");
 const QUESTION = "Which files import rag_common directly?";
 const IMPORTERS: Array<[string, number]> = [
   ["src/build_index.py", 4],
@@ -135,22 +130,16 @@ describe("OpenAI-compatible provider through runAgent over examples/rag-app", ()
   });
 });
 
-describe("codecite ask --provider openai (CLI from source)", () => {
+describe("codecite ask --provider openai (built CLI)", () => {
   it("--json answers with provider openai and the four importers", async () => {
     fake = await startFakeOpenAI({
       models: ["qwen2.5-coder-7b"],
       turns: [{ tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }, { content: ANSWER }],
     });
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", CLI, "ask", QUESTION, "--root", RAG_APP, "--provider", "openai", "--model", "qwen2.5-coder-7b", "--json"],
-      { cwd: REPO, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", OPENAI_BASE_URL: fake.origin, NO_COLOR: "1" } },
+    const { code, stdout, stderr } = await runCli(
+      ["ask", QUESTION, "--root", RAG_APP, "--provider", "openai", "--model", "qwen2.5-coder-7b", "--json"],
+      { env: { OPENAI_BASE_URL: fake.origin } },
     );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(stderr).not.toContain("error");
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as { answer: string; provider: string; model: string; evidence: Array<{ path: string; start_line: number }> };

@@ -1,19 +1,14 @@
 /**
  * `codecite doctor` against the fake Ollama and fake OpenAI-compatible servers (real HTTP),
- * in-process for the details and as a subprocess (the real CLI) for output and exit codes.
+ * in-process for the details and as a subprocess (the built CLI) for output and exit codes.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { runDoctor, type DoctorReport } from "../../src/cli/commands/doctor.js";
+import { runCli as runBuiltCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { closedPort } from "../helpers/closed-port.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = path.join(REPO, "src/cli/main.ts");
 const NAMES = ["config", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"];
 
 let ollama: FakeOllama | undefined;
@@ -25,14 +20,6 @@ afterEach(async () => {
   openai = undefined;
 });
 
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 function check(report: DoctorReport, name: string) {
   const c = report.checks.find((k) => k.name === name);
   expect(c, `check ${name}`).toBeDefined();
@@ -41,17 +28,9 @@ function check(report: DoctorReport, name: string) {
 
 const NATIVE_PROBE = { tool_calls: [{ name: "report_status", arguments: { status: "ok" } }] };
 
-async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { code, stdout, stderr };
+/** The built CLI with a clean configuration plus `env` (see `test/cli/run-cli.ts`). */
+function runCli(args: string[], env: Record<string, string>) {
+  return runBuiltCli(args, { env });
 }
 
 describe("doctor against the fake Ollama", () => {
@@ -173,5 +152,25 @@ describe("doctor against the fake OpenAI-compatible server", () => {
     expect(check(report, "probe").detail).toBe("qwen2.5-coder-7b called the tool natively");
     expect(check(report, "interpreter")).toMatchObject({ ok: false, required: false, fix: expect.stringContaining("ollama serve") });
     expect(report.ok).toBe(true);
+  });
+});
+
+describe("doctor probe (audit fixes)", () => {
+  it("says which tool the model called when it was not the offered one", async () => {
+    ollama = await startFakeOllama({
+      models: [{ name: "qwen3:8b" }, { name: "mistral-nemo" }],
+      turns: [{ tool_calls: [{ name: "find_importers", arguments: { module_name: "x" } }] }],
+    });
+    const report = await runDoctor({}, { OLLAMA_HOST: ollama.host });
+    expect(check(report, "probe")).toMatchObject({
+      ok: false,
+      required: false,
+      detail: "qwen3:8b called find_importers instead of the offered report_status",
+    });
+  });
+
+  it("a missing required value says `set`, not `fix or unset`", async () => {
+    const report = await runDoctor({ provider: "openai" }, {});
+    expect(check(report, "config")).toMatchObject({ ok: false, fix: "set OPENAI_BASE_URL" });
   });
 });

@@ -1,7 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { OllamaProvider, normalizeToolArguments } from "../../src/llm/ollama.js";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { parseToolArguments as normalizeToolArguments } from "../../src/llm/tool-arguments.js";
 import { ProviderError } from "../../src/llm/types.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 

@@ -1,15 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   OpenAIProvider,
   normalizeOpenAIBaseURL,
-  parseToolArguments,
   toWireMessages,
   DUMMY_API_KEY,
 } from "../../src/llm/openai.js";
+import { parseToolArguments } from "../../src/llm/tool-arguments.js";
 import { ProviderError, type ToolDefinition } from "../../src/llm/types.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 const TOOLS: ToolDefinition[] = [
   {
@@ -35,14 +34,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe("normalizeOpenAIBaseURL", () => {
   it.each([

@@ -48,6 +48,8 @@ describe("typing untyped values by the schema", () => {
     ["untyped: array preferred over string (anyOf)", "[1]", { anyOf: [{ type: "array" }, { type: "string" }] }, true, [1]],
     ["untyped: string when nothing else parses", "hello", { anyOf: [{ type: "array" }, { type: "string" }] }, true, "hello"],
     ["untyped: integer preferred in a type list", "5", { type: ["string", "integer"] }, true, 5],
+    ["untyped: a JSON string literal read inside its quotes", '"12"', { type: "integer" }, true, 12],
+    ["untyped: quotes kept for a string parameter", '"foo"', { type: "string" }, true, '"foo"'],
     ["typed JSON: a string allowed by the schema stays", "5", { type: ["string", "integer"] }, false, "5"],
     ["typed JSON: quoted number for an integer-only parameter", "5", { type: "integer" }, false, 5],
     ["no schema keywords: unchanged", "5", {}, true, "5"],

@@ -104,6 +104,11 @@ describe("decoys are not calls", () => {
     ["empty object in a fence", "```json\n{}\n```"],
     ["truncated call", '{"name": "search_code", "arguments": {"query": "a'],
     ["unknown tool", '{"name": "search", "arguments": {"q": "a"}}'],
+    ["an example in an indented block after a blank line", 'Each line looks like:\n\n    {"name": "search_code", "arguments": {"query": "a"}}\n\nand so on.'],
+    [
+      "a tool definition echoed back",
+      '{"type": "function", "function": {"name": "find_symbol", "description": "Find it", "parameters": {"type": "object", "properties": {"name": {"type": "string"}}}}}',
+    ],
   ];
   for (const [what, text] of decoys) {
     it(`${what}: no call, text unchanged`, () => {

@@ -97,7 +97,7 @@ describe("reasoning policy in the pipeline", () => {
     expect(r.content).toBe("");
     expect(r.thinking).toBe("It starts with <｜tool▁calls▁begin｜> and ends with");
     expect(r.diagnostics.map((d) => d.message)).toContain(
-      "prefilled: DeepSeek call tokens without a complete call in forced-open reasoning",
+      "prefilled: DeepSeek call tokens mentioned in forced-open reasoning (no call block)",
     );
   });
 });

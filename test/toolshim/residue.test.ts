@@ -14,21 +14,34 @@ describe("removeSpans", () => {
     const text = "Before the call. CALL After it.";
     expect(removeSpans(text, [{ start: 17, end: 21 }])).toBe("Before the call. After it.");
   });
-  it("keeps paragraph breaks at the junction and glued text glued", () => {
+  it("keeps paragraph breaks at the junction; text glued on both sides gets one space", () => {
     expect(removeSpans("Para one.\n\nCALL\n\nPara two.", [{ start: 11, end: 15 }])).toBe("Para one.\n\nPara two.");
-    expect(removeSpans("hiCALLthere", [{ start: 2, end: 6 }])).toBe("hithere");
+    expect(removeSpans("I'll look.CALLThen I explain.", [{ start: 10, end: 14 }])).toBe("I'll look. Then I explain.");
+    expect(removeSpans("hiCALL", [{ start: 2, end: 6 }])).toBe("hi");
   });
   it("merges overlapping spans and ignores empty ones", () => {
-    expect(removeSpans("abcdefgh", [{ start: 1, end: 4 }, { start: 3, end: 6 }, { start: 7, end: 7 }])).toBe("agh");
+    expect(removeSpans("abcdefgh", [{ start: 1, end: 4 }, { start: 3, end: 6 }, { start: 7, end: 7 }])).toBe("a gh");
   });
 });
 
 describe("stray markers", () => {
-  it("removes special tokens and orphan call closers outside code", () => {
+  it("removes special tokens wherever they stand outside code", () => {
     expect(stripStrayMarkers("Done.<|im_end|>")).toBe("Done.");
     expect(stripStrayMarkers("Answer<｜end▁of▁sentence｜>")).toBe("Answer");
-    expect(stripStrayMarkers("I'll check.\n</tool_call>")).toBe("I'll check.\n");
-    expect(stripStrayMarkers("x[/TOOL_CALLS] y <end_of_turn>")).toBe("x y ");
+    expect(stripStrayMarkers("a<|eot_id|>b")).toBe("a b");
+  });
+  it("removes orphan closers where markup stands: alone on a line, at the end, next to removed markup", () => {
+    expect(stripStrayMarkers("I'll check.\n</tool_call>\nMore.")).toBe("I'll check.\nMore.");
+    expect(stripStrayMarkers("Done. [/TOOL_CALLS]")).toBe("Done. ");
+    expect(cleanContent("Hi CALL</tool_call> there", [{ start: 3, end: 7 }])).toBe("Hi there");
+  });
+  it("keeps special tokens named between spaces inside a line (a table of formats)", () => {
+    const table = "| Kimi | <|tool_calls_section_begin|> |\n| Qwen | <|im_end|> |";
+    expect(stripStrayMarkers(table)).toBe(table);
+  });
+  it("keeps closers that prose names (x-hermes-prose-mentions-tags)", () => {
+    const text = "Calls go between <tool_call> and </tool_call> tags, one per block.";
+    expect(stripStrayMarkers(text)).toBe(text);
   });
   it("keeps tokens quoted in inline code and code blocks", () => {
     const text = "Qwen ends turns with `<|im_end|>`:\n```\n<|im_start|>assistant\n</tool_call>\n```";
@@ -45,7 +58,7 @@ describe("growOverWrappers", () => {
     const text = "Intro\n```json\n<function_call> CALL </function_call>\n```\nOutro";
     const call = text.indexOf("CALL");
     const grown = growOverWrappers(text, [{ start: call, end: call + 4 }]);
-    expect(removeSpans(text, grown)).toBe("Intro\n\nOutro");
+    expect(removeSpans(text, grown)).toBe("Intro\nOutro");
   });
   it("leaves a fence that still holds other text", () => {
     const text = "```\nconst a = 1;\nCALL\n```";

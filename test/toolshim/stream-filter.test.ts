@@ -4,10 +4,11 @@
  * as the non-streamed pipeline, never shows recovered markup, and the recovery of the
  * concatenated chunks is identical.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
-import { collapse, loadCorpus, toolsOf } from "./corpus-cases.js";
+import { collapse, loadCorpus, toolsOf, type CorpusCase } from "./corpus-cases.js";
 
 const cases = loadCorpus();
 
@@ -62,12 +63,37 @@ describe("stream filter parity over the corpus", () => {
   }
 });
 
+const EXTRA = new URL("../fixtures/toolcalls-extra.jsonl", import.meta.url);
+
+describe.skipIf(!existsSync(EXTRA))("stream filter parity over the extra corpus (character by character, 40 split points)", () => {
+  const extra = existsSync(EXTRA)
+    ? readFileSync(EXTRA, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as CorpusCase)
+    : [];
+  it("shows the non-streamed content for every case", () => {
+    for (const c of extra) {
+      const tools = toolsOf(c);
+      const whole = recoverDeterministic({ content: c.raw }, tools);
+      const prefilled = whole.diagnostics.some((d) => d.stage === "reasoning" && d.message.startsWith("prefilled"));
+      const want = collapse(whole.content);
+      const chars = [...c.raw];
+      expect(collapse(run(chars, tools, prefilled).shown), `${c.id} character by character`).toBe(want);
+      const step = Math.max(1, Math.floor(chars.length / 40));
+      for (let k = 0; k <= chars.length; k += step) {
+        const chunks = [chars.slice(0, k).join(""), chars.slice(k).join("")];
+        expect(collapse(run(chunks, tools, prefilled).shown), `${c.id} split at ${k}`).toBe(want);
+      }
+    }
+  });
+});
+
 describe("stream filter parity for shapes outside the corpus", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "find_symbol" }, { name: "read_evidence" }];
   const texts = [
     'Thought: I need it.\nAction: find_symbol\nAction Input: {"name": "Foo"}\nObservation: found',
     'Let me search. search_code({"query": "a"}) then wait.',
     'Here: <tool_call name="read_evidence">{"path": "c.py"}</tool_call> ok',
+    'emoji_functions.search_code:0 <|tool_call_argument_begin|> {"query": "load_config"}',
+    "<answer>\nChecking the definition first.\n</answer>",
     'Using tool: search_code\n```json\n{"name": "search_code", "arguments": {"query": "a"}}\n```\nDone.',
     'Some **markdown** with `code {x}` and a list:\n- [x] done\n- [ ] todo\n\nFunction: parse() handles it. {"a": [1,2]} <b>bold</b> a<b c>d',
     'Tool calls look like this, for example:\n```json\n{"name": "search_code", "arguments": {"query": "foo"}}\n```\nThat is the format.',
@@ -103,7 +129,7 @@ describe("stream filter behaviour", () => {
     expect(f.push('{"name": "search_code", "arguments": {"query": "x"}}</tool_call>')).toBe("");
     expect(f.end()).toBe("");
     const g = new StreamFilter(tools);
-    expect(g.push("a <")).toBe("a");
+    expect(g.push("x = a <")).toBe("x = a");
     expect(g.push(" b holds")).toBe(" < b");
   });
 
@@ -137,9 +163,17 @@ describe("stream filter behaviour", () => {
 
   it("without the prefilled hint shows the answer again after reasoning it already showed", () => {
     const f = new StreamFilter(tools);
-    const shown = f.push("thinking. ") + f.push("</think>Answer.") + f.end();
-    expect(shown).toBe("thinking.\n\nAnswer.");
+    const shown = f.push("I am thinking about it. ") + f.push("</think>Answer.") + f.end();
+    expect(shown).toBe("I am thinking about it.\n\nAnswer.");
     expect(f.result?.content).toBe("Answer.");
+  });
+
+  it("holds a lone header token with the marker that follows it", () => {
+    const f = new StreamFilter(tools);
+    const text = 'emoji_functions.search_code:0 <|tool_call_argument_begin|> {"query": "x"}';
+    expect(f.push("emoji_functions.search_code:0 ")).toBe("");
+    expect(f.push('<|tool_call_argument_begin|> {"query": "x"}')).toBe("");
+    expect(f.end()).toBe(recoverDeterministic({ content: text }, tools).content);
   });
 
   it("never shows a tool result the model invents after its call", () => {

@@ -5,6 +5,7 @@
  * `{answer, evidence, citations, steps, model, provider}`.
  */
 import type { Command } from "commander";
+import type { Provider } from "../../llm/types.js";
 import type { Interpreter } from "../../toolshim/index.js";
 import { UsageError, parseInteger, runAction } from "../output.js";
 
@@ -51,59 +52,71 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
     ]);
   const workspace = await Workspace.open(flags.root);
   const provider = await factory.createProvider(config);
-  const errColors = output.colorsFor(process.stderr);
-  let model = config.model;
-  if (model === undefined) {
-    model = await chooseDefaultModel(provider, config.toolshim);
-    if (!json || verbose) output.logLine(errColors.dim(`codecite: using model ${model} (the first installed model with tool support)`));
-  }
-
-  let interpreter: Interpreter | undefined;
-  if (config.toolshim !== "off") {
-    const target = await factory.createInterpreterTarget(config);
-    if ("disabled" in target) {
-      output.logLine(errColors.yellow(`codecite: tool-shim interpreter disabled (${target.disabled}); the deterministic stages still run`));
-    } else {
-      const { createInterpreter } = await import("../../toolshim/index.js");
-      interpreter = createInterpreter(target.provider, target.model);
+  let interpreterProvider: Provider | undefined;
+  try {
+    const errColors = output.colorsFor(process.stderr);
+    let model = config.model;
+    if (model === undefined) {
+      model = await chooseDefaultModel(provider, config.toolshim);
+      if (!json || verbose) output.logLine(errColors.dim(`codecite: using model ${model} (the first installed model with tool support)`));
     }
-  }
 
-  const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose });
-  // Spinner on stderr while waiting for the model or a tool (quiet with --json, off a TTY, NO_COLOR, CI).
-  const { agentProgress } = await import("../progress.js");
-  const progress = agentProgress(printer.onEvent, { json });
-  const result = await runAgent({
-    provider,
-    model,
-    registry: createCodeToolRegistry(),
-    workspace,
-    question,
-    maxSteps,
-    toolshim: config.toolshim,
-    ...(interpreter ? { interpreter } : {}),
-    stream: !json,
-    onEvent: progress.onEvent,
-  }).finally(() => progress.stop());
+    let interpreter: Interpreter | undefined;
+    if (config.toolshim !== "off") {
+      const target = await factory.createInterpreterTarget(config);
+      if ("disabled" in target) {
+        output.logLine(errColors.yellow(`codecite: tool-shim interpreter disabled (${target.disabled}); the deterministic stages still run`));
+      } else {
+        const { createInterpreter } = await import("../../toolshim/index.js");
+        interpreterProvider = target.provider;
+        interpreter = createInterpreter(target.provider, target.model);
+      }
+    }
 
-  if (json) {
-    output.printJson({
-      answer: result.answer,
-      evidence: result.evidence,
-      citations: result.citations,
-      steps: result.steps,
-      model: result.model,
-      provider: result.provider,
-    });
-    return;
+    const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose });
+    // Spinner on stderr while waiting for the model or a tool (quiet with --json, off a TTY, NO_COLOR, CI).
+    const { agentProgress } = await import("../progress.js");
+    const progress = agentProgress(printer.onEvent, { json });
+    const result = await runAgent({
+      provider,
+      model,
+      registry: createCodeToolRegistry(),
+      workspace,
+      question,
+      maxSteps,
+      toolshim: config.toolshim,
+      ...(interpreter ? { interpreter } : {}),
+      stream: !json,
+      onEvent: progress.onEvent,
+    }).finally(() => progress.stop());
+
+    if (json) {
+      output.printJson({
+        answer: result.answer,
+        evidence: result.evidence,
+        citations: result.citations,
+        steps: result.steps,
+        model: result.model,
+        provider: result.provider,
+      });
+      return;
+    }
+    if (result.answer === "") {
+      output.logLine(errColors.yellow("codecite: the model gave an empty answer; the evidence it gathered is listed below"));
+    } else if (!printer.wroteAnswer) {
+      printer.write(result.answer);
+    } else if (result.stop_reason === "max_steps") {
+      printer.write(`\n\n${result.answer.split("\n").at(-1) ?? ""}`);
+    }
+    printer.finish();
+    const c = output.colorsFor(process.stdout);
+    process.stdout.write(`${printer.wroteAnswer ? "\n" : ""}${c.bold(`Evidence (${result.evidence.length}):`)}\n`);
+    process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c) : "  none\n");
+    process.stdout.write(`\n${render.renderCitations(result.citations, c)}`);
+  } finally {
+    // The embedded llama-cpp provider holds a model and a native backend: free them.
+    await factory.closeProviders(provider, interpreterProvider);
   }
-  if (!printer.wroteAnswer) printer.write(result.answer);
-  else if (result.stop_reason === "max_steps") printer.write(`\n\n${result.answer.split("\n").at(-1) ?? ""}`);
-  printer.finish();
-  const c = output.colorsFor(process.stdout);
-  process.stdout.write(`\n${c.bold(`Evidence (${result.evidence.length}):`)}\n`);
-  process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c) : "  none\n");
-  process.stdout.write(`\n${render.renderCitations(result.citations, c)}`);
 }
 
 export function register(program: Command): void {

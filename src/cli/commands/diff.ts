@@ -11,6 +11,7 @@ interface DiffFlags {
   json?: boolean;
 }
 
+/** Registers `codecite diff` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("diff")
@@ -25,6 +26,7 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
+          command: "diff",
           tool: "read_git_diff",
           args: { base: flags.base, head: flags.head, path: flags.path, context_lines: flags.contextLines },
           root: flags.root,

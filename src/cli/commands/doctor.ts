@@ -38,12 +38,14 @@ export interface DoctorCheck {
   fix?: string;
 }
 
+/** The result of `runDoctor`: every check, and whether `ask` can run. */
 export interface DoctorReport {
   checks: DoctorCheck[];
   /** True when every required check passed. */
   ok: boolean;
 }
 
+/** Options of `runDoctor`. */
 export interface DoctorOptions {
   /** Longest wait for the live probe, in ms (default 120 000: a first request loads the model). */
   probeTimeoutMs?: number;
@@ -114,7 +116,7 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
     config = resolveConfig(flags, env);
     add({ name: "config", ok: true, required: true, detail: describeConfig(config) });
   } catch (err) {
-    const fix = err instanceof ConfigError ? `fix or unset ${err.variable}` : undefined;
+    const fix = err instanceof ConfigError ? `${err.value.trim() === "" ? "set" : "fix or unset"} ${err.variable}` : undefined;
     add({ name: "config", ok: false, required: true, detail: message(err), ...(fix ? { fix } : {}) });
     await localChecks(add, stage);
     return finish();
@@ -123,44 +125,51 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
   // 2. server
   stage("contacting the provider…");
   const factory = await import("../provider-factory.js");
-  let provider: Provider | undefined;
-  let serverOk = false;
+  /** Providers opened by the checks; closed at the end (an embedded model holds native memory). */
+  const opened: Provider[] = [];
   try {
-    provider = await factory.createProvider(config);
-    const detail = await serverDetail(provider, config);
-    add({ name: "server", ok: true, required: true, detail });
-    serverOk = true;
-  } catch (err) {
-    add({ name: "server", ok: false, required: true, detail: message(err), fix: config.provider === "llama-cpp" ? (hintOf(err) ?? serverFix(config)) : serverFix(config) });
+    let provider: Provider | undefined;
+    let serverOk = false;
+    try {
+      provider = await factory.createProvider(config);
+      opened.push(provider);
+      const detail = await serverDetail(provider, config);
+      add({ name: "server", ok: true, required: true, detail });
+      serverOk = true;
+    } catch (err) {
+      add({ name: "server", ok: false, required: true, detail: message(err), fix: config.provider === "llama-cpp" ? (hintOf(err) ?? serverFix(config)) : serverFix(config) });
+    }
+
+    // 3. model, 4. capabilities, 5. toolshim
+    let model: string | undefined;
+    let tools: boolean | undefined;
+    if (provider && serverOk) {
+      stage("checking the model…");
+      model = await checkModel(provider, config, add);
+      if (model !== undefined) tools = await checkCapabilities(provider, model, add);
+    } else {
+      add({ name: "model", ok: false, required: true, detail: "not checked: the provider is not available" });
+    }
+    const effective = checkToolshim(config, model, tools, add);
+
+    // 6. interpreter
+    stage("checking the tool-shim interpreter…");
+    const interpreter = await checkInterpreter(config, add, (p) => opened.push(p));
+
+    // 7. tree-sitter, 8. ripgrep
+    await localChecks(add, stage);
+
+    // 9. probe
+    if (provider && model !== undefined) {
+      stage(`probing ${model} with a trivial tool…`);
+      await probe(provider, model, effective, interpreter, opts.probeTimeoutMs ?? 120_000, add);
+    } else {
+      add({ name: "probe", ok: false, required: false, detail: "not run: no usable provider and model" });
+    }
+    return finish();
+  } finally {
+    await factory.closeProviders(...opened);
   }
-
-  // 3. model, 4. capabilities, 5. toolshim
-  let model: string | undefined;
-  let tools: boolean | undefined;
-  if (provider && serverOk) {
-    stage("checking the model…");
-    model = await checkModel(provider, config, add);
-    if (model !== undefined) tools = await checkCapabilities(provider, model, add);
-  } else {
-    add({ name: "model", ok: false, required: true, detail: "not checked: the provider is not available" });
-  }
-  const effective = checkToolshim(config, model, tools, add);
-
-  // 6. interpreter
-  stage("checking the tool-shim interpreter…");
-  const interpreter = await checkInterpreter(config, add);
-
-  // 7. tree-sitter, 8. ripgrep
-  await localChecks(add, stage);
-
-  // 9. probe
-  if (provider && model !== undefined) {
-    stage(`probing ${model} with a trivial tool…`);
-    await probe(provider, model, effective, interpreter, opts.probeTimeoutMs ?? 120_000, add);
-  } else {
-    add({ name: "probe", ok: false, required: false, detail: "not run: no usable provider and model" });
-  }
-  return finish();
 }
 
 async function serverDetail(provider: Provider, config: Config): Promise<string> {
@@ -258,7 +267,11 @@ function checkToolshim(config: Config, model: string | undefined, tools: boolean
 
 type InterpreterLike = import("../../toolshim/index.js").Interpreter;
 
-async function checkInterpreter(config: Config, add: (c: DoctorCheck) => void): Promise<InterpreterLike | undefined> {
+async function checkInterpreter(
+  config: Config,
+  add: (c: DoctorCheck) => void,
+  opened: (provider: Provider) => void,
+): Promise<InterpreterLike | undefined> {
   if (config.toolshim === "off") {
     add({ name: "interpreter", ok: true, required: false, detail: "not used (tool shim off)" });
     return undefined;
@@ -276,6 +289,7 @@ async function checkInterpreter(config: Config, add: (c: DoctorCheck) => void): 
     return undefined;
   }
   const { provider, model } = target;
+  opened(provider);
   const { createInterpreter } = await import("../../toolshim/index.js");
   if (config.interpreter.backend === "ollama") {
     let version: string;
@@ -427,6 +441,16 @@ async function probe(
     add({ name: "probe", ok: true, required: false, detail: `${model} called the tool natively${via}` });
   } else if (called) {
     add({ name: "probe", ok: true, required: false, detail: `${model} wrote the call as text; the shim recovered it (${result.recovered_by})${via}` });
+  } else if (result.rejected.length > 0) {
+    const r = result.rejected[0]!;
+    const what = r.code === "UNKNOWN_TOOL" ? `called ${r.name} instead of the offered ${PROBE_TOOL.function.name}` : `called ${r.name} with invalid arguments (${r.message})`;
+    add({
+      name: "probe",
+      ok: false,
+      required: false,
+      detail: `${model} ${what}${via}`,
+      fix: "try a model that follows the offered tools (e.g. ollama pull qwen3:8b), or --toolshim on",
+    });
   } else {
     const said = (turn.content || turn.thinking || "").trim().replace(/\s+/g, " ").slice(0, 120);
     add({
@@ -462,6 +486,7 @@ interface DoctorFlags {
   toolshim?: string;
 }
 
+/** Registers `codecite doctor` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("doctor")

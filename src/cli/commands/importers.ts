@@ -8,6 +8,7 @@ interface ImportersFlags {
   json?: boolean;
 }
 
+/** Registers `codecite importers` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("importers")
@@ -20,8 +21,10 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
+          command: "importers",
           tool: "find_importers",
           args: { module_name: moduleName, max_results: flags.maxResults },
+          positional: ["module_name", "<module>"],
           root: flags.root,
           json: flags.json === true,
         });

@@ -10,6 +10,7 @@ interface McpFlags {
   root: string;
 }
 
+/** Registers `codecite mcp` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("mcp")

@@ -9,6 +9,7 @@ interface ReadFlags {
   json?: boolean;
 }
 
+/** Registers `codecite read` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("read")
@@ -22,8 +23,10 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
+          command: "read",
           tool: "read_evidence",
           args: { path, start_line: flags.startLine, end_line: flags.endLine },
+          positional: ["path", "<path>"],
           root: flags.root,
           json: flags.json === true,
         });

@@ -12,6 +12,7 @@ interface SearchFlags {
   json?: boolean;
 }
 
+/** Registers `codecite search` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("search")
@@ -28,6 +29,7 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
+          command: "search",
           tool: "search_code",
           args: {
             query,
@@ -37,6 +39,7 @@ export function register(program: Command): void {
             case_sensitive: flags.caseSensitive,
             max_results: flags.maxResults,
           },
+          positional: ["query", "<query>"],
           root: flags.root,
           json: flags.json === true,
         });

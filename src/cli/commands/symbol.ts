@@ -10,6 +10,7 @@ interface SymbolFlags {
   json?: boolean;
 }
 
+/** Registers `codecite symbol` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("symbol")
@@ -24,8 +25,10 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
+          command: "symbol",
           tool: "find_symbol",
           args: { name, kind: flags.kind, path: flags.path, max_results: flags.maxResults },
+          positional: ["name", "<name>"],
           root: flags.root,
           json: flags.json === true,
         });

@@ -6,6 +6,7 @@ interface ToolsFlags {
   json?: boolean;
 }
 
+/** Registers `codecite tools` on `program` (see DESIGN.md "CLI"). */
 export function register(program: Command): void {
   program
     .command("tools")

@@ -293,4 +293,5 @@ export const go: LanguageSpec = {
   resolve,
   moduleNames,
   importerHints,
+  packageFiles: (dir, project) => goFilesIn(project, dir),
 };

@@ -121,4 +121,10 @@ export interface LanguageSpec {
    * of `.`, `/`, `::`.
    */
   matchesExternal?(query: string, ref: ImportRef, res: Resolution): boolean;
+  /**
+   * Optional (additive, J): for languages where a folder is a package (Go), the files that make up
+   * the package at folder `dir` (repository-relative), so `find_importers` reads a folder query as
+   * that package; empty when `dir` holds none. Absent → folders are not packages of this language.
+   */
+  packageFiles?(dir: string, project: ProjectView): readonly string[];
 }

@@ -3,7 +3,8 @@
  * `toolcall-formats.md` §4/§5 list it: the name under `name` (or Cohere's `tool_name`), the
  * arguments under `arguments`, `parameters`, `args` or `input`, as an object or as a JSON string
  * (granite4 / `bare-stringified-arguments`), and the OpenAI envelope
- * `{"type": "function", "function": {…}}`.
+ * `{"type": "function", "function": {…}}`. A tool definition echoed back (a `description` and a
+ * JSON Schema as `parameters`) is not a call.
  */
 import { parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
@@ -59,6 +60,21 @@ function callId(obj: Record<string, unknown>): string | undefined {
 }
 
 /**
+ * Whether an object is a tool definition rather than a call: a catalogue entry a model echoes back
+ * (`{"name", "description", "parameters": {"type": "object", "properties": …}}`, the OpenAI
+ * `{"type": "function", "function": {…}}` form; goose issue#7235 shows small models regurgitating
+ * the catalogue). It has a `description` string and its arguments are a JSON Schema object.
+ */
+export function isToolDefinition(obj: Record<string, unknown>, args: unknown): boolean {
+  return (
+    typeof obj["description"] === "string" &&
+    isPlainObject(args) &&
+    args["type"] === "object" &&
+    isPlainObject(args["properties"])
+  );
+}
+
+/**
  * Read one call from an object.
  * @returns the call, or `undefined` when the object is not call-shaped (no string name, or, with
  *   `requireArguments`, no object arguments).
@@ -85,6 +101,7 @@ export function callFromObject(value: unknown, opts: CallShapeOptions = {}): Raw
   if (name === undefined) return undefined;
   const keys = opts.argumentKeys ?? ARGUMENT_KEYS;
   const argKey = keys.find((k) => k in value);
+  if (argKey !== undefined && isToolDefinition(value, value[argKey])) return undefined;
   let args: unknown;
   if (argKey === undefined) {
     if (opts.requireArguments) return undefined;

@@ -7,11 +7,14 @@
  *   the end of the text: no call, removed); a non-JSON body is a call only for `python`
  *   (`{code}`); otherwise the segment is left as text (a Python REPL prompt `>>> x = 1` is prose).
  * - The first segment (no `>>>`) is a call only when its first line is exactly an offered tool
- *   name: without a marker, anything else is prose.
+ *   name: without a marker, anything else is prose. A first line naming a side-effect tool that is
+ *   not offered (`python` with raw code, `bash` with JSON; `policy.ts`) is returned so the
+ *   pipeline refuses it with a tool error (issue 3 item 4); without a marker its text stays.
  * - `all\n` / `>>>all\n` headers are removed; their text stays.
  */
 import { matchBalanced, parseJsonTolerant } from "../json.js";
 import type { OfferedTool, RawCall } from "../types.js";
+import { isSideEffectToolName } from "../policy.js";
 import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 
@@ -49,9 +52,14 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     const head = HEADER.exec(text.slice(segStart + lead, segEnd));
     if (!head) continue;
     const name = head[1]!;
-    if (k === 0 && name !== "all" && !tools.some((t) => t.name === name)) continue;
+    const unmarkedForbidden = k === 0 && name !== "all" && !tools.some((t) => t.name === name);
+    if (unmarkedForbidden && !isSideEffectToolName(name)) continue;
     const seg = readSegment(text, segStart + lead, segEnd, name, head[0].length);
     if (!seg) continue;
+    if (unmarkedForbidden) {
+      if (seg.call) out.call(seg.call, segStart + lead);
+      continue;
+    }
     const markStart = k === 0 ? segStart + lead : bounds[k]!;
     if (seg.truncated) {
       out.span(markStart, text.length);

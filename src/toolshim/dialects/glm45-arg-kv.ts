@@ -10,10 +10,16 @@
  *   opener on is removed.
  * - A `<tool_call>` whose body starts with JSON or `<function=` belongs to Hermes or Qwen3-Coder,
  *   and a first line that is not a single name (`<tool_call>nah uhg</tool_call>`) is not a call.
+ * - Without any `<arg_key>` (a zero-argument call `<tool_call>NAME</tool_call>`) the name must
+ *   be glued to both tags as the template writes it, or be one that could be an offered tool
+ *   (`tool-gate.ts`) or a side-effect tool (refused later): prose that names the tags
+ *   (`between <tool_call> and </tool_call> tags`) is not a call.
  */
-import type { RawCall } from "../types.js";
+import { isSideEffectToolName } from "../policy.js";
+import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { cleanXmlValue } from "./text-scan.js";
+import { plausiblyOffered } from "./tool-gate.js";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";
@@ -34,7 +40,7 @@ function readPairs(body: string): Record<string, string> | undefined {
   return body.slice(i).trim() === "" ? args : undefined;
 }
 
-function parse(text: string) {
+function parse(text: string, tools: readonly OfferedTool[]) {
   const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
@@ -46,7 +52,8 @@ function parse(text: string) {
     const body = text.slice(bodyStart, bodyEnd);
     const keyAt = body.indexOf("<arg_key>");
     const head = (keyAt >= 0 ? body.slice(0, keyAt) : body).trim();
-    const glmShaped = NAME.test(head) && (keyAt >= 0 || close >= 0) && !head.startsWith("<");
+    const zeroArgName = keyAt < 0 && (body === head || plausiblyOffered(head, tools) || isSideEffectToolName(head));
+    const glmShaped = NAME.test(head) && (keyAt >= 0 || (close >= 0 && zeroArgName)) && !head.startsWith("<");
     if (!glmShaped) {
       from = bodyStart;
       continue;

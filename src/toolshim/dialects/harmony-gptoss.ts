@@ -40,13 +40,18 @@ function recipientName(recipient: string, constrained: boolean, tools: readonly 
   return name;
 }
 
-/** The call in a message body, `null` when the JSON is cut, `undefined` when it is not an object. */
+/**
+ * The call in a message body, `null` when the JSON is cut, `undefined` when it is not an object.
+ * gpt-oss's built-in `python` tool takes raw code as its body (`to=python code`); that becomes
+ * `{code}` (as Functionary's `python`), so that the pipeline can refuse or run it by name.
+ */
 function bodyCall(name: string, body: string): RawCall | null | undefined {
   const t = body.trim();
   if (t === "") return { name, arguments: {} };
   if (t[0] === "{" && !matchBalanced(t, 0).ok) return null;
   const value = parseJsonTolerant(t);
-  return isPlainObject(value) ? { name, arguments: value } : undefined;
+  if (isPlainObject(value)) return { name, arguments: value };
+  return name === "python" && t[0] !== "{" ? { name, arguments: { code: t } } : undefined;
 }
 
 function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {

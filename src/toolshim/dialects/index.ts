@@ -5,8 +5,9 @@
  * Order (most specific markers first):
  * 1. Special-token formats whose markers cannot occur in prose: Harmony, Kimi K2, DeepSeek V3
  *    then V3.1 (V3 bodies carry a type word and a fence; each version skips the other's bodies),
- *    Step3, MiniMax-M2, Seed-OSS, Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma,
- *    Llama 3.1 `<|python_tag|>`, OLMo 3, Nemotron.
+ *    DeepSeek V3.2 DSML, Step3, MiniMax-M2, Claude-style `<function_calls><invoke>` XML, Seed-OSS,
+ *    Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma, Llama 3.1 `<|python_tag|>`, OLMo 3
+ *    (same `<function_calls>` tag as the Claude style, Python bodies only), Nemotron.
  * 2. Fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
  *    <function_call>{…}</function_call>``` ````; gated on offered names like group 4).
  * 3. The `<tool_call>` family, specific body shapes before the generic one: Granite
@@ -29,10 +30,12 @@
  */
 import type { Dialect, DialectMatch, OfferedTool } from "../types.js";
 import { apertusToolsPrefix } from "./apertus-tools-prefix.js";
+import { claudeXmlInvoke } from "./claude-xml-invoke.js";
 import { cohereAction } from "./cohere-action.js";
 import { continueToolCodeblock } from "./continue-tool-codeblock.js";
 import { deepseekV3 } from "./deepseek-v3.js";
 import { deepseekV31 } from "./deepseek-v31.js";
+import { deepseekV32Dsml } from "./deepseek-v32-dsml.js";
 import { findFences } from "./fence.js";
 import { fencedJson } from "./fenced-json.js";
 import { functionaryV31FunctionTag } from "./functionary-v3-1-function-tag.js";
@@ -71,8 +74,10 @@ export const DIALECTS: readonly Dialect[] = [
   kimiK2,
   deepseekV3,
   deepseekV31,
+  deepseekV32Dsml,
   step3Steptml,
   minimaxM2Invoke,
+  claudeXmlInvoke,
   seedOss,
   cohereAction,
   apertusToolsPrefix,

@@ -12,17 +12,22 @@
  *   call as vLLM does (`kimi-k2-bad-call-id`). Further name resolution is the pipeline's.
  * - Arguments follow `<|tool_call_argument_begin|>` or, without it, start at the first `{`; a
  *   trailing `<|tool_call_argument_end|>` is ignored; raw Windows backslashes are repaired
- *   (`kimi-goose-windows-invalid-escapes`). A call whose JSON does not parse to an object is
- *   dropped; the other calls stand (`kimi-k2-one-invalid-json`).
+ *   (`kimi-goose-windows-invalid-escapes`); arguments written as a JSON string are decoded. A
+ *   call whose JSON does not parse is dropped; the other calls stand (`kimi-k2-one-invalid-json`).
+ *   Arguments that parse to an array or a scalar are returned as they are, for the pipeline to
+ *   refuse with a tool error (not dropped silently: `goose-toolshim.md` §5.1).
  * - A call without `<|tool_call_end|>` is unterminated and yields no call (issue 3); the text from
  *   its section (or call) opener on is removed, and calls before it stand.
+ * - A call whose `<|tool_call_begin|>` was lost (a serving stack that drops some special tokens,
+ *   goose issue#8269: `emoji_functions.write:0 <|tool_call_argument_begin|> {…}`) is still read
+ *   when its `<|tool_call_end|>` is there: the header is the `functions.`/`:N`-shaped word right
+ *   before `<|tool_call_argument_begin|>` on the same line.
  * - Kimi-K2-Thinking writes real calls inside `<think>` (`callsInReasoning`).
  */
 import { parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
-import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findEarliest } from "./text-scan.js";
+import { findEarliest, standsInProse } from "./text-scan.js";
 
 const SECTION_BEGIN = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
 const SECTION_END = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
@@ -61,17 +66,23 @@ function readCall(body: string): RawCall | undefined {
   args = args.split(ARG_END).join("");
   const name = kimiHeaderName(header);
   if (name === undefined) return undefined;
-  const value = parseJsonTolerant(args);
-  if (!isPlainObject(value)) return undefined;
+  let value = parseJsonTolerant(args);
+  if (typeof value === "string") value = parseJsonTolerant(value) ?? value; // double-encoded arguments
+  if (value === undefined) return undefined;
+  // Arrays and scalars are passed on so the pipeline answers them with a tool error (goose drops
+  // them silently, `goose-toolshim.md` §5.1).
   return { name, arguments: value, id: header.trim() };
 }
 
 function parse(text: string) {
   const out = new MatchBuilder(text);
-  // Section markers are markup wherever they are.
+  // Section markers are markup wherever they are, unless quoted in a line of prose.
   for (const tok of [...SECTION_BEGIN, ...SECTION_END]) {
-    for (let i = text.indexOf(tok); i >= 0; i = text.indexOf(tok, i + 1)) out.span(i, i + tok.length);
+    for (let i = text.indexOf(tok); i >= 0; i = text.indexOf(tok, i + 1)) {
+      if (!standsInProse(text, i, i + tok.length)) out.span(i, i + tok.length);
+    }
   }
+  const taken: { start: number; end: number }[] = [];
   let from = 0;
   for (;;) {
     const at = text.indexOf(CALL_BEGIN, from);
@@ -86,22 +97,45 @@ function parse(text: string) {
         if (s >= 0 && text.slice(s + tok.length, at).trim() === "") start = Math.min(start, s);
       }
       out.span(start, text.length);
+      taken.push({ start, end: text.length });
       break;
     }
     const call = readCall(text.slice(bodyStart, next.index));
     if (call) out.call(call, at);
     const end = next.index + CALL_END.length;
     out.span(at, end);
+    taken.push({ start: at, end });
     from = end;
   }
+  readBeginless(text, taken, out);
   return out.result();
+}
+
+/** A Kimi call header without its begin token: `[junk]functions.NAME[:N]` or `NAME:N`. */
+const BEGINLESS_HEADER = /(?:^|[\s>])([^\s<>]*functions[.:][^\s<>]+|[^\s<>]+:\d+)[ \t]*$/;
+
+/** Calls whose `<|tool_call_begin|>` was dropped but whose argument and end tokens are present. */
+function readBeginless(text: string, taken: readonly { start: number; end: number }[], out: MatchBuilder): void {
+  for (let a = text.indexOf(ARG_BEGIN); a >= 0; a = text.indexOf(ARG_BEGIN, a + 1)) {
+    if (taken.some((t) => t.start <= a && a < t.end)) continue;
+    const lineStart = text.lastIndexOf("\n", a) + 1;
+    const head = BEGINLESS_HEADER.exec(text.slice(lineStart, a));
+    if (!head) continue;
+    const next = findEarliest(text, [CALL_END, CALL_BEGIN, ARG_BEGIN, ...SECTION_END], a + ARG_BEGIN.length);
+    if (!next || next.token !== CALL_END) continue;
+    const start = lineStart + head.index + (head[0].length - head[0].trimStart().length);
+    const call = readCall(text.slice(start, next.index));
+    if (!call) continue;
+    out.call(call, start);
+    out.span(start, next.index + CALL_END.length);
+  }
 }
 
 /** Dialect `kimi_k2`. */
 export const kimiK2 = defineDialect({
   family: "kimi_k2",
   markers: [...SECTION_BEGIN, CALL_BEGIN],
-  detect: (text) => text.includes(CALL_BEGIN) || SECTION_BEGIN.some((t) => text.includes(t)),
+  detect: (text) => text.includes(CALL_BEGIN) || text.includes(ARG_BEGIN) || SECTION_BEGIN.some((t) => text.includes(t)),
   parse,
   callsInReasoning: true,
 });

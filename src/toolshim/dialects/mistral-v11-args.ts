@@ -11,12 +11,14 @@
  *   (`mistral-v11-truncated`).
  * - Windows paths with raw backslashes are repaired by the tolerant JSON parser.
  * - A marker followed by plain words (`[TOOL_CALLS] not json`) is not a call: only the stray
- *   marker is removed. A marker followed by `[`/`{` is `mistral_v3_json_array`.
+ *   marker is removed, unless it is quoted in a line of prose (`| Mistral | [TOOL_CALLS] |`).
+ *   A marker followed by `[`/`{` is `mistral_v3_json_array`.
  */
 import { matchBalanced, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { standsInProse } from "./text-scan.js";
 
 const MARKER = "[TOOL_CALLS]";
 const NAME = /[\p{L}_][\p{L}\p{N}_.-]*/uy;
@@ -42,7 +44,7 @@ function parse(text: string) {
     if (text[p] === "{") continue;
     const name = sticky(NAME, text, p);
     if (!name) {
-      out.span(ms, me); // stray marker
+      if (!standsInProse(text, ms, me)) out.span(ms, me); // stray marker (kept when quoted in prose)
       continue;
     }
     let q = p + name[0].length;
@@ -82,7 +84,7 @@ function parse(text: string) {
       from = q;
       continue;
     }
-    out.span(ms, me); // `[TOOL_CALLS]` before ordinary words: stray marker
+    if (!standsInProse(text, ms, me)) out.span(ms, me); // `[TOOL_CALLS]` before ordinary words: stray marker
   }
   return out.result();
 }

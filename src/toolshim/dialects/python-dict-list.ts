@@ -2,13 +2,16 @@
  * SB Intuitions Sarashina (`python_dict_list`, `toolcall-formats.md` §4):
  * `<|tool_calls|>[{'name': 'f', 'arguments': {'k': 'v'}}]` — single-quoted Python dicts, parsed as
  * Python literals. The marker is usually stripped by detokenisation; a bare list then counts only
- * when every element is call-shaped with object arguments and every name could be an offered tool.
+ * when every element is call-shaped with object arguments and every name could be an offered tool,
+ * and not right after another format's marker (`functools[{'name': …}]`, `[TOOL_CALLS] [{'name': …}]`
+ * belong to those formats).
  */
 import type { OfferedTool } from "../types.js";
 import { parsePythonValueAt } from "../python-literal.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
+import { framedByMarker } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const BARE_START = /\[\s*\{\s*['"](?:name|tool_name)['"]\s*:/g;
@@ -23,7 +26,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
   if (found > 0) return out.result();
   let consumed = 0;
   for (const m of text.matchAll(BARE_START)) {
-    if (m.index < consumed) continue;
+    if (m.index < consumed || framedByMarker(text, m.index)) continue;
     if (!text.slice(m.index, m.index + 200).includes("'")) continue; // double-quoted JSON: not this dialect
     const parsed = parsePythonValueAt(text, m.index);
     if (!parsed) continue;

@@ -6,14 +6,19 @@
  * - a bare list anywhere in the text (Llama 3.2, ToolACE).
  *
  * Inside the explicit framings any callee counts (the pipeline resolves names); a bare list counts
- * only when every callee could be an offered tool (`tool-gate.ts`). Positional arguments cannot be
- * mapped to parameter names, so such a call is not accepted. The list (with its framing) is
- * removed; prose around it stays.
+ * only when every callee could be an offered tool (`tool-gate.ts`) or is a side-effect tool
+ * (`bash`, `write_file` … in `policy.ts`). Positional arguments cannot be mapped to parameter
+ * names, so such a call is not accepted. The list (with its framing) is removed and prose around
+ * it stays — except a bare list (or `tool_code` fence) that only calls side-effect tools: it is
+ * returned so the pipeline refuses it with a tool error (issue 3 item 4), but without markers it
+ * is a non-call and its text stays visible (`toolcall-formats.md` §1 `content_after`).
  */
 import { parsePythonCallListAt, parsePythonCallSequence, type PyCall } from "../python-literal.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { findFences } from "./fence.js";
+import { isSideEffectToolName } from "../policy.js";
+import { framedByMarker } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const START = "<|python_start|>";
@@ -42,25 +47,36 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     taken.push({ start: at, end });
   }
 
+  /**
+   * Offered-looking calls are removed. Calls to side-effect tools only are returned (to be refused)
+   * but stay visible; such a list directly after another format's marker (`<|tool_call_start|>`,
+   * `[TOOL_CALLS]`, `<tool_calls>` …) belongs to that format, which removes and reports it, so it
+   * is skipped here (a span-less match could not be checked for overlap).
+   */
+  const take = (raw: RawCall[], start: number, end: number): void => {
+    const offered = raw.some((c) => plausiblyOffered(c.name, tools));
+    if (!offered && framedByMarker(text, start)) return;
+    for (const c of raw) out.call(c, start);
+    if (offered) out.span(start, end);
+    taken.push({ start, end });
+  };
+  const gate = (c: RawCall) => plausiblyOffered(c.name, tools) || isSideEffectToolName(c.name);
+
   for (const f of findFences(text)) {
     if (f.lang !== "tool_code" && f.lang !== "python" && f.lang !== "tool_call") continue;
     const calls = parsePythonCallSequence(text, f.bodyStart, f.bodyEnd);
     const raw = calls && toRawCalls(calls);
     if (!raw) continue;
-    if (f.lang !== "tool_code" && !raw.every((c) => plausiblyOffered(c.name, tools))) continue;
-    for (const c of raw) out.call(c, f.start);
-    out.span(f.start, f.end);
-    taken.push({ start: f.start, end: f.end });
+    if (f.lang === "python" ? !raw.every((c) => plausiblyOffered(c.name, tools)) : !raw.every(gate)) continue;
+    take(raw, f.start, f.end);
   }
 
   for (const m of text.matchAll(BARE_LIST)) {
     if (!free(m.index)) continue;
     const list = parsePythonCallListAt(text, m.index);
     const raw = list && toRawCalls(list.calls);
-    if (!list || !raw || !raw.every((c) => plausiblyOffered(c.name, tools))) continue;
-    for (const c of raw) out.call(c, m.index);
-    out.span(m.index, list.end);
-    taken.push({ start: m.index, end: list.end });
+    if (!list || !raw || !raw.every(gate)) continue;
+    take(raw, m.index, list.end);
   }
   return out.result();
 }
@@ -69,6 +85,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 export const pythonic = defineDialect({
   family: "pythonic",
   markers: [START, "```tool_code"],
-  detect: (text) => text.includes(START) || /\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u.test(text),
+  detect: (text) =>
+    text.includes(START) || /\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u.test(text) || /```[ \t]*(?:tool_code|tool_call|python)\b/.test(text),
   parse,
 });

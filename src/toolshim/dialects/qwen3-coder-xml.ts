@@ -5,13 +5,18 @@
  *
  * - The `<tool_call>` wrapper is optional; a model that drops the opener often keeps the closer
  *   (ollama issue#13093, pull#17742), which is removed with the call. A bare `<function=…>` block
- *   (no opener) counts only when its name could be an offered tool (§5 "Missing openers").
+ *   (no opener) counts only when its name could be an offered tool (§5 "Missing openers"), or when
+ *   it names a side-effect tool (`policy.ts`): then the pipeline refuses it with a tool error
+ *   instead of leaving the markup visible (issue 3 item 4).
+ * - Stray closers between `</function>` and `</tool_call>` (Qwen3.6's `</function_invocation>`,
+ *   a doubled `</function>`) are removed with the call.
  * - `<function=NAME>{json}</function>` is Functionary v3.1, not this dialect (mlxcel pull#206
  *   dispatches on the body shape).
  * - Values are untyped text (`untyped: true`); the pipeline types them by the tool schema.
  * - A block cut inside a value yields no call; its markup from the opener on is removed.
  * - Drift handling: see `xml-function.ts`.
  */
+import { isSideEffectToolName } from "../policy.js";
 import type { OfferedTool } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { skipWs } from "./text-scan.js";
@@ -20,6 +25,8 @@ import { parseXmlFunction } from "./xml-function.js";
 
 const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";
+/** Closers a drifting model repeats after `</function>` (QwenLM/Qwen3.8 issue#178). */
+const STRAY_CLOSE = /^<\/(?:function_invocation|function|parameter)>/;
 
 /** Index of a `<tool_call>` opener whose only gap to `at` is whitespace, else -1. */
 function wrapperBefore(text: string, at: number, floor: number): number {
@@ -53,13 +60,17 @@ function parse(text: string, tools: readonly OfferedTool[]) {
       out.span(spanStart, text.length);
       break;
     }
-    if (!wrapped && (!fn.ok || !plausiblyOffered(fn.name, tools))) {
+    if (!wrapped && (!fn.ok || !(plausiblyOffered(fn.name, tools) || isSideEffectToolName(fn.name)))) {
       from = at + 1;
       continue;
     }
     let end = fn.end;
     // Further <function=…> blocks inside the same wrapper are handled by the next iteration.
-    const q = skipWs(text, end);
+    let q = skipWs(text, end);
+    for (let m = STRAY_CLOSE.exec(text.slice(q, q + 40)); m; m = STRAY_CLOSE.exec(text.slice(q, q + 40))) {
+      end = q + m[0].length;
+      q = skipWs(text, end);
+    }
     if (text.startsWith(CLOSE, q)) end = q + CLOSE.length;
     if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, at);
     out.span(spanStart, end);

@@ -98,3 +98,31 @@ export function inlineCodeRanges(text: string): { start: number; end: number }[]
   }
   return out;
 }
+
+/**
+ * Whether a lone marker at `[start, end)` — one with no call after it — stands inside a line of
+ * prose: the same line has text on both sides that is not another special token (a table cell
+ * `| Kimi | <|tool_calls_section_begin|> |`, a sentence naming the token). Such a marker is quoted,
+ * not leaked markup, and stays visible (`toolcall-formats.md` §5 "Decoys": quoted markers).
+ */
+export function standsInProse(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const nl = text.indexOf("\n", end);
+  const lineEnd = nl < 0 ? text.length : nl;
+  const before = text.slice(lineStart, start).trim();
+  const after = text.slice(end, lineEnd).trim();
+  return before !== "" && after !== "" && !/(?:[|｜]>|\[\/?[A-Z_]+\])$/.test(before) && !/^(?:<\/?[|｜]|\[\/?[A-Z_]+\])/.test(after);
+}
+
+/** Text ending in another format's opening marker: a special token, a tag, `[TOOL_CALLS]`, `functools`. */
+const FRAMED = /(?:<[|｜][^<>\n]{1,40}[|｜]>|<[\w:.-]+(?:\s[^<>]*)?>|\[TOOL_CALLS\]|functools)\s*$/;
+
+/**
+ * Whether the payload starting at `start` directly follows another format's opening marker
+ * (`<|tool_call_start|>`, `[TOOL_CALLS]`, `functools`, `<tool_calls>` …). Dialects that also read
+ * bare, marker-less payloads (pythonic lists, Python-dict lists) leave such a payload to the
+ * format whose marker it is, which removes the marker with it.
+ */
+export function framedByMarker(text: string, start: number): boolean {
+  return FRAMED.test(text.slice(Math.max(0, start - 80), start));
+}

@@ -29,4 +29,11 @@ describe("functionary_v3.2", () => {
     expect(r.calls).toEqual([]);
     expect(r.content).toBe("One moment.");
   });
+
+  it("returns a first segment naming a side-effect tool for refusal, leaving its text visible", () => {
+    const r = run(functionaryV32, "python\nimport os\nprint(os.getcwd())", ["search_code"]);
+    expect(r.calls).toEqual([{ name: "python", arguments: { code: "import os\nprint(os.getcwd())" } }]);
+    expect(r.content).toBe("python import os print(os.getcwd())");
+    expect(run(functionaryV32, "Summary\nThe index is built lazily.", ["search_code"]).match).toBeNull();
+  });
 });

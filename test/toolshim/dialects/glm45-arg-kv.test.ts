@@ -25,4 +25,10 @@ describe("glm45_arg_kv", () => {
     expect(run(glm45ArgKv, "<tool_call><function=f></function></tool_call>").match).toBeNull();
     expect(run(glm45ArgKv, "<tool_call>nah uhg</tool_call>").match).toBeNull();
   });
+
+  it("does not read tags named in prose as a zero-argument call", () => {
+    expect(run(glm45ArgKv, "Put calls between <tool_call> and </tool_call> tags.").match).toBeNull();
+    const offered = run(glm45ArgKv, "<tool_call> read_git_diff </tool_call>", ["read_git_diff"]);
+    expect(offered.calls).toEqual([{ name: "read_git_diff", arguments: {}, untyped: true }]);
+  });
 });

@@ -45,4 +45,10 @@ describe("harmony_gptoss", () => {
   it("does not fire on ordinary prose", () => {
     expect(harmonyGptoss.detect("An analysis of the final commentary.")).toBe(false);
   });
+
+  it("reads the built-in python tool's raw code body as {code}", () => {
+    const r = run(harmonyGptoss, "<|channel|>analysis to=python code<|message|>print(1 + 1)<|call|>");
+    expect(r.calls).toEqual([{ name: "python", arguments: { code: "print(1 + 1)" } }]);
+    expect(r.content).toBe("");
+  });
 });

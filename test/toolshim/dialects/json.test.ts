@@ -113,4 +113,12 @@ describe("scanJsonValues", () => {
   it("returns nothing for code with braces", () => {
     expect(scanJsonValues('for { fmt.Println("hello") }')).toEqual([]);
   });
+
+  it("keeps a raw drive path whose backslash sequences all happen to be valid escapes (\\t, \\n, \\b, \\r)", () => {
+    expect(parseJsonTolerant('{"path": "C:\\tools\\bin\\nuget\\readme.txt"}')).toEqual({ path: "C:\\tools\\bin\\nuget\\readme.txt" });
+    expect(parseJsonTolerant('{"a": {"p": "D:\\temp\\new"}, "n": 1}')).toEqual({ a: { p: "D:\\temp\\new" }, n: 1 });
+    // Escaped paths and ordinary escapes are unchanged.
+    expect(parseJsonTolerant('{"path": "C:\\\\temp\\\\new", "s": "a\\tb"}')).toEqual({ path: "C:\\temp\\new", s: "a\tb" });
+    expect(parseJsonTolerant('{"re": "\\\\bclass\\\\s+", "t": "note:\\tb"}')).toEqual({ re: "\\bclass\\s+", t: "note:\tb" });
+  });
 });

@@ -65,4 +65,25 @@ describe("kimi_k2", () => {
     expect(kimiHeaderName("functions.invalid_get_weather.0")).toBeUndefined();
     expect(kimiHeaderName("developer__shell:2")).toBe("developer__shell");
   });
+
+  it("reads a call whose begin token was dropped when its end token is there (junk header prefix)", () => {
+    const r = run(kimiK2, 'emoji_functions.search_code:0 <|tool_call_argument_begin|> {"query": "x"} <|tool_call_end|>');
+    expect(r.calls).toEqual([{ name: "search_code", arguments: { query: "x" }, id: "emoji_functions.search_code:0" }]);
+    expect(r.content).toBe("");
+    // Without the end token it stays unterminated (no call), and a plain word header is not taken.
+    expect(run(kimiK2, 'functions.search_code:0 <|tool_call_argument_begin|> {"query": "x"}').calls).toEqual([]);
+    expect(run(kimiK2, 'note <|tool_call_argument_begin|> {"query": "x"} <|tool_call_end|>').calls).toEqual([]);
+  });
+
+  it("decodes string arguments and passes array arguments on for a tool error", () => {
+    const s = run(kimiK2, '<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>"{\\"a\\": 1}"<|tool_call_end|>');
+    expect(s.calls.map((c) => c.arguments)).toEqual([{ a: 1 }]);
+    const a = run(kimiK2, '<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>["x"]<|tool_call_end|>');
+    expect(a.calls.map((c) => c.arguments)).toEqual([["x"]]);
+  });
+
+  it("keeps a section token quoted in a line of prose", () => {
+    const t = "| Kimi | <|tool_calls_section_begin|> |";
+    expect(run(kimiK2, t).match).toBeNull();
+  });
 });

@@ -27,4 +27,9 @@ describe("llama3_json", () => {
     const r = run(llama3Json, '{"type": "function", "name": "f", "parameters": {"a": "b"}}', ["f"]);
     expect(r.calls).toEqual([{ name: "f", arguments: { a: "b" } }]);
   });
+
+  it("does not take an echoed tool definition (description + JSON Schema parameters) for a call", () => {
+    const def = '{"name": "search_code", "description": "Search", "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}';
+    expect(run(llama3Json, def, ["search_code"]).calls).toEqual([]);
+  });
 });

@@ -34,4 +34,9 @@ describe("mistral_v11_args", () => {
   it("leaves the JSON-list form alone", () => {
     expect(run(mistralV11Args, '[TOOL_CALLS] [{"name": "f", "arguments": {}}]').match).toBeNull();
   });
+
+  it("keeps a marker quoted in a line of prose", () => {
+    expect(run(mistralV11Args, "| Mistral | [TOOL_CALLS] |").match).toBeNull();
+    expect(run(mistralV11Args, "[TOOL_CALLS] not json").content).toBe("not json");
+  });
 });

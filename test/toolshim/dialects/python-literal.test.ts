@@ -79,3 +79,13 @@ describe("parsePythonCallSequence", () => {
     expect(parsePythonCallSequence(text, 0, text.length)).toBeUndefined();
   });
 });
+
+describe("Windows paths in Python strings", () => {
+  it("keeps the backslashes of a raw drive path written without r'…', and ordinary escapes elsewhere", () => {
+    expect(parsePythonLiteral("'C:\\new\\file.py'")).toBe("C:\\new\\file.py");
+    expect(parsePythonLiteral("'C:\\new\\file.py'")).toBe(parsePythonLiteral("r'C:\\new\\file.py'"));
+    expect(parsePythonLiteral("'C:\\\\temp'")).toBe("C:\\temp");
+    expect(parsePythonLiteral("'tab\\there'")).toBe("tab\there");
+  });
+});
+

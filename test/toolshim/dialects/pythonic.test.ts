@@ -39,4 +39,17 @@ describe("pythonic", () => {
     expect(r.calls).toEqual([]);
     expect(r.content).toBe("Hi");
   });
+
+  it("reads a ```tool_code fence without list brackets", () => {
+    const r = run(pythonic, '```tool_code\nfind_importers(module_name="rag.common")\n```', ["find_importers"]);
+    expect(r.calls).toEqual([{ name: "find_importers", arguments: { module_name: "rag.common" } }]);
+    expect(r.content).toBe("");
+  });
+
+  it("returns a bare list of side-effect calls for refusal without removing its text, unless another format frames it", () => {
+    const r = run(pythonic, '[bash(command="ls")]', ["search_code"]);
+    expect(r.calls).toEqual([{ name: "bash", arguments: { command: "ls" } }]);
+    expect(r.content).toBe('[bash(command="ls")]');
+    expect(run(pythonic, '<|tool_call_start|>[bash(command="ls")]<|tool_call_end|>', ["search_code"]).match).toBeNull();
+  });
 });

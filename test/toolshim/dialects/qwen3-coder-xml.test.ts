@@ -51,4 +51,15 @@ describe("qwen3_coder_xml", () => {
   it("leaves Functionary's JSON body to that dialect", () => {
     expect(run(qwen3CoderXml, '<function=f>{"a": 1}</function>', ["f"]).match).toBeNull();
   });
+
+  it("removes stray closers after </function> and takes a bare block naming a side-effect tool", () => {
+    const s = run(qwen3CoderXml, "<tool_call>\n<function=f>\n<parameter=q>\nx\n</parameter>\n</function>\n</function_invocation>\n</tool_call>", ["f"]);
+    expect(s.calls).toEqual([{ name: "f", arguments: { q: "x" }, untyped: true }]);
+    expect(s.content).toBe("");
+    const b = run(qwen3CoderXml, "Listing.\n<function=developer__shell>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>", ["search_code"]);
+    expect(b.calls.map((c) => c.name)).toEqual(["developer__shell"]);
+    expect(b.content).toBe("Listing.");
+    // An unknown, harmless name without a wrapper is still prose.
+    expect(run(qwen3CoderXml, "<function=mystery>\n<parameter=q>\nx\n</parameter>\n</function>", ["search_code"]).match).toBeNull();
+  });
 });

@@ -1,0 +1,25 @@
+/**
+ * DeepSeek V3.2 DSML (`deepseek_v32_dsml`; `goose-toolshim.md` §4.1 and §5 item 1, XNet-NGO/aiope#119;
+ * shape from sglang's `deepseekv32_detector`):
+ * `<｜DSML｜function_calls>\n<｜DSML｜invoke name="NAME">\n<｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`.
+ * `string="false"` values are JSON; an invoke body may instead be one JSON object. The bars are
+ * full-width (U+FF5C) as in DeepSeek's other tokens; the ASCII-bar spelling that leaks through
+ * reasoning fields (`<|DSML|function_calls>`) is accepted too. Block rules: `invoke-block.ts`.
+ */
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanInvokeBlocks } from "./invoke-block.js";
+
+const PREFIX = String.raw`(?:｜DSML｜|\|DSML\|)`;
+const DETECT = /<[｜|]DSML[｜|]function_calls/;
+
+/** Dialect `deepseek_v32_dsml`. */
+export const deepseekV32Dsml = defineDialect({
+  family: "deepseek_v32_dsml",
+  markers: ["<｜DSML｜function_calls>", "<|DSML|function_calls>"],
+  detect: (text) => DETECT.test(text),
+  parse(text) {
+    const out = new MatchBuilder(text);
+    scanInvokeBlocks(text, { prefix: PREFIX }, out);
+    return out.result();
+  },
+});

@@ -1,0 +1,196 @@
+/**
+ * The `<function_calls><invoke name="NAME"><parameter name="k">v</parameter></invoke></function_calls>`
+ * block shared by DeepSeek V3.2 DSML (every tag prefixed with `｜DSML｜`) and the Claude-style XML
+ * that some fine-tunes write (no prefix, or `antml:`). Shape as sglang's `deepseekv32_detector`
+ * documents it (four forms: with or without the prefix, parameters as tags or the invoke body as
+ * one JSON object); `goose-toolshim.md` §4.1 and §5 item 1 (XNet-NGO/aiope#119).
+ *
+ * Rules:
+ * - Parameter values are raw text (`cleanXmlValue`), typed later by the tool schema
+ *   (`untyped: true`); DSML's `string="false"` marks a JSON value, which is decoded here
+ *   (`string="true"` or no attribute: text). An invoke body that is one JSON object is the
+ *   arguments.
+ * - Closers may carry the prefix or not (`<｜DSML｜parameter …>v</parameter>`, sglang accepts both).
+ * - A missing `</function_calls>` (or a missing last `</invoke>`) at the end of the text is
+ *   tolerated when every parameter is complete (without the outer closer, the block ends after
+ *   its last invoke) (`toolcall-formats.md` §5 "Missing closers at
+ *   EOS"); a value cut by the end of the text makes that invoke truncated: no call, and the block
+ *   from its opener on is removed; invokes before it stand.
+ * - Junk between invokes is skipped; an invoke without a name is not a call.
+ */
+import { matchBalanced, parseJsonTolerant } from "../json.js";
+import type { RawCall } from "../types.js";
+import { isPlainObject } from "./call-shape.js";
+import type { MatchBuilder } from "./define-dialect.js";
+import { cleanXmlValue, parseAttributes } from "./text-scan.js";
+
+/** How one family spells the tags. */
+export interface InvokeTags {
+  /** Regex source of the tag prefix, e.g. `(?:｜DSML｜|\|DSML\|)`; `""` for none. */
+  prefix: string;
+  /** Whether the prefix is optional on opening tags (closers always accept it or not). */
+  optionalPrefix?: boolean;
+}
+
+type InvokeRead =
+  | { ok: true; call?: RawCall; end: number }
+  | { ok: false; end: number };
+
+function regexps(tags: InvokeTags) {
+  const p = tags.prefix === "" ? "" : tags.optionalPrefix ? `(?:${tags.prefix})?` : tags.prefix;
+  const c = tags.prefix === "" ? "" : `(?:${tags.prefix})?`;
+  return {
+    open: new RegExp(`<${p}function_calls\\s*>`, "g"),
+    close: new RegExp(`</${c}function_calls\\s*>`, "g"),
+    invoke: new RegExp(`<${p}invoke\\b([^<>]*)>`, "y"),
+    invokeClose: new RegExp(`</${c}invoke\\s*>`, "y"),
+    param: new RegExp(`<${p}parameter\\b([^<>]*)>`, "y"),
+    paramClose: new RegExp(`</${c}parameter\\s*>`, "g"),
+    anyTag: new RegExp(`<${p}parameter\\b|</${c}invoke\\s*>|<${p}invoke\\b`, "g"),
+  };
+}
+
+type Res = ReturnType<typeof regexps>;
+
+function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(text);
+}
+
+function skipWs(text: string, i: number, limit: number): number {
+  while (i < limit && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+/** Read the invoke whose tag starts at `i` (already matched by `re.invoke`), up to `limit`. */
+function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead {
+  const head = sticky(re.invoke, text, i)!;
+  const name = parseAttributes(head[1]!)["name"]?.trim() ?? "";
+  let j = skipWs(text, i + head[0].length, limit);
+  const params: Record<string, unknown> = {};
+  // A JSON body (sglang format 2/4).
+  if (text[j] === "{") {
+    const m = matchBalanced(text, j);
+    if (!m.ok && m.reason === "eof") return { ok: false, end: text.length }; // cut by the end of the text
+    if (!m.ok || m.end > limit) return { ok: true, end: limit }; // broken JSON: no call
+    const value = parseJsonTolerant(text.slice(j, m.end));
+    j = skipWs(text, m.end, limit);
+    const close = sticky(re.invokeClose, text, j);
+    const end = close ? j + close[0].length : j;
+    return { ok: true, end, ...(name && isPlainObject(value) ? { call: { name, arguments: value } } : {}) };
+  }
+  for (;;) {
+    j = skipWs(text, j, limit);
+    if (j >= limit) break; // missing </invoke> at the end of the block or text
+    const close = sticky(re.invokeClose, text, j);
+    if (close) {
+      j += close[0].length;
+      break;
+    }
+    if (sticky(re.invoke, text, j)) break; // next invoke without this one's closer
+    const p = sticky(re.param, text, j);
+    if (!p) {
+      // Junk: skip to the next tag we know.
+      re.anyTag.lastIndex = j + 1;
+      const next = re.anyTag.exec(text);
+      if (!next || next.index >= limit) {
+        j = limit;
+        break;
+      }
+      j = next.index;
+      continue;
+    }
+    const attrs = parseAttributes(p[1]!);
+    const valueStart = j + p[0].length;
+    re.paramClose.lastIndex = valueStart;
+    const pc = re.paramClose.exec(text);
+    re.anyTag.lastIndex = valueStart;
+    const nextTag = re.anyTag.exec(text);
+    let valueEnd: number;
+    if (pc && pc.index < limit && (!nextTag || pc.index <= nextTag.index)) {
+      valueEnd = pc.index;
+      j = pc.index + pc[0].length;
+    } else if (nextTag && nextTag.index < limit) {
+      valueEnd = nextTag.index; // dropped </parameter>
+      j = nextTag.index;
+    } else if (limit < text.length) {
+      valueEnd = limit; // the closed block ends the value
+      j = limit;
+    } else {
+      return { ok: false, end: text.length }; // cut by the end of the text
+    }
+    const key = attrs["name"]?.trim();
+    if (!key) continue;
+    const raw = cleanXmlValue(text.slice(valueStart, valueEnd));
+    if (attrs["string"] === "false") {
+      const decoded = parseJsonTolerant(raw.trim());
+      params[key] = decoded === undefined ? raw : decoded;
+    } else {
+      params[key] = raw;
+    }
+  }
+  return { ok: true, end: j, ...(name ? { call: { name, arguments: params, untyped: true } } : {}) };
+}
+
+/**
+ * Find every `<function_calls>` block spelled with `tags` and record its calls and spans into
+ * `out`. A block whose body does not start with an invoke is left alone (OLMo 3 writes Python
+ * calls inside the same tag).
+ * @returns the number of blocks recognised.
+ */
+export function scanInvokeBlocks(text: string, tags: InvokeTags, out: MatchBuilder): number {
+  const re = regexps(tags);
+  let found = 0;
+  let from = 0;
+  for (;;) {
+    re.open.lastIndex = from;
+    const open = re.open.exec(text);
+    if (!open) break;
+    const bodyStart = open.index + open[0].length;
+    const first = skipWs(text, bodyStart, text.length);
+    if (!sticky(re.invoke, text, first)) {
+      // Not this format's body; a block cut right after the opener is markup with no call.
+      if (first >= text.length) out.span(open.index, text.length);
+      from = bodyStart;
+      continue;
+    }
+    re.close.lastIndex = bodyStart;
+    const close = re.close.exec(text);
+    const limit = close ? close.index : text.length;
+    let i = first;
+    let lastEnd = first;
+    let truncated = false;
+    while (i < limit) {
+      i = skipWs(text, i, limit);
+      if (i >= limit) break;
+      if (!sticky(re.invoke, text, i)) {
+        re.anyTag.lastIndex = i + 1;
+        const next = re.anyTag.exec(text);
+        i = next && next.index < limit ? next.index : limit;
+        continue;
+      }
+      const inv = readInvoke(text, i, limit, re);
+      if (!inv.ok) {
+        truncated = true;
+        break;
+      }
+      if (inv.call) out.call(inv.call, i);
+      i = Math.max(inv.end, i + 1);
+      lastEnd = i;
+    }
+    found++;
+    if (truncated) {
+      out.span(open.index, text.length);
+      break;
+    }
+    if (!close) {
+      // Outer closer missing: the block ends after its last invoke; prose after it stays.
+      out.span(open.index, lastEnd);
+      break;
+    }
+    const end = close.index + close[0].length;
+    out.span(open.index, end);
+    from = end;
+  }
+  return found;
+}

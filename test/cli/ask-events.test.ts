@@ -1,0 +1,75 @@
+/**
+ * The `ask` event printer: stdout and stderr share one terminal, so every stderr line must
+ * start on a fresh line, and the step-limit note is said once. Both streams are captured into
+ * one transcript, in write order, as a terminal would show them.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AskEventPrinter } from "../../src/cli/ask-events.js";
+
+let transcript: string;
+let stdout: string;
+let stderr: string;
+
+beforeEach(() => {
+  transcript = stdout = stderr = "";
+  vi.stubEnv("NO_COLOR", "1");
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    transcript += String(chunk);
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    transcript += String(chunk);
+    stderr += String(chunk);
+    return true;
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+const step = { tool: "find_importers", arguments: { module_name: "m" }, ok: true, total: 1, ms: 5, recovered_by: "native" as const };
+
+describe("AskEventPrinter", () => {
+  it("--verbose: reasoning, progress, diagnostics and the answer each start on their own line", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
+    p.onEvent({ type: "thinking", delta: "Let me " });
+    p.onEvent({ type: "thinking", delta: "look." });
+    p.onEvent({ type: "turn_end", tool_calls: 1 });
+    p.onEvent({ type: "tool_call", call: { name: "find_importers", arguments: { module_name: "m" } }, recovered_by: "native" });
+    p.onEvent({ type: "tool_result", step, result: { ok: true, evidence: [], total: 1, truncated: false } });
+    p.onEvent({ type: "thinking", delta: "Done." });
+    p.onEvent({ type: "content", delta: "It is a.py:1." });
+    p.onEvent({ type: "diagnostic", diagnostics: [{ stage: "interpreter", message: "not asked" }] });
+    p.onEvent({ type: "turn_end", tool_calls: 0 });
+    p.finish();
+    expect(transcript).toBe(
+      [
+        "Let me look.",
+        '→ find_importers {"module_name":"m"}',
+        "  ✓ 1 record 5 ms",
+        "Done.",
+        "It is a.py:1.",
+        "  shim[interpreter] not asked",
+        "",
+      ].join("\n"),
+    );
+    expect(stdout).toBe("It is a.py:1.\n");
+  });
+
+  it("human mode: the step-limit note stays in the answer on stdout and is not repeated on stderr", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: false });
+    p.onEvent({ type: "notice", reason: "max_steps", message: "[codecite] Stopped after 1 tool step" });
+    p.onEvent({ type: "notice", reason: "toolshim_on", message: "tool shim: switching" });
+    expect(stderr).toBe("codecite: tool shim: switching\n");
+  });
+
+  it("--json: the step-limit note goes to stderr (stdout holds only the JSON)", () => {
+    const p = new AskEventPrinter({ streamAnswer: false, progress: false, verbose: false });
+    p.onEvent({ type: "content", delta: "answer" });
+    p.onEvent({ type: "notice", reason: "max_steps", message: "[codecite] Stopped after 1 tool step" });
+    expect(stdout).toBe("");
+    expect(stderr).toBe("codecite: [codecite] Stopped after 1 tool step\n");
+  });
+});

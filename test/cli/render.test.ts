@@ -1,0 +1,78 @@
+/** Human renderers of the CLI: summaries, truncation markers, tool errors for command-line users. */
+import { describe, expect, it } from "vitest";
+import pc from "picocolors";
+import type { Evidence } from "../../src/evidence/evidence.js";
+import { errorForCommandLine } from "../../src/cli/evidence-command.js";
+import { renderEvidence, renderSummary } from "../../src/cli/render.js";
+
+const plain = pc.createColors(false);
+
+describe("renderSummary", () => {
+  it.each([
+    [0, 0, false, "no results"],
+    [4, 4, false, "4 results"],
+    [1, 1, false, "1 result"],
+    [50, 120, true, "showing 50 of 120 results (truncated)"],
+    [1, 1, true, "1 result (snippets cut)"],
+    [3, 3, true, "3 results (snippets cut)"],
+  ])("shown %i of %i, truncated %s → %s", (shown, total, truncated, text) => {
+    expect(renderSummary(shown, total, truncated)).toBe(text);
+  });
+});
+
+describe("renderEvidence", () => {
+  const definition: Evidence = {
+    path: "src/agent/run-agent.ts",
+    start_line: 119,
+    end_line: 305,
+    kind: "definition",
+    name: "runAgent",
+    snippet: "export async function runAgent(opts) {\n  const x = 1;",
+    symbol_kind: "function",
+    flags: ["truncated"],
+  };
+
+  it("a cut multi-line record names the lines not shown and the command that shows them", () => {
+    expect(renderEvidence(definition, plain)).toBe(
+      [
+        "src/agent/run-agent.ts:119  function runAgent [truncated]",
+        "   119 │ export async function runAgent(opts) {",
+        "   120 │   const x = 1;",
+        "       ┆ … lines 121-305 not shown: codecite read src/agent/run-agent.ts --start-line 121 --end-line 305",
+      ].join("\n"),
+    );
+  });
+
+  it("a cut single line ends with …", () => {
+    const match: Evidence = { path: "a.py", start_line: 7, end_line: 7, kind: "match", name: "x", snippet: "x = 'long", flags: ["truncated"] };
+    expect(renderEvidence(match, plain)).toBe("a.py:7  match [truncated]\n     7 │ x = 'long …");
+  });
+
+  it("a whole record has no marker", () => {
+    const source: Evidence = { path: "a.py", start_line: 9, end_line: 10, kind: "source", name: "a.py", snippet: "a\nb" };
+    expect(renderEvidence(source, plain)).toBe("a.py:9  lines 9-10\n     9 │ a\n    10 │ b");
+  });
+});
+
+describe("errorForCommandLine", () => {
+  const schemaError = {
+    code: "INVALID_ARGUMENT",
+    message: "invalid arguments for find_importers: ✖ Too small: expected string to have >=1 characters\n  → at module_name\n✖ Too big: expected number to be <=200\n  → at max_results",
+    hint: 'Expected parameters: {"module_name":{"type":"string"}}',
+  };
+
+  it("names flags and the positional argument instead of tool parameters, and points at --help", () => {
+    expect(errorForCommandLine(schemaError, { command: "importers", positional: ["module_name", "<module>"] })).toEqual({
+      code: "INVALID_ARGUMENT",
+      message: "invalid value: <module>: Too small: expected string to have >=1 characters; --max-results: Too big: expected number to be <=200",
+      hint: "See `codecite importers --help`.",
+    });
+  });
+
+  it("leaves other tool errors as they are", () => {
+    const outside = { code: "OUTSIDE_ROOT", message: "path is outside the repository root", hint: "Use a repository-relative path." };
+    expect(errorForCommandLine(outside, { command: "read" })).toBe(outside);
+    const range = { code: "INVALID_ARGUMENT", message: "end_line (2) is before start_line (5)", hint: "Lines are 1-based." };
+    expect(errorForCommandLine(range, { command: "read" })).toBe(range);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { deepseekV32Dsml } from "../../../src/toolshim/dialects/deepseek-v32-dsml.js";
+import { run } from "./corpus-helper.js";
+
+const D = "｜DSML｜";
+const block = (body: string) => `<${D}function_calls>\n${body}\n</${D}function_calls>`;
+const invoke = (name: string, body: string) => `<${D}invoke name="${name}">\n${body}\n</${D}invoke>`;
+const param = (k: string, v: string, str = true) => `<${D}parameter name="${k}" string="${str}">${v}</${D}parameter>`;
+
+describe("deepseek_v32_dsml", () => {
+  it("reads string parameters as text and string=\"false\" parameters as JSON", () => {
+    const r = run(deepseekV32Dsml, block(invoke("read", `${param("path", "C:\\src\\new.py")}\n${param("lines", "[3, 9]", false)}\n${param("n", "7", false)}`)));
+    expect(r.calls).toEqual([{ name: "read", arguments: { path: "C:\\src\\new.py", lines: [3, 9], n: 7 }, untyped: true }]);
+    expect(r.content).toBe("");
+  });
+
+  it("reads two invokes after prose, a JSON invoke body, and mixed prefixed/plain closers", () => {
+    const r = run(
+      deepseekV32Dsml,
+      `Checking both.\n${block(`${invoke("a", '{"q": "x & y"}')}\n<${D}invoke name="b">\n<${D}parameter name="k" string="true">v</parameter>\n</invoke>`)}\nDone.`,
+    );
+    expect(r.calls).toEqual([
+      { name: "a", arguments: { q: "x & y" } },
+      { name: "b", arguments: { k: "v" }, untyped: true },
+    ]);
+    expect(r.content).toBe("Checking both. Done.");
+  });
+
+  it("accepts the ASCII-bar spelling and a missing outer closer after a complete invoke", () => {
+    const r = run(deepseekV32Dsml, '<|DSML|function_calls>\n<|DSML|invoke name="f">\n<|DSML|parameter name="q" string="true">x</|DSML|parameter>\n</|DSML|invoke>\nThen more text.');
+    expect(r.calls).toEqual([{ name: "f", arguments: { q: "x" }, untyped: true }]);
+    expect(r.content).toBe("Then more text.");
+  });
+
+  it("yields no call for a value cut by the end of the text, keeping earlier invokes and the prose before", () => {
+    const r = run(deepseekV32Dsml, `Ok. <${D}function_calls>\n${invoke("a", param("q", "1"))}\n<${D}invoke name="b">\n<${D}parameter name="q" string="true">ha`);
+    expect(r.calls.map((c) => c.name)).toEqual(["a"]);
+    expect(r.content).toBe("Ok.");
+  });
+
+  it("ignores the tokens quoted in inline code and text without them", () => {
+    expect(run(deepseekV32Dsml, `DeepSeek V3.2 opens calls with \`<${D}function_calls>\` tags.`).match).toBeNull();
+    expect(deepseekV32Dsml.detect('<function_calls><invoke name="x"></invoke></function_calls>')).toBe(false);
+  });
+});
