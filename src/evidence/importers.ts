@@ -185,13 +185,19 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
       }
     }
   }
-  // One candidate per set of files: a Rust file is named both `crate::a` and `<lib>::a`.
+  // One candidate per module: a file, or the files of one package folder (Go); a file named in
+  // several ways (Rust `crate::a` and `<lib>::a`) is one candidate.
   const candidates = new Map<string, { name: string; files: string[] }>();
   for (const [name, set] of trailing) {
-    const files = [...set].sort();
-    const key = files.join("\0");
-    const seen = candidates.get(key);
-    if (seen === undefined) candidates.set(key, { name, files });
+    const groups = new Map<string, string[]>();
+    for (const f of [...set].sort()) {
+      const key = languageFor(f)?.packageFiles !== undefined ? `dir:${parentDir(f)}` : `file:${f}`;
+      groups.set(key, [...(groups.get(key) ?? []), f]);
+    }
+    for (const files of groups.values()) {
+      const key = files.join("\0");
+      if (!candidates.has(key)) candidates.set(key, { name, files });
+    }
   }
   const list = [...candidates.values()].sort((a, b) => (a.files[0] as string) < (b.files[0] as string) ? -1 : 1);
   if (list.length === 1) {

@@ -189,14 +189,14 @@ async function walk(ws: Workspace, generation: number, signal: AbortSignal | und
     if (path.dirname(dir) === dir) break;
   }
   for (const stamp of watched.values()) if (stamp.mtimeMs > startedMs - RACY_WINDOW_MS) racy = true;
-  let state: TreeState | undefined;
+  const box: { state?: TreeState } = {};
   const view = createProjectView(ws, files, (p, stamp) => {
-    if (state === undefined) return;
-    state.watched.set(path.join(ws.root, p), stamp);
-    if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) state.racy = true;
+    if (box.state === undefined) return;
+    box.state.watched.set(path.join(ws.root, p), stamp);
+    if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) box.state.racy = true;
   });
-  state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
-  return state;
+  box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
+  return box.state;
 }
 
 /**

@@ -218,7 +218,9 @@ export class Workspace {
       real = await fsp.realpath(given);
     } catch (err) {
       const e = fsError(err, given);
-      throw e.code === "NOT_FOUND" ? new ToolError("NOT_FOUND", `workspace root does not exist: ${given}`) : e;
+      throw e.code === "NOT_FOUND"
+        ? new ToolError("NOT_FOUND", `workspace root does not exist: ${given}`, "Pass an existing folder as the root (--root DIR).")
+        : e;
     }
     let st;
     try {

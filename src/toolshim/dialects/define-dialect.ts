@@ -4,6 +4,7 @@
  * to remove, in text order).
  */
 import type { Dialect, DialectMatch, OfferedTool, RawCall, Span } from "../types.js";
+import { findFences } from "./fence.js";
 import { inlineCodeRanges } from "./text-scan.js";
 
 /**
@@ -31,10 +32,34 @@ export function defineDialect(spec: Dialect): Dialect {
 }
 
 /**
+ * Info strings of fenced code blocks that hold program code, templates or data in some language:
+ * markup inside their body is quoted (a chat template, a parser test, a log), never a call. JSON,
+ * XML, plain and `tool*` fences are not here: models do wrap real calls in those
+ * (`toolcall-formats.md` §4 fenced_json).
+ */
+const CODE_LANGS = new Set([
+  "python", "py", "python3", "javascript", "js", "mjs", "typescript", "ts", "tsx", "jsx", "jinja", "jinja2", "j2",
+  "django", "bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "bat", "cmd", "go", "rust", "rs", "java",
+  "kotlin", "c", "cpp", "c++", "csharp", "cs", "ruby", "rb", "php", "swift", "scala", "html", "yaml", "yml", "toml",
+  "ini", "diff", "patch", "sql", "lua", "perl", "r", "dockerfile", "makefile", "markdown", "md", "rst", "log",
+]);
+
+/** Body ranges of fenced code blocks in a programming or template language ({@link CODE_LANGS}). */
+function codeFenceBodies(text: string): Span[] {
+  if (!text.includes("```")) return [];
+  return findFences(text)
+    .filter((f) => CODE_LANGS.has(f.lang))
+    .map((f) => ({ start: f.bodyStart, end: f.bodyEnd }));
+}
+
+/**
  * Accumulates what one parse found. Markup that starts inside Markdown inline code
- * (`` `<tool_call>{…}</tool_call>` ``) is quoted, not called: such spans and the calls in them are
- * dropped when the builder knows the text (the same rule as the inline JSON stage's decoys;
- * aosama/astronomical issue#346, continuedev/continue issue#11070).
+ * (`` `<tool_call>{…}</tool_call>` ``) or inside the body of a fenced block of program code
+ * (```` ```jinja ````, ```` ```python ```` …: a chat template, a test fixture) is quoted, not
+ * called: such spans and the calls in them are dropped when the builder knows the text (the same
+ * rule as the inline JSON stage's decoys; aosama/astronomical issue#346, continuedev/continue
+ * issue#11070, goose#1857). A span that starts at the fence itself (a ```` ```tool_code ````
+ * block the pythonic dialect reads) is not inside the body.
  */
 export class MatchBuilder {
   private readonly found: { call: RawCall; at: number; seq: number }[] = [];
@@ -64,7 +89,7 @@ export class MatchBuilder {
   result(): DialectMatch | null {
     let found = this.found;
     let raw = this.spans;
-    const quoted = this.text === undefined ? [] : inlineCodeRanges(this.text);
+    const quoted = this.text === undefined ? [] : [...inlineCodeRanges(this.text), ...codeFenceBodies(this.text)];
     if (quoted.length > 0) {
       const isQuoted = (s: Span) => quoted.some((q) => s.start >= q.start && s.start < q.end);
       const dropped = raw.filter(isQuoted);
