@@ -41,7 +41,7 @@ import { applyBudget } from "./budget.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
 import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
-import type { ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
 import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
 import { isDottedName, pythonLayout } from "./lang/python-layout.js";
 import { joinPath, memoize, parentDir } from "./lang/project-files.js";
@@ -350,21 +350,29 @@ async function collectMatches(
     const lang = languageFor(p);
     return lang !== undefined && families.has(familyOf(lang));
   };
-  const candidates = project.files.filter(inFamily);
+  const candidates = memoize(project, `importers:family:${[...families].sort().join(",")}`, () => new Set(project.files.filter(inFamily)));
   const needles = await needlesFor(target, query, project);
   const unlisted: string[] = [];
   const mentioned = await filesMentioning(ws, candidates, needles, { ...(signal ? { signal } : {}), unlisted });
   if (!final && (await changedSince(ws, unlisted.filter(inFamily)))) return undefined;
-  const toParse = statFiles(ws, mentioned === undefined ? candidates : candidates.filter((p) => mentioned.has(p)));
+  const toParse = statFiles(ws, mentioned === undefined ? [...candidates] : [...mentioned].sort());
   const facts = await loadFacts(ws, toParse, signal);
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
+  const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
   for (const [file, fileFacts] of facts) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
     if (lang.blindSpotNote) pass.blindSpots.add(lang.blindSpotNote);
-    for (const ref of fileFacts.imports) {
-      const res = await lang.resolve(ref, file, project);
+    // Resolutions depend only on the import and the tree: kept per view for facts that did not change.
+    let pending = resolved.get(fileFacts);
+    if (pending === undefined) {
+      pending = Promise.all(fileFacts.imports.map((ref) => lang.resolve(ref, file, project)));
+      resolved.set(fileFacts, pending);
+    }
+    const resolutions = await pending;
+    for (const [i, ref] of fileFacts.imports.entries()) {
+      const res = resolutions[i] as Resolution;
       if (res.unresolved) {
         pass.unresolvedSeen.push(`${file}:${ref.start_line}`);
         const prefix = ref.flags?.includes("unresolved") ? staticPrefix(ref.specifier) : undefined;

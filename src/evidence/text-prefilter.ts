@@ -37,13 +37,13 @@ export function escapeRustRegex(s: string): string {
  */
 export async function filesMentioning(
   ws: Workspace,
-  files: readonly string[],
+  files: readonly string[] | ReadonlySet<string>,
   needles: Needles,
   opts: { under?: string; signal?: AbortSignal; unlisted?: string[] } = {},
 ): Promise<Set<string> | undefined> {
   const alternatives = [...new Set(needles.literals.filter((l) => l !== "").map(escapeRustRegex)), ...(needles.patterns ?? [])];
   if (alternatives.length === 0) return new Set();
-  const wanted = new Set(files);
+  const wanted: ReadonlySet<string> = files instanceof Set ? files : new Set(files);
   if (wanted.size === 0) return new Set();
   let rg: string;
   try {

@@ -10,7 +10,8 @@
  * `tool_schemas`), `content_after` after trimming and collapsing whitespace, `recovered_by` is
  * `none` exactly when no call is expected. Where a case has `rejected`, the refused calls
  * (tool errors for the model) must be exactly those tools, by bare alias (`functions.shell:0` →
- * `shell`); `[]` means the text is not a call attempt at all (an example, quoted markup).
+ * `shell`); `[]` means the text is not a call attempt at all (an example, quoted markup). A case
+ * with `known_failure` documents an open defect and must fail until it is fixed.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -21,6 +22,12 @@ import { collapse, toolsOf, type CorpusCase } from "./corpus-cases.js";
 interface ExtraCase extends CorpusCase {
   /** Bare aliases of the calls that must be refused, in order; absent = not checked. */
   rejected?: string[];
+  /**
+   * A known defect handed to the owner of the stage that must fix it (why, and who). The case is
+   * expected to fail until then (`it.fails`); once fixed, the test turns red so the field gets
+   * removed.
+   */
+  known_failure?: string;
 }
 
 function loadExtra(): ExtraCase[] {
@@ -52,7 +59,8 @@ describe("extra tool-call corpus", () => {
   });
 
   for (const c of cases) {
-    it(`${c.id} (${c.family})`, () => {
+    const test = c.known_failure === undefined ? it : it.fails;
+    test(`${c.id} (${c.family})`, () => {
       const r = recoverDeterministic({ content: c.raw }, toolsOf(c));
       expect(r.tool_calls.map((t) => ({ name: t.name, arguments: t.arguments }))).toEqual(c.expected);
       expect(collapse(r.content)).toBe(collapse(c.content_after));
