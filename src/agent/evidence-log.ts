@@ -3,7 +3,7 @@
  * (deduplicated, in order of arrival) and the first result of every distinct call, so that an
  * identical repeated call is answered from it instead of running the tool again.
  */
-import type { Evidence } from "../evidence/evidence.js";
+import type { Evidence } from "../tools/index.js";
 import type { DispatchResult } from "../tools/registry.js";
 
 /** JSON with object keys sorted at every level: equal arguments give equal keys. */

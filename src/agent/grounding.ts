@@ -12,7 +12,7 @@
  * (`rag_chat.py`, `main.go`); URLs (`http://h:11434`) and version numbers (`1.2:3`) are not paths.
  * Paths are compared exactly after `\` → `/` and dropping a leading `./`.
  */
-import type { Evidence } from "../evidence/evidence.js";
+import type { Evidence } from "../tools/index.js";
 
 /** One cited location. `line` is 1-based; for a range it is the first line. */
 export interface Citation {

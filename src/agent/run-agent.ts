@@ -13,8 +13,8 @@
  * throws `TOOLS_UNSUPPORTED`; `on` sends no `tools`: the catalogue goes into the system prompt
  * and the history is rendered as text.
  */
-import type { Evidence } from "../evidence/evidence.js";
-import type { Workspace } from "../evidence/workspace.js";
+import type { Evidence } from "../tools/index.js";
+import type { Workspace } from "../tools/index.js";
 import { ProviderError, type ChatRequest, type ChatTurn, type Message, type Provider, type ToolCall } from "../llm/types.js";
 import type { DispatchResult, ToolRegistry } from "../tools/registry.js";
 import type { OfferedTool, RecoveredBy, RejectedCall, ShimDiagnostic } from "../toolshim/types.js";

@@ -47,7 +47,7 @@
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
-import type { ReadGitDiffArgs } from "../tools/code-tools.js";
+import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { isCleanRelative, isInside } from "./path-policy.js";

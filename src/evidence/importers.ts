@@ -35,7 +35,7 @@
  * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
  */
 import path from "node:path";
-import type { FindImportersArgs } from "../tools/code-tools.js";
+import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget } from "./budget.js";
 import { closeNames } from "./close-names.js";

@@ -18,7 +18,7 @@
  * Binary files (a NUL byte in the first 8 KiB) are refused with `UNSUPPORTED` (no record, since a
  * binary file has no lines to cite).
  */
-import type { ReadEvidenceArgs } from "../tools/code-tools.js";
+import type { ReadEvidenceArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
 import {
   BARE_CR_FLAG,

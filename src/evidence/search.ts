@@ -32,7 +32,7 @@
 import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
-import type { SearchCodeArgs } from "../tools/code-tools.js";
+import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { mapLimit } from "./concurrency.js";
 import { isDeniedPath } from "./deny-list.js";

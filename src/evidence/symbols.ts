@@ -19,7 +19,7 @@
  *   (`text-prefilter.ts` {@link definitionNamesIn}), and only the files that mention the closest
  *   of them are parsed, so every suggestion is a real definition with its location.
  */
-import type { FindSymbolArgs } from "../tools/code-tools.js";
+import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget } from "./budget.js";
 import { closeNames } from "./close-names.js";
@@ -81,7 +81,9 @@ function matches(def: SymbolDef, q: SymbolQuery, file: string): boolean {
 
 /** The files to search (repository-relative): all source files, or those under `path`. */
 interface SearchScope {
-  files: string[];
+  files: readonly string[];
+  /** {@link files} as a set, when already built. */
+  set?: ReadonlySet<string>;
   /** The real repository-relative folder or file searched, when `path` was given. */
   under?: string;
   /** Files in scope without a parser. */
@@ -94,8 +96,11 @@ async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: A
   const snapshot = async () => treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh });
   if (pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".") {
     const snap = await snapshot();
-    const files = memoize(snap.view, "symbols:sources", () => snap.files.filter((f) => languageFor(f) !== undefined));
-    return { files, nonSource: snap.files.length - files.length, fromSnapshot: true };
+    const { files, set } = memoize(snap.view, "symbols:sources", () => {
+      const list = snap.files.filter((f) => languageFor(f) !== undefined);
+      return { files: list, set: new Set(list) };
+    });
+    return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true };
   }
   const under = await ws.walkTarget(pathArg);
   if (under === undefined) return sourceFiles(ws, undefined, signal, refresh);
@@ -141,7 +146,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
       note: `No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use search_code for other files.`,
     };
   }
-  const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? files : files.filter((f) => mentioned.has(f)));
+  const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? files : [...mentioned].sort());
   const facts = await loadFacts(ws, toParse, signal);
 
   const found: { file: string; def: SymbolDef }[] = [];
@@ -201,7 +206,7 @@ async function mentioning(ws: Workspace, scope: SearchScope, literals: string[],
   const unlisted: string[] = [];
   const found = await filesMentioning(
     ws,
-    scope.files,
+    scope.set ?? scope.files,
     { literals, ...(caseInsensitive ? { caseInsensitive } : {}) },
     { ...(scope.under ? { under: scope.under } : {}), ...(signal ? { signal } : {}), unlisted },
   );
@@ -214,7 +219,7 @@ async function emptyNote(
   args: FindSymbolArgs,
   q: SymbolQuery,
   ctx: {
-    files: string[];
+    files: readonly string[];
     under: string | undefined;
     otherKinds: { file: string; def: SymbolDef }[];
     otherContainers: { file: string; def: SymbolDef }[];

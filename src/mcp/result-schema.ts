@@ -5,7 +5,7 @@
  * `$schema` is set). MCP requires an object schema at the root, so the success and failure
  * forms are one object with `ok` plus an `anyOf` over the fields each form requires.
  */
-import type { ToolErrorCode, EvidenceKind } from "../evidence/evidence.js";
+import type { ToolErrorCode, EvidenceKind } from "../tools/index.js";
 
 const EVIDENCE_KINDS: readonly EvidenceKind[] = ["match", "definition", "import", "source", "diff"];
 const ERROR_CODES: readonly ToolErrorCode[] = [

@@ -36,7 +36,7 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { Workspace } from "../evidence/workspace.js";
+import { Workspace } from "../tools/index.js";
 import { createCodeToolRegistry } from "../tools/code-tools.js";
 import { packageVersion } from "../version.js";
 import type { ToolRegistry } from "../tools/registry.js";

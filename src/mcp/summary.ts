@@ -6,7 +6,7 @@
  * note. Failures read `ERROR CODE: message` plus the hint. The tools already cap their output
  * for small contexts, so nothing is cut here.
  */
-import type { Evidence } from "../evidence/evidence.js";
+import type { Evidence } from "../tools/index.js";
 import type { DispatchResult } from "../tools/registry.js";
 
 /** `path:line` for one-line records, `path:start-end` otherwise (editor-openable). */

@@ -76,11 +76,13 @@ export const readGitDiffInput = z.object({
   context_lines: z.int().min(0).max(20).default(3).describe("Context lines around each change (0-20)"),
 });
 
-export type SearchCodeArgs = z.output<typeof searchCodeInput>;
-export type FindSymbolArgs = z.output<typeof findSymbolInput>;
-export type ReadEvidenceArgs = z.output<typeof readEvidenceInput>;
-export type FindImportersArgs = z.output<typeof findImportersInput>;
-export type ReadGitDiffArgs = z.output<typeof readGitDiffInput>;
+export type {
+  SearchCodeArgs,
+  FindSymbolArgs,
+  ReadEvidenceArgs,
+  FindImportersArgs,
+  ReadGitDiffArgs,
+} from "../evidence/args.js";
 
 function workspaceOf(ctx: ToolContext): Workspace {
   if (!ctx.workspace) throw new ToolError("INTERNAL", "no workspace given to a code tool");

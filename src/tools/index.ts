@@ -1,0 +1,26 @@
+/**
+ * The tools layer's surface for the layers above it (`agent/`, `mcp/`): tool definition and
+ * dispatch, the built-in code tools, and the evidence types their results carry. Upper layers
+ * import these from here rather than reaching into `evidence/` (DESIGN.md "Layers").
+ */
+export { defineTool, type Tool, type ToolSpec, type ToolContext, type JsonSchema } from "./define-tool.js";
+export {
+  ToolRegistry,
+  type ToolDefinition,
+  type DispatchResult,
+  type ToolCallRequest,
+  type ValueSuccess,
+} from "./registry.js";
+export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
+export { Workspace } from "../evidence/workspace.js";
+export type {
+  Evidence,
+  EvidenceKind,
+  EvidenceFlag,
+  EvidenceResult,
+  SymbolKind,
+  ToolErrorCode,
+  ToolFailure,
+  ToolResult,
+  ToolSuccess,
+} from "../evidence/evidence.js";
