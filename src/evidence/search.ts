@@ -29,12 +29,11 @@
  * `.gitignore`/`.ignore` exclude, so with a glob the hits are kept only when the file is walkable
  * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
-import { constants as fsc, promises as fsp } from "node:fs";
+import { closeSync, constants as fsc, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
-import { mapLimit } from "./concurrency.js";
 import { isDeniedPath } from "./deny-list.js";
 import { toPosix } from "./path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
@@ -171,7 +170,12 @@ export async function searchCode(
 
   // Post-filters: deny-list (defence in depth), ignore rules under a glob, virtual envs,
   // binary files (our 8 KiB rule).
-  hits = hits.filter((h) => !isDeniedPath(h.path));
+  const deniedPaths = new Map<string, boolean>(); // one deny check per file, not per hit
+  hits = hits.filter((h) => {
+    let denied = deniedPaths.get(h.path);
+    if (denied === undefined) deniedPaths.set(h.path, (denied = isDeniedPath(h.path)));
+    return !denied;
+  });
   if (walkable !== undefined) {
     const kept = hits.filter((h) => walkable.has(h.path) || h.flags.includes("non_utf8_path"));
     ignoredByGlob = hits.length - kept.length;
@@ -179,16 +183,30 @@ export async function searchCode(
   }
   const inVenv = await ws.virtualEnvFilter([...new Set(hits.map((h) => h.path))]);
   hits = hits.filter((h) => !inVenv(h.path));
-  const binary = await binaryFiles(ws, hits);
-  if (binary.size > 0) hits = hits.filter((h) => !binary.has(h.path));
-
   hits.sort((a, b) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : a.line - b.line));
-  const total = over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length;
 
+  // Binary files (our 8 KiB rule) are checked as the scan below meets them, so only files whose
+  // hits come before the cut are read. The files after it need no check for `total`: during a walk
+  // ripgrep looks at a file's first buffer (64 KiB) before reporting any match in it and skips the
+  // file when that holds a NUL; a file named as `path` is searched whatever it holds, and its hits
+  // are all met here. A binary file's hits are contiguous (sorted by path) and all dropped.
+  const binary = new Set<string>();
+  const checked = new Map<string, boolean>();
+  let binaryHits = 0;
   const chosen: Hit[] = [];
   let chars = 0;
   let budgetHit = false;
   for (const h of hits) {
+    let isBinary = checked.get(h.path);
+    if (isBinary === undefined) {
+      isBinary = !h.flags.includes("non_utf8_path") && isBinaryFile(ws, h.path);
+      checked.set(h.path, isBinary);
+      if (isBinary) binary.add(h.path);
+    }
+    if (isBinary) {
+      binaryHits++;
+      continue;
+    }
     if (chosen.length >= maxResults) break;
     // Budget: snippet, path and name (the query) all reach the model.
     const cost = h.snippet.length + h.path.length + query.length;
@@ -199,6 +217,7 @@ export async function searchCode(
     chars += cost;
     chosen.push(h);
   }
+  const total = (over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length) - binaryHits;
   await fillWindows(ws, chosen);
   const evidence = chosen.map((h) => toEvidence(h, query));
   const cutSnippet = evidence.some((e) => e.flags?.includes("truncated") === true);
@@ -434,23 +453,21 @@ function toEvidence(h: Hit, query: string): Evidence {
   return rec;
 }
 
-/** Files among the hits that are binary by the 8 KiB NUL rule (ripgrep's own check looks further). */
-async function binaryFiles(ws: Workspace, hits: readonly Hit[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  const files = [...new Set(hits.filter((h) => !h.flags.includes("non_utf8_path")).map((h) => h.path))];
-  await mapLimit(files, 32, async (rel) => {
-    let fh;
-    try {
-      // O_NOFOLLOW: only the first bytes are looked at, and never through a symlink.
-      fh = await fsp.open(path.join(ws.root, rel), fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
-      const head = Buffer.alloc(BINARY_SNIFF_BYTES);
-      const { bytesRead } = await fh.read(head, 0, BINARY_SNIFF_BYTES, 0);
-      if (sniff(head.subarray(0, bytesRead)).binary) out.add(rel);
-    } catch {
-      // unreadable now: ripgrep read it a moment ago; keep its result
-    } finally {
-      await fh?.close().catch(() => undefined);
-    }
-  });
-  return out;
+/**
+ * Whether a file is binary by the 8 KiB NUL rule (ripgrep's own check looks further). Synchronous:
+ * one open, read and close, cheaper than their promises for the few files checked per search.
+ */
+function isBinaryFile(ws: Workspace, rel: string): boolean {
+  let fd: number | undefined;
+  try {
+    // O_NOFOLLOW: only the first bytes are looked at, and never through a symlink.
+    fd = openSync(path.join(ws.root, rel), fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+    const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const bytesRead = readSync(fd, head, 0, BINARY_SNIFF_BYTES, 0);
+    return sniff(head.subarray(0, bytesRead)).binary;
+  } catch {
+    return false; // unreadable now: ripgrep read it a moment ago; keep its result
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -25,7 +25,7 @@
  *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
-import { constants as fsc, promises as fsp } from "node:fs";
+import { accessSync, constants as fsc, promises as fsp } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -595,18 +595,20 @@ export class Workspace {
     const listed = new Set(rels);
     const venvDirs = new Set<string>();
     const check = [...dirs];
-    await mapLimit(check, 64, async (d) => {
+    // Synchronous checks (perf, J): a walk of 10k files asks ~1k folders; one `access` call costs a
+    // few µs, its promise tens of µs.
+    for (const d of check) {
       if (listed.has(`${d}/pyvenv.cfg`)) {
         venvDirs.add(d);
-        return;
+        continue;
       }
       try {
-        await fsp.access(path.join(this.root, d, "pyvenv.cfg"));
+        accessSync(path.join(this.root, d, "pyvenv.cfg"));
         venvDirs.add(d);
       } catch {
         // not a virtual env
       }
-    });
+    }
     if (venvDirs.size === 0) return () => false;
     return (rel: string) => {
       let i = rel.lastIndexOf("/");
