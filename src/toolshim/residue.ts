@@ -101,6 +101,9 @@ export function findCodeRegions(text: string): CodeRegion[] {
  */
 const STRAY_TOKEN = new RegExp(
   [
+    // Role headers leak as one unit: the role name goes with the tokens around it.
+    String.raw`<\|start_header_id\|>[a-z_]{1,20}<\|end_header_id\|>`, // Llama 3: <|start_header_id|>assistant<|end_header_id|>
+    String.raw`<\|im_start\|>(?:assistant|user|system|tool)\b`, // ChatML: <|im_start|>assistant
     String.raw`<[|｜][A-Za-z0-9_▁.:"\- ]{1,40}[|｜]>`, // <|im_end|>, <｜end▁of▁sentence｜>, <|"|>
     String.raw`<\|[a-z_]{2,30}>`, // <|tool_call>, <|turn>
     String.raw`<[a-z_]{2,30}\|>`, // <tool_call|>, <turn|>
