@@ -31,6 +31,11 @@ export type InterpreterBackend = "ollama" | "local";
 /** Where a resolved value came from (shown by `codecite doctor`). */
 export type ValueSource = "flag" | "env" | "default";
 
+/** Smallest accepted context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`). */
+export const MIN_CONTEXT_TOKENS = 2048;
+/** Largest accepted context size in tokens (1 Mi tokens, the longest contexts models offer). */
+export const MAX_CONTEXT_TOKENS = 1_048_576;
+
 /** Default interpreter model on Ollama (the same default as goose's tool shim). */
 export const DEFAULT_INTERPRETER_OLLAMA_MODEL = "mistral-nemo";
 
@@ -46,6 +51,11 @@ export interface Config {
   /** GGUF file for the embedded provider (`CODECITE_LOCAL_MODEL`). */
   localModel?: string;
   toolshim: ToolshimMode;
+  /**
+   * Context size of an `ask` session in tokens (`--num-ctx`, `CODECITE_NUM_CTX`); undefined =
+   * the agent's default (8192). The agent caps it by the model's context length.
+   */
+  contextTokens?: number;
   interpreter: {
     backend: InterpreterBackend;
     /** Interpreter model on Ollama (`CODECITE_TOOLSHIM_OLLAMA_MODEL`). */
@@ -54,7 +64,7 @@ export interface Config {
     localModel?: string;
   };
   /** Where each top-level setting came from. */
-  sources: Record<"provider" | "model" | "ollamaHost" | "openaiBaseURL" | "toolshim" | "interpreterBackend", ValueSource>;
+  sources: Record<"provider" | "model" | "ollamaHost" | "openaiBaseURL" | "toolshim" | "interpreterBackend" | "contextTokens", ValueSource>;
 }
 
 /** Command-line flags that override variables (`ask`, `doctor`, `toolshim`). Absent = not given. */
@@ -64,6 +74,8 @@ export interface ConfigFlags {
   /** Server address of the chosen provider: Ollama host, or the OpenAI-compatible base URL. */
   host?: string;
   toolshim?: string;
+  /** Context size in tokens, as typed (`--num-ctx`). */
+  numCtx?: string;
 }
 
 /** The environment as `process.env` gives it. */
@@ -135,6 +147,21 @@ export function parseProvider(raw: string, variable = "CODECITE_PROVIDER"): Prov
   throw new ConfigError(variable, raw, ["ollama", "openai", "llama-cpp"]);
 }
 
+/**
+ * Parses a context size in tokens: a decimal integer from `MIN_CONTEXT_TOKENS` (2048) to
+ * `MAX_CONTEXT_TOKENS` (1048576), surrounding spaces ignored.
+ * @throws ConfigError naming `variable` for anything else (a unit such as `8k` is not accepted).
+ */
+export function parseContextTokens(raw: string, variable = "CODECITE_NUM_CTX"): number {
+  const accepted = [`an integer from ${MIN_CONTEXT_TOKENS} to ${MAX_CONTEXT_TOKENS} (tokens)`];
+  const v = raw.trim();
+  if (!/^\d+$/.test(v)) throw new ConfigError(variable, raw, accepted, "not a whole number of tokens");
+  const n = Number(v);
+  if (n < MIN_CONTEXT_TOKENS) throw new ConfigError(variable, raw, accepted, `below ${MIN_CONTEXT_TOKENS}`);
+  if (n > MAX_CONTEXT_TOKENS) throw new ConfigError(variable, raw, accepted, `above ${MAX_CONTEXT_TOKENS}`);
+  return n;
+}
+
 /** Runs an address normaliser, turning its `AddressError` into a `ConfigError` naming `variable`. */
 function checkedAddress(raw: string, variable: string, normalize: (raw: string) => string): string {
   try {
@@ -182,7 +209,8 @@ function layered<T>(
  * Resolves flags and environment into a validated `Config`. Flags beat variables beat defaults.
  * Variables (DESIGN.md table): `OLLAMA_HOST`, `CODECITE_MODEL`, `CODECITE_PROVIDER`,
  * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `CODECITE_TOOLSHIM`, `CODECITE_TOOLSHIM_BACKEND`,
- * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`.
+ * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`,
+ * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`).
  * Blank variables count as unset (except `CODECITE_TOOLSHIM_BACKEND`, where empty means `ollama`).
  * `--host` sets the Ollama host for `ollama` and the base URL for `openai`. The chosen provider's
  * server or model must be known: `OPENAI_BASE_URL` (or `--host`) for `openai`, a GGUF file
@@ -196,6 +224,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
   const provider = providerSetting?.value ?? "ollama";
   const toolshimSetting = layered(["--toolshim", flags.toolshim], ["CODECITE_TOOLSHIM", env.CODECITE_TOOLSHIM], parseToolshimMode);
   const toolshim = toolshimSetting?.value ?? "auto";
+  const contextSetting = layered(["--num-ctx", flags.numCtx], ["CODECITE_NUM_CTX", env.CODECITE_NUM_CTX], parseContextTokens);
 
   const backend =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
@@ -251,8 +280,10 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
       openaiBaseURL: baseSetting?.source ?? "default",
       toolshim: toolshimSetting?.source ?? "default",
       interpreterBackend: env.CODECITE_TOOLSHIM_BACKEND !== undefined ? "env" : "default",
+      contextTokens: contextSetting?.source ?? "default",
     },
   };
+  if (contextSetting !== undefined) config.contextTokens = contextSetting.value;
   if (model !== undefined) config.model = model;
   if (baseURL !== undefined) config.openai.baseURL = baseURL;
   const apiKey = nonBlank(env.OPENAI_API_KEY);

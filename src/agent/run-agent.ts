@@ -12,6 +12,16 @@
  * the session when the model lacks the `tools` capability (`describeModel`) or the provider
  * throws `TOOLS_UNSUPPORTED`; `on` sends no `tools`: the catalogue goes into the system prompt
  * and the history is rendered as text.
+ *
+ * Context window (`context-budget.ts`): every request carries `contextTokens` (Ollama
+ * `options.num_ctx`), and before each model call the history is fitted into that window minus a
+ * reserve for the reply: older tool results are compacted first, the system prompt, the question
+ * and the newest tool result are kept. The evidence log keeps every record for grounding.
+ *
+ * Reasoning with a prefilled opener: once a turn's `recover` diagnostics report a prefilled
+ * reasoning opener (the template opens `<think>`, only the closer appears in the output), the
+ * streaming filter of the following turns holds everything up to the closer
+ * (`StreamFilter` option `prefilledReasoning`), so the reasoning is not shown as answer text.
  */
 import type { Evidence } from "../tools/index.js";
 import type { Workspace } from "../tools/index.js";
@@ -21,6 +31,14 @@ import type { OfferedTool, RecoveredBy, RejectedCall, ShimDiagnostic } from "../
 import { checkCitations, type Citation } from "./grounding.js";
 import { EvidenceLog } from "./evidence-log.js";
 import { SYSTEM_PROMPT, maxStepsNote, readOnlyHint, repeatedCallHint } from "./prompt.js";
+import {
+  DEFAULT_CONTEXT_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  answerReserve,
+  estimateTokens,
+  fitHistory,
+  type NewestForm,
+} from "./context-budget.js";
 import { StreamFilter, recover, renderCatalogPrompt, renderHistoryForShim, type Interpreter } from "../toolshim/index.js";
 
 /** Tool-shim mode of a session. */
@@ -50,6 +68,8 @@ export interface AgentResult {
   stop_reason: "answer" | "max_steps";
   /** The tool-shim mode at the end (an `auto` session may have switched to `on`). */
   toolshim: AgentToolshimMode;
+  /** The context size the session used, in tokens (the requested one, capped by the model's). */
+  context_tokens: number;
 }
 
 /** Progress of a session, for a terminal or a log. */
@@ -68,7 +88,21 @@ export type AgentEvent =
    */
   | { type: "notice"; reason: "toolshim_on" | "max_steps"; message: string }
   /** Tool-shim diagnostics of a turn (why text did or did not become a call). */
-  | { type: "diagnostic"; diagnostics: ShimDiagnostic[] };
+  | { type: "diagnostic"; diagnostics: ShimDiagnostic[] }
+  /**
+   * The history was compacted to fit the context before a model call (see `fitHistory`):
+   * counts of what was done, the estimated prompt size and the context size, in tokens.
+   */
+  | {
+      type: "context";
+      context_tokens: number;
+      estimated_tokens: number;
+      compacted: number;
+      thinking_dropped: number;
+      counts_only: number;
+      newest: NewestForm;
+      fits: boolean;
+    };
 
 /** Options of `runAgent`: the provider and model, the tools, the question and the session's limits. */
 export interface RunAgentOptions {
@@ -80,6 +114,12 @@ export interface RunAgentOptions {
   question: string;
   /** Maximum tool steps (model turns with tool calls) before the loop stops; default 8. */
   maxSteps?: number;
+  /**
+   * Context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`); default `DEFAULT_CONTEXT_TOKENS`
+   * (8192), capped by the model's `context_length` when `describeModel` reports one. Sent with
+   * every request (`ChatRequest.contextTokens`) and used to fit the history.
+   */
+  contextTokens?: number;
   /** Default `auto`. */
   toolshim?: AgentToolshimMode;
   /** Interpreter for the shim's last stage (text with tool intent that no parser matched). */
@@ -108,6 +148,14 @@ function withRepeatHint(result: DispatchResult, tool: string): DispatchResult {
   return { ...result, note } as DispatchResult;
 }
 
+/**
+ * Whether a `recover` diagnostic reports a prefilled reasoning opener: stage `reasoning`, message
+ * starting with `prefilled` (the wording of `toolshim/recover.ts`).
+ */
+export function isPrefilledReasoning(d: ShimDiagnostic): boolean {
+  return d.stage === "reasoning" && d.message.startsWith("prefilled");
+}
+
 function stepTotal(result: DispatchResult): number {
   if (!result.ok) return 0;
   return "total" in result ? result.total : 1;
@@ -124,6 +172,10 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   const { provider, model, registry, question } = opts;
   const maxSteps = opts.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new RangeError(`maxSteps must be a positive integer, got ${maxSteps}`);
+  let contextTokens = opts.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+  if (!Number.isInteger(contextTokens) || contextTokens < 1) {
+    throw new RangeError(`contextTokens must be a positive integer, got ${contextTokens}`);
+  }
   const emit = (e: AgentEvent) => opts.onEvent?.(e);
   let mode: AgentToolshimMode = opts.toolshim ?? "auto";
   const definitions = registry.definitions();
@@ -143,25 +195,50 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
     emit({ type: "notice", reason: "toolshim_on", message: `tool shim: ${why}; switching to --toolshim on for this session (tools described in the prompt, calls read from text)` });
   };
 
-  if (mode === "auto" && provider.describeModel) {
+  if (provider.describeModel) {
     try {
       const info = await provider.describeModel(model);
-      if (info.capabilities.length > 0 && !info.capabilities.includes("tools")) {
+      if (info.context_length !== undefined && info.context_length < contextTokens) contextTokens = info.context_length;
+      if (mode === "auto" && info.capabilities.length > 0 && !info.capabilities.includes("tools")) {
         switchToShim(`model ${model} lacks the tools capability`);
       }
     } catch (err) {
       if (err instanceof ProviderError && (err.code === "MODEL_NOT_FOUND" || err.code === "UNREACHABLE" || err.code === "TIMEOUT")) throw err;
-      // Capabilities unknown: keep native tools; a TOOLS_UNSUPPORTED answer still switches.
+      // Capabilities unknown: keep native tools (a TOOLS_UNSUPPORTED answer still switches) and
+      // the requested context size.
     }
   }
+  const limitTokens = contextTokens - answerReserve(contextTokens);
+  /** Set once a turn's reasoning came with a prefilled opener (see the module comment). */
+  let prefilledReasoning = false;
+
+  /** The history fitted into the context (see `fitHistory`); says so with a `context` event. */
+  const fittedHistory = (system: string, withTools: boolean): Message[] => {
+    let fixedTokens = estimateTokens(system) + MESSAGE_OVERHEAD_TOKENS;
+    if (withTools) fixedTokens += estimateTokens(JSON.stringify(definitions));
+    const fit = fitHistory(history, { fixedTokens, limitTokens });
+    if (fit.compacted > 0 || fit.thinkingDropped > 0 || fit.countsOnly > 0 || fit.newest !== "intact" || !fit.fits) {
+      emit({
+        type: "context",
+        context_tokens: contextTokens,
+        estimated_tokens: fit.estimatedTokens,
+        compacted: fit.compacted,
+        thinking_dropped: fit.thinkingDropped,
+        counts_only: fit.countsOnly,
+        newest: fit.newest,
+        fits: fit.fits,
+      });
+    }
+    return fit.messages;
+  };
 
   const buildRequest = (): ChatRequest => {
-    const req: ChatRequest = { model, messages: [] };
+    const req: ChatRequest = { model, messages: [], contextTokens };
     if (mode === "on") {
       const system = `${basePrompt}\n\n${renderCatalogPrompt(offered)}`;
-      req.messages = renderHistoryForShim([{ role: "system", content: system }, ...history]);
+      req.messages = renderHistoryForShim([{ role: "system", content: system }, ...fittedHistory(system, false)]);
     } else {
-      req.messages = [{ role: "system", content: basePrompt }, ...history];
+      req.messages = [{ role: "system", content: basePrompt }, ...fittedHistory(basePrompt, true)];
       req.tools = definitions;
     }
     if (opts.temperature !== undefined) req.temperature = opts.temperature;
@@ -172,7 +249,7 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   /** One model turn; streams through the shim's filter; switches `auto` → `on` on TOOLS_UNSUPPORTED. */
   const ask = async (): Promise<{ turn: ChatTurn; streamed: boolean }> => {
     for (;;) {
-      const filter = mode === "off" ? undefined : new StreamFilter(offered);
+      const filter = mode === "off" ? undefined : new StreamFilter(offered, { prefilledReasoning });
       const chatOpts: Parameters<Provider["chat"]>[1] = {};
       if (opts.signal) chatOpts.signal = opts.signal;
       if (opts.stream) {
@@ -261,6 +338,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
       if (r.thinking !== undefined) thinking = r.thinking;
       recoveredBy = r.recovered_by;
       if (r.diagnostics.length > 0) emit({ type: "diagnostic", diagnostics: r.diagnostics });
+      if (r.diagnostics.some(isPrefilledReasoning)) prefilledReasoning = true;
+      // Reasoning written in the content was held back while streaming: report it now.
+      if (streamed && !turn.thinking && r.thinking) emit({ type: "thinking", delta: r.thinking });
     }
     if (!streamed && thinking) emit({ type: "thinking", delta: thinking });
     if (!streamed && content.trim() !== "") emit({ type: "content", delta: content });
@@ -308,5 +388,6 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
     provider: provider.id,
     stop_reason: stopReason,
     toolshim: mode,
+    context_tokens: contextTokens,
   };
 }

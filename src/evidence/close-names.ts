@@ -27,7 +27,8 @@ export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINIT
   return prev[b.length] as number;
 }
 
-function allowedDistance(query: string): number {
+/** The largest edit distance at which a name counts as close to `query` (see the module comment). */
+export function allowedDistance(query: string): number {
   return query.length <= 4 ? 1 : query.length <= 8 ? 2 : 3;
 }
 

@@ -67,6 +67,19 @@ const matcher = ignore({ ignorecase: true }).add([...DENY_PATTERNS]);
  * `/abs`, `a//b`: e.g. a path forged in a repository's git index) is denied, never an exception.
  */
 export function isDeniedPath(rel: string): boolean {
+  const known = deniedCache.get(rel);
+  if (known !== undefined) return known;
+  const denied = checkDenied(rel);
+  if (deniedCache.size >= DENIED_CACHE_MAX) deniedCache.clear();
+  deniedCache.set(rel, denied);
+  return denied;
+}
+
+/** Answers of {@link isDeniedPath}, a pure function of the path, kept for repeated walks (perf, J). */
+const deniedCache = new Map<string, boolean>();
+const DENIED_CACHE_MAX = 200_000;
+
+function checkDenied(rel: string): boolean {
   if (rel === "" || rel === ".") return false;
   if (!isCleanRelative(rel)) return true;
   if (matches(rel)) return true;

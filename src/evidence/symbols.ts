@@ -240,7 +240,7 @@ async function emptyNote(
   }
   // Close names: candidates from the names written after definition keywords, confirmed by
   // parsing (cached) the files that mention the closest of them.
-  const written = await definitionNamesIn(ws, { ...(ctx.under ? { under: ctx.under } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  const written = await definitionNamesIn(ws, { near: q.name, ...(ctx.under ? { under: ctx.under } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
   const candidates = closeNames(q.name, written ?? [], MAX_CLOSE_CANDIDATES);
   if (q.containers.length > 0 && written?.has(q.name)) candidates.push(q.name);
   const names = new Set<string>();

@@ -7,6 +7,7 @@
  * files found need parsing.
  */
 import { baseRipgrepArgs, ripgrepEnv, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
+import { allowedDistance } from "./close-names.js";
 import { runProcess } from "./spawn.js";
 import type { Workspace } from "./workspace.js";
 
@@ -86,24 +87,53 @@ export async function filesMentioning(
  * parses: `def`/`class` (Python), `function`/`class`/`interface`/`type`/`enum`/`const`/`let`/`var`
  * (TS/JS), `func` with an optional receiver/`type`/`struct` (Go), `fn`/`struct`/`enum`/`trait`/
  * `type`/`mod`/`static`/`const`/`macro_rules!` (Rust), `class`/`interface`/`enum`/`record` and
- * methods after an access modifier (Java). Group 1 or 2 is the name. It over-approximates (a
- * comment may match); callers confirm names by parsing.
+ * methods after an access modifier (Java). Group 1 or 2 is the name, matched by `name` (a regex
+ * for one identifier). It over-approximates (a comment may match); callers confirm names by parsing.
  */
-export const DEFINITION_NAME_PATTERN =
-  String.raw`\b(?:def|class|function|func|fn|struct|enum|trait|interface|type|const|let|var|static|mod|record|macro_rules!)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)` +
-  String.raw`|\b(?:public|private|protected)\s+(?:(?:static|final|abstract|synchronized|native|default)\s+)*[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+([A-Za-z_$][\w$]*)\s*\(`;
+export function definitionNamePattern(name = String.raw`[A-Za-z_$][\w$]*`): string {
+  return (
+    String.raw`\b(?:def|class|function|func|fn|struct|enum|trait|interface|type|const|let|var|static|mod|record|macro_rules!)\s+(?:\([^)]*\)\s*)?(${name})` +
+    String.raw`|\b(?:public|private|protected)\s+(?:(?:static|final|abstract|synchronized|native|default)\s+)*[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(${name})\s*\(`
+  );
+}
+
+/**
+ * A regex (Rust syntax) for one identifier that can be close to `query` in the sense of
+ * `close-names.ts`, to keep the names listed by {@link definitionNamesIn} few: a name within edit
+ * distance `d` of the query shares at least one of `d + 1` disjoint pieces of it (pigeonhole), so
+ * when those pieces have 3 characters or more the name must contain one (any case); otherwise the
+ * name's length must lie within `d` of the query's. Names containing the query (any case) always
+ * pass.
+ */
+export function closeNamePattern(query: string): string {
+  const q = query.toLowerCase();
+  const d = allowedDistance(query);
+  const containing = String.raw`[\w$]*(?i:${escapeRustRegex(q)})[\w$]*`;
+  const size = Math.floor(q.length / (d + 1));
+  if (size >= 3) {
+    const pieces = Array.from({ length: d + 1 }, (_, i) => q.slice(i * size, i === d ? q.length : (i + 1) * size));
+    return String.raw`[\w$]*(?i:${[...new Set(pieces)].map(escapeRustRegex).join("|")})[\w$]*`;
+  }
+  const lo = Math.max(1, q.length - d);
+  const hi = q.length + d;
+  return String.raw`${containing}|[A-Za-z_$][\w$]{${lo - 1},${hi - 1}}\b`;
+}
 
 /** At most this many bytes of names are read from {@link definitionNamesIn}'s ripgrep run. */
 const MAX_NAME_BYTES = 32 * 1024 * 1024;
 
 /**
- * The distinct names written after definition keywords ({@link DEFINITION_NAME_PATTERN}) in the
- * walkable files (one ripgrep run, hardened arguments, names only), for "did you mean" notes.
+ * The distinct names written after definition keywords ({@link definitionNamePattern}) in the
+ * walkable files (one ripgrep run, hardened arguments, names only), for "did you mean" notes;
+ * with `near`, only names that can be close to it ({@link closeNamePattern}).
  * `undefined` when ripgrep cannot run or gives up (timeout, output over 32 MiB).
  * @param opts.under limit the walk to this repository-relative folder or file (already validated).
  * @throws the abort reason when `signal` aborts.
  */
-export async function definitionNamesIn(ws: Workspace, opts: { under?: string; signal?: AbortSignal } = {}): Promise<Set<string> | undefined> {
+export async function definitionNamesIn(
+  ws: Workspace,
+  opts: { under?: string; signal?: AbortSignal; near?: string } = {},
+): Promise<Set<string> | undefined> {
   let rg: string;
   try {
     rg = await ripgrepPath();
@@ -118,7 +148,7 @@ export async function definitionNamesIn(ws: Workspace, opts: { under?: string; s
     "--no-messages",
     "--case-sensitive",
     ...baseRipgrepArgs(),
-    `--regexp=${DEFINITION_NAME_PATTERN}`,
+    `--regexp=${definitionNamePattern(opts.near === undefined ? undefined : closeNamePattern(opts.near))}`,
     "--replace=$1$2",
   ];
   if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));

@@ -25,7 +25,7 @@
  *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
-import { accessSync, constants as fsc, promises as fsp } from "node:fs";
+import { constants as fsc, existsSync, promises as fsp } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -602,12 +602,7 @@ export class Workspace {
         venvDirs.add(d);
         continue;
       }
-      try {
-        accessSync(path.join(this.root, d, "pyvenv.cfg"));
-        venvDirs.add(d);
-      } catch {
-        // not a virtual env
-      }
+      if (existsSync(path.join(this.root, d, "pyvenv.cfg"))) venvDirs.add(d);
     }
     if (venvDirs.size === 0) return () => false;
     return (rel: string) => {

@@ -44,7 +44,11 @@ export interface LlamaCppProviderOptions {
   modelPath: string;
   /** `"auto"` (default: Metal, CUDA or Vulkan when present, else CPU) or `false` (CPU only). */
   gpu?: "auto" | false;
-  /** Context size in tokens (default: as large as memory allows, at most 8192 and the model's training context). */
+  /**
+   * Context size in tokens. Default: the first request's `contextTokens` (the agent's
+   * `--num-ctx`), else 8192 — either way as large as memory allows up to that value and the
+   * model's training context.
+   */
   contextSize?: number;
   /** CPU threads for evaluation (default: node-llama-cpp's, one per math core). */
   threads?: number;
@@ -107,11 +111,12 @@ export class LlamaCppProvider implements Provider {
 
   /**
    * Loads node-llama-cpp, the model and one context (once; a failed load is retried on the
-   * next call).
+   * next call). `contextTokens` (the request's) sizes the context unless the options fix it;
+   * later requests reuse the loaded context whatever they ask for.
    * @throws ProviderError `MISSING_PACKAGE`, `MODEL_NOT_FOUND`, or `BAD_RESPONSE` when
    *   llama.cpp cannot load the file.
    */
-  #load(): Promise<Loaded> {
+  #load(contextTokens?: number): Promise<Loaded> {
     this.#loading ??= (async () => {
       const nlc = await importNodeLlamaCpp(this.#opts.importModule);
       this.#checkFile();
@@ -128,7 +133,7 @@ export class LlamaCppProvider implements Provider {
         });
         const model = await llama.loadModel({ modelPath: this.location });
         const context = await model.createContext({
-          contextSize: this.#opts.contextSize ?? { max: 8192 },
+          contextSize: this.#opts.contextSize ?? { max: contextTokens ?? 8192 },
           ...(this.#opts.threads !== undefined ? { threads: this.#opts.threads } : {}),
         });
         const chat = new nlc.LlamaChat({
@@ -160,13 +165,13 @@ export class LlamaCppProvider implements Provider {
 
   /**
    * One assistant turn. `req.model` is informational: this provider always runs its own GGUF
-   * file. With `format`, the reply is grammar-constrained JSON in `content` (tools are not
+   * file; `req.contextTokens` sizes the context when this is the request that loads the model. With `format`, the reply is grammar-constrained JSON in `content` (tools are not
    * offered then). Streams through `opts.onContent`/`onThinking` as tokens are generated.
    * @throws ProviderError as `load` does, or `BAD_RESPONSE` when generation fails; an abort by
    *   `opts.signal` rejects with the signal's reason.
    */
   async chat(req: ChatRequest, opts: ChatOptions = {}): Promise<ChatTurn> {
-    const loaded = await this.#load();
+    const loaded = await this.#load(req.contextTokens);
     return this.#serial(async () => {
       try {
         return req.format ? await this.#chatFormat(loaded, req, opts) : await this.#chatTools(loaded, req, opts);

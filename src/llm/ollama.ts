@@ -192,7 +192,8 @@ export class OllamaProvider implements Provider {
   /**
    * One assistant turn (Ollama API `POST /api/chat`). Streams (`stream: true`) when
    * `opts.onContent` or `opts.onThinking` is given, calling them with each non-empty delta.
-   * Sends `tools`, `format`, `think` and `options.temperature` when the request has them.
+   * Sends `tools`, `format`, `think`, `options.temperature` and `options.num_ctx`
+   * (`req.contextTokens`) when the request has them.
    * Tool-call `arguments` are always objects in the result.
    * @throws ProviderError `UNREACHABLE`, `MODEL_NOT_FOUND`, `TOOLS_UNSUPPORTED`, `TIMEOUT`,
    *   `BAD_RESPONSE` or `HTTP`; the caller's abort reason when `opts.signal` aborts.
@@ -202,7 +203,12 @@ export class OllamaProvider implements Provider {
     if (req.tools && req.tools.length > 0) body.tools = req.tools as unknown as WireTool[];
     if (req.format !== undefined) body.format = req.format;
     if (req.think !== undefined) body.think = req.think;
-    if (req.temperature !== undefined) body.options = { temperature: req.temperature };
+    const options: NonNullable<WireChatRequest["options"]> = {};
+    if (req.temperature !== undefined) options.temperature = req.temperature;
+    // Without num_ctx, Ollama runs with its server default (2048–4096 tokens on many installs)
+    // and silently cuts the front of a longer prompt: the system prompt and the question.
+    if (req.contextTokens !== undefined) options.num_ctx = req.contextTokens;
+    if (Object.keys(options).length > 0) body.options = options;
     const streaming = opts.onContent !== undefined || opts.onThinking !== undefined;
     const client = this.#client(opts.signal);
     return withStdoutGuard(async () => {

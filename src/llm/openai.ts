@@ -162,7 +162,9 @@ export class OpenAIProvider implements Provider {
   /**
    * One assistant turn (OpenAI `POST /chat/completions`). Streams (`stream: true`) when
    * `opts.onContent` or `opts.onThinking` is set; tool-call deltas are assembled by `index`.
-   * Text tool calls stay in `content` for the tool shim.
+   * Text tool calls stay in `content` for the tool shim. `req.contextTokens` is not sent: the
+   * context size of an OpenAI-compatible server is a server setting (vLLM `--max-model-len`,
+   * llama-server `-c`), and `max_tokens` stays unset so the reply may use what is left.
    * @throws ProviderError: `UNREACHABLE` (names the base URL), `TIMEOUT`, `MODEL_NOT_FOUND`,
    *   `TOOLS_UNSUPPORTED` (HTTP 400 about tools), `HTTP` (401/403 with an API-key hint, others).
    *   An abort by `opts.signal` rejects with the signal's reason.

@@ -47,6 +47,12 @@ export interface ChatRequest {
   temperature?: number;
   /** Ask for reasoning where the model supports it. */
   think?: boolean;
+  /**
+   * Context window in tokens the prompt and reply must fit (Ollama `options.num_ctx`; the
+   * embedded llama-cpp provider's context size when it loads the model). OpenAI-compatible
+   * servers fix it server-side and ignore it. Absent: the server's default.
+   */
+  contextTokens?: number;
 }
 
 export interface ChatOptions {

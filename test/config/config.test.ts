@@ -3,6 +3,7 @@ import {
   ConfigError,
   DEFAULT_OLLAMA_HOST,
   normalizeOllamaHost,
+  parseContextTokens,
   parseInterpreterBackend,
   parseToolshimMode,
   resolveConfig,
@@ -226,5 +227,54 @@ describe("required settings of the chosen provider", () => {
   it("an OpenAI base URL with a bad scheme says why", () => {
     const e = configError(() => resolveConfig({}, { CODECITE_PROVIDER: "openai", OPENAI_BASE_URL: "ftp://x" }));
     expect(e.message).toBe('invalid OPENAI_BASE_URL="ftp://x" (unsupported scheme ftp); accepted: an http(s) URL such as http://127.0.0.1:8080/v1');
+  });
+});
+
+describe("context size (--num-ctx, CODECITE_NUM_CTX)", () => {
+  it.each([
+    ["2048", 2048],
+    ["8192", 8192],
+    [" 16384 ", 16384],
+    ["1048576", 1_048_576],
+  ])("%j → %d", (raw, tokens) => {
+    expect(parseContextTokens(raw)).toBe(tokens);
+  });
+
+  it.each([
+    ["2047", "below 2048"],
+    ["1048577", "above 1048576"],
+    ["8k", "not a whole number of tokens"],
+    ["8192.5", "not a whole number of tokens"],
+    ["-4096", "not a whole number of tokens"],
+    ["", "not a whole number of tokens"],
+  ])("rejects %j (%s), naming the variable and the accepted range", (raw, why) => {
+    const e = configError(() => parseContextTokens(raw));
+    expect(e.variable).toBe("CODECITE_NUM_CTX");
+    expect(e.value).toBe(raw);
+    expect(e.accepted).toEqual(["an integer from 2048 to 1048576 (tokens)"]);
+    expect(e.message).toBe(`invalid CODECITE_NUM_CTX=${JSON.stringify(raw)} (${why}); accepted: an integer from 2048 to 1048576 (tokens)`);
+  });
+
+  it("is unset by default (the agent's 8192 applies), read from the variable, and beaten by the flag", () => {
+    const none = resolveConfig({}, {});
+    expect(none.contextTokens).toBeUndefined();
+    expect(none.sources.contextTokens).toBe("default");
+    const env = resolveConfig({}, { CODECITE_NUM_CTX: "16384" });
+    expect(env.contextTokens).toBe(16384);
+    expect(env.sources.contextTokens).toBe("env");
+    const flag = resolveConfig({ numCtx: "4096" }, { CODECITE_NUM_CTX: "16384" });
+    expect(flag.contextTokens).toBe(4096);
+    expect(flag.sources.contextTokens).toBe("flag");
+    expect(resolveConfig({}, { CODECITE_NUM_CTX: "  " }).contextTokens).toBeUndefined();
+  });
+
+  it("a bad value names the variable or the flag it came from", () => {
+    const fromEnv = configError(() => resolveConfig({}, { CODECITE_NUM_CTX: "lots" }));
+    expect(fromEnv.variable).toBe("CODECITE_NUM_CTX");
+    expect(fromEnv.hint).toBe("Fix or remove the CODECITE_NUM_CTX environment variable.");
+    const fromFlag = configError(() => resolveConfig({ numCtx: "1024" }, { CODECITE_NUM_CTX: "8192" }));
+    expect(fromFlag.variable).toBe("--num-ctx");
+    expect(fromFlag.message).toBe('invalid --num-ctx="1024" (below 2048); accepted: an integer from 2048 to 1048576 (tokens)');
+    expect(fromFlag.hint).toBe("Fix or remove the --num-ctx flag.");
   });
 });

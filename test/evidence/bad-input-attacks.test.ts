@@ -10,94 +10,42 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { foldForDenyCheck, isDeniedPath } from "../../src/evidence/deny-list.js";
-import { type EvidenceResult, ToolError } from "../../src/evidence/evidence.js";
 import { MAX_DIFF_CHARS, MAX_NOTE_PATH_CHARS, readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
 import { RgJsonReader, type RgJsonEvent, safeJsonPrefix } from "../../src/evidence/ripgrep-json.js";
 import { MAX_LINE_CHARS, MAX_RESULT_CHARS, searchCode } from "../../src/evidence/search.js";
 import { runProcess } from "../../src/evidence/spawn.js";
 import { Workspace } from "../../src/evidence/workspace.js";
-import type { ReadGitDiffArgs, SearchCodeArgs } from "../../src/tools/code-tools.js";
+import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
+import { commitAll, git, gitWithInput } from "../helpers/git.js";
+import { SECRET, expectCode, noSecret } from "../helpers/secret-leak.js";
+import { putFile, makeTempDir } from "../helpers/temp-tree.js";
+import { toolOutcome } from "../helpers/tool-error.js";
 
-const SECRET = "TOPSECRET";
 let w: string;
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
-}
-function gitInput(cwd: string, input: Buffer, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: GIT_ENV, input }).toString("utf8").trim();
-}
-function put(root: string, rel: string, content: string | Buffer): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
 /** A fresh git repository with one commit of `files`. */
 function repo(name: string, files: Record<string, string>): string {
   const r = path.join(w, name);
   mkdirSync(r, { recursive: true });
   git(r, "init", "-q", "-b", "main");
-  for (const [rel, content] of Object.entries(files)) put(r, rel, content);
-  git(r, "add", "-A");
-  git(r, "commit", "-qm", "one");
+  for (const [rel, content] of Object.entries(files)) putFile(r, rel, content);
+  commitAll(r, "one");
   return r;
 }
 
-const s = (a: Partial<SearchCodeArgs> & { query: string }): SearchCodeArgs => ({ regex: false, max_results: 50, ...a });
-const d = (a: Partial<ReadGitDiffArgs> = {}): ReadGitDiffArgs => ({ context_lines: 3, ...a });
-
-/** Runs `fn`; returns the ToolError (code, message, hint) or "OK" with the result. */
-async function outcome(fn: () => Promise<unknown> | unknown): Promise<{ code: string; message: string; hint?: string; text: string }> {
-  try {
-    const r = await fn();
-    return { code: "OK", message: "", text: JSON.stringify(r) };
-  } catch (err) {
-    if (err instanceof ToolError) {
-      const o: { code: string; message: string; hint?: string; text: string } = {
-        code: err.code,
-        message: err.message,
-        text: JSON.stringify(err.toJSON()),
-      };
-      if (err.hint !== undefined) o.hint = err.hint;
-      return o;
-    }
-    throw err;
-  }
-}
-async function expectCode(fn: () => Promise<unknown> | unknown, ...codes: string[]): Promise<void> {
-  const o = await outcome(fn);
-  expect(codes, `got ${o.code}: ${o.text}`).toContain(o.code);
-  expect(o.text).not.toContain(SECRET);
-}
-function noSecret(r: EvidenceResult): void {
-  expect(JSON.stringify(r)).not.toContain(SECRET);
-}
-
 beforeAll(() => {
-  w = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-attack-")));
-  put(w, "outside/secret.txt", `${SECRET}-outside\n`);
-  put(w, "outside/.bashrc", `export TOKEN=${SECRET}-bashrc\n`);
+  w = makeTempDir("codecite-attack-");
+  putFile(w, "outside/secret.txt", `${SECRET}-outside\n`);
+  putFile(w, "outside/.bashrc", `export TOKEN=${SECRET}-bashrc\n`);
 });
 
 afterAll(() => {
@@ -130,9 +78,9 @@ describe("deny-list bypasses", () => {
 
   it("a lookalike secret file is refused by read_evidence and never searched", async () => {
     const r = path.join(w, "lookalike");
-    put(r, "server.\u212Aey", `${SECRET}-kelvin\n`);
-    put(r, "\uFF0Eenv", `${SECRET}-fullwidth\n`);
-    put(r, "ok.txt", "ok\n");
+    putFile(r, "server.\u212Aey", `${SECRET}-kelvin\n`);
+    putFile(r, "\uFF0Eenv", `${SECRET}-fullwidth\n`);
+    putFile(r, "ok.txt", "ok\n");
     const ws = await Workspace.open(r);
     await expectCode(() => readEvidence(ws, { path: "server.\u212Aey" }), "DENIED");
     await expectCode(() => readEvidence(ws, { path: "\uFF0Eenv" }), "DENIED");
@@ -143,8 +91,8 @@ describe("deny-list bypasses", () => {
 
   it("symlinks inside the root that point at secrets are denied in every tool", async () => {
     const r = repo("symlink-secrets", { "a.txt": "plain\n" });
-    put(r, ".env", `KEY=${SECRET}-env\n`);
-    put(r, ".aws/credentials", `aws_secret=${SECRET}-aws\n`);
+    putFile(r, ".env", `KEY=${SECRET}-env\n`);
+    putFile(r, ".aws/credentials", `aws_secret=${SECRET}-aws\n`);
     git(r, "config", "remote.origin.url", `https://u:${SECRET}@example.com/x.git`);
     symlinkSync(".env", path.join(r, "notes.txt"));
     symlinkSync(".git/config", path.join(r, "gitcfg.txt"));
@@ -163,9 +111,9 @@ describe("deny-list bypasses", () => {
 
   it("a glob cannot re-include denied files: **/.env, {.env,x}, .ENV*, !*.py", async () => {
     const r = path.join(w, "glob-deny");
-    put(r, ".env", `${SECRET}-env\n`);
-    put(r, "sub/.ENV.local", `${SECRET}-env-local\n`);
-    put(r, "app.py", "no secrets here\n");
+    putFile(r, ".env", `${SECRET}-env\n`);
+    putFile(r, "sub/.ENV.local", `${SECRET}-env-local\n`);
+    putFile(r, "app.py", "no secrets here\n");
     const ws = await Workspace.open(r);
     for (const glob of ["**/.env", "{.env,x}", ".ENV*", "!*.py", "*", "**", ".env*", "sub/**"]) {
       // the query starts with '-': it must stay a pattern, never become an option
@@ -180,12 +128,12 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
   let ws: Workspace;
   beforeAll(async () => {
     const r = path.join(w, "ignored");
-    put(r, ".gitignore", "local-secrets.txt\ndist/\n");
-    put(r, "a.txt", "needle in a\n");
-    put(r, "local-secrets.txt", `needle ${SECRET}-ignored\n`);
-    put(r, "dist/bundle.js", `needle ${SECRET}-dist\n`);
-    put(r, "-", "needle in a file named dash\n");
-    put(r, "--pre=sh", "needle in a file named like an option\n");
+    putFile(r, ".gitignore", "local-secrets.txt\ndist/\n");
+    putFile(r, "a.txt", "needle in a\n");
+    putFile(r, "local-secrets.txt", `needle ${SECRET}-ignored\n`);
+    putFile(r, "dist/bundle.js", `needle ${SECRET}-dist\n`);
+    putFile(r, "-", "needle in a file named dash\n");
+    putFile(r, "--pre=sh", "needle in a file named like an option\n");
     execFileSync("mkfifo", [path.join(r, "pipe")]);
     ws = await Workspace.open(r);
   });
@@ -212,7 +160,7 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
   });
 
   it("a FIFO as path is refused at once instead of blocking ripgrep", async () => {
-    const o = await outcome(() => searchCode(ws, s({ query: "x", path: "pipe" }), undefined, { timeoutMs: 60_000 }));
+    const o = await toolOutcome(() => searchCode(ws, s({ query: "x", path: "pipe" }), undefined, { timeoutMs: 60_000 }));
     expect(o.code).toBe("INVALID_ARGUMENT");
     expect(o.message).toBe("pipe is neither a folder nor a regular file");
     await expectCode(() => ws.listFiles({ under: "pipe" }), "INVALID_ARGUMENT");
@@ -222,7 +170,7 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
   it("long paths count toward the output budget", async () => {
     const r = path.join(w, "longpaths");
     const deep = Array.from({ length: 19 }, (_, i) => `${String(i).padStart(2, "0")}${"x".repeat(198)}`).join("/");
-    put(r, `${deep}/f.txt`, Array.from({ length: 60 }, (_, i) => `needle ${i + 1}`).join("\n") + "\n");
+    putFile(r, `${deep}/f.txt`, Array.from({ length: 60 }, (_, i) => `needle ${i + 1}`).join("\n") + "\n");
     const lws = await Workspace.open(r);
     const res = await searchCode(lws, s({ query: "needle", max_results: 200 }));
     expect(res.total).toBe(60);
@@ -241,14 +189,14 @@ describe("search_code: very long lines (bounded ripgrep events)", () => {
   const deepLine = `${"x".repeat(15_000)}needle${"y".repeat(5000)}`;
   beforeAll(async () => {
     const r = path.join(w, "longlines");
-    put(r, "deep.min.js", `${deepLine}\n`);
-    put(r, "bom.js", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`first\n${"é".repeat(4000)}needle${"ü".repeat(900)}\r\n`)]));
-    put(r, "many.txt", `${"needle ".repeat(3000)}\n`);
-    put(r, "escapes.txt", `${'"\\\t\u0001'.repeat(400)}needle${'\\"'.repeat(400)}\n`);
-    put(r, "short-escapes.txt", `${"\u0001".repeat(250)}needle\n`);
-    put(r, "latin1.txt", Buffer.concat([Buffer.from("caf\xe9 ".repeat(1500), "latin1"), Buffer.from("needle\n")]));
-    put(r, "lone-cr.txt", `${"a".repeat(6000)}\rneedle\rb\n`);
-    put(r, "start.txt", `needle${"z".repeat(20_000)}\n`);
+    putFile(r, "deep.min.js", `${deepLine}\n`);
+    putFile(r, "bom.js", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`first\n${"é".repeat(4000)}needle${"ü".repeat(900)}\r\n`)]));
+    putFile(r, "many.txt", `${"needle ".repeat(3000)}\n`);
+    putFile(r, "escapes.txt", `${'"\\\t\u0001'.repeat(400)}needle${'\\"'.repeat(400)}\n`);
+    putFile(r, "short-escapes.txt", `${"\u0001".repeat(250)}needle\n`);
+    putFile(r, "latin1.txt", Buffer.concat([Buffer.from("caf\xe9 ".repeat(1500), "latin1"), Buffer.from("needle\n")]));
+    putFile(r, "lone-cr.txt", `${"a".repeat(6000)}\rneedle\rb\n`);
+    putFile(r, "start.txt", `needle${"z".repeat(20_000)}\n`);
     ws = await Workspace.open(r);
   });
 
@@ -339,7 +287,7 @@ describe("outside and missing look the same", () => {
   it("a dangling symlink leaving the root is OUTSIDE_ROOT, exactly like one whose target exists", async () => {
     const r = path.join(w, "oracle");
     mkdirSync(r);
-    put(r, "in.txt", "inside\n");
+    putFile(r, "in.txt", "inside\n");
     symlinkSync(path.join(w, "outside/secret.txt"), path.join(r, "exists-out"));
     symlinkSync(path.join(w, "outside/nothere.txt"), path.join(r, "dangling-out"));
     symlinkSync("../outside/nothere.txt", path.join(r, "dangling-rel"));
@@ -351,7 +299,7 @@ describe("outside and missing look the same", () => {
     const ws = await Workspace.open(r);
     const msgs: string[] = [];
     for (const p of ["exists-out", "dangling-out", "dangling-rel", "dir-out/secret.txt", "dir-out/nothere.txt", "chain1"]) {
-      const o = await outcome(() => readEvidence(ws, { path: p }));
+      const o = await toolOutcome(() => readEvidence(ws, { path: p }));
       expect(o.code, p).toBe("OUTSIDE_ROOT");
       expect(o.text).not.toContain(SECRET);
       msgs.push(o.message.replace(p, "<p>"));
@@ -370,7 +318,7 @@ describe("the workspace root", () => {
     const r = repo("root-in-git", { "a.txt": "a\n" });
     git(r, "config", "remote.origin.url", `https://u:${SECRET}@example.com/x.git`);
     await expectCode(() => Workspace.open(path.join(r, ".git")), "DENIED");
-    put(w, "home/.ssh/config", "Host x\n");
+    putFile(w, "home/.ssh/config", "Host x\n");
     await expectCode(() => Workspace.open(path.join(w, "home/.ssh")), "DENIED");
     expect((await Workspace.open(r)).root).toBe(r);
   });
@@ -382,7 +330,7 @@ describe("read_git_diff: the repository must belong to the root", () => {
     git(r, "config", "core.worktree", path.join(w, "outside"));
     const ws = await Workspace.open(r);
     for (const args of [d(), d({ base: "HEAD" }), d({ path: ".bashrc" })]) {
-      const o = await outcome(() => readGitDiff(ws, args));
+      const o = await toolOutcome(() => readGitDiff(ws, args));
       expect(o.code).toBe("UNSUPPORTED");
       expect(o.message).toContain("core.worktree");
       expect(o.text).not.toContain(SECRET);
@@ -391,11 +339,11 @@ describe("read_git_diff: the repository must belong to the root", () => {
 
   it("a .git file, a .git symlink or a commondir naming another repository is refused", async () => {
     const priv = repo("private", { "p.txt": `${SECRET}-v1\n` });
-    put(priv, "p.txt", `${SECRET}-v2\n`);
+    putFile(priv, "p.txt", `${SECRET}-v2\n`);
     git(priv, "commit", "-qam", "two");
     const viaFile = path.join(w, "via-gitfile");
-    put(viaFile, ".git", `gitdir: ${path.join(priv, ".git")}\n`);
-    put(viaFile, "p.txt", "x\n");
+    putFile(viaFile, ".git", `gitdir: ${path.join(priv, ".git")}\n`);
+    putFile(viaFile, "p.txt", "x\n");
     const viaLink = path.join(w, "via-symlink");
     mkdirSync(viaLink);
     symlinkSync(path.join(priv, ".git"), path.join(viaLink, ".git"));
@@ -403,7 +351,7 @@ describe("read_git_diff: the repository must belong to the root", () => {
     writeFileSync(path.join(viaCommon, ".git/commondir"), path.join(priv, ".git"));
     for (const r of [viaFile, viaLink, viaCommon]) {
       const ws = await Workspace.open(r);
-      const o = await outcome(() => readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" })));
+      const o = await toolOutcome(() => readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" })));
       expect(o.code, r).toBe("UNSUPPORTED");
       expect(o.message).toMatch(/refuses this repository/);
       expect(o.hint).toBeTruthy();
@@ -414,11 +362,11 @@ describe("read_git_diff: the repository must belong to the root", () => {
   it("a linked worktree and a submodule checkout still work", async () => {
     const main = repo("legit-main", { "a.txt": "one\n" });
     git(main, "worktree", "add", "-q", path.join(w, "legit-wt"), "-b", "feature");
-    put(w, "legit-wt/a.txt", "two\n");
+    putFile(w, "legit-wt/a.txt", "two\n");
     const lib = repo("legit-lib", { "l.txt": "l1\n" });
     git(main, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub");
     git(main, "commit", "-qm", "sub");
-    put(main, "sub/l.txt", "l2\n");
+    putFile(main, "sub/l.txt", "l2\n");
     const wt = await readGitDiff(await Workspace.open(path.join(w, "legit-wt")), d());
     expect(wt.evidence.map((e) => [e.path, e.snippet])).toEqual([["a.txt", "@@ -1 +1 @@\n-one\n+two"]]);
     const sub = await readGitDiff(await Workspace.open(path.join(main, "sub")), d());
@@ -429,7 +377,7 @@ describe("read_git_diff: the repository must belong to the root", () => {
     const r = repo("forged", { ".-/out/secret.txt": "placeholder\n", "sub/a.txt": "tracked\n" });
     // A tree with a ".." entry, committed, and an index whose entry names ../out/secret.txt.
     const hashTree = (entries: [string, string, string][]): string =>
-      gitInput(
+      gitWithInput(
         r,
         Buffer.concat(entries.map(([mode, name, sha]) => Buffer.concat([Buffer.from(`${mode} ${name}\0`), Buffer.from(sha, "hex")]))),
         "hash-object", "-t", "tree", "-w", "--literally", "--stdin",
@@ -444,7 +392,7 @@ describe("read_git_diff: the repository must belong to the root", () => {
     expect(at).toBeGreaterThan(0);
     body.write("../out/secret.txt", at, "latin1");
     writeFileSync(indexFile, Buffer.concat([body, createHash("sha1").update(body).digest()]));
-    put(w, "out/secret.txt", `${SECRET}-via-index\n`);
+    putFile(w, "out/secret.txt", `${SECRET}-via-index\n`);
     const forged = path.join(w, "forged"); // the root; ../out is outside it
     expect(git(forged, "diff", "evil")).toContain(`${SECRET}-via-index`); // what plain git shows
     const ws = await Workspace.open(forged);
@@ -460,11 +408,11 @@ describe("read_git_diff: the git program", () => {
     const r = repo("ships-git", { "a.txt": "one\n" });
     const marker = path.join(w, "markers", "repo-git-ran");
     const fake = `#!/bin/sh\nmkdir -p '${path.dirname(marker)}'\ntouch '${marker}'\nexit 0\n`;
-    put(r, "git", fake);
-    put(r, "bin/git", fake);
+    putFile(r, "git", fake);
+    putFile(r, "bin/git", fake);
     chmodSync(path.join(r, "git"), 0o755);
     chmodSync(path.join(r, "bin/git"), 0o755);
-    put(r, "a.txt", "two\n");
+    putFile(r, "a.txt", "two\n");
     const old = process.env.PATH;
     process.env.PATH = [".", "", path.join(r, "bin"), old ?? ""].join(path.delimiter);
     try {
@@ -481,7 +429,7 @@ describe("read_git_diff: secrets and budgets", () => {
   it("a rename from .env does not show the old secret values", async () => {
     const r = repo("rename-env", { ".env": `A=1\nB=2\nC=3\nD=4\nREAL=${SECRET}\nE=5\nF=6\n` });
     git(r, "mv", ".env", "env.example");
-    put(r, "env.example", "A=1\nB=2\nC=3\nD=4\nREAL=changeme\nE=5\nF=6\n");
+    putFile(r, "env.example", "A=1\nB=2\nC=3\nD=4\nREAL=changeme\nE=5\nF=6\n");
     git(r, "commit", "-qam", "two");
     const ws = await Workspace.open(r);
     const res = await readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" }));
@@ -501,7 +449,7 @@ describe("read_git_diff: secrets and budgets", () => {
 
   it("option-like paths are plain pathspecs and ref tricks are refused", async () => {
     const r = repo("ref-tricks", { "a.txt": "a\n" });
-    put(r, "a.txt", "b\n");
+    putFile(r, "a.txt", "b\n");
     const ws = await Workspace.open(r);
     for (const p of ["--output=pwned", "-", "-p"]) {
       const res = await readGitDiff(ws, d({ path: p }));
@@ -519,7 +467,7 @@ describe("read_git_diff: secrets and budgets", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 40; i++) files[long(i)] = "one\n";
     const r = repo("long-diff-paths", files);
-    for (let i = 0; i < 40; i++) put(r, long(i), "two\n");
+    for (let i = 0; i < 40; i++) putFile(r, long(i), "two\n");
     const res = await readGitDiff(await Workspace.open(r), d());
     expect(res.total).toBe(40);
     expect(res.truncated).toBe(true);
@@ -535,7 +483,7 @@ describe("read_git_diff: secrets and budgets", () => {
 
 describe("process hygiene and typed errors", () => {
   it("an exception in a stdout consumer rejects with a ToolError and reaps the child", async () => {
-    const o = await outcome(() =>
+    const o = await toolOutcome(() =>
       runProcess(process.execPath, ["-e", "setInterval(() => process.stdout.write('x'.repeat(4096)), 1)"], {
         cwd: w,
         env: process.env,
@@ -562,7 +510,7 @@ describe("process hygiene and typed errors", () => {
     // abort once the child has started
     const ac = new AbortController();
     let pid = 0;
-    const aborted = await outcome(() =>
+    const aborted = await toolOutcome(() =>
       runProcess(process.execPath, child, {
         cwd: w,
         env: process.env,
@@ -640,7 +588,7 @@ describe("process hygiene and typed errors", () => {
       ["not a repo", () => readGitDiff(plain, d())],
     ];
     for (const [label, fn] of cases) {
-      const o = await outcome(fn);
+      const o = await toolOutcome(fn);
       expect(o.code, label).not.toBe("OK");
       expect(o.hint, `${label}: ${o.text}`).toMatch(/\S/);
       expect(o.text).not.toContain(SECRET);

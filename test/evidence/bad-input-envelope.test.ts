@@ -3,22 +3,20 @@
  * back as tool error envelopes (`{ok:false,error:{code,message,hint?}}`), never as exceptions
  * (issue 2 "Done means"; code-intel-anchors §2.5 "Reject").
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace } from "../../src/evidence/workspace.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
 let w: string;
 let ws: Workspace;
 
 beforeAll(async () => {
-  w = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-envelope-")));
-  mkdirSync(path.join(w, "proj/src"), { recursive: true });
-  mkdirSync(path.join(w, "outside"));
-  writeFileSync(path.join(w, "outside/secret.txt"), "TOPSECRET\n");
-  writeFileSync(path.join(w, "proj/src/a.ts"), "export const a = 1;\n");
+  w = makeTempDir("codecite-envelope-");
+  putFile(w, "outside/secret.txt", "TOPSECRET\n");
+  putFile(w, "proj/src/a.ts", "export const a = 1;\n");
   ws = await Workspace.open(path.join(w, "proj"));
 });
 

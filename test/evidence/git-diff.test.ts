@@ -1,69 +1,46 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
 import { readGitDiff, unquoteGitPath, validateRef } from "../../src/evidence/git-diff.js";
 import { Workspace } from "../../src/evidence/workspace.js";
 import type { ReadGitDiffArgs } from "../../src/tools/code-tools.js";
+import { diffArgs } from "../helpers/evidence-args.js";
+import { commitAll, git } from "../helpers/git.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
+import { toolErrorOf } from "../helpers/tool-error.js";
 
 let tmp: string;
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.com",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.com",
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
-}
-
-function put(root: string, rel: string, content: string): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
-
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 
-async function fail(ws: Workspace, a: Partial<ReadGitDiffArgs>): Promise<ToolError> {
-  const e = await readGitDiff(ws, { context_lines: 3, ...a }).catch((x: unknown) => x);
-  if (!(e instanceof ToolError)) throw new Error(`expected a ToolError, got ${JSON.stringify(e)}`);
-  return e;
-}
+const fail = (ws: Workspace, a: Partial<ReadGitDiffArgs>): Promise<ToolError> => toolErrorOf(readGitDiff(ws, diffArgs(a)));
 
 let repo: string;
 let first: string;
 let second: string;
 
 beforeAll(() => {
-  tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-diff-")));
+  tmp = makeTempDir("codecite-diff-");
   repo = path.join(tmp, "repo");
   mkdirSync(repo);
   git(repo, "init", "-q", "-b", "main");
-  put(repo, "src/app.py", lines(20));
-  put(repo, "src/old.py", "gone = 1\n");
-  put(repo, "docs/a.md", lines(10));
-  put(repo, ".env", "TOKEN=one\n");
-  put(repo, "win.txt", "a\r\nb\r\n");
-  git(repo, "add", "-A");
-  git(repo, "commit", "-qm", "first");
+  putFile(repo, "src/app.py", lines(20));
+  putFile(repo, "src/old.py", "gone = 1\n");
+  putFile(repo, "docs/a.md", lines(10));
+  putFile(repo, ".env", "TOKEN=one\n");
+  putFile(repo, "win.txt", "a\r\nb\r\n");
+  commitAll(repo, "first");
   first = git(repo, "rev-parse", "HEAD");
-  put(repo, "src/app.py", lines(20, (i) => (i === 5 ? "line five" : `line ${i}`)));
+  putFile(repo, "src/app.py", lines(20, (i) => (i === 5 ? "line five" : `line ${i}`)));
   git(repo, "commit", "-qam", "second");
   second = git(repo, "rev-parse", "HEAD");
   git(repo, "tag", "v2");
   // working-tree changes against HEAD
-  put(repo, "docs/a.md", lines(10).replace("line 3\nline 4\n", ""));
+  putFile(repo, "docs/a.md", lines(10).replace("line 3\nline 4\n", ""));
   unlinkSync(path.join(repo, "src/old.py"));
-  put(repo, ".env", "TOKEN=two\n");
-  put(repo, "win.txt", "a\r\nB\r\n");
+  putFile(repo, ".env", "TOKEN=two\n");
+  putFile(repo, "win.txt", "a\r\nB\r\n");
 });
 
 afterAll(() => {
@@ -171,10 +148,9 @@ describe("readGitDiff", () => {
     const big = path.join(tmp, "big");
     mkdirSync(big);
     git(big, "init", "-q");
-    for (let i = 0; i < 90; i++) put(big, `f${String(i).padStart(3, "0")}.txt`, lines(5));
-    git(big, "add", "-A");
-    git(big, "commit", "-qm", "base");
-    for (let i = 0; i < 90; i++) put(big, `f${String(i).padStart(3, "0")}.txt`, lines(5, (n) => `changed ${n}`));
+    for (let i = 0; i < 90; i++) putFile(big, `f${String(i).padStart(3, "0")}.txt`, lines(5));
+    commitAll(big, "base");
+    for (let i = 0; i < 90; i++) putFile(big, `f${String(i).padStart(3, "0")}.txt`, lines(5, (n) => `changed ${n}`));
     const ws = await Workspace.open(big);
     const r = await readGitDiff(ws, { context_lines: 3 });
     expect(r.total).toBe(90);

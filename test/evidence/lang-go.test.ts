@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -226,6 +226,44 @@ describe("go: find_symbol and find_importers end to end", () => {
     ];
     expect((await importersOf(root, "internal/store/stats.go")).records).toEqual(expected);
     expect((await importersOf(root, "example.com/shop/internal/store")).records).toEqual(expected);
+  });
+
+  it("a folder holding .go files is that package: `internal/store` and `internal/store/` as the import path does", async () => {
+    const expected = [
+      "cmd/shop/main.go:14-14 example.com/shop/internal/store alias=st | \tst \"example.com/shop/internal/store\"",
+      "internal/api/handler.go:9-9 example.com/shop/internal/store | \t\"example.com/shop/internal/store\"",
+      "internal/migrations/migrations.go:4-4 example.com/shop/internal/store | import \"example.com/shop/internal/store\"",
+    ];
+    for (const q of ["internal/store", "internal/store/", "store", "shop/internal/store"]) {
+      const r = await importersOf(root, q);
+      expect(r.records, q).toEqual(expected);
+      expect(r.note, q).toBeUndefined();
+    }
+    expect((await importersOf(root, "internal/strutil")).records).toEqual([
+      "cmd/shop/main.go:15-15 example.com/shop/internal/strutil alias=. | \t. \"example.com/shop/internal/strutil\"",
+    ]);
+    // a folder without .go files is no package: an empty result that says how it was read
+    const none = await importersOf(root, "cmd");
+    expect(none.records).toEqual([]);
+    expect(none.note).toContain("No module or file named 'cmd'");
+  });
+
+  it("an external test package (package x_test) in the folder imports the package", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "codecite-go-xtest-"));
+    try {
+      writeFileSync(join(dir, "go.mod"), "module example.com/m\n\ngo 1.21\n");
+      mkdirSync(join(dir, "store"));
+      writeFileSync(join(dir, "store", "store.go"), "package store\n\nfunc Get() int { return 1 }\n");
+      writeFileSync(join(dir, "store", "store_ext_test.go"), 'package store_test\n\nimport (\n\t"testing"\n\n\t"example.com/m/store"\n)\n\nfunc TestGet(t *testing.T) { _ = store.Get() }\n');
+      expect((await importersOf(dir, "store")).records).toEqual([
+        'store/store_ext_test.go:6-6 example.com/m/store | \t"example.com/m/store"',
+      ]);
+      expect((await importersOf(dir, "store/store.go")).records).toEqual([
+        'store/store_ext_test.go:6-6 example.com/m/store | \t"example.com/m/store"',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("find_importers of the replace-d module and of a standard library package", async () => {

@@ -390,6 +390,47 @@ describe("rust: find_symbol and find_importers end to end", () => {
       `${SHOP}/store/memory.rs:1-1 std::collections::HashMap | use std::collections::HashMap;`,
     ]);
   });
+
+  it("a module written as a Rust path (`shop::store::memory`, `store::memory`) is that module's file: `mod`, groups, other crates", async () => {
+    const expected = [
+      `${CLI}/main.rs:3-6 shop | use shop::{`,
+      `${SHOP}/lib.rs:11-11 crate::store | pub use store::{memory::MemoryStore, Store};`,
+      `${SHOP}/store/mod.rs:2-2 crate::store::memory flags=mod_declaration | pub mod memory;`,
+      "crates/shop/tests/integration.rs:3-3 shop::store::memory | use shop::store::memory::MemoryStore;",
+    ];
+    expect((await importersOf(root, "shop::store::memory")).records).toEqual(expected);
+    expect((await importersOf(root, "crate::store::memory")).records).toEqual(expected);
+    const tail = await importersOf(root, "store::memory");
+    expect(tail.records).toEqual(expected);
+    expect(tail.note).toBeUndefined();
+    // the same as asking for the file
+    expect((await importersOf(root, `${SHOP}/store/memory.rs`)).records).toEqual(expected);
+  });
+
+  it("`crate::config` and `shop::config` name config.rs; its own `use super::*` (line 39) is not an importer", async () => {
+    const expected = [
+      `${CLI}/main.rs:3-6 shop | use shop::{`,
+      `${SHOP}/config/defaults.rs:1-1 crate::config | use super::Config;`,
+      `${SHOP}/lib.rs:6-6 crate::config flags=mod_declaration | pub mod config;`,
+      `${SHOP}/lib.rs:10-10 crate::config | pub use crate::config::Config;`,
+      `${SHOP}/store/mod.rs:4-4 crate::config | use crate::config::{self, Config};`,
+    ];
+    const viaCrate = await importersOf(root, "crate::config");
+    expect(viaCrate.records).toEqual(expected);
+    expect(viaCrate.records.some((r) => r.startsWith(`${SHOP}/config.rs:`))).toBe(false);
+    expect((await importersOf(root, "shop::config")).records).toEqual(expected);
+  });
+
+  it("a bare module name (`store`) is read as the one module it ends", async () => {
+    expect((await importersOf(root, "store")).records).toEqual([
+      `${CLI}/commands.rs:3-3 shop::store | use shop::store::Result;`,
+      `${CLI}/commands/list.rs:2-2 shop::store | use shop::store::{self, Result};`,
+      `${CLI}/main.rs:3-6 shop | use shop::{`,
+      `${SHOP}/lib.rs:7-7 crate::store flags=mod_declaration | pub mod store;`,
+      `${SHOP}/lib.rs:11-11 crate::store | pub use store::{memory::MemoryStore, Store};`,
+      `${SHOP}/store/memory.rs:3-3 crate::store | use super::{Result, Store, StoreError};`,
+    ]);
+  });
 });
 
 /** Rust ground truth: the files rustc read for each crate (cargo dep-info) = our `mod` closure (skipped without cargo). */

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
@@ -7,27 +6,21 @@ import { MAX_READ_CHARS, MAX_READ_LINE_CHARS, MAX_READ_LINES, readEvidence } fro
 import { searchCode } from "../../src/evidence/search.js";
 import { Workspace } from "../../src/evidence/workspace.js";
 import type { ReadEvidenceArgs } from "../../src/tools/code-tools.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
+import { toolErrorOf } from "../helpers/tool-error.js";
 
 let tmp: string;
 let root: string;
 let ws: Workspace;
 
-function put(rel: string, content: string | Buffer): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
+const put = (rel: string, content: string | Buffer): void => putFile(root, rel, content);
 
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
 
-async function err(a: ReadEvidenceArgs): Promise<ToolError> {
-  const e = await readEvidence(ws, a).catch((x: unknown) => x);
-  if (!(e instanceof ToolError)) throw new Error(`expected a ToolError, got ${JSON.stringify(e)}`);
-  return e;
-}
+const err = (a: ReadEvidenceArgs): Promise<ToolError> => toolErrorOf(readEvidence(ws, a));
 
 beforeAll(async () => {
-  tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-read-")));
+  tmp = makeTempDir("codecite-read-");
   root = path.join(tmp, "proj");
   put("src/main.py", "import os\n\n\ndef main():\n    print('hi')\n");
   put("big.txt", numbered(250));

@@ -1,26 +1,22 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
 import { MAX_LINE_CHARS, searchCode } from "../../src/evidence/search.js";
 import { Workspace } from "../../src/evidence/workspace.js";
 import type { SearchCodeArgs } from "../../src/tools/code-tools.js";
+import { searchArgs as args } from "../helpers/evidence-args.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
 let tmp: string;
 let root: string;
 let ws: Workspace;
 
-function put(rel: string, content: string | Buffer): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
+const put = (rel: string, content: string | Buffer): void => putFile(root, rel, content);
 
-const args = (a: Partial<SearchCodeArgs> & { query: string }): SearchCodeArgs => ({ regex: false, max_results: 50, ...a });
 
 beforeAll(async () => {
-  tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-search-")));
+  tmp = makeTempDir("codecite-search-");
   root = path.join(tmp, "proj");
   put("src/app.py", "import os\n\ndef load_index(path):\n    return open(path)\n\nLoad_Index = 2\n");
   put("src/util.ts", "export function loadIndex() {}\nconst re = /a_b/;\n");

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { factsStats } from "../../src/evidence/facts.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import type { FindSymbolArgs } from "../../src/tools/code-tools.js";
@@ -70,6 +71,25 @@ describe("find_symbol: Python", () => {
     expect(r.note).toContain("Close names: load_index (src/rag_common.py:60)");
     expect((await sym(rag, "ragconfig")).note).toContain("RagConfig (src/rag_common.py:25)");
     expect((await sym(shop, "cart.total")).note).toContain("total is defined as: Cart.total (method, src/shop/cart.py:17)");
+  });
+
+  it("close names come from a cheap name list: only the files that define the closest names are parsed", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "codecite-close-"));
+    try {
+      for (let i = 0; i < 40; i++) writeFileSync(path.join(dir, `m${i}.py`), `def func_${i}():\n    return ${i}\n`);
+      writeFileSync(path.join(dir, "index.py"), "class IndexBuilder:\n    def build(self):\n        return 1\n");
+      writeFileSync(path.join(dir, "Widget.java"), "class Widget {\n  public static int renderAll(int x) { return x; }\n}\n");
+      const ws = await Workspace.open(dir);
+      const before = factsStats().parsed;
+      const r = await sym(ws, "IndxBuilder");
+      expect(r.note).toContain("Close names: IndexBuilder (index.py:1)");
+      expect(factsStats().parsed - before).toBe(1);
+      expect((await sym(ws, "IndexBuilder.biuld")).note).toContain("Close names: IndexBuilder.build (index.py:2)");
+      expect((await sym(ws, "renderall")).note).toContain("Close names: renderAll (Widget.java:2)");
+      expect(factsStats().parsed - before).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("path errors come from the workspace; a name with spaces is INVALID_ARGUMENT", async () => {

@@ -1,34 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolError } from "../../src/evidence/evidence.js";
 import { isDeniedPath } from "../../src/evidence/deny-list.js";
 import { splitLines } from "../../src/evidence/text-file.js";
 import { SkippedFileError, Workspace, describeSkipped } from "../../src/evidence/workspace.js";
+import { git } from "../helpers/git.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
+import { type Settleable, toolOutcome } from "../helpers/tool-error.js";
 
 let tmp: string;
 let root: string;
 
-function put(rel: string, content: string | Buffer): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, content);
-}
+const put = (rel: string, content: string | Buffer): void => putFile(root, rel, content);
 
-async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<string> {
-  try {
-    await (typeof p === "function" ? p() : p);
-  } catch (err) {
-    if (err instanceof ToolError) return err.code;
-    throw err;
-  }
-  return "OK";
-}
+const codeOf = async (run: Settleable): Promise<string> => (await toolOutcome(run)).code;
 
 beforeAll(() => {
-  tmp = realpathSync(mkdtempSync(path.join(tmpdir(), "codecite-ws-")));
+  tmp = makeTempDir("codecite-ws-");
   root = path.join(tmp, "proj");
   mkdirSync(root);
   put("src/a.ts", "export const a = 1;\n");
@@ -180,7 +169,7 @@ describe("Workspace.listFiles", () => {
   it("applies .gitignore inside a git repository too", async () => {
     const repo = path.join(tmp, "gitrepo");
     mkdirSync(repo);
-    execFileSync("git", ["init", "-q"], { cwd: repo });
+    git(repo, "init", "-q");
     writeFileSync(path.join(repo, ".gitignore"), "ignored.txt\n");
     writeFileSync(path.join(repo, "ignored.txt"), "x\n");
     writeFileSync(path.join(repo, "kept.txt"), "x\n");

@@ -60,6 +60,21 @@ describe("OllamaProvider.chat", () => {
     expect(body.messages).toEqual([{ role: "user", content: "who imports rag_common?" }]);
   });
 
+  it("sends contextTokens as options.num_ctx, beside temperature, streamed or not", async () => {
+    server = await startFakeOllama({ turns: [{ repeat: true, content: "ok" }] });
+    const p = new OllamaProvider({ host: server.host });
+    const messages = [{ role: "user" as const, content: "hi" }];
+    await p.chat({ model: "qwen3:8b", messages, contextTokens: 8192 });
+    await p.chat({ model: "qwen3:8b", messages, contextTokens: 16384, temperature: 0.2 }, { onContent: () => undefined });
+    await p.chat({ model: "qwen3:8b", messages });
+    const [plain, streamed, none] = server.chatRequests();
+    expect(plain!.options).toEqual({ num_ctx: 8192 });
+    expect(plain!.stream).toBe(false);
+    expect(streamed!.options).toEqual({ temperature: 0.2, num_ctx: 16384 });
+    expect(streamed!.stream).toBe(true);
+    expect(none!.options).toBeUndefined();
+  });
+
   it("streams thinking and content deltas in order and collects streamed tool calls", async () => {
     server = await startFakeOllama({
       turns: [

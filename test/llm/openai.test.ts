@@ -175,6 +175,14 @@ describe("OpenAIProvider against the fake server", () => {
     expect(turn).toEqual({ content: text, thinking: "hm", tool_calls: [], done_reason: "stop", usage: { prompt_tokens: 11, completion_tokens: 7 } });
   });
 
+  it("does not send contextTokens (a server setting) and leaves max_tokens unset", async () => {
+    fake = await startFakeOpenAI({ turns: [{ content: "ok" }] });
+    const provider = new OpenAIProvider({ baseURL: fake.origin });
+    await provider.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }], contextTokens: 8192, temperature: 0 });
+    const body = fake.chatRequests()[0]!;
+    expect(Object.keys(body).sort()).toEqual(["messages", "model", "temperature"]);
+  });
+
   it("non-streamed: parses tool calls, reasoning and usage; sends response_format for format", async () => {
     fake = await startFakeOpenAI({
       turns: [

@@ -1,7 +1,12 @@
-/** Loader for the vendored tool-call corpus (`test/fixtures/toolcalls.jsonl`; README in `/work/shared/corpus`). */
+/**
+ * The tool-call corpora as test data: the vendored corpus `test/fixtures/toolcalls.jsonl` (copied
+ * as is from the shared corpus; its README describes the fields and the comparison rules) and
+ * codecite's own `toolcalls-extra.jsonl`, one JSON case per line.
+ */
 import { readFileSync } from "node:fs";
 import type { OfferedTool } from "../../src/toolshim/types.js";
 
+/** One corpus line (fields as the corpus README defines them). */
 export interface CorpusCase {
   id: string;
   family: string;
@@ -14,13 +19,29 @@ export interface CorpusCase {
   source?: unknown;
 }
 
-/** Every case, in file order. */
-export function loadCorpus(): CorpusCase[] {
-  const url = new URL("../fixtures/toolcalls.jsonl", import.meta.url);
+/**
+ * Every case of the JSON-lines file `test/fixtures/<file>`, in file order; blank lines are skipped.
+ * @throws when the file is missing or a line is not JSON.
+ */
+export function readCases<T extends CorpusCase = CorpusCase>(file: string): T[] {
+  const url = new URL(`../fixtures/${file}`, import.meta.url);
   return readFileSync(url, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as CorpusCase);
+    .map((l) => JSON.parse(l) as T);
+}
+
+let vendored: CorpusCase[] | undefined;
+
+/** Every case of the vendored corpus, in file order (read once per test file; do not mutate). */
+export function loadCorpus(): CorpusCase[] {
+  vendored ??= readCases("toolcalls.jsonl");
+  return vendored;
+}
+
+/** The vendored cases of one dialect `family`. */
+export function casesOf(family: string): CorpusCase[] {
+  return loadCorpus().filter((c) => c.family === family);
 }
 
 /** The offered tools of a case, with their schema when the case gives one. */

@@ -13,11 +13,10 @@
  * `shell`); `[]` means the text is not a call attempt at all (an example, quoted markup). A case
  * with `known_failure` documents an open defect and must fail until it is fixed.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import { normalizeToolAlias } from "../../src/toolshim/policy.js";
-import { collapse, toolsOf, type CorpusCase } from "./corpus-cases.js";
+import { collapse, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
 
 interface ExtraCase extends CorpusCase {
   /** Bare aliases of the calls that must be refused, in order; absent = not checked. */
@@ -30,15 +29,8 @@ interface ExtraCase extends CorpusCase {
   known_failure?: string;
 }
 
-function loadExtra(): ExtraCase[] {
-  const url = new URL("../fixtures/toolcalls-extra.jsonl", import.meta.url);
-  return readFileSync(url, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as ExtraCase);
-}
 
-const cases = loadExtra();
+const cases = readCases<ExtraCase>("toolcalls-extra.jsonl");
 
 describe("extra tool-call corpus", () => {
   it("has unique ids, a written-for-codecite source and every vendored family", () => {

@@ -5,6 +5,7 @@
  * `{answer, evidence, citations, steps, model, provider}`.
  */
 import type { Command } from "commander";
+import type { ConfigFlags } from "../../config.js";
 import type { Provider } from "../../llm/types.js";
 import type { Interpreter } from "../../toolshim/index.js";
 import { UsageError, parseInteger, runAction } from "../output.js";
@@ -16,6 +17,8 @@ interface AskFlags {
   host?: string;
   toolshim?: string;
   maxSteps?: number;
+  /** Context size in tokens, as typed; validated by `resolveConfig` (names `--num-ctx`). */
+  numCtx?: string;
   json?: boolean;
   verbose?: boolean;
 }
@@ -32,11 +35,12 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
     throw new UsageError(`--max-steps must be between 1 and ${MAX_STEPS_LIMIT}, got ${maxSteps}`);
   }
   const { resolveConfig } = await import("../../config.js");
-  const configFlags: { model?: string; provider?: string; host?: string; toolshim?: string } = {};
+  const configFlags: ConfigFlags = {};
   if (flags.model !== undefined) configFlags.model = flags.model;
   if (flags.provider !== undefined) configFlags.provider = flags.provider;
   if (flags.host !== undefined) configFlags.host = flags.host;
   if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
+  if (flags.numCtx !== undefined) configFlags.numCtx = flags.numCtx;
   const config = resolveConfig(configFlags, process.env);
 
   const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, { chooseDefaultModel }, { AskEventPrinter }, output, render] =
@@ -84,6 +88,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       workspace,
       question,
       maxSteps,
+      ...(config.contextTokens !== undefined ? { contextTokens: config.contextTokens } : {}),
       toolshim: config.toolshim,
       ...(interpreter ? { interpreter } : {}),
       stream: !json,
@@ -130,6 +135,7 @@ export function register(program: Command): void {
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
     .option("--max-steps <n>", "maximum tool steps before answering (default 8)", parseInteger)
+    .option("--num-ctx <n>", "context size in tokens, 2048-1048576 (default: CODECITE_NUM_CTX, else 8192; capped by the model's)")
     .option("--json", "print {answer, evidence, citations, steps, model, provider} as JSON")
     .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")
     .action((question: string, flags: AskFlags) => runAction(flags.json === true, () => ask(question, flags)));

@@ -113,7 +113,7 @@ export function register(program: Command): void {
         const shim = await import("../../toolshim/index.js");
         let result: RecoverResult;
         if (flags.interpreter === true) {
-          const [{ resolveConfig }, { createInterpreterTarget }] = await Promise.all([
+          const [{ resolveConfig }, { createInterpreterTarget, closeProviders }] = await Promise.all([
             import("../../config.js"),
             import("../provider-factory.js"),
           ]);
@@ -122,8 +122,13 @@ export function register(program: Command): void {
             logLine(`codecite: interpreter disabled: ${target.disabled}`);
             result = shim.recoverDeterministic({ content: text }, tools);
           } else {
-            const interpreter = shim.createInterpreter(target.provider, target.model);
-            result = await shim.recover({ content: text }, tools, { interpreter });
+            try {
+              const interpreter = shim.createInterpreter(target.provider, target.model);
+              result = await shim.recover({ content: text }, tools, { interpreter });
+            } finally {
+              // The local backend holds an embedded model and a native backend: free them.
+              await closeProviders(target.provider);
+            }
             if (result.diagnostics.some((d) => d.stage === "interpreter" && /failed|did not answer/.test(d.message))) {
               process.exitCode = 1;
             }

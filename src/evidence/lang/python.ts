@@ -35,6 +35,7 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { EvidenceFlag, SymbolKind } from "../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { callStatementLines, shortText } from "./call-range.js";
+import { escapeRustRegex } from "../text-prefilter.js";
 import { parentDir } from "./project-files.js";
 import { isDottedName, pythonLayout, type FoundModule } from "./python-layout.js";
 import { compiledQuery } from "./query-cache.js";
@@ -359,15 +360,36 @@ function matchesExternal(query: string, ref: ImportRef, res: Resolution): boolea
   return name !== undefined && name !== "*" && `${m}.${name}` === query;
 }
 
-/** Needles for the text prefilter: a module is always named by its stem, except a package reached by `from . import x`. */
+/**
+ * Regexes (Rust syntax, multi-line mode) for the lines that can name `word` in an import: a
+ * statement that starts a line (or follows `;` or `:`) with `import`/`from` and names the word;
+ * a continuation line of a parenthesised or backslash-continued `from … import` list (names,
+ * `as` aliases, commas, a closing parenthesis, a comment); a dynamic import call, whatever it names.
+ * A mention in a comment, a string or an expression alone does not make a file a candidate.
+ */
+export function importLinePatterns(word: string): string[] {
+  const w = escapeRustRegex(word);
+  const name = String.raw`[\w.]+(?:[ \t]+as[ \t]+\w+)?`;
+  return [
+    String.raw`(?m:(?:^|[;:])[ \t]*(?:from|import)[ \t][^\n]*\b${w}\b)`,
+    String.raw`(?m:^[ \t]*(?:${name}[ \t]*,[ \t]*)*${w}(?:[ \t]+as[ \t]+\w+)?[ \t]*(?:,[ \t]*(?:${name}[ \t]*,?[ \t]*)*)?\)?[ \t]*\\?[ \t]*(?:#[^\n]*)?\r?$)`,
+    String.raw`(?:import_module|__import__)[ \t]*\(`,
+  ];
+}
+
+/**
+ * Needles for the text prefilter: an importer names the module's stem (a package: its folder's
+ * name) in an import statement ({@link importLinePatterns}), except `from . import x`, which
+ * reaches a package without naming it.
+ */
 async function importerHints(file: string): Promise<{ literals: string[]; patterns?: string[] }> {
   const base = file.slice(file.lastIndexOf("/") + 1);
   const stem = base.slice(0, base.lastIndexOf("."));
   if (stem === "__init__") {
     const dir = parentDir(file);
-    return { literals: [dir.slice(dir.lastIndexOf("/") + 1)], patterns: [String.raw`from\s+\.+\s+import`] };
+    return { literals: [], patterns: [...importLinePatterns(dir.slice(dir.lastIndexOf("/") + 1)), String.raw`from\s+\.+\s+import`] };
   }
-  return { literals: [stem] };
+  return { literals: [], patterns: importLinePatterns(stem) };
 }
 
 /** The Python language module. */

@@ -11,9 +11,9 @@ import type { RawCall } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { toRawCalls } from "./pythonic.js";
+import { scanWrapperBlocks } from "./wrapper-block.js";
 
 const OPEN = "<|tool_call_start|>";
-const CLOSE = "<|tool_call_end|>";
 
 function bodyCalls(text: string, start: number, end: number): RawCall[] | undefined {
   const body = text.slice(start, end).trim();
@@ -29,15 +29,11 @@ export const lfm2ToolCallTokens = defineDialect({
   detect: (text) => text.includes(OPEN),
   parse(text) {
     const out = new MatchBuilder(text);
-    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
-      const close = text.indexOf(CLOSE, at);
-      const next = text.indexOf(OPEN, at + OPEN.length);
-      const bodyEnd = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : text.length;
-      const end = bodyEnd === close ? close + CLOSE.length : bodyEnd;
-      const calls = bodyCalls(text, at + OPEN.length, bodyEnd);
-      if (calls) for (const c of calls) out.call(c, at);
-      out.span(at, end);
-    }
+    const spec = { open: OPEN, close: "<|tool_call_end|>", nextOpenEndsBody: true };
+    scanWrapperBlocks(text, spec, out, ({ start, bodyStart, bodyEnd }) => {
+      for (const c of bodyCalls(text, bodyStart, bodyEnd) ?? []) out.call(c, start);
+      return "complete";
+    });
     return out.result();
   },
 });

@@ -7,10 +7,10 @@
  * text; an invoke cut inside a value yields no call and the block is removed to the end.
  */
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanWrapperBlocks } from "./wrapper-block.js";
 import { parseXmlInvoke } from "./xml-invoke.js";
 
 const OPEN = "<minimax:tool_call>";
-const CLOSE = "</minimax:tool_call>";
 
 /** Dialect `minimax_m2_invoke`. */
 export const minimaxM2Invoke = defineDialect({
@@ -19,22 +19,18 @@ export const minimaxM2Invoke = defineDialect({
   detect: (text) => text.includes(OPEN),
   parse(text) {
     const out = new MatchBuilder(text);
-    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
-      const close = text.indexOf(CLOSE, at);
-      const limit = close >= 0 ? close : text.length;
-      let i = at + OPEN.length;
+    scanWrapperBlocks(text, { open: OPEN, close: "</minimax:tool_call>" }, out, ({ bodyStart, bodyEnd }) => {
       let truncated = false;
-      for (;;) {
+      for (let i = bodyStart; ; ) {
         const inv = text.indexOf("<invoke", i);
-        if (inv < 0 || inv >= limit) break;
-        const r = parseXmlInvoke(text, inv, "", limit);
+        if (inv < 0 || inv >= bodyEnd) break;
+        const r = parseXmlInvoke(text, inv, "", bodyEnd);
         if (r.ok) out.call({ name: r.name, arguments: r.params, untyped: true }, inv);
         else if (r.reason === "truncated") truncated = true;
         i = Math.max(r.end, inv + 1);
       }
-      out.span(at, close >= 0 && !truncated ? close + CLOSE.length : text.length);
-      if (close < 0 || truncated) break;
-    }
+      return truncated ? "truncated" : "complete";
+    });
     return out.result();
   },
 });

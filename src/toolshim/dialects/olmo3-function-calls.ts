@@ -10,9 +10,9 @@
 import { parsePythonCallSequence } from "../python-literal.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { toRawCalls } from "./pythonic.js";
+import { scanWrapperBlocks } from "./wrapper-block.js";
 
 const OPEN = "<function_calls>";
-const CLOSE = "</function_calls>";
 /** A body that starts like a Python call (optionally inside a list). */
 const CALL_START = /^\s*\[?\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
 
@@ -23,16 +23,12 @@ export const olmo3FunctionCalls = defineDialect({
   detect: (text) => text.includes(OPEN),
   parse(text) {
     const out = new MatchBuilder(text);
-    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
-      if (!CALL_START.test(text.slice(at + OPEN.length, at + OPEN.length + 200))) continue;
-      const close = text.indexOf(CLOSE, at);
-      const bodyEnd = close >= 0 ? close : text.length;
-      const calls = parsePythonCallSequence(text, at + OPEN.length, bodyEnd);
-      const raw = calls && toRawCalls(calls);
-      if (raw) for (const c of raw) out.call(c, at);
-      out.span(at, close >= 0 ? close + CLOSE.length : text.length);
-      if (close < 0) break;
-    }
+    scanWrapperBlocks(text, { open: OPEN, close: "</function_calls>" }, out, ({ start, bodyStart, bodyEnd }) => {
+      if (!CALL_START.test(text.slice(bodyStart, bodyStart + 200))) return "foreign";
+      const calls = parsePythonCallSequence(text, bodyStart, bodyEnd);
+      for (const c of (calls && toRawCalls(calls)) ?? []) out.call(c, start);
+      return "complete";
+    });
     return out.result();
   },
 });

@@ -7,10 +7,10 @@
  * the end of the text; a function cut inside a value yields no call and the block is removed.
  */
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { scanWrapperBlocks } from "./wrapper-block.js";
 import { parseXmlFunction } from "./xml-function.js";
 
 const OPEN = "<seed:tool_call>";
-const CLOSE = "</seed:tool_call>";
 
 /** Dialect `seed_oss`. */
 export const seedOss = defineDialect({
@@ -19,22 +19,15 @@ export const seedOss = defineDialect({
   detect: (text) => text.includes(OPEN),
   parse(text) {
     const out = new MatchBuilder(text);
-    for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
-      const close = text.indexOf(CLOSE, at);
-      const limit = close >= 0 ? close : text.length;
-      let truncated = false;
-      for (let i = text.indexOf("<function=", at); i >= 0 && i < limit; ) {
-        const fn = parseXmlFunction(text, i, limit);
+    scanWrapperBlocks(text, { open: OPEN, close: "</seed:tool_call>" }, out, ({ bodyStart, bodyEnd }) => {
+      for (let i = text.indexOf("<function=", bodyStart); i >= 0 && i < bodyEnd; ) {
+        const fn = parseXmlFunction(text, i, bodyEnd);
         if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, i);
-        else if (fn.reason === "truncated") {
-          truncated = true;
-          break;
-        }
+        else if (fn.reason === "truncated") return "truncated";
         i = text.indexOf("<function=", fn.ok || fn.reason === "invalid" ? Math.max(fn.end, i + 1) : i + 1);
       }
-      out.span(at, close >= 0 && !truncated ? close + CLOSE.length : text.length);
-      if (close < 0 || truncated) break;
-    }
+      return "complete";
+    });
     return out.result();
   },
 });

@@ -1,16 +1,65 @@
-/** Vitest helpers for the dialect tests (corpus cases per family, argument comparison). */
+/**
+ * Helpers for the dialect tests: the vendored corpus cases of one family checked against a
+ * dialect alone (calls, argument comparison, and the visible text left after its spans and the
+ * reasoning are removed, compared by the corpus README's rules).
+ */
 import { expect, it } from "vitest";
-import type { Dialect, DialectMatch, OfferedTool } from "../../../src/toolshim/types.js";
-import { casesOf, norm, removeSpans, residue, toolsOf } from "./corpus.js";
+import type { Dialect, DialectMatch, OfferedTool, Span } from "../../../src/toolshim/types.js";
+import { casesOf, collapse, toolsOf } from "../corpus-cases.js";
 
-export { removeSpans, norm, residue, tools, toolsOf, casesOf } from "./corpus.js";
+/**
+ * `text` with `spans` removed, plainly cut (an oracle independent of the pipeline's
+ * `residue.ts`, which also tidies the whitespace at each cut).
+ */
+export function removeSpans(text: string, spans: readonly Span[]): string {
+  let out = "";
+  let at = 0;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    out += text.slice(at, Math.max(at, s.start));
+    at = Math.max(at, s.end);
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * Test-only stand-in for the pipeline's reasoning split, so that a dialect's residue can be
+ * compared with `content_after` (which also removes reasoning): closed blocks are removed, a
+ * closer without opener removes everything before it (prefilled opener), an opener without
+ * closer removes everything after it.
+ */
+export function stripReasoning(text: string): string {
+  const pairs: [string, string][] = [
+    ["<think>", "</think>"],
+    ["<seed:think>", "</seed:think>"],
+    ["<|START_THINKING|>", "<|END_THINKING|>"],
+    ["<|inner_prefix|>", "<|inner_suffix|>"],
+    ["<|channel>thought", "<channel|>"],
+  ];
+  let t = text;
+  for (const [open, close] of pairs) {
+    for (;;) {
+      const o = t.indexOf(open);
+      const c = t.indexOf(close, o < 0 ? 0 : o);
+      if (o >= 0 && c >= 0) t = t.slice(0, o) + t.slice(c + close.length);
+      else if (o < 0 && c >= 0) t = t.slice(c + close.length);
+      else if (o >= 0) t = t.slice(0, o);
+      else break;
+    }
+  }
+  return t;
+}
+
+/** Visible text after removing the match's spans (and, for the corpus comparison, reasoning). */
+function residue(text: string, match: DialectMatch | null): string {
+  return collapse(stripReasoning(removeSpans(text, match?.spans ?? [])));
+}
 
 /**
  * Compare found arguments with expected ones. Untyped calls carry strings where the corpus expects
  * schema-typed values (the pipeline types them); such a string counts as equal when it parses as
  * JSON to the expected value.
  */
-export function expectArguments(found: unknown, expected: Record<string, unknown>, untyped: boolean): void {
+function expectArguments(found: unknown, expected: Record<string, unknown>, untyped: boolean): void {
   if (!untyped) {
     expect(found).toEqual(expected);
     return;
@@ -22,11 +71,6 @@ export function expectArguments(found: unknown, expected: Record<string, unknown
     if (typeof got === "string" && typeof v !== "string") expect(JSON.parse(got)).toEqual(v);
     else expect(got).toEqual(v);
   }
-}
-
-/** Parse `text` with `dialect` and return the match (fails the test if `parse` throws). */
-export function parseWith(dialect: Dialect, text: string, offered: readonly OfferedTool[]): DialectMatch | null {
-  return dialect.parse(text, offered);
 }
 
 /**
@@ -45,12 +89,12 @@ export function itParsesCorpusCases(
   });
   for (const c of cases) {
     it(`corpus ${c.id}`, () => {
-      const match = parseWith(dialect, c.raw, toolsOf(c));
+      const match = dialect.parse(c.raw, toolsOf(c));
       const calls = match?.calls ?? [];
       expect(calls.map((x) => x.name)).toEqual(c.expected.map((x) => x.name));
       calls.forEach((call, i) => expectArguments(call.arguments, c.expected[i]!.arguments, call.untyped === true));
       const exception = residueExceptions[c.id];
-      expect(residue(c.raw, match)).toBe(norm(exception ? exception.residue : c.content_after));
+      expect(residue(c.raw, match)).toBe(collapse(exception ? exception.residue : c.content_after));
     });
   }
 }
@@ -66,5 +110,5 @@ export interface ParseView {
 export function run(dialect: Dialect, text: string, offered: readonly (string | OfferedTool)[] = []): ParseView {
   const toolList = offered.map((t) => (typeof t === "string" ? { name: t } : t));
   const match = dialect.parse(text, toolList);
-  return { match, calls: match?.calls ?? [], content: norm(removeSpans(text, match?.spans ?? [])) };
+  return { match, calls: match?.calls ?? [], content: collapse(removeSpans(text, match?.spans ?? [])) };
 }

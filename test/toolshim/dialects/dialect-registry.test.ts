@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ALL_MARKERS, DIALECTS, dialectFor, parseWithDialects } from "../../../src/toolshim/dialects/index.js";
 import type { DialectMatch } from "../../../src/toolshim/types.js";
-import { loadCorpus, norm, removeSpans, stripReasoning, toolsOf } from "./corpus.js";
+import { collapse, loadCorpus, toolsOf } from "../corpus-cases.js";
+import { removeSpans, stripReasoning } from "./corpus-helper.js";
 
 /** Families handled by the pipeline's inline JSON stage rather than by a dialect. */
 const NOT_DIALECTS = new Set(["bare_json"]);
@@ -44,14 +45,14 @@ describe("dialect registry", () => {
       const hits = parseWithDialects(c.raw, toolsOf(c));
       const calls = hits.flatMap((h) => h.match.calls).map((x) => x.name);
       const spans = hits.flatMap((h) => h.match.spans);
-      const residue = norm(stripReasoning(removeSpans(c.raw, spans)));
+      const residue = collapse(stripReasoning(removeSpans(c.raw, spans)));
       if (NOT_DIALECTS.has(c.family)) {
         // Bare JSON is the inline stage's: no dialect may claim it.
         if (hits.length > 0) failures.push(`${c.id}: claimed by ${hits.map((h) => h.family).join(",")}`);
         continue;
       }
       if (JSON.stringify(calls) !== JSON.stringify(c.expected.map((e) => e.name))) failures.push(`${c.id}: calls ${calls.join(",")}`);
-      if (c.id !== "deepseek-r1-reasoning-mentions-token" && residue !== norm(c.content_after)) failures.push(`${c.id}: residue ${residue}`);
+      if (c.id !== "deepseek-r1-reasoning-mentions-token" && residue !== collapse(c.content_after)) failures.push(`${c.id}: residue ${residue}`);
     }
     expect(failures).toEqual([]);
   });

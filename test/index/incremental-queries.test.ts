@@ -1,0 +1,127 @@
+/**
+ * The cache behind `loadFacts`, seen through the tools (issue 4 "Done means"): touching one file
+ * of a 5,000-file tree and querying again re-parses only that file. Parses are counted with
+ * `factsStats()`; the tree's mtimes lie in the past so that no entry is "racy".
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { factsStats, factsVersion } from "../../src/evidence/facts.js";
+import { findImporters } from "../../src/evidence/importers.js";
+import { findSymbol } from "../../src/evidence/symbols.js";
+import { Workspace } from "../../src/evidence/workspace.js";
+import { FactIndex } from "../../src/index/fact-index.js";
+
+const N = 5000;
+const PAST = new Date(Date.UTC(2021, 0, 1));
+let tmp = "";
+let root = "";
+let ws: Workspace;
+const savedCacheDir = process.env.CODECITE_CACHE_DIR;
+
+const file = (i: number) => `app/pkg${Math.floor(i / 100)}/mod${i % 100}.py`;
+const source = (i: number) => (i === 0 ? "def helper():\n    return 0\n" : `from app.pkg0.mod0 import helper\n\n\ndef run_${i}():\n    return helper()\n`);
+
+function write(rel: string, text: string, mtime = PAST): void {
+  const abs = path.join(root, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, text);
+  utimesSync(abs, mtime, mtime);
+}
+
+/** Parses (and other counters) caused by `fn`. */
+async function counting<T>(fn: () => Promise<T>): Promise<{ value: T; parsed: number; rehashed: number }> {
+  const before = factsStats();
+  const value = await fn();
+  const after = factsStats();
+  return { value, parsed: after.parsed - before.parsed, rehashed: after.rehashed - before.rehashed };
+}
+
+const importersOfHelper = () => findImporters(ws, { module_name: "app.pkg0.mod0", max_results: 5 });
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), "codecite-incr-"));
+  root = path.join(tmp, "tree");
+  process.env.CODECITE_CACHE_DIR = path.join(tmp, "cache");
+  write("app/__init__.py", "");
+  for (let p = 0; p < N / 100; p++) write(`app/pkg${p}/__init__.py`, "");
+  for (let i = 0; i < N; i++) write(file(i), source(i));
+  // folders too: nothing may look recently changed
+  for (let p = 0; p < N / 100; p++) utimesSync(path.join(root, `app/pkg${p}`), PAST, PAST);
+  utimesSync(path.join(root, "app"), PAST, PAST);
+  utimesSync(root, PAST, PAST);
+  ws = await Workspace.open(root);
+});
+
+afterAll(() => {
+  FactIndex.closeShared();
+  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
+  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("find_importers / find_symbol over a 5,000-file tree, through the fact cache", () => {
+  it("parses every candidate once (in worker threads), then nothing; an edited file alone is parsed again", async () => {
+    const first = await counting(importersOfHelper);
+    expect(first.value.total).toBe(N - 1);
+    expect(first.value.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual([
+      "app/pkg0/mod1.py:1 app.pkg0.mod0",
+      "app/pkg0/mod10.py:1 app.pkg0.mod0",
+      "app/pkg0/mod11.py:1 app.pkg0.mod0",
+      "app/pkg0/mod12.py:1 app.pkg0.mod0",
+      "app/pkg0/mod13.py:1 app.pkg0.mod0",
+    ]);
+    // the 4,999 importers mention `mod0`; so do pkg0/mod0.py's siblings … every module file is parsed once
+    expect(first.parsed).toBe(N - 1);
+    expect(factsStats().parsedInWorkers).toBeGreaterThanOrEqual(N - 1);
+
+    const again = await counting(importersOfHelper);
+    expect(again.parsed).toBe(0);
+    expect(again.value.total).toBe(N - 1);
+
+    // the same facts serve find_symbol: 4,999 files mention `run_`, none is parsed
+    const sym = await counting(() => findSymbol(ws, { name: "run_4321", max_results: 5 }));
+    expect(sym.parsed).toBe(0);
+    expect(sym.value.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line} ${e.name}`)).toEqual(["app/pkg43/mod21.py:4-5 run_4321"]);
+
+    // edit one importer: its import moves down a line; only it is parsed again
+    write(file(1), `# edited\n${source(1)}`, new Date(PAST.getTime() + 60_000));
+    const edited = await counting(importersOfHelper);
+    expect(edited.parsed).toBe(1);
+    expect(edited.value.total).toBe(N - 1);
+    expect(edited.value.evidence[0]).toMatchObject({ path: "app/pkg0/mod1.py", start_line: 2, snippet: "from app.pkg0.mod0 import helper" });
+
+    // edit another so that it no longer imports the module: it is no candidate any more (not parsed),
+    // and find_symbol, which needs it, parses it once
+    write(file(2345), "def run_2345():\n    return 2345\n", new Date(PAST.getTime() + 60_000));
+    const dropped = await counting(importersOfHelper);
+    expect(dropped.parsed).toBe(0);
+    expect(dropped.value.total).toBe(N - 2);
+    const moved = await counting(() => findSymbol(ws, { name: "run_2345", max_results: 5 }));
+    expect(moved.parsed).toBe(1);
+    expect(moved.value.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line}`)).toEqual(["app/pkg23/mod45.py:1-2"]);
+
+    // touch another (mtime only): read and hashed, not parsed
+    utimesSync(path.join(root, file(777)), new Date(PAST.getTime() + 120_000), new Date(PAST.getTime() + 120_000));
+    const touched = await counting(importersOfHelper);
+    expect(touched.parsed).toBe(0);
+    expect(touched.rehashed).toBe(1);
+    expect(touched.value.total).toBe(N - 2);
+  });
+
+  it("a new process (the in-memory layer gone) reads the facts from the on-disk cache", async () => {
+    FactIndex.closeShared();
+    const fresh = await Workspace.open(root);
+    const r = await counting(() => findImporters(fresh, { module_name: "app.pkg0.mod0", max_results: 5 }));
+    expect(r.parsed).toBe(0);
+    expect(r.value.total).toBe(N - 2);
+  });
+
+  it("keys the cache by codecite's version, the extractor schema and the grammar versions", () => {
+    const v = factsVersion();
+    expect(v).toMatch(/^0\.\d+\.\d+\+s\d+\+web-tree-sitter@0\.25\.10\+tree-sitter-python@0\.25\.0\+/);
+    expect(v).toContain("tree-sitter-rust@0.24.0");
+    expect(v).toMatch(/\+x[0-9a-f]{8}$/);
+  });
+});
