@@ -104,6 +104,16 @@ export class AskEventPrinter {
         if (!this.#opts.verbose) return;
         for (const d of e.diagnostics) this.#log(c.dim(`  shim[${d.stage}] ${d.message}`));
         return;
+      case "context": {
+        if (!this.#opts.verbose) return;
+        const parts = [`${e.compacted} older tool result${e.compacted === 1 ? "" : "s"} compacted`];
+        if (e.thinking_dropped > 0) parts.push(`${e.thinking_dropped} reasoning block${e.thinking_dropped === 1 ? "" : "s"} dropped`);
+        if (e.counts_only > 0) parts.push(`${e.counts_only} cut to counts`);
+        if (e.newest !== "intact") parts.push(`newest result ${e.newest}`);
+        const fit = e.fits ? "fits" : "still over";
+        this.#log(c.dim(`  context: ${parts.join(", ")}; ~${e.estimated_tokens} of ${e.context_tokens} tokens (${fit})`));
+        return;
+      }
     }
   };
 

@@ -4,7 +4,7 @@
  * which the agent answers with a tool error the model can correct (`goose-toolshim.md` §5 item 5;
  * goose itself only coerces scalars and never reports).
  */
-import { parseJsonTolerant } from "./json.js";
+import { isPlainObject, parseJsonTolerant } from "./json.js";
 import { coerceToSchema, validateAgainstSchema } from "./schema.js";
 import type { OfferedTool } from "./types.js";
 
@@ -12,10 +12,6 @@ import type { OfferedTool } from "./types.js";
 export type PreparedArguments =
   | { ok: true; arguments: Record<string, unknown> }
   | { ok: false; arguments: unknown; message: string };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * Decode raw arguments into an object: an object is taken as is; a string is parsed tolerantly
@@ -35,7 +31,7 @@ export function decodeArguments(raw: unknown): { ok: true; value: Record<string,
     v = parsed;
   }
   if (v === undefined || v === null) return { ok: true, value: {} };
-  if (isRecord(v)) return { ok: true, value: v };
+  if (isPlainObject(v)) return { ok: true, value: v };
   return { ok: false, reason: `the arguments must be a JSON object, got ${Array.isArray(v) ? "an array" : typeof v}` };
 }
 
@@ -45,12 +41,12 @@ export function decodeArguments(raw: unknown): { ok: true; value: Record<string,
  * means "absent" and is dropped.
  */
 function dropNullOptionals(args: Record<string, unknown>, schema: Record<string, unknown>): Record<string, unknown> {
-  const props = isRecord(schema.properties) ? schema.properties : {};
+  const props = isPlainObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
     const p = props[k];
-    if (v === null && !required.includes(k) && isRecord(p) && validateAgainstSchema(null, p).length > 0) continue;
+    if (v === null && !required.includes(k) && isPlainObject(p) && validateAgainstSchema(null, p).length > 0) continue;
     out[k] = v;
   }
   return out;
@@ -58,10 +54,10 @@ function dropNullOptionals(args: Record<string, unknown>, schema: Record<string,
 
 function schemaHint(tool: OfferedTool): string {
   const props = tool.parameters?.properties;
-  if (!isRecord(props)) return "";
+  if (!isPlainObject(props)) return "";
   const required = Array.isArray(tool.parameters?.required) ? (tool.parameters.required as unknown[]) : [];
   const parts = Object.entries(props).map(([k, s]) => {
-    const t = isRecord(s) ? s.type : undefined;
+    const t = isPlainObject(s) ? s.type : undefined;
     const type = Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any";
     return `${k}${required.includes(k) ? "" : "?"}: ${type}`;
   });

@@ -29,7 +29,7 @@
  * Whether the name is offered is decided by the pipeline (`names.ts`), not here (except for the
  * flat form, which needs the schema to be told from data).
  */
-import { scanJsonValues } from "./json.js";
+import { isPlainObject, scanJsonValues } from "./json.js";
 import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
 import { resolveToolName } from "./names.js";
 import type { OfferedTool, RawCall, Span } from "./types.js";
@@ -63,10 +63,6 @@ const EXAMPLE_CUE =
   /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks? like|syntax|schema|template|placeholder)\b/i;
 const PLACEHOLDER = /^(?:<[^<>]+>|\.\.\.|…|\{\{?\s*\w+\s*\}?\}|\$\{?\w+\}?|your_\w+|x{3,})$/i;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 interface Extracted {
   calls: RawCall[];
   envelope: boolean;
@@ -77,7 +73,7 @@ interface Extracted {
 function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefined {
   for (const key of ["function", "function_call", "tool_call"] as const) {
     const inner = obj[key];
-    if (isRecord(inner) && depth < 2) {
+    if (isPlainObject(inner) && depth < 2) {
       const r = callFrom(inner, depth + 1);
       if (r) return { ...r, envelope: true };
     }
@@ -99,8 +95,8 @@ function callFrom(obj: Record<string, unknown>, depth = 0): Extracted | undefine
 export function isToolDefinitionEcho(call: RawCall, holder?: Record<string, unknown>): boolean {
   const a = call.arguments;
   const schemaLike =
-    isRecord(a) && isRecord(a.properties) && (a.type === "object" || Array.isArray(a.required)) && Object.keys(a).every((k) => SCHEMA_KEYS.has(k));
-  return schemaLike || (holder !== undefined && typeof holder.description === "string" && isRecord(holder.parameters));
+    isPlainObject(a) && isPlainObject(a.properties) && (a.type === "object" || Array.isArray(a.required)) && Object.keys(a).every((k) => SCHEMA_KEYS.has(k));
+  return schemaLike || (holder !== undefined && typeof holder.description === "string" && isPlainObject(holder.parameters));
 }
 
 const SCHEMA_KEYS = new Set(["type", "properties", "required", "additionalProperties", "description", "title", "$schema", "$defs", "definitions"]);
@@ -109,11 +105,11 @@ const SCHEMA_KEYS = new Set(["type", "properties", "required", "additionalProper
 export function extractCalls(value: unknown): Extracted | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined;
-    const parts = value.map((v) => (isRecord(v) ? extractCalls(v) : undefined));
+    const parts = value.map((v) => (isPlainObject(v) ? extractCalls(v) : undefined));
     if (parts.some((p) => p === undefined)) return undefined;
     return { calls: parts.flatMap((p) => p!.calls), envelope: parts.some((p) => p!.envelope), echo: parts.every((p) => p!.echo === true) };
   }
-  if (!isRecord(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   if (Array.isArray(value.tool_calls)) {
     const inner = extractCalls(value.tool_calls);
     return inner ? { ...inner, envelope: true } : undefined;
@@ -170,13 +166,13 @@ function reactAround(text: string, start: number, end: number): { start: number;
  * key as a property (otherwise it is data such as `{"name": "Alice", "age": 3}`).
  */
 function flatCall(value: unknown, tools: readonly OfferedTool[]): RawCall | undefined {
-  if (!isRecord(value)) return undefined;
+  if (!isPlainObject(value)) return undefined;
   for (const key of NAME_KEYS) {
     const name = value[key];
     if (typeof name !== "string") continue;
     const resolved = resolveToolName(name, tools);
     const props = resolved === undefined ? undefined : tools.find((t) => t.name === resolved)?.parameters?.properties;
-    if (!isRecord(props)) return undefined;
+    if (!isPlainObject(props)) return undefined;
     const args = Object.fromEntries(Object.entries(value).filter(([k]) => k !== key && !FLAT_META.has(k)));
     if (Object.keys(args).length === 0 || !Object.keys(args).every((k) => k in props)) return undefined;
     return { name, arguments: args };
@@ -230,7 +226,7 @@ function grow(text: string, span: Span, regions: readonly CodeRegion[]): Grown {
 }
 
 function isPlaceholderArgs(args: unknown): boolean {
-  if (!isRecord(args)) return false;
+  if (!isPlainObject(args)) return false;
   const values = Object.values(args);
   return values.length > 0 && values.every((v) => typeof v === "string" && PLACEHOLDER.test(v.trim()));
 }
@@ -277,7 +273,7 @@ export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []
     let start = v.start;
     let end = v.end;
     let named = false;
-    if (!extracted && isRecord(v.value)) {
+    if (!extracted && isPlainObject(v.value)) {
       const w = wrapperAround(text, v.start, v.end);
       const named2 = w?.name ? w : (reactAround(text, v.start, v.end) ?? callSyntaxAround(text, v.start, v.end));
       if (named2?.name !== undefined) {

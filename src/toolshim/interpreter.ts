@@ -10,7 +10,7 @@
  * `ChatRequest.format` (Ollama `format`, OpenAI-compatible `response_format`, llama.cpp grammar).
  */
 import type { ChatRequest, JsonSchema, Provider } from "../llm/types.js";
-import { parseJsonTolerant } from "./json.js";
+import { isPlainObject, parseJsonTolerant } from "./json.js";
 import type { Interpreter } from "./recover.js";
 import type { OfferedTool, RawCall } from "./types.js";
 
@@ -78,10 +78,6 @@ export function interpreterRequest(model: string, text: string, tools: readonly 
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * Read calls from the interpreter's reply: `{"tool_calls": [...]}`, a bare array of calls, or a
  * single `{name, arguments}` object. Items without a string `name` are skipped; `noop` is dropped.
@@ -92,8 +88,8 @@ export function parseInterpreterReply(content: string): RawCall[] {
   if (value === undefined) {
     throw new Error(`the interpreter returned invalid JSON: ${JSON.stringify(content.slice(0, 120))}`);
   }
-  const items = isRecord(value) && Array.isArray(value.tool_calls) ? value.tool_calls : Array.isArray(value) ? value : [value];
-  if (!items.every(isRecord) || (isRecord(value) && !Array.isArray(value.tool_calls) && typeof value.name !== "string")) {
+  const items = isPlainObject(value) && Array.isArray(value.tool_calls) ? value.tool_calls : Array.isArray(value) ? value : [value];
+  if (!items.every(isPlainObject) || (isPlainObject(value) && !Array.isArray(value.tool_calls) && typeof value.name !== "string")) {
     throw new Error(`the interpreter's reply has no tool_calls: ${JSON.stringify(content.slice(0, 120))}`);
   }
   const calls: RawCall[] = [];

@@ -15,6 +15,11 @@
  */
 import { jsonrepair } from "jsonrepair";
 
+/** Whether `v` is a JSON object: non-null, not an array (a parsed `{…}`, as opposed to a scalar or a list). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** One JSON value found by {@link scanJsonValues}. Offsets are UTF-16 code-unit indices into the scanned text. */
 export interface ScannedJson {
   /** Index of the opening `{` or `[`. */

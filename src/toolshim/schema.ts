@@ -12,14 +12,10 @@
  * The toolshim layer may import only `llm/` types (DESIGN.md "Layers"), so it cannot use the
  * registry's zod schemas; this reader works on the JSON Schema the tool definitions carry.
  */
-import { parseJsonTolerant } from "./json.js";
+import { isPlainObject, parseJsonTolerant } from "./json.js";
 import type { JsonSchema } from "../llm/types.js";
 
 type Kind = "string" | "number" | "integer" | "boolean" | "null" | "array" | "object";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function schemaTypes(schema: JsonSchema): Kind[] {
   const t = schema.type;
@@ -32,7 +28,7 @@ function branches(schema: JsonSchema): JsonSchema[] {
   const out: JsonSchema[] = [];
   for (const key of ["anyOf", "oneOf"] as const) {
     const list = schema[key];
-    if (Array.isArray(list)) for (const b of list) if (isRecord(b)) out.push(b);
+    if (Array.isArray(list)) for (const b of list) if (isPlainObject(b)) out.push(b);
   }
   return out;
 }
@@ -124,7 +120,7 @@ const NON_STRING_ORDER: readonly Kind[] = ["object", "array", "integer", "number
  * @returns a new value; the input is not mutated.
  */
 export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, opts: CoerceOptions = {}): unknown {
-  if (!schema || !isRecord(schema)) return value;
+  if (!schema || !isPlainObject(schema)) return value;
   const untypedText = opts.untyped === true && typeof value === "string";
   const alts = branches(schema);
   if (alts.length > 0) {
@@ -162,16 +158,16 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, o
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     return value.map((v, i) => {
       const s = prefix[i] ?? items;
-      return isRecord(s) ? coerceToSchema(v, s) : v;
+      return isPlainObject(s) ? coerceToSchema(v, s) : v;
     });
   }
-  if (isRecord(value)) {
-    const props = isRecord(schema.properties) ? schema.properties : {};
-    const extra = isRecord(schema.additionalProperties) ? schema.additionalProperties : undefined;
+  if (isPlainObject(value)) {
+    const props = isPlainObject(schema.properties) ? schema.properties : {};
+    const extra = isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       const s = props[k];
-      out[k] = isRecord(s) ? coerceToSchema(v, s, opts) : extra ? coerceToSchema(v, extra, opts) : v;
+      out[k] = isPlainObject(s) ? coerceToSchema(v, s, opts) : extra ? coerceToSchema(v, extra, opts) : v;
     }
     return out;
   }
@@ -212,7 +208,7 @@ function where(path: string): string {
  *   `argument "max_results" must be integer, got "abc"`.
  */
 export function validateAgainstSchema(value: unknown, schema: JsonSchema | undefined, path = ""): string[] {
-  if (!schema || !isRecord(schema)) return [];
+  if (!schema || !isPlainObject(schema)) return [];
   const errors: string[] = [];
   const alts = branches(schema);
   if (alts.length > 0 && !alts.some((b) => validateAgainstSchema(value, b, path).length === 0)) {
@@ -220,7 +216,7 @@ export function validateAgainstSchema(value: unknown, schema: JsonSchema | undef
     errors.push(first[0] ?? `${where(path)} does not match any allowed form`);
   }
   if (Array.isArray(schema.allOf)) {
-    for (const b of schema.allOf) if (isRecord(b)) errors.push(...validateAgainstSchema(value, b, path));
+    for (const b of schema.allOf) if (isPlainObject(b)) errors.push(...validateAgainstSchema(value, b, path));
   }
   if ("const" in schema && !deepEqual(value, schema.const)) {
     errors.push(`${where(path)} must be ${describe(schema.const)}`);
@@ -275,11 +271,11 @@ export function validateAgainstSchema(value: unknown, schema: JsonSchema | undef
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     value.forEach((v, i) => {
       const s = prefix[i] ?? schema.items;
-      if (isRecord(s)) errors.push(...validateAgainstSchema(v, s, `${path}[${i}]`));
+      if (isPlainObject(s)) errors.push(...validateAgainstSchema(v, s, `${path}[${i}]`));
     });
   }
-  if (isRecord(value)) {
-    const props = isRecord(schema.properties) ? schema.properties : {};
+  if (isPlainObject(value)) {
+    const props = isPlainObject(schema.properties) ? schema.properties : {};
     if (Array.isArray(schema.required)) {
       for (const r of schema.required) {
         if (typeof r === "string" && !(r in value)) errors.push(`missing required argument ${JSON.stringify(join(path, r))}`);
@@ -287,10 +283,10 @@ export function validateAgainstSchema(value: unknown, schema: JsonSchema | undef
     }
     for (const [k, v] of Object.entries(value)) {
       const s = props[k];
-      if (isRecord(s)) errors.push(...validateAgainstSchema(v, s, join(path, k)));
+      if (isPlainObject(s)) errors.push(...validateAgainstSchema(v, s, join(path, k)));
       else if (schema.additionalProperties === false) {
         errors.push(`unknown argument ${JSON.stringify(join(path, k))} (expected: ${Object.keys(props).join(", ") || "none"})`);
-      } else if (isRecord(schema.additionalProperties)) {
+      } else if (isPlainObject(schema.additionalProperties)) {
         errors.push(...validateAgainstSchema(v, schema.additionalProperties, join(path, k)));
       }
     }

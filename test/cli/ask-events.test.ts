@@ -32,6 +32,24 @@ afterEach(() => {
 const step = { tool: "find_importers", arguments: { module_name: "m" }, ok: true, total: 1, ms: 5, recovered_by: "native" as const };
 
 describe("AskEventPrinter", () => {
+  it("--verbose says when older tool results were compacted to fit the context", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
+    p.onEvent({
+      type: "context",
+      context_tokens: 8192,
+      estimated_tokens: 6120,
+      compacted: 2,
+      thinking_dropped: 1,
+      counts_only: 0,
+      newest: "intact",
+      fits: true,
+    });
+    const quiet = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: false });
+    quiet.onEvent({ type: "context", context_tokens: 8192, estimated_tokens: 9000, compacted: 3, thinking_dropped: 0, counts_only: 1, newest: "refs", fits: false });
+    expect(stderr).toBe("  context: 2 older tool results compacted, 1 reasoning block dropped; ~6120 of 8192 tokens (fits)\n");
+    expect(stdout).toBe("");
+  });
+
   it("--verbose: reasoning, progress, diagnostics and the answer each start on their own line", () => {
     const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
     p.onEvent({ type: "thinking", delta: "Let me " });

@@ -5,7 +5,8 @@
  * (`<|inner_prefix|>…<|inner_suffix|>`) is the pipeline's reasoning split.
  */
 import type { RawCall } from "../types.js";
-import { callFromObject, isPlainObject } from "./call-shape.js";
+import { isPlainObject } from "../json.js";
+import { callFromObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
 

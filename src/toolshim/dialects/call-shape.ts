@@ -6,7 +6,7 @@
  * `{"type": "function", "function": {…}}`. A tool definition echoed back (a `description` and a
  * JSON Schema as `parameters`) is not a call.
  */
-import { parseJsonTolerant } from "../json.js";
+import { isPlainObject, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 
 /** Keys that may hold the tool name, in priority order. */
@@ -25,11 +25,6 @@ export interface CallShapeOptions {
   requireArguments?: boolean;
   /** Restrict the accepted arguments keys (Llama 3 JSON: `parameters` only). Default {@link ARGUMENT_KEYS}. */
   argumentKeys?: readonly string[];
-}
-
-/** A non-null, non-array object. */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -6,8 +6,7 @@
  * (`deepseek-v3-missing-brace`) yields no call; the section is still removed. Bodies written as
  * `NAME<｜tool▁sep｜>{args}` are DeepSeek V3.1.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
-import { isPlainObject } from "./call-shape.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { containsAny } from "./text-scan.js";

@@ -5,8 +5,7 @@
  * `content_after` keeps both). Reasoning policy (calls inside a closed `<think>` are rehearsals,
  * inside a never-closed one they are real) is the pipeline's default (§5).
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
-import { isPlainObject } from "./call-shape.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { containsAny } from "./text-scan.js";

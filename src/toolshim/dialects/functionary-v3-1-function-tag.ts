@@ -5,7 +5,7 @@
  * dispatches on the body shape). The closer may be missing at the end of the text when the JSON
  * is complete; JSON cut by the end of the text yields no call.
  */
-import { isPlainObject } from "./call-shape.js";
+import { isPlainObject } from "../json.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
 

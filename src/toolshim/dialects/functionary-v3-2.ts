@@ -12,10 +12,9 @@
  *   pipeline refuses it with a tool error (issue 3 item 4); without a marker its text stays.
  * - `all\n` / `>>>all\n` headers are removed; their text stays.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { isSideEffectToolName } from "../policy.js";
-import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 
 const HEADER = /^([\p{L}_][\p{L}\p{N}_.-]*)[ \t]*\r?\n/u;

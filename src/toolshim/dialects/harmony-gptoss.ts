@@ -18,9 +18,8 @@
  *   Augustas11/macprovider issue#743; `commentary to=functions.get_weather json{…}`,
  *   Rapid-MLX issue#480), the same rules apply to the channel words glued to `assistant`.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { OfferedTool, RawCall } from "../types.js";
-import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { findEarliest } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";

@@ -8,7 +8,8 @@
  * object arguments); anything else in them is left alone. A body that starts like a call and is
  * cut by the end of the text yields no call and is removed from the opener on.
  */
-import { callFromObject, callsFromValue, isPlainObject } from "./call-shape.js";
+import { isPlainObject } from "../json.js";
+import { callFromObject, callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
 import { parseAttributes } from "./text-scan.js";

@@ -18,9 +18,8 @@
  *   from its opener on is removed; invokes before it stand.
  * - Junk between invokes is skipped; an invoke without a name is not a call.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
-import { isPlainObject } from "./call-shape.js";
 import type { MatchBuilder } from "./define-dialect.js";
 import { cleanXmlValue, parseAttributes } from "./text-scan.js";
 

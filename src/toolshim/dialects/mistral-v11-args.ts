@@ -14,9 +14,8 @@
  *   marker is removed, unless it is quoted in a line of prose (`| Mistral | [TOOL_CALLS] |`).
  *   A marker followed by `[`/`{` is `mistral_v3_json_array`.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
-import { isPlainObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { standsInProse } from "./text-scan.js";
 

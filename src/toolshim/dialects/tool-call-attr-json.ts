@@ -4,11 +4,12 @@
  * name (and id) are XML attributes; the body is the JSON arguments (CJK and `&` unescaped).
  * A closer missing at the end of the text is tolerated when the JSON is complete.
  */
-import { callFromObject, isPlainObject } from "./call-shape.js";
+import { callFromObject } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
 import { parseAttributes } from "./text-scan.js";
 import type { RawCall } from "../types.js";
+import { isPlainObject } from "../json.js";
 
 /** Dialect `tool_call_attr_json`. */
 export const toolCallAttrJson = defineDialect({
