@@ -4,18 +4,10 @@
  * streamed reply, resolve tool names.
  */
 export { recover, recoverDeterministic, showsToolIntent, type Interpreter, type RecoverOptions } from "./recover.js";
-export {
-  createInterpreter,
-  interpreterFormat,
-  interpreterRequest,
-  parseInterpreterReply,
-  DEFAULT_INTERPRETER_TIMEOUT_MS,
-  NOOP_TOOL,
-} from "./interpreter.js";
-export { renderCatalogPrompt, renderHistoryForShim, formatCallJson, toolResultLabel } from "./prompt.js";
+export { createInterpreter, interpreterFormat, interpreterRequest, parseInterpreterReply } from "./interpreter.js";
+export { renderCatalogPrompt, renderHistoryForShim } from "./prompt.js";
 export { StreamFilter, type StreamFilterOptions } from "./stream-filter.js";
 export { resolveToolName } from "./names.js";
-export { isSideEffectToolName, SIDE_EFFECT_TOOL_NAMES } from "./policy.js";
 export type {
   AssistantTurn,
   OfferedTool,

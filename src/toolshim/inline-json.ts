@@ -29,6 +29,7 @@
  * Whether the name is offered is decided by the pipeline (`names.ts`), not here (except for the
  * flat form, which needs the schema to be told from data).
  */
+import { escapeRegExp } from "./dialects/text-scan.js";
 import { isPlainObject, scanJsonValues } from "./json.js";
 import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
 import { resolveToolName } from "./names.js";
@@ -131,7 +132,7 @@ function wrapperAround(text: string, start: number, end: number): { start: numbe
   const open = /<([A-Za-z][\w:.-]*)((?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']+))?)*)\s*>\s*$/.exec(before);
   if (!open) return undefined;
   const tag = open[1]!;
-  const close = new RegExp(`^\\s*</${tag.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`).exec(after);
+  const close = new RegExp(`^\\s*</${escapeRegExp(tag)}\\s*>`).exec(after);
   if (!close) return undefined;
   const attr = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/.exec(open[2] ?? "");
   const out: { start: number; end: number; name?: string } = { start: start - open[0].length, end: end + close[0].length };

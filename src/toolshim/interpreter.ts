@@ -15,11 +15,11 @@ import type { Interpreter } from "./recover.js";
 import type { OfferedTool, RawCall } from "./types.js";
 
 /** The tool name the interpreter answers with when the text makes no call (goose PR #1862). */
-export const NOOP_TOOL = "noop";
+const NOOP_TOOL = "noop";
 /** Default interpreter timeout in ms. */
-export const DEFAULT_INTERPRETER_TIMEOUT_MS = 30_000;
+const DEFAULT_INTERPRETER_TIMEOUT_MS = 30_000;
 /** Longest assistant text sent to the interpreter, in UTF-16 code units (the end is kept). */
-export const MAX_INTERPRETER_INPUT = 16_000;
+const MAX_INTERPRETER_INPUT = 16_000;
 
 /**
  * The structured-output schema: `{"tool_calls": [{"name": <offered tool | "noop">, "arguments": {}}]}`.

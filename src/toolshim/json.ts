@@ -117,7 +117,7 @@ function balance(text: string, start: number, memo?: Map<number, BalancedMatch>)
  * a quoted key, a bare `key:`, or `}`; `[` followed by an object, array, string, number, literal
  * or `]`.
  */
-export function looksLikeJsonStart(text: string, start: number): boolean {
+function looksLikeJsonStart(text: string, start: number): boolean {
   const rest = text.slice(start, start + 64);
   if (rest.startsWith("{")) return /^\{\s*(?:["'}]|[A-Za-z_$][\w$]*\s*:)/.test(rest) || /^\{\s*$/.test(rest);
   if (rest.startsWith("[")) return /^\[\s*(?:[{["'\]\d-]|true\b|false\b|null\b)/.test(rest) || /^\[\s*$/.test(rest);

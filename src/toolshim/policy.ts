@@ -14,7 +14,7 @@ import type { OfferedTool, RejectedCall } from "./types.js";
  * Side-effect tool names (lower case, after {@link normalizeToolAlias}). A name in this set is
  * accepted only when a tool of exactly that name (ignoring case) is offered.
  */
-export const SIDE_EFFECT_TOOL_NAMES: ReadonlySet<string> = new Set([
+const SIDE_EFFECT_TOOL_NAMES: ReadonlySet<string> = new Set([
   // shells and command runners
   "bash", "sh", "zsh", "shell", "powershell", "pwsh", "cmd", "terminal", "console",
   "exec", "execute", "execute_code", "execute_command", "execute_bash", "execute_shell",
@@ -78,7 +78,7 @@ function editDistance(a: string, b: string): number {
  * call): the single tool whose alias contains the written alias or is contained in it, or is
  * within two edits of it (aliases of four or more characters).
  */
-export function suggestTool(name: string, tools: readonly OfferedTool[]): string | undefined {
+function suggestTool(name: string, tools: readonly OfferedTool[]): string | undefined {
   const alias = normalizeToolAlias(name);
   if (alias.length < 3) return undefined;
   const near = tools.filter((t) => {

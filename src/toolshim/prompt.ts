@@ -13,7 +13,7 @@ import type { JsonSchema, Message, ToolCall } from "../llm/types.js";
 import type { OfferedTool } from "./types.js";
 
 /** The one JSON line that stands for a call, in prompts and in history: `{"name":…,"arguments":{…}}`. */
-export function formatCallJson(call: { name: string; arguments: unknown }): string {
+function formatCallJson(call: { name: string; arguments: unknown }): string {
   return JSON.stringify({ name: call.name, arguments: call.arguments ?? {} });
 }
 
@@ -59,7 +59,7 @@ function exampleCall(tool: OfferedTool): string {
 }
 
 /** Label of a tool result in shim history: `Tool result (search_code):`. */
-export function toolResultLabel(toolName: string): string {
+function toolResultLabel(toolName: string): string {
   return `Tool result (${toolName}):`;
 }
 

@@ -3,6 +3,7 @@
  * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
  * `"name"` and `"arguments"` (the goose sanitiser's false positive, `goose-toolshim.md` §1.10).
  */
+import { escapeRegExp } from "./dialects/text-scan.js";
 import type { Span } from "./types.js";
 
 /** Merge overlapping or touching spans and clamp them to `[0, length)`. */
@@ -131,7 +132,7 @@ const STRAY_CLOSER = new RegExp(
  * The stray markers of `text` to remove, given the spans already removed (a closer next to one
  * of them is markup).
  */
-export function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
+function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   const code = findCodeRegions(text);
   const outside = (s: Span) => !code.some((c) => overlaps(c, s)) && !removed.some((r) => overlaps(r, s));
   const spans: Span[] = [];
@@ -183,7 +184,7 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
       }
       const before = /<([A-Za-z][\w:.-]*)(?:\s[^<>]*)?>\s*$/.exec(text.slice(Math.max(0, s.start - 300), s.start));
       if (!before) return s;
-      const tag = before[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const tag = escapeRegExp(before[1]!);
       const after = new RegExp(`^\\s*</${tag}\\s*>`).exec(text.slice(s.end, s.end + 300));
       if (!after) return s;
       changed = true;

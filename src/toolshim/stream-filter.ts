@@ -34,6 +34,7 @@
  */
 import { matchBalanced } from "./json.js";
 import { DIALECTS } from "./dialects/index.js";
+import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
 import type { OfferedTool, RecoverResult } from "./types.js";
@@ -94,8 +95,7 @@ function rawHoldPoint(
   tools: readonly OfferedTool[],
 ): HoldScan {
   const n = text.length;
-  let leadAt = from;
-  while (leadAt < n && /\s/.test(text[leadAt]!)) leadAt++;
+  const leadAt = skipWs(text, from);
   const lead = text.slice(leadAt, leadAt + 80);
   // Harmony with stripped special tokens: `analysis…assistantfinal…`.
   if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return { hold: leadAt, resume: from };
@@ -187,8 +187,7 @@ function startWithCallSyntax(text: string, i: number): number {
 
 /** `{` at `i`: JSON-looking objects are held until they close. */
 function jsonish(text: string, i: number, holdAt: number): Scan {
-  let j = i + 1;
-  while (j < text.length && /\s/.test(text[j]!)) j++;
+  const j = skipWs(text, i + 1);
   if (j >= text.length) return { hold: startWithCallSyntax(text, holdAt) };
   const d = text[j]!;
   let looksJson = d === '"' || d === "'" || d === "}";
@@ -213,8 +212,7 @@ function jsonish(text: string, i: number, holdAt: number): Scan {
 
 /** `[` at `i`: a JSON array of objects or a pythonic call list is held until it closes. */
 function bracket(text: string, i: number): Scan {
-  let j = i + 1;
-  while (j < text.length && /\s/.test(text[j]!)) j++;
+  const j = skipWs(text, i + 1);
   if (j >= text.length) return { hold: i };
   const d = text[j]!;
   let callish = d === "{" || d === "[";
@@ -247,22 +245,20 @@ function tag(text: string, i: number): Scan {
   if (lineStart(text, i)) {
     // A tag that opens a line may wrap a whole answer with calls (Hunyuan `<answer>`): it is
     // decided once its closing tag has arrived.
-    const ct = new RegExp(`</${open[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`, "g");
+    const ct = new RegExp(`</${escapeRegExp(open[1]!)}\\s*>`, "g");
     ct.lastIndex = end;
     const cm = ct.exec(text);
     return cm ? { next: cm.index + cm[0].length } : { hold: i };
   }
-  let j = end;
-  while (j < text.length && /\s/.test(text[j]!)) j++;
+  const j = skipWs(text, end);
   if (j >= text.length) return { hold: i };
   if (text[j] !== "{" && text[j] !== "[") return { next: end };
   const m = matchBalanced(text, j);
   if (!m.ok) return m.reason === "eof" ? { hold: i } : { next: end };
-  let k = m.end;
-  while (k < text.length && /\s/.test(text[k]!)) k++;
+  const k = skipWs(text, m.end);
   const after = text.slice(k, k + 100);
   if (after === "" || /^<\/?[\w:.-]*$/.test(after)) return { hold: i };
-  const ct = new RegExp(`^</${open[1]!.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*>`).exec(after);
+  const ct = new RegExp(`^</${escapeRegExp(open[1]!)}\\s*>`).exec(after);
   return { next: ct ? k + ct[0].length : m.end };
 }
 

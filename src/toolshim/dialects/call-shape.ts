@@ -10,9 +10,9 @@ import { isPlainObject, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 
 /** Keys that may hold the tool name, in priority order. */
-export const NAME_KEYS = ["name", "tool_name"] as const;
+const NAME_KEYS = ["name", "tool_name"] as const;
 /** Keys that may hold the arguments, in priority order. */
-export const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input"] as const;
+const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input"] as const;
 
 /** Options for {@link callFromObject}. */
 export interface CallShapeOptions {
@@ -60,7 +60,7 @@ function callId(obj: Record<string, unknown>): string | undefined {
  * `{"type": "function", "function": {…}}` form; goose issue#7235 shows small models regurgitating
  * the catalogue). It has a `description` string and its arguments are a JSON Schema object.
  */
-export function isToolDefinition(obj: Record<string, unknown>, args: unknown): boolean {
+function isToolDefinition(obj: Record<string, unknown>, args: unknown): boolean {
   return (
     typeof obj["description"] === "string" &&
     isPlainObject(args) &&

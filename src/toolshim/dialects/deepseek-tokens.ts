@@ -10,12 +10,12 @@
  * A section opener followed by no usable call (reasoning that merely quotes the token) is removed
  * to the end of the text with no call.
  */
-import type { RawCall } from "../types.js";
-import type { MatchBuilder } from "./define-dialect.js";
-import { findEarliest, tokenAt, tokenSpellings } from "./text-scan.js";
+import type { Dialect, RawCall } from "../types.js";
+import { defineDialect, MatchBuilder } from "./define-dialect.js";
+import { containsAny, findEarliest, tokenAt, tokenSpellings } from "./text-scan.js";
 
 /** Every accepted spelling of each DeepSeek token (full-width and ASCII bars). */
-export const DEEPSEEK_TOKENS = {
+const DEEPSEEK_TOKENS = {
   callsBegin: [...tokenSpellings("<|tool▁calls▁begin|>"), ...tokenSpellings("<|tool▁calls|>")],
   callsEnd: tokenSpellings("<|tool▁calls▁end|>"),
   callBegin: tokenSpellings("<|tool▁call▁begin|>"),
@@ -39,7 +39,7 @@ export function splitAtSep(body: string): { before: string; after: string } | un
  * @returns whether anything was claimed (a section is claimed unless every body in it belongs to
  *   the other DeepSeek version).
  */
-export function scanDeepseek(text: string, readBody: (body: string) => BodyReading, out: MatchBuilder): boolean {
+function scanDeepseek(text: string, readBody: (body: string) => BodyReading, out: MatchBuilder): boolean {
   const T = DEEPSEEK_TOKENS;
   let claimed = false;
   let from = 0;
@@ -90,4 +90,22 @@ export function scanDeepseek(text: string, readBody: (body: string) => BodyReadi
     for (let k = text.indexOf(tok); k >= 0; k = text.indexOf(tok, k + 1)) out.span(k, k + tok.length);
   }
   return claimed;
+}
+
+/**
+ * The dialect of one DeepSeek version: sections, markers and detection are shared; `readBody`
+ * reads one call body the way that version writes it, and answers `"other-version"` for the
+ * other version's bodies (a section whose every body is the other version's is left to it).
+ */
+export function defineDeepseekDialect(family: string, readBody: (body: string) => BodyReading): Dialect {
+  const T = DEEPSEEK_TOKENS;
+  return defineDialect({
+    family,
+    markers: [...T.callsBegin, ...T.callBegin],
+    detect: (text) => containsAny(text, T.callsBegin) || containsAny(text, T.callBegin),
+    parse(text) {
+      const out = new MatchBuilder(text);
+      return scanDeepseek(text, readBody, out) ? out.result() : null;
+    },
+  });
 }

@@ -7,9 +7,7 @@
  * `NAME<｜tool▁sep｜>{args}` are DeepSeek V3.1.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
-import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
-import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { containsAny } from "./text-scan.js";
+import { defineDeepseekDialect, splitAtSep, type BodyReading } from "./deepseek-tokens.js";
 
 function readBody(body: string): BodyReading {
   const parts = splitAtSep(body);
@@ -28,12 +26,4 @@ function readBody(body: string): BodyReading {
 }
 
 /** Dialect `deepseek_v3`. */
-export const deepseekV3 = defineDialect({
-  family: "deepseek_v3",
-  markers: [...DEEPSEEK_TOKENS.callsBegin, ...DEEPSEEK_TOKENS.callBegin],
-  detect: (text) => containsAny(text, DEEPSEEK_TOKENS.callsBegin) || containsAny(text, DEEPSEEK_TOKENS.callBegin),
-  parse(text) {
-    const out = new MatchBuilder(text);
-    return scanDeepseek(text, readBody, out) ? out.result() : null;
-  },
-});
+export const deepseekV3 = defineDeepseekDialect("deepseek_v3", readBody);

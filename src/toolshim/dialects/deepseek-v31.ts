@@ -6,9 +6,7 @@
  * inside a never-closed one they are real) is the pipeline's default (§5).
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
-import { scanDeepseek, splitAtSep, DEEPSEEK_TOKENS, type BodyReading } from "./deepseek-tokens.js";
-import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { containsAny } from "./text-scan.js";
+import { defineDeepseekDialect, splitAtSep, type BodyReading } from "./deepseek-tokens.js";
 
 function readBody(body: string): BodyReading {
   const parts = splitAtSep(body);
@@ -25,12 +23,4 @@ function readBody(body: string): BodyReading {
 }
 
 /** Dialect `deepseek_v31`. */
-export const deepseekV31 = defineDialect({
-  family: "deepseek_v31",
-  markers: [...DEEPSEEK_TOKENS.callsBegin, ...DEEPSEEK_TOKENS.callBegin],
-  detect: (text) => containsAny(text, DEEPSEEK_TOKENS.callsBegin) || containsAny(text, DEEPSEEK_TOKENS.callBegin),
-  parse(text) {
-    const out = new MatchBuilder(text);
-    return scanDeepseek(text, readBody, out) ? out.result() : null;
-  },
-});
+export const deepseekV31 = defineDeepseekDialect("deepseek_v31", readBody);

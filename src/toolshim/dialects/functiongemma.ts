@@ -5,7 +5,7 @@
  * unquoted. Same completeness rules as Gemma 4.
  */
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { scanBraceCallBlocks } from "./gemma4-tool-call.js";
+import { scanBraceCallBlocks } from "./brace-call.js";
 
 /** Dialect `functiongemma`. */
 export const functiongemma = defineDialect({

@@ -21,7 +21,7 @@
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
-import { cleanXmlValue, parseAttributes } from "./text-scan.js";
+import { cleanXmlValue, parseAttributes, skipWs } from "./text-scan.js";
 
 /** How one family spells the tags. */
 export interface InvokeTags {
@@ -54,11 +54,6 @@ type Res = ReturnType<typeof regexps>;
 function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
   re.lastIndex = i;
   return re.exec(text);
-}
-
-function skipWs(text: string, i: number, limit: number): number {
-  while (i < limit && /\s/.test(text[i]!)) i++;
-  return i;
 }
 
 /** Read the invoke whose tag starts at `i` (already matched by `re.invoke`), up to `limit`. */

@@ -1,8 +1,11 @@
-/** Small text-scanning helpers shared by the dialect parsers. All indices are UTF-16 offsets. */
+/**
+ * Small text-scanning helpers shared by the dialect parsers and the pipeline stages (inline JSON,
+ * residue, stream filter). All indices are UTF-16 offsets.
+ */
 
-/** Index of the first non-whitespace character at or after `i` (`text.length` if none). */
-export function skipWs(text: string, i: number): number {
-  while (i < text.length && /\s/.test(text[i]!)) i++;
+/** Index of the first non-whitespace character at or after `i`, or `limit` (default `text.length`) if none before it. */
+export function skipWs(text: string, i: number, limit = text.length): number {
+  while (i < limit && /\s/.test(text[i]!)) i++;
   return i;
 }
 

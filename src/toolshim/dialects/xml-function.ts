@@ -10,7 +10,7 @@
  * `</function>` at the end of the text when every parameter is complete. A literal
  * `</parameter>` inside a value ends the value: the format cannot express it (llama.cpp pull#15162).
  */
-import { cleanXmlValue } from "./text-scan.js";
+import { cleanXmlValue, skipWs } from "./text-scan.js";
 
 /** A parsed `<function=…>` block. */
 export type XmlFunction =
@@ -49,7 +49,7 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
   const params: Record<string, string> = {};
   let i = head.next;
   for (;;) {
-    while (i < limit && /\s/.test(text[i]!)) i++;
+    i = skipWs(text, i, limit);
     if (i >= limit) {
       // No </function>: complete when every parameter closed (max-token cutoff, Rapid-MLX pull#1574).
       return { ok: true, name: head.name, params, start, end: i };

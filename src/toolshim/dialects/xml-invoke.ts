@@ -6,7 +6,7 @@
  * `</invoke>`; a missing `</invoke>` at the end of the text is tolerated when every parameter is
  * complete; a value cut by the end of the text makes the invoke truncated.
  */
-import { cleanXmlValue, escapeRegExp, parseAttributes } from "./text-scan.js";
+import { cleanXmlValue, escapeRegExp, parseAttributes, skipWs } from "./text-scan.js";
 
 /** A parsed invoke block. */
 export type XmlInvoke =
@@ -35,7 +35,7 @@ export function parseXmlInvoke(text: string, start: number, ns: string, limit = 
   const params: Record<string, string> = {};
   let i = open.lastIndex;
   for (;;) {
-    while (i < limit && /\s/.test(text[i]!)) i++;
+    i = skipWs(text, i, limit);
     if (i >= limit) return { ok: true, name, params, start, end: i };
     if (text.startsWith(invokeClose, i)) return { ok: true, name, params, start, end: i + invokeClose.length };
     paramOpen.lastIndex = i;
