@@ -3,13 +3,13 @@
  * text on stdin (`npm test` builds first; run `npm run build` before running this file alone).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { CLI, REPO_ROOT } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { makeTempDir } from "../helpers/temp-tree.js";
 
 interface Run {
   code: number | null;
@@ -38,7 +38,7 @@ function toolshim(args: readonly string[], stdin: string, env: Record<string, st
   });
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), "codecite-toolshim-"));
+const dir = makeTempDir("codecite-toolshim-");
 const toolsJson = path.join(dir, "tools.json");
 writeFileSync(toolsJson, JSON.stringify(createCodeToolRegistry().definitions(), null, 2));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
