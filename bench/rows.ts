@@ -48,14 +48,16 @@ function checkImporters(r: ResultLike, expected: readonly string[]): string {
 /** search_code in-process vs `rg --json -F QUERY` over the tree. */
 export async function searchRow(ctx: BenchContext): Promise<Row> {
   const q = ctx.manifest.probes.searchQuery;
-  const base = { id: "search_code", measure: "search_code, in-process", reference: `rg --json -F '${q}'`, unit: "ms" as const, goal: 1.3, goalKind: "ratio" as const };
+  const base = { id: "search_code", measure: "search_code, in-process (case-sensitive)", reference: `rg --json -F '${q}'`, unit: "ms" as const, goal: 1.3, goalKind: "ratio" as const };
   const ref = await repeat(() => timeSpawnSync(ctx.rg, ["--json", "-F", q, "."], { cwd: ctx.root }), { runs: ctx.runs, warmup: 1 });
   const why = missingWhy(ctx, "searchCode");
   if (why) return unavailable({ ...base, ref: median(ref.samples), samples: { ref: ref.samples } }, why);
   try {
     const fn = ctx.api.searchCode as NonNullable<EvidenceApi["searchCode"]>;
+    // case_sensitive: the reference's semantics (rg -F is case-sensitive; search_code's default,
+    // smart case, makes a lower-case query case-insensitive, which costs ripgrep ~10% more).
     const m = await repeatPaired(
-      () => fn(ctx.ws, { query: q, regex: false, max_results: 50 }),
+      () => fn(ctx.ws, { query: q, regex: false, case_sensitive: true, max_results: 50 }),
       () => timeSpawnSync(ctx.rg, ["--json", "-F", q, "."], { cwd: ctx.root }),
       { runs: ctx.runs, warmup: 1 },
     );
@@ -93,7 +95,7 @@ export async function coldRows(ctx: BenchContext): Promise<Row[]> {
   const queries = JSON.stringify([
     { tool: "find_importers", args: { module_name: p.pythonModule, max_results: 50 } },
     { tool: "find_symbol", args: { name: p.symbol.name, max_results: 50 } },
-    { tool: "search_code", args: { query: p.searchQuery, regex: false, max_results: 50 } },
+    { tool: "search_code", args: { query: p.searchQuery, regex: false, case_sensitive: true, max_results: 50 } },
   ]);
   const reports: ChildReport[] = [];
   let spent = 0;

@@ -5,9 +5,15 @@
  *
  * stdout and stderr usually share one terminal, so every stderr line starts on a fresh line:
  * an unfinished answer line (stdout) or reasoning line (stderr) is ended first.
+ *
+ * Reasoning is dim when stderr is coloured; without colour (`NO_COLOR`, a pipe) every reasoning
+ * line starts with `thinking: ` instead, so that it cannot be taken for progress or a notice.
  */
 import type { AgentEvent } from "../agent/run-agent.js";
-import { colorsFor, logLine } from "./output.js";
+import { colorEnabled, colorsFor, logLine } from "./output.js";
+
+/** Starts each reasoning line on stderr when colour is off. */
+export const THINKING_PREFIX = "thinking: ";
 
 /** What an `AskEventPrinter` shows. */
 export interface AskEventOptions {
@@ -17,6 +23,11 @@ export interface AskEventOptions {
   progress: boolean;
   /** Show reasoning and shim diagnostics. */
   verbose: boolean;
+  /**
+   * The caller already said that the model runs with the tool shim (a default model without
+   * tool support): the agent's own `toolshim_on` notice would say it twice, so it is not shown.
+   */
+  shimAnnounced?: boolean;
 }
 
 /** A stateful event sink; `finish()` ends the answer's last line. */
@@ -28,6 +39,7 @@ export class AskEventPrinter {
   #wroteAnswer = false;
   readonly #opts: AskEventOptions;
   readonly #err = colorsFor(process.stderr);
+  readonly #errColored = colorEnabled(process.stderr);
 
   constructor(opts: AskEventOptions) {
     this.#opts = opts;
@@ -71,7 +83,7 @@ export class AskEventPrinter {
       case "thinking":
         if (!this.#opts.verbose || e.delta === "") return;
         this.#endAnswerLine();
-        process.stderr.write(c.dim(e.delta));
+        process.stderr.write(this.#errColored ? c.dim(e.delta) : this.#prefixThinking(e.delta));
         this.#thinkingAtLineStart = e.delta.endsWith("\n");
         return;
       case "turn_end":
@@ -98,6 +110,7 @@ export class AskEventPrinter {
       case "notice":
         // The step-limit note ends the answer itself; on stdout it would be said twice.
         if (e.reason === "max_steps" && this.#opts.streamAnswer) return;
+        if (e.reason === "toolshim_on" && this.#opts.shimAnnounced === true) return;
         this.#log(`${c.yellow("codecite:")} ${e.message}`);
         return;
       case "diagnostic":
@@ -116,6 +129,18 @@ export class AskEventPrinter {
       }
     }
   };
+
+  /** `delta` with {@link THINKING_PREFIX} before each non-empty line that starts in it. */
+  #prefixThinking(delta: string): string {
+    let atLineStart = this.#thinkingAtLineStart;
+    let out = "";
+    for (const piece of delta.split(/(?<=\n)/)) {
+      if (atLineStart && piece !== "\n") out += THINKING_PREFIX;
+      out += piece;
+      atLineStart = piece.endsWith("\n");
+    }
+    return out;
+  }
 
   /** Writes answer text to stdout. */
   write(text: string): void {

@@ -1,22 +1,23 @@
 /**
  * The shared body of the evidence commands (`search`, `symbol`, `importers`, `read`, `diff`):
  * open the workspace, run one code tool through the registry (the same validation and the same
- * function the model's calls go through), and print the tool result envelope (`--json`) or the
- * human rendering. A tool error exits 2. Heavy modules are imported here, lazily.
+ * function the model's calls go through), and print the tool result envelope (`--json`,
+ * unchanged) or the human rendering: locations and suggested commands as seen from the current
+ * directory (`root-view.ts`), notes and error texts in the CLI's words (`advice.ts`). A tool
+ * error exits 2. Heavy modules are imported here, lazily.
  */
+import { EVIDENCE_COMMANDS, humanizeAdvice, type EvidenceCommandName } from "./advice.js";
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
+import { rootView } from "./root-view.js";
 
-/** What `runEvidenceCommand` runs: one code tool with its arguments, over `root`. */
+/** What `runEvidenceCommand` runs: the command's code tool with its arguments, over `root`. */
 export interface EvidenceCommandInput {
-  /** CLI command name, e.g. `importers` (for `--help` pointers in human error messages). */
-  command: string;
-  /** Model-facing tool name, e.g. `find_importers`. */
-  tool: string;
+  /** CLI command name, e.g. `importers`; its tool and options come from {@link EVIDENCE_COMMANDS}. */
+  command: EvidenceCommandName;
   /** Tool arguments; `undefined` values are dropped (the schema's defaults apply). */
   args: Record<string, unknown>;
-  /** The argument given positionally and its usage label, e.g. `["module_name", "<module>"]`. */
-  positional?: readonly [argument: string, label: string];
+  /** `--root` as given (absolute, or relative to the current directory). */
   root: string;
   json: boolean;
 }
@@ -28,18 +29,23 @@ const SCHEMA_HINT_PREFIX = "Expected parameters:";
  * A tool error as a command-line user needs it. Argument-validation errors name tool
  * parameters (`→ at max_results`) and carry the JSON Schema as hint, both meant for the
  * model: they become `--max-results: Too small: …` and a pointer to `codecite <command> --help`.
- * Other errors pass unchanged. (`--json` prints the envelope unchanged.)
+ * Other errors keep their code; message and hint are translated by {@link humanizeAdvice}
+ * (`Check the path with search_code` → `… with codecite search`). (`--json` prints the
+ * envelope unchanged.)
  */
 export function errorForCommandLine(
   error: { code: string; message: string; hint?: string },
-  input: Pick<EvidenceCommandInput, "command" | "positional">,
+  command: EvidenceCommandName,
 ): { code: string; message: string; hint?: string } {
-  if (error.code !== "INVALID_ARGUMENT" || !error.hint?.startsWith(SCHEMA_HINT_PREFIX)) return error;
-  const option = (argument: string): string =>
-    argument === input.positional?.[0] ? input.positional[1] : `--${argument.replace(/_/g, "-")}`;
+  if (error.code !== "INVALID_ARGUMENT" || !error.hint?.startsWith(SCHEMA_HINT_PREFIX)) {
+    const hint = error.hint === undefined ? undefined : humanizeAdvice(error.hint, command);
+    return { code: error.code, message: humanizeAdvice(error.message, command), ...(hint ? { hint } : {}) };
+  }
+  const positional = EVIDENCE_COMMANDS[command].positional;
+  const option = (argument: string): string => (argument === positional?.[0] ? positional[1] : `--${argument.replace(/_/g, "-")}`);
   const issues = [...error.message.matchAll(/✖ (.+)\n\s*→ at (\S+)/g)].map((m) => `${option(m[2]!)}: ${m[1]}`);
   const message = issues.length > 0 ? `invalid value: ${issues.join("; ")}` : error.message;
-  return { code: error.code, message, hint: `See \`codecite ${input.command} --help\`.` };
+  return { code: error.code, message, hint: `See \`codecite ${command} --help\`.` };
 }
 
 /** Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. */
@@ -50,12 +56,13 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   ]);
   const workspace = await Workspace.open(input.root);
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
-  const result = await createCodeToolRegistry().dispatch({ name: input.tool, arguments: args }, { workspace });
+  const tool = EVIDENCE_COMMANDS[input.command].tool;
+  const result = await createCodeToolRegistry().dispatch({ name: tool, arguments: args }, { workspace });
   if (input.json) printJson(result);
   const err = colorsFor(process.stderr);
   if (!result.ok) {
     if (!input.json) {
-      const error = errorForCommandLine(result.error, input);
+      const error = errorForCommandLine(result.error, input.command);
       logLine(`${err.red("codecite: error:")} ${error.code}: ${error.message}`);
       if (error.hint) logLine(`${err.dim("hint:")} ${error.hint}`);
     }
@@ -67,7 +74,8 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
     process.stdout.write(`${JSON.stringify(result.result, null, 2)}\n`);
     return;
   }
-  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout)));
+  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(input.root)));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
-  if (result.note) logLine(`${err.dim("note:")} ${result.note}`);
+  const note = result.note ? humanizeAdvice(result.note, input.command) : "";
+  if (note) logLine(`${err.dim("note:")} ${note}`);
 }

@@ -11,17 +11,22 @@
  * its header and ends with a marker: `…` after a cut line, or a line naming the lines not
  * shown and the `codecite read` command that shows them. Renderers return strings; callers
  * decide the stream (records → stdout, summaries and notes → stderr).
+ *
+ * Paths go through a {@link RootView}: when `--root` is not the current directory, locations are
+ * shown relative to the current directory (or absolute when shorter) and suggested commands carry
+ * `--root <dir>`, so both work where the user is. The default view shows paths unchanged.
  */
 import type { Evidence } from "../evidence/evidence.js";
 import type { Colors } from "./output.js";
+import { SAME_DIR_VIEW, shellQuote, type RootView } from "./root-view.js";
 
-/** The `path:line` location of a record (first line). */
-export function location(e: Evidence): string {
-  return `${e.path}:${e.start_line}`;
+/** The `path:line` location of a record (its first line), with the path as `view` shows it. */
+export function location(e: Evidence, view: RootView = SAME_DIR_VIEW): string {
+  return `${view.show(e.path)}:${e.start_line}`;
 }
 
-function header(e: Evidence, c: Colors): string {
-  const parts = [c.bold(c.cyan(location(e))), ""];
+function header(e: Evidence, c: Colors, view: RootView): string {
+  const parts = [c.bold(c.cyan(location(e, view))), ""];
   let label: string = e.kind;
   if (e.kind === "definition") label = `${e.symbol_kind ?? "definition"} ${e.name}`;
   else if (e.kind === "import") label = `import ${e.name}${e.alias ? ` as ${e.alias}` : ""}`;
@@ -36,29 +41,31 @@ function header(e: Evidence, c: Colors): string {
 /**
  * One record: header plus snippet lines (`NNNN │ text`), lines exact. When the record is
  * flagged `truncated`: if its snippet holds fewer lines than its range, a last line says which
- * (1-based, inclusive) lines are not shown and how to read them; otherwise its last line was
- * cut and ends with a dim `…`.
+ * (1-based, inclusive) lines are not shown and the `codecite read` command that shows them
+ * (path shell-quoted, `--root` added when the root is not the current directory); otherwise its
+ * last line was cut and ends with a dim `…`.
  */
-export function renderEvidence(e: Evidence, c: Colors): string {
+export function renderEvidence(e: Evidence, c: Colors, view: RootView = SAME_DIR_VIEW): string {
   const lines = e.snippet.split("\n");
-  if (e.kind === "diff") return [header(e, c), ...lines.map((l) => `    ${l}`)].join("\n");
+  if (e.kind === "diff") return [header(e, c, view), ...lines.map((l) => `    ${l}`)].join("\n");
   const width = Math.max(String(e.end_line).length, 4);
   const body = lines.map((l, i) => `  ${c.dim(`${String(e.start_line + i).padStart(width)} │`)} ${l}`);
   if (e.flags?.includes("truncated")) {
     const firstHidden = e.start_line + lines.length;
     if (firstHidden <= e.end_line) {
       const hidden = firstHidden === e.end_line ? `line ${firstHidden}` : `lines ${firstHidden}-${e.end_line}`;
-      body.push(`  ${" ".repeat(width)} ${c.dim(`┆ … ${hidden} not shown: codecite read ${e.path} --start-line ${firstHidden} --end-line ${e.end_line}`)}`);
+      const command = `codecite read ${shellQuote(e.path)}${view.rootOption} --start-line ${firstHidden} --end-line ${e.end_line}`;
+      body.push(`  ${" ".repeat(width)} ${c.dim(`┆ … ${hidden} not shown: ${command}`)}`);
     } else {
       body[body.length - 1] += c.dim(" …");
     }
   }
-  return [header(e, c), ...body].join("\n");
+  return [header(e, c, view), ...body].join("\n");
 }
 
 /** Records separated by blank lines, ending with a newline ("" for none). */
-export function renderEvidenceList(records: readonly Evidence[], c: Colors): string {
-  return records.length === 0 ? "" : `${records.map((e) => renderEvidence(e, c)).join("\n\n")}\n`;
+export function renderEvidenceList(records: readonly Evidence[], c: Colors, view: RootView = SAME_DIR_VIEW): string {
+  return records.length === 0 ? "" : `${records.map((e) => renderEvidence(e, c, view)).join("\n\n")}\n`;
 }
 
 /**
@@ -73,16 +80,23 @@ export function renderSummary(shown: number, total: number, truncated: boolean):
   return truncated ? `${total} ${noun} (snippets cut)` : `${total} ${noun}`;
 }
 
-/** Citations, each marked `✓` (verified) or `✗ … unverified`, with a count line first. */
-export function renderCitations(citations: ReadonlyArray<{ path: string; line: number; verified: boolean }>, c: Colors): string {
+/**
+ * Citations, each marked `✓` (verified) or `✗ … unverified`, with a count line first; each
+ * `path:line` with the path as `view` shows it.
+ */
+export function renderCitations(
+  citations: ReadonlyArray<{ path: string; line: number; verified: boolean }>,
+  c: Colors,
+  view: RootView = SAME_DIR_VIEW,
+): string {
   if (citations.length === 0) return `${c.bold("Citations:")} none\n`;
   const ok = citations.filter((x) => x.verified).length;
   const lines = [`${c.bold("Citations:")} ${ok} of ${citations.length} verified`];
   for (const x of citations) {
     lines.push(
       x.verified
-        ? `  ${c.green("✓")} ${x.path}:${x.line}`
-        : `  ${c.red("✗")} ${x.path}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
+        ? `  ${c.green("✓")} ${view.show(x.path)}:${x.line}`
+        : `  ${c.red("✗")} ${view.show(x.path)}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
     );
   }
   return `${lines.join("\n")}\n`;

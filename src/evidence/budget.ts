@@ -137,3 +137,23 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
   while (records.length > 1 && sizeOf(records, total, true, buildNote(records.length)) > maxBytes) records = records.slice(0, Math.max(1, Math.floor(records.length * 0.75)));
   return { evidence: records, total, truncated: true, note: buildNote(records.length) as string, form: "per_file" };
 }
+
+/**
+ * Which records {@link applyBudget} can show, by index, for records already in evidence order
+ * (given as their paths): the first `maxResults` records, and the first record of each of the
+ * first `maxResults` files (the per-file rung). Callers read snippets for these only; the other
+ * records count in `total` and per-file counts, and their snippets are never shown.
+ */
+export function recordsShown(paths: readonly string[], maxResults: number = DEFAULT_MAX_RESULTS): Set<number> {
+  const max = Math.max(1, maxResults);
+  const shown = new Set<number>();
+  const files = new Set<string>();
+  paths.forEach((p, i) => {
+    if (i < max) shown.add(i);
+    if (!files.has(p) && files.size < max) {
+      files.add(p);
+      shown.add(i);
+    }
+  });
+  return shown;
+}

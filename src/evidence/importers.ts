@@ -4,17 +4,23 @@
  *
  * **Reading `module_name`** (first rule that finds something wins):
  * 1. a **path** (has a `/`, a source file ending, or names a file): a repository-relative file
- *    (`src/rag_common.py`), a folder with an `__init__.py`/`index.*`/package entry, a path without
- *    its ending (`src/rag_common`), or a unique trailing part of a path (`rag_common.py`). An
- *    absolute path inside the root is made relative; any other absolute path or `..` path is read
- *    inside the root and never opens anything outside it (it simply matches nothing);
- * 2. a **dotted name** matched exactly against the names each language gives its files
- *    (`LanguageSpec.moduleNames`; Python: `pkg.rag_common`, `rag_common` under a `src/` root);
+ *    (`src/rag_common.py`), a folder with an `__init__.py`/`index.*`/package entry, a folder that
+ *    is a package of its own (Go: `internal/store` → its `.go` files, `LanguageSpec.packageFiles`),
+ *    a path without its ending (`src/rag_common`), or a unique trailing part of a path
+ *    (`rag_common.py`). An absolute path inside the root is made relative; any other absolute path
+ *    or `..` path is read inside the root and never opens anything outside it (it simply matches
+ *    nothing);
+ * 2. a **module name** matched exactly against the names each language gives its files
+ *    (`LanguageSpec.moduleNames`, indexed once per tree snapshot): dotted Python and Java names
+ *    (`pkg.rag_common`, `rag_common` under a `src/` root), Rust paths (`crate::config`,
+ *    `shop::store::memory`), Go import paths (`example.com/shop/internal/store`); a name several
+ *    files carry (a Go package, one Python name under two roots) targets all of them;
  * 3. a **specifier** resolved as if written in a file at the root (tsconfig `paths`, workspace
  *    packages: `@/utils`, `@acme/ui`);
- * 4. a unique **trailing part** of a dotted name (`rag_common` → `pkg.rag_common`) or of a
- *    JS/TS module path (`Button` → `src/components/Button.tsx`); several candidates are an
- *    `INVALID_ARGUMENT` error that lists them;
+ * 4. a unique **trailing part** of a module name (`rag_common` → `pkg.rag_common`,
+ *    `store::memory` → `crate::store::memory`, `store` → a Go package `…/store`) or of a JS/TS
+ *    module path (`Button` → `src/components/Button.tsx`); several candidates (one per file, or per
+ *    package folder for Go) are an `INVALID_ARGUMENT` error that lists them;
  * 5. otherwise a **name** of a module outside the tree: imports that resolve outside the tree
  *    and carry that name match (`numpy` matches `import numpy.linalg`, `react` matches
  *    `react/jsx-runtime`; `LanguageSpec.matchesExternal`), as do resolutions whose module name is
@@ -24,11 +30,15 @@
  *    the search runs again, so importers using other specifiers are found too.
  *
  * **Matching**: an import matches when its resolution (`LanguageSpec.resolve`) reaches a target
- * file; a file never imports itself (a `.d.ts` is never an importer of its own module). A
+ * file other than the importing file itself (a `.d.ts` is never an importer of its own module; a
+ * Go external test package does import the other files of its folder). A
  * JS/TS `import()`/`require()` whose argument is not a literal matches when its static prefix
  * (`./locale/` of `` `./locale/${l}.js` ``) leads to a target; such records carry `unresolved`.
  * Only files of the target's language family are parsed, and of those only the files whose text
- * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`).
+ * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`); facts come from the
+ * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
+ * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
+ * costs about one ripgrep run. Snippets are read only for the records the budget can show.
  *
  * **Records**: `kind: "import"`, `name` = the resolved module (`pkg.rag_common`, `src/util.ts`,
  * `numpy.linalg`), the whole statement's lines, `alias`, `flags` (`type_checking`, `type_only`,
@@ -37,7 +47,8 @@
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget } from "./budget.js";
+import { applyBudget, recordsShown } from "./budget.js";
+import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
 import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
@@ -433,38 +444,56 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const { project, target, pass } = found;
   const { records, unresolvedSeen, blindSpots, facts } = pass;
 
-  // Build evidence with exact snippets (one read per matched file).
-  const evidence: Evidence[] = [];
+  // One record per statement and module name, in evidence order (path, lines, name).
   const seen = new Set<string>();
-  const byFile = new Map<string, MatchRecord[]>();
-  for (const r of records) {
-    const list = byFile.get(r.file) ?? [];
-    list.push(r);
-    byFile.set(r.file, list);
+  const pending: { rec: MatchRecord; name: string }[] = [];
+  for (const rec of records) {
+    const name = rec.unresolved ? rec.ref.specifier : rec.res.module;
+    const key = `${rec.file}\0${rec.ref.start_line}\0${rec.ref.end_line}\0${name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    pending.push({ rec, name });
   }
-  for (const [file, list] of byFile) {
-    let lines: string[];
+  const byOrder = (a: { rec: MatchRecord; name: string }, b: { rec: MatchRecord; name: string }) =>
+    a.rec.file !== b.rec.file
+      ? a.rec.file < b.rec.file ? -1 : 1
+      : a.rec.ref.start_line - b.rec.ref.start_line || a.rec.ref.end_line - b.rec.ref.end_line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  pending.sort(byOrder);
+  // Snippets are read only for the records the budget can show (`recordsShown`), so a module with
+  // thousands of importers costs a bounded number of reads; the others count in `total`.
+  const shown = recordsShown(
+    pending.map((p) => p.rec.file),
+    args.max_results,
+  );
+  const toRead = [...new Set([...shown].map((i) => (pending[i] as { rec: MatchRecord }).rec.file))];
+  const texts = new Map<string, string[] | undefined>();
+  await mapLimit(toRead, 8, async (file) => {
     try {
-      lines = (await ws.readText(file)).lines;
+      texts.set(file, (await ws.readText(file)).lines);
     } catch {
-      continue;
+      texts.set(file, undefined); // gone or unreadable since it was parsed: its records are left out
     }
-    for (const { ref, res, lang, unresolved } of list) {
-      const name = unresolved ? ref.specifier : res.module;
-      const key = `${file}\0${ref.start_line}\0${ref.end_line}\0${name}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      evidence.push(
-        linesEvidence(file, lines, ref.start_line, ref.end_line, {
-          kind: "import",
-          name,
-          language: lang.id,
-          ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
-          ...(ref.flags && ref.flags.length > 0 ? { flags: [...ref.flags] } : {}),
-        }),
-      );
+  });
+  const evidence: Evidence[] = [];
+  pending.forEach(({ rec, name }, i) => {
+    const { file, ref, lang } = rec;
+    const fields = {
+      kind: "import" as const,
+      name,
+      language: lang.id,
+      ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
+      ...(ref.flags && ref.flags.length > 0 ? { flags: [...ref.flags] } : {}),
+    };
+    if (!shown.has(i)) {
+      if (texts.get(file) !== undefined || !texts.has(file)) {
+        const { kind, name: n, ...rest } = fields;
+        evidence.push({ path: file, start_line: ref.start_line, end_line: ref.end_line, kind, name: n, snippet: "", ...rest });
+      }
+      return;
     }
-  }
+    const lines = texts.get(file);
+    if (lines !== undefined) evidence.push(linesEvidence(file, lines, ref.start_line, ref.end_line, fields));
+  });
   evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const notes: string[] = [];

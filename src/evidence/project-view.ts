@@ -23,6 +23,7 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { ToolError } from "./evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
 import { NEVER_WALK_DIRS } from "./ripgrep.js";
@@ -163,9 +164,9 @@ function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
   return out;
 }
 
-async function walk(ws: Workspace, generation: number, signal: AbortSignal | undefined): Promise<TreeState> {
+async function walk(ws: Workspace, generation: number): Promise<TreeState> {
   const startedMs = Date.now();
-  const files = await ws.walkPaths(undefined, signal);
+  const files = await ws.walkPaths(undefined);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const dirs = new Map<string, number>();
   const watched = new Map<string, Stamp>();
@@ -204,7 +205,7 @@ async function walk(ws: Workspace, generation: number, signal: AbortSignal | und
  * module comment). Concurrent callers share one walk.
  * @param opts.refresh walk again even when nothing watched changed (e.g. a prefilter saw a file
  *   the list lacks).
- * @throws ToolError `TIMEOUT` (slow walk or `signal`), `UNSUPPORTED` without ripgrep.
+ * @throws ToolError `TIMEOUT` (a walk over 60 s, or `signal` aborted), `UNSUPPORTED` without ripgrep.
  */
 export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; refresh?: boolean } = {}): Promise<TreeSnapshot> {
   let t = trees.get(ws);
@@ -213,9 +214,11 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
     trees.set(ws, t);
   }
   const entry = t;
-  if (entry.pending !== undefined) return entry.pending;
+  if (entry.pending !== undefined) return settle(entry.pending, opts.signal);
   if (entry.current !== undefined && opts.refresh !== true && isFresh(entry.current)) return entry.current;
-  const pending = walk(ws, ++entry.generation, opts.signal).then(
+  // The walk is shared by concurrent callers, so no caller's signal stops it (it has its own time
+  // limit); each caller stops waiting when its own signal aborts.
+  const pending = walk(ws, ++entry.generation).then(
     (state) => {
       entry.current = state;
       entry.pending = undefined;
@@ -227,7 +230,32 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
     },
   );
   entry.pending = pending;
-  return pending;
+  return settle(pending, opts.signal);
+}
+
+/** `pending`, or a rejection with ToolError `TIMEOUT` as soon as `signal` aborts. */
+function settle<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return pending;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+function abortReason(signal: AbortSignal): ToolError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ToolError ? reason : new ToolError("TIMEOUT", "the query was cancelled before it finished");
 }
 
 /**

@@ -57,6 +57,14 @@ export const MAX_PARSED_EVENT_BYTES = 1024 * 1024;
 /** Bytes of a streamed event's line (as JSON string content) that are kept: 64 KiB. */
 export const KEPT_LINE_BYTES = 64 * 1024;
 
+/** How ripgrep's JSON printer starts the events that {@link RgJsonReader} skips without parsing. */
+const BEGIN_PREFIX = Buffer.from('{"type":"begin"');
+const END_PREFIX = Buffer.from('{"type":"end"');
+
+function startsWith(buf: Buffer, prefix: Buffer): boolean {
+  return buf.length >= prefix.length && buf.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+}
+
 /** Receives events; returning `"stop"` stops reading (the caller then kills ripgrep). */
 export type RgEventHandler = (ev: RgJsonEvent) => "stop" | void;
 
@@ -130,6 +138,8 @@ export class RgJsonReader {
       const buf = this.#parts.length === 1 ? (this.#parts[0] as Buffer) : Buffer.concat(this.#parts, this.#size);
       this.#parts = [];
       this.#size = 0;
+      // `begin`/`end` events (two per matching file) carry nothing we use: skip them unparsed (perf, J).
+      if (startsWith(buf, BEGIN_PREFIX) || startsWith(buf, END_PREFIX)) return;
       ev = fromParsed(buf);
     } else {
       return;

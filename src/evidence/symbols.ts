@@ -21,7 +21,8 @@
  */
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget } from "./budget.js";
+import { applyBudget, recordsShown } from "./budget.js";
+import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, throwIfAborted } from "./facts.js";
 import { languageFor, LANGUAGES } from "./lang/index.js";
@@ -163,29 +164,37 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
     }
   }
 
-  const evidence: Evidence[] = [];
-  const byFile = new Map<string, SymbolDef[]>();
-  for (const { file, def } of found) byFile.set(file, [...(byFile.get(file) ?? []), def]);
-  for (const [file, defs] of byFile) {
+  // Snippets are read (a few files at once) only for the records the budget can show.
+  found.sort((a, b) =>
+    a.file !== b.file
+      ? a.file < b.file ? -1 : 1
+      : a.def.start_line - b.def.start_line || a.def.end_line - b.def.end_line || (qualified(a.def) < qualified(b.def) ? -1 : qualified(a.def) > qualified(b.def) ? 1 : 0),
+  );
+  const shown = recordsShown(
+    found.map((f) => f.file),
+    args.max_results,
+  );
+  const texts = new Map<string, string[] | undefined>();
+  await mapLimit([...new Set([...shown].map((i) => (found[i] as { file: string }).file))], 8, async (file) => {
     throwIfAborted(signal);
-    let lines: string[];
     try {
-      lines = (await ws.readText(file)).lines;
+      texts.set(file, (await ws.readText(file)).lines);
     } catch {
-      continue;
+      texts.set(file, undefined); // gone or unreadable since it was parsed: its records are left out
     }
+  });
+  const evidence: Evidence[] = [];
+  found.forEach(({ file, def }, i) => {
     const lang = languageFor(file);
-    for (const def of defs) {
-      evidence.push(
-        linesEvidence(file, lines, def.start_line, def.end_line, {
-          kind: "definition",
-          name: qualified(def),
-          ...(lang ? { language: lang.id } : {}),
-          symbol_kind: def.kind,
-        }),
-      );
+    const fields = { kind: "definition" as const, name: qualified(def), ...(lang ? { language: lang.id } : {}), symbol_kind: def.kind };
+    if (shown.has(i)) {
+      const lines = texts.get(file);
+      if (lines !== undefined) evidence.push(linesEvidence(file, lines, def.start_line, def.end_line, fields));
+    } else if (texts.get(file) !== undefined || !texts.has(file)) {
+      const { kind, name, ...rest } = fields;
+      evidence.push({ path: file, start_line: def.start_line, end_line: def.end_line, kind, name, snippet: "", ...rest });
     }
-  }
+  });
   evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
   const notes: string[] = [];

@@ -37,11 +37,11 @@ const SYMBOL_KINDS = [
 ] as const;
 
 const maxResults = (dflt: number) =>
-  z.int().min(1).max(200).default(dflt).describe(`Maximum records returned (1-200, default ${dflt})`);
+  z.int().min(1).max(200).default(dflt).describe("Maximum records returned");
 
 export const searchCodeInput = z.object({
   query: z.string().min(1).describe("Text to find (literal unless regex is true)"),
-  regex: z.boolean().default(false).describe("Treat query as a regular expression (Rust regex syntax, no lookaround)"),
+  regex: z.boolean().default(false).describe("Query is a regex (Rust syntax, no lookaround)"),
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
   glob: z.string().optional().describe("Limit to files matching this glob, e.g. '*.py' or 'src/**/*.ts'"),
   case_sensitive: z.boolean().optional().describe("Match case exactly (default: smart case)"),
@@ -65,12 +65,12 @@ export const findImportersInput = z.object({
   module_name: z
     .string()
     .min(1)
-    .describe("Dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path"),
+    .describe("Dotted module (or its last part), JS/TS specifier, Rust path (a::b), Go import path, or file/folder path"),
   max_results: maxResults(50),
 });
 
 export const readGitDiffInput = z.object({
-  base: z.string().optional().describe("Base commit or ref (default: HEAD; with no head, the working tree is compared)"),
+  base: z.string().optional().describe("Base commit or ref (default: HEAD)"),
   head: z.string().optional().describe("Head commit or ref (default: the working tree)"),
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
   context_lines: z.int().min(0).max(20).default(3).describe("Context lines around each change (0-20)"),
@@ -92,7 +92,7 @@ function workspaceOf(ctx: ToolContext): Workspace {
 export const searchCodeTool = defineTool({
   name: "search_code",
   description:
-    "Search file contents with ripgrep. Returns matching lines as evidence (path, line, snippet). Literal text by default.",
+    "Search file contents with ripgrep; returns the matching lines with path and line number.",
   input: searchCodeInput,
   run: (args, ctx) => searchCode(workspaceOf(ctx), args, ctx.signal),
 });
@@ -100,14 +100,14 @@ export const searchCodeTool = defineTool({
 export const findSymbolTool = defineTool({
   name: "find_symbol",
   description:
-    "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java). Returns the whole definition.",
+    "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java); returns the whole definition.",
   input: findSymbolInput,
   run: (args, ctx) => findSymbol(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const readEvidenceTool = defineTool({
   name: "read_evidence",
-  description: "Read exact lines of a file (1-based, inclusive). Use it to see the code around a search hit or definition.",
+  description: "Read exact lines of a file (1-based, inclusive), e.g. around a search hit or a definition.",
   input: readEvidenceInput,
   run: (args, ctx) => readEvidence(workspaceOf(ctx), args, ctx.signal),
 });
@@ -115,7 +115,7 @@ export const readEvidenceTool = defineTool({
 export const findImportersTool = defineTool({
   name: "find_importers",
   description:
-    "List the files that import a module, with the import statement. Accepts a dotted Python module, a JS/TS specifier or a file path.",
+    "List the files that import a module, with each import statement.",
   input: findImportersInput,
   run: (args, ctx) => findImporters(workspaceOf(ctx), args, ctx.signal),
 });

@@ -62,18 +62,44 @@ describe("AskEventPrinter", () => {
     p.onEvent({ type: "diagnostic", diagnostics: [{ stage: "interpreter", message: "not asked" }] });
     p.onEvent({ type: "turn_end", tool_calls: 0 });
     p.finish();
+    // Without colour, reasoning lines carry a `thinking: ` prefix (dim text would be the only cue).
     expect(transcript).toBe(
       [
-        "Let me look.",
+        "thinking: Let me look.",
         '→ find_importers {"module_name":"m"}',
         "  ✓ 1 record 5 ms",
-        "Done.",
+        "thinking: Done.",
         "It is a.py:1.",
         "  shim[interpreter] not asked",
         "",
       ].join("\n"),
     );
     expect(stdout).toBe("It is a.py:1.\n");
+  });
+
+  it("without colour, every reasoning line starts with `thinking: `, blank lines stay blank", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
+    p.onEvent({ type: "thinking", delta: "First line\nsecond" });
+    p.onEvent({ type: "thinking", delta: " part\n\nthird\n" });
+    p.onEvent({ type: "thinking", delta: "fourth" });
+    p.onEvent({ type: "turn_end", tool_calls: 0 });
+    expect(stderr).toBe("thinking: First line\nthinking: second part\n\nthinking: third\nthinking: fourth\n");
+    expect(stdout).toBe("");
+  });
+
+  it("with colour, reasoning is dim and carries no prefix", () => {
+    vi.stubEnv("NO_COLOR", "");
+    vi.stubEnv("FORCE_COLOR", "1");
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
+    p.onEvent({ type: "thinking", delta: "Let me look." });
+    p.finish();
+    expect(stderr).toBe("\u001b[2mLet me look.\u001b[22m\n");
+  });
+
+  it("a fallback model already announced on stderr: the agent's switch to the shim is not said again", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: false, shimAnnounced: true });
+    p.onEvent({ type: "notice", reason: "toolshim_on", message: "tool shim: model gemma2:2b lacks the tools capability; switching" });
+    expect(stderr).toBe("");
   });
 
   it("human mode: the step-limit note stays in the answer on stdout and is not repeated on stderr", () => {

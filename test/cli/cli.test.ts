@@ -80,16 +80,16 @@ describe("evidence commands", () => {
   });
 
   it("read prints path:line and numbered snippet lines on stdout", async () => {
-    const r = await runCli(["read", "a.py", "--start-line", "1", "--end-line", "2", "--root", tmp]);
+    const r = await runCli(["read", "a.py", "--start-line", "1", "--end-line", "2", "--root", tmp], { cwd: tmp });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("a.py:1  lines 1-2\n     1 │ def first():\n     2 │     return 'needle'\n");
     expect(r.stderr).toContain("1 result");
   });
 
   it("colours only when allowed: FORCE_COLOR colours, NO_COLOR wins over it", async () => {
-    const forced = await runCli(["read", "a.py", "--end-line", "1", "--root", tmp], { env: { NO_COLOR: "", FORCE_COLOR: "1" } });
+    const forced = await runCli(["read", "a.py", "--end-line", "1"], { env: { NO_COLOR: "", FORCE_COLOR: "1" }, cwd: tmp });
     expect(forced.stdout).toContain("\u001b[");
-    const plain = await runCli(["read", "a.py", "--end-line", "1", "--root", tmp], { env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
+    const plain = await runCli(["read", "a.py", "--end-line", "1"], { env: { NO_COLOR: "1", FORCE_COLOR: "1" }, cwd: tmp });
     expect(plain.stdout).not.toContain("\u001b[");
     expect(plain.stdout).toBe("a.py:1  line 1\n     1 │ def first():\n");
   });

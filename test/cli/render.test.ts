@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import pc from "picocolors";
 import type { Evidence } from "../../src/evidence/evidence.js";
 import { errorForCommandLine } from "../../src/cli/evidence-command.js";
-import { renderEvidence, renderSummary } from "../../src/cli/render.js";
+import { renderCitations, renderEvidence, renderSummary } from "../../src/cli/render.js";
+import type { RootView } from "../../src/cli/root-view.js";
+
+/** The view `rootView("../flask")` gives from a sibling folder (fixed here; root-view.test.ts checks rootView). */
+const sibling: RootView = { show: (rel) => `../flask/${rel}`, rootOption: " --root ../flask" };
 
 const plain = pc.createColors(false);
 
@@ -43,6 +47,23 @@ describe("renderEvidence", () => {
     );
   });
 
+  it("with --root elsewhere: the location opens from the current directory and the command carries --root", () => {
+    const cut: Evidence = { ...definition, path: "src/flask/app.py", start_line: 119, end_line: 1625 };
+    expect(renderEvidence(cut, plain, sibling)).toBe(
+      [
+        "../flask/src/flask/app.py:119  function runAgent [truncated]",
+        "   119 │ export async function runAgent(opts) {",
+        "   120 │   const x = 1;",
+        "       ┆ … lines 121-1625 not shown: codecite read src/flask/app.py --root ../flask --start-line 121 --end-line 1625",
+      ].join("\n"),
+    );
+  });
+
+  it("a path that needs quoting is shell-quoted in the suggested command", () => {
+    const cut: Evidence = { ...definition, path: "docs/my notes.py", start_line: 1, end_line: 30, snippet: "a" };
+    expect(renderEvidence(cut, plain).split("\n").at(-1)).toBe("       ┆ … lines 2-30 not shown: codecite read 'docs/my notes.py' --start-line 2 --end-line 30");
+  });
+
   it("a cut single line ends with …", () => {
     const match: Evidence = { path: "a.py", start_line: 7, end_line: 7, kind: "match", name: "x", snippet: "x = 'long", flags: ["truncated"] };
     expect(renderEvidence(match, plain)).toBe("a.py:7  match [truncated]\n     7 │ x = 'long …");
@@ -54,6 +75,24 @@ describe("renderEvidence", () => {
   });
 });
 
+describe("renderCitations", () => {
+  it("shows each cited location as the view shows paths, unverified ones marked", () => {
+    const citations = [
+      { path: "src/rag_chat.py", line: 10, verified: true },
+      { path: "src/rag_chat.py", line: 99, verified: false },
+    ];
+    expect(renderCitations(citations, plain, sibling)).toBe(
+      [
+        "Citations: 1 of 2 verified",
+        "  ✓ ../flask/src/rag_chat.py:10",
+        "  ✗ ../flask/src/rag_chat.py:99  unverified: not in the evidence gathered",
+        "",
+      ].join("\n"),
+    );
+    expect(renderCitations(citations, plain)).toContain("  ✓ src/rag_chat.py:10\n");
+  });
+});
+
 describe("errorForCommandLine", () => {
   const schemaError = {
     code: "INVALID_ARGUMENT",
@@ -62,17 +101,26 @@ describe("errorForCommandLine", () => {
   };
 
   it("names flags and the positional argument instead of tool parameters, and points at --help", () => {
-    expect(errorForCommandLine(schemaError, { command: "importers", positional: ["module_name", "<module>"] })).toEqual({
+    expect(errorForCommandLine(schemaError, "importers")).toEqual({
       code: "INVALID_ARGUMENT",
       message: "invalid value: <module>: Too small: expected string to have >=1 characters; --max-results: Too big: expected number to be <=200",
       hint: "See `codecite importers --help`.",
     });
   });
 
-  it("leaves other tool errors as they are", () => {
+  it("leaves other tool errors without tool words as they are", () => {
     const outside = { code: "OUTSIDE_ROOT", message: "path is outside the repository root", hint: "Use a repository-relative path." };
-    expect(errorForCommandLine(outside, { command: "read" })).toBe(outside);
+    expect(errorForCommandLine(outside, "read")).toEqual(outside);
+  });
+
+  it("translates tool parameters and tool names in other tool errors (message and hint)", () => {
     const range = { code: "INVALID_ARGUMENT", message: "end_line (2) is before start_line (5)", hint: "Lines are 1-based." };
-    expect(errorForCommandLine(range, { command: "read" })).toBe(range);
+    expect(errorForCommandLine(range, "read")).toEqual({ code: "INVALID_ARGUMENT", message: "--end-line (2) is before --start-line (5)", hint: "Lines are 1-based." });
+    const missing = { code: "NOT_FOUND", message: "no such file: src/x.py", hint: "Check the path with search_code or find_symbol." };
+    expect(errorForCommandLine(missing, "read")).toEqual({
+      code: "NOT_FOUND",
+      message: "no such file: src/x.py",
+      hint: "Check the path with codecite search or codecite symbol.",
+    });
   });
 });

@@ -3,7 +3,7 @@
  * Ollama server.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { RAG_APP, runCli } from "../cli/run-cli.js";
+import { RAG_APP, REPO_ROOT, runCli } from "../cli/run-cli.js";
 import { startFakeOllama, type ChatRequestBody, type FakeOllama } from "../helpers/fake-ollama.js";
 
 const QUESTION = "哪些檔案直接 import rag_common？";
@@ -77,12 +77,16 @@ describe("codecite importers rag_common --root examples/rag-app --json", () => {
 describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
   it("prints the streamed answer, the four evidence records and all citations verified", async () => {
     server = await scriptedServer();
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP], { env: { OLLAMA_HOST: server.host } });
+    // Run from the repository, as the README shows: locations are relative to the current directory.
+    const r = await runCli(["ask", QUESTION, "--root", "examples/rag-app"], { env: { OLLAMA_HOST: server.host }, cwd: REPO_ROOT });
     expect(r.stderr).not.toContain("error");
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(`${ANSWER}\n`)).toBe(true);
     expect(r.stdout).toContain("Evidence (4):");
-    for (const [p, line] of IMPORTERS) expect(r.stdout).toMatch(new RegExp(`^${p.replace(/\./g, "\\.")}:${line}  import `, "m"));
+    for (const [p, line] of IMPORTERS) {
+      expect(r.stdout).toMatch(new RegExp(`^examples/rag-app/${p.replace(/\./g, "\\.")}:${line}  import `, "m"));
+      expect(r.stdout).toContain(`  ✓ examples/rag-app/${p}:${line}\n`);
+    }
     expect(r.stdout).toContain("Citations: 4 of 4 verified");
     expect(r.stdout).not.toContain("unverified");
     // progress and the automatic model choice go to stderr, never stdout
@@ -118,6 +122,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     };
     expect(Object.keys(out)).toEqual(["answer", "evidence", "citations", "steps", "model", "provider"]);
     expect(out.answer).toBe(ANSWER);
+    // JSON keeps repository-relative paths, whatever the current directory.
     expect(out.evidence.map((e) => [e.path, e.start_line])).toEqual(IMPORTERS);
     expect(out.citations).toEqual(IMPORTERS.map(([p, line]) => ({ path: p, line, verified: true })));
     expect(out.steps).toHaveLength(1);
@@ -138,7 +143,21 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Citations: 1 of 2 verified");
-    expect(r.stdout).toMatch(/✗ src\/rag_chat\.py:99 {2}unverified/);
+    expect(r.stdout).toContain("  ✓ examples/rag-app/src/rag_chat.py:10\n");
+    expect(r.stdout).toMatch(/✗ examples\/rag-app\/src\/rag_chat\.py:99 {2}unverified/);
+  });
+
+  it("run inside the root, locations stay repository-relative", async () => {
+    server = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { content: "src/rag_chat.py:10" },
+      ],
+    });
+    const r = await runCli(["ask", QUESTION, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host }, cwd: RAG_APP });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^src\/rag_chat\.py:10 {2}import rag_common$/m);
+    expect(r.stdout).toContain("  ✓ src/rag_chat.py:10\n");
   });
 
   it("--max-steps ends the loop with the evidence gathered so far and a clear note", async () => {
@@ -155,18 +174,69 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     expect(server.chatRequests()).toHaveLength(2);
   });
 
-  it("says `ollama pull qwen3:8b` when no installed model supports tools", async () => {
-    server = await startFakeOllama({ models: [{ name: "gemma2:2b", capabilities: ["completion"] }] });
+  it("with no tool-capable model installed, runs the first installed model with the tool shim and says so once", async () => {
+    server = await startFakeOllama({
+      models: [
+        { name: "gemma2:2b", capabilities: ["completion"] },
+        { name: "phi3:mini", capabilities: ["completion"] },
+      ],
+      turns: [
+        { when: (r) => r.messages.at(-1)?.content === QUESTION, content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' },
+        { when: (r) => r.messages.at(-1)?.content.startsWith("Tool result (find_importers):") === true, content: "src/rag_chat.py:10" },
+      ],
+    });
     const r = await runCli(["ask", QUESTION, "--root", RAG_APP], { env: { OLLAMA_HOST: server.host } });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("ollama pull qwen3:8b");
+    expect(r.code).toBe(0);
+    const said = "codecite: using model gemma2:2b: no installed model has tool support, so it runs with the tool shim (tools described in the prompt, calls read from its text)";
+    expect(r.stderr.split("\n").filter((l) => l.includes("tool shim"))).toEqual([said]);
+    expect(r.stdout.startsWith("src/rag_chat.py:10\n")).toBe(true);
+    expect(r.stdout).toContain("Citations: 1 of 1 verified");
+    const chats = server.chatRequests();
+    expect(chats.map((c) => [c.model, c.tools])).toEqual([
+      ["gemma2:2b", undefined],
+      ["gemma2:2b", undefined],
+    ]);
   });
 
-  it("says `ollama pull NAME` when the named model is not installed", async () => {
-    server = await startFakeOllama();
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "llama3.1:8b"], { env: { OLLAMA_HOST: server.host } });
+  it("--json: the fallback model is still named on stderr, stdout holds only the JSON", async () => {
+    server = await startFakeOllama({
+      models: [{ name: "gemma2:2b", capabilities: ["completion"] }],
+      turns: [{ content: "No tools needed." }],
+    });
+    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--json"], { env: { OLLAMA_HOST: server.host } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ answer: "No tools needed.", model: "gemma2:2b" });
+    expect(r.stderr).toContain("codecite: using model gemma2:2b: no installed model has tool support");
+    expect(r.stderr).not.toContain("switching");
+  });
+
+  it("--toolshim off with no tool-capable model stops and says how to fix it", async () => {
+    server = await startFakeOllama({ models: [{ name: "gemma2:2b", capabilities: ["completion"] }] });
+    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--toolshim", "off", "--json"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("ollama pull llama3.1:8b");
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      error: {
+        code: "NO_MODEL",
+        message: "none of the installed models has the tools capability (gemma2:2b), and --toolshim off needs one",
+        hint: "use --toolshim auto to run gemma2:2b with the tool shim, or ollama pull qwen3:8b",
+      },
+    });
+    expect(server.chatRequests()).toHaveLength(0);
+  });
+
+  it("a --model that is not installed: the hint says `ollama pull NAME` and lists the installed models", async () => {
+    server = await startFakeOllama({ models: [{ name: "qwen3:8b" }, { name: "gemma2:2b", capabilities: ["completion"] }] });
+    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "nope"], { env: { OLLAMA_HOST: server.host } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("codecite: error: model nope is not installed on Ollama at");
+    expect(r.stderr).toContain("hint: ollama pull nope — or use an installed model with --model: qwen3:8b, gemma2:2b\n");
+    const j = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "nope", "--json"], { env: { OLLAMA_HOST: server.host } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      error: { code: "MODEL_NOT_FOUND", hint: "ollama pull nope — or use an installed model with --model: qwen3:8b, gemma2:2b" },
+    });
   });
 });
 

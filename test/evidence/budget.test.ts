@@ -1,6 +1,6 @@
 /** The output budget ladder (src/evidence/budget.ts) on synthetic evidence. */
 import { describe, expect, it } from "vitest";
-import { applyBudget, cutSnippet } from "../../src/evidence/budget.js";
+import { applyBudget, cutSnippet, recordsShown } from "../../src/evidence/budget.js";
 import type { Evidence } from "../../src/evidence/evidence.js";
 
 const rec = (path: string, line: number, lines: number, width = 20): Evidence => ({
@@ -66,5 +66,30 @@ describe("applyBudget", () => {
     const cut = cutSnippet(e, 12, 30);
     expect(cut.snippet).toBe("a".repeat(29));
     expect(cut.flags).toEqual(["truncated"]);
+  });
+});
+
+describe("recordsShown", () => {
+  it("names the first max_results records and the first record of each of the first max_results files", () => {
+    expect([...recordsShown(["a", "a", "a", "b", "c", "c", "d"], 2)].sort((x, y) => x - y)).toEqual([0, 1, 3]);
+    expect([...recordsShown(["a", "b", "c"], 5)].sort((x, y) => x - y)).toEqual([0, 1, 2]);
+  });
+
+  it("the records it leaves out never reach the output, on every rung of the ladder", () => {
+    const cases: { ev: Evidence[]; max: number }[] = [
+      { ev: Array.from({ length: 9 }, (_, i) => rec(`f${i % 3}.py`, i + 1, 2)), max: 4 }, // full
+      { ev: Array.from({ length: 60 }, (_, i) => rec(`f${Math.floor(i / 4)}.py`, i + 1, 12, 120)), max: 20 }, // first lines / per file
+      { ev: Array.from({ length: 400 }, (_, i) => rec(`dir/file${String(Math.floor(i / 7)).padStart(3, "0")}.py`, i + 1, 30, 280)), max: 200 }, // per file
+    ];
+    const forms = new Set<string>();
+    for (const { ev, max } of cases) {
+      const sorted = [...ev].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.start_line - b.start_line));
+      const shown = recordsShown(sorted.map((e) => e.path), max);
+      const blanked = sorted.map((e, i) => (shown.has(i) ? e : { ...e, snippet: "" }));
+      const full = applyBudget(sorted, { maxResults: max });
+      forms.add(full.form);
+      expect(applyBudget(blanked, { maxResults: max })).toEqual(full);
+    }
+    expect([...forms].sort()).toEqual(["first_lines", "full", "per_file"]);
   });
 });

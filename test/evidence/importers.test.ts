@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { factsStats } from "../../src/evidence/facts.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { ToolError, type EvidenceResult } from "../../src/evidence/evidence.js";
 import { Workspace } from "../../src/evidence/workspace.js";
@@ -180,6 +181,48 @@ describe("find_importers: Python fixtures", () => {
     expect(amb).toMatchObject({ code: "INVALID_ARGUMENT" });
     expect((amb as ToolError).message).toContain("api.handlers (services/billing/api/handlers.py)");
     expect((amb as ToolError).message).toContain("api.handlers (services/users/api/handlers.py)");
+  });
+});
+
+describe("find_importers: the Python prefilter", () => {
+  it("finds every import form, and parses only files with an import line naming the module", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "codecite-pyprefilter-"));
+    try {
+      const files: Record<string, string> = {
+        "pkg/__init__.py": "",
+        "pkg/target.py": "VALUE = 1\n",
+        "paren.py": "from pkg import (\n    other,\n    target as t,  # the one\n)\n",
+        "backslash.py": "from pkg import other, \\\n    target\n",
+        "semicolon.py": "x = 1; import pkg.target\n",
+        "compound.py": "try: import pkg.target as t\nexcept ImportError: t = None\n",
+        "dynamic.py": 'import importlib\n\nmod = importlib.import_module("pkg.target")\n',
+        "split.py": 'import importlib\n\nmod = importlib.import_module(\n    "pkg.target"\n)\n',
+        "dunder.py": 'mod = __import__("pkg.target", fromlist=["VALUE"])\n',
+        "pkg/rel.py": "from . import target\n",
+        "pkg/other.py": "# target is imported elsewhere; this file only mentions it\nTARGET_NAME = 'target'\n",
+      };
+      for (const [rel, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        writeFileSync(path.join(dir, rel), text);
+      }
+      const ws = await Workspace.open(dir);
+      const before = factsStats().parsed;
+      const r = await find(ws, "pkg.target");
+      expect(where(r)).toEqual([
+        "backslash.py:1-2 pkg.target",
+        "compound.py:1-1 pkg.target",
+        "dunder.py:1-1 pkg.target",
+        "dynamic.py:3-3 pkg.target",
+        "paren.py:1-4 pkg.target",
+        "pkg/rel.py:1-1 pkg.target",
+        "semicolon.py:1-1 pkg.target",
+        "split.py:3-5 pkg.target",
+      ]);
+      // the eight importers are parsed; pkg/other.py (a comment and a string) is not
+      expect(factsStats().parsed - before).toBe(8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

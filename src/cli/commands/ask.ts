@@ -1,8 +1,10 @@
 /**
  * `codecite ask <question>`: one agent session over the repository at `--root`.
  * Human mode streams the answer to stdout, then prints the evidence records and the
- * citations (unverified ones marked). `--json` prints one object:
- * `{answer, evidence, citations, steps, model, provider}`.
+ * citations (unverified ones marked), their locations as seen from the current directory.
+ * `--json` prints one object: `{answer, evidence, citations, steps, model, provider}`, paths
+ * repository-relative. Without `--model`/`CODECITE_MODEL` the model is chosen by
+ * `default-model.ts` and named on stderr.
  */
 import type { Command } from "commander";
 import type { ConfigFlags } from "../../config.js";
@@ -43,7 +45,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
   if (flags.numCtx !== undefined) configFlags.numCtx = flags.numCtx;
   const config = resolveConfig(configFlags, process.env);
 
-  const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, { chooseDefaultModel }, { AskEventPrinter }, output, render] =
+  const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, models, { AskEventPrinter }, output, render, { rootView }] =
     await Promise.all([
       import("../../evidence/workspace.js"),
       import("../../tools/code-tools.js"),
@@ -53,6 +55,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       import("../ask-events.js"),
       import("../output.js"),
       import("../render.js"),
+      import("../root-view.js"),
     ]);
   const workspace = await Workspace.open(flags.root);
   const provider = await factory.createProvider(config);
@@ -60,9 +63,19 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
   try {
     const errColors = output.colorsFor(process.stderr);
     let model = config.model;
+    /** The chosen model runs with the tool shim, and the line below said so already. */
+    let shimAnnounced = false;
     if (model === undefined) {
-      model = await chooseDefaultModel(provider, config.toolshim);
-      if (!json || verbose) output.logLine(errColors.dim(`codecite: using model ${model} (the first installed model with tool support)`));
+      const chosen = await models.chooseDefaultModel(provider, config.toolshim);
+      model = chosen.name;
+      const line = models.describeDefaultModel(chosen);
+      if (chosen.reason === "first_installed") {
+        // A fallback the user must know about, even with --json (stderr only).
+        output.logLine(errColors.yellow(line));
+        shimAnnounced = true;
+      } else if (!json || verbose) {
+        output.logLine(errColors.dim(line));
+      }
     }
 
     let interpreter: Interpreter | undefined;
@@ -77,7 +90,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       }
     }
 
-    const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose });
+    const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose, shimAnnounced });
     // Spinner on stderr while waiting for the model or a tool (quiet with --json, off a TTY, NO_COLOR, CI).
     const { agentProgress } = await import("../progress.js");
     const progress = agentProgress(printer.onEvent, { json });
@@ -93,7 +106,11 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       ...(interpreter ? { interpreter } : {}),
       stream: !json,
       onEvent: progress.onEvent,
-    }).finally(() => progress.stop());
+    })
+      .catch(async (err: unknown) => {
+        throw await models.withInstalledModels(err, provider);
+      })
+      .finally(() => progress.stop());
 
     if (json) {
       output.printJson({
@@ -115,9 +132,11 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
     }
     printer.finish();
     const c = output.colorsFor(process.stdout);
+    // Locations open from the current directory, as in the evidence commands (root-view.ts).
+    const view = rootView(flags.root);
     process.stdout.write(`${printer.wroteAnswer ? "\n" : ""}${c.bold(`Evidence (${result.evidence.length}):`)}\n`);
-    process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c) : "  none\n");
-    process.stdout.write(`\n${render.renderCitations(result.citations, c)}`);
+    process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c, view) : "  none\n");
+    process.stdout.write(`\n${render.renderCitations(result.citations, c, view)}`);
   } finally {
     // The embedded llama-cpp provider holds a model and a native backend: free them.
     await factory.closeProviders(provider, interpreterProvider);
@@ -130,7 +149,7 @@ export function register(program: Command): void {
     .description("answer a question about the code, with path:line evidence")
     .argument("<question>", "the question")
     .option("--root <dir>", "repository root", ".")
-    .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support)")
+    .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support, else the first installed model)")
     .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")

@@ -27,7 +27,6 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "diff",
-          tool: "read_git_diff",
           args: { base: flags.base, head: flags.head, path: flags.path, context_lines: flags.contextLines },
           root: flags.root,
           json: flags.json === true,

@@ -25,6 +25,7 @@
 import type { Command } from "commander";
 import type { Config, ConfigFlags, Env } from "../../config.js";
 import type { Provider, ToolDefinition } from "../../llm/types.js";
+import { SUGGESTED_MODEL, sameModel } from "../default-model.js";
 import { runAction } from "../output.js";
 
 /** One check of the report. */
@@ -72,12 +73,6 @@ function message(err: unknown): string {
 function hintOf(err: unknown): string | undefined {
   const hint = (err as { hint?: unknown })?.hint;
   return typeof hint === "string" ? hint : undefined;
-}
-
-/** Ollama names match with and without the implicit `:latest` tag. */
-function sameModel(a: string, b: string): boolean {
-  const norm = (s: string) => (s.includes(":") ? s : `${s}:latest`);
-  return norm(a) === norm(b);
 }
 
 function describeConfig(config: Config): string {
@@ -142,10 +137,11 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
 
     // 3. model, 4. capabilities, 5. toolshim
     let model: string | undefined;
+    let installed: string[] = [];
     let tools: boolean | undefined;
     if (provider && serverOk) {
       stage("checking the model…");
-      model = await checkModel(provider, config, add);
+      ({ model, installed } = await checkModel(provider, config, add));
       if (model !== undefined) tools = await checkCapabilities(provider, model, add);
     } else {
       add({ name: "model", ok: false, required: true, detail: "not checked: the provider is not available" });
@@ -162,7 +158,8 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
     // 9. probe
     if (provider && model !== undefined) {
       stage(`probing ${model} with a trivial tool…`);
-      await probe(provider, model, effective, interpreter, opts.probeTimeoutMs ?? 120_000, add);
+      const fix = probeFix({ provider: config.provider, model, installed, mode: effective });
+      await probe(provider, model, effective, interpreter, opts.probeTimeoutMs ?? 120_000, fix, add);
     } else {
       add({ name: "probe", ok: false, required: false, detail: "not run: no usable provider and model" });
     }
@@ -181,20 +178,29 @@ async function serverDetail(provider: Provider, config: Config): Promise<string>
   return config.provider === "ollama" ? `Ollama ${version} at ${provider.location}` : `${version} (embedded llama.cpp)`;
 }
 
-async function checkModel(provider: Provider, config: Config, add: (c: DoctorCheck) => void): Promise<string | undefined> {
+/** Why `ask` would pick the model it picks, for the `model` check. */
+const CHOSEN_BECAUSE = {
+  tools: "the first installed model with tool support",
+  first_installed: "no installed model has tool support, so the first installed model, run with the tool shim",
+  unknown_capabilities: "the first model the server lists",
+} as const;
+
+/** The `model` check; returns the model to use (if any) and the installed models (`[]` when unknown). */
+async function checkModel(provider: Provider, config: Config, add: (c: DoctorCheck) => void): Promise<{ model: string | undefined; installed: string[] }> {
+  let installed: string[] = [];
   try {
+    installed = (await provider.listModels?.()) ?? [];
     if (config.model === undefined) {
       const { chooseDefaultModel } = await import("../default-model.js");
       const chosen = await chooseDefaultModel(provider, config.toolshim);
-      add({ name: "model", ok: true, required: true, detail: `${chosen} (chosen automatically: the first installed model with tool support; set CODECITE_MODEL to pin it)` });
-      return chosen;
+      add({ name: "model", ok: true, required: true, detail: `${chosen.name} (chosen automatically: ${CHOSEN_BECAUSE[chosen.reason]}; set CODECITE_MODEL to pin it)` });
+      return { model: chosen.name, installed };
     }
-    const installed = (await provider.listModels?.()) ?? [];
     // llama-cpp lists exactly its own GGUF file when it exists.
     const found = config.provider === "llama-cpp" ? installed.length > 0 : installed.some((m) => sameModel(m, config.model!) || m === config.model);
     if (found) {
       add({ name: "model", ok: true, required: true, detail: config.provider === "llama-cpp" ? `GGUF file ${provider.location}` : `${config.model} is installed` });
-      return config.model;
+      return { model: config.model, installed };
     }
     const fix =
       config.provider === "ollama"
@@ -207,11 +213,42 @@ async function checkModel(provider: Provider, config: Config, add: (c: DoctorChe
         ? `GGUF model file not found: ${provider.location}`
         : `${config.model} is not installed on ${provider.location}${installed.length > 0 ? ` (installed: ${installed.slice(0, 8).join(", ")})` : ""}`;
     add({ name: "model", ok: false, required: true, detail, fix });
-    return undefined;
+    return { model: undefined, installed };
   } catch (err) {
     add({ name: "model", ok: false, required: true, detail: message(err), fix: hintOf(err) ?? "name a model with --model or CODECITE_MODEL" });
-    return undefined;
+    return { model: undefined, installed };
   }
+}
+
+/** What `probeFix` needs to know. */
+export interface ProbeFixInput {
+  provider: Config["provider"];
+  /** The model that was probed. */
+  model: string;
+  /** Installed models (Ollama `GET /api/tags`, `/v1/models`); `[]` when unknown. */
+  installed: readonly string[];
+  /** The tool-shim mode the probe ran in. */
+  mode: "on" | "auto" | "off";
+}
+
+/**
+ * The fix for a model that did not call the probe's tool: another model with tool support, and
+ * `--toolshim on`, each advised only when it would change something — no `ollama pull` of a
+ * model already installed (nor of the probed model itself), no `--toolshim on` when the shim is
+ * already on.
+ */
+export function probeFix({ provider, model, installed, mode }: ProbeFixInput): string {
+  let other: string;
+  if (provider === "ollama") {
+    if (sameModel(model, SUGGESTED_MODEL)) other = "try another model with tool support";
+    else if (installed.some((m) => sameModel(m, SUGGESTED_MODEL))) other = `try ${SUGGESTED_MODEL}, which is installed (--model ${SUGGESTED_MODEL})`;
+    else other = `try a model with tool support (e.g. ollama pull ${SUGGESTED_MODEL})`;
+  } else if (provider === "openai") {
+    other = "try another model with tool support on the server (--model)";
+  } else {
+    other = "try another GGUF model with tool support (--model <file.gguf>)";
+  }
+  return mode === "on" ? other : `${other}, or --toolshim on`;
 }
 
 async function checkCapabilities(provider: Provider, model: string, add: (c: DoctorCheck) => void): Promise<boolean | undefined> {
@@ -386,6 +423,7 @@ async function probe(
   mode: "on" | "auto" | "off",
   interpreter: InterpreterLike | undefined,
   timeoutMs: number,
+  fix: string,
   add: (c: DoctorCheck) => void,
 ): Promise<void> {
   const shim = await import("../../toolshim/index.js");
@@ -421,7 +459,8 @@ async function probe(
       ok: false,
       required: false,
       detail: timedOut ? `${model} did not answer within ${Math.round(timeoutMs / 1000)} s` : message(err),
-      ...(hintOf(err) ? { fix: hintOf(err)! } : {}),
+      // The provider's hint for missing tool support may name an installed model or the shim mode in use.
+      ...((err as { code?: unknown })?.code === "TOOLS_UNSUPPORTED" ? { fix } : hintOf(err) ? { fix: hintOf(err)! } : {}),
     });
     return;
   }
@@ -449,7 +488,7 @@ async function probe(
       ok: false,
       required: false,
       detail: `${model} ${what}${via}`,
-      fix: "try a model that follows the offered tools (e.g. ollama pull qwen3:8b), or --toolshim on",
+      fix,
     });
   } else {
     const said = (turn.content || turn.thinking || "").trim().replace(/\s+/g, " ").slice(0, 120);
@@ -458,7 +497,7 @@ async function probe(
       ok: false,
       required: false,
       detail: `${model} made no tool call${via}${said ? `; it wrote: ${JSON.stringify(said)}` : " and wrote nothing"}`,
-      fix: "try a model with tool support (e.g. ollama pull qwen3:8b), or --toolshim on; `codecite toolshim` shows why a text did not parse",
+      fix: `${fix}; \`codecite toolshim\` shows why a text did not parse`,
     });
   }
 }

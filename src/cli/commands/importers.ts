@@ -22,9 +22,7 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "importers",
-          tool: "find_importers",
           args: { module_name: moduleName, max_results: flags.maxResults },
-          positional: ["module_name", "<module>"],
           root: flags.root,
           json: flags.json === true,
         });

@@ -24,9 +24,7 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "read",
-          tool: "read_evidence",
           args: { path, start_line: flags.startLine, end_line: flags.endLine },
-          positional: ["path", "<path>"],
           root: flags.root,
           json: flags.json === true,
         });

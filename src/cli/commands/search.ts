@@ -30,7 +30,6 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "search",
-          tool: "search_code",
           args: {
             query,
             regex: flags.regex,
@@ -39,7 +38,6 @@ export function register(program: Command): void {
             case_sensitive: flags.caseSensitive,
             max_results: flags.maxResults,
           },
-          positional: ["query", "<query>"],
           root: flags.root,
           json: flags.json === true,
         });

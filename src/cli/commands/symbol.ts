@@ -26,9 +26,7 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "symbol",
-          tool: "find_symbol",
           args: { name, kind: flags.kind, path: flags.path, max_results: flags.maxResults },
-          positional: ["name", "<name>"],
           root: flags.root,
           json: flags.json === true,
         });

@@ -1,0 +1,133 @@
+/**
+ * Human output of the evidence commands for a user whose current directory is not the root:
+ * notes and hints in the CLI's words (never an option the command lacks), locations that open
+ * from the current directory, suggested commands that work when pasted, and `--json` still
+ * byte-identical to the tool result envelope.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workspace } from "../../src/evidence/workspace.js";
+import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
+import { CLI, RAG_APP, REPO_ROOT, runCli } from "./run-cli.js";
+
+let base: string;
+/** `<base>/my repo`: a root whose name needs shell quoting. */
+let root: string;
+
+beforeAll(() => {
+  base = mkdtempSync(path.join(os.tmpdir(), "codecite-human-"));
+  root = path.join(base, "my repo");
+  mkdirSync(root);
+  const body = Array.from({ length: 58 }, (_, i) => `    y${i + 1} = x + ${i + 1}`);
+  writeFileSync(path.join(root, "long.py"), ["def long_function(x):", ...body, "    return x", ""].join("\n"));
+  writeFileSync(path.join(root, "big.txt"), Array.from({ length: 450 }, (_, i) => `line ${i + 1}\n`).join(""));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+/** The envelope the tool itself returns, printed as `--json` prints it. */
+async function envelope(rootDir: string, tool: string, args: Record<string, unknown>): Promise<string> {
+  const result = await createCodeToolRegistry().dispatch({ name: tool, arguments: args }, { workspace: await Workspace.open(rootDir) });
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+describe("notes and hints in the CLI's words", () => {
+  it("symbol --kind: `Drop --kind`, with the location relative to the current directory", async () => {
+    const r = await runCli(["symbol", "load_index", "--kind", "class", "--root", "examples/rag-app"], { cwd: REPO_ROOT });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "no results\nnote: No class named load_index, but 1 definition of other kinds: load_index (function, src/rag_common.py:60). Drop --kind to see them.\n",
+    );
+  });
+
+  it("--json stays byte-identical to the tool result envelope (model words included)", async () => {
+    const r = await runCli(["symbol", "load_index", "--kind", "class", "--root", "examples/rag-app", "--json"], { cwd: REPO_ROOT });
+    expect(r.stdout).toBe(await envelope(RAG_APP, "find_symbol", { name: "load_index", kind: "class" }));
+    expect(r.stdout).toContain("Drop kind to see them.");
+    const imp = await runCli(["importers", "rag_common", "--max-results", "2", "--root", "examples/rag-app", "--json"], { cwd: REPO_ROOT });
+    expect(imp.stdout).toBe(await envelope(RAG_APP, "find_importers", { module_name: "rag_common", max_results: 2 }));
+    expect(imp.stdout).toContain("raise max_results");
+  });
+
+  it("symbol with no match: `Try codecite search for the text`", async () => {
+    const r = await runCli(["symbol", "no_such_symbol_anywhere", "--root", RAG_APP]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Try codecite search for the text\.\n$/);
+    expect(r.stderr).not.toContain("search_code");
+  });
+
+  it("importers over the cap: raise --max-results, and no --path or --kind (importers has neither)", async () => {
+    const r = await runCli(["importers", "rag_common", "--max-results", "2", "--root", "examples/rag-app"], { cwd: REPO_ROOT });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "showing 2 of 4 results (truncated)\nnote: Showing 2 of 4 records; narrow the query or raise --max-results to see more.\n",
+    );
+    expect(r.stdout).toMatch(/^examples\/rag-app\/src\/build_index\.py:4 {2}import rag_common$/m);
+  });
+
+  it("read: a missing file's hint names commands; a long file says how to read on with --start-line", async () => {
+    const missing = await runCli(["read", "src/x.py", "--root", RAG_APP]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("codecite: error: NOT_FOUND: no such file: src/x.py\nhint: Check the path with codecite search or codecite symbol.\n");
+    const long = await runCli(["read", "big.txt", "--root", root]);
+    expect(long.code).toBe(0);
+    expect(long.stderr).toContain("note: Showing lines 1-200 of 450; read on with --start-line 201.\n");
+  });
+
+  it("search: a literal that looks like a regex suggests --regex; a bad regex suggests dropping it", async () => {
+    const literal = await runCli(["search", "a.b(", "--root", root]);
+    expect(literal.code).toBe(0);
+    expect(literal.stderr).toMatch(/The query was matched literally; add --regex for a pattern\.\n$/);
+    const bad = await runCli(["search", "a(", "--regex", "--root", root]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("\nhint: Check the regular expression (Rust regex syntax), or drop --regex for a literal search.\n");
+  });
+
+  it("diff outside git: the hint names codecite commands", async () => {
+    const r = await runCli(["diff", "--root", root]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("\nhint: codecite diff needs a git repository; use codecite search or codecite read instead.\n");
+  });
+});
+
+describe("locations and suggested commands from another directory", () => {
+  it("a cut record: location relative to the current directory, and a `codecite read` that works when pasted", async () => {
+    const r = await runCli(["symbol", "long_function", "--root", "my repo"], { cwd: base });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("my repo/long.py:1  function long_function [truncated]");
+    const marker = "       ┆ … lines 13-60 not shown: ";
+    expect(lines.at(-1)).toBe(`${marker}codecite read long.py --root 'my repo' --start-line 13 --end-line 60`);
+    expect(r.stderr).toContain("note: Snippets longer than 12 lines were cut (flag truncated); codecite read shows whole ranges.\n");
+
+    // Paste the suggestion into a POSIX shell in the same directory (codecite = the built CLI).
+    const suggested = lines.at(-1)!.slice(marker.length);
+    const out = execFileSync("/bin/sh", ["-c", suggested.replace(/^codecite /, `"${process.execPath}" "${CLI}" `)], {
+      cwd: base,
+      env: { ...process.env, NO_COLOR: "1" },
+      encoding: "utf8",
+    });
+    const pasted = out.split("\n");
+    expect(pasted[0]).toBe("my repo/long.py:13  lines 13-60");
+    expect(pasted[1]).toBe("    13 │     y12 = x + 12");
+    expect(pasted[48]).toBe("    60 │     return x");
+  });
+
+  it("absolute locations when climbing out with ../ would be longer; none of it in --json", async () => {
+    const deep = path.join(base, ...Array.from({ length: 20 }, (_, i) => `d${i}`));
+    mkdirSync(deep, { recursive: true });
+    const r = await runCli(["read", "long.py", "--end-line", "1", "--root", root], { cwd: deep });
+    expect(r.stdout).toBe(`${path.join(root, "long.py")}:1  line 1\n     1 │ def long_function(x):\n`);
+    const j = await runCli(["read", "long.py", "--end-line", "1", "--root", root, "--json"], { cwd: deep });
+    expect(j.stdout).toBe(await envelope(root, "read_evidence", { path: "long.py", end_line: 1 }));
+  });
+
+  it("run in the root itself, locations and commands are unchanged", async () => {
+    const r = await runCli(["symbol", "long_function"], { cwd: root });
+    expect(r.stdout.split("\n")[0]).toBe("long.py:1  function long_function [truncated]");
+    expect(r.stdout).toContain("not shown: codecite read long.py --start-line 13 --end-line 60\n");
+  });
+});
