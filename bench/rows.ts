@@ -63,7 +63,14 @@ export async function searchRow(ctx: BenchContext): Promise<Row> {
     );
     const total = m.lastOurs.total;
     const check = total === ctx.manifest.probes.searchLines ? `ok (${total} lines)` : `total ${total}, expected ${ctx.manifest.probes.searchLines}`;
-    return finish({ ...base, ours: median(m.ours), ref: median(m.ref), samples: { ours: m.ours, ref: m.ref }, check, status: "met" });
+    // For the record: the tool's default (smart case) against `rg --json -F -S`, the same semantics.
+    const smart = await repeatPaired(
+      () => fn(ctx.ws, { query: q, regex: false, max_results: 50 }),
+      () => timeSpawnSync(ctx.rg, ["--json", "-F", "-S", q, "."], { cwd: ctx.root }),
+      { runs: ctx.runs },
+    );
+    const note = `default smart case: ${Math.round(median(smart.ours))} ms vs ${Math.round(median(smart.ref))} ms for rg --json -F -S (${(median(smart.ours) / median(smart.ref)).toFixed(2)}×)`;
+    return finish({ ...base, ours: median(m.ours), ref: median(m.ref), samples: { ours: m.ours, ref: m.ref }, check, status: "met", note });
   } catch (err) {
     return { ...base, ref: median(ref.samples), status: "error", note: errText(err) };
   }

@@ -90,7 +90,7 @@ function clauses(text: string): string[] {
   return text.split(/(?<=[.;])\s+/).filter((c) => c !== "");
 }
 
-/** The options of `command`, plus those of any `codecite <cmd>` named in `clause` before `at`. */
+/** The command a flag at offset `at` of `clause` belongs to: the last `codecite <cmd>` named before it, else `command`. */
 function ownerOf(clause: string, at: number, command: EvidenceCommandName): EvidenceCommandName {
   let owner = command;
   for (const m of clause.slice(0, at).matchAll(/\bcodecite (search|symbol|importers|read|diff)\b/g)) owner = m[1] as EvidenceCommandName;
@@ -116,7 +116,9 @@ function dropMissingOptions(text: string, command: EvidenceCommandName): string 
       const left = [a, b].filter((f) => has(owner, f));
       return left.length === 0 ? whole : left.join(" or ");
     });
-    const missing = [...clause.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].some((m) => !has(ownerOf(clause, m.index, command), m[0]));
+    // Quoted text (a query such as "--verbose") is not advice.
+    const unquoted = clause.replace(/"[^"]*"/g, (q) => " ".repeat(q.length));
+    const missing = [...unquoted.matchAll(/(?<![\w-])--[a-z][a-z-]*/g)].some((m) => !has(ownerOf(clause, m.index, command), m[0]));
     if (!missing) {
       kept.push(endedSentence ? clause.charAt(0).toUpperCase() + clause.slice(1) : clause);
       endedSentence = false;

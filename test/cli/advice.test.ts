@@ -96,6 +96,12 @@ const cases: Array<[EvidenceCommandName, string, string]> = [
     "Output was too large: 300 records in 120 files; showing the first record of 50 files with first lines only. Records per file: a.py (3). Narrow the query with --path to see the rest.",
   ],
   ["read", "Install git to use read_git_diff; pass path to limit it; then read_evidence.", "Install git to use codecite diff. Then codecite read."],
+  // a quoted query that looks like a flag is not advice
+  [
+    "search",
+    'No match for "--verbose" (3 files searched). The query was matched literally; set regex to true for a pattern.',
+    'No match for "--verbose" (3 files searched). The query was matched literally; add --regex for a pattern.',
+  ],
 ];
 
 describe("humanizeAdvice", () => {
