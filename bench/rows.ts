@@ -29,6 +29,12 @@ export interface BenchContext {
   log(msg: string): void;
 }
 
+/**
+ * Runs of the cheap in-process rows (a fraction of a second each): at least 11 pairs, so that the
+ * median of a ~100 ms ratio is not at the mercy of one noisy sample on a shared 2-core machine.
+ */
+const pairedRuns = (ctx: BenchContext) => Math.max(ctx.runs, 11);
+
 const errText = (err: unknown) => (err instanceof Error ? err.message.split("\n")[0] ?? "" : String(err));
 
 const has = (cmd: string) => spawnSync(cmd, ["--version"], { encoding: "utf8" }).status === 0;
@@ -59,7 +65,7 @@ export async function searchRow(ctx: BenchContext): Promise<Row> {
     const m = await repeatPaired(
       () => fn(ctx.ws, { query: q, regex: false, case_sensitive: true, max_results: 50 }),
       () => timeSpawnSync(ctx.rg, ["--json", "-F", q, "."], { cwd: ctx.root }),
-      { runs: ctx.runs, warmup: 1 },
+      { runs: pairedRuns(ctx), warmup: 1 },
     );
     const total = m.lastOurs.total;
     const check = total === ctx.manifest.probes.searchLines ? `ok (${total} lines)` : `total ${total}, expected ${ctx.manifest.probes.searchLines}`;
@@ -166,7 +172,7 @@ export async function warmRows(ctx: BenchContext): Promise<Row[]> {
       const t0 = performance.now();
       await fn(ctx.ws, args);
       const firstMs = performance.now() - t0;
-      const m = await repeatPaired(() => fn(ctx.ws, args), () => rgOnce(lastPart), { runs: ctx.runs });
+      const m = await repeatPaired(() => fn(ctx.ws, args), () => rgOnce(lastPart), { runs: pairedRuns(ctx) });
       warmImporters = median(m.ours);
       rows.push(
         finish({ ...imp, ours: warmImporters, ref: median(m.ref), samples: { ours: m.ours, ref: m.ref }, check: checkImporters(m.lastOurs, p.pythonImporters), status: "met", note: `first call in this process (${existsSync(ctx.inprocCacheDir) ? "on-disk cache left by the cold run" : "empty cache"}): ${Math.round(firstMs)} ms` }),
@@ -201,7 +207,7 @@ export async function warmRows(ctx: BenchContext): Promise<Row[]> {
     const args = { name: p.symbol.name, max_results: 50 };
     try {
       await fn(ctx.ws, args);
-      const m = await repeatPaired(() => fn(ctx.ws, args), () => rgOnce(p.symbol.name), { runs: ctx.runs });
+      const m = await repeatPaired(() => fn(ctx.ws, args), () => rgOnce(p.symbol.name), { runs: pairedRuns(ctx) });
       const hit = m.lastOurs.evidence.find((e) => e.path === p.symbol.path && e.start_line === p.symbol.line);
       const check = hit && m.lastOurs.total === 1 ? `ok (${p.symbol.path}:${p.symbol.line})` : `total ${m.lastOurs.total}${hit ? "" : ", definition not found"}`;
       rows.push(finish({ ...sym, ours: median(m.ours), ref: median(m.ref), samples: { ours: m.ours, ref: m.ref }, check, status: "met" }));

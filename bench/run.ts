@@ -2,7 +2,8 @@
  * `npm run bench` — performance of codecite's evidence tools against the fastest reference
  * tools, measured in the same run on the same tree (issue 6).
  *
- * Flags: `--quick` (small corpus, 3 runs), `--runs N` (medians over N runs; default 5),
+ * Flags: `--quick` (small corpus, 3 runs), `--runs N` (medians over N runs; default 5; the cheap
+ * in-process rows take at least 11 pairs),
  * `--corpus-dir DIR` (where the corpus lives; default `$TMPDIR/codecite-bench/<quick|large>`,
  * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--dist DIR`
  * (measure another compiled tree, e.g. an experiment), `--out FILE`

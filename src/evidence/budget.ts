@@ -9,9 +9,14 @@
  *    flag `truncated`, keeps its full `start_line`/`end_line`, and the lines shown stay exact
  *    (DESIGN.md "Evidence");
  * 3. **ladder** when the serialized result is still over `maxBytes` (default
- *    {@link DEFAULT_MAX_BYTES}, UTF-8 bytes of the JSON envelope): first lines only → one record per
- *    file with per-file counts in `note` → as many of those records as fit. The `note` says which
- *    form was used. Nothing is cut silently.
+ *    {@link DEFAULT_MAX_BYTES}, UTF-8 bytes of the JSON envelope): every record with the first line
+ *    of its snippet only → the first record of each file, then the next records in order while
+ *    they fit (first lines only), with the counts of the files whose records are not all shown in
+ *    `note` → as many first records as fit. The `note` says which form was used. Nothing is cut
+ *    silently.
+ *
+ * Notes advise only what the calling tool has: raising `max_results` (below {@link MAX_RESULTS_LIMIT}) and
+ * the parameters in `narrowWith`; with none, `read_evidence` for the rest of the files.
  *
  * `total` is always the true number of records found (or the caller's larger count).
  */
@@ -35,7 +40,15 @@ export interface BudgetOptions {
   total?: number;
   /** A note to keep in front of the budget's own note (e.g. how a query was read). */
   note?: string;
+  /**
+   * Parameters of the calling tool that narrow its query (`["path", "kind"]` for `find_symbol`).
+   * Notes advise only these and `max_results` (DESIGN.md "The tools"). Absent → none.
+   */
+  narrowWith?: readonly string[];
 }
+
+/** The largest `max_results` the tools accept (`src/tools/code-tools.ts`). */
+export const MAX_RESULTS_LIMIT = 200;
 
 /** The form {@link applyBudget} settled on. */
 export type BudgetForm = "full" | "first_lines" | "per_file";
@@ -92,9 +105,13 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
   const total = Math.max(opts.total ?? 0, evidence.length);
 
   const capped = evidence.slice(0, maxResults);
+  const narrow = opts.narrowWith !== undefined && opts.narrowWith.length > 0 ? `narrow the query (${opts.narrowWith.join(", ")})` : undefined;
+  const raise = maxResults < MAX_RESULTS_LIMIT ? "raise max_results" : undefined;
   const countNote =
     capped.length < total
-      ? `Showing ${capped.length} of ${total} records; narrow the query (path, kind) or raise max_results to see more.`
+      ? narrow === undefined && raise === undefined
+        ? `Showing ${capped.length} of ${total} records (max_results is at its limit, ${MAX_RESULTS_LIMIT}).`
+        : `Showing ${capped.length} of ${total} records; ${[narrow, raise].filter((a) => a !== undefined).join(" or ")} to see more.`
       : undefined;
 
   let records = capped.map((e) => cutSnippet(e, maxLines, maxChars));
@@ -116,7 +133,8 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
     return { evidence: records, total, truncated: true, ...(note ? { note } : {}), form: "first_lines" };
   }
 
-  // Rung 3: one record per file, counts per file in the note.
+  // Rung 3: the first record of each file, then the next records (of the first `maxResults`) in
+  // order while they fit; first lines only; the files with records not shown, with counts, in the note.
   const perFile = new Map<string, { first: Evidence; count: number }>();
   for (const e of evidence) {
     const slot = perFile.get(e.path);
@@ -124,18 +142,40 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
     else slot.count++;
   }
   const files = [...perFile.entries()];
-  const counts = files.map(([p, s]) => `${p} (${s.count})`);
-  let shownCounts = counts.length;
-  const buildNote = (kept: number) =>
-    joinNotes(
+  let listedMax = files.length;
+  const buildNote = (kept: readonly Evidence[], firsts: number) => {
+    const shownIn = new Map<string, number>();
+    for (const e of kept) shownIn.set(e.path, (shownIn.get(e.path) ?? 0) + 1);
+    const partial = files.filter(([p, s]) => (shownIn.get(p) ?? 0) < s.count).map(([p, s]) => `${p} (${s.count})`);
+    const listed = `${partial.slice(0, listedMax).join(", ")}${listedMax < partial.length ? `, … (${partial.length - listedMax} more files)` : ""}`;
+    const extra = kept.length > firsts ? `, then ${kept.length - firsts} more in order` : "";
+    return joinNotes(
       opts.note,
-      `Output was too large: ${total} records in ${files.length} files; showing the first record of ${kept} files with first lines only. Records per file: ${counts.slice(0, shownCounts).join(", ")}${shownCounts < counts.length ? `, … (${counts.length - shownCounts} more files)` : ""}. Narrow the query with path to see the rest.`,
-    );
-  records = files.slice(0, maxResults).map(([, s]) => cutSnippet(s.first, 1, maxChars));
+      `Output was too large: ${total} records in ${files.length} files; showing the first record of ${firsts} files${extra}, with first lines only.`,
+      partial.length > 0 ? `Records per file where some are not shown: ${listed}.` : undefined,
+      partial.length === 0 ? undefined : narrow !== undefined ? `Narrow the query (${(opts.narrowWith as readonly string[]).join(", ")}) to see the rest.` : "read_evidence shows the rest of those files.",
+    ) as string;
+  };
+  const firstRecords = files.slice(0, maxResults).map(([, s]) => s.first);
+  let kept = firstRecords.map((e) => cutSnippet(e, 1, maxChars));
   // Shrink the count list first, then the records, until the envelope fits.
-  while (shownCounts > 10 && sizeOf(records, total, true, buildNote(records.length)) > maxBytes) shownCounts = Math.max(10, Math.floor(shownCounts / 2));
-  while (records.length > 1 && sizeOf(records, total, true, buildNote(records.length)) > maxBytes) records = records.slice(0, Math.max(1, Math.floor(records.length * 0.75)));
-  return { evidence: records, total, truncated: true, note: buildNote(records.length) as string, form: "per_file" };
+  while (listedMax > 10 && sizeOf(kept, total, true, buildNote(kept, kept.length)) > maxBytes) listedMax = Math.max(10, Math.floor(listedMax / 2));
+  while (kept.length > 1 && sizeOf(kept, total, true, buildNote(kept, kept.length)) > maxBytes) kept = kept.slice(0, Math.max(1, Math.floor(kept.length * 0.75)));
+  const firsts = kept.length;
+  if (firsts === firstRecords.length) {
+    // Every file's first record fits: add the other records of the first `maxResults`, in order, while they fit.
+    const isFirst = new Set<Evidence>(firstRecords);
+    const pool = evidence.filter((e, i) => i < maxResults || isFirst.has(e)).map((e) => ({ e, cut: cutSnippet(e, 1, maxChars) }));
+    const chosen = new Set<Evidence>(firstRecords);
+    for (const e of capped) {
+      if (chosen.has(e)) continue;
+      chosen.add(e);
+      const trial = pool.filter((p) => chosen.has(p.e)).map((p) => p.cut);
+      if (sizeOf(trial, total, true, buildNote(trial, firsts)) > maxBytes) break;
+      kept = trial;
+    }
+  }
+  return { evidence: kept, total, truncated: true, note: buildNote(kept, firsts), form: "per_file" };
 }
 
 /**

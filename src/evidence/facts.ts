@@ -30,7 +30,7 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-export const EXTRACTOR_SCHEMA = 1;
+export const EXTRACTOR_SCHEMA = 2;
 
 /** Above this many files to parse in one load, parsing moves to worker threads. */
 export const POOL_THRESHOLD = 64;
@@ -75,7 +75,8 @@ export function factsStats(): FactsStats {
 /**
  * Parses one file's text and extracts its facts with the language chosen by the path's ending.
  * Lines of the facts are 1-based and match `TextFile.lines` when `source` is those lines joined
- * with `\n` (as {@link loadFacts} does). tree-sitter is loaded on first use.
+ * with `\n` (as {@link loadFacts} does); each import carries its statement's lines
+ * (`ImportRef.lines`). tree-sitter is loaded on first use.
  * @returns `undefined` when no language handles the path.
  * @throws Error when the grammar cannot be loaded or the parser gives up.
  */
@@ -83,7 +84,12 @@ export async function factsFromSource(path: string, source: string): Promise<Fil
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
   const { extractFacts } = await import("./tree-sitter.js");
-  return extractFacts(lang, source);
+  const facts = await extractFacts(lang, source);
+  if (facts.imports.length > 0) {
+    const lines = source.split("\n");
+    for (const ref of facts.imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
+  }
+  return facts;
 }
 
 /** The worker-thread task of the parse pool: `{path, source}` → facts (see {@link factsFromSource}). */

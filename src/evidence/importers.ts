@@ -20,7 +20,10 @@
  * 4. a unique **trailing part** of a module name (`rag_common` → `pkg.rag_common`,
  *    `store::memory` → `crate::store::memory`, `store` → a Go package `…/store`) or of a JS/TS
  *    module path (`Button` → `src/components/Button.tsx`); several candidates (one per file, or per
- *    package folder for Go) are an `INVALID_ARGUMENT` error that lists them;
+ *    package folder for Go) are an `INVALID_ARGUMENT` error that lists them. But when files of the
+ *    candidates' language family import the query itself as a name (rule 5: `import flask`,
+ *    external or top-level, next to a nested `pkg/inner/flask.py`), that exact reading wins and
+ *    `note` names the trailing-part candidates;
  * 5. otherwise a **name** of a module outside the tree: imports that resolve outside the tree
  *    and carry that name match (`numpy` matches `import numpy.linalg`, `react` matches
  *    `react/jsx-runtime`; `LanguageSpec.matchesExternal`), as do resolutions whose module name is
@@ -41,7 +44,9 @@
  * costs about one ripgrep run. Snippets are read only for the records the budget can show.
  *
  * **Records**: `kind: "import"`, `name` = the resolved module (`pkg.rag_common`, `src/util.ts`,
- * `numpy.linalg`), the whole statement's lines, `alias`, `flags` (`type_checking`, `type_only`,
+ * `numpy.linalg`), the whole statement's lines, `alias` (only when it renames that module:
+ * `import a.b as c`, `from a import b as c` with `b` a submodule — not `from a import f as g`;
+ * `Resolution.memberAlias`), `flags` (`type_checking`, `type_only`,
  * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
  */
 import path from "node:path";
@@ -56,7 +61,7 @@ import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from
 import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
 import { isDottedName, pythonLayout } from "./lang/python-layout.js";
 import { joinPath, memoize, parentDir } from "./lang/project-files.js";
-import { linesEvidence } from "./line-evidence.js";
+import { linesEvidence, rangeEvidence } from "./line-evidence.js";
 import { changedSince, statFiles, treeSnapshot } from "./project-view.js";
 import { filesMentioning, type Needles } from "./text-prefilter.js";
 import type { Workspace } from "./workspace.js";
@@ -72,6 +77,13 @@ interface QueryTarget {
   reading?: string;
   /** Said in the note whatever the result (e.g. a name that several files carry). */
   note?: string;
+  /**
+   * Set when rule 4 (a trailing part) read the query: its candidates (`name (files)`). The exact
+   * name, when something imports it, wins over them (`findImporters`).
+   */
+  trailing?: { candidates: string[]; families: Set<string>; ambiguity?: ToolError };
+  /** Families searched by a name-only query; absent → every family. */
+  families?: Set<string>;
 }
 
 /** Files that are not source of any language but are imported by JS/TS (`.css`, `.json`, `.svg` …) belong to the `js` family. */
@@ -211,15 +223,17 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     }
   }
   const list = [...candidates.values()].sort((a, b) => (a.files[0] as string) < (b.files[0] as string) ? -1 : 1);
+  const families = new Set(list.flatMap(({ files }) => files.map(familyOfFile)));
   if (list.length === 1) {
     const [{ name, files }] = list as [{ name: string; files: string[] }];
-    return { files: new Set(files), reading: `read as ${name} (${describeFiles(project, files)})` };
+    const reading = `${name} (${describeFiles(project, files)})`;
+    return { files: new Set(files), reading: `read as ${reading}`, trailing: { candidates: [reading], families } };
   }
   if (list.length > 1) {
-    throw ambiguous(
-      query,
-      list.map(({ name, files }) => (files.length === 1 && name === jsModulePath(files[0] as string) ? (files[0] as string) : `${name} (${describeFiles(project, files)})`)),
+    const candidates = list.map(({ name, files }) =>
+      files.length === 1 && name === jsModulePath(files[0] as string) ? (files[0] as string) : `${name} (${describeFiles(project, files)})`,
     );
+    return { files: new Set(), trailing: { candidates, families, ambiguity: ambiguous(query, candidates) } };
   }
   return { files: new Set() };
 }
@@ -356,6 +370,7 @@ async function collectMatches(
 ): Promise<MatchPass | undefined> {
   const families = new Set<string>();
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
+  else if (target.families !== undefined) for (const f of target.families) families.add(f);
   else for (const l of LANGUAGES) families.add(familyOf(l));
   const inFamily = (p: string) => {
     const lang = languageFor(p);
@@ -427,7 +442,24 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
     const project = (await treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final })).view;
     let target = await interpretQuery(ws, project, query);
     throwIfAborted(signal);
-    let pass = await collectMatches(ws, project, target, query, signal, final);
+    let pass: MatchPass | undefined;
+    if (target.trailing !== undefined) {
+      // A name imported exactly as written (`import flask`: external or top-level) wins over the
+      // modules that merely end in it (`cliapp.inner1.inner2.flask`); the note names them.
+      const { candidates, families, ambiguity } = target.trailing;
+      const guessed = target.files;
+      const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final);
+      if (exact === undefined) continue;
+      if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
+        const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;
+        const other = candidates.length === 1 ? `a module of this repository also ends in it: ${listed}` : `${candidates.length} modules of this repository also end in it: ${listed}`;
+        target = { files: new Set(), families, note: `Read as the module named exactly '${query}', which files import; ${other}. Pass that full name or path for its importers.` };
+        pass = exact;
+      } else if (ambiguity !== undefined) {
+        throw ambiguity;
+      }
+    }
+    pass ??= await collectMatches(ws, project, target, query, signal, final);
     if (pass === undefined) continue;
     if (target.files.size === 0 && pass.specifierTargets.size > 0) {
       // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
@@ -465,7 +497,9 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
     pending.map((p) => p.rec.file),
     args.max_results,
   );
-  const toRead = [...new Set([...shown].map((i) => (pending[i] as { rec: MatchRecord }).rec.file))];
+  // Statements whose lines came with the (cached) facts need no read.
+  const hasLines = (ref: ImportRef) => ref.lines !== undefined && ref.lines.length === ref.end_line - ref.start_line + 1;
+  const toRead = [...new Set([...shown].filter((i) => !hasLines((pending[i] as { rec: MatchRecord }).rec.ref)).map((i) => (pending[i] as { rec: MatchRecord }).rec.file))];
   const texts = new Map<string, string[] | undefined>();
   await mapLimit(toRead, 8, async (file) => {
     try {
@@ -481,9 +515,14 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
       kind: "import" as const,
       name,
       language: lang.id,
-      ...(ref.alias !== undefined ? { alias: ref.alias } : {}),
+      // `alias` renames the module only (`import a.b as c`), never a name taken from it (`memberAlias`).
+      ...(ref.alias !== undefined && rec.res.memberAlias !== true ? { alias: ref.alias } : {}),
       ...(ref.flags && ref.flags.length > 0 ? { flags: [...ref.flags] } : {}),
     };
+    if (shown.has(i) && hasLines(ref)) {
+      evidence.push(rangeEvidence(file, ref.lines as string[], ref.start_line, ref.end_line, fields));
+      return;
+    }
     if (!shown.has(i)) {
       if (texts.get(file) !== undefined || !texts.has(file)) {
         const { kind, name: n, ...rest } = fields;

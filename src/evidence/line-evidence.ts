@@ -20,10 +20,24 @@ export function linesEvidence(
   const last = Math.max(1, lines.length);
   const start = Math.min(Math.max(1, start_line), last);
   const end = Math.min(Math.max(start, end_line), last);
+  return rangeEvidence(path, lines.slice(start - 1, end), start, end, fields);
+}
+
+/**
+ * Like {@link linesEvidence} for a range whose lines are already at hand: `rangeLines[i]` is line
+ * `start_line + i` of the file (as `TextFile.lines` gives it), `end_line ≥ start_line`, 1-based.
+ */
+export function rangeEvidence(
+  path: string,
+  rangeLines: readonly string[],
+  start: number,
+  end: number,
+  fields: Omit<Evidence, "path" | "start_line" | "end_line" | "snippet">,
+): Evidence {
   const flags: EvidenceFlag[] = [...(fields.flags ?? [])];
   const shown: string[] = [];
   for (let i = start; i <= end; i++) {
-    const raw = lines[i - 1] ?? "";
+    const raw = rangeLines[i - start] ?? "";
     const s = snippetLine(raw);
     if (s.bareCr && !flags.includes(BARE_CR_FLAG)) flags.push(BARE_CR_FLAG);
     if (!flags.includes("invisible_unicode") && hasInvisibleUnicode(raw)) flags.push("invisible_unicode");

@@ -11,7 +11,8 @@
  * with the rules Git's untracked cache uses (Documentation/technical/index-format.txt, "Untracked
  * cache"): adding, deleting or renaming an entry changes its folder's mtime. So the check `lstat`s
  * - every folder that holds a listed file (and its ancestors), and the folders below them that hold
- *   no listed file (empty or wholly ignored ones, up to {@link MAX_EXTRA_DIRS}), for new entries;
+ *   no listed file (empty or wholly ignored ones, two levels deep, at most {@link MAX_EXTRA_DIRS}),
+ *   for new entries;
  * - the ignore files of the tree (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`, and
  *   those in the root's ancestors), which change what is walkable without changing a folder;
  * - every configuration file read through the view (`tsconfig.json`, `go.mod`, `Cargo.toml` …),
@@ -35,6 +36,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
 export const RACY_WINDOW_MS = 2000;
 /** Folders without listed files that are watched besides those with files (see the module comment). */
 export const MAX_EXTRA_DIRS = 2000;
+/** How many levels of folders without listed files are watched below a folder with files. */
+export const EXTRA_DIR_DEPTH = 2;
 /** Names of ignore files that change what a walk lists. */
 const IGNORE_FILE_NAMES: ReadonlySet<string> = new Set([".gitignore", ".ignore", ".rgignore"]);
 /** Folders never walked: new entries inside them never matter. */
@@ -140,12 +143,17 @@ function isFresh(state: TreeState): boolean {
   return true;
 }
 
-/** Folders below the watched ones that hold no listed file (bounded breadth-first walk). */
+/**
+ * Folders below the watched ones that hold no listed file, up to {@link EXTRA_DIR_DEPTH} levels
+ * below a folder with files and {@link MAX_EXTRA_DIRS} in all (breadth-first). Deeper new files in
+ * such folders are still noticed when a query's ripgrep run sees them (`changedSince`).
+ */
 function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
   const out: string[] = [];
-  const queue = [...withFiles];
+  const queue: { rel: string; depth: number }[] = [...withFiles].map((rel) => ({ rel, depth: 0 }));
   for (let i = 0; i < queue.length && out.length < MAX_EXTRA_DIRS; i++) {
-    const rel = queue[i] as string;
+    const { rel, depth } = queue[i] as { rel: string; depth: number };
+    if (depth >= EXTRA_DIR_DEPTH) continue;
     let entries;
     try {
       entries = readdirSync(rel === "" ? rootAbs : path.join(rootAbs, rel), { withFileTypes: true });
@@ -157,7 +165,7 @@ function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
       const sub = rel === "" ? e.name : `${rel}/${e.name}`;
       if (withFiles.has(sub)) continue;
       out.push(sub);
-      queue.push(sub);
+      queue.push({ rel: sub, depth: depth + 1 });
       if (out.length >= MAX_EXTRA_DIRS) break;
     }
   }

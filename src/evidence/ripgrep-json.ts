@@ -62,7 +62,9 @@ const BEGIN_PREFIX = Buffer.from('{"type":"begin"');
 const END_PREFIX = Buffer.from('{"type":"end"');
 
 function startsWith(buf: Buffer, prefix: Buffer): boolean {
-  return buf.length >= prefix.length && buf.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+  if (buf.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[i] !== prefix[i]) return false;
+  return true;
 }
 
 /** Receives events; returning `"stop"` stops reading (the caller then kills ripgrep). */

@@ -241,7 +241,9 @@ export async function searchCode(
     else if (evidence.length < total) parts.push(`showing ${evidence.length} of ${total} matching lines`);
     if (budgetHit) parts.push(`output budget of ${MAX_RESULT_CHARS} characters reached`);
     if (cutSnippet) parts.push(`long lines cut to ${MAX_LINE_CHARS} characters (flag truncated)`);
-    note = `${parts.join("; ")}. Narrow the search with path or glob, or a more specific query.`;
+    // Advice names only search_code's own parameters; raising max_results helps when it, not the budget, stopped the records.
+    const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? " Or raise max_results to see more." : "";
+    note = `${parts.join("; ")}. Narrow the search with path or glob, or a more specific query.${raise}`;
   }
   return note === undefined ? { evidence, total, truncated } : { evidence, total, truncated, note };
 }

@@ -203,7 +203,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   }
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(`${skipped}.`);
-  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" ") });
+  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" "), narrowWith: ["path", "kind"] });
   return result;
 }
 

@@ -61,6 +61,34 @@ describe("applyBudget", () => {
     expect(bytes(r)).toBeLessThanOrEqual(2500);
   });
 
+  it("advises only the caller's parameters: narrowWith and max_results below its limit", () => {
+    const ev = Array.from({ length: 7 }, (_, i) => rec("a.py", i * 10 + 1, 1));
+    expect(applyBudget(ev, { maxResults: 3 }).note).toBe("Showing 3 of 7 records; raise max_results to see more.");
+    expect(applyBudget(ev, { maxResults: 3, narrowWith: ["path", "kind"] }).note).toBe("Showing 3 of 7 records; narrow the query (path, kind) or raise max_results to see more.");
+    const many = Array.from({ length: 205 }, (_, i) => rec("a.py", i + 1, 1, 1));
+    expect(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000 }).note).toBe("Showing 200 of 205 records (max_results is at its limit, 200).");
+    expect(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000, narrowWith: ["path"] }).note).toBe("Showing 200 of 205 records; narrow the query (path) to see more.");
+  });
+
+  it("per-file rung: the first record of every file, then the next records in order while they fit; counts only for files not shown whole", () => {
+    // 8 files × 5 one-line records of about 140 bytes: whole they need about 5.6 KB
+    const ev = Array.from({ length: 40 }, (_, i) => rec(`dir/file${Math.floor(i / 5)}.py`, (i % 5) + 1, 1, 60));
+    const r = applyBudget(ev, { maxBytes: 3000 });
+    expect(r.form).toBe("per_file");
+    const shown = r.evidence.map((e) => `${e.path.slice(4, 9)}:${e.start_line}`);
+    // files 0–7 each keep line 1; the rest is filled in order from file0
+    const firsts = Array.from({ length: 8 }, (_, f) => `file${f}:1`);
+    expect(shown.filter((s) => s.endsWith(":1"))).toEqual(firsts);
+    expect(shown.filter((s) => !s.endsWith(":1"))).toEqual(["file0:2", "file0:3", "file0:4", "file0:5", "file1:2", "file1:3", "file1:4", "file1:5"]);
+    expect(r.note).toBe(
+      "Output was too large: 40 records in 8 files; showing the first record of 8 files, then 8 more in order, with first lines only. " +
+        "Records per file where some are not shown: dir/file2.py (5), dir/file3.py (5), dir/file4.py (5), dir/file5.py (5), dir/file6.py (5), dir/file7.py (5). " +
+        "read_evidence shows the rest of those files.",
+    );
+    expect(applyBudget(ev, { maxBytes: 3000, narrowWith: ["path", "kind"] }).note).toMatch(/Narrow the query \(path, kind\) to see the rest\.$/);
+    expect(bytes(r)).toBeLessThanOrEqual(3000);
+  });
+
   it("cuts over-long lines without splitting a surrogate pair", () => {
     const e: Evidence = { path: "a.js", start_line: 1, end_line: 1, kind: "match", name: "q", snippet: `${"a".repeat(29)}😀tail` };
     const cut = cutSnippet(e, 12, 30);

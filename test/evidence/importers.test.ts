@@ -313,3 +313,198 @@ describe("find_importers: line rules", () => {
     ]);
   });
 });
+
+/** Writes `files` (repository-relative path → text) into a new temporary folder and returns it. */
+function writeTree(prefix: string, files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+describe("find_importers: an imported name beats a trailing part", () => {
+  // A checkout of a project's tests folder: `import flask` everywhere, and a nested module that
+  // happens to end in `flask` (pallets/flask tests/test_apps/cliapp/inner1/inner2/flask.py).
+  const files: Record<string, string> = {
+    "conftest.py": "import pytest\nimport flask\n",
+    "test_basic.py": "import flask\nfrom flask import Flask\n",
+    "test_json.py": "import flask.json\nfrom flask import json as fjson\n",
+    "pkg/__init__.py": "",
+    "pkg/inner/__init__.py": "",
+    "pkg/inner/flask.py": "def create_app():\n    return None\n",
+    "pkg/use_inner.py": "from pkg.inner import flask as inner_flask\n",
+  };
+  let dir: string;
+  beforeAll(() => {
+    dir = writeTree("codecite-imported-name-", files);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("`flask` answers the files that import flask, and the note names pkg.inner.flask", async () => {
+    const ws = await Workspace.open(dir);
+    const r = await find(ws, "flask");
+    expect(r.evidence.map((e) => [`${e.path}:${e.start_line}-${e.end_line} ${e.name}`, e.snippet, e.alias ?? null])).toEqual([
+      ["conftest.py:2-2 flask", "import flask", null],
+      ["test_basic.py:1-1 flask", "import flask", null],
+      ["test_basic.py:2-2 flask", "from flask import Flask", null],
+      ["test_json.py:1-1 flask.json", "import flask.json", null],
+      ["test_json.py:2-2 flask", "from flask import json as fjson", null],
+    ]);
+    expect(r.total).toBe(5);
+    expect(r.note).toBe(
+      "Read as the module named exactly 'flask', which files import; a module of this repository also ends in it: pkg.inner.flask (pkg/inner/flask.py). Pass that full name or path for its importers.",
+    );
+  });
+
+  it("the nested module keeps its importers under its full name and its path", async () => {
+    const ws = await Workspace.open(dir);
+    for (const q of ["pkg.inner.flask", "pkg/inner/flask.py"]) {
+      const r = await find(ws, q);
+      expect(r.evidence.map((e) => [`${e.path}:${e.start_line}-${e.end_line} ${e.name}`, e.alias ?? null]), q).toEqual([["pkg/use_inner.py:1-1 pkg.inner.flask", "inner_flask"]]);
+    }
+  });
+
+  it("the exact name also wins over several trailing candidates, which are then named in the note instead of an error", async () => {
+    const amb = writeTree("codecite-imported-name-amb-", { ...files, "other/__init__.py": "", "other/flask.py": "X = 1\n" });
+    try {
+      const r = await find(await Workspace.open(amb), "flask");
+      expect(where(r)).toEqual(["conftest.py:2-2 flask", "test_basic.py:1-1 flask", "test_basic.py:2-2 flask", "test_json.py:1-1 flask.json", "test_json.py:2-2 flask"]);
+      expect(r.note).toContain("2 modules of this repository also end in it: other.flask (other/flask.py), pkg.inner.flask (pkg/inner/flask.py)");
+    } finally {
+      rmSync(amb, { recursive: true, force: true });
+    }
+  });
+
+  it("without an import of the exact name the trailing part still reads the query", async () => {
+    const solo = writeTree("codecite-imported-name-solo-", {
+      "pkg/__init__.py": "",
+      "pkg/inner/__init__.py": "",
+      "pkg/inner/flask.py": "X = 1\n",
+      "pkg/use_inner.py": "from pkg.inner import flask as inner_flask\n",
+      "app.py": "import pytest\n",
+    });
+    try {
+      const r = await find(await Workspace.open(solo), "flask");
+      expect(where(r)).toEqual(["pkg/use_inner.py:1-1 pkg.inner.flask"]);
+      expect(r.note).toBeUndefined();
+    } finally {
+      rmSync(solo, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("find_importers: Python alias labels", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = writeTree("codecite-py-alias-", {
+      "pkg/__init__.py": "from .helpers import abort as abort\nfrom . import b as bee\n\ndef f():\n    return 1\n",
+      "pkg/helpers.py": "def abort():\n    raise SystemExit\n",
+      "pkg/b.py": "X = 1\n",
+      "app.py": "import pkg.b as c\nfrom pkg import b as c2\nfrom pkg import f as g\nfrom pkg.helpers import abort as stop\nimport numpy as np\nfrom numpy import linalg as la\n",
+    });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const labels = (r: EvidenceResult) => r.evidence.map((e) => [`${e.path}:${e.start_line} ${e.name}`, e.alias ?? null]);
+
+  it("import a.b as c and from a import b as c (b a submodule): name a.b, alias c", async () => {
+    const ws = await Workspace.open(dir);
+    expect(labels(await find(ws, "pkg.b"))).toEqual([
+      ["app.py:1 pkg.b", "c"],
+      ["app.py:2 pkg.b", "c2"],
+      ["pkg/__init__.py:2 pkg.b", "bee"],
+    ]);
+  });
+
+  it("from a import f as g (f a function): name a, no alias; from .helpers import abort as abort: no alias", async () => {
+    const ws = await Workspace.open(dir);
+    expect(labels(await find(ws, "pkg"))).toEqual([["app.py:3 pkg", null]]);
+    const helpers = await find(ws, "pkg.helpers");
+    expect(labels(helpers)).toEqual([
+      ["app.py:4 pkg.helpers", null],
+      ["pkg/__init__.py:1 pkg.helpers", null],
+    ]);
+    expect(helpers.evidence[1]?.snippet).toBe("from .helpers import abort as abort");
+  });
+
+  it("external modules: import x as y keeps the alias; from x import y as z does not", async () => {
+    const ws = await Workspace.open(dir);
+    expect(labels(await find(ws, "numpy"))).toEqual([
+      ["app.py:5 numpy", "np"],
+      ["app.py:6 numpy", null],
+    ]);
+  });
+});
+
+describe("find_importers: the output budget", () => {
+  let dir: string;
+  beforeAll(() => {
+    // 30 files × 3 one-line imports of pkg.target: 90 records, about 14 KB as whole records.
+    const files: Record<string, string> = { "pkg/__init__.py": "", "pkg/target.py": "A = B = C = 1\n" };
+    for (let i = 0; i < 30; i++) {
+      files[`services/module_number_${String(i).padStart(2, "0")}/consumer.py`] = "from pkg.target import A\nfrom pkg.target import B\nfrom pkg.target import C\n";
+    }
+    dir = writeTree("codecite-importers-budget-", files);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("shows every file's first record and then more records in order, and advises no parameter find_importers lacks", async () => {
+    const ws = await Workspace.open(dir);
+    const r = await find(ws, "pkg.target", 200);
+    expect(r.total).toBe(90);
+    expect(r.truncated).toBe(true);
+    // the first record of every file, then the others in order while they fit (files 00–16 whole, 17 in part)
+    const lines = new Map<string, number[]>();
+    for (const e of r.evidence) lines.set(e.path, [...(lines.get(e.path) ?? []), e.start_line]);
+    expect(r.evidence).toHaveLength(65);
+    expect(lines.size).toBe(30);
+    for (let i = 0; i < 30; i++) {
+      expect(lines.get(`services/module_number_${String(i).padStart(2, "0")}/consumer.py`), `file ${i}`).toEqual(i < 17 ? [1, 2, 3] : i === 17 ? [1, 2] : [1]);
+    }
+    expect(r.evidence[0]).toEqual({
+      path: "services/module_number_00/consumer.py",
+      start_line: 1,
+      end_line: 1,
+      kind: "import",
+      name: "pkg.target",
+      snippet: "from pkg.target import A",
+      language: "python",
+    });
+    expect(r.evidence.slice(0, 3).map((e) => e.start_line)).toEqual([1, 2, 3]);
+    expect(r.note).toMatch(
+      /^Output was too large: 90 records in 30 files; showing the first record of 30 files, then 35 more in order, with first lines only\. Records per file where some are not shown: services\/module_number_17\/consumer\.py \(3\), services\/module_number_18\/consumer\.py \(3\), /,
+    );
+    expect(r.note).toContain("services/module_number_29/consumer.py (3). read_evidence shows the rest of those files.");
+    expect(r.note).not.toMatch(/\bpath\b|\bkind\b/);
+    expect(Buffer.byteLength(JSON.stringify({ ok: true, ...r }), "utf8")).toBeLessThanOrEqual(12_000);
+  });
+
+  it("multi-line import statements are cut to their first line (flag truncated) before any record is left out", async () => {
+    // each statement: 10 lines of about 40 characters; 50 of them whole are about 25 KB
+    const names = ["A", "B", "C", "D", "E", "F", "G", "H"].map((n) => `A_RATHER_LONG_CONSTANT_NAME_NUMBER_${n}`);
+    const files: Record<string, string> = { "pkg/__init__.py": "", "pkg/target.py": `${names.join(" = ")} = 1\n` };
+    const stmt = `from pkg.target import (\n${names.map((n) => `    ${n},\n`).join("")})\n`;
+    for (let i = 0; i < 25; i++) files[`app/m${String(i).padStart(2, "0")}.py`] = `${stmt}\n${stmt}`;
+    const multi = writeTree("codecite-importers-multiline-", files);
+    try {
+      const r = await find(await Workspace.open(multi), "pkg.target", 200);
+      expect(r.total).toBe(50);
+      expect(r.evidence).toHaveLength(50);
+      expect(r.evidence.slice(0, 2)).toEqual([
+        { path: "app/m00.py", start_line: 1, end_line: 10, kind: "import", name: "pkg.target", snippet: "from pkg.target import (", language: "python", flags: ["truncated"] },
+        { path: "app/m00.py", start_line: 12, end_line: 21, kind: "import", name: "pkg.target", snippet: "from pkg.target import (", language: "python", flags: ["truncated"] },
+      ]);
+      expect(r.note).toBe("Output was too large, so each snippet shows only its first line (flag truncated); read_evidence shows whole ranges.");
+    } finally {
+      rmSync(multi, { recursive: true, force: true });
+    }
+  });
+
+  it("over max_results, the note advises raising max_results only", async () => {
+    const ws = await Workspace.open(dir);
+    const r = await find(ws, "pkg.target", 5);
+    expect(r.evidence).toHaveLength(5);
+    expect(r.note).toBe("Showing 5 of 90 records; raise max_results to see more.");
+  });
+});

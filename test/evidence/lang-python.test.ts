@@ -295,6 +295,17 @@ describe("python resolution", () => {
     expect(await resolve(ref("shop.cart", ["*"]), "tests/test_cart.py")).toMatchObject({ files: ["src/shop/cart.py"], module: "shop.cart" });
   });
 
+  it("an alias of from X import y as z renames the module only when y is a submodule (memberAlias otherwise)", async () => {
+    const aliased = (specifier: string, names: string[] | undefined, alias: string): ImportRef => ({ ...ref(specifier, names), alias });
+    expect(await resolve(aliased("shop.cart", undefined, "c"), "tests/test_cart.py")).toEqual({ files: ["src/shop/cart.py"], module: "shop.cart", external: false });
+    expect(await resolve(aliased("shop", ["catalog"], "cat"), "tests/test_cart.py")).toEqual({ files: ["src/shop/catalog.py"], module: "shop.catalog", external: false });
+    expect(await resolve(aliased("shop", ["Cart"], "C"), "tests/test_cart.py")).toEqual({ files: ["src/shop/__init__.py"], module: "shop", external: false, memberAlias: true });
+    expect(await resolve(aliased(".catalog", ["Item"], "Item"), "src/shop/cart.py")).toEqual({ files: ["src/shop/catalog.py"], module: "shop.catalog", external: false, memberAlias: true });
+    expect(await resolve(aliased("flask", ["Flask"], "F"), "tests/test_cart.py")).toEqual({ files: [], module: "flask", external: true, memberAlias: true });
+    // without an alias nothing changes
+    expect(await resolve(ref("shop", ["Cart"]), "tests/test_cart.py")).toEqual({ files: ["src/shop/__init__.py"], module: "shop", external: false });
+  });
+
   it("import a.b where a.b is not a module leads to a (grimp's parent rule)", async () => {
     expect(await resolve(ref("shop.catalog.find"), "tests/test_cart.py")).toMatchObject({ files: ["src/shop/catalog.py"], module: "shop.catalog" });
   });

@@ -61,8 +61,35 @@ describe("js-family extraction: imports", () => {
       ["./a.js", 1, 1, ["type_only"]],
       ["./t", 2, 2, ["type_only"]],
       ["./h", 3, 3, ["dynamic", "type_only"]],
-      ["./b", 4, 4, null],
+      ["./b", 4, 4, ["type_only"]],
     ]);
+  });
+
+  it("flags a statement whose named specifiers are all type-only as type_only; a mix, a default or a namespace binding is a value import", async () => {
+    const src = [
+      'import { type A, type B } from "./ab";', //1
+      'import { type C, d } from "./cd";', //2
+      'import E, { type F } from "./ef";', //3
+      "import {", //4
+      "  type G, // a comment", //5
+      "  type H,", //6
+      '} from "./gh";', //7
+      'export { type I, type J } from "./ij";', //8
+      'export { type K, l } from "./kl";', //9
+      'import { type } from "./named-type";', //10
+      'import {} from "./empty";', //11
+    ].join("\n");
+    expect(await imports(typescript, src)).toEqual([
+      ["./ab", 1, 1, ["type_only"]],
+      ["./cd", 2, 2, null],
+      ["./ef", 3, 3, null],
+      ["./gh", 4, 7, ["type_only"]],
+      ["./ij", 8, 8, ["type_only"]],
+      ["./kl", 9, 9, null],
+      ["./named-type", 10, 10, null],
+      ["./empty", 11, 11, null],
+    ]);
+    expect(await imports(tsx, 'import { type P, type Q } from "./pq";\n')).toEqual([["./pq", 1, 1, ["type_only"]]]);
   });
 
   it("a module augmentation in a module file is a type-only import; an ambient declaration in a script is not", async () => {

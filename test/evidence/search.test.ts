@@ -97,6 +97,7 @@ describe("searchCode", () => {
     expect(r.total).toBe(7);
     expect(r.truncated).toBe(true);
     expect(r.note).toContain("showing 2 of 7 matching lines");
+    expect(r.note).toContain("Narrow the search with path or glob, or a more specific query. Or raise max_results to see more.");
   });
 
   it("stops ripgrep at the collection cap and still returns the first records in path order", async () => {

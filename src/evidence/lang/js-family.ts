@@ -17,9 +17,10 @@
  * **Imports** (one {@link ImportRef} per statement or call; dependency-cruiser's list):
  * `import … from "x"`, `import "x"`, `export … from "x"`, TS `import x = require("x")`,
  * `require("x")`, `import("x")` (flagged `dynamic`), each with a string literal or a template
- * literal without substitutions. `import type …`, `export type … from` and `import("x")` in a type
- * position are flagged `type_only`, as is a module augmentation — `declare module "x" { … }` at the
- * top level of a file that has imports or exports (its first line is the range). A non-literal argument (`import(\`./${x}\`)`, `require(name)`)
+ * literal without substitutions. `import type …`, `export type … from`, a statement whose named
+ * specifiers are all marked `type` (`import { type A, type B } from …`; `import { type A, b }` is
+ * not) and `import("x")` in a type position are flagged `type_only`, as is a module augmentation —
+ * `declare module "x" { … }` at the top level of a file that has imports or exports (its first line is the range). A non-literal argument (`import(\`./${x}\`)`, `require(name)`)
  * gives a ref flagged `unresolved` (and `dynamic` for `import()`) whose specifier is the argument's
  * text; it is never dropped. The range is the whole statement (for a call: see `call-range.ts`).
  */
@@ -192,6 +193,29 @@ function importedNames(stmt: SyntaxNode): { names: string[]; alias?: string } {
   return alias === undefined ? { names } : { names, alias };
 }
 
+/**
+ * `import { type A, type B } from …` / `export { type A } from …`: the statement binds named
+ * specifiers only and every one is marked `type`, so it imports types only, like `import type`
+ * (TypeScript handbook, "type modifiers on import names"). A default or namespace binding, or one
+ * specifier without `type`, makes it a value import.
+ */
+function allSpecifiersTypeOnly(stmt: SyntaxNode): boolean {
+  const specifiers: SyntaxNode[] = [];
+  for (const child of namedChildren(stmt)) {
+    if (child.type === "import_clause") {
+      for (const part of namedChildren(child)) {
+        if (part.type !== "named_imports") return false;
+        specifiers.push(...namedChildren(part).filter((s) => s.type === "import_specifier"));
+      }
+    } else if (child.type === "export_clause") {
+      specifiers.push(...namedChildren(child).filter((s) => s.type === "export_specifier"));
+    } else if (child.type === "namespace_export" || child.type === "import_require_clause") {
+      return false;
+    }
+  }
+  return specifiers.length > 0 && specifiers.every((s) => hasAnonymousChild(s, "type"));
+}
+
 function inTypePosition(call: SyntaxNode): boolean {
   let p = call.parent;
   for (let depth = 0; p !== null && depth < 50; depth++, p = p.parent) {
@@ -237,7 +261,7 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
         const { names, alias } = importedNames(node);
         const value = literalValue(source);
         const flags: EvidenceFlag[] = [];
-        if (hasAnonymousChild(node, "type")) flags.push("type_only");
+        if (hasAnonymousChild(node, "type") || allSpecifiersTypeOnly(node)) flags.push("type_only");
         if (value === undefined) flags.push("unresolved");
         const ref: ImportRef = { specifier: value ?? shortText(source), names, ...lines };
         if (alias !== undefined) ref.alias = alias;

@@ -43,6 +43,12 @@ export interface ImportRef {
    * (Rust `#[path = "imp/unix.rs"] mod imp;`). Absent when the statement names no file.
    */
   filePath?: string;
+  /**
+   * Optional (additive, J): the statement's lines (`start_line..end_line`) exactly as in the file,
+   * set by `facts.ts` when the facts are computed, so `find_importers` shows cached statements
+   * without reading the file again. Extractors leave it out.
+   */
+  lines?: string[];
 }
 
 /** What one file holds, as cached per `(size, mtime, hash)`. Plain JSON data. */
@@ -74,6 +80,12 @@ export interface Resolution {
    * as opposed to a package that is simply not in the tree. `find_importers` counts these in `note`.
    */
   unresolved?: boolean;
+  /**
+   * Optional (additive, P): `ImportRef.alias` renames a name the module holds, not the module
+   * `module` names (Python `from X import f as g` where `f` is not a submodule), so import records
+   * leave `alias` out. Absent → the alias, if any, names the resolved module.
+   */
+  memberAlias?: boolean;
 }
 
 export interface LanguageSpec {

@@ -26,7 +26,9 @@
  *   removed (in `pkg/__init__.py` the package is `pkg` itself, so `.` is `pkg`); more dots than the
  *   package is deep, or a relative import in a top-level module, is unresolved (Python raises
  *   `ImportError` too);
- * - `from X import y` leads to the submodule `X.y` when it exists, else to `X` (grimp);
+ * - `from X import y` leads to the submodule `X.y` when it exists, else to `X` (grimp); in the
+ *   second case (and when `X` is external) an alias `y as z` renames `y`, not the module, and the
+ *   resolution says so (`memberAlias`), so import records carry no `alias`;
  * - `import a.b` where only `a` is found but `a.b` is not a module leads to `a` (grimp's parent rule);
  * - a name whose first part is not in the tree is external and keeps its full written name
  *   (`numpy.linalg`); a name whose first part is in the tree but whose rest is not is unresolved.
@@ -329,16 +331,17 @@ export async function resolvePython(ref: ImportRef, fromFile: string, project: P
   const target: FoundModule | undefined = restParts.length === 0 ? start : complete ? found[found.length - 1] : undefined;
 
   if (name !== undefined) {
-    // `from X import y`
+    // `from X import y`; an alias (`y as z`) names the module only when the import leads to `X.y`.
+    const member = (r: Resolution): Resolution => (ref.alias !== undefined ? { ...r, memberAlias: true } : r);
     if (target === undefined) {
-      if (level === 0 && found.length === 0) return { files: [], module: rest, external: true };
-      return unresolved(fullParts.join("."));
+      if (level === 0 && found.length === 0) return member({ files: [], module: rest, external: true });
+      return member(unresolved(fullParts.join(".")));
     }
     if (name !== "*" && target.kind !== "module") {
       const sub = layout.findIn(target.dirs, name);
       if (sub !== undefined) return hit(sub, [...fullParts, name].join("."));
     }
-    return hit(target, fullParts.join("."));
+    return member(hit(target, fullParts.join(".")));
   }
   // `import a.b`, dynamic imports
   if (target !== undefined) return hit(target, fullParts.join("."));
