@@ -39,7 +39,7 @@ export interface ReadEvidenceArgs {
 
 /** `find_importers`. */
 export interface FindImportersArgs {
-  /** Dotted Python module (or a unique trailing part), JS/TS specifier, or repository-relative file path. */
+  /** Dotted Python module (or a unique trailing part), JS/TS specifier, Rust path (`crate::a::b`), Go import path or package folder, Java name, or repository-relative file path. */
   module_name: string;
   /** 1..200. */
   max_results: number;
