@@ -57,23 +57,10 @@ export async function filesMentioning(
   else args.push("--case-sensitive");
   args.push(`--regexp=${alternatives.join("|")}`);
   if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));
-  let res;
-  try {
-    res = await runProcess(rg, args, {
-      cwd: ws.root,
-      env: ripgrepEnv(),
-      timeoutMs: PREFILTER_TIMEOUT_MS,
-      maxStdoutBytes: MAX_OUTPUT_BYTES,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-  } catch (err) {
-    if (opts.signal?.aborted) throw err;
-    return undefined;
-  }
-  // rg: 0 = matches, 1 = no match, 2 = error (possibly partial results; not trusted)
-  if (res.timedOut || res.overflow || (res.code !== 0 && res.code !== 1)) return undefined;
+  const stdout = await runPrefilter(ws, rg, args, MAX_OUTPUT_BYTES, opts.signal);
+  if (stdout === undefined) return undefined;
   const out = new Set<string>();
-  for (const raw of res.stdout.toString("utf8").split("\0")) {
+  for (const raw of stdout.split("\0")) {
     if (raw === "") continue;
     const rel = raw.startsWith("./") ? raw.slice(2) : raw;
     if (wanted.has(rel)) out.add(rel);
@@ -152,21 +139,40 @@ export async function definitionNamesIn(
     "--replace=$1$2",
   ];
   if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));
+  const stdout = await runPrefilter(ws, rg, args, MAX_NAME_BYTES, opts.signal);
+  if (stdout === undefined) return undefined;
+  const names = new Set<string>();
+  for (const line of stdout.split("\n")) if (line !== "") names.add(line.trimEnd());
+  return names;
+}
+
+/**
+ * Runs one prefilter ripgrep with the workspace's hardened environment and returns its stdout
+ * (UTF-8), or `undefined` when the answer cannot be trusted (timeout, output over `maxBytes`,
+ * rg exit code 2 — an error, possibly with partial results); the caller then parses everything.
+ * rg exit codes: 0 = matches, 1 = no match, 2 = error.
+ * @throws the abort reason when `signal` aborted the run.
+ */
+async function runPrefilter(
+  ws: Workspace,
+  rg: string,
+  args: string[],
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   let res;
   try {
     res = await runProcess(rg, args, {
       cwd: ws.root,
       env: ripgrepEnv(),
       timeoutMs: PREFILTER_TIMEOUT_MS,
-      maxStdoutBytes: MAX_NAME_BYTES,
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      maxStdoutBytes: maxBytes,
+      ...(signal ? { signal } : {}),
     });
   } catch (err) {
-    if (opts.signal?.aborted) throw err;
+    if (signal?.aborted) throw err;
     return undefined;
   }
   if (res.timedOut || res.overflow || (res.code !== 0 && res.code !== 1)) return undefined;
-  const names = new Set<string>();
-  for (const line of res.stdout.toString("utf8").split("\n")) if (line !== "") names.add(line.trimEnd());
-  return names;
+  return res.stdout.toString("utf8");
 }
