@@ -64,8 +64,20 @@ function catalogue(tools: readonly OfferedTool[]): string {
     .join("\n");
 }
 
+/**
+ * Context size the interpreter asks for, in tokens: its prompt is at most
+ * {@link MAX_INTERPRETER_INPUT} characters of model output plus the tool catalogue (about 6K
+ * tokens), more than the 2048–4096-token default of many Ollama installs.
+ */
+export const INTERPRETER_CONTEXT_TOKENS = 8192;
+
 /** The chat request the interpreter sends (exported for tests). */
-export function interpreterRequest(model: string, text: string, tools: readonly OfferedTool[]): ChatRequest {
+export function interpreterRequest(
+  model: string,
+  text: string,
+  tools: readonly OfferedTool[],
+  contextTokens: number = INTERPRETER_CONTEXT_TOKENS,
+): ChatRequest {
   const input = text.length > MAX_INTERPRETER_INPUT ? text.slice(text.length - MAX_INTERPRETER_INPUT) : text;
   return {
     model,
@@ -75,6 +87,7 @@ export function interpreterRequest(model: string, text: string, tools: readonly 
     ],
     format: interpreterFormat(tools),
     temperature: 0,
+    contextTokens,
   };
 }
 
@@ -104,18 +117,24 @@ export function parseInterpreterReply(content: string): RawCall[] {
  * Create an interpreter that asks `model` on `provider` once per message.
  *
  * @param opts.timeoutMs whole-request timeout in ms (default {@link DEFAULT_INTERPRETER_TIMEOUT_MS}).
+ * @param opts.contextTokens context size requested, in tokens (default {@link INTERPRETER_CONTEXT_TOKENS}).
  * @returns an {@link Interpreter} whose `interpret` throws `Error`s with a readable message on
  *   timeout, provider failure (`ProviderError` message kept) or an unusable reply.
  */
-export function createInterpreter(provider: Provider, model: string, opts: { timeoutMs?: number } = {}): Interpreter {
+export function createInterpreter(
+  provider: Provider,
+  model: string,
+  opts: { timeoutMs?: number; contextTokens?: number } = {},
+): Interpreter {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_INTERPRETER_TIMEOUT_MS;
+  const contextTokens = opts.contextTokens ?? INTERPRETER_CONTEXT_TOKENS;
   return {
     async interpret(text, tools, signal) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const joined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let content: string;
       try {
-        const turn = await provider.chat(interpreterRequest(model, text, tools), { signal: joined });
+        const turn = await provider.chat(interpreterRequest(model, text, tools, contextTokens), { signal: joined });
         content = turn.content;
       } catch (err) {
         if (timeout.aborted && !signal?.aborted) {

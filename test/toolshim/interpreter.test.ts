@@ -112,7 +112,7 @@ describe("interpreter over HTTP (OllamaProvider against the fake Ollama server)"
     const [req] = server.chatRequests();
     expect(req!.model).toBe("mistral-nemo");
     expect(req!.format).toEqual(FORMAT);
-    expect(req!.options).toEqual({ temperature: 0 });
+    expect(req!.options).toEqual({ temperature: 0, num_ctx: 8192 });
     expect(req!.tools).toBeUndefined();
     expect(req!.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect(req!.messages[1]!.content).toContain("Next I will use search_code for load_index.");
