@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { runAgent, type AgentEvent } from "../../src/agent/index.js";
+import { runAgent, type AgentEvent, type RunAgentOptions } from "../../src/agent/index.js";
 import type { Evidence } from "../../src/evidence/evidence.js";
 import { OllamaProvider } from "../../src/llm/ollama.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { ToolRegistry } from "../../src/tools/registry.js";
-import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { startFakeOllama, type FakeOllama, type FakeOllamaOptions } from "../helpers/fake-ollama.js";
 
 /** A tool returning evidence, counting its runs and recording the arguments it got. */
 function makeTools() {
@@ -49,9 +49,25 @@ afterEach(async () => {
 
 const QUESTION = "Which files import rag_common?";
 
+/**
+ * Starts the fake Ollama server (kept in `server` for `afterEach`), builds the tools, and returns
+ * `ask`, which runs the agent against that server: model `qwen3:8b`, question `QUESTION`, events
+ * collected into `events`, each overridable through `options`.
+ */
+async function startSession(fakeOptions?: FakeOllamaOptions) {
+  const fake = await startFakeOllama(fakeOptions);
+  server = fake;
+  const { registry, calls } = makeTools();
+  const provider = new OllamaProvider({ host: fake.host });
+  const events: AgentEvent[] = [];
+  const ask = (options: Partial<Omit<RunAgentOptions, "provider" | "registry">> = {}) =>
+    runAgent({ provider, model: "qwen3:8b", registry, question: QUESTION, onEvent: (e) => events.push(e), ...options });
+  return { fake, calls, events, ask };
+}
+
 describe("runAgent (native tool calls)", () => {
   it("runs every call of a turn in order, appends tool messages, and answers with verified citations", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         {
           tool_calls: [
@@ -62,8 +78,7 @@ describe("runAgent (native tool calls)", () => {
         { content: "Two files: src/build_index.py:4 and src/rag_chat.py:10. Also src/other.py:3." },
       ],
     });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const result = await ask();
 
     expect(calls).toEqual([
       { tool: "find_importers", args: { module_name: "rag_common" } },
@@ -88,7 +103,7 @@ describe("runAgent (native tool calls)", () => {
     expect(result.provider).toBe("ollama");
     expect(result.stop_reason).toBe("answer");
 
-    const [first, second] = server.chatRequests();
+    const [first, second] = fake.chatRequests();
     expect(first!.tools!.map((t) => t.function.name)).toEqual(["find_importers", "read_evidence"]);
     expect(first!.messages[0]!.role).toBe("system");
     expect(first!.messages[0]!.content).toContain("path:line");
@@ -107,21 +122,20 @@ describe("runAgent (native tool calls)", () => {
   });
 
   it("answers an identical repeated call from the first result, with a hint", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
         { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
         { content: "src/build_index.py:4" },
       ],
     });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const result = await ask();
     expect(calls).toHaveLength(1);
     expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([
       ["find_importers", true, 2],
       ["find_importers", true, 2],
     ]);
-    const last = server.chatRequests()[2]!.messages.at(-1)!;
+    const last = fake.chatRequests()[2]!.messages.at(-1)!;
     expect(last.role).toBe("tool");
     const envelope = JSON.parse(last.content) as { note: string; total: number };
     expect(envelope.total).toBe(2);
@@ -130,7 +144,7 @@ describe("runAgent (native tool calls)", () => {
   });
 
   it("turns bad arguments and unknown tools into tool error messages, never a crash", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         {
           tool_calls: [
@@ -141,14 +155,13 @@ describe("runAgent (native tool calls)", () => {
         { content: "I could not find it." },
       ],
     });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const result = await ask();
     expect(calls).toEqual([]);
     expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([
       ["find_importers", false, 0],
       ["write_file", false, 0],
     ]);
-    const messages = server.chatRequests()[1]!.messages;
+    const messages = fake.chatRequests()[1]!.messages;
     const errors = messages.filter((m) => m.role === "tool").map((m) => JSON.parse(m.content) as { error: { code: string; message: string } });
     expect(errors.map((e) => e.error.code)).toEqual(["INVALID_ARGUMENT", "UNKNOWN_TOOL"]);
     expect(errors[1]!.error.message).toContain("find_importers, read_evidence");
@@ -157,39 +170,29 @@ describe("runAgent (native tool calls)", () => {
   });
 
   it("passes tool_call_id back when the provider gave call ids", async () => {
-    server = await startFakeOllama({
+    const { fake, ask } = await startSession({
       turns: [
         { tool_calls: [{ id: "call_7", name: "find_importers", arguments: { module_name: "nothing" } }] },
         { content: "None." },
       ],
     });
-    const { registry } = makeTools();
-    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
-    const toolMessage = server.chatRequests()[1]!.messages.at(-1)!;
+    await ask();
+    const toolMessage = fake.chatRequests()[1]!.messages.at(-1)!;
     expect(toolMessage).toMatchObject({ role: "tool", tool_name: "find_importers", tool_call_id: "call_7" });
-    expect(server.chatRequests()[1]!.messages.at(-2)!.tool_calls).toEqual([
+    expect(fake.chatRequests()[1]!.messages.at(-2)!.tool_calls).toEqual([
       { id: "call_7", function: { name: "find_importers", arguments: { module_name: "nothing" } } },
     ]);
   });
 
   it("stops at maxSteps with the evidence gathered so far and a clear note", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, events, ask } = await startSession({
       turns: [
         { tool_calls: [{ name: "read_evidence", arguments: { path: "a.py", start_line: 1, end_line: 2 } }] },
         { tool_calls: [{ name: "read_evidence", arguments: { path: "b.py", start_line: 3, end_line: 4 } }] },
         { content: "Still looking", tool_calls: [{ name: "read_evidence", arguments: { path: "c.py", start_line: 5, end_line: 6 } }] },
       ],
     });
-    const { registry, calls } = makeTools();
-    const events: AgentEvent[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
-      question: QUESTION,
-      maxSteps: 2,
-      onEvent: (e) => events.push(e),
-    });
+    const result = await ask({ maxSteps: 2 });
     expect(calls.map((c) => (c.args as { path: string }).path)).toEqual(["a.py", "b.py"]);
     expect(result.stop_reason).toBe("max_steps");
     expect(result.answer).toBe(
@@ -197,24 +200,20 @@ describe("runAgent (native tool calls)", () => {
     );
     expect(result.evidence.map((e) => e.path)).toEqual(["a.py", "b.py"]);
     expect(events.filter((e) => e.type === "notice")).toHaveLength(1);
-    expect(server.chatRequests()).toHaveLength(3);
+    expect(fake.chatRequests()).toHaveLength(3);
   });
 
   it("streams content through onEvent when asked", async () => {
-    server = await startFakeOllama({ turns: [{ content: "No tool needed: src/a.py:1 is empty.", chunkSize: 6 }] });
-    const { registry } = makeTools();
+    const { fake, ask } = await startSession({ turns: [{ content: "No tool needed: src/a.py:1 is empty.", chunkSize: 6 }] });
     const deltas: string[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
+    const result = await ask({
       question: "q",
       stream: true,
       onEvent: (e) => {
         if (e.type === "content") deltas.push(e.delta);
       },
     });
-    expect(server.chatRequests()[0]!.stream).toBe(true);
+    expect(fake.chatRequests()[0]!.stream).toBe(true);
     expect(deltas.join("")).toBe("No tool needed: src/a.py:1 is empty.");
     expect(deltas.length).toBeGreaterThan(1);
     expect(result.citations).toEqual([{ path: "src/a.py", line: 1, verified: false }]);
@@ -223,20 +222,12 @@ describe("runAgent (native tool calls)", () => {
 
 describe("runAgent tool-shim modes", () => {
   it("auto switches to on when /api/show lacks the tools capability, and says so once", async () => {
-    server = await startFakeOllama({
+    const { fake, events, ask } = await startSession({
       models: [{ name: "gemma2", capabilities: ["completion"] }],
       turns: [{ content: "first" }],
     });
-    const { registry } = makeTools();
-    const events: AgentEvent[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "gemma2",
-      registry,
-      question: QUESTION,
-      onEvent: (e) => events.push(e),
-    });
-    const req = server.chatRequests()[0]!;
+    const result = await ask({ model: "gemma2" });
+    const req = fake.chatRequests()[0]!;
     expect(req.tools).toBeUndefined();
     expect(req.messages[0]!.content).toContain("find_importers");
     expect(result.toolshim).toBe("on");
@@ -246,24 +237,16 @@ describe("runAgent tool-shim modes", () => {
   });
 
   it("auto switches to on when the server answers 400 does not support tools, and retries", async () => {
-    server = await startFakeOllama({
+    const { fake, events, ask } = await startSession({
       models: [{ name: "gemma2", capabilities: ["completion", "tools"] }],
       turns: [
         { when: (r) => r.tools !== undefined, error: { status: 400, message: "registry.ollama.ai/library/gemma2 does not support tools" } },
         { when: (r) => r.tools === undefined, content: "answered in shim mode" },
       ],
     });
-    const { registry } = makeTools();
-    const events: AgentEvent[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "gemma2",
-      registry,
-      question: QUESTION,
-      onEvent: (e) => events.push(e),
-    });
+    const result = await ask({ model: "gemma2" });
     expect(result.answer).toBe("answered in shim mode");
-    const [withTools, withoutTools] = server.chatRequests();
+    const [withTools, withoutTools] = fake.chatRequests();
     expect(withTools!.tools).toHaveLength(2);
     expect(withoutTools!.tools).toBeUndefined();
     expect(withoutTools!.messages[0]!.content).toContain("read_evidence");
@@ -271,38 +254,27 @@ describe("runAgent tool-shim modes", () => {
   });
 
   it("off keeps native tools and fails with TOOLS_UNSUPPORTED instead of switching", async () => {
-    server = await startFakeOllama({ models: [{ name: "gemma2", capabilities: ["completion"] }] });
-    const { registry } = makeTools();
-    await expect(
-      runAgent({ provider: new OllamaProvider({ host: server.host }), model: "gemma2", registry, question: QUESTION, toolshim: "off" }),
-    ).rejects.toMatchObject({ code: "TOOLS_UNSUPPORTED" });
+    const { ask } = await startSession({ models: [{ name: "gemma2", capabilities: ["completion"] }] });
+    await expect(ask({ model: "gemma2", toolshim: "off" })).rejects.toMatchObject({ code: "TOOLS_UNSUPPORTED" });
   });
 
   it("fails fast with MODEL_NOT_FOUND when the model is not installed", async () => {
-    server = await startFakeOllama();
-    const { registry } = makeTools();
-    await expect(
-      runAgent({ provider: new OllamaProvider({ host: server.host }), model: "missing:1b", registry, question: QUESTION }),
-    ).rejects.toMatchObject({ code: "MODEL_NOT_FOUND", hint: "ollama pull missing:1b" });
-    expect(server.chatRequests()).toHaveLength(0);
+    const { fake, ask } = await startSession();
+    await expect(ask({ model: "missing:1b" })).rejects.toMatchObject({ code: "MODEL_NOT_FOUND", hint: "ollama pull missing:1b" });
+    expect(fake.chatRequests()).toHaveLength(0);
   });
 });
 
 describe("runAgent with the tool shim", () => {
   it("auto: a qwen2.5-coder-style bare JSON reply runs the tool and never reaches the user", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         { content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' },
         { when: (r) => r.messages.at(-1)?.role === "tool", content: "src/build_index.py:4 and src/rag_chat.py:10." },
       ],
     });
-    const { registry, calls } = makeTools();
     const shown: string[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
-      question: QUESTION,
+    const result = await ask({
       stream: true,
       onEvent: (e) => {
         if (e.type === "content") shown.push(e.delta);
@@ -313,7 +285,7 @@ describe("runAgent with the tool shim", () => {
     expect(shown.join("")).toBe("src/build_index.py:4 and src/rag_chat.py:10.");
     expect(result.citations.every((c) => c.verified)).toBe(true);
     // native tools were still sent; the recovered call is stored as a structured call
-    const second = server.chatRequests()[1]!;
+    const second = fake.chatRequests()[1]!;
     expect(second.tools).toHaveLength(2);
     expect(second.messages.at(-2)).toMatchObject({
       role: "assistant",
@@ -323,23 +295,16 @@ describe("runAgent with the tool shim", () => {
   });
 
   it("on: no tools field, the catalogue in the system prompt, history rendered as text", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         { content: 'Let me check.\n{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' },
         { content: "Two importers: src/build_index.py:4, src/rag_chat.py:10" },
       ],
     });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
-      question: QUESTION,
-      toolshim: "on",
-    });
+    const result = await ask({ toolshim: "on" });
     expect(calls).toHaveLength(1);
     expect(result.answer).toBe("Two importers: src/build_index.py:4, src/rag_chat.py:10");
-    const [first, second] = server.chatRequests();
+    const [first, second] = fake.chatRequests();
     for (const req of [first!, second!]) {
       expect(req.tools).toBeUndefined();
       expect(req.messages[0]!.role).toBe("system");
@@ -354,17 +319,16 @@ describe("runAgent with the tool shim", () => {
   });
 
   it("a call to a tool that is not offered is refused with a read-only tool error", async () => {
-    server = await startFakeOllama({
+    const { fake, calls, ask } = await startSession({
       turns: [
         { content: '{"name": "bash", "arguments": {"command": "cat /etc/passwd"}}' },
         { content: "I can only read the repository." },
       ],
     });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: "q" });
+    const result = await ask({ question: "q" });
     expect(calls).toEqual([]);
     expect(result.steps.map((s) => [s.tool, s.ok, s.total])).toEqual([["bash", false, 0]]);
-    const toolMessage = server.chatRequests()[1]!.messages.at(-1)!;
+    const toolMessage = fake.chatRequests()[1]!.messages.at(-1)!;
     const envelope = JSON.parse(toolMessage.content) as { ok: boolean; error: { code: string; hint: string } };
     expect(envelope.ok).toBe(false);
     expect(envelope.error.code).toBe("UNKNOWN_TOOL");
@@ -373,33 +337,21 @@ describe("runAgent with the tool shim", () => {
   });
 
   it("off: a text call is left as the answer, not run", async () => {
-    server = await startFakeOllama({ turns: [{ content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' }] });
-    const { registry, calls } = makeTools();
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
-      question: QUESTION,
-      toolshim: "off",
-    });
+    const { calls, ask } = await startSession({ turns: [{ content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' }] });
+    const result = await ask({ toolshim: "off" });
     expect(calls).toEqual([]);
     expect(result.answer).toBe('{"name": "find_importers", "arguments": {"module_name": "rag_common"}}');
   });
 
   it("asks the interpreter when text shows intent that no parser matched", async () => {
-    server = await startFakeOllama({
+    const { calls, ask } = await startSession({
       turns: [
         { content: "I will now use find_importers on the module rag_common." },
         { when: (r) => r.messages.at(-1)?.role === "tool", content: "src/rag_chat.py:10" },
       ],
     });
-    const { registry, calls } = makeTools();
     const seen: string[] = [];
-    const result = await runAgent({
-      provider: new OllamaProvider({ host: server.host }),
-      model: "qwen3:8b",
-      registry,
-      question: QUESTION,
+    const result = await ask({
       interpreter: {
         interpret: async (text) => {
           seen.push(text);
@@ -415,48 +367,42 @@ describe("runAgent with the tool shim", () => {
 
 describe("runAgent events and steps (audit fixes)", () => {
   it("a refused native call is reported as recovered_by native, not none", async () => {
-    server = await startFakeOllama({
+    const { ask } = await startSession({
       turns: [{ tool_calls: [{ name: "write_file", arguments: { path: "x" } }] }, { content: "Read-only, sorry." }],
     });
-    const { registry } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const result = await ask();
     expect(result.steps).toEqual([{ tool: "write_file", arguments: { path: "x" }, ok: false, total: 0, ms: 0, recovered_by: "native" }]);
   });
 
   it("a refused text call keeps the shim's recovered_by (none)", async () => {
-    server = await startFakeOllama({
+    const { ask } = await startSession({
       turns: [{ content: '{"name": "bash", "arguments": {"command": "ls"}}' }, { content: "Read-only, sorry." }],
     });
-    const { registry } = makeTools();
-    const result = await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION });
+    const result = await ask();
     expect(result.steps.map((s) => [s.tool, s.recovered_by])).toEqual([["bash", "none"]]);
   });
 
   it("without streaming, each turn's reasoning still arrives as one thinking event", async () => {
-    server = await startFakeOllama({
+    const { fake, events, ask } = await startSession({
       turns: [
         { thinking: "Find the importers first.", tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
         { thinking: "Two files.", content: "src/build_index.py:4 and src/rag_chat.py:10" },
       ],
     });
-    const { registry } = makeTools();
-    const events: AgentEvent[] = [];
-    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "qwen3:8b", registry, question: QUESTION, onEvent: (e) => events.push(e) });
+    await ask();
     expect(events.filter((e) => e.type === "thinking")).toEqual([
       { type: "thinking", delta: "Find the importers first." },
       { type: "thinking", delta: "Two files." },
     ]);
-    expect(server.chatRequests().every((r) => r.stream === false)).toBe(true);
+    expect(fake.chatRequests().every((r) => r.stream === false)).toBe(true);
   });
 
   it("notices say why: max_steps and toolshim_on", async () => {
-    server = await startFakeOllama({
+    const { events, ask } = await startSession({
       models: [{ name: "gemma2", capabilities: ["completion"] }],
       turns: [{ repeat: true, content: '{"name": "find_importers", "arguments": {"module_name": "rag_common"}}' }],
     });
-    const { registry } = makeTools();
-    const events: AgentEvent[] = [];
-    await runAgent({ provider: new OllamaProvider({ host: server.host }), model: "gemma2", registry, question: QUESTION, maxSteps: 1, onEvent: (e) => events.push(e) });
+    await ask({ model: "gemma2", maxSteps: 1 });
     expect(events.flatMap((e) => (e.type === "notice" ? [e.reason] : []))).toEqual(["toolshim_on", "max_steps"]);
   });
 });

@@ -1,19 +1,28 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { go, goModulePath } from "../../src/evidence/lang/go.js";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
-import { definitionsOf, factsOf, fixtureDir, folderProject, importersOf, memoryProject, resolvedImports } from "./lang-test-kit.js";
+import {
+  definitionsOf,
+  factsOf,
+  fixtureProject,
+  hasTool,
+  importersOf,
+  memoryProject,
+  resolvedImports,
+  scratchDir,
+  symbolsIn,
+} from "./lang-test-kit.js";
 
-const root = fixtureDir("go-project");
-const project = folderProject(root);
+const { root, project } = fixtureProject("go-project");
 const STORE_FILES = ["internal/store/stats.go", "internal/store/store.go", "internal/store/store_test.go"];
 
 describe("go: definitions", () => {
   it("finds package-level types, functions, methods, constants and variables with exact ranges", async () => {
-    const { symbols } = await factsOf(go, project.read("internal/store/store.go"));
+    const symbols = await symbolsIn(go, project, "internal/store/store.go");
     expect(symbols).toEqual([
       { name: "ErrNotFound", kind: "variable", start_line: 10, end_line: 10 },
       { name: "Kind", kind: "type", start_line: 13, end_line: 13 },
@@ -44,7 +53,7 @@ describe("go: definitions", () => {
   });
 
   it("gives value-receiver methods their receiver type and keeps one-line functions", async () => {
-    const { symbols } = await factsOf(go, project.read("internal/store/stats.go"));
+    const symbols = await symbolsIn(go, project, "internal/store/stats.go");
     expect(symbols).toEqual([
       { name: "Snapshot", kind: "function", start_line: 4, end_line: 4 },
       { name: "Ratio", kind: "method", container: "Stats", start_line: 6, end_line: 11 },
@@ -53,7 +62,7 @@ describe("go: definitions", () => {
   });
 
   it("reports type aliases and a grouped typed const block", async () => {
-    const { symbols } = await factsOf(go, project.read("libs/money/money.go"));
+    const symbols = await symbolsIn(go, project, "libs/money/money.go");
     expect(symbols).toEqual([
       { name: "Amount", kind: "type", start_line: 9, end_line: 9 },
       { name: "Currency", kind: "type", start_line: 12, end_line: 12 },
@@ -279,11 +288,10 @@ describe("go: find_symbol and find_importers end to end", () => {
 });
 
 /** Go ground truth: `go list` must agree with our import lists and package folders (skipped without `go`). */
-const hasGo = spawnSync("go", ["version"], { stdio: "ignore" }).status === 0;
+const hasGo = hasTool("go", ["version"]);
 
 describe.skipIf(!hasGo)("go: agrees with `go list`", () => {
-  const scratch = mkdtempSync(join(tmpdir(), "codecite-go-"));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const scratch = scratchDir("codecite-go-");
 
   it("imports per package and the folder of every local import", async () => {
     const env = {

@@ -1,24 +1,23 @@
-import { execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { java, JAVA_BLIND_SPOT_NOTE, STATIC_IMPORT_FLAG } from "../../src/evidence/lang/java.js";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
 import {
   definitionsOf,
   factsOf,
-  fixtureDir,
-  folderProject,
+  fixtureProject,
+  hasTool,
   importersOf,
   memoryProject,
   resolvedImports,
+  scratchDir,
+  symbolsIn,
   type ResolvedImport,
 } from "./lang-test-kit.js";
 
-const root = fixtureDir("java-project");
-const project = folderProject(root);
+const { root, project } = fixtureProject("java-project");
 const CORE = "shop-core/src/main/java/com/shop";
 const APP = "shop-app/src/main/java/com/shop/app";
 const TEST = "shop-app/src/test/java/com/shop/app";
@@ -31,7 +30,7 @@ function imp(file: string, line: number, specifier: string, module: string, file
 
 describe("java: definitions", () => {
   it("Order.java: class, constants per declarator, constructor, nested record (compact constructor) and enum", async () => {
-    const { symbols } = await factsOf(java, project.read(`${CORE}/model/Order.java`));
+    const symbols = await symbolsIn(java, project, `${CORE}/model/Order.java`);
     expect(symbols).toEqual([
       { name: "Order", kind: "class", start_line: 8, end_line: 60 },
       { name: "MAX_LINES", kind: "constant", container: "Order", start_line: 9, end_line: 9 },
@@ -56,7 +55,7 @@ describe("java: definitions", () => {
   });
 
   it("Store.java: interface fields are constants; abstract and default methods", async () => {
-    const { symbols } = await factsOf(java, project.read(`${CORE}/store/Store.java`));
+    const symbols = await symbolsIn(java, project, `${CORE}/store/Store.java`);
     expect(symbols).toEqual([
       { name: "Store", kind: "interface", start_line: 6, end_line: 16 },
       { name: "DEFAULT_LIMIT", kind: "constant", container: "Store", start_line: 7, end_line: 7 },
@@ -67,21 +66,21 @@ describe("java: definitions", () => {
   });
 
   it("ranges start at annotations; @interface and its elements; a record; a one-line private constructor", async () => {
-    expect((await factsOf(java, project.read(`${CORE}/util/NotBlank.java`))).symbols).toEqual([
+    expect((await symbolsIn(java, project, `${CORE}/util/NotBlank.java`))).toEqual([
       { name: "NotBlank", kind: "interface", start_line: 9, end_line: 13 },
       { name: "message", kind: "method", container: "NotBlank", start_line: 12, end_line: 12 },
     ]);
-    expect((await factsOf(java, project.read(`${CORE}/store/MemoryStore.java`))).symbols).toEqual([
+    expect((await symbolsIn(java, project, `${CORE}/store/MemoryStore.java`))).toEqual([
       { name: "MemoryStore", kind: "class", start_line: 8, end_line: 24 },
       { name: "find", kind: "method", container: "MemoryStore", start_line: 11, end_line: 14 },
       { name: "save", kind: "method", container: "MemoryStore", start_line: 16, end_line: 19 },
       { name: "size", kind: "method", container: "MemoryStore", start_line: 21, end_line: 23 },
     ]);
-    expect((await factsOf(java, project.read(`${CORE}/model/Customer.java`))).symbols).toEqual([
+    expect((await symbolsIn(java, project, `${CORE}/model/Customer.java`))).toEqual([
       { name: "Customer", kind: "class", start_line: 4, end_line: 8 },
       { name: "anonymous", kind: "method", container: "Customer", start_line: 5, end_line: 7 },
     ]);
-    expect((await factsOf(java, project.read(`${CORE}/util/Strings.java`))).symbols).toEqual([
+    expect((await symbolsIn(java, project, `${CORE}/util/Strings.java`))).toEqual([
       { name: "Strings", kind: "class", start_line: 4, end_line: 16 },
       { name: "EMPTY", kind: "constant", container: "Strings", start_line: 5, end_line: 5 },
       { name: "Strings", kind: "method", container: "Strings", start_line: 7, end_line: 7 },
@@ -91,7 +90,7 @@ describe("java: definitions", () => {
   });
 
   it("leaves out anonymous and local classes and non-constant fields", async () => {
-    expect((await factsOf(java, project.read(`${TEST}/AppTest.java`))).symbols).toEqual([
+    expect((await symbolsIn(java, project, `${TEST}/AppTest.java`))).toEqual([
       { name: "AppTest", kind: "class", start_line: 8, end_line: 22 },
       { name: "main", kind: "method", container: "AppTest", start_line: 9, end_line: 21 },
     ]);
@@ -225,11 +224,10 @@ describe("java: find_symbol and find_importers end to end", () => {
  * parses every source file it needs; each file our imports resolve to must be among them
  * (skipped without javac).
  */
-const hasJavac = spawnSync("javac", ["-version"], { stdio: "ignore" }).status === 0;
+const hasJavac = hasTool("javac", ["-version"]);
 
 describe.skipIf(!hasJavac)("java: agrees with javac's source lookup", () => {
-  const scratch = mkdtempSync(join(tmpdir(), "codecite-java-"));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const scratch = scratchDir("codecite-java-");
   const roots = ["shop-core/src/main/java", "shop-app/src/main/java", "shop-app/src/test/java", "legacy/src"];
 
   async function javacParsed(file: string, out: string): Promise<string[]> {

@@ -1,23 +1,23 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ImportRef } from "../../src/evidence/lang/language.js";
 import { MOD_DECLARATION_FLAG, parseCargoManifest, rust } from "../../src/evidence/lang/rust.js";
 import {
   definitionsOf,
   factsOf,
-  fixtureDir,
-  folderProject,
+  fixtureProject,
+  hasTool,
   importersOf,
   memoryProject,
   resolvedImports,
+  scratchDir,
+  symbolsIn,
   type ResolvedImport,
 } from "./lang-test-kit.js";
 
-const root = fixtureDir("rust-project");
-const project = folderProject(root);
+const { root, project } = fixtureProject("rust-project");
 const SHOP = "crates/shop/src";
 const CLI = "crates/shop-cli/src";
 
@@ -31,7 +31,7 @@ function imp(file: string, line: number, specifier: string, module: string, file
 
 describe("rust: definitions", () => {
   it("lib.rs: modules, constants, a `static mut`, an exported macro with its attribute", async () => {
-    const { symbols } = await factsOf(rust, project.read(`${SHOP}/lib.rs`));
+    const symbols = await symbolsIn(rust, project, `${SHOP}/lib.rs`);
     expect(symbols).toEqual([
       { name: "config", kind: "module", start_line: 6, end_line: 6 },
       { name: "store", kind: "module", start_line: 7, end_line: 7 },
@@ -43,7 +43,7 @@ describe("rust: definitions", () => {
   });
 
   it("config.rs: struct from its #[derive], inherent and trait impl methods, inline test module", async () => {
-    const { symbols } = await factsOf(rust, project.read(`${SHOP}/config.rs`));
+    const symbols = await symbolsIn(rust, project, `${SHOP}/config.rs`);
     expect(symbols).toEqual([
       { name: "defaults", kind: "module", start_line: 5, end_line: 5 },
       { name: "Config", kind: "struct", start_line: 10, end_line: 14 },
@@ -57,7 +57,7 @@ describe("rust: definitions", () => {
   });
 
   it("store/mod.rs: trait with associated const/type, required and provided methods; enum; type alias", async () => {
-    const { symbols } = await factsOf(rust, project.read(`${SHOP}/store/mod.rs`));
+    const symbols = await symbolsIn(rust, project, `${SHOP}/store/mod.rs`);
     expect(symbols).toEqual([
       { name: "memory", kind: "module", start_line: 2, end_line: 2 },
       { name: "Result", kind: "type", start_line: 8, end_line: 8 },
@@ -74,7 +74,7 @@ describe("rust: definitions", () => {
   });
 
   it("store/memory.rs: `impl Store for MemoryStore` members carry MemoryStore", async () => {
-    const { symbols } = await factsOf(rust, project.read(`${SHOP}/store/memory.rs`));
+    const symbols = await symbolsIn(rust, project, `${SHOP}/store/memory.rs`);
     expect(symbols).toEqual([
       { name: "MemoryStore", kind: "struct", start_line: 7, end_line: 10 },
       { name: "new", kind: "method", container: "MemoryStore", start_line: 13, end_line: 15 },
@@ -88,7 +88,7 @@ describe("rust: definitions", () => {
   });
 
   it("util.rs: a union, an inline module, a `mod x;` inside it with its #[cfg], a `#[path]` module", async () => {
-    const { symbols } = await factsOf(rust, project.read(`${SHOP}/util.rs`));
+    const symbols = await symbolsIn(rust, project, `${SHOP}/util.rs`);
     expect(symbols).toEqual([
       { name: "normalize", kind: "function", start_line: 2, end_line: 4 },
       { name: "Bits", kind: "struct", start_line: 6, end_line: 10 },
@@ -434,11 +434,10 @@ describe("rust: find_symbol and find_importers end to end", () => {
 });
 
 /** Rust ground truth: the files rustc read for each crate (cargo dep-info) = our `mod` closure (skipped without cargo). */
-const hasCargo = spawnSync("cargo", ["--version"], { stdio: "ignore" }).status === 0;
+const hasCargo = hasTool("cargo", ["--version"]);
 
 describe.skipIf(!hasCargo)("rust: agrees with cargo's dep-info", () => {
-  const scratch = mkdtempSync(join(tmpdir(), "codecite-rust-"));
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  const scratch = scratchDir("codecite-rust-");
 
   it("every crate's module tree", async () => {
     const work = join(scratch, "ws");

@@ -3,9 +3,12 @@
  * build {@link ProjectView}s over a fixture folder or in memory, and run `find_symbol` /
  * `find_importers` end to end over a fixture.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/lang/language.js";
 import type { Evidence } from "../../src/evidence/evidence.js";
 import { findImporters } from "../../src/evidence/importers.js";
@@ -19,9 +22,38 @@ export function fixtureDir(name: string): string {
   return fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 }
 
+/** `test/fixtures/<name>` (absolute `root`) and a read-only {@link folderProject} view over it. */
+export function fixtureProject(name: string): { root: string; project: ReturnType<typeof folderProject> } {
+  const root = fixtureDir(name);
+  return { root, project: folderProject(root) };
+}
+
+/**
+ * True when `command ...args` starts and exits with status 0 (output ignored): whether a
+ * toolchain (go, cargo, javac) is installed for the cross-check suites, which skip otherwise.
+ */
+export function hasTool(command: string, args: string[]): boolean {
+  return spawnSync(command, args, { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * A fresh folder `<os tmpdir>/<prefix>XXXXXX`, removed with everything in it by an `afterAll` hook
+ * of the enclosing `describe` block; call it inside a `describe` callback.
+ */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** Parses `source` with the language's grammar (B1's runtime) and runs its `extract`. */
 export function factsOf(lang: LanguageSpec, source: string): Promise<FileFacts> {
   return extractFacts(lang, source);
+}
+
+/** The definitions the language's `extract` finds in `file` of a folder project. */
+export async function symbolsIn(lang: LanguageSpec, project: ReturnType<typeof folderProject>, file: string): Promise<FileFacts["symbols"]> {
+  return (await factsOf(lang, project.read(file))).symbols;
 }
 
 /** A read-only view over files kept in memory (path → text). */

@@ -127,24 +127,23 @@ function writeMeta(out: Bytes, key: string, v: MetaValue): void {
       out.str(v.value);
       return;
     case "string[]":
-      out.u32(ValueType.ARRAY);
-      out.u32(ValueType.STRING);
-      out.u64(v.value.length);
-      for (const s of v.value) out.str(s);
+      writeArray(out, ValueType.STRING, v.value, (s) => out.str(s));
       return;
     case "f32[]":
-      out.u32(ValueType.ARRAY);
-      out.u32(ValueType.FLOAT32);
-      out.u64(v.value.length);
-      for (const x of v.value) out.f32(x);
+      writeArray(out, ValueType.FLOAT32, v.value, (x) => out.f32(x));
       return;
     case "i32[]":
-      out.u32(ValueType.ARRAY);
-      out.u32(ValueType.INT32);
-      out.u64(v.value.length);
-      for (const x of v.value) out.i32(x);
+      writeArray(out, ValueType.INT32, v.value, (x) => out.i32(x));
       return;
   }
+}
+
+/** An array value: type `ARRAY`, the u32 element type, the u64 element count, then each element. */
+function writeArray<T>(out: Bytes, elementType: ValueType, values: readonly T[], writeElement: (value: T) => void): void {
+  out.u32(ValueType.ARRAY);
+  out.u32(elementType);
+  out.u64(values.length);
+  for (const value of values) writeElement(value);
 }
 
 /** Serialises a GGUF v3 file from metadata and F32 tensors. */
@@ -279,19 +278,24 @@ export function buildTinyLlamaGguf(opts: TinyLlamaOptions = {}): Buffer {
     { name: "output_norm.weight", dims: [embd], data: ones(embd) },
     { name: "output.weight", dims: [embd, vocab], data: output },
   ];
+  // Per block, in file order: a norm is all ones; a matrix [cols, rows] holds random values.
+  const block: Array<[name: string, dims: number[]]> = [
+    ["attn_norm", [embd]],
+    ["attn_q", [embd, embd]],
+    ["attn_k", [embd, embd]],
+    ["attn_v", [embd, embd]],
+    ["attn_output", [embd, embd]],
+    ["ffn_norm", [embd]],
+    ["ffn_gate", [embd, ff]],
+    ["ffn_up", [embd, ff]],
+    ["ffn_down", [ff, embd]],
+  ];
   for (let l = 0; l < layers; l++) {
-    const p = `blk.${l}`;
-    tensors.push(
-      { name: `${p}.attn_norm.weight`, dims: [embd], data: ones(embd) },
-      { name: `${p}.attn_q.weight`, dims: [embd, embd], data: randomTensor(embd, embd, 0.005) },
-      { name: `${p}.attn_k.weight`, dims: [embd, embd], data: randomTensor(embd, embd, 0.005) },
-      { name: `${p}.attn_v.weight`, dims: [embd, embd], data: randomTensor(embd, embd, 0.005) },
-      { name: `${p}.attn_output.weight`, dims: [embd, embd], data: randomTensor(embd, embd, 0.005) },
-      { name: `${p}.ffn_norm.weight`, dims: [embd], data: ones(embd) },
-      { name: `${p}.ffn_gate.weight`, dims: [embd, ff], data: randomTensor(ff, embd, 0.005) },
-      { name: `${p}.ffn_up.weight`, dims: [embd, ff], data: randomTensor(ff, embd, 0.005) },
-      { name: `${p}.ffn_down.weight`, dims: [ff, embd], data: randomTensor(embd, ff, 0.005) },
-    );
+    for (const [name, dims] of block) {
+      const [cols, rows] = dims;
+      const data = rows === undefined ? ones(cols!) : randomTensor(rows, cols!, 0.005);
+      tensors.push({ name: `blk.${l}.${name}.weight`, dims, data });
+    }
   }
 
   // token_type: 1 NORMAL, 2 UNKNOWN, 3 CONTROL, 6 BYTE (llama.cpp `llama_token_type`).
