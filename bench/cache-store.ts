@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { FactStore, type FactEntry } from "../src/index/fact-store.js";
+import { FactStore, type FactEntry } from "../src/fact-cache/fact-store.js";
 import { median, timeMs } from "./stats.js";
 
 interface Facts {

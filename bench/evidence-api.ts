@@ -42,7 +42,7 @@ async function load(dist: string, file: string, name: string): Promise<{ value?:
 /** Loads what exists under `dist` (the compiled `src/`). */
 export async function loadEvidenceApi(dist: string): Promise<EvidenceApi> {
   const api: EvidenceApi = { missing: {} };
-  const ws = await load(dist, "evidence/workspace.js", "Workspace");
+  const ws = await load(dist, "evidence/sandbox/workspace.js", "Workspace");
   if (ws.value) {
     const W = ws.value as { open?: (root: string) => Promise<unknown> };
     if (typeof W.open === "function") api.openWorkspace = (root) => (W.open as (r: string) => Promise<unknown>)(root);

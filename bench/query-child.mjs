@@ -23,7 +23,7 @@ const FILES = {
 const load = async (file, name) => (await import(pathToFileURL(path.join(dist, file)).href))[name];
 
 const queries = JSON.parse(queriesJson);
-const Workspace = await load("evidence/workspace.js", "Workspace");
+const Workspace = await load("evidence/sandbox/workspace.js", "Workspace");
 const fns = {};
 for (const q of queries) {
   const [file, name] = FILES[q.tool];

@@ -19,7 +19,7 @@ export {
   type ValueSuccess,
 } from "./tools/registry.js";
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./tools/code-tools.js";
-export { Workspace } from "./evidence/workspace.js";
+export { Workspace } from "./evidence/sandbox/workspace.js";
 export {
   ToolError,
   type Evidence,

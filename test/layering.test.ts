@@ -13,8 +13,8 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src")
 
 /** Allowed targets per layer. A layer is a top-level folder or file of src/ (without `.ts`). */
 const ALLOWED: Record<string, readonly string[]> = {
-  evidence: ["index"],
-  index: [],
+  evidence: ["fact-cache"],
+  "fact-cache": [],
   tools: ["evidence"],
   llm: [],
   toolshim: ["llm"],
@@ -44,7 +44,7 @@ function specifiers(source: string): string[] {
   return out;
 }
 
-/** The layer of a src-relative path: `evidence/lang/go.ts` → `evidence`; `config.ts` → `config`. */
+/** The layer of a src-relative path: `evidence/analysis/lang/go.ts` → `evidence`; `config.ts` → `config`. */
 function layerOf(rel: string): string {
   if (rel === "index.ts") return "index.ts";
   const first = rel.split("/")[0]!;
@@ -76,7 +76,7 @@ describe("layering (DESIGN.md)", () => {
 
   it("sees every layer of the table", () => {
     const layers = new Set(files.map((f) => layerOf(path.relative(SRC, f).split(path.sep).join("/"))));
-    for (const l of ["evidence", "index", "tools", "llm", "toolshim", "agent", "config", "cli", "mcp", "index.ts"]) {
+    for (const l of ["evidence", "fact-cache", "tools", "llm", "toolshim", "agent", "config", "cli", "mcp", "index.ts"]) {
       expect(layers.has(l)).toBe(true);
     }
   });

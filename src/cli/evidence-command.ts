@@ -51,7 +51,7 @@ export function errorForCommandLine(
 /** Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. */
 export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<void> {
   const [{ Workspace }, { createCodeToolRegistry }] = await Promise.all([
-    import("../evidence/workspace.js"),
+    import("../evidence/sandbox/workspace.js"),
     import("../tools/code-tools.js"),
   ]);
   const workspace = await Workspace.open(input.root);

@@ -49,11 +49,11 @@ import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
-import { isDeniedPath } from "./deny-list.js";
-import { isCleanRelative, isInside } from "./path-policy.js";
-import { findExecutable, runProcess, scrubbedEnv } from "./spawn.js";
-import { hasInvisibleUnicode } from "./text-file.js";
-import type { Workspace } from "./workspace.js";
+import { isDeniedPath } from "./sandbox/deny-list.js";
+import { isCleanRelative, isInside } from "./sandbox/path-policy.js";
+import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
+import { hasInvisibleUnicode } from "./sandbox/text-file.js";
+import type { Workspace } from "./sandbox/workspace.js";
 
 /** Accepted ref syntax: a branch, tag, `HEAD`, a commit id, with `~N`/`^N` suffixes. */
 export const REF_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._/~^-]{0,199}$/;

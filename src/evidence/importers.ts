@@ -55,16 +55,16 @@ import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "
 import { applyBudget, recordsShown } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./facts.js";
-import { familyOf, languageFor, LANGUAGES } from "./lang/index.js";
-import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./lang/language.js";
-import { jsImporterHints, jsResolver } from "./lang/js-resolve.js";
-import { isDottedName, pythonLayout } from "./lang/python-layout.js";
-import { joinPath, memoize, parentDir } from "./lang/project-files.js";
+import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
+import { familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./analysis/lang/language.js";
+import { jsImporterHints, jsResolver } from "./analysis/lang/js-resolve.js";
+import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
+import { joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, statFiles, treeSnapshot } from "./project-view.js";
-import { filesMentioning, type Needles } from "./text-prefilter.js";
-import type { Workspace } from "./workspace.js";
+import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { filesMentioning, type Needles } from "./analysis/text-prefilter.js";
+import type { Workspace } from "./sandbox/workspace.js";
 
 /** Longest accepted `module_name`, in characters. */
 export const MAX_MODULE_NAME_CHARS = 1000;

@@ -4,7 +4,7 @@
  * `bare_cr`; invisible or bidi characters flag `invisible_unicode`).
  */
 import type { Evidence, EvidenceFlag } from "./evidence.js";
-import { BARE_CR_FLAG, hasInvisibleUnicode, snippetLine } from "./text-file.js";
+import { BARE_CR_FLAG, hasInvisibleUnicode, snippetLine } from "./sandbox/text-file.js";
 
 /**
  * One record for lines `start_line..end_line` (1-based, inclusive; clamped to the file) of `lines`,

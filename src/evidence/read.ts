@@ -28,8 +28,8 @@ import {
   hasInvisibleUnicode,
   sniff,
   snippetLine,
-} from "./text-file.js";
-import { SkippedFileError, type Workspace, fsError } from "./workspace.js";
+} from "./sandbox/text-file.js";
+import { SkippedFileError, type Workspace, fsError } from "./sandbox/workspace.js";
 
 /** Lines returned when `end_line` is not given. */
 export const DEFAULT_READ_LINES = 200;

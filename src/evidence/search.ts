@@ -34,11 +34,11 @@ import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
-import { isDeniedPath } from "./deny-list.js";
-import { toPosix } from "./path-policy.js";
-import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
+import { isDeniedPath } from "./sandbox/deny-list.js";
+import { toPosix } from "./sandbox/path-policy.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./sandbox/ripgrep.js";
 import { RgJsonReader, type RgMatchEvent, type RgText } from "./ripgrep-json.js";
-import { runProcess } from "./spawn.js";
+import { runProcess } from "./sandbox/spawn.js";
 import {
   BARE_CR_FLAG,
   BINARY_SNIFF_BYTES,
@@ -47,8 +47,8 @@ import {
   sniff,
   snippetLine,
   stripLineEnding,
-} from "./text-file.js";
-import type { Workspace } from "./workspace.js";
+} from "./sandbox/text-file.js";
+import type { Workspace } from "./sandbox/workspace.js";
 
 /** Files larger than this are not searched (ripgrep `--max-filesize`): 16 MiB. */
 export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;

@@ -24,14 +24,14 @@ import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "
 import { applyBudget, recordsShown } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted } from "./facts.js";
-import { languageFor, LANGUAGES } from "./lang/index.js";
-import type { SymbolDef } from "./lang/language.js";
-import { memoize } from "./lang/project-files.js";
+import { describeFactsSkips, loadFacts, throwIfAborted } from "./analysis/facts.js";
+import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
+import type { SymbolDef } from "./analysis/lang/language.js";
+import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
-import { changedSince, statFiles, treeSnapshot } from "./project-view.js";
-import { definitionNamesIn, filesMentioning } from "./text-prefilter.js";
-import type { Workspace } from "./workspace.js";
+import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { definitionNamesIn, filesMentioning } from "./analysis/text-prefilter.js";
+import type { Workspace } from "./sandbox/workspace.js";
 
 /** Longest accepted `name`, in characters. */
 export const MAX_SYMBOL_NAME_CHARS = 300;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { ToolError } from "../evidence/evidence.js";
-import type { Workspace } from "../evidence/workspace.js";
+import type { Workspace } from "../evidence/sandbox/workspace.js";
 import { searchCode } from "../evidence/search.js";
 import { readEvidence } from "../evidence/read.js";
 import { findSymbol } from "../evidence/symbols.js";

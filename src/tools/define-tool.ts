@@ -3,7 +3,7 @@
  * function. The same definition serves the agent loop, the CLI and the MCP server.
  */
 import { z } from "zod";
-import type { Workspace } from "../evidence/workspace.js";
+import type { Workspace } from "../evidence/sandbox/workspace.js";
 
 /** What a tool's `run` receives besides its validated arguments. */
 export interface ToolContext {

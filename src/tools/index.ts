@@ -12,7 +12,7 @@ export {
   type ValueSuccess,
 } from "./registry.js";
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
-export { Workspace } from "../evidence/workspace.js";
+export { Workspace } from "../evidence/sandbox/workspace.js";
 export type {
   Evidence,
   EvidenceKind,

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { CLI, RAG_APP, REPO_ROOT, runCli } from "./run-cli.js";
 

@@ -17,13 +17,13 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { foldForDenyCheck, isDeniedPath } from "../../src/evidence/deny-list.js";
+import { foldForDenyCheck, isDeniedPath } from "../../src/evidence/sandbox/deny-list.js";
 import { MAX_DIFF_CHARS, MAX_NOTE_PATH_CHARS, readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
 import { RgJsonReader, type RgJsonEvent, safeJsonPrefix } from "../../src/evidence/ripgrep-json.js";
 import { MAX_LINE_CHARS, MAX_RESULT_CHARS, searchCode } from "../../src/evidence/search.js";
-import { runProcess } from "../../src/evidence/spawn.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { runProcess } from "../../src/evidence/sandbox/spawn.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
 import { commitAll, git, gitWithInput } from "../helpers/git.js";
 import { SECRET, expectCode, noSecret } from "../helpers/secret-leak.js";

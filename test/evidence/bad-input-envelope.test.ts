@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
 import { MAX_LINE_CHARS, searchCode } from "../../src/evidence/search.js";
-import { Workspace, kBeforeOpen } from "../../src/evidence/workspace.js";
+import { Workspace, kBeforeOpen } from "../../src/evidence/sandbox/workspace.js";
 import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
 import { commitAll, git } from "../helpers/git.js";
 import { SECRET, expectCode, noSecret } from "../helpers/secret-leak.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
 import { readGitDiff, unquoteGitPath, validateRef } from "../../src/evidence/git-diff.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import type { ReadGitDiffArgs } from "../../src/tools/code-tools.js";
 import { diffArgs } from "../helpers/evidence-args.js";
 import { commitAll, git } from "../helpers/git.js";

@@ -7,11 +7,11 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadFacts } from "../../src/evidence/facts.js";
-import { languageFor } from "../../src/evidence/lang/index.js";
-import type { ImportRef, Resolution } from "../../src/evidence/lang/language.js";
-import { createProjectView } from "../../src/evidence/project-view.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { loadFacts } from "../../src/evidence/analysis/facts.js";
+import { languageFor } from "../../src/evidence/analysis/lang/index.js";
+import type { ImportRef, Resolution } from "../../src/evidence/analysis/lang/language.js";
+import { createProjectView } from "../../src/evidence/analysis/project-view.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { linkWorkspacePackages, tsGroundTruth } from "./ground-truth-ts.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

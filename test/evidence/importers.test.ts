@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { factsStats } from "../../src/evidence/facts.js";
+import { factsStats } from "../../src/evidence/analysis/facts.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { ToolError, type EvidenceResult } from "../../src/evidence/evidence.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const open = (rel: string) => Workspace.open(path.join(repo, rel));

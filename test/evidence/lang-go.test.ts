@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { go, goModulePath } from "../../src/evidence/lang/go.js";
-import type { ImportRef } from "../../src/evidence/lang/language.js";
+import { go, goModulePath } from "../../src/evidence/analysis/lang/go.js";
+import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
 import {
   definitionsOf,
   factsOf,

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { java, JAVA_BLIND_SPOT_NOTE, STATIC_IMPORT_FLAG } from "../../src/evidence/lang/java.js";
-import type { ImportRef } from "../../src/evidence/lang/language.js";
+import { java, JAVA_BLIND_SPOT_NOTE, STATIC_IMPORT_FLAG } from "../../src/evidence/analysis/lang/java.js";
+import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
 import {
   definitionsOf,
   factsOf,

@@ -1,13 +1,13 @@
 /**
  * Python extraction and resolution: one test per rule (the rules are stated in
- * `src/evidence/lang/python.ts` and `python-layout.ts`).
+ * `src/evidence/analysis/lang/python.ts` and `python-layout.ts`).
  */
 import { describe, expect, it } from "vitest";
-import { extractFacts } from "../../src/evidence/tree-sitter.js";
-import { python, resolvePython } from "../../src/evidence/lang/python.js";
-import { PythonLayout } from "../../src/evidence/lang/python-layout.js";
-import { fileTree } from "../../src/evidence/lang/project-files.js";
-import type { ImportRef } from "../../src/evidence/lang/language.js";
+import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
+import { python, resolvePython } from "../../src/evidence/analysis/lang/python.js";
+import { PythonLayout } from "../../src/evidence/analysis/lang/python-layout.js";
+import { fileTree } from "../../src/evidence/analysis/lang/project-files.js";
+import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
 import { memoryProject } from "./memory-project.js";
 
 const facts = (src: string) => extractFacts(python, src);

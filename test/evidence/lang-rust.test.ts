@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ImportRef } from "../../src/evidence/lang/language.js";
-import { MOD_DECLARATION_FLAG, parseCargoManifest, rust } from "../../src/evidence/lang/rust.js";
+import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
+import { MOD_DECLARATION_FLAG, parseCargoManifest, rust } from "../../src/evidence/analysis/lang/rust.js";
 import {
   definitionsOf,
   factsOf,

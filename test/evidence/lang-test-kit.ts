@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
-import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/lang/language.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/analysis/lang/language.js";
 import type { Evidence } from "../../src/evidence/evidence.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
-import { extractFacts } from "../../src/evidence/tree-sitter.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { findImportersInput, findSymbolInput } from "../../src/tools/code-tools.js";
 
 /** Absolute path of `test/fixtures/<name>`. */

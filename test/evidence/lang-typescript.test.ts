@@ -1,14 +1,14 @@
 /**
  * TypeScript / TSX / JavaScript extraction and resolution: one test per rule (rules stated in
- * `src/evidence/lang/js-family.ts` and `js-resolve.ts`).
+ * `src/evidence/analysis/lang/js-family.ts` and `js-resolve.ts`).
  */
 import { describe, expect, it } from "vitest";
-import { extractFacts } from "../../src/evidence/tree-sitter.js";
-import { typescript, tsx } from "../../src/evidence/lang/typescript.js";
-import { javascript } from "../../src/evidence/lang/javascript.js";
-import { languageFor } from "../../src/evidence/lang/index.js";
-import { JsResolver, mapTargets, matchPaths, parseJsonc } from "../../src/evidence/lang/js-resolve.js";
-import type { LanguageSpec } from "../../src/evidence/lang/language.js";
+import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
+import { typescript, tsx } from "../../src/evidence/analysis/lang/typescript.js";
+import { javascript } from "../../src/evidence/analysis/lang/javascript.js";
+import { languageFor } from "../../src/evidence/analysis/lang/index.js";
+import { JsResolver, mapTargets, matchPaths, parseJsonc } from "../../src/evidence/analysis/lang/js-resolve.js";
+import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
 import { memoryProject } from "./memory-project.js";
 
 async function imports(lang: LanguageSpec, src: string): Promise<unknown[]> {

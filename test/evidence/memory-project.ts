@@ -1,5 +1,5 @@
 /** An in-memory {@link ProjectView} for resolver unit tests: paths → text. */
-import type { ProjectView } from "../../src/evidence/lang/language.js";
+import type { ProjectView } from "../../src/evidence/analysis/lang/language.js";
 
 /** A view of the given files (repository-relative paths; text `""` when only existence matters). */
 export function memoryProject(files: Record<string, string> | readonly string[]): ProjectView {

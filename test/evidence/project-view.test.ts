@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { findImporters } from "../../src/evidence/importers.js";
-import { treeSnapshot } from "../../src/evidence/project-view.js";
+import { treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 
 const PAST = new Date(Date.UTC(2021, 0, 1));
 const tmp = mkdtempSync(path.join(tmpdir(), "codecite-view-"));

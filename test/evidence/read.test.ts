@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
 import { MAX_READ_CHARS, MAX_READ_LINE_CHARS, MAX_READ_LINES, readEvidence } from "../../src/evidence/read.js";
 import { searchCode } from "../../src/evidence/search.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import type { ReadEvidenceArgs } from "../../src/tools/code-tools.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 import { toolErrorOf } from "../helpers/tool-error.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
 import { MAX_LINE_CHARS, searchCode } from "../../src/evidence/search.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import type { SearchCodeArgs } from "../../src/tools/code-tools.js";
 import { searchArgs as args } from "../helpers/evidence-args.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";

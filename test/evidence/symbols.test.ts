@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { factsStats } from "../../src/evidence/facts.js";
+import { factsStats } from "../../src/evidence/analysis/facts.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import type { FindSymbolArgs } from "../../src/tools/code-tools.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const open = (rel: string) => Workspace.open(path.join(repo, rel));

@@ -1,8 +1,8 @@
 /** The tree-sitter runtime: every registered grammar loads and parses its sample. */
 import { describe, expect, it } from "vitest";
-import { parseSource, selfTest } from "../../src/evidence/tree-sitter.js";
-import { LANGUAGES } from "../../src/evidence/lang/index.js";
-import { python } from "../../src/evidence/lang/python.js";
+import { parseSource, selfTest } from "../../src/evidence/analysis/tree-sitter.js";
+import { LANGUAGES } from "../../src/evidence/analysis/lang/index.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
 
 describe("tree-sitter", () => {
   it("selfTest loads every registered grammar (ABI 14 or 15) and parses its sample cleanly", async () => {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { runAgent } from "../../src/agent/run-agent.js";
-import { Workspace } from "../../src/evidence/workspace.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { OpenAIProvider } from "../../src/llm/openai.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";

@@ -47,7 +47,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
 
   const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, models, { AskEventPrinter }, output, render, { rootView }] =
     await Promise.all([
-      import("../../evidence/workspace.js"),
+      import("../../evidence/sandbox/workspace.js"),
       import("../../tools/code-tools.js"),
       import("../../agent/run-agent.js"),
       import("../provider-factory.js"),

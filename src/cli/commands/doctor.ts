@@ -379,7 +379,7 @@ async function checkInterpreter(
 async function localChecks(add: (c: DoctorCheck) => void, stage: (label: string) => void): Promise<void> {
   stage("loading the tree-sitter grammars…");
   try {
-    const { selfTest } = await import("../../evidence/tree-sitter.js");
+    const { selfTest } = await import("../../evidence/analysis/tree-sitter.js");
     const results = await selfTest();
     const bad = results.filter((r) => !r.ok);
     if (bad.length === 0) {
@@ -399,7 +399,7 @@ async function localChecks(add: (c: DoctorCheck) => void, stage: (label: string)
 
   stage("starting ripgrep…");
   try {
-    const { ripgrepPath } = await import("../../evidence/ripgrep.js");
+    const { ripgrepPath } = await import("../../evidence/sandbox/ripgrep.js");
     const rg = await ripgrepPath();
     const { execFile } = await import("node:child_process");
     const out = await new Promise<string>((resolve, reject) =>

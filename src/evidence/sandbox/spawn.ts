@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
-import { ToolError } from "./evidence.js";
+import { ToolError } from "../evidence.js";
 
 export interface RunOptions {
   cwd: string;

@@ -31,7 +31,7 @@
  * names written in code, need no import, so those uses are not import edges.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { SymbolKind } from "../evidence.js";
+import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, memoize } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, selectNodes } from "./syntax.js";

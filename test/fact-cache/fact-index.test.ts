@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FactIndex, type FileStat, type LoadOptions } from "../../src/index/fact-index.js";
-import { FactStore } from "../../src/index/fact-store.js";
+import { FactIndex, type FileStat, type LoadOptions } from "../../src/fact-cache/fact-index.js";
+import { FactStore } from "../../src/fact-cache/fact-store.js";
 
 /** Facts of the toy "language" used here: `def NAME` lines and `import MOD` lines. */
 interface ToyFacts {

@@ -25,7 +25,7 @@
  * text; it is never dropped. The range is the whole statement (for a call: see `call-range.ts`).
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { EvidenceFlag, SymbolKind } from "../evidence.js";
+import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, SymbolDef } from "./language.js";
 import { callStatementLines, shortText } from "./call-range.js";
 import { compiledPatterns } from "./query-cache.js";

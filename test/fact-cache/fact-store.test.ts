@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FactStore } from "../../src/index/fact-store.js";
-import { contentHash } from "../../src/index/content-hash.js";
+import { FactStore } from "../../src/fact-cache/fact-store.js";
+import { contentHash } from "../../src/fact-cache/content-hash.js";
 
 let tmp = "";
 let root = "";

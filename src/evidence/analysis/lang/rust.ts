@@ -44,7 +44,7 @@
  * - `extern crate x` → workspace crate `x`'s library root, else external `x`.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { SymbolKind } from "../evidence.js";
+import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { namedChildren, nodeLines, selectNodes } from "./syntax.js";

@@ -24,11 +24,11 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { ToolError } from "./evidence.js";
+import { ToolError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
-import { NEVER_WALK_DIRS } from "./ripgrep.js";
-import type { FileEntry, Workspace } from "./workspace.js";
+import { NEVER_WALK_DIRS } from "../sandbox/ripgrep.js";
+import type { FileEntry, Workspace } from "../sandbox/workspace.js";
 
 /** Configuration files larger than this are not read by resolvers (bytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;

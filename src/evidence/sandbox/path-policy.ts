@@ -16,7 +16,7 @@
  * - The empty string → `INVALID_ARGUMENT`. The root itself normalises to `""`.
  */
 import path from "node:path";
-import { ToolError } from "./evidence.js";
+import { ToolError } from "../evidence.js";
 
 /** Longest accepted path, in UTF-16 code units (Linux PATH_MAX is 4096 bytes). */
 export const MAX_PATH_CHARS = 4096;

@@ -7,11 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { factsStats, factsVersion } from "../../src/evidence/facts.js";
+import { factsStats, factsVersion } from "../../src/evidence/analysis/facts.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
-import { Workspace } from "../../src/evidence/workspace.js";
-import { FactIndex } from "../../src/index/fact-index.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
 
 const N = 5000;
 const PAST = new Date(Date.UTC(2021, 0, 1));

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { FactIndex } from "../../src/index/fact-index.js";
-import { FactStore } from "../../src/index/fact-store.js";
-import { ParsePool, WorkerTaskError } from "../../src/index/parse-pool.js";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { FactStore } from "../../src/fact-cache/fact-store.js";
+import { ParsePool, WorkerTaskError } from "../../src/fact-cache/parse-pool.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // given as .js like compiled code would; the pool maps it to the .ts source under tsx

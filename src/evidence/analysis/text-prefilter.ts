@@ -6,10 +6,10 @@
  * language states the needles for its import forms, `LanguageSpec.importerHints`), so only the
  * files found need parsing.
  */
-import { baseRipgrepArgs, ripgrepEnv, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
-import { allowedDistance } from "./close-names.js";
-import { runProcess } from "./spawn.js";
-import type { Workspace } from "./workspace.js";
+import { baseRipgrepArgs, ripgrepEnv, ripgrepPath, ripgrepPathArg } from "../sandbox/ripgrep.js";
+import { allowedDistance } from "../close-names.js";
+import { runProcess } from "../sandbox/spawn.js";
+import type { Workspace } from "../sandbox/workspace.js";
 
 /** What to look for. */
 export interface Needles {

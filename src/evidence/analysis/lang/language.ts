@@ -1,10 +1,10 @@
 /**
- * What a language module (`src/evidence/lang/<language>.ts`) provides: its grammar, how to
+ * What a language module (`src/evidence/analysis/lang/<language>.ts`) provides: its grammar, how to
  * extract definitions and import statements from a syntax tree, and how its imports resolve
  * to files of the repository. Adding a language means adding one such module.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { EvidenceFlag, SymbolKind } from "../evidence.js";
+import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 
 /** A definition found in one file. Lines are 1-based and inclusive; the range spans the whole definition. */
 export interface SymbolDef {

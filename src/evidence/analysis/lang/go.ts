@@ -28,7 +28,7 @@
  * holds no `.go` file is external and `unresolved` (a broken import).
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { SymbolKind } from "../evidence.js";
+import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, type LineRange } from "./syntax.js";

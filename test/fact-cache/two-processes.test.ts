@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { FactStore } from "../../src/index/fact-store.js";
+import { FactStore } from "../../src/fact-cache/fact-store.js";
 import { writeEntries } from "./helpers/store-writer.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));

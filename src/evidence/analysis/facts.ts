@@ -1,14 +1,14 @@
 /**
  * Facts (definitions and imports) of many files: the one place where files are parsed.
  *
- * {@link loadFacts} goes through the incremental cache of `src/index/` ({@link FactIndex}): per file
+ * {@link loadFacts} goes through the incremental cache of `src/fact-cache/` ({@link FactIndex}): per file
  * `(size, mtime, content hash)` → facts, kept in memory for the life of the process and on disk in
  * the user's cache folder (`$CODECITE_CACHE_DIR`, else `$XDG_CACHE_HOME/codecite`, else
  * `~/.cache/codecite`; one SQLite file per root, never inside the project). Only files whose
  * content changed are parsed again. Entries are keyed by {@link factsVersion}, so facts written by
  * another codecite release, extractor or grammar are never read.
  *
- * Parsing runs in-process for a few files and in a pool of worker threads (`src/index/parse-pool.ts`,
+ * Parsing runs in-process for a few files and in a pool of worker threads (`src/fact-cache/parse-pool.ts`,
  * one per core) when more than {@link POOL_THRESHOLD} files of one load need it.
  */
 import { createHash } from "node:crypto";
@@ -16,12 +16,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FactIndex, type LoadResult, type ParseContext } from "../index/fact-index.js";
-import { ParsePool } from "../index/parse-pool.js";
-import { ToolError } from "./evidence.js";
+import { FactIndex, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
+import { ParsePool } from "../../fact-cache/parse-pool.js";
+import { ToolError } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
-import { SkippedFileError, type FileEntry, type Workspace } from "./workspace.js";
+import { SkippedFileError, type FileEntry, type Workspace } from "../sandbox/workspace.js";
 
 /** Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`), `no_parser`, `parse_failed`. */
 export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "parse_failed";
@@ -126,7 +126,7 @@ export function factsVersion(): string {
       return "?";
     }
   };
-  const parts = [pkgVersion(path.join(path.dirname(here), "..", "..", "package.json")), `s${EXTRACTOR_SCHEMA}`];
+  const parts = [pkgVersion(path.join(path.dirname(here), "..", "..", "..", "package.json")), `s${EXTRACTOR_SCHEMA}`];
   const packages = new Set(["web-tree-sitter", ...LANGUAGES.map((l) => l.wasm.slice(0, l.wasm.indexOf("/")))]);
   for (const name of packages) {
     let v = "?";

@@ -34,7 +34,7 @@
  *   (`numpy.linalg`); a name whose first part is in the tree but whose rest is not is unresolved.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { EvidenceFlag, SymbolKind } from "../evidence.js";
+import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { callStatementLines, shortText } from "./call-range.js";
 import { escapeRustRegex } from "../text-prefilter.js";

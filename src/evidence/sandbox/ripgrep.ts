@@ -2,7 +2,7 @@
  * Locating and hardening ripgrep (`@vscode/ripgrep` 1.18.0 ships ripgrep 15 in npm; see
  * code-intel-anchors §2.3 "Safe rg invocation" and §4.2).
  */
-import { ToolError } from "./evidence.js";
+import { ToolError } from "../evidence.js";
 import { denyGlobArgs } from "./deny-list.js";
 import { findExecutable, scrubbedEnv } from "./spawn.js";
 

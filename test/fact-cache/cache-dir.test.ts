@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cacheFileName, isInside, resolveCacheDir } from "../../src/index/cache-dir.js";
-import { FactStore } from "../../src/index/fact-store.js";
+import { cacheFileName, isInside, resolveCacheDir } from "../../src/fact-cache/cache-dir.js";
+import { FactStore } from "../../src/fact-cache/fact-store.js";
 
 describe("resolveCacheDir", () => {
   it("prefers CODECITE_CACHE_DIR over XDG_CACHE_HOME and HOME", () => {

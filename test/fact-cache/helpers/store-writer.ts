@@ -5,7 +5,7 @@
  * Usage: node --import tsx store-writer.ts <root> <cacheDir> <prefix> <count> <batch>
  */
 import { createInterface } from "node:readline";
-import { FactStore } from "../../../src/index/fact-store.js";
+import { FactStore } from "../../../src/fact-cache/fact-store.js";
 
 const [root, dir, prefix, count, batch] = process.argv.slice(2) as [string, string, string, string, string];
 

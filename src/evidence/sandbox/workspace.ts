@@ -29,11 +29,11 @@ import { constants as fsc, existsSync, promises as fsp } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
-import { ToolError } from "./evidence.js";
+import { ToolError } from "../evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { isInside, normalizeRelative, toPosix } from "./path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
-import { mapLimit } from "./concurrency.js";
+import { mapLimit } from "../concurrency.js";
 import { runProcess } from "./spawn.js";
 import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
 
