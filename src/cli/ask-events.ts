@@ -8,9 +8,14 @@
  *
  * Reasoning is dim when stderr is coloured; without colour (`NO_COLOR`, a pipe) every reasoning
  * line starts with `thinking: ` instead, so that it cannot be taken for progress or a notice.
+ *
+ * The answer, the reasoning and every value quoted in progress lines come from the model or the
+ * repository: they are shown through `visibleText` (control characters as escapes, newlines
+ * kept in the answer and the reasoning), so no escape sequence reaches the terminal.
  */
 import type { AgentEvent } from "../agent/run-agent.js";
 import { colorEnabled, colorsFor, logLine } from "./output.js";
+import { visibleText } from "../evidence/visible-text.js";
 
 /** Starts each reasoning line on stderr when colour is off. */
 export const THINKING_PREFIX = "thinking: ";
@@ -83,7 +88,10 @@ export class AskEventPrinter {
       case "thinking":
         if (!this.#opts.verbose || e.delta === "") return;
         this.#endAnswerLine();
-        process.stderr.write(this.#errColored ? c.dim(e.delta) : this.#prefixThinking(e.delta));
+        {
+          const delta = visibleText(e.delta, { multiline: true });
+          process.stderr.write(this.#errColored ? c.dim(delta) : this.#prefixThinking(delta));
+        }
         this.#thinkingAtLineStart = e.delta.endsWith("\n");
         return;
       case "turn_end":
@@ -93,7 +101,7 @@ export class AskEventPrinter {
       case "tool_call":
         if (!this.#opts.progress) return;
         this.#log(
-          `${c.cyan("→")} ${e.call.name} ${c.dim(JSON.stringify(e.call.arguments))}${e.recovered_by !== "native" ? c.dim(` (${e.recovered_by})`) : ""}`,
+          `${c.cyan("→")} ${visibleText(e.call.name)} ${c.dim(visibleText(JSON.stringify(e.call.arguments) ?? ""))}${e.recovered_by !== "native" ? c.dim(` (${e.recovered_by})`) : ""}`,
         );
         return;
       case "tool_result": {
@@ -101,9 +109,9 @@ export class AskEventPrinter {
         const r = e.result;
         if (r.ok) {
           const what = "evidence" in r ? `${r.total} record${r.total === 1 ? "" : "s"}` : "ok";
-          this.#log(`  ${c.green("✓")} ${what} ${c.dim(`${e.step.ms} ms`)}${"note" in r && r.note ? c.dim(` — ${r.note}`) : ""}`);
+          this.#log(`  ${c.green("✓")} ${what} ${c.dim(`${e.step.ms} ms`)}${"note" in r && r.note ? c.dim(` — ${visibleText(r.note)}`) : ""}`);
         } else if ("error" in r) {
-          this.#log(`  ${c.red("✗")} ${e.step.tool}: ${r.error.code}: ${r.error.message}`);
+          this.#log(`  ${c.red("✗")} ${visibleText(e.step.tool)}: ${r.error.code}: ${visibleText(r.error.message)}`);
         }
         return;
       }
@@ -111,11 +119,11 @@ export class AskEventPrinter {
         // The step-limit note ends the answer itself; on stdout it would be said twice.
         if (e.reason === "max_steps" && this.#opts.streamAnswer) return;
         if (e.reason === "toolshim_on" && this.#opts.shimAnnounced === true) return;
-        this.#log(`${c.yellow("codecite:")} ${e.message}`);
+        this.#log(`${c.yellow("codecite:")} ${visibleText(e.message)}`);
         return;
       case "diagnostic":
         if (!this.#opts.verbose) return;
-        for (const d of e.diagnostics) this.#log(c.dim(`  shim[${d.stage}] ${d.message}`));
+        for (const d of e.diagnostics) this.#log(c.dim(`  shim[${d.stage}] ${visibleText(d.message)}`));
         return;
       case "context": {
         if (!this.#opts.verbose) return;
@@ -145,7 +153,7 @@ export class AskEventPrinter {
   /** Writes answer text to stdout. */
   write(text: string): void {
     if (text === "") return;
-    process.stdout.write(text);
+    process.stdout.write(visibleText(text, { multiline: true }));
     this.#wroteAnswer = true;
     this.#answerAtLineStart = text.endsWith("\n");
   }

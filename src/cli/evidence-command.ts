@@ -10,6 +10,7 @@ import { EVIDENCE_COMMANDS, humanizeAdvice, type EvidenceCommandName } from "./a
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
+import { visibleText } from "../evidence/visible-text.js";
 
 /** What `runEvidenceCommand` runs: the command's code tool with its arguments, over `root`. */
 export interface EvidenceCommandInput {
@@ -63,19 +64,19 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   if (!result.ok) {
     if (!input.json) {
       const error = errorForCommandLine(result.error, input.command);
-      logLine(`${err.red("codecite: error:")} ${error.code}: ${error.message}`);
-      if (error.hint) logLine(`${err.dim("hint:")} ${error.hint}`);
+      logLine(`${err.red("codecite: error:")} ${error.code}: ${visibleText(error.message)}`);
+      if (error.hint) logLine(`${err.dim("hint:")} ${visibleText(error.hint)}`);
     }
     process.exitCode = 2;
     return;
   }
   if (input.json) return;
   if (!("evidence" in result)) {
-    process.stdout.write(`${JSON.stringify(result.result, null, 2)}\n`);
+    process.stdout.write(`${visibleText(JSON.stringify(result.result, null, 2), { multiline: true })}\n`);
     return;
   }
   process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(input.root)));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
   const note = result.note ? humanizeAdvice(result.note, input.command) : "";
-  if (note) logLine(`${err.dim("note:")} ${note}`);
+  if (note) logLine(`${err.dim("note:")} ${visibleText(note)}`);
 }

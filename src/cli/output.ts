@@ -9,6 +9,7 @@ import pc from "picocolors";
 import { ConfigError } from "../config.js";
 import { ToolError } from "../evidence/evidence.js";
 import { ProviderError } from "../llm/types.js";
+import { visibleText } from "../evidence/visible-text.js";
 
 /** picocolors functions, enabled or not for one stream (`colorsFor`). */
 export type Colors = ReturnType<typeof pc.createColors>;
@@ -90,8 +91,9 @@ export function reportFailure(err: unknown, json: boolean): void {
   const obj = errorObject(err);
   if (json) printJson({ ok: false, error: obj });
   const c = colorsFor(process.stderr);
-  logLine(`${c.red("codecite: error:")} ${obj.message}`);
-  if (obj.hint) logLine(`${c.dim("hint:")} ${obj.hint}`);
+  // Messages quote paths and names from the repository or the model: control characters shown.
+  logLine(`${c.red("codecite: error:")} ${visibleText(obj.message)}`);
+  if (obj.hint) logLine(`${c.dim("hint:")} ${visibleText(obj.hint)}`);
   if (obj.code === "INTERNAL" && err instanceof Error && err.stack && process.env.CODECITE_DEBUG) logLine(err.stack);
   process.exitCode = exitCodeFor(err);
 }

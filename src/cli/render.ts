@@ -12,29 +12,39 @@
  * shown and the `codecite read` command that shows them. Renderers return strings; callers
  * decide the stream (records → stdout, summaries and notes → stderr).
  *
+ * Every value from a repository or a model (paths, names, snippet lines, flags) goes through
+ * `visibleText` (`evidence/visible-text.ts`): control characters are shown as escapes, so file
+ * content cannot drive the terminal and a file name holding a newline cannot forge a record.
+ *
  * Paths go through a {@link RootView}: when `--root` is not the current directory, locations are
  * shown relative to the current directory (or absolute when shorter) and suggested commands carry
  * `--root <dir>`, so both work where the user is. The default view shows paths unchanged.
  */
 import type { Evidence } from "../evidence/evidence.js";
+import { visibleText } from "../evidence/visible-text.js";
 import type { Colors } from "./output.js";
 import { SAME_DIR_VIEW, shellQuote, type RootView } from "./root-view.js";
 
 /** The `path:line` location of a record (its first line), with the path as `view` shows it. */
 export function location(e: Evidence, view: RootView = SAME_DIR_VIEW): string {
-  return `${view.show(e.path)}:${e.start_line}`;
+  return `${shownPath(e.path, view)}:${e.start_line}`;
+}
+
+/** A repository-relative path as `view` shows it, control characters made visible. */
+function shownPath(rel: string, view: RootView): string {
+  return visibleText(view.show(rel));
 }
 
 function header(e: Evidence, c: Colors, view: RootView): string {
   const parts = [c.bold(c.cyan(location(e, view))), ""];
   let label: string = e.kind;
-  if (e.kind === "definition") label = `${e.symbol_kind ?? "definition"} ${e.name}`;
-  else if (e.kind === "import") label = `import ${e.name}${e.alias ? ` as ${e.alias}` : ""}`;
+  if (e.kind === "definition") label = `${e.symbol_kind ?? "definition"} ${visibleText(e.name)}`;
+  else if (e.kind === "import") label = `import ${visibleText(e.name)}${e.alias ? ` as ${visibleText(e.alias)}` : ""}`;
   else if (e.kind === "match") label = "match";
   else if (e.kind === "source") label = e.end_line > e.start_line ? `lines ${e.start_line}-${e.end_line}` : `line ${e.start_line}`;
   else if (e.kind === "diff") label = `hunk ${e.start_line}-${e.end_line}`;
   parts.push(c.dim(label));
-  if (e.flags && e.flags.length > 0) parts.push(c.yellow(`[${e.flags.join(", ")}]`));
+  if (e.flags && e.flags.length > 0) parts.push(c.yellow(`[${visibleText(e.flags.join(", "))}]`));
   return parts.join(" ").replace(/ {2,}/, "  ");
 }
 
@@ -46,7 +56,7 @@ function header(e: Evidence, c: Colors, view: RootView): string {
  * last line was cut and ends with a dim `…`.
  */
 export function renderEvidence(e: Evidence, c: Colors, view: RootView = SAME_DIR_VIEW): string {
-  const lines = e.snippet.split("\n");
+  const lines = e.snippet.split("\n").map((l) => visibleText(l, { multiline: true }));
   if (e.kind === "diff") return [header(e, c, view), ...lines.map((l) => `    ${l}`)].join("\n");
   const width = Math.max(String(e.end_line).length, 4);
   const body = lines.map((l, i) => `  ${c.dim(`${String(e.start_line + i).padStart(width)} │`)} ${l}`);
@@ -54,7 +64,7 @@ export function renderEvidence(e: Evidence, c: Colors, view: RootView = SAME_DIR
     const firstHidden = e.start_line + lines.length;
     if (firstHidden <= e.end_line) {
       const hidden = firstHidden === e.end_line ? `line ${firstHidden}` : `lines ${firstHidden}-${e.end_line}`;
-      const command = `codecite read ${shellQuote(e.path)}${view.rootOption} --start-line ${firstHidden} --end-line ${e.end_line}`;
+      const command = `codecite read ${visibleText(shellQuote(e.path))}${view.rootOption} --start-line ${firstHidden} --end-line ${e.end_line}`;
       body.push(`  ${" ".repeat(width)} ${c.dim(`┆ … ${hidden} not shown: ${command}`)}`);
     } else {
       body[body.length - 1] += c.dim(" …");
@@ -95,8 +105,8 @@ export function renderCitations(
   for (const x of citations) {
     lines.push(
       x.verified
-        ? `  ${c.green("✓")} ${view.show(x.path)}:${x.line}`
-        : `  ${c.red("✗")} ${view.show(x.path)}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
+        ? `  ${c.green("✓")} ${shownPath(x.path, view)}:${x.line}`
+        : `  ${c.red("✗")} ${shownPath(x.path, view)}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
     );
   }
   return `${lines.join("\n")}\n`;

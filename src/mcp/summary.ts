@@ -5,26 +5,33 @@
  * with its kind and name, followed by the exact snippet lines indented by two spaces, then the
  * note. Failures read `ERROR CODE: message` plus the hint. The tools already cap their output
  * for small contexts, so nothing is cut here.
+ *
+ * One-line fields (path, kind, name, flags, note, error message and hint) go through
+ * `visibleText`: a file name holding a newline or an escape sequence is shown as `\n` / `\x1b`,
+ * so it can never forge a heading or a record. Snippet lines keep their text exactly (the
+ * structured content carries the same evidence), except that control characters other than a
+ * tab are shown as escapes too.
  */
-import type { Evidence } from "../tools/index.js";
+import { visibleText, type Evidence } from "../tools/index.js";
 import type { DispatchResult } from "../tools/registry.js";
 
 /** `path:line` for one-line records, `path:start-end` otherwise (editor-openable). */
 export function location(e: Evidence): string {
-  return e.start_line === e.end_line ? `${e.path}:${e.start_line}` : `${e.path}:${e.start_line}-${e.end_line}`;
+  const p = visibleText(e.path);
+  return e.start_line === e.end_line ? `${p}:${e.start_line}` : `${p}:${e.start_line}-${e.end_line}`;
 }
 
 function heading(e: Evidence): string {
   const kind = e.symbol_kind ? `${e.kind} ${e.symbol_kind}` : e.kind;
-  const flags = e.flags && e.flags.length > 0 ? ` [${e.flags.join(", ")}]` : "";
-  return `${location(e)} ${kind} ${e.name}${flags}`;
+  const flags = e.flags && e.flags.length > 0 ? ` [${visibleText(e.flags.join(", "))}]` : "";
+  return `${location(e)} ${kind} ${visibleText(e.name)}${flags}`;
 }
 
 /** Renders a dispatch result as the text block of an MCP `CallToolResult`. */
 export function summarizeResult(result: DispatchResult): string {
   if (!result.ok) {
-    const hint = result.error.hint ? `\nHint: ${result.error.hint}` : "";
-    return `ERROR ${result.error.code}: ${result.error.message}${hint}`;
+    const hint = result.error.hint ? `\nHint: ${visibleText(result.error.hint)}` : "";
+    return `ERROR ${result.error.code}: ${visibleText(result.error.message)}${hint}`;
   }
   if (!("evidence" in result)) return JSON.stringify(result.result, null, 2);
   const n = result.evidence.length;
@@ -35,8 +42,8 @@ export function summarizeResult(result: DispatchResult): string {
   const lines = [count];
   for (const e of result.evidence) {
     lines.push(heading(e));
-    for (const l of e.snippet.split("\n")) lines.push(`  ${l}`);
+    for (const l of e.snippet.split("\n")) lines.push(`  ${visibleText(l, { multiline: true })}`);
   }
-  if (result.note) lines.push(`Note: ${result.note}`);
+  if (result.note) lines.push(`Note: ${visibleText(result.note)}`);
   return lines.join("\n");
 }

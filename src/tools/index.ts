@@ -13,6 +13,7 @@ export {
 } from "./registry.js";
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
 export { Workspace } from "../evidence/sandbox/workspace.js";
+export { visibleText } from "../evidence/visible-text.js";
 export type {
   Evidence,
   EvidenceKind,

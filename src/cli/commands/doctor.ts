@@ -27,6 +27,7 @@ import type { Config, ConfigFlags, Env } from "../../config.js";
 import type { Provider, ToolDefinition } from "../../llm/types.js";
 import { SUGGESTED_MODEL, sameModel } from "../default-model.js";
 import { runAction } from "../output.js";
+import { visibleText } from "../../evidence/visible-text.js";
 
 /** One check of the report. */
 export interface DoctorCheck {
@@ -508,8 +509,9 @@ export function renderReport(report: DoctorReport, c: import("../output.js").Col
   const lines: string[] = [];
   for (const k of report.checks) {
     const mark = k.ok ? c.green("✓") : k.required ? c.red("✗") : c.yellow("!");
-    lines.push(`${mark} ${k.name.padEnd(width)}  ${k.detail}`);
-    if (!k.ok && k.fix) lines.push(`  ${" ".repeat(width)}  ${c.dim("fix:")} ${k.fix}`);
+    // Details quote what a server answered (model names, errors): control characters shown.
+    lines.push(`${mark} ${k.name.padEnd(width)}  ${visibleText(k.detail)}`);
+    if (!k.ok && k.fix) lines.push(`  ${" ".repeat(width)}  ${c.dim("fix:")} ${visibleText(k.fix)}`);
   }
   const failed = report.checks.filter((k) => !k.ok && k.required).length;
   lines.push("");

@@ -16,6 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { colorsFor, logLine, printJson, runAction, UsageError } from "../output.js";
 import type { OfferedTool, RecoverResult } from "../../toolshim/types.js";
+import { visibleText } from "../../evidence/visible-text.js";
 
 interface ToolshimFlags {
   tools: string;
@@ -85,17 +86,17 @@ function printHuman(r: RecoverResult): void {
   const c = colorsFor(process.stdout);
   const lines: string[] = [`${c.bold("recovered_by:")} ${r.recovered_by}`];
   lines.push(`${c.bold("tool calls:")} ${r.tool_calls.length}`);
-  for (const call of r.tool_calls) lines.push(`  ${c.cyan(call.name)} ${JSON.stringify(call.arguments)}`);
+  for (const call of r.tool_calls) lines.push(`  ${c.cyan(visibleText(call.name))} ${visibleText(JSON.stringify(call.arguments) ?? "")}`);
   if (r.rejected.length > 0) {
     lines.push(`${c.bold("rejected:")} ${r.rejected.length}`);
-    for (const x of r.rejected) lines.push(`  ${c.yellow(x.code)} ${x.name}: ${x.message}`);
+    for (const x of r.rejected) lines.push(`  ${c.yellow(x.code)} ${visibleText(x.name)}: ${visibleText(x.message)}`);
   }
   lines.push(`${c.bold("content:")}${r.content === "" ? " (empty)" : ""}`);
-  if (r.content !== "") lines.push(...r.content.split("\n").map((l) => `  ${l}`));
+  if (r.content !== "") lines.push(...r.content.split("\n").map((l) => `  ${visibleText(l, { multiline: true })}`));
   if (r.thinking !== undefined) lines.push(`${c.bold("thinking:")} ${r.thinking.length} characters (not shown)`);
   process.stdout.write(`${lines.join("\n")}\n`);
   const e = colorsFor(process.stderr);
-  for (const d of r.diagnostics) logLine(e.dim(`${d.stage}: ${d.message}`));
+  for (const d of r.diagnostics) logLine(e.dim(`${d.stage}: ${visibleText(d.message)}`));
 }
 
 /** Registers `codecite toolshim` on the program (the toolshim modules load inside the action). */
