@@ -1,0 +1,64 @@
+/**
+ * Step "recover" of `runAgent`: the tool calls of a model turn. In `off` mode only native
+ * calls count; otherwise the tool shim (`recover`) also reads calls written as text, rejects
+ * forbidden ones, and separates reasoning from the answer. Emits the turn's reasoning, its
+ * content (when not streamed), shim diagnostics and `turn_end`.
+ */
+import type { ToolCall } from "../llm/types.js";
+import type { RecoveredBy, RejectedCall, ShimDiagnostic } from "../toolshim/types.js";
+import { recover, type Interpreter } from "../toolshim/index.js";
+import type { ModelTurn } from "./model-turn.js";
+import type { Session } from "./session.js";
+
+/** The calls and the visible text of one model turn. */
+export interface TurnCalls {
+  calls: ToolCall[];
+  /** Calls the shim refused (forbidden tools, invalid arguments). */
+  rejected: RejectedCall[];
+  /** Visible answer text (call markup and reasoning taken out). */
+  content: string;
+  thinking?: string;
+  recoveredBy: RecoveredBy;
+  /** How the rejected calls came: natively when the model sent native calls and the shim found none. */
+  rejectedBy: RecoveredBy;
+  /** Calls plus rejected calls; 0 means the turn is an answer. */
+  callCount: number;
+}
+
+/**
+ * Whether a `recover` diagnostic reports a prefilled reasoning opener: stage `reasoning`, message
+ * starting with `prefilled` (the wording of `toolshim/recover.ts`).
+ */
+export function isPrefilledReasoning(d: ShimDiagnostic): boolean {
+  return d.stage === "reasoning" && d.message.startsWith("prefilled");
+}
+
+/** Step 3 — recover: the turn's calls, native or written as text (see the module comment). */
+export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Promise<TurnCalls> {
+  let out: TurnCalls;
+  if (s.mode === "off") {
+    const recoveredBy: RecoveredBy = turn.tool_calls.length > 0 ? "native" : "none";
+    out = { calls: turn.tool_calls, rejected: [], content: turn.content, recoveredBy, rejectedBy: recoveredBy, callCount: 0 };
+    if (turn.thinking !== undefined) out.thinking = turn.thinking;
+  } else {
+    const shimOpts: { interpreter?: Interpreter; signal?: AbortSignal } = {};
+    if (s.opts.interpreter) shimOpts.interpreter = s.opts.interpreter;
+    if (s.opts.signal) shimOpts.signal = s.opts.signal;
+    const turnIn = { content: turn.content, tool_calls: turn.tool_calls, ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}) };
+    const r = await recover(turnIn, s.offered, shimOpts);
+    // A refused native call (an unknown tool name) came natively, whatever the shim recovered.
+    const rejectedBy: RecoveredBy = r.recovered_by === "none" && turn.tool_calls.length > 0 ? "native" : r.recovered_by;
+    out = { calls: r.tool_calls, rejected: r.rejected, content: r.content, recoveredBy: r.recovered_by, rejectedBy, callCount: 0 };
+    const thinking = r.thinking ?? turn.thinking;
+    if (thinking !== undefined) out.thinking = thinking;
+    if (r.diagnostics.length > 0) s.emit({ type: "diagnostic", diagnostics: r.diagnostics });
+    if (r.diagnostics.some(isPrefilledReasoning)) s.prefilledReasoning = true;
+    // Reasoning written in the content was held back while streaming: report it now.
+    if (streamed && !turn.thinking && r.thinking) s.emit({ type: "thinking", delta: r.thinking });
+  }
+  if (!streamed && out.thinking) s.emit({ type: "thinking", delta: out.thinking });
+  if (!streamed && out.content.trim() !== "") s.emit({ type: "content", delta: out.content });
+  out.callCount = out.calls.length + out.rejected.length;
+  s.emit({ type: "turn_end", tool_calls: out.callCount });
+  return out;
+}
