@@ -1,5 +1,5 @@
 /**
- * Benchmark rows and their rendering: one row per goal of issue 6, each a ratio of our median
+ * Benchmark rows and their rendering: one row per speed goal, each a ratio of our median
  * to a reference measured in the same run (or an absolute figure for memory and agent
  * overhead), with the goal and whether it holds.
  */

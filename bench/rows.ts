@@ -1,5 +1,5 @@
 /**
- * The measured rows of `npm run bench` (issue 6), each against its reference in the same run.
+ * The measured rows of `npm run bench`, each against its reference in the same run.
  * A row whose own function is not built yet, or whose reference tool is absent, is reported
  * as such instead of failing the run.
  */

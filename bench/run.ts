@@ -1,6 +1,6 @@
 /**
  * `npm run bench` — performance of codecite's evidence tools against the fastest reference
- * tools, measured in the same run on the same tree (issue 6).
+ * tools, measured in the same run on the same tree.
  *
  * Flags: `--quick` (small corpus, 3 runs), `--runs N` (medians over N runs; default 5; the cheap
  * in-process rows take at least 11 pairs),

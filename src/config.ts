@@ -1,6 +1,6 @@
 /**
  * Configuration: command-line flags and environment variables resolved into one validated
- * `Config` (DESIGN.md "Configuration"). Flags beat variables beat defaults; every value is
+ * `Config` (README "Configuration"). Flags beat variables beat defaults; every value is
  * checked once, here, and a bad one throws a `ConfigError` that names the variable (or flag),
  * the value and the accepted values. The CLI turns a `ConfigError` into exit code 2.
  *
@@ -173,7 +173,7 @@ function checkedAddress(raw: string, variable: string, normalize: (raw: string) 
 }
 
 /**
- * Normalises an Ollama address with the `OLLAMA_HOST` rules of DESIGN.md
+ * Normalises an Ollama address with the `OLLAMA_HOST` rules of README
  * (`llm/server-address.ts` `normalizeOllamaHost`: scheme optional, port 11434 added when
  * absent except for `https://`, `0.0.0.0` = this machine, bare IPv6 bracketed, trailing `/`
  * dropped). Empty or blank input gives `DEFAULT_OLLAMA_HOST`.
@@ -207,7 +207,7 @@ function layered<T>(
 
 /**
  * Resolves flags and environment into a validated `Config`. Flags beat variables beat defaults.
- * Variables (DESIGN.md table): `OLLAMA_HOST`, `CODECITE_MODEL`, `CODECITE_PROVIDER`,
+ * Variables (README "Configuration"): `OLLAMA_HOST`, `CODECITE_MODEL`, `CODECITE_PROVIDER`,
  * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `CODECITE_TOOLSHIM`, `CODECITE_TOOLSHIM_BACKEND`,
  * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`,
  * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`).

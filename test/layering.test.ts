@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "Layers and where they live": arrows point down only. Each folder of `src/` may
+ * ARCHITECTURE.md "Layers": arrows point down only. Each folder of `src/` may
  * import only the layers listed for it (plus itself, Node built-ins and npm packages).
  * One exception is recorded here: `config.ts` re-exports the Ollama address rules from
  * `llm/server-address.ts`, so that one normaliser serves the provider and the configuration.
@@ -71,7 +71,7 @@ function violations(file: string): string[] {
   return bad;
 }
 
-describe("layering (DESIGN.md)", () => {
+describe("layering (ARCHITECTURE.md)", () => {
   const files = filesUnder(SRC);
 
   it("sees every layer of the table", () => {

@@ -1,6 +1,6 @@
 /**
  * Grounding check: find every code location an answer cites and verify it against the
- * evidence the tools returned (DESIGN.md data flow, "grounding check").
+ * evidence the tools returned (ARCHITECTURE.md "Data flow of one ask", the grounding check).
  *
  * Recognised citation forms (a path is a repository-relative file path, optionally in backticks):
  * - `path:12`, `path:12-14` (also `–`/`—`, `path:12:5` with a column, `path:L12`, a full-width `：`)

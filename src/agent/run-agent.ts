@@ -7,7 +7,7 @@
  * result envelope as JSON, with `tool_name`, and `tool_call_id` when the provider gave an id);
  * repeat until the model answers without tool calls, or the step limit ends the loop.
  *
- * Tool-shim modes (DESIGN.md): `off` sends native tools and takes only native tool calls;
+ * Tool-shim modes (ARCHITECTURE.md "Tool-shim modes"): `off` sends native tools and takes only native tool calls;
  * `auto` also recovers calls written as text (`recover`) and switches to `on` for the rest of
  * the session when the model lacks the `tools` capability (`describeModel`) or the provider
  * throws `TOOLS_UNSUPPORTED`; `on` sends no `tools`: the catalogue goes into the system prompt

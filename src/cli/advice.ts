@@ -1,11 +1,11 @@
 /**
  * Advice written for the model, translated for a command-line user.
  *
- * The evidence layer's `note`s and error `hint`s speak the model's tool language (DESIGN.md
- * "The tools"): tool names (`search_code`), parameters (`max_results`, `kind`) and assignments
+ * The evidence layer's `note`s and error `hint`s speak the model's tool language (the tool
+ * definitions): tool names (`search_code`), parameters (`max_results`, `kind`) and assignments
  * (`start_line=201`). They must stay that way in tool results, MCP and `--json`. Human output of
  * the evidence commands shows them through {@link humanizeAdvice}, which says the same with
- * the CLI's words (DESIGN.md "CLI"):
+ * the CLI's words (README "CLI reference"):
  *
  * - tool names become commands: `read_evidence` → `codecite read`, `search_code` →
  *   `codecite search`, `find_symbol` → `codecite symbol`, `find_importers` →

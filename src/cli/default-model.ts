@@ -1,5 +1,5 @@
 /**
- * Which chat model to use, and what to say about installed models (DESIGN.md "Configuration").
+ * Which chat model to use, and what to say about installed models (README "Configuration").
  *
  * The default chat model, in order: `--model`, then `CODECITE_MODEL` (both resolved in
  * `config.ts`), then the first installed model whose capabilities include `tools` (Ollama

@@ -1,5 +1,5 @@
 /**
- * CLI output rules (DESIGN.md "CLI"): stdout carries only the answer or the JSON; progress,
+ * CLI output rules (README "CLI reference"): stdout carries only the answer or the JSON; progress,
  * logs and errors go to stderr; `NO_COLOR` is honoured. Exit codes: 0 success (also an empty
  * result), 1 runtime failure (model unreachable, timeout), 2 usage error or tool error — with
  * `--json`, a JSON error object `{"ok": false, "error": {code, message, hint?}}` on stdout.

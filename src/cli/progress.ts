@@ -4,7 +4,7 @@
  *
  * Quiet — nothing is written at all — when stderr is not a terminal, with `--json`, when
  * `NO_COLOR` is set (no-color.org: plain output), or when `CI` is set. stdout is never
- * touched (DESIGN.md: stdout carries only the answer or the JSON). `ora` is imported only when
+ * touched (README "CLI reference": stdout carries only the answer or the JSON). `ora` is imported only when
  * a spinner is actually about to be drawn, so commands that finish quickly never load it.
  */
 import type { AgentEvent } from "../agent/run-agent.js";

@@ -1,9 +1,9 @@
 /**
  * The repository root as seen from the user's current directory, for human output.
  *
- * Evidence paths are repository-relative (DESIGN.md "Evidence"), which is right for JSON and for
+ * Evidence paths are repository-relative (ARCHITECTURE.md "Evidence"), which is right for JSON and for
  * the model, but a `path:line` location printed for a person must open in a terminal or editor
- * started in the current directory (DESIGN.md "CLI"), and a suggested command must work when
+ * started in the current directory (README "CLI reference"), and a suggested command must work when
  * pasted there. So when `--root` is not the current directory:
  * - locations are shown relative to the current directory, or absolute when that is shorter;
  * - suggested commands carry `--root <dir>` (relative to the current directory when shorter).

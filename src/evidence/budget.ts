@@ -1,5 +1,5 @@
 /**
- * Output budgets for small models (issue 4 item 6; code-intel-anchors §0.1 and §5 "Budgets"):
+ * Output budgets for small models :
  * every tool result should fit an 8K-token context next to the conversation.
  *
  * {@link applyBudget} works on any `Evidence[]` and applies, in order:
@@ -7,7 +7,7 @@
  * 2. **snippets**: each snippet cut to its first `maxSnippetLines` lines (default
  *    {@link DEFAULT_SNIPPET_LINES}) and each line to `maxLineChars` characters; a cut record gets the
  *    flag `truncated`, keeps its full `start_line`/`end_line`, and the lines shown stay exact
- *    (DESIGN.md "Evidence");
+ *    (ARCHITECTURE.md "Evidence");
  * 3. **ladder** when the serialized result is still over `maxBytes` (default
  *    {@link DEFAULT_MAX_BYTES}, UTF-8 bytes of the JSON envelope): every record with the first line
  *    of its snippet only → the first record of each file, then the next records in order while
@@ -42,7 +42,7 @@ export interface BudgetOptions {
   note?: string;
   /**
    * Parameters of the calling tool that narrow its query (`["path", "kind"]` for `find_symbol`).
-   * Notes advise only these and `max_results` (DESIGN.md "The tools"). Absent → none.
+   * Notes advise only these and `max_results`. Absent → none.
    */
   narrowWith?: readonly string[];
 }

@@ -1,5 +1,5 @@
 /**
- * Evidence: the one output contract of every code tool (see DESIGN.md "Evidence").
+ * Evidence: the one output contract of every code tool (see ARCHITECTURE.md "Evidence").
  *
  * A record names a repository-relative, `/`-separated `path`, a 1-based inclusive line
  * range, a `kind`, a `name` and the exact `snippet` of those lines (joined with `\n`,
@@ -53,7 +53,7 @@ export interface Evidence {
   flags?: EvidenceFlag[];
 }
 
-/** Error codes of the tool result envelope (DESIGN.md). */
+/** Error codes of the tool result envelope (ARCHITECTURE.md "Data flow of one ask"). */
 export type ToolErrorCode =
   | "INVALID_ARGUMENT"
   | "OUTSIDE_ROOT"
@@ -127,7 +127,7 @@ export function toFailure(err: unknown): ToolFailure {
   return { ok: false, error: { code: "INTERNAL", message } };
 }
 
-/** Orders records by path, then start line, then end line (DESIGN.md: deterministic results). */
+/** Orders records by path, then start line, then end line (ARCHITECTURE.md "Evidence": deterministic results). */
 export function compareEvidence(a: Evidence, b: Evidence): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;
   if (a.start_line !== b.start_line) return a.start_line - b.start_line;

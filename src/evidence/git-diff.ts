@@ -1,6 +1,7 @@
 /**
- * `read_git_diff`: git changes as one `diff` record per hunk (DESIGN.md "The tools";
- * code-intel-anchors §2.2, §2.3 "Safe git invocation", §4.4).
+ * `read_git_diff`: git changes as one `diff` record per hunk (git invocation
+ * hardened per git-config(1) `core.fsmonitor`, git-diff(1) `--no-ext-diff`/`--no-textconv`, gitcli(7)
+ * `--end-of-options`).
  *
  * Safety rules (each has a test in `test/evidence/bad-input.test.ts` or `bad-input-attacks.test.ts`):
  * - `git` is spawned by absolute path ({@link findExecutable}: absolute `PATH` entries only,
@@ -102,7 +103,7 @@ interface Repo {
 /**
  * Reads the changes between two commits, or between a commit and the working tree.
  * Default (no `base`, no `head`): the working tree against `HEAD`. `base` alone: the working tree
- * against `base`. `head` alone: `HEAD` against `head` (DESIGN.md: base defaults to HEAD).
+ * against `base`. `head` alone: `HEAD` against `head` (git-diff(1)).
  * @param args `base`, `head` (refs), `path` (file or folder), `context_lines` (0–20, default 3).
  * @throws ToolError `INVALID_ARGUMENT` (bad ref syntax, NUL, pathspec magic, bad path),
  *   `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND` (unknown ref, no commits yet), `UNSUPPORTED` (not a git

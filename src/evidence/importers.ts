@@ -1,6 +1,6 @@
 /**
  * `find_importers`: the files that import a module, one `import` record per import statement
- * (DESIGN.md "The tools"; rules per language in `lang/<language>.ts`).
+ * (rules per language in `lang/<language>.ts`).
  *
  * **Reading `module_name`** (first rule that finds something wins):
  * 1. a **path** (has a `/`, a source file ending, or names a file): a repository-relative file

@@ -1,5 +1,5 @@
 /**
- * Builds evidence records from a file's lines, with the exact-snippet rules of DESIGN.md
+ * Builds evidence records from a file's lines, with the exact-snippet rules of ARCHITECTURE.md
  * "Evidence" and the line rules of `text-file.ts` (a lone `\r` is shown as `\n` and flagged
  * `bare_cr`; invisible or bidi characters flag `invisible_unicode`).
  */

@@ -1,8 +1,8 @@
 /**
- * `read_evidence`: exact lines of one file as a single `source` record (DESIGN.md "The tools").
+ * `read_evidence`: exact lines of one file as a single `source` record.
  *
  * The file is opened race-safely through {@link Workspace.openFile} and streamed in chunks, so a
- * huge file costs memory only for the lines returned (code-intel-anchors §2.5 case 19). Lines
+ * huge file costs memory only for the lines returned (a multi-gigabyte file is no risk). Lines
  * follow the rules of `text-file.ts` (same numbers as `search_code`: split at `\n`, `\r` before it
  * dropped, BOM dropped, UTF-16 with BOM transcoded, invalid UTF-8 → U+FFFD; a lone `\r` is shown
  * as `\n` with the flag `bare_cr`).

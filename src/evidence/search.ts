@@ -1,6 +1,6 @@
 /**
- * `search_code`: text search with ripgrep (DESIGN.md "The tools"; code-intel-anchors §2.3
- * "Safe rg invocation", §4.2).
+ * `search_code`: text search with ripgrep (hardened invocation in
+ * `sandbox/ripgrep.ts`).
  *
  * ripgrep runs with an argv array, `--json --no-config`, no `RIPGREP_CONFIG_PATH`, the hardened
  * walk arguments of `ripgrep.ts` (ignore files honoured outside git, `.git`/`node_modules`/venvs

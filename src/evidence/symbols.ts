@@ -1,6 +1,6 @@
 /**
  * `find_symbol`: where a function, class, method, interface, type, enum or constant is defined,
- * as `definition` records spanning the whole definition (DESIGN.md "The tools"; what each
+ * as `definition` records spanning the whole definition (what each
  * language reports is stated in `lang/<language>.ts`).
  *
  * - `name` is a plain name (`load_index`) or a qualified one: `Class.method`, `Outer.Inner.method`,

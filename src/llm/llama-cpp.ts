@@ -125,7 +125,7 @@ export class LlamaCppProvider implements Provider {
         llama = await nlc.getLlama({
           gpu: this.#opts.gpu ?? "auto",
           logLevel: nlc.LlamaLogLevel.warn,
-          // stdout carries only answers and protocol (DESIGN.md); llama.cpp logs go to stderr.
+          // stdout carries only answers and protocol (README "CLI reference"); llama.cpp logs go to stderr.
           logger: (level, message) => {
             if (message.trim() !== "") process.stderr.write(`[llama.cpp ${level}] ${message.trimEnd()}\n`);
           },

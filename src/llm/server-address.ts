@@ -2,7 +2,7 @@
  * Server addresses of the HTTP providers, normalised by one set of rules that serves the
  * providers themselves, the tool-shim interpreter and `config.ts` (which turns an
  * `AddressError` into a `ConfigError` naming the variable or flag). Imports nothing, so the
- * `llm/` layer stays free of upward imports (DESIGN.md "Layers").
+ * `llm/` layer stays free of upward imports (ARCHITECTURE.md "Layers").
  */
 
 /** Default Ollama address (Ollama's own default, `127.0.0.1:11434`). */
@@ -27,7 +27,7 @@ export class AddressError extends Error {
 }
 
 /**
- * Normalises an Ollama address (the `OLLAMA_HOST` rules of DESIGN.md "Configuration") into a
+ * Normalises an Ollama address (the `OLLAMA_HOST` rules of README "Configuration") into a
  * base URL without a trailing `/`:
  * - the scheme is optional (`http://` is added) and read in any case (`HTTP://h` → `http://h…`);
  *   only `http` and `https` are accepted;

@@ -1,6 +1,6 @@
 /**
- * The MCP `outputSchema` of every codecite tool: the tool result envelope of DESIGN.md
- * ("Tool result envelope"), as a JSON Schema that MCP clients validate `structuredContent`
+ * The MCP `outputSchema` of every codecite tool: the tool result envelope of ARCHITECTURE.md
+ * ("Evidence"), as a JSON Schema that MCP clients validate `structuredContent`
  * against (the official SDK client uses Ajv, so only draft-07 keywords are used and no
  * `$schema` is set). MCP requires an object schema at the root, so the success and failure
  * forms are one object with `ok` plus an `anyOf` over the fields each form requires.

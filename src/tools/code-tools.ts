@@ -1,5 +1,5 @@
 /**
- * The five built-in, read-only code tools (DESIGN.md "The tools"). Each is a thin binding of
+ * The five built-in, read-only code tools. Each is a thin binding of
  * a zod schema to an evidence function; all logic lives in `src/evidence/`.
  */
 import { z } from "zod";

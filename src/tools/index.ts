@@ -1,7 +1,7 @@
 /**
  * The tools layer's surface for the layers above it (`agent/`, `mcp/`): tool definition and
  * dispatch, the built-in code tools, and the evidence types their results carry. Upper layers
- * import these from here rather than reaching into `evidence/` (DESIGN.md "Layers").
+ * import these from here rather than reaching into `evidence/` (ARCHITECTURE.md "Layers").
  */
 export { defineTool, type Tool, type ToolSpec, type ToolContext, type JsonSchema } from "./define-tool.js";
 export {

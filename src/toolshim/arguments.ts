@@ -1,8 +1,8 @@
 /**
- * Arguments of a recovered call (issue 3 item 3): decode, type by the tool's JSON Schema,
+ * Arguments of a recovered call: decode, type by the tool's JSON Schema,
  * validate. A call whose arguments still fail becomes a `RejectedCall` with `INVALID_ARGUMENT`,
- * which the agent answers with a tool error the model can correct (`goose-toolshim.md` §5 item 5;
- * goose itself only coerces scalars and never reports).
+ * which the agent answers with a tool error the model can correct (goose's
+ * `toolshim.rs` only coerces scalars and never reports).
  */
 import { isPlainObject, parseJsonTolerant } from "./json.js";
 import { coerceToSchema, validateAgainstSchema } from "./schema.js";

@@ -1,11 +1,11 @@
 /**
- * Stage 2, inline JSON (issue 3 item 1): tool calls written as JSON without any dialect marker —
+ * Stage 2, inline JSON: tool calls written as JSON without any dialect marker —
  * bare or fenced, one or several per message, embedded in prose.
  *
  * Shapes recognised in each JSON value that `json.ts`'s balanced scanner finds:
  * - a call object: the name under `name` (or `tool_name`, `tool`, `function`, `function_name`)
  *   plus `arguments` | `parameters` | `args` | `input` (an object, or a JSON string —
- *   double-encoded arguments, `toolcall-formats.md` §5);
+ *   double-encoded arguments, ollama pull #12413);
  * - OpenAI envelopes: `{"type": "function", "function": {…}}`, `{"function": {…}}`,
  *   `{"function_call": {…}}`, `{"tool_call": {…}}`, `{"tool_calls": [ … ]}`;
  * - an array whose every element is one of the above (xLAM, Sarashina Python dicts);
@@ -20,7 +20,7 @@
  * (`<response>`, `<function_call>`, `<JSON>` …), a code fence whose body is nothing but calls,
  * a `Using tool: x` line just before it, `;`/`,` separators between calls.
  *
- * Decoys that are not calls (§5 "Decoys"; goose#1857): JSON in inline code; JSON inside a code
+ * Decoys that are not calls (aaif-goose/goose issue #1857): JSON in inline code; JSON inside a code
  * block in a programming language or mixed with code; JSON introduced as an example
  * ("for example", "e.g.", "such as", "look like", "syntax", "schema", "template");
  * arguments that are all placeholders (`"<path>"`, `"..."`); tool definitions echoed back

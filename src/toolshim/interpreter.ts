@@ -1,8 +1,8 @@
 /**
- * Stage 3, the interpreter (issue 3 item 1): a second model rewrites an assistant message whose
+ * Stage 3, the interpreter: a second model rewrites an assistant message whose
  * call no parser recognised into structured calls, under a JSON Schema constraint.
  *
- * Improvements over goose's interpreter (`goose-toolshim.md` §1.11, §5 item 8, §5.1): the
+ * Improvements over goose's interpreter (aaif-goose/goose `crates/goose/src/providers/toolshim.rs`): the
  * offered tools and their schemas are in the prompt; the output schema's `name` is an enum of
  * the offered tools plus `noop`; temperature 0; a short timeout (default 30 s) joined with the
  * caller's signal; failures are thrown as errors that `recover` reports in its diagnostics; the

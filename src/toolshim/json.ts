@@ -4,14 +4,14 @@
  * local models write (raw Windows paths, trailing commas, single quotes, Python constants).
  *
  * Rules and their sources:
- * - Balanced scanning that keeps going after a non-matching or unbalanced value: issue 3 item 1
- *   (stage 2) and `goose-toolshim.md` §5.1 (goose stops at the first unbalanced `{`).
- * - Invalid-backslash repair: `goose-toolshim.md` §1.9 (idea only), extended with a
- *   Windows-path heuristic (§5 item 5) so `"C:\new\tmp"` keeps its backslashes when the string
+ * - Balanced scanning that keeps going after a non-matching or unbalanced value: goose's
+ *   `toolshim.rs` stops at the first unbalanced `{`; this scanner does not.
+ * - Invalid-backslash repair: the idea of aaif-goose/goose `crates/goose/src/providers/toolshim.rs`, extended with a
+ *   Windows-path heuristic so `"C:\new\tmp"` keeps its backslashes when the string
  *   also holds an escape that is invalid in JSON.
  * - Everything else is delegated to `jsonrepair`, guarded so that a repair never invents
- *   structure from prose and never completes a truncated value (`toolcall-formats.md` §5
- *   "Missing closers at EOS": a call whose body is cut is not a call).
+ *   structure from prose and never completes a truncated value (a call
+ *   whose body is cut is not a call).
  */
 import { jsonrepair } from "jsonrepair";
 
@@ -183,7 +183,7 @@ const WINDOWS_PATH = /(?:^|[^A-Za-z0-9])(?:[A-Za-z]:\\(?![\\"])|\\\\[A-Za-z0-9])
  * A raw (unescaped) drive path in a string body: `C:\` followed by a path character. Written
  * escaped, the drive backslash would be doubled (`C:\\`), so a single one means the model wrote
  * the path raw, and its `\t`, `\n`, `\b` … are path separators, not escapes
- * (`goose-toolshim.md` §5 item 5, §5.1: `C:\new` and `C:\tmp` stay paths).
+ * (`C:\new` and `C:\tmp` stay paths).
  */
 const RAW_DRIVE_PATH = /(?:^|[^A-Za-z0-9\\])[A-Za-z]:\\(?![\\"'/\s])/;
 

@@ -1,10 +1,10 @@
 /**
  * Tool-name resolution: the one function that maps a tool name as a model wrote it onto an
- * offered tool (issue 3 item 2). Parsers pass names through unchanged; only this function
+ * offered tool. Parsers pass names through unchanged; only this function
  * decides. Native calls, dialect calls, inline JSON and interpreter output all go through it.
  *
- * Rules, in order (sources: goose's mangled-name recovery, `goose-toolshim.md` §1.1 step 7 and
- * §1.5; GLM/MiniMax leaks in goose#9486; the §5 item 7 judgement):
+ * Rules, in order (sources: goose's mangled-name recovery in aaif-goose/goose `crates/goose/src/providers/toolshim.rs`;
+ * GLM/MiniMax leaks in aaif-goose/goose issue #9486):
  * 1. exact name;
  * 2. exact name after cleaning: surrounding quotes/backticks, a leading `functions.` /
  *    `functions:` / `default_api.` prefix, a trailing `:N` index, a trailing `()`;

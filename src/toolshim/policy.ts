@@ -1,11 +1,11 @@
 /**
- * Fail-closed policy of the tool shim (issue 3 item 4): codecite offers only reading tools, so
+ * Fail-closed policy of the tool shim: codecite offers only reading tools, so
  * text that calls a shell, code runner, file writer or network tool is never turned into a call,
  * never mapped onto an offered tool by a loose name match, and never sent to the interpreter.
  * The model gets a tool error instead that says the tools are read-only and names them.
  *
  * Source of the rule: goose's fail-closed handling of `execute`/`execute_code` envelopes
- * (`goose-toolshim.md` §1.6), extended from one alias family to every side-effect tool name that
+ * (aaif-goose/goose `crates/goose/src/providers/toolshim.rs`, aaif-goose/goose pull #11492), extended from one alias family to every side-effect tool name that
  * local models are trained to call (agent frameworks' shell, editor, code and web tools).
  */
 import type { OfferedTool, RejectedCall } from "./types.js";
@@ -92,7 +92,7 @@ function suggestTool(name: string, tools: readonly OfferedTool[]): string | unde
  * The rejection for a call to a tool that is not offered. A side-effect name gets the read-only
  * wording; any other unknown name gets "no tool named …" and, when one offered tool is close,
  * "did you mean …?". Both name the available tools, so the model can correct itself
- * (`goose-toolshim.md` §5 items 5 and 7: feedback instead of silent drops).
+ * (feedback instead of goose's silent drops).
  */
 export function rejectUnknownTool(name: string, args: unknown, tools: readonly OfferedTool[]): RejectedCall {
   const available = toolList(tools);
@@ -126,7 +126,7 @@ const CALL_SHAPES: readonly RegExp[] = [
  * Whether `text` contains a call-shaped use of a side-effect tool name that is not offered
  * (for example `{"name": "bash", …}`, `<function=shell>`, `exec({…})`). Such text is never sent
  * to the interpreter: a second model could turn arbitrary code into a call of an offered tool
- * (`goose-toolshim.md` §1.6, the PR #11492 review).
+ * (aaif-goose/goose pull #11492 review).
  */
 export function mentionsSideEffectCall(text: string, tools: readonly OfferedTool[]): boolean {
   const offered = new Set(tools.map((t) => t.name.toLowerCase()));

@@ -1,10 +1,10 @@
 /**
- * Shim `on` mode rendering (issue 3 item 6, DESIGN.md "Tool-shim modes"): no `tools` are sent;
+ * Shim `on` mode rendering (ARCHITECTURE.md "Tool-shim modes"): no `tools` are sent;
  * the catalogue goes into the system prompt as text, and earlier calls and results go into the
  * history as text, in the same JSON shape the instruction asks for and stage 2 parses.
  *
- * Inspired by goose's shim prompt and history conversion (`goose-toolshim.md` §1.13, §1.14),
- * without its weaknesses (§5.1, §5 item 12): descriptions are plain text (no debug syntax), the
+ * Inspired by goose's shim prompt and history conversion (aaif-goose/goose `crates/goose/src/providers/toolshim.rs`
+ * `modify_system_prompt_for_tool_json`, `convert_tool_messages_to_text`), without its weaknesses: descriptions are plain text (no debug syntax), the
  * schema is compact one-line JSON, calls are valid one-line JSON with no `Using tool:` prefix,
  * results are labelled with the tool name, consecutive results are merged into one message, and
  * nothing of a result is dropped.

@@ -1,6 +1,6 @@
 /**
  * A small parser for the Python-literal text that "pythonic" tool-call formats use
- * (`toolcall-formats.md` §4 pythonic, OLMo 3, LFM2, Llama 3.1 built-in tools, Sarashina
+ * (vLLM `pythonic` tool parser, OLMo 3, LFM2, Llama 3.1 built-in tools, Sarashina
  * Python-dict lists, Gemma 3 `tool_code`):
  *
  * - call lists `[f(a=1, b="x"), g()]` and bare call sequences `f(k="v")\ng()`;
@@ -10,7 +10,7 @@
  *   lists, tuples, dicts, sets (as arrays).
  *
  * A string holding a raw Windows drive path (`'C:\new\file.py'`) keeps its backslashes as if it
- * were `r'…'`: models mean a path, not `\n`/`\f` escapes (`goose-toolshim.md` §5 item 5).
+ * were `r'…'`: models mean a path, not `\n`/`\f` escapes (raw Windows paths).
  *
  * Values map to JSON: tuples and sets become arrays, `None` becomes `null`, dict keys become
  * strings. Not supported (the parse fails): expressions, names as values, nested calls, `**kwargs`.

@@ -1,9 +1,9 @@
 /**
  * Reasoning split: separates reasoning blocks from the visible text of an assistant turn before
- * any call parsing (issue 3 item 1), so that calls rehearsed inside reasoning are not dispatched
+ * any call parsing, so that calls rehearsed inside reasoning are not dispatched
  * and reasoning is never shown as content.
  *
- * Tag pairs (`toolcall-formats.md` §1 and §4): `<think>…</think>` (Qwen3, QwQ, DeepSeek-R1,
+ * Tag pairs (the models' chat templates): `<think>…</think>` (Qwen3, QwQ, DeepSeek-R1,
  * GLM, MiniMax, Kimi, Nemotron; attributes allowed, case-insensitive), `<thinking>…</thinking>`,
  * `<seed:think>…</seed:think>` (Seed-OSS), `<|START_THINKING|>…<|END_THINKING|>` (Cohere),
  * `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<|channel>thought…<channel|>` (Gemma 4),
@@ -14,7 +14,7 @@
  * - A closed block is reasoning. Its text is returned in `closed` so that families whose real
  *   calls live inside reasoning (Kimi-K2-Thinking, `Dialect.callsInReasoning`) can be parsed there.
  * - Prefilled opener (QwQ, Qwen3-thinking, GLM-4.7, Nemotron 3 Nano, Cohere, DeepSeek-V3.1
- *   templates end the prompt with the opener, §5 "Prefilled openers"): a closer that comes before
+ *   templates end the prompt with the opener): a closer that comes before
  *   any opener makes everything before it reasoning (`prefilled: true`).
  * - An opener that never closes: the rest of the text is returned in `unclosed`, not in
  *   `content`; the pipeline decides (a complete call inside it ends the reasoning, ollama's qwen3

@@ -1,5 +1,5 @@
 /**
- * The tool-shim pipeline (issue 3 item 1): turn an assistant turn whose tool calls were written
+ * The tool-shim pipeline: turn an assistant turn whose tool calls were written
  * as text into structured calls, plus the text the user should see.
  *
  * Order:
@@ -76,7 +76,7 @@ function firstStart(spans: readonly Span[]): number {
 }
 
 /**
- * A dialect hit the text introduces as an example is a decoy (`toolcall-formats.md` §5 "Decoys",
+ * A dialect hit the text introduces as an example is a decoy (continuedev/continue issue #11070, aaif-goose/goose issue #1857,
  * goose#1857): markup that starts with a weak marker (a fence or a bare bracket), or any markup
  * inside a code fence, right after "for example", "looks like" … Strong markers in running text
  * stay calls (a model announcing its call is not writing an example).
@@ -179,7 +179,7 @@ class Outcome {
 
 /**
  * DeepSeek call tokens with full-width or ASCII bars; the `▁` (U+2581) tells them from Kimi's and
- * Step3's underscore tokens (`toolcall-formats.md` §5 "Token spellings"). A call block always
+ * Step3's underscore tokens (vLLM `step3` tool parser). A call block always
  * holds the `tool▁sep` token; begin tokens without it are mentions, not markup.
  */
 const DEEPSEEK_TOKEN = /<[|｜]tool▁calls?(?:▁begin)?[|｜]>|<[|｜]tool▁call▁begin[|｜]>/;
@@ -335,7 +335,7 @@ const INTENT_MARKERS = /<\|[\w▁]+\|>|<｜|<tool_call|<function|\[TOOL_CALLS\]|
 
 /**
  * Whether `text` shows tool intent: it names an offered tool, holds braces, or holds call
- * markers (a dialect marker, a special token). Issue 3 item 1, stage 3 gate.
+ * markers (a dialect marker, a special token). The stage 3 gate.
  */
 export function showsToolIntent(text: string, tools: readonly OfferedTool[]): boolean {
   if (/[{}]/.test(text) || INTENT_MARKERS.test(text)) return true;

@@ -1,7 +1,7 @@
 /**
- * Residue cleanup (issue 3 item 5): remove exactly the parsed spans and stray special tokens,
+ * Residue cleanup: remove exactly the parsed spans and stray special tokens,
  * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
- * `"name"` and `"arguments"` (the goose sanitiser's false positive, `goose-toolshim.md` §1.10).
+ * `"name"` and `"arguments"` (the false positive of goose's `sanitize_residual_markers` in `toolshim.rs`).
  */
 import { escapeRegExp } from "./dialects/text-scan.js";
 import type { Span } from "./types.js";
@@ -167,7 +167,7 @@ export function stripStrayMarkers(text: string): string {
 /**
  * Grow removed spans over what wraps nothing but them: a tag pair (`<response>` … `</response>`)
  * directly around a span, a code fence whose body is only removed spans and whitespace, and a
- * `Using tool: x` line right before either (goose's directive format, `goose-toolshim.md` §1.14).
+ * `Using tool: x` line right before either (goose's directive format in `toolshim.rs` `convert_tool_messages_to_text`).
  * Dialects remove the call markup they know; a wrapper they do not know would otherwise stay
  * behind empty (`wrap-json-fence-function-call`).
  */

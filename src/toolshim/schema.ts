@@ -9,7 +9,7 @@
  * Unknown keywords (`format`, `$ref`, `default`, `description` …) are ignored, which errs on the
  * side of accepting a call; the registry's zod validation still runs at dispatch.
  *
- * The toolshim layer may import only `llm/` types (DESIGN.md "Layers"), so it cannot use the
+ * The toolshim layer may import only `llm/` types (ARCHITECTURE.md "Layers"), so it cannot use the
  * registry's zod schemas; this reader works on the JSON Schema the tool definitions carry.
  */
 import { isPlainObject, parseJsonTolerant } from "./json.js";
@@ -115,7 +115,7 @@ const NON_STRING_ORDER: readonly Kind[] = ["object", "array", "integer", "number
  * Arrays and objects are typed element by element (`items`, `properties`,
  * `additionalProperties`). A value that does not convert is returned unchanged (validation then
  * reports it). Without a schema nothing changes: untyped text stays a string (the ollama
- * behaviour; `toolcall-formats.md` §1 `tool_schemas`).
+ * behaviour).
  *
  * @returns a new value; the input is not mutated.
  */

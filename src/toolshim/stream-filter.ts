@@ -1,8 +1,8 @@
 /**
- * Streaming filter (issue 3 item 8): while a model streams, prose reaches the terminal at once;
+ * Streaming filter: while a model streams, prose reaches the terminal at once;
  * only text that could be (or start) call markup or reasoning is held back until it is decided;
  * recovered markup never reaches the user. Technique: hold back only a suffix that could be the
- * prefix of a known marker (`goose-toolshim.md` §5 item 2), extended to whole constructs.
+ * prefix of a known marker (the technique goose's think-tag filter uses), extended to whole constructs.
  *
  * How it decides: the buffer is scanned for the earliest undecided construct (the hold point);
  * the visible text is `recoverDeterministic` of the text before it, so what is shown is exactly

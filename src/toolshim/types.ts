@@ -12,7 +12,7 @@ export interface OfferedTool {
   parameters?: JsonSchema;
 }
 
-/** Which stage produced the calls (DESIGN.md `recovered_by`). */
+/** Which stage produced the calls (`recovered_by` of `codecite toolshim --json`, README "CLI reference"). */
 export type RecoveredBy = "native" | `dialect:${string}` | "inline_json" | "interpreter" | "none";
 
 /**
@@ -56,7 +56,7 @@ export interface DialectMatch {
 }
 
 /**
- * One text format family (`toolcall-formats.md` §4). `parse` returns `null` when the text
+ * One text format family (`dialects/index.ts`). `parse` returns `null` when the text
  * holds nothing of this dialect. Parsers never throw.
  */
 export interface Dialect {
@@ -74,7 +74,7 @@ export interface Dialect {
   /**
    * Calls this family writes inside a closed reasoning block are real calls, not rehearsals
    * (Kimi-K2-Thinking interleaves its calls inside `<think>`; corpus `kimi-k2-thinking-call-inside-think`).
-   * Absent/false: the default policy of `toolcall-formats.md` §5 applies (calls inside a closed
+   * Absent/false: the pipeline's default policy applies (calls inside a closed
    * reasoning block are not executed). (Added by E2.)
    */
   readonly callsInReasoning?: boolean;

@@ -1,6 +1,6 @@
 /**
  * The built CLI as a subprocess: flags, output streams, JSON shapes and exit codes
- * (DESIGN.md "CLI": 0 success, also empty; 1 runtime failure; 2 usage or tool error).
+ * (README "CLI reference": 0 success, also empty; 1 runtime failure; 2 usage or tool error).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -24,7 +24,7 @@ describe("codecite basics", () => {
     expect(r.stdout.trim()).toBe("0.1.0");
   });
 
-  it("lists exactly the DESIGN.md commands in --help", async () => {
+  it("lists exactly the README commands in --help", async () => {
     const r = await runCli(["--help"]);
     expect(r.code).toBe(0);
     for (const cmd of ["ask", "search", "symbol", "importers", "read", "diff", "tools"]) {

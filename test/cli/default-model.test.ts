@@ -1,5 +1,5 @@
 /**
- * The default chat model (DESIGN.md order: --model, CODECITE_MODEL, first installed model with
+ * The default chat model (README "Configuration" order: --model, CODECITE_MODEL, first installed model with
  * `tools`, then the first installed model with the tool shim) and the installed-models hint of
  * a model that is not installed. Against the fake Ollama (real HTTP).
  */

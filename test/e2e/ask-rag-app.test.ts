@@ -8,7 +8,7 @@ import { startFakeOllama, type ChatRequestBody, type FakeOllama } from "../helpe
 
 const QUESTION = "哪些檔案直接 import rag_common？";
 
-/** The four direct importers of src/rag_common.py (issue 2, item 11). */
+/** The four direct importers of src/rag_common.py. */
 const IMPORTERS: Array<[string, number]> = [
   ["src/build_index.py", 4],
   ["src/chat_reranker.py", 6],

@@ -1,4 +1,4 @@
-/** The library's public surface is exactly what src/index.ts exports (DESIGN.md, ollama-js style). */
+/** The library's public surface is exactly what src/index.ts exports (ollama-js style). */
 import { describe, expect, it } from "vitest";
 import * as lib from "../../src/index.js";
 

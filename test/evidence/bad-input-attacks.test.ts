@@ -1,5 +1,5 @@
 /**
- * Attacks on the read-only evidence tools beyond code-intel-anchors §2.5, as a hostile model or a
+ * Attacks on the read-only evidence tools beyond `bad-input.test.ts`, as a hostile model or a
  * hostile repository (archive) would try them. Each test is the regression test of one weakness
  * that was found and fixed; every fixture secret contains `TOPSECRET`, which must never appear in
  * a result or an error.

@@ -1,7 +1,7 @@
 /**
  * Bad tool arguments from a model reach the evidence functions through the registry and come
  * back as tool error envelopes (`{ok:false,error:{code,message,hint?}}`), never as exceptions
- * (issue 2 "Done means"; code-intel-anchors §2.5 "Reject").
+ * (a rejected input is a typed tool error, no file content, and the process stays alive).
  */
 import { rmSync } from "node:fs";
 import path from "node:path";

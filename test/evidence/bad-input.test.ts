@@ -1,9 +1,9 @@
 /**
- * Bad-input cases of code-intel-anchors §2.5 for the Workspace, `search_code`,
+ * Bad-input cases for the Workspace, `search_code`,
  * `read_evidence` and `read_git_diff`. Every case asserts the typed error code and that no
  * content from outside the root appears (the outside files all contain `TOPSECRET`).
  *
- * Setup (as §2.5): `<tmp>/w/proj` is the root (a git repository), `<tmp>/w/proj-evil/secret.txt`
+ * Setup: `<tmp>/w/proj` is the root (a git repository), `<tmp>/w/proj-evil/secret.txt`
  * is a sibling sharing the root's prefix, `<tmp>/w/outside/secret.txt` is an outside file.
  */
 import {
@@ -73,7 +73,7 @@ afterAll(() => {
   rmSync(path.dirname(w), { recursive: true, force: true });
 });
 
-describe("§2.5 paths and traversal", () => {
+describe("paths and traversal", () => {
   it("case 1: ../../etc/passwd and src/../../outside/secret.txt are rejected", async () => {
     for (const p of ["../../etc/passwd", "src/../../outside/secret.txt"]) {
       await expectCode(() => readEvidence(ws, { path: p }), "OUTSIDE_ROOT");
@@ -214,7 +214,7 @@ describe("§2.5 paths and traversal", () => {
   });
 });
 
-describe("§2.5 secrets and ignored files", () => {
+describe("secrets and ignored files", () => {
   it("case 16: .env is never searched or read — gitignored in git, ignored outside git, not ignored", async () => {
     const roots: string[] = [];
     for (const kind of ["git", "plain-ignored", "plain"]) {
@@ -264,7 +264,7 @@ describe("§2.5 secrets and ignored files", () => {
   });
 });
 
-describe("§2.5 file content edge cases", () => {
+describe("file content edge cases", () => {
   let cws: Workspace;
   beforeAll(async () => {
     const r = path.join(w, "content");
@@ -352,7 +352,7 @@ describe("§2.5 file content edge cases", () => {
   });
 });
 
-describe("§2.5 regex and argument injection", () => {
+describe("regex and argument injection", () => {
   it("case 26: (a+)+$ on a 50,000-character line finishes (linear engine)", async () => {
     const r = path.join(w, "redos");
     putFile(r, "a.txt", `${"a".repeat(50_000)}b\n`);
@@ -433,7 +433,7 @@ describe("§2.5 regex and argument injection", () => {
   });
 });
 
-describe("§2.5 git repository setup", () => {
+describe("git repository setup", () => {
   it("case 33: repository config cannot run fsmonitor, diff.external, textconv or filter programs", async () => {
     const r = path.join(w, "poisoned");
     mkdirSync(r);
@@ -513,7 +513,7 @@ describe("§2.5 git repository setup", () => {
   });
 });
 
-describe("§2.5 input validation and budgets", () => {
+describe("input validation and budgets", () => {
   it("case 37: line ranges are validated, clamped and capped", async () => {
     await expectCode(() => readEvidence(ws, { path: "src/a.ts", start_line: 0 }), "INVALID_ARGUMENT");
     await expectCode(() => readEvidence(ws, { path: "src/a.ts", start_line: -5 }), "INVALID_ARGUMENT");

@@ -1,6 +1,6 @@
 /**
  * Compares codecite's import statements and resolutions with each language's own tooling
- * (issue 4 "Done means"): Python's `ast` + import system (`ground-truth-python.py`) and the
+ *: Python's `ast` + import system (`ground-truth-python.py`) and the
  * TypeScript compiler API (`ground-truth-ts.ts`). Used by `ground-truth.test.ts` on fixtures and by
  * `ground-truth-run.ts` on any checkout.
  */

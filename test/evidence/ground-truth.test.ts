@@ -1,6 +1,6 @@
 /**
  * Ground truth from each language's own tooling agrees with our import statements and
- * resolutions (issue 4 "Done means"): Python's `ast` + import system (python3), the TypeScript
+ * resolutions: Python's `ast` + import system (python3), the TypeScript
  * compiler API (`preProcessFile` + `resolveModuleName`). Every known difference is listed.
  *
  * Other checkouts: `CODECITE_GT_REPOS=/path/a:/path/b npx vitest run test/evidence/ground-truth.test.ts`

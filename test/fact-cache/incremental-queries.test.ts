@@ -1,5 +1,5 @@
 /**
- * The cache behind `loadFacts`, seen through the tools (issue 4 "Done means"): touching one file
+ * The cache behind `loadFacts`, seen through the tools: touching one file
  * of a 5,000-file tree and querying again re-parses only that file. Parses are counted with
  * `factsStats()`; the tree's mtimes lie in the past so that no entry is "racy".
  */

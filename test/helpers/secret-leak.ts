@@ -1,5 +1,5 @@
 /**
- * Leak checks of the bad-input tests (code-intel-anchors §2.5): every fixture secret contains
+ * Leak checks of the bad-input tests: every fixture secret contains
  * {@link SECRET}, and neither a result nor a typed error may ever contain it.
  */
 import { expect } from "vitest";

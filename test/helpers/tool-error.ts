@@ -1,7 +1,7 @@
 /**
  * How a test observes the typed errors of the evidence functions: the `ToolError` a call
  * rejects (or throws) with, or its outcome as code + JSON text so that a test can also check
- * that no secret leaked into the error (code-intel-anchors §2.5).
+ * that no secret leaked into the error.
  */
 import { ToolError } from "../../src/evidence/evidence.js";
 

@@ -132,7 +132,7 @@ describe("prepareArguments", () => {
         "Expected arguments: {query: string, regex?: boolean, path?: string, max_results?: integer}.",
     );
   });
-  it("rejects non-object arguments instead of dropping the call (goose §5.1)", () => {
+  it("rejects non-object arguments instead of dropping the call (goose toolshim.rs does not)", () => {
     const r = prepareArguments(["x"], searchCode);
     expect(r).toMatchObject({ ok: false, arguments: ["x"] });
     if (!r.ok) expect(r.message).toMatch(/^invalid arguments for search_code: the arguments must be a JSON object, got an array\./);

@@ -1,6 +1,6 @@
 /**
  * The tool-call corpora as test data: the vendored corpus `test/fixtures/toolcalls.jsonl` (copied
- * as is from the shared corpus; its README describes the fields and the comparison rules) and
+ * as is from a corpus whose cases each cite their public source in `source`) and
  * codecite's own `toolcalls-extra.jsonl`, one JSON case per line.
  */
 import { readFileSync } from "node:fs";

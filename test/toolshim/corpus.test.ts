@@ -1,5 +1,5 @@
 /**
- * The tool-call corpus (`test/fixtures/toolcalls.jsonl`, vendored as is from the shared corpus;
+ * The tool-call corpus (`test/fixtures/toolcalls.jsonl`, vendored as is;
  * each case cites its public source in `source`): every case must give the same calls (name and
  * arguments deep-equal, typed by `tool_schemas` where given, in order) and the same visible
  * content (`content_after`, compared trimmed with whitespace runs collapsed).

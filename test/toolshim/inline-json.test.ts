@@ -85,7 +85,7 @@ describe("spans and prose", () => {
     expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "a" } }]);
     expect(r.content).toBe("I will search.");
   });
-  it("keeps scanning after an unbalanced brace and after non-call JSON (goose §5.1)", () => {
+  it("keeps scanning after an unbalanced brace and after non-call JSON (goose toolshim.rs does not)", () => {
     const r = calls('Config { broken, and {"a": 1} then {"name": "search_code", "arguments": {"query": "z"}}');
     expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "z" } }]);
     expect(r.content).toBe('Config { broken, and {"a": 1} then');

@@ -38,7 +38,7 @@ describe("renderCatalogPrompt", () => {
     expect(prompt).toContain('"Tool result (<tool name>):"');
   });
 
-  it("has no debug syntax or template braces (goose §5.1)", () => {
+  it("has no debug syntax or template braces (goose toolshim.rs does not)", () => {
     expect(prompt).not.toMatch(/Some\(|None\b|\{\{/);
   });
 

@@ -1,8 +1,9 @@
 /**
  * The pipeline (`recover`, `recoverDeterministic`): the behaviours behind goose's 40 shim tests
- * that apply to a read-only toolset (`goose-toolshim.md` §3; each test names the behaviour and
- * the goose test it stands for), proofs that the goose weaknesses of §5.1 are absent, and the
- * pipeline rules of issue 3 (native calls win, stage order, fail closed).
+ * that apply to a read-only toolset (the `tests` module of aaif-goose/goose
+ * `crates/goose/src/providers/toolshim.rs`; each test names the behaviour and the goose test it
+ * stands for), proofs that goose's weaknesses are absent, and the pipeline rules (native calls win,
+ * stage order, fail closed).
  */
 import { describe, expect, it } from "vitest";
 import { recover, recoverDeterministic, showsToolIntent, type Interpreter } from "../../src/toolshim/index.js";
@@ -26,7 +27,7 @@ function fakeInterpreter(answer: RawCall[] | Error): Interpreter & { texts: stri
   };
 }
 
-describe("goose shim behaviours (goose-toolshim.md §3)", () => {
+describe("goose shim behaviours (goose toolshim.rs tests)", () => {
   it("a Kimi section with a functions.NAME:0 header becomes a call (goose 6, 13)", async () => {
     const interp = fakeInterpreter(new Error("must not be called"));
     const r = await recover({ content: section('functions.search_code:0 <|tool_call_argument_begin|> {"query":"cat Cargo.toml"}') }, READ_TOOLS, { interpreter: interp });
@@ -114,7 +115,7 @@ describe("goose shim behaviours (goose-toolshim.md §3)", () => {
     expect(r.content).toBe("");
   });
 
-  it("a call whose closer is missing at the end but whose body is complete is a call (§5.1; Kimi: issue 3 says no call)", () => {
+  it("a call whose closer is missing at the end but whose body is complete is a call (Kimi: an unterminated call is no call)", () => {
     const hermes = recoverDeterministic({ content: 'Searching.\n<tool_call>{"name": "search_code", "arguments": {"query": "id"}}' }, READ_TOOLS);
     expect(hermes.tool_calls).toEqual([{ name: "search_code", arguments: { query: "id" } }]);
     expect(hermes.content).toBe("Searching.");
@@ -193,7 +194,7 @@ describe("goose shim behaviours (goose-toolshim.md §3)", () => {
   });
 });
 
-describe("goose weaknesses are absent (goose-toolshim.md §5.1)", () => {
+describe("goose weaknesses are absent", () => {
   it("deterministic parsing runs even when the interpreter fails", async () => {
     const interp = fakeInterpreter(new Error("ECONNREFUSED"));
     const r = await recover({ content: '<tool_call>{"name": "search_code", "arguments": {"query": "a"}}</tool_call>' }, READ_TOOLS, { interpreter: interp });

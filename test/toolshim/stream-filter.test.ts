@@ -1,5 +1,5 @@
 /**
- * Streaming parity (issue 3 "Done means"): every corpus case split into stream chunks at every
+ * Streaming parity: every corpus case split into stream chunks at every
  * position (and character by character, and in pseudo-random chunks) shows the same visible text
  * as the non-streamed pipeline, never shows recovered markup, and the recovery of the
  * concatenated chunks is identical.

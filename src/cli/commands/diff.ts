@@ -11,7 +11,7 @@ interface DiffFlags {
   json?: boolean;
 }
 
-/** Registers `codecite diff` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite diff` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("diff")

@@ -3,7 +3,7 @@
  * and says how to fix what is missing.
  *
  * Checks, in order (each `{name, ok, required, detail, fix?}`):
- * 1. `config`: flags and variables resolve (DESIGN.md "Configuration").
+ * 1. `config`: flags and variables resolve (README "Configuration").
  * 2. `server`: the provider answers — Ollama `GET /api/version`, an OpenAI-compatible
  *    `GET /v1/models`, or node-llama-cpp is installed (llama-cpp).
  * 3. `model`: the chat model is installed (Ollama `GET /api/tags`, `/v1/models`) or the GGUF file
@@ -527,7 +527,7 @@ interface DoctorFlags {
   toolshim?: string;
 }
 
-/** Registers `codecite doctor` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite doctor` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("doctor")

@@ -8,7 +8,7 @@ interface ImportersFlags {
   json?: boolean;
 }
 
-/** Registers `codecite importers` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite importers` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("importers")

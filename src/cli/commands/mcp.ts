@@ -10,7 +10,7 @@ interface McpFlags {
   root: string;
 }
 
-/** Registers `codecite mcp` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite mcp` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("mcp")

@@ -9,7 +9,7 @@ interface ReadFlags {
   json?: boolean;
 }
 
-/** Registers `codecite read` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite read` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("read")

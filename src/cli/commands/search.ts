@@ -12,7 +12,7 @@ interface SearchFlags {
   json?: boolean;
 }
 
-/** Registers `codecite search` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite search` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("search")

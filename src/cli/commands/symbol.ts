@@ -10,7 +10,7 @@ interface SymbolFlags {
   json?: boolean;
 }
 
-/** Registers `codecite symbol` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite symbol` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("symbol")

@@ -6,7 +6,7 @@ interface ToolsFlags {
   json?: boolean;
 }
 
-/** Registers `codecite tools` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite tools` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("tools")

@@ -1,7 +1,6 @@
 /**
  * `codecite toolshim --tools <a,b,c | tools.json> [--interpreter] [--json]`: run the tool shim on
- * raw assistant text from stdin and show what became a call and why (DESIGN.md "CLI", issue 3
- * item 9). `tools.json` is the array `codecite tools --json` prints (Ollama/OpenAI tool
+ * raw assistant text from stdin and show what became a call and why (README "CLI reference"). `tools.json` is the array `codecite tools --json` prints (Ollama/OpenAI tool
  * definitions; plain `{name, description?, parameters?}` objects are accepted too); a comma list
  * means tools without a schema. Without `--interpreter` only the deterministic stages run; with
  * it, the interpreter backend from the configuration (`CODECITE_TOOLSHIM_BACKEND` …) is used.

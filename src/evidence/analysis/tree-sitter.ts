@@ -1,7 +1,7 @@
 /**
  * The tree-sitter runtime: `web-tree-sitter` 0.25.10 (WASM) with the grammar `.wasm` files that
  * the official grammar packages ship (`tree-sitter-python/tree-sitter-python.wasm` …), resolved
- * with `createRequire(import.meta.url).resolve` (dependency-probe §5, code-intel-anchors §4.1).
+ * with `createRequire(import.meta.url).resolve` (web-tree-sitter README: `Language.load` takes a path).
  *
  * - The runtime is initialised once, lazily (`Parser.init()`), on the first parse.
  * - Each grammar is loaded once and cached (keyed by its `.wasm` specifier).

@@ -1,6 +1,6 @@
 /**
  * The secrets deny-list: files that no tool ever reads, searches, parses or shows, whether or
- * not they are ignored by `.gitignore` (code-intel-anchors §2.4 item 1, §2.5 cases 16–18).
+ * not they are ignored by `.gitignore` (a repository's own files are untrusted input: github/github-mcp-server issue #844).
  *
  * Patterns use gitignore syntax (matched with the `ignore` package, case-insensitively so that
  * `.ENV` on a case-insensitive file system is still denied). A pattern without a slash matches a

@@ -3,7 +3,8 @@
  * repository-relative path, or refuses it with a typed `ToolError`. No file system access
  * happens here; `Workspace.resolve` adds the real-path containment check.
  *
- * Rules (code-intel-anchors §2.1, §2.5 cases 1–4, 10–13):
+ * Rules (the containment check of modelcontextprotocol/servers `src/filesystem/path-validation.ts`,
+ * hardened against CVE-2025-53110, a sibling folder sharing the root's prefix):
  * - A NUL byte, a path over {@link MAX_PATH_CHARS} characters, or a segment over
  *   {@link MAX_SEGMENT_BYTES} UTF-8 bytes → `INVALID_ARGUMENT`.
  * - `~` and `$HOME` are never expanded; `%2e%2e` is never decoded: they are literal names.

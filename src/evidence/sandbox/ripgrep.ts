@@ -1,6 +1,6 @@
 /**
- * Locating and hardening ripgrep (`@vscode/ripgrep` 1.18.0 ships ripgrep 15 in npm; see
- * code-intel-anchors §2.3 "Safe rg invocation" and §4.2).
+ * Locating and hardening ripgrep (`@vscode/ripgrep` 1.18.0 ships ripgrep 15 in npm; `--pre` runs a
+ * program per file and `RIPGREP_CONFIG_PATH` can inject flags, so both are shut off: ripgrep `rg --help`).
  */
 import { ToolError } from "../evidence.js";
 import { denyGlobArgs } from "./deny-list.js";

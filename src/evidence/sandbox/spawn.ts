@@ -2,7 +2,7 @@
  * Runs a helper program (ripgrep, git) safely: an argv array (never a shell), a scrubbed
  * environment, a timeout, an abort signal, a stdout byte cap and early stop by the consumer.
  * Argument errors that Node throws synchronously (e.g. a NUL byte, `ERR_INVALID_ARG_VALUE`) become
- * `ToolError INVALID_ARGUMENT` instead of crashing the process (code-intel-anchors §2.3).
+ * `ToolError INVALID_ARGUMENT` instead of crashing the process (Node `child_process.spawn` throws them before starting a child).
  * An exception thrown by the `onStdout` consumer kills the child and rejects the promise (it
  * would otherwise escape from a stream event handler and end the whole process). The promise
  * settles only after the child has exited and been reaped (`close`), so no zombie is left.

@@ -1,6 +1,6 @@
 /**
  * Text rules shared by every tool, so that `search_code` (ripgrep) and `read_evidence` give the
- * same line numbers and the same snippets (DESIGN.md "Evidence"; code-intel-anchors §2.5 case 24).
+ * same line numbers and the same snippets (ARCHITECTURE.md "Evidence").
  *
  * **Binary rule.** A file is binary when its first {@link BINARY_SNIFF_BYTES} bytes contain a NUL
  * byte, unless it starts with a UTF-16 byte-order mark (zoekt/ripgrep heuristic; ripgrep

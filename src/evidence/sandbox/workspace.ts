@@ -1,5 +1,5 @@
 /**
- * The Workspace: the sandbox every file access of every tool goes through (DESIGN.md "Layers").
+ * The Workspace: the sandbox every file access of every tool goes through (ARCHITECTURE.md "Layers").
  *
  * - The root is the real path (`realpath`) of the directory given to {@link Workspace.open}.
  * - Paths from users and models pass the lexical policy of `path-policy.ts` (relative only; an
@@ -8,12 +8,13 @@
  *   secrets deny-list of `deny-list.ts` (`DENIED`), then a real-path containment check (a symlink
  *   resolving outside the root is `OUTSIDE_ROOT`, a missing file is `NOT_FOUND`). A dangling
  *   symlink chain that leaves the root is `OUTSIDE_ROOT` too, exactly like one whose outside target
- *   exists, so answers never reveal which files exist outside the root (code-intel-anchors §2.5).
+ *   exists, so answers never reveal which files exist outside the root.
  * - A root that is itself inside a secrets folder (`.git`, `.ssh`, `.aws`, `.gnupg`, `.kube`,
  *   `.docker`) is refused with `DENIED`: every relative path would otherwise dodge the deny-list.
  * - Reads are race-safe: the file is opened with `O_NOFOLLOW`, and the real path of the opened
  *   descriptor (`/proc/self/fd/N` on Linux, else `fstat` dev/ino against the checked path) is
- *   verified before a byte is returned (code-intel-anchors §2.1 "Residual issue").
+ *   verified before a byte is returned (the check-then-read race that modelcontextprotocol/servers
+ *   `src/filesystem/__tests__/path-validation.test.ts` demonstrates).
  * - Walking ({@link Workspace.listFiles}) uses `rg --files` with the hardened arguments of
  *   `ripgrep.ts`: `.gitignore`/`.ignore`/`.rgignore` rules (nested too) apply whether or not the
  *   folder is a git repository, `.git`, `node_modules`, `__pycache__`, virtual envs (`.venv`,
@@ -106,7 +107,7 @@ export interface OpenedFile {
 }
 
 /**
- * Internal test hook (code-intel-anchors §2.5 case 9): an async callback run between the path
+ * Internal test hook (the swap-for-a-symlink race): an async callback run between the path
  * check and the `open` of {@link Workspace.openFile}. Not part of the public API.
  * @internal
  */

@@ -1,5 +1,5 @@
 /**
- * Swiss AI Apertus (`apertus_tools_prefix`, `toolcall-formats.md` §4):
+ * Swiss AI Apertus (`apertus_tools_prefix`; vLLM `apertus` tool parser, llama.cpp `COMMON_CHAT_FORMAT_APERTUS`):
  * `<|tools_prefix|>[{NAME: {args}}, …]<|tools_suffix|>` — the tool name is the object's only key.
  * Objects in the usual `{"name", "arguments"}` shape are accepted too. Reasoning
  * (`<|inner_prefix|>…<|inner_suffix|>`) is the pipeline's reasoning split.

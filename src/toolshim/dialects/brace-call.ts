@@ -1,7 +1,7 @@
 /**
  * The `call:NAME{key:value,…}` body shared by Gemma 4 (`<|"|>` string delimiter) and
- * FunctionGemma (`<escape>` delimiter) (`toolcall-formats.md` §4; ollama `gemma4.go`,
- * `functiongemma.go`).
+ * FunctionGemma (`<escape>` delimiter) (vLLM `gemma4` and `functiongemma` tool parsers; ollama
+ * `model/parsers/gemma4.go`, `functiongemma.go`).
  *
  * Grammar: keys are bare (or delimited / double-quoted); values are delimited raw strings (no
  * escapes: single backslashes and unescaped quotes are literal), JSON double-quoted strings,

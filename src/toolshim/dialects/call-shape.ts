@@ -1,6 +1,6 @@
 /**
  * Turning a parsed JSON (or Python-literal) value into calls. Key drift is tolerated as
- * `toolcall-formats.md` §4/§5 list it: the name under `name` (or Cohere's `tool_name`), the
+ * public parsers see it (ollama `tools/tools.go`, vLLM `hermes`, ollama pull #12413): the name under `name` (or Cohere's `tool_name`), the
  * arguments under `arguments`, `parameters`, `args` or `input`, as an object or as a JSON string
  * (granite4 / `bare-stringified-arguments`), and the OpenAI envelope
  * `{"type": "function", "function": {…}}`. A tool definition echoed back (a `description` and a

@@ -1,5 +1,5 @@
 /**
- * Cohere Command R7B / Command A (`cohere_action`, `toolcall-formats.md` §4):
+ * Cohere Command R7B / Command A (`cohere_action`; vLLM `cohere_command` tool parser, llama.cpp `COMMON_CHAT_FORMAT_COMMAND_R7B`):
  * `<|START_ACTION|>[{"tool_call_id": "0", "tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`;
  * visible text sits in `<|START_RESPONSE|>…<|END_RESPONSE|>` or `<|START_TEXT|>…<|END_TEXT|>`,
  * whose markers are removed (the text stays). Reasoning (`<|START_THINKING|>…<|END_THINKING|>`,

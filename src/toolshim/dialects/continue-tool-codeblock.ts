@@ -1,5 +1,5 @@
 /**
- * Continue's system-message tool blocks (`continue_tool_codeblock`, `toolcall-formats.md` §4;
+ * Continue's system-message tool blocks (`continue_tool_codeblock`; continuedev/continue `core/tools/systemMessageTools`;
  * Continue `core/tools/systemMessageTools`):
  * ```` ```tool\nTOOL_NAME: name\nBEGIN_ARG: key\nvalue\nEND_ARG\n``` ````.
  *

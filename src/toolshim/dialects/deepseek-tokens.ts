@@ -1,6 +1,7 @@
 /**
  * DeepSeek special-token sections, shared by `deepseek_v3` and `deepseek_v31`
- * (`toolcall-formats.md` §4, §5 "Token spellings"):
+ * (vLLM `deepseek_v3` tool parser; the tokens use U+FF5C `｜` and U+2581 `▁`, ollama's
+ * template writes ASCII `|`):
  * `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>BODY<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`.
  *
  * Spellings: full-width `｜` (U+FF5C) or ASCII `|` (ollama's template), `▁` (U+2581); R1-Distill's

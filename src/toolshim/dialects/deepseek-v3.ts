@@ -1,5 +1,5 @@
 /**
- * DeepSeek V3 / R1 (`deepseek_v3`, `toolcall-formats.md` §4): call bodies
+ * DeepSeek V3 / R1 (`deepseek_v3`; vLLM `deepseek_v3` tool parser, llama.cpp `COMMON_CHAT_FORMAT_DEEPSEEK_R1`): call bodies
  * `function<｜tool▁sep｜>NAME\n```json\n{args}\n```` inside DeepSeek sections (`deepseek-tokens.ts`).
  * The type word before the separator is usually `function`; the fence is optional and a stray
  * `json` header line is tolerated (tenstorrent issue#3683). JSON that is cut or does not parse

@@ -1,9 +1,9 @@
 /**
- * DeepSeek V3.1 / V3.1-Terminus (`deepseek_v31`, `toolcall-formats.md` §4): call bodies
+ * DeepSeek V3.1 / V3.1-Terminus (`deepseek_v31`; vLLM `deepseek_v31` tool parser, llama.cpp `COMMON_CHAT_FORMAT_DEEPSEEK_V3_1`): call bodies
  * `NAME<｜tool▁sep｜>{args}` (no type word, no fence) inside DeepSeek sections
  * (`deepseek-tokens.ts`). Text before and after the section stays (vLLM keeps only the prefix;
  * `content_after` keeps both). Reasoning policy (calls inside a closed `<think>` are rehearsals,
- * inside a never-closed one they are real) is the pipeline's default (§5).
+ * inside a never-closed one they are real) is the pipeline's default (as llama.cpp `COMMON_CHAT_FORMAT_DEEPSEEK_V3_1` does).
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import { defineDeepseekDialect, splitAtSep, type BodyReading } from "./deepseek-tokens.js";

@@ -1,5 +1,5 @@
 /**
- * DeepSeek V3.2 DSML (`deepseek_v32_dsml`; `goose-toolshim.md` §4.1 and §5 item 1, XNet-NGO/aiope#119;
+ * DeepSeek V3.2 DSML (`deepseek_v32_dsml`; seen in XNet-NGO/aiope issue #119;
  * shape from sglang's `deepseekv32_detector`):
  * `<｜DSML｜function_calls>\n<｜DSML｜invoke name="NAME">\n<｜DSML｜parameter name="k" string="true">v</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>`.
  * `string="false"` values are JSON; an invoke body may instead be one JSON object. The bars are

@@ -35,7 +35,7 @@ export function defineDialect(spec: Dialect): Dialect {
  * Info strings of fenced code blocks that hold program code, templates or data in some language:
  * markup inside their body is quoted (a chat template, a parser test, a log), never a call. JSON,
  * XML, plain and `tool*` fences are not here: models do wrap real calls in those
- * (`toolcall-formats.md` §4 fenced_json).
+ * (llama.cpp `tests/test-chat.cpp` HERMES_2_PRO fence fixtures).
  */
 const CODE_LANGS = new Set([
   "python", "py", "python3", "javascript", "js", "mjs", "typescript", "ts", "tsx", "jsx", "jinja", "jinja2", "j2",

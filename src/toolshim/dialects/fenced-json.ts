@@ -1,5 +1,5 @@
 /**
- * Markdown-fenced JSON and wrappers (`fenced_json`, `toolcall-formats.md` §4): ```` ```json ````,
+ * Markdown-fenced JSON and wrappers (`fenced_json`; llama.cpp `tests/test-chat.cpp` (HERMES_2_PRO fence fixtures), vLLM `xlam` tool parser): ```` ```json ````,
  * plain ```` ``` ````, ```` ```xml ```` around `<response>`, ```` ```json ```` around
  * `<function_call>` (llama.cpp HERMES_2_PRO tolerates all of them; ollama issue#13519).
  *

@@ -1,6 +1,6 @@
 /**
- * Functionary v3.1 / Llama 3.1 custom-tool syntax (`functionary_v3.1_function_tag`,
- * `toolcall-formats.md` §4): `<function=NAME>{args json}</function>`, several calls one per line.
+ * Functionary v3.1 / Llama 3.1 custom-tool syntax (`functionary_v3.1_function_tag`;
+ * llama.cpp `COMMON_CHAT_FORMAT_FUNCTIONARY_V3_1_LLAMA_3_1`): `<function=NAME>{args json}</function>`, several calls one per line.
  * Shares its opener with Qwen3-Coder XML; this dialect takes only JSON bodies (mlxcel pull#206
  * dispatches on the body shape). The closer may be missing at the end of the text when the JSON
  * is complete; JSON cut by the end of the text yields no call.

@@ -1,5 +1,5 @@
 /**
- * Functionary v3.2 (`functionary_v3.2`, `toolcall-formats.md` §4; llama.cpp FUNCTIONARY_V3_2):
+ * Functionary v3.2 (`functionary_v3.2`; llama.cpp `COMMON_CHAT_FORMAT_FUNCTIONARY_V3_2`; llama.cpp FUNCTIONARY_V3_2):
  * segments `NAME\n{json}` separated by `>>>`; a segment named `all` is user-visible text; the
  * built-in `python` tool takes raw code. The first segment has no `>>>`.
  *
@@ -9,7 +9,7 @@
  * - The first segment (no `>>>`) is a call only when its first line is exactly an offered tool
  *   name: without a marker, anything else is prose. A first line naming a side-effect tool that is
  *   not offered (`python` with raw code, `bash` with JSON; `policy.ts`) is returned so the
- *   pipeline refuses it with a tool error (issue 3 item 4); without a marker its text stays.
+ *   pipeline refuses it with a tool error (`policy.ts`); without a marker its text stays.
  * - `all\n` / `>>>all\n` headers are removed; their text stays.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";

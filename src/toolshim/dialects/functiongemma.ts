@@ -1,5 +1,5 @@
 /**
- * Google FunctionGemma (`functiongemma`, `toolcall-formats.md` §4):
+ * Google FunctionGemma (`functiongemma`; vLLM `functiongemma` tool parser, ollama `model/parsers/functiongemma.go`):
  * `<start_function_call>call:NAME{key:<escape>text<escape>,n:1}<end_function_call>`, the Gemma 4
  * body with `<escape>` as the raw-string delimiter; CJK prose around calls stays; numbers are
  * unquoted. Same completeness rules as Gemma 4.

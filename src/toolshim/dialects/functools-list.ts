@@ -1,5 +1,5 @@
 /**
- * `functools[…]` (`functools_list`, `toolcall-formats.md` §4): Phi-4-mini writes
+ * `functools[…]` (`functools_list`; vLLM `phi4_mini_json` tool parser, llama.cpp `COMMON_CHAT_FORMAT_FIREFUNCTION_V2`): Phi-4-mini writes
  * `functools[{"name", "arguments"}, …]` (also mid-message), Firefunction v2 the same after a
  * leading space. An empty `functools[]` holds no call and is removed as markup; a bracket that is
  * not JSON (`functools[ This is just text ]`) is left as text (vLLM phi4mini malformed inputs).

@@ -1,5 +1,5 @@
 /**
- * Gemma 4 (`gemma4_tool_call`, `toolcall-formats.md` §4):
+ * Gemma 4 (`gemma4_tool_call`; vLLM `gemma4` tool parser, ollama `model/parsers/gemma4.go`):
  * `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:42,b:true}<tool_call|>` — bare keys, `<|"|>`-delimited
  * raw strings (`brace-call.ts`). Reasoning (`<|channel>thought…<channel|>`) is the pipeline's.
  * The closer may be missing at the end of the text when the braces are complete

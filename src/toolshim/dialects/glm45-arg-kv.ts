@@ -1,5 +1,5 @@
 /**
- * GLM-4.5/4.6/4.7 (`glm45_arg_kv`, `toolcall-formats.md` §4):
+ * GLM-4.5/4.6/4.7 (`glm45_arg_kv`; vLLM `glm45` tool parser, llama.cpp `COMMON_CHAT_FORMAT_GLM_4_5`):
  * `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>\n…</tool_call>`; GLM-4.7 drops
  * the line breaks.
  *

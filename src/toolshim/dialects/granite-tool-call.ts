@@ -1,5 +1,5 @@
 /**
- * IBM Granite 3.x (`granite_tool_call`, `toolcall-formats.md` §4): `<|tool_call|>[{…}, …]`
+ * IBM Granite 3.x (`granite_tool_call`; vLLM `granite` tool parser, llama.cpp `COMMON_CHAT_FORMAT_GRANITE`): `<|tool_call|>[{…}, …]`
  * (Granite 3.0 special token) or `<tool_call> [{…}]` (Granite 3.1+), prose possible on both sides.
  * A JSON array cut by the end of the text yields no call (`granite-truncated-args`).
  */

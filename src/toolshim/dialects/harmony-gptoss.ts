@@ -1,5 +1,5 @@
 /**
- * gpt-oss Harmony channels (`harmony_gptoss`, `toolcall-formats.md` §4; ollama
+ * gpt-oss Harmony channels (`harmony_gptoss`; openai/harmony response format, ollama `harmony/harmonyparser.go`, llama.cpp `COMMON_CHAT_FORMAT_GPT_OSS`; ollama
  * `harmony/harmonyparser.go`, llama.cpp GPT_OSS):
  * `<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{args}<|call|>`.
  *

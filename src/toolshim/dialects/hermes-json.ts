@@ -1,5 +1,5 @@
 /**
- * Hermes / Qwen `<tool_call>` JSON (`hermes_json`, `toolcall-formats.md` §4):
+ * Hermes / Qwen `<tool_call>` JSON (`hermes_json`; vLLM `hermes` tool parser, llama.cpp `COMMON_CHAT_FORMAT_HERMES_2_PRO`):
  * `<tool_call>\n{"name": NAME, "arguments": {…}}\n</tool_call>`, one block per call, prose around.
  *
  * - The closer is optional when the JSON is complete (stop tokens swallow it:

@@ -1,5 +1,5 @@
 /**
- * Hermes wrapper drift (`hermes_wrapper_variant`, `toolcall-formats.md` §4): the Hermes JSON
+ * Hermes wrapper drift (`hermes_wrapper_variant`; llama.cpp `tests/test-chat.cpp` (HERMES_2_PRO wrapper fixtures)): the Hermes JSON
  * wrapped in `<tool>`, `<tools>`, `<response>`, `<JSON>`/`<json>`, `<xml>` or `<function_call>`
  * (any case), or the attribute form `<function name="NAME">{args}</function>` (llama.cpp
  * HERMES_2_PRO tests).

@@ -1,5 +1,5 @@
 /**
- * Tencent Hunyuan-A13B (`hunyuan_tool_calls`, `toolcall-formats.md` §4): the Jamba envelope
+ * Tencent Hunyuan-A13B (`hunyuan_tool_calls`; vLLM `hunyuan_a13b` tool parser): the Jamba envelope
  * `<tool_calls>[{…}]</tool_calls>`, written inside the model's `<answer>…</answer>` wrapper (vLLM
  * `hunyuan_a13b` tests end streams with `</answer>`). The answer tags are removed as markup; the
  * text around the calls is kept (vLLM drops it; `hunyuan-content-after` keeps it).

@@ -1,6 +1,7 @@
 /**
- * The dialect registry: one parser per text format family of `toolcall-formats.md` §4 (the
- * corpus `family` names), in the order the pipeline should try them.
+ * The dialect registry: one parser per text format family (the `family` names of
+ * `test/fixtures/toolcalls.jsonl`; vLLM = vllm-project/vllm `vllm/tool_parsers/`, llama.cpp =
+ * ggml-org/llama.cpp `common/chat.cpp` `COMMON_CHAT_FORMAT_*`, ollama = ollama/ollama `model/parsers/`), in the order the pipeline should try them.
  *
  * Order (most specific markers first):
  * 1. Special-token formats whose markers cannot occur in prose: Harmony, Kimi K2, DeepSeek V3

@@ -1,5 +1,5 @@
 /**
- * InternLM2 / InternLM2.5 (`internlm2_action`, `toolcall-formats.md` §4):
+ * InternLM2 / InternLM2.5 (`internlm2_action`; vLLM `internlm` tool parser):
  * `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>`, one call per message.
  * A cut JSON body yields no call (`internlm2-truncated`; vLLM raises there) and is removed from the
  * marker on.

@@ -3,7 +3,7 @@
  * block shared by DeepSeek V3.2 DSML (every tag prefixed with `｜DSML｜`) and the Claude-style XML
  * that some fine-tunes write (no prefix, or `antml:`). Shape as sglang's `deepseekv32_detector`
  * documents it (four forms: with or without the prefix, parameters as tags or the invoke body as
- * one JSON object); `goose-toolshim.md` §4.1 and §5 item 1 (XNet-NGO/aiope#119).
+ * one JSON object); seen in XNet-NGO/aiope issue #119.
  *
  * Rules:
  * - Parameter values are raw text (`cleanXmlValue`), typed later by the tool schema
@@ -13,8 +13,8 @@
  * - Closers may carry the prefix or not (`<｜DSML｜parameter …>v</parameter>`, sglang accepts both).
  * - A missing `</function_calls>` (or a missing last `</invoke>`) at the end of the text is
  *   tolerated when every parameter is complete (without the outer closer, the block ends after
- *   its last invoke) (`toolcall-formats.md` §5 "Missing closers at
- *   EOS"); a value cut by the end of the text makes that invoke truncated: no call, and the block
+ *   its last invoke) (a stop token can swallow
+ *   the closer); a value cut by the end of the text makes that invoke truncated: no call, and the block
  *   from its opener on is removed; invokes before it stand.
  * - Junk between invokes is skipped; an invoke without a name is not a call.
  */

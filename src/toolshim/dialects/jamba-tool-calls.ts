@@ -1,5 +1,5 @@
 /**
- * AI21 Jamba 1.5/1.6 (`jamba_tool_calls`, `toolcall-formats.md` §4):
+ * AI21 Jamba 1.5/1.6 (`jamba_tool_calls`; vLLM `jamba` tool parser):
  * `<tool_calls>[{…}, …]</tool_calls>`, usually after a leading space token and prose.
  *
  * Hunyuan-A13B writes the same envelope inside `<answer>…</answer>`; texts with those answer

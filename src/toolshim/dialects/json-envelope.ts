@@ -2,9 +2,9 @@
  * The shape most marker formats share: an opening marker, one or more JSON (or Python-literal)
  * payloads, and an optional closing marker. Used by Hermes `<tool_call>`, Granite
  * `<|tool_call|>`, Mistral `[TOOL_CALLS]`, Jamba/Hunyuan `<tool_calls>`, Nemotron `<TOOLCALL>`,
- * `functools[…]`, InternLM2, Cohere, Apertus, Sarashina and others (`toolcall-formats.md` §4).
+ * `functools[…]`, InternLM2, Cohere, Apertus, Sarashina and others (vLLM tool parsers of the same names).
  *
- * Rules (`toolcall-formats.md` §1 and §5):
+ * Rules:
  * - a complete payload with the closer missing at the end of the text is accepted;
  * - a payload cut by the end of the text yields no call, and everything from the marker on is
  *   markup (content is the text before the marker);

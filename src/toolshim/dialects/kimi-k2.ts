@@ -1,5 +1,5 @@
 /**
- * Kimi K2 sections (`kimi_k2`, `toolcall-formats.md` §4; `goose-toolshim.md` §1.4, §4.1):
+ * Kimi K2 sections (`kimi_k2`; vLLM `kimi_k2` tool parser, llama.cpp `COMMON_CHAT_FORMAT_KIMI_K2`; aaif-goose/goose `crates/goose/src/providers/toolshim.rs` `parse_tokenized_tool_calls`; cline/cline issue #12979):
  * `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{args}<|tool_call_end|>…<|tool_calls_section_end|>`,
  * whitespace and line breaks allowed between tokens.
  *
@@ -15,8 +15,8 @@
  *   (`kimi-goose-windows-invalid-escapes`); arguments written as a JSON string are decoded. A
  *   call whose JSON does not parse is dropped; the other calls stand (`kimi-k2-one-invalid-json`).
  *   Arguments that parse to an array or a scalar are returned as they are, for the pipeline to
- *   refuse with a tool error (not dropped silently: `goose-toolshim.md` §5.1).
- * - A call without `<|tool_call_end|>` is unterminated and yields no call (issue 3); the text from
+ *   refuse with a tool error (not dropped silently as goose's `toolshim.rs` does).
+ * - A call without `<|tool_call_end|>` is unterminated and yields no call; the text from
  *   its section (or call) opener on is removed, and calls before it stand.
  * - A call whose `<|tool_call_begin|>` was lost (a serving stack that drops some special tokens,
  *   goose issue#8269: `emoji_functions.write:0 <|tool_call_argument_begin|> {…}`) is still read
@@ -70,7 +70,7 @@ function readCall(body: string): RawCall | undefined {
   if (typeof value === "string") value = parseJsonTolerant(value) ?? value; // double-encoded arguments
   if (value === undefined) return undefined;
   // Arrays and scalars are passed on so the pipeline answers them with a tool error (goose drops
-  // them silently, `goose-toolshim.md` §5.1).
+  // them silently, as goose's `toolshim.rs` does).
   return { name, arguments: value, id: header.trim() };
 }
 

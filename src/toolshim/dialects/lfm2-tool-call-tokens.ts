@@ -1,5 +1,5 @@
 /**
- * Liquid AI LFM2 (`lfm2_tool_call_tokens`, `toolcall-formats.md` §4):
+ * Liquid AI LFM2 (`lfm2_tool_call_tokens`; vLLM `lfm2` tool parser, llama.cpp `COMMON_CHAT_FORMAT_LFM2_WITH_JSON_TOOLS`):
  * `<|tool_call_start|>[f(a="x")]<|tool_call_end|>` — a pythonic list (Python literals allowed),
  * or, in llama.cpp's forced-JSON mode, a JSON array/object of calls between the same tokens.
  * Blocks may be back to back. The closer may be missing at the end of the text when the body is

@@ -1,5 +1,5 @@
 /**
- * Llama 3.1 / 3.3 built-in tools (`llama3_builtin_python_tag`, `toolcall-formats.md` §4):
+ * Llama 3.1 / 3.3 built-in tools (`llama3_builtin_python_tag`; llama.cpp `COMMON_CHAT_FORMAT_LLAMA_3_X_WITH_BUILTIN_TOOLS`):
  * `<|python_tag|>` followed by
  * - `tool.call(arg="…")` (brave_search, wolfram_alpha, code_interpreter …) → call `tool`;
  * - a Python call `f(a=1)` or call list `[f(a=1)]`;

@@ -1,5 +1,5 @@
 /**
- * Llama 3.x / Llama 4 JSON (`llama3_json`, `toolcall-formats.md` §4): bare
+ * Llama 3.x / Llama 4 JSON (`llama3_json`; vLLM `llama3_json` tool parser, llama.cpp `COMMON_CHAT_FORMAT_LLAMA_3_X`): bare
  * `{"name": NAME, "parameters": {…}}` objects (also `{"type": "function", "name", "parameters"}`),
  * anywhere in the text, several joined by `; `. The `arguments` spelling is the pipeline's inline
  * JSON stage (`bare_json`); `<|python_tag|>` is `llama3_builtin_python_tag`.

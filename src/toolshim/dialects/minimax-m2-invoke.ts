@@ -1,5 +1,5 @@
 /**
- * MiniMax-M2 (`minimax_m2_invoke`, `toolcall-formats.md` §4):
+ * MiniMax-M2 (`minimax_m2_invoke`; vLLM `minimax_m2` tool parser, llama.cpp `COMMON_CHAT_FORMAT_MINIMAX_M2`):
  * `<minimax:tool_call><invoke name="NAME"><parameter name="k">v</parameter></invoke>…</minimax:tool_call>`,
  * several invokes per block. Values are untyped (`untyped: true`, typed by the schema). Invokes
  * count only inside the `<minimax:tool_call>` wrapper (a quoted `<invoke>` in prose is not a

@@ -1,5 +1,5 @@
 /**
- * Mistral v11+ tokenizer form (`mistral_v11_args`, `toolcall-formats.md` §4):
+ * Mistral v11+ tokenizer form (`mistral_v11_args`; vLLM `mistral` tool parser (v11+ tokenizer), ollama `model/parsers/ministral.go`):
  * `[TOOL_CALLS]NAME[ARGS]{args}` repeated per call (Mistral Small 3.x, Magistral, Devstral,
  * Ministral 3). Variants: `[ARGS]` omitted (`[TOOL_CALLS]NAME{args}`), a `[CALL_ID]id` between name
  * and arguments (v13 tokenizer), a zero-argument call `[TOOL_CALLS]NAME` with no body (at the end

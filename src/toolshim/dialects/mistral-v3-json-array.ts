@@ -1,5 +1,5 @@
 /**
- * Mistral `[TOOL_CALLS] [json array]` (`mistral_v3_json_array`, `toolcall-formats.md` §4):
+ * Mistral `[TOOL_CALLS] [json array]` (`mistral_v3_json_array`; vLLM `mistral` tool parser, llama.cpp `COMMON_CHAT_FORMAT_MISTRAL_NEMO`):
  * Mistral 7B v0.3, Mixtral, Nemo, Small 2409, Ministral-8B-2410; older ollama templates append
  * `[/TOOL_CALLS]`; xLAM borrows the marker. Calls may carry a 9-character `id` (kept as
  * `RawCall.id`); an `arguments` object may precede `name` and contain a `name` key. Text after the

@@ -1,5 +1,5 @@
 /**
- * NVIDIA Nemotron Nano v2 (`nemotron_toolcall`, `toolcall-formats.md` §4):
+ * NVIDIA Nemotron Nano v2 (`nemotron_toolcall`; vLLM `nemotron_json` tool parser, llama.cpp `COMMON_CHAT_FORMAT_NEMOTRON_V2`):
  * `<TOOLCALL>[{"name", "arguments"}]</TOOLCALL>`, content may follow the block.
  */
 import { callsFromValue } from "./call-shape.js";

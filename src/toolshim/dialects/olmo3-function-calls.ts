@@ -1,5 +1,5 @@
 /**
- * OLMo 3 (`olmo3_function_calls`, `toolcall-formats.md` §4):
+ * OLMo 3 (`olmo3_function_calls`; vLLM `olmo3` tool parser, ollama `model/parsers/olmo3.go`):
  * `<function_calls>f(k="v")\ng(…)</function_calls>` — Python call syntax, one call per line, no
  * list brackets; JSON spellings `true`/`null` are accepted (ollama `olmo3.go`). The closer may be
  * missing at the end of the text when every call is complete; a cut or unparsable body that

@@ -1,5 +1,5 @@
 /**
- * SB Intuitions Sarashina (`python_dict_list`, `toolcall-formats.md` §4):
+ * SB Intuitions Sarashina (`python_dict_list`; SGLang model gateway `sarashina` tool parser):
  * `<|tool_calls|>[{'name': 'f', 'arguments': {'k': 'v'}}]` — single-quoted Python dicts, parsed as
  * Python literals. The marker is usually stripped by detokenisation; a bare list then counts only
  * when every element is call-shaped with object arguments and every name could be an offered tool,

@@ -1,5 +1,5 @@
 /**
- * Pythonic call lists (`pythonic`, `toolcall-formats.md` §4): `[f(a='x', b=1), g()]` with Python
+ * Pythonic call lists (`pythonic`; vLLM `pythonic` tool parser): `[f(a='x', b=1), g()]` with Python
  * literals (vLLM `pythonic`, `llama4_pythonic`). Framings:
  * - Llama 4 `<|python_start|>[…]<|python_end|>` (the closer may be missing at the end);
  * - Gemma 3 ```` ```tool_code ```` fences (vLLM issue#14734), with or without list brackets;
@@ -10,8 +10,8 @@
  * (`bash`, `write_file` … in `policy.ts`). Positional arguments cannot be mapped to parameter
  * names, so such a call is not accepted. The list (with its framing) is removed and prose around
  * it stays — except a bare list (or `tool_code` fence) that only calls side-effect tools: it is
- * returned so the pipeline refuses it with a tool error (issue 3 item 4), but without markers it
- * is a non-call and its text stays visible (`toolcall-formats.md` §1 `content_after`).
+ * returned so the pipeline refuses it with a tool error (`policy.ts`), but without markers it
+ * is a non-call and its text stays visible.
  */
 import { parsePythonCallListAt, parsePythonCallSequence, type PyCall } from "../python-literal.js";
 import type { OfferedTool, RawCall } from "../types.js";

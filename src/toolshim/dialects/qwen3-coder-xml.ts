@@ -1,13 +1,13 @@
 /**
- * Qwen3-Coder XML (`qwen3_coder_xml`, `toolcall-formats.md` §4):
+ * Qwen3-Coder XML (`qwen3_coder_xml`; vLLM `qwen3_coder` tool parser, llama.cpp `COMMON_CHAT_FORMAT_QWEN3_CODER_XML`, ollama `model/parsers/qwen3coder.go`):
  * `<tool_call>\n<function=NAME>\n<parameter=KEY>\nvalue\n</parameter>\n</function>\n</tool_call>`,
  * emitted by Qwen3-Coder, Qwen3.5/3.6 and Nemotron 3 Nano.
  *
  * - The `<tool_call>` wrapper is optional; a model that drops the opener often keeps the closer
  *   (ollama issue#13093, pull#17742), which is removed with the call. A bare `<function=…>` block
- *   (no opener) counts only when its name could be an offered tool (§5 "Missing openers"), or when
+ *   (no opener) counts only when its name could be an offered tool (ollama issue #18530, the ollama pull #17742 design), or when
  *   it names a side-effect tool (`policy.ts`): then the pipeline refuses it with a tool error
- *   instead of leaving the markup visible (issue 3 item 4).
+ *   instead of leaving the markup visible (`policy.ts`).
  * - Stray closers between `</function>` and `</tool_call>` (Qwen3.6's `</function_invocation>`,
  *   a doubled `</function>`) are removed with the call.
  * - `<function=NAME>{json}</function>` is Functionary v3.1, not this dialect (mlxcel pull#206

@@ -1,5 +1,5 @@
 /**
- * ByteDance Seed-OSS (`seed_oss`, `toolcall-formats.md` §4):
+ * ByteDance Seed-OSS (`seed_oss`; vLLM `seed_oss` tool parser, llama.cpp `COMMON_CHAT_FORMAT_SEED_OSS`):
  * `<seed:tool_call>\n<function=NAME>\n<parameter=k>v</parameter>\n</function>\n</seed:tool_call>`
  * — the Qwen3-Coder function body (`xml-function.ts`) in Seed's own wrapper. Values are untyped.
  * The reasoning (`<seed:think>`, with `<seed:cot_budget_reflect>` inside, where the model may

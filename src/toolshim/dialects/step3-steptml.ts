@@ -1,5 +1,5 @@
 /**
- * StepFun Step3 (`step3_steptml`, `toolcall-formats.md` §4):
+ * StepFun Step3 (`step3_steptml`; vLLM `step3` tool parser):
  * `<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="NAME"><steptml:parameter name="k">v</steptml:parameter></steptml:invoke><｜tool_call_end｜>…<｜tool_calls_end｜>`
  * — full-width bars with ASCII underscores (ASCII bars accepted too); `<｜tool_sep｜>` may appear
  * between or inside calls and a `function` type word may precede the invoke; both are ignored.

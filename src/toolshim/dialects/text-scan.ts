@@ -68,7 +68,7 @@ export function parseAttributes(source: string): Record<string, string> {
  * Clean a raw XML-ish value the way Qwen3-Coder/GLM/MiniMax parsers do: drop one leading line
  * break (and spaces before it) and one trailing line break (and the indentation after it); a
  * value on a single line is trimmed. Backslashes, quotes, `&`, `<`, `>` stay literal
- * (`toolcall-formats.md` §5 "Escapes": in XML formats backslashes are literal).
+ * (in XML formats backslashes are literal: vLLM `qwen3_coder` tool parser).
  */
 export function cleanXmlValue(raw: string): string {
   let v = raw.replace(/^[ \t]*\r?\n/, "").replace(/\r?\n[ \t]*$/, "");
@@ -106,7 +106,7 @@ export function inlineCodeRanges(text: string): { start: number; end: number }[]
  * Whether a lone marker at `[start, end)` — one with no call after it — stands inside a line of
  * prose: the same line has text on both sides that is not another special token (a table cell
  * `| Kimi | <|tool_calls_section_begin|> |`, a sentence naming the token). Such a marker is quoted,
- * not leaked markup, and stays visible (`toolcall-formats.md` §5 "Decoys": quoted markers).
+ * not leaked markup, and stays visible (quoted markers: aosama/astronomical issue #346).
  */
 export function standsInProse(text: string, start: number, end: number): boolean {
   const lineStart = text.lastIndexOf("\n", start - 1) + 1;

@@ -1,6 +1,5 @@
 /**
- * Attribute-style `<tool_call id=".." name="..">{args}</tool_call>` (`tool_call_attr_json`,
- * `toolcall-formats.md` §4): the DeepSeek V4 Pro fallback seen in felinics/Memoh issue#435. The
+ * Attribute-style `<tool_call id=".." name="..">{args}</tool_call>` (`tool_call_attr_json`): the DeepSeek V4 Pro fallback seen in felinics/Memoh issue#435. The
  * name (and id) are XML attributes; the body is the JSON arguments (CJK and `&` unescaped).
  * A closer missing at the end of the text is tolerated when the JSON is complete.
  */

@@ -2,7 +2,7 @@
  * A loose plausibility gate on tool names, for dialects WITHOUT explicit call markers (bare JSON
  * lists, bare pythonic lists, Functionary v3.2 headers, fenced JSON). Such text only counts as a
  * call when it names something that could be an offered tool; otherwise it is prose and stays
- * visible (`toolcall-formats.md` §5 "Unknown tool names", decoys; the pull#17742 design for bare
+ * visible (ollama `tools/tools.go` emits only offered tools; the ollama pull #17742 design for bare
  * `<function=…>`). Dialects with explicit markers return whatever name the model wrote and leave
  * the decision to the pipeline's `resolveToolName`.
  *

@@ -2,9 +2,9 @@
  * The opener … closer block that some families put their calls in, when the body inside is
  * another format's syntax: MiniMax-M2 `<minimax:tool_call>` (XML invokes), Seed-OSS
  * `<seed:tool_call>` (Qwen3-Coder functions), LFM2 `<|tool_call_start|>` (a pythonic or JSON list)
- * and OLMo 3 `<function_calls>` (Python calls) (`toolcall-formats.md` §4).
+ * and OLMo 3 `<function_calls>` (Python calls) (vLLM `minimax_m2`, `seed_oss`, `lfm2`, `olmo3` tool parsers).
  *
- * Rules (`toolcall-formats.md` §5 "Missing closers at EOS"):
+ * Rules (a stop token can swallow the closer at the end of the text):
  * - a block without its closer runs to the end of the text (or, with `nextOpenEndsBody`, to the
  *   next opener: LFM2 writes blocks back to back);
  * - a body cut by the end of the text (`"truncated"`) or a block without its closer is removed

@@ -1,5 +1,5 @@
 /**
- * Salesforce xLAM (`xlam_json_list`, `toolcall-formats.md` §4): a bare JSON list
+ * Salesforce xLAM (`xlam_json_list`; vLLM `xlam` tool parser): a bare JSON list
  * `[{"name", "arguments"}, …]`, optionally inside a ```` ```json ```` fence or after Mistral's
  * `[TOOL_CALLS]` marker (the four framings of vLLM's `xlam` parser; reasoning before it is the
  * pipeline's).

@@ -1,8 +1,8 @@
 /**
  * The Qwen3-Coder function body `<function=NAME><parameter=KEY>value</parameter>…</function>`,
- * shared by `qwen3_coder_xml` and `seed_oss` (`toolcall-formats.md` §4).
+ * shared by `qwen3_coder_xml` and `seed_oss` (vLLM `qwen3_coder` and `seed_oss` tool parsers).
  *
- * Tolerated drift (§4 Qwen3-Coder edge cases, §5 "Qwen3.6 XML drift"): values on the same line as
+ * Tolerated drift (sglang pull #27337, ollama pull #17914, mlx-lm pull #1881, llama.cpp issue #26763): values on the same line as
  * the tags; unescaped `&`, `<`, `>` in values; a dropped `</parameter>` (the value ends at the
  * next `<parameter=` or `</function>`); `</parameter/>`, `</parameter1>` and the fused
  * `</parameter_function>`; a dropped `>` after a function or parameter name (the name ends at the

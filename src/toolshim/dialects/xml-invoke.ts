@@ -1,6 +1,6 @@
 /**
  * The `<invoke name="NAME"><parameter name="k">v</parameter></invoke>` body shared by MiniMax-M2
- * (no namespace) and Step3 (`steptml:` namespace) (`toolcall-formats.md` §4). Extra attributes
+ * (no namespace) and Step3 (`steptml:` namespace) (vLLM `minimax_m2` and `step3` tool parsers). Extra attributes
  * are ignored (MiniMax echoes schema text as attributes: vLLM issue#32827). Values are raw text
  * cleaned by `cleanXmlValue`; a missing `</parameter>` ends the value at the next parameter or
  * `</invoke>`; a missing `</invoke>` at the end of the text is tolerated when every parameter is

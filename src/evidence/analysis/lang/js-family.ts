@@ -1,7 +1,7 @@
 /**
  * Definitions and import statements of JavaScript, TypeScript and TSX files — one extractor for
  * the three grammars (tree-sitter-javascript 0.25, tree-sitter-typescript 0.23 `typescript` and
- * `tsx`), whose node shapes agree (code-intel-anchors §1.13). Patterns for node types a grammar
+ * `tsx`), whose node shapes agree (each grammar's `src/node-types.json`). Patterns for node types a grammar
  * lacks (`interface_declaration` in JavaScript) are dropped when the query is built.
  *
  * **Definitions**: `function`/`function*` declarations and TS overload signatures (`function`),
