@@ -14,6 +14,10 @@ export interface FactRow {
   size: number;
   /** File modification time in ms since the epoch (`fs.Stats.mtimeMs`, may be fractional). */
   mtimeMs: number;
+  /** Inode change time in ms (`fs.Stats.ctimeMs`); 0 when the caller did not give one. */
+  ctimeMs: number;
+  /** Inode number (`fs.Stats.ino`); 0 when the caller did not give one. */
+  ino: number;
   /** Content hash (Git blob id, see `content-hash.ts`). */
   hash: string;
   /** Wall-clock time (ms since the epoch) just before the content behind `hash` was read. */
@@ -29,6 +33,8 @@ export interface RowRefresh {
   path: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   hash: string;
   checkedMs: number;
   version: string;
@@ -49,5 +55,11 @@ export interface FactBackend {
   paths(): string[];
   /** Every stored row (any version), for bulk loads. */
   all(): FactRow[];
+  /** A value of the key-value side table (root identity, a tree snapshot …); undefined when absent. */
+  getMeta(key: string): string | undefined;
+  /** Sets (or, with `undefined`, deletes) a value of the side table. */
+  putMeta(key: string, value: string | undefined): void;
+  /** Deletes every row (the side table is kept). */
+  clear(): void;
   close(): void;
 }

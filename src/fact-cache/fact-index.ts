@@ -18,10 +18,14 @@
  * aborted or a callback fails part-way, so finished work is never lost.
  */
 import { contentHash } from "./content-hash.js";
-import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type StatRefresh } from "./fact-store.js";
+import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type FileIdentity, type StatRefresh } from "./fact-store.js";
 
-/** A file to load: repository-relative `/`-separated path, size in bytes, mtime in ms since the epoch. */
-export interface FileStat {
+/**
+ * A file to load: repository-relative `/`-separated path, size in bytes, mtime in ms since the
+ * epoch, and (recommended) ctime and inode, which tell another copy of the file at the same path
+ * from the one cached ({@link FileIdentity}).
+ */
+export interface FileStat extends FileIdentity {
   path: string;
   size: number;
   mtimeMs: number;
@@ -65,6 +69,8 @@ export interface LoadResult<T> {
 interface MemoEntry<T> {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   hash: string;
   checkedMs: number;
   value: T;
@@ -129,11 +135,11 @@ export class FactIndex<T> {
     const missed: number[] = [];
     files.forEach((f, i) => {
       const memo = this.#memo.get(f.path);
-      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy)) {
+      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy, f)) {
         outcomes[i] = { kind: "memory", value: memo.value };
         return;
       }
-      const stored = this.store.get<T>(f.path, f.size, f.mtimeMs);
+      const stored = this.store.get<T>(f.path, f.size, f.mtimeMs, f);
       if (stored) {
         this.#memo.set(f.path, { ...stored });
         outcomes[i] = { kind: "store", value: stored.value };
@@ -154,10 +160,11 @@ export class FactIndex<T> {
       }
       const hash = contentHash(content);
       const known = memo?.hash === hash ? memo : this.store.getByHash<T>(f.path, hash);
+      const id = { ctimeMs: f.ctimeMs ?? 0, ino: f.ino ?? 0 };
       if (known) {
-        const entry = { size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value: known.value };
+        const entry = { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value: known.value };
         this.#memo.set(f.path, entry);
-        refreshes.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs });
+        refreshes.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs });
         return { kind: "hash", value: known.value };
       }
       let value: T;
@@ -166,8 +173,8 @@ export class FactIndex<T> {
       } catch (error) {
         return { kind: "failed", error };
       }
-      this.#memo.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value });
-      puts.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash, checkedMs, value });
+      this.#memo.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value });
+      puts.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value });
       return { kind: "parsed", value };
     };
 

@@ -5,8 +5,10 @@
  * (`cache-dir.ts`), never inside the project.
  *
  * Validity rules, in the order a caller applies them:
- * 1. **Stat hit** ({@link FactStore.get}): same version, same size and same mtime, and the
- *    entry is not "racy". An entry is racy while its content was read less than
+ * 1. **Stat hit** ({@link FactStore.get}): same version, same size, mtime, inode change time
+ *    and inode number (the fields Git's index compares, Documentation/technical/index-format.txt:
+ *    a different checkout or copy at the same path has new ctimes and inodes even when it kept
+ *    size and mtime, e.g. `cp -p`, `rsync -a`, `tar x`), and the entry is not "racy". An entry is racy while its content was read less than
  *    `racyWindowMs` after the file's mtime: a second edit inside the file system's timestamp
  *    granularity (up to 2 s on FAT, a clock tick on Linux) could leave size and mtime unchanged,
  *    so such an entry must be confirmed by hash. This is Git's "racy git" rule
@@ -16,12 +18,16 @@
  *    {@link FactStore.refreshMany} so the next lookup is a stat hit again.
  * 3. Otherwise the caller re-computes the value and stores it with {@link FactStore.putMany}.
  *
+ * The database also records the identity of the root folder (device, inode and birth time): a
+ * root replaced by another folder at the same path (a new clone, an unpacked archive) starts from
+ * an empty cache.
+ *
  * The store never throws because of the cache itself: a corrupt database file is deleted and
  * rebuilt empty; an unwritable or unusable cache folder, or one inside the project, gives an
  * in-memory store (`kind === "memory"`, with `reason` saying why); a database busy beyond the
  * busy timeout turns reads into misses and drops the write (it is only a cache).
  */
-import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { cacheFileName, isInside, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
 import type { FactBackend, FactRow } from "./fact-backend.js";
@@ -49,6 +55,17 @@ export interface FactStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * The identity of a file beyond size and mtime (`fs.Stats` fields); both default to 0, so callers
+ * that never give them compare equal among themselves.
+ */
+export interface FileIdentity {
+  /** Inode change time in ms since the epoch (`fs.Stats.ctimeMs`). */
+  ctimeMs?: number;
+  /** Inode number (`fs.Stats.ino`). */
+  ino?: number;
+}
+
 /** A cached value with the file state it was computed from. */
 export interface StoredFact<T = unknown> {
   path: string;
@@ -56,6 +73,10 @@ export interface StoredFact<T = unknown> {
   size: number;
   /** ms since the epoch. */
   mtimeMs: number;
+  /** Inode change time, ms since the epoch (0: not recorded). */
+  ctimeMs: number;
+  /** Inode number (0: not recorded). */
+  ino: number;
   /** Git blob id of the content (`content-hash.ts`). */
   hash: string;
   /** Wall-clock ms just before that content was read. */
@@ -64,7 +85,7 @@ export interface StoredFact<T = unknown> {
 }
 
 /** A value to store. `checkedMs` defaults to now; pass the time taken just before reading the file. */
-export interface FactEntry<T = unknown> {
+export interface FactEntry<T = unknown> extends FileIdentity {
   path: string;
   size: number;
   mtimeMs: number;
@@ -74,7 +95,7 @@ export interface FactEntry<T = unknown> {
 }
 
 /** New stat for an entry whose content hash is unchanged. `checkedMs` defaults to now. */
-export interface StatRefresh {
+export interface StatRefresh extends FileIdentity {
   path: string;
   size: number;
   mtimeMs: number;
@@ -83,17 +104,38 @@ export interface StatRefresh {
 }
 
 /**
- * The stat-hit rule shared by the store and in-memory layers: same size and mtime, and the
- * content was read at least `racyWindowMs` after the mtime (not racy; see the module comment).
+ * The stat-hit rule shared by the store and in-memory layers: same size, mtime, ctime and inode
+ * ({@link FileIdentity}; absent fields count as 0), and the content was read at least
+ * `racyWindowMs` after the mtime (not racy; see the module comment).
  */
 export function isStatHit(
-  entry: { size: number; mtimeMs: number; checkedMs: number },
+  entry: { size: number; mtimeMs: number; checkedMs: number; ctimeMs?: number; ino?: number },
   size: number,
   mtimeMs: number,
   racyWindowMs: number,
+  id: FileIdentity = {},
 ): boolean {
-  return entry.size === size && entry.mtimeMs === mtimeMs && entry.checkedMs - entry.mtimeMs >= racyWindowMs;
+  return (
+    entry.size === size &&
+    entry.mtimeMs === mtimeMs &&
+    (entry.ctimeMs ?? 0) === (id.ctimeMs ?? 0) &&
+    (entry.ino ?? 0) === (id.ino ?? 0) &&
+    entry.checkedMs - entry.mtimeMs >= racyWindowMs
+  );
 }
+
+/** `dev:ino:birthtime` of a folder, or undefined when it cannot be read. */
+function folderIdentity(dir: string): string | undefined {
+  try {
+    const st = statSync(dir);
+    return `${st.dev}:${st.ino}:${st.birthtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Side-table key of the root's identity (see the module comment). */
+const ROOT_ID_KEY = "root_id";
 
 type Failure = "corrupt" | "busy" | "fatal";
 
@@ -175,7 +217,37 @@ export class FactStore {
       return store;
     }
     store.#openSqlite(file);
+    store.#checkRootIdentity();
     return store;
+  }
+
+  /** Empties the cache when the root folder is not the one the cache was written for. */
+  #checkRootIdentity(): void {
+    const id = folderIdentity(this.root);
+    if (id === undefined) return;
+    let stored: string | undefined;
+    this.#guard(() => {
+      stored = this.#backend.getMeta(ROOT_ID_KEY);
+    });
+    if (stored === id) return;
+    this.#write((b) => {
+      if (stored !== undefined) b.clear();
+      b.putMeta(ROOT_ID_KEY, id);
+    });
+  }
+
+  /** A value of the store's side table (e.g. a tree snapshot kept by a caller); undefined when absent or unreadable. */
+  getMeta(key: string): string | undefined {
+    let value: string | undefined;
+    this.#guard(() => {
+      value = this.#backend.getMeta(key);
+    });
+    return value;
+  }
+
+  /** Sets (`undefined`: deletes) a value of the side table; dropped when the database stays busy. */
+  putMeta(key: string, value: string | undefined): void {
+    this.#write((b) => b.putMeta(key, value));
   }
 
   /** `sqlite` when facts persist on disk, `memory` otherwise (see {@link reason}). */
@@ -204,12 +276,12 @@ export class FactStore {
   }
 
   /**
-   * Stat lookup: the entry when version, size and mtime match and the entry is not racy.
-   * @param size - bytes; @param mtimeMs - ms since the epoch, compared exactly.
+   * Stat lookup: the entry when version, size, mtime and identity match and the entry is not racy.
+   * @param size - bytes; @param mtimeMs - ms since the epoch, compared exactly; @param id - ctime and inode.
    */
-  get<T = unknown>(path: string, size: number, mtimeMs: number): StoredFact<T> | undefined {
+  get<T = unknown>(path: string, size: number, mtimeMs: number, id: FileIdentity = {}): StoredFact<T> | undefined {
     const row = this.#read(path);
-    if (!row || !isStatHit(row, size, mtimeMs, this.#racyWindowMs)) return undefined;
+    if (!row || !isStatHit(row, size, mtimeMs, this.#racyWindowMs, id)) return undefined;
     return decode<T>(row);
   }
 
@@ -230,6 +302,8 @@ export class FactStore {
       path: e.path,
       size: e.size,
       mtimeMs: e.mtimeMs,
+      ctimeMs: e.ctimeMs ?? 0,
+      ino: e.ino ?? 0,
       hash: e.hash,
       checkedMs: e.checkedMs ?? now,
       version: this.version,
@@ -245,6 +319,8 @@ export class FactStore {
       path: e.path,
       size: e.size,
       mtimeMs: e.mtimeMs,
+      ctimeMs: e.ctimeMs ?? 0,
+      ino: e.ino ?? 0,
       hash: e.hash,
       checkedMs: e.checkedMs ?? now,
       version: this.version,
@@ -372,5 +448,5 @@ function decode<T>(row: FactRow): StoredFact<T> | undefined {
   } catch {
     return undefined;
   }
-  return { path: row.path, size: row.size, mtimeMs: row.mtimeMs, hash: row.hash, checkedMs: row.checkedMs, value };
+  return { path: row.path, size: row.size, mtimeMs: row.mtimeMs, ctimeMs: row.ctimeMs, ino: row.ino, hash: row.hash, checkedMs: row.checkedMs, value };
 }

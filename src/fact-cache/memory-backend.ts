@@ -7,6 +7,7 @@ import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
 export class MemoryBackend implements FactBackend {
   readonly kind = "memory" as const;
   readonly #rows = new Map<string, FactRow>();
+  readonly #meta = new Map<string, string>();
 
   get(path: string): FactRow | undefined {
     return this.#rows.get(path);
@@ -22,6 +23,8 @@ export class MemoryBackend implements FactBackend {
       if (row && row.hash === r.hash && row.version === r.version) {
         row.size = r.size;
         row.mtimeMs = r.mtimeMs;
+        row.ctimeMs = r.ctimeMs;
+        row.ino = r.ino;
         row.checkedMs = r.checkedMs;
       }
     }
@@ -39,7 +42,21 @@ export class MemoryBackend implements FactBackend {
     return [...this.#rows.values()].map((r) => ({ ...r }));
   }
 
+  getMeta(key: string): string | undefined {
+    return this.#meta.get(key);
+  }
+
+  putMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.#meta.delete(key);
+    else this.#meta.set(key, value);
+  }
+
+  clear(): void {
+    this.#rows.clear();
+  }
+
   close(): void {
     this.#rows.clear();
+    this.#meta.clear();
   }
 }

@@ -19,7 +19,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
 
 /** Layout version of the tables below; bump when they change. */
-export const SQLITE_LAYOUT = 1;
+export const SQLITE_LAYOUT = 2;
 
 type Db = BetterSqlite3.Database;
 type DbConstructor = typeof BetterSqlite3;
@@ -36,6 +36,8 @@ interface RawRow {
   path: string;
   size: number;
   mtime_ms: number;
+  ctime_ms: number;
+  ino: number;
   hash: string;
   checked_ms: number;
   version: string;
@@ -46,6 +48,8 @@ const toRow = (r: RawRow): FactRow => ({
   path: r.path,
   size: r.size,
   mtimeMs: r.mtime_ms,
+  ctimeMs: r.ctime_ms,
+  ino: r.ino,
   hash: r.hash,
   checkedMs: r.checked_ms,
   version: r.version,
@@ -73,6 +77,10 @@ export class SqliteBackend implements FactBackend {
   readonly #put: BetterSqlite3.Statement<[RawRow]>;
   readonly #refresh: BetterSqlite3.Statement<[Omit<RawRow, "value">]>;
   readonly #delete: BetterSqlite3.Statement<[string]>;
+  readonly #getMeta: BetterSqlite3.Statement<[string], string>;
+  readonly #putMeta: BetterSqlite3.Statement<[string, string]>;
+  readonly #deleteMeta: BetterSqlite3.Statement<[string]>;
+  readonly #clear: BetterSqlite3.Statement<[]>;
   readonly #putTx: (rows: readonly FactRow[]) => void;
   readonly #refreshTx: (rows: readonly RowRefresh[]) => void;
   readonly #deleteTx: (paths: readonly string[]) => void;
@@ -98,6 +106,8 @@ export class SqliteBackend implements FactBackend {
               path TEXT PRIMARY KEY,
               size INTEGER NOT NULL,
               mtime_ms REAL NOT NULL,
+              ctime_ms REAL NOT NULL,
+              ino REAL NOT NULL,
               hash TEXT NOT NULL,
               checked_ms REAL NOT NULL,
               version TEXT NOT NULL,
@@ -114,14 +124,18 @@ export class SqliteBackend implements FactBackend {
       this.#all = db.prepare<[], RawRow>("SELECT * FROM facts");
       this.#paths = db.prepare<[], string>("SELECT path FROM facts").pluck();
       this.#put = db.prepare<[RawRow]>(
-        `INSERT OR REPLACE INTO facts (path, size, mtime_ms, hash, checked_ms, version, value)
-         VALUES (@path, @size, @mtime_ms, @hash, @checked_ms, @version, @value)`,
+        `INSERT OR REPLACE INTO facts (path, size, mtime_ms, ctime_ms, ino, hash, checked_ms, version, value)
+         VALUES (@path, @size, @mtime_ms, @ctime_ms, @ino, @hash, @checked_ms, @version, @value)`,
       );
       this.#refresh = db.prepare<[Omit<RawRow, "value">]>(
-        `UPDATE facts SET size = @size, mtime_ms = @mtime_ms, checked_ms = @checked_ms
+        `UPDATE facts SET size = @size, mtime_ms = @mtime_ms, ctime_ms = @ctime_ms, ino = @ino, checked_ms = @checked_ms
          WHERE path = @path AND hash = @hash AND version = @version`,
       );
       this.#delete = db.prepare<[string]>("DELETE FROM facts WHERE path = ?");
+      this.#getMeta = db.prepare<[string], string>("SELECT value FROM meta WHERE key = ?").pluck();
+      this.#putMeta = db.prepare<[string, string]>("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+      this.#deleteMeta = db.prepare<[string]>("DELETE FROM meta WHERE key = ?");
+      this.#clear = db.prepare<[]>("DELETE FROM facts");
     } catch (err) {
       db.close();
       throw err;
@@ -135,6 +149,8 @@ export class SqliteBackend implements FactBackend {
           path: r.path,
           size: r.size,
           mtime_ms: r.mtimeMs,
+          ctime_ms: r.ctimeMs,
+          ino: r.ino,
           hash: r.hash,
           checked_ms: r.checkedMs,
           version: r.version,
@@ -149,6 +165,8 @@ export class SqliteBackend implements FactBackend {
           path: r.path,
           size: r.size,
           mtime_ms: r.mtimeMs,
+          ctime_ms: r.ctimeMs,
+          ino: r.ino,
           hash: r.hash,
           checked_ms: r.checkedMs,
           version: r.version,
@@ -185,6 +203,19 @@ export class SqliteBackend implements FactBackend {
 
   all(): FactRow[] {
     return this.#all.all().map(toRow);
+  }
+
+  getMeta(key: string): string | undefined {
+    return this.#getMeta.get(key);
+  }
+
+  putMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.#deleteMeta.run(key);
+    else this.#putMeta.run(key, value);
+  }
+
+  clear(): void {
+    this.#clear.run();
   }
 
   close(): void {

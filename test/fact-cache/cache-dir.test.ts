@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileName, isInside, resolveCacheDir } from "../../src/fact-cache/cache-dir.js";
 import { FactStore } from "../../src/fact-cache/fact-store.js";
+import { SQLITE_LAYOUT } from "../../src/fact-cache/sqlite-backend.js";
 
 describe("resolveCacheDir", () => {
   it("prefers CODECITE_CACHE_DIR over XDG_CACHE_HOME and HOME", () => {
@@ -56,7 +57,7 @@ describe("FactStore location", () => {
     mkdirSync(project);
     const store = FactStore.open(project, { version: "v1", env: { XDG_CACHE_HOME: path.join(tmp, "xdg") } });
     expect(store.kind).toBe("sqlite");
-    expect(store.file).toBe(path.join(tmp, "xdg", "codecite", cacheFileName(project, ".v1.sqlite")));
+    expect(store.file).toBe(path.join(tmp, "xdg", "codecite", cacheFileName(project, `.v${SQLITE_LAYOUT}.sqlite`)));
     store.close();
   });
 

@@ -48,6 +48,8 @@ describe("FactStore", () => {
       path: "pkg/a.py",
       size: 10,
       mtimeMs: OLD,
+      ctimeMs: 0,
+      ino: 0,
       hash: "h1",
       checkedMs: LATER,
       value: facts("f"),

@@ -16,12 +16,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FactIndex, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
+import { FactIndex, type FileStat, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
 import { ParsePool } from "../../fact-cache/parse-pool.js";
 import { ToolError } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
-import { SkippedFileError, type FileEntry, type Workspace } from "../sandbox/workspace.js";
+import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
 /** Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`), `no_parser`, `parse_failed`. */
 export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "parse_failed";
@@ -180,13 +180,13 @@ class ReadRefused extends Error {
  * cached facts of files whose size and mtime (or content hash) are unchanged (see the module
  * comment). Files without a language, refused by the workspace, or that fail to parse are left
  * out and counted in `skipped`.
- * @param files size and mtime as `lstat` gives them now (they key the cache).
+ * @param files size, mtime, ctime and inode as `lstat` gives them now (they key the cache; `statFiles`).
  * @throws ToolError `TIMEOUT` when `signal` aborts (work finished so far stays cached).
  */
-export async function loadFacts(ws: Workspace, files: readonly FileEntry[], signal?: AbortSignal): Promise<FactsMap> {
+export async function loadFacts(ws: Workspace, files: readonly FileStat[], signal?: AbortSignal): Promise<FactsMap> {
   const out = new FactsMap();
   throwIfAborted(signal);
-  const parsable: FileEntry[] = [];
+  const parsable: FileStat[] = [];
   for (const f of files) {
     if (languageFor(f.path) === undefined) out.skipped.set(f.path, "no_parser");
     else parsable.push(f);

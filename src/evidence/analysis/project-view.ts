@@ -24,6 +24,7 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
+import type { FileStat } from "../../fact-cache/fact-index.js";
 import { ToolError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
@@ -267,16 +268,16 @@ function abortReason(signal: AbortSignal): ToolError {
 }
 
 /**
- * Size and mtime of repository-relative files (`lstat`, symbolic links not followed), for the
- * fact cache; paths that are gone or are not regular files are left out. Synchronous: a few
- * hundred `lstat` calls cost less than their promises would.
+ * Size, mtime, ctime and inode of repository-relative files (`lstat`, symbolic links not
+ * followed), which key the fact cache (`FileStat`); paths that are gone or are not regular files
+ * are left out. Synchronous: a few hundred `lstat` calls cost less than their promises would.
  */
-export function statFiles(ws: Workspace, paths: readonly string[]): FileEntry[] {
-  const out: FileEntry[] = [];
+export function statFiles(ws: Workspace, paths: readonly string[]): FileStat[] {
+  const out: FileStat[] = [];
   for (const p of paths) {
     try {
       const st = lstatSync(path.join(ws.root, p));
-      if (st.isFile()) out.push({ path: p, size: st.size, mtimeMs: st.mtimeMs });
+      if (st.isFile()) out.push({ path: p, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
     } catch {
       // gone since it was listed
     }
