@@ -47,6 +47,7 @@
  */
 import { promises as fsp } from "node:fs";
 import path from "node:path";
+import { checkObjectStores, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
@@ -315,13 +316,35 @@ async function git(
     if (/beyond a symbolic link|outside repository|is outside/i.test(msg)) {
       throw new ToolError(
         "INVALID_ARGUMENT",
-        `path cannot be diffed: ${msg}`,
+        `path cannot be diffed: ${hostPathsHidden(msg, ws.root)}`,
         "Pass a path of a tracked file or folder; paths through symbolic links are not followed.",
       );
     }
-    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${msg}`, "Try again without path, or with other refs.");
+    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${hostPathsHidden(msg, ws.root)}`, "Try again without path, or with other refs.");
   }
   return res;
+}
+
+async function hasDotGit(root: string): Promise<boolean> {
+  try {
+    await fsp.lstat(path.join(root, ".git"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A git message with host paths hidden: the root becomes `.`, any other absolute path
+ * `<path outside the root>` (error messages reach the model and MCP clients).
+ */
+export function hostPathsHidden(msg: string, root: string): string {
+  return msg
+    .split(root + path.sep)
+    .join("./")
+    .split(root)
+    .join(".")
+    .replace(/(^|[\s'"`(=:])\/[^\s'"`)]*/g, "$1<path outside the root>");
 }
 
 function firstLine(s: string): string {
@@ -350,14 +373,23 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
         "read_git_diff is not available here; use search_code or read_evidence instead.",
       );
     }
+    // The root has a .git of its own that git cannot use: say why instead of "not a repository".
+    if (await hasDotGit(ws.root)) {
+      throw new ToolError(
+        "UNSUPPORTED",
+        `git cannot use the repository at the workspace root: ${hostPathsHidden(firstLine(res.stderr), ws.root)}`,
+        "Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.",
+      );
+    }
     // Not a repository at the root itself: look for an enclosing one that tracks the root.
     const outer = await rawGit(ws.root, probe, gitEnv(undefined), signal, 64 * 1024);
     if (outer.code !== 0) throw notARepo();
     nested = true;
   }
-  const top = await checkRepoOwnership(ws, nested, signal);
+  const { top, gitDir, common } = await checkRepoOwnership(ws, nested, signal);
   // (Also when the ceiling did not stop discovery, e.g. a parent path containing ':'.)
   nested = top !== ws.root;
+  await checkObjectStores(top, gitDir, common, await gitlinks(ws, top, nested, signal));
   if (nested) {
     const tracked = await rawGit(ws.root, ["ls-files", "-z", "--", "."], gitEnv(undefined), signal, 4096);
     if ((tracked.code !== 0 && !tracked.overflow) || tracked.stdout.length === 0) throw notARepo();
@@ -395,8 +427,13 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
  * outside the root, and a `.git` file, `.git` symlink or `.git/commondir` naming another
  * repository would show that repository's history.
  * @throws ToolError `UNSUPPORTED` when the repository does not belong to the root.
+ * @returns the real paths of the work tree, the git directory and the common directory.
  */
-async function checkRepoOwnership(ws: Workspace, nested: boolean, signal: AbortSignal | undefined): Promise<string> {
+async function checkRepoOwnership(
+  ws: Workspace,
+  nested: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ top: string; gitDir: string; common: string }> {
   const env = gitEnv(nested ? undefined : path.dirname(ws.root));
   const refuse = (why: string) =>
     new ToolError(
@@ -425,14 +462,15 @@ async function checkRepoOwnership(ws: Workspace, nested: boolean, signal: AbortS
   }
   if (!isInside(ws.root, top)) throw refuse("its work tree (core.worktree) lies outside the workspace root");
   const inTop = (p: string) => isInside(p, top) && p !== top;
-  if (inTop(gitDir) && inTop(common)) return top;
+  const ok = { top, gitDir, common };
+  if (inTop(gitDir) && inTop(common)) return ok;
   // A linked worktree: <common>/worktrees/<name>, whose `gitdir` file names <top>/.git.
   if (path.dirname(gitDir) === path.join(common, "worktrees")) {
     try {
       const back = (await fsp.readFile(path.join(gitDir, "gitdir"), "utf8")).trim();
       const backReal = await fsp.realpath(path.resolve(gitDir, back));
       const ours = await fsp.realpath(path.join(top, ".git"));
-      if (backReal === ours) return top;
+      if (backReal === ours) return ok;
     } catch {
       // not a valid worktree link
     }
@@ -444,7 +482,7 @@ async function checkRepoOwnership(ws: Workspace, nested: boolean, signal: AbortS
     const value = wt.stdout.toString("utf8").trim();
     if (wt.code === 0 && value !== "") {
       try {
-        if ((await fsp.realpath(path.resolve(gitDir, value))) === top) return top;
+        if ((await fsp.realpath(path.resolve(gitDir, value))) === top) return ok;
       } catch {
         // fall through
       }
@@ -452,6 +490,35 @@ async function checkRepoOwnership(ws: Workspace, nested: boolean, signal: AbortS
     throw refuse("its git directory lies outside the work tree (a .git file or symlink naming another repository)");
   }
   throw refuse("its objects and refs come from another repository (commondir)");
+}
+
+/** Most bytes of `git ls-files --stage` output read to find submodules (gitlinks). */
+const MAX_INDEX_LISTING_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The work-tree-relative paths of the index's gitlinks (mode 160000: submodules), from
+ * `git ls-files --stage -z` run in the work tree `top` (`<mode> <id> <stage>\t<path>` records).
+ * @throws ToolError `UNSUPPORTED` when the index is too large to list.
+ */
+async function gitlinks(ws: Workspace, top: string, nested: boolean, signal: AbortSignal | undefined): Promise<string[]> {
+  // Run at the top level: ls-files lists only the current folder, and GIT_LITERAL_PATHSPECS
+  // turns off the `:/` magic.
+  const res = await rawGit(
+    top,
+    ["ls-files", "--stage", "-z"],
+    gitEnv(nested ? undefined : path.dirname(ws.root)),
+    signal,
+    MAX_INDEX_LISTING_BYTES,
+  );
+  if (res.overflow) throw refuseStore("its index is too large to check for submodules");
+  const out: string[] = [];
+  for (const rec of res.stdout.toString("utf8").split("\0")) {
+    if (!rec.startsWith("160000 ")) continue;
+    const tab = rec.indexOf("\t");
+    const p = rec.slice(tab + 1);
+    if (tab > 0 && isCleanRelative(p)) out.push(p);
+  }
+  return out;
 }
 
 /** `git rev-parse --verify --quiet --end-of-options <ref>^{commit}` → object id. */
@@ -466,6 +533,22 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
   );
   const sha = res.stdout.toString("utf8").trim();
   if (res.code !== 0 || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(sha)) {
+    // The ref itself (refs only, no object read): when it names an id, the object store is at fault.
+    const bare = await rawGit(
+      ws.root,
+      ["rev-parse", "--verify", "--quiet", "--end-of-options", ref],
+      gitEnv(repo.nested ? undefined : path.dirname(ws.root)),
+      signal,
+      4096,
+    );
+    const id = bare.stdout.toString("utf8").trim();
+    if (bare.code === 0 && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(id)) {
+      throw new ToolError(
+        "UNSUPPORTED",
+        `${ref === "HEAD" ? "HEAD" : JSON.stringify(ref)} names ${id.slice(0, 12)}, but no commit with that id can be read: the repository's object store is damaged or incomplete (or it is not a commit)`,
+        "Run `git fsck` in the repository; meanwhile use search_code or read_evidence.",
+      );
+    }
     if (ref === "HEAD") {
       throw new ToolError(
         "NOT_FOUND",

@@ -1,0 +1,189 @@
+/**
+ * Where git may read objects and refs from: every such place must lie inside the repository's
+ * work tree (the workspace root or the repository that contains it), or `read_git_diff` refuses
+ * the repository. Otherwise a hostile repository shows another repository's files and commit ids:
+ *
+ * - a symbolic link anywhere in the git directory — `.git/objects`, `.git/refs`, one loose object,
+ *   one pack, `packed-refs`, `HEAD`, a ref file — resolving outside the work tree (relative links
+ *   included: the real path is compared);
+ * - an alternate object store (`objects/info/alternates`, also `http-alternates`, one path per
+ *   line, relative paths resolved against the `objects` folder; gitrepository-layout(5)) outside
+ *   the work tree, directly or through the alternates of an alternate (git follows them up to
+ *   depth 5);
+ * - a submodule whose gitlink file (`<submodule>/.git` = `gitdir: <path>`; gitrepository-layout(5),
+ *   gitsubmodules(7)) names a git directory outside the work tree — git reads the submodule's HEAD
+ *   to show its commit in a working-tree diff.
+ *
+ * The environment variables that can add object stores (`GIT_ALTERNATE_OBJECT_DIRECTORIES`,
+ * `GIT_OBJECT_DIRECTORY`, `GIT_DIR`, …) are removed before git runs (`scrubbedEnv` in
+ * `sandbox/spawn.ts` drops every `GIT_*`).
+ */
+import type { Dirent } from "node:fs";
+import { promises as fsp } from "node:fs";
+import path from "node:path";
+import { ToolError } from "./evidence.js";
+import { isInside } from "./sandbox/path-policy.js";
+
+/** Most directory entries inspected in git directories before the check gives up (and refuses). */
+export const MAX_GIT_DIR_ENTRIES = 2_000_000;
+/** Depth of alternates of alternates that git follows (git's own limit, `link_alt_odb_entry`). */
+const MAX_ALTERNATE_DEPTH = 5;
+
+/** The typed refusal: `UNSUPPORTED`, naming what points outside (repository-relative, never absolute). */
+export function refuseStore(why: string): ToolError {
+  return new ToolError(
+    "UNSUPPORTED",
+    `read_git_diff refuses this repository: ${why}`,
+    "Git data that lives outside the repository is never read; use search_code or read_evidence instead.",
+  );
+}
+
+/**
+ * The places git data may come from: the work tree, and the git directory and common directory
+ * that git's own bookkeeping tied to it (a linked worktree's common directory lies elsewhere).
+ */
+export type AllowedRoots = readonly string[];
+
+function within(real: string, allowed: AllowedRoots): boolean {
+  return allowed.some((a) => isInside(real, a));
+}
+
+/** `abs` relative to the first allowed root holding it (`.git/objects`), for a message. */
+function shown(abs: string, allowed: AllowedRoots): string {
+  const base = allowed.find((a) => isInside(abs, a));
+  return base === undefined ? "a path outside the work tree" : path.relative(base, abs).split(path.sep).join("/") || ".";
+}
+
+async function realOrUndefined(p: string): Promise<string | undefined> {
+  try {
+    return await fsp.realpath(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks every symbolic link below each git directory in `dirs` (absolute real paths): each must
+ * resolve inside an allowed root. A dangling link is refused too (git could not use it, and where it
+ * points cannot be told apart from an outside file that exists).
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}).
+ */
+export async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]): Promise<void> {
+  let seen = 0;
+  const stack = [...new Set(dirs)];
+  const visited = new Set<string>();
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    if (visited.has(dir)) continue;
+    visited.add(dir);
+    let entries: Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable: git cannot read it either
+    }
+    seen += entries.length;
+    if (seen > MAX_GIT_DIR_ENTRIES) throw refuseStore(`its git directory holds more than ${MAX_GIT_DIR_ENTRIES} entries to check`);
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        const real = await realOrUndefined(full);
+        if (real === undefined || !within(real, allowed)) {
+          throw refuseStore(`${shown(full, allowed)} is a symbolic link to ${real === undefined ? "a missing path" : "a path outside the work tree"}`);
+        }
+      } else if (e.isDirectory()) {
+        stack.push(full);
+      }
+    }
+  }
+}
+
+/** The entries of an alternates file (`#` comments and blank lines dropped), resolved against `objects`. */
+async function alternatesOf(objects: string): Promise<{ file: string; entries: string[] }[]> {
+  const out: { file: string; entries: string[] }[] = [];
+  for (const name of ["alternates", "http-alternates"]) {
+    const file = path.join(objects, "info", name);
+    let text: string;
+    try {
+      text = await fsp.readFile(file, "utf8");
+    } catch {
+      continue;
+    }
+    const entries = text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && !l.startsWith("#"))
+      .map((l) => (l.startsWith('"') && l.endsWith('"') ? l.slice(1, -1) : l));
+    out.push({ file, entries });
+  }
+  return out;
+}
+
+/**
+ * Checks the alternate object stores of `objects` (an absolute `objects` folder) and of their
+ * alternates, to git's depth: each must resolve inside an allowed root. Returns the real paths
+ * of the alternates, so their folders can be checked for links too.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}).
+ */
+export async function checkAlternates(allowed: AllowedRoots, objects: string, depth = 0): Promise<string[]> {
+  const found: string[] = [];
+  for (const { file, entries } of await alternatesOf(objects)) {
+    for (const entry of entries) {
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) throw refuseStore(`${shown(file, allowed)} names a remote object store`);
+      const real = await realOrUndefined(path.resolve(objects, entry));
+      if (real === undefined || !within(real, allowed)) {
+        throw refuseStore(`${shown(file, allowed)} names an object store outside the work tree`);
+      }
+      found.push(real);
+      if (depth + 1 < MAX_ALTERNATE_DEPTH) found.push(...(await checkAlternates(allowed, real, depth + 1)));
+    }
+  }
+  return found;
+}
+
+/**
+ * The git directory a submodule's `.git` names: the folder itself, a symbolic link's target, or
+ * the `gitdir: <path>` line of a gitlink file (relative to the submodule). `undefined` when the
+ * submodule is not checked out (no `.git`). A gitlink that cannot be resolved gives `null`.
+ */
+async function submoduleGitDir(workDir: string): Promise<string | null | undefined> {
+  const dotGit = path.join(workDir, ".git");
+  let st;
+  try {
+    st = await fsp.lstat(dotGit);
+  } catch {
+    return undefined;
+  }
+  if (st.isDirectory() || st.isSymbolicLink()) return (await realOrUndefined(dotGit)) ?? null;
+  let text: string;
+  try {
+    text = await fsp.readFile(dotGit, "utf8");
+  } catch {
+    return null;
+  }
+  const m = /^gitdir: *(.+?)\s*$/m.exec(text);
+  if (!m?.[1]) return null;
+  return (await realOrUndefined(path.resolve(workDir, m[1]))) ?? null;
+}
+
+/**
+ * Checks the repository whose work tree is `top` (real path), git directory `gitDir` and common
+ * directory `common` (real paths inside `top`, or linked back to it by git's bookkeeping), and its
+ * checked-out submodules `gitlinks` (work-tree-relative paths of mode-160000 index entries):
+ * alternates, symbolic links in every git directory, and each submodule's git directory must
+ * resolve inside `top`, `gitDir` or `common`.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}) naming the offending path relative to the work tree.
+ */
+export async function checkObjectStores(top: string, gitDir: string, common: string, gitlinks: readonly string[]): Promise<void> {
+  const allowed: AllowedRoots = [...new Set([top, gitDir, common])];
+  const dirs = [gitDir, common];
+  for (const sub of gitlinks) {
+    const dir = await submoduleGitDir(path.join(top, ...sub.split("/")));
+    if (dir === undefined) continue;
+    if (dir === null || !within(dir, allowed)) throw refuseStore(`the submodule ${sub} names a git directory outside the work tree`);
+    dirs.push(dir);
+  }
+  const objectDirs = [...new Set(dirs.map((d) => path.join(d, "objects")))];
+  for (const objects of objectDirs) dirs.push(...(await checkAlternates(allowed, objects)));
+  await checkGitDirLinks(allowed, dirs);
+}
