@@ -1,6 +1,7 @@
 /**
- * Configuration: command-line flags and environment variables resolved into one validated
- * `Config` (README "Configuration"). Flags beat variables beat defaults; every value is
+ * Configuration: command-line flags, environment variables and configuration files
+ * (`config-file.ts`) resolved into one validated `Config` (README "Configuration").
+ * Flags beat variables beat the repository file beat the user file beat defaults; every value is
  * checked once, here, and a bad one throws a `ConfigError` that names the variable (or flag),
  * the value and the accepted values. The CLI turns a `ConfigError` into exit code 2.
  *
@@ -16,6 +17,7 @@ import {
   normalizeHttpBaseURL,
   normalizeOllamaHost as normalizeHost,
 } from "./llm/server-address.js";
+import { ConfigFileError, type ConfigFiles, type FileSetting } from "./config-file.js";
 
 export { DEFAULT_OLLAMA_HOST, OLLAMA_DEFAULT_PORT };
 
@@ -28,8 +30,15 @@ export type ToolshimMode = "auto" | "on" | "off";
 /** Interpreter backends (`CODECITE_TOOLSHIM_BACKEND`): Ollama, or an embedded GGUF model. */
 export type InterpreterBackend = "ollama" | "local";
 
-/** Where a resolved value came from (shown by `codecite doctor`). */
-export type ValueSource = "flag" | "env" | "default";
+/**
+ * Where a resolved value came from (shown by `codecite doctor` and `codecite config`):
+ * `repo_file` is the repository's `.codecite.yml`, `user_file` the user's `config.yml`.
+ */
+export type ValueSource = "flag" | "env" | "repo_file" | "user_file" | "default";
+
+/** Largest `--max-steps` (a guard against runaway sessions). */
+export const MAX_STEPS_LIMIT = 100;
+
 
 /** Smallest accepted context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`). */
 export const MIN_CONTEXT_TOKENS = 2048;
@@ -63,8 +72,17 @@ export interface Config {
     /** GGUF file for the local backend: `CODECITE_TOOLSHIM_MODEL`, then `CODECITE_LOCAL_MODEL`. */
     localModel?: string;
   };
+  /** Tool steps of an `ask` session before it must answer (`--max-steps`, `max_steps`; 1–100); undefined = the agent's default (8). */
+  maxSteps?: number;
+  /** Gather evidence before the first model turn (`--no-prefetch` turns it off; `prefetch` in a file). */
+  prefetch: boolean;
   /** Where each top-level setting came from. */
-  sources: Record<"provider" | "model" | "ollamaHost" | "openaiBaseURL" | "toolshim" | "interpreterBackend" | "contextTokens", ValueSource>;
+  sources: Record<
+    "provider" | "model" | "ollamaHost" | "openaiBaseURL" | "toolshim" | "interpreterBackend" | "contextTokens" | "maxSteps" | "prefetch",
+    ValueSource
+  >;
+  /** The file and line of each setting that came from a configuration file. */
+  origins: Partial<Record<keyof Config["sources"], { file: string; line: number }>>;
 }
 
 /** Command-line flags that override variables (`ask`, `doctor`, `toolshim`). Absent = not given. */
@@ -76,6 +94,10 @@ export interface ConfigFlags {
   toolshim?: string;
   /** Context size in tokens, as typed (`--num-ctx`). */
   numCtx?: string;
+  /** Step limit, as typed or parsed (`--max-steps`). */
+  maxSteps?: string | number;
+  /** `false` for `--no-prefetch`; absent when not given. */
+  prefetch?: boolean;
 }
 
 /** The environment as `process.env` gives it. */
@@ -191,52 +213,143 @@ function nonBlank(v: string | undefined): string | undefined {
 }
 
 /**
- * One setting by precedence: the flag when given, else the variable when set and not blank,
- * else undefined (the caller's default). `parse` validates the raw text, naming the flag or
- * the variable in its `ConfigError`.
+ * Parses a step limit: a whole number from 1 to {@link MAX_STEPS_LIMIT}.
+ * @throws ConfigError naming `variable` for anything else.
  */
-function layered<T>(
-  flag: readonly [name: string, value: string | undefined],
-  variable: readonly [name: string, value: string | undefined],
-  parse: (raw: string, name: string) => T,
-): { value: T; source: "flag" | "env" } | undefined {
-  if (flag[1] !== undefined) return { value: parse(flag[1], flag[0]), source: "flag" };
-  if (nonBlank(variable[1]) !== undefined) return { value: parse(variable[1]!, variable[0]), source: "env" };
-  return undefined;
+export function parseMaxSteps(raw: string, variable = "--max-steps"): number {
+  const v = raw.trim();
+  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS_LIMIT) throw new ConfigError(variable, raw, [`an integer from 1 to ${MAX_STEPS_LIMIT}`]);
+  return n;
 }
 
 /**
- * Resolves flags and environment into a validated `Config`. Flags beat variables beat defaults.
+ * Parses a yes/no setting: `1/true/yes/on` and `0/false/no/off`, any case.
+ * @throws ConfigError naming `variable` for anything else.
+ */
+export function parseBoolean(raw: string, variable: string): boolean {
+  const v = raw.trim().toLowerCase();
+  if ((TRUE_WORDS as readonly string[]).includes(v)) return true;
+  if ((FALSE_WORDS as readonly string[]).includes(v)) return false;
+  throw new ConfigError(variable, raw, [...TRUE_WORDS, ...FALSE_WORDS]);
+}
+
+/** One layer's candidate for a setting: the flag, the variable, or a file key. */
+interface Candidate {
+  /** Flag, variable or file key, as messages name it. */
+  name: string;
+  raw: string | undefined;
+  source: ValueSource;
+  /** Set for a file setting. */
+  at?: FileSetting;
+}
+
+/** A value chosen by precedence, and where it came from. */
+interface Chosen<T> {
+  value: T;
+  source: ValueSource;
+  at?: FileSetting;
+}
+
+/**
+ * One setting by precedence: the first candidate with a value wins (flags as given; variables
+ * when set and not blank; file values as written). `parse` validates the raw text, naming the
+ * flag or variable in its `ConfigError`; a bad file value becomes a `ConfigFileError` naming
+ * the file, the line and the key, with the same message.
+ */
+function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | undefined {
+  for (const c of candidates) {
+    if (c.raw === undefined) continue;
+    if (c.source === "env" && nonBlank(c.raw) === undefined) continue;
+    if (c.at === undefined) return { value: parse(c.raw, c.name), source: c.source };
+    try {
+      return { value: parse(c.raw, c.name), source: c.source, at: c.at };
+    } catch (err) {
+      if (err instanceof ConfigError) throw new ConfigFileError(c.at.file, c.at.line, err.message, `Fix or remove ${c.name} in ${c.at.file}.`);
+      throw err;
+    }
+  }
+  return undefined;
+}
+
+/** The file candidates of `key`: the repository file, then the user file. */
+function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
+  const out: Candidate[] = [];
+  const repo = files?.repo?.settings.get(key);
+  if (repo) out.push({ name: key, raw: repo.raw, source: "repo_file", at: repo });
+  const user = files?.user?.settings.get(key);
+  if (user) out.push({ name: key, raw: user.raw, source: "user_file", at: user });
+  return out;
+}
+
+/**
+ * Resolves flags, environment and configuration files into a validated `Config`.
+ * Precedence: flags > environment > repository file > user file > defaults.
  * Variables (README "Configuration"): `OLLAMA_HOST`, `CODECITE_MODEL`, `CODECITE_PROVIDER`,
  * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `CODECITE_TOOLSHIM`, `CODECITE_TOOLSHIM_BACKEND`,
  * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`,
- * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`).
+ * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`). File keys: see
+ * `config-file.ts` `FILE_KEYS` (a repository file sets none of the server or file settings).
  * Blank variables count as unset (except `CODECITE_TOOLSHIM_BACKEND`, where empty means `ollama`).
- * `--host` sets the Ollama host for `ollama` and the base URL for `openai`. The chosen provider's
- * server or model must be known: `OPENAI_BASE_URL` (or `--host`) for `openai`, a GGUF file
- * (`--model`, `CODECITE_MODEL` or `CODECITE_LOCAL_MODEL`) for `llama-cpp`.
+ * `--host` (and the file key `host`) sets the Ollama host for `ollama` and the base URL for
+ * `openai`. The chosen provider's server or model must be known: `OPENAI_BASE_URL` (or `--host`)
+ * for `openai`, a GGUF file (`--model`, `CODECITE_MODEL` or `CODECITE_LOCAL_MODEL`) for
+ * `llama-cpp` — never a model path from a repository file.
  * A missing interpreter model for the `local` backend is not an error here (it disables only
  * the interpreter, never the deterministic shim stages; the CLI says so).
- * @throws ConfigError for the first bad or missing value, naming the variable or flag.
+ * @throws ConfigError for the first bad or missing value, naming the variable or flag;
+ *   ConfigFileError for a bad file value, naming the file, line and key.
  */
-export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
-  const providerSetting = layered(["--provider", flags.provider], ["CODECITE_PROVIDER", env.CODECITE_PROVIDER], parseProvider);
+export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: ConfigFiles): Config {
+  const providerSetting = layered(
+    [{ name: "--provider", raw: flags.provider, source: "flag" }, { name: "CODECITE_PROVIDER", raw: env.CODECITE_PROVIDER, source: "env" }, ...fileLayers(files, "provider")],
+    parseProvider,
+  );
   const provider = providerSetting?.value ?? "ollama";
-  const toolshimSetting = layered(["--toolshim", flags.toolshim], ["CODECITE_TOOLSHIM", env.CODECITE_TOOLSHIM], parseToolshimMode);
+  const toolshimSetting = layered(
+    [{ name: "--toolshim", raw: flags.toolshim, source: "flag" }, { name: "CODECITE_TOOLSHIM", raw: env.CODECITE_TOOLSHIM, source: "env" }, ...fileLayers(files, "toolshim")],
+    parseToolshimMode,
+  );
   const toolshim = toolshimSetting?.value ?? "auto";
-  const contextSetting = layered(["--num-ctx", flags.numCtx], ["CODECITE_NUM_CTX", env.CODECITE_NUM_CTX], parseContextTokens);
+  const contextSetting = layered(
+    [{ name: "--num-ctx", raw: flags.numCtx, source: "flag" }, { name: "CODECITE_NUM_CTX", raw: env.CODECITE_NUM_CTX, source: "env" }, ...fileLayers(files, "num_ctx")],
+    parseContextTokens,
+  );
+  const stepsSetting = layered(
+    [{ name: "--max-steps", raw: flags.maxSteps === undefined ? undefined : String(flags.maxSteps), source: "flag" }, ...fileLayers(files, "max_steps")],
+    parseMaxSteps,
+  );
+  const prefetchSetting = layered(
+    [{ name: "--no-prefetch", raw: flags.prefetch === undefined ? undefined : String(flags.prefetch), source: "flag" }, ...fileLayers(files, "prefetch")],
+    parseBoolean,
+  );
 
-  const backend =
+  // Empty CODECITE_TOOLSHIM_BACKEND means `ollama` (not "unset"), so it is a layer of its own.
+  const backendSetting =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
-      ? parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND")
-      : "ollama";
+      ? { value: parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND"), source: "env" as const }
+      : layered(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
+  const backend = backendSetting?.value ?? "ollama";
 
   const hostFlag = nonBlank(flags.host);
-  const hostSetting = layered(["--host", provider === "ollama" ? hostFlag : undefined], ["OLLAMA_HOST", env.OLLAMA_HOST], normalizeOllamaHost);
+  const fileHost = fileLayers(files, "host");
+  const hostSetting = layered(
+    [
+      { name: "--host", raw: provider === "ollama" ? hostFlag : undefined, source: "flag" },
+      { name: "OLLAMA_HOST", raw: env.OLLAMA_HOST, source: "env" },
+      ...(provider === "ollama" ? fileHost : []),
+    ],
+    normalizeOllamaHost,
+  );
   const ollamaHost = hostSetting?.value ?? DEFAULT_OLLAMA_HOST;
 
-  const baseSetting = layered(["--host", provider === "openai" ? hostFlag : undefined], ["OPENAI_BASE_URL", env.OPENAI_BASE_URL], (raw, name) =>
-    checkedAddress(raw, name, normalizeHttpBaseURL),
+  const baseSetting = layered(
+    [
+      { name: "--host", raw: provider === "openai" ? hostFlag : undefined, source: "flag" },
+      { name: "OPENAI_BASE_URL", raw: env.OPENAI_BASE_URL, source: "env" },
+      ...(provider === "openai" ? fileHost : []),
+    ],
+    (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL),
   );
   const baseURL = baseSetting?.value;
   if (provider === "openai" && baseURL === undefined) {
@@ -251,10 +364,18 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
     throw new ConfigError("--host", flags.host!, ["no --host with --provider llama-cpp (the model runs in-process)"]);
   }
 
-  const flagModel = nonBlank(flags.model);
-  const envModel = nonBlank(env.CODECITE_MODEL);
-  const localModel = nonBlank(env.CODECITE_LOCAL_MODEL);
-  const model = flagModel ?? envModel ?? (provider === "llama-cpp" ? localModel : undefined);
+  const modelLayers = fileLayers(files, "model").filter((c) => provider !== "llama-cpp" || c.source !== "repo_file");
+  const modelSetting = layered(
+    [
+      { name: "--model", raw: nonBlank(flags.model), source: "flag" },
+      { name: "CODECITE_MODEL", raw: env.CODECITE_MODEL, source: "env" },
+      ...modelLayers,
+      ...(provider === "llama-cpp" ? [{ name: "CODECITE_LOCAL_MODEL", raw: env.CODECITE_LOCAL_MODEL, source: "env" as const }] : []),
+      ...(provider === "llama-cpp" ? fileLayers(files, "local_model") : []),
+    ],
+    (raw) => raw.trim(),
+  );
+  const model = modelSetting?.value;
   if (provider === "llama-cpp" && model === undefined) {
     throw new ConfigError(
       "CODECITE_LOCAL_MODEL",
@@ -263,33 +384,170 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}): Config {
       "required with --provider llama-cpp (or pass --model <file.gguf>)",
     );
   }
+  const text = (key: string, variable: string): Chosen<string> | undefined =>
+    layered([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());
+  const localModel = text("local_model", "CODECITE_LOCAL_MODEL")?.value;
+
+  const chosen = {
+    provider: providerSetting,
+    model: modelSetting,
+    ollamaHost: hostSetting,
+    openaiBaseURL: baseSetting,
+    toolshim: toolshimSetting,
+    interpreterBackend: backendSetting,
+    contextTokens: contextSetting,
+    maxSteps: stepsSetting,
+    prefetch: prefetchSetting,
+  };
+  const sources = {} as Config["sources"];
+  const origins: Config["origins"] = {};
+  for (const [key, c] of Object.entries(chosen) as Array<[keyof Config["sources"], Chosen<unknown> | undefined]>) {
+    sources[key] = c?.source ?? "default";
+    if (c?.at) origins[key] = { file: c.at.file, line: c.at.line };
+  }
 
   const config: Config = {
     provider,
     ollamaHost,
     openai: {},
     toolshim,
+    prefetch: prefetchSetting?.value ?? true,
     interpreter: {
       backend,
-      ollamaModel: nonBlank(env.CODECITE_TOOLSHIM_OLLAMA_MODEL) ?? DEFAULT_INTERPRETER_OLLAMA_MODEL,
+      ollamaModel: text("toolshim_ollama_model", "CODECITE_TOOLSHIM_OLLAMA_MODEL")?.value ?? DEFAULT_INTERPRETER_OLLAMA_MODEL,
     },
-    sources: {
-      provider: providerSetting?.source ?? "default",
-      model: flagModel !== undefined ? "flag" : envModel !== undefined || model !== undefined ? "env" : "default",
-      ollamaHost: hostSetting?.source ?? "default",
-      openaiBaseURL: baseSetting?.source ?? "default",
-      toolshim: toolshimSetting?.source ?? "default",
-      interpreterBackend: env.CODECITE_TOOLSHIM_BACKEND !== undefined ? "env" : "default",
-      contextTokens: contextSetting?.source ?? "default",
-    },
+    sources,
+    origins,
   };
   if (contextSetting !== undefined) config.contextTokens = contextSetting.value;
+  if (stepsSetting !== undefined) config.maxSteps = stepsSetting.value;
   if (model !== undefined) config.model = model;
   if (baseURL !== undefined) config.openai.baseURL = baseURL;
   const apiKey = nonBlank(env.OPENAI_API_KEY);
   if (apiKey !== undefined) config.openai.apiKey = apiKey;
   if (localModel !== undefined) config.localModel = localModel;
-  const interpreterLocal = nonBlank(env.CODECITE_TOOLSHIM_MODEL) ?? localModel;
+  const interpreterLocal = text("toolshim_model", "CODECITE_TOOLSHIM_MODEL")?.value ?? localModel;
   if (interpreterLocal !== undefined) config.interpreter.localModel = interpreterLocal;
+  return config;
+}
+
+/** Default port of `codecite serve` (one above Ollama's 11434). */
+export const DEFAULT_SERVE_PORT = 11435;
+/** Default listen address of `codecite serve`: loopback only. */
+export const DEFAULT_SERVE_LISTEN = "127.0.0.1";
+/** Shortest accepted `--token` (a guessable token is no protection). */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** Flags of `codecite serve`, as typed. Absent = not given. */
+export interface ServeFlags {
+  port?: string;
+  listen?: string;
+  /** The upstream server's address (Ollama host or OpenAI-compatible base URL). */
+  upstream?: string;
+  /** The upstream's API: `ollama` or `openai`. */
+  provider?: string;
+  token?: string;
+  model?: string;
+  toolshim?: string;
+  numCtx?: string;
+  maxSteps?: string;
+}
+
+/** The resolved settings of `codecite serve`. */
+export interface ServeConfig {
+  /** TCP port; 0 = any free port (tests). */
+  port: number;
+  /** Address to bind, e.g. `127.0.0.1`, `::1`, `0.0.0.0`. */
+  listen: string;
+  /** Bearer token every request must carry; absent = none (loopback only). */
+  token?: string;
+  /** The upstream and the `codecite` virtual model's settings (`provider` is `ollama` or `openai`). */
+  upstream: Config;
+  sources: Record<"port" | "listen" | "token", ValueSource>;
+}
+
+/** Whether `address` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`). */
+export function isLoopbackAddress(address: string): boolean {
+  const a = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  return a === "localhost" || a === "::1" || /^127(?:\.\d{1,3}){3}$/.test(a) || /^::ffff:127(?:\.\d{1,3}){3}$/.test(a);
+}
+
+function parsePort(raw: string, variable: string): number {
+  const v = raw.trim();
+  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isInteger(n) || n > 65535) throw new ConfigError(variable, raw, ["a port number from 1 to 65535 (0: any free port)"]);
+  return n;
+}
+
+function parseListen(raw: string, variable: string): string {
+  const v = raw.trim().replace(/^\[|\]$/g, "");
+  if (!/^[A-Za-z0-9.:-]+$/.test(v) || v === "") throw new ConfigError(variable, raw, ["an IP address or host name, e.g. 127.0.0.1, ::1, 0.0.0.0"]);
+  return v;
+}
+
+/**
+ * Resolves the settings of `codecite serve`. The upstream is the configured provider and server
+ * (`resolveConfig`), where serve's own `--provider`/`--upstream` and the user file's
+ * `serve.provider`/`serve.upstream` act as `--provider`/`--host`: a setting made for serve beats
+ * the general one of every command (`OLLAMA_HOST`, `CODECITE_PROVIDER`). A repository file can
+ * set none of them (`config-file.ts`). The token comes only from `--token` or
+ * `CODECITE_SERVE_TOKEN` (never from a file). Any listen address other than loopback needs a token.
+ * @throws ConfigError / ConfigFileError for a bad value, an upstream provider other than
+ *   `ollama`/`openai`, a token shorter than {@link MIN_TOKEN_LENGTH}, or a non-loopback listen
+ *   address without a token.
+ */
+export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFiles): ServeConfig {
+  const serveProvider = layered([{ name: "--provider", raw: flags.provider, source: "flag" }, ...fileLayers(files, "serve.provider")], parseProvider);
+  const serveUpstream = layered([{ name: "--upstream", raw: flags.upstream, source: "flag" }, ...fileLayers(files, "serve.upstream")], (raw) => raw);
+  const base: ConfigFlags = {};
+  if (serveProvider) base.provider = serveProvider.value;
+  if (serveUpstream) base.host = serveUpstream.value;
+  if (flags.model !== undefined) base.model = flags.model;
+  if (flags.toolshim !== undefined) base.toolshim = flags.toolshim;
+  if (flags.numCtx !== undefined) base.numCtx = flags.numCtx;
+  if (flags.maxSteps !== undefined) base.maxSteps = flags.maxSteps;
+  let upstream: Config;
+  try {
+    upstream = resolveConfig(base, env, files);
+  } catch (err) {
+    // Name serve's own flag for an address it supplied.
+    if (err instanceof ConfigError && err.variable === "--host") throw new ConfigError("--upstream", err.value, err.accepted);
+    throw err;
+  }
+  if (upstream.provider === "llama-cpp") {
+    throw new ConfigError(flags.provider !== undefined ? "--provider" : "CODECITE_PROVIDER", upstream.provider, ["ollama", "openai"], "serve forwards to a server");
+  }
+  if (serveProvider) upstream.sources.provider = serveProvider.source;
+  const hostKey = upstream.provider === "ollama" ? "ollamaHost" : "openaiBaseURL";
+  if (serveUpstream) {
+    upstream.sources[hostKey] = serveUpstream.source;
+    if (serveUpstream.at) upstream.origins[hostKey] = { file: serveUpstream.at.file, line: serveUpstream.at.line };
+  }
+
+  const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort);
+  const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen);
+  const token = layered(
+    [{ name: "--token", raw: flags.token, source: "flag" }, { name: "CODECITE_SERVE_TOKEN", raw: env.CODECITE_SERVE_TOKEN, source: "env" }],
+    (raw, name) => {
+      // The value is a secret: the message never repeats it.
+      if (raw.trim().length < MIN_TOKEN_LENGTH) throw new ConfigError(name, "(hidden)", [`a token of at least ${MIN_TOKEN_LENGTH} characters`]);
+      return raw.trim();
+    },
+  );
+  const config: ServeConfig = {
+    port: port?.value ?? DEFAULT_SERVE_PORT,
+    listen: listen?.value ?? DEFAULT_SERVE_LISTEN,
+    upstream,
+    sources: { port: port?.source ?? "default", listen: listen?.source ?? "default", token: token?.source ?? "default" },
+  };
+  if (token) config.token = token.value;
+  if (!isLoopbackAddress(config.listen) && config.token === undefined) {
+    throw new ConfigError(
+      "--listen",
+      config.listen,
+      ["a loopback address (127.0.0.1, ::1, localhost)", "any address together with --token or CODECITE_SERVE_TOKEN"],
+      "listening beyond this machine needs a token",
+    );
+  }
   return config;
 }

@@ -19,9 +19,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: [],
   toolshim: ["llm"],
   agent: ["tools", "llm", "toolshim"],
-  config: ["llm/server-address"],
+  config: ["llm/server-address", "config-file"],
+  "config-file": [],
   version: [],
   mcp: ["tools", "version"],
+  serve: ["agent", "toolshim", "llm", "tools"],
   cli: ["*"],
   "index.ts": ["*"],
 };

@@ -17,6 +17,7 @@ import * as tools from "./commands/tools.js";
 import * as mcp from "./commands/mcp.js";
 import * as doctor from "./commands/doctor.js";
 import * as toolshim from "./commands/toolshim.js";
+import * as config from "./commands/config.js";
 
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   ask,
@@ -29,6 +30,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   mcp,
   toolshim,
   doctor,
+  config,
 ];
 
 exitQuietlyOnBrokenPipe();

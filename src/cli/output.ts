@@ -7,6 +7,7 @@
 import { InvalidArgumentError } from "commander";
 import pc from "picocolors";
 import { ConfigError } from "../config.js";
+import { ConfigFileError } from "../config-file.js";
 import { ToolError } from "../evidence/evidence.js";
 import { ProviderError } from "../llm/types.js";
 import { visibleText } from "../evidence/visible-text.js";
@@ -42,14 +43,14 @@ export class UsageError extends Error {
 
 /** The exit code of a failure: 2 for usage, configuration and tool errors; 1 for the rest. */
 export function exitCodeFor(err: unknown): 1 | 2 {
-  if (err instanceof UsageError || err instanceof ConfigError || err instanceof ToolError) return 2;
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof ConfigFileError || err instanceof ToolError) return 2;
   return 1;
 }
 
 /** The JSON error object of a failure. */
 export function errorObject(err: unknown): { code: string; message: string; hint?: string } {
   if (err instanceof ToolError) return err.toJSON();
-  if (err instanceof ConfigError) return { code: "INVALID_ARGUMENT", message: err.message, hint: err.hint };
+  if (err instanceof ConfigError || err instanceof ConfigFileError) return { code: "INVALID_ARGUMENT", message: err.message, hint: err.hint };
   if (err instanceof ProviderError) {
     return err.hint !== undefined ? { code: err.code, message: err.message, hint: err.hint } : { code: err.code, message: err.message };
   }

@@ -17,6 +17,7 @@ import * as tools from "../../src/cli/commands/tools.js";
 import * as mcp from "../../src/cli/commands/mcp.js";
 import * as doctor from "../../src/cli/commands/doctor.js";
 import * as toolshim from "../../src/cli/commands/toolshim.js";
+import * as config from "../../src/cli/commands/config.js";
 import { REPO_ROOT } from "./run-cli.js";
 
 const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
@@ -24,7 +25,7 @@ const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 describe("README CLI reference", () => {
   it("shows only options the commands register", () => {
     const program = createProgram();
-    for (const m of [ask, search, symbol, importers, read, diff, tools, mcp, doctor, toolshim]) m.register(program);
+    for (const m of [ask, search, symbol, importers, read, diff, tools, mcp, doctor, toolshim, config]) m.register(program);
     const block = readme.slice(readme.indexOf("## CLI reference")).split("```")[1]!;
     const lines = block.split("\n");
     let current: string | undefined;

@@ -7,9 +7,11 @@ import { runDoctor, type DoctorReport } from "../../src/cli/commands/doctor.js";
 import { runCli as runBuiltCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { rmSync } from "node:fs";
 import { closedPort } from "../helpers/closed-port.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
-const NAMES = ["config", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"];
+const NAMES = ["config", "serve", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"];
 
 let ollama: FakeOllama | undefined;
 let openai: FakeOpenAI | undefined;
@@ -134,7 +136,47 @@ describe("doctor against the fake Ollama", () => {
     expect(human.code).toBe(1);
     expect(human.stdout).toContain(`✗ server       cannot reach Ollama at ${host}`);
     expect(human.stdout).toContain("fix: ollama serve");
-    expect(human.stdout).toContain("Not ready: 2 required checks failed.");
+    expect(human.stdout).toContain("Not ready for codecite ask and chat: 2 required checks failed.");
+  });
+});
+
+describe("doctor --for a purpose", () => {
+  it("with no server, mcp is ready, ask and serve are not; each exit code says so", async () => {
+    const port = await closedPort();
+    const env = { OLLAMA_HOST: `127.0.0.1:${port}` };
+    const mcp = await runCli(["doctor", "--for", "mcp", "--json"], env);
+    expect(mcp.code).toBe(0);
+    const mcpReport = JSON.parse(mcp.stdout) as DoctorReport;
+    expect(mcpReport.purpose).toBe("mcp");
+    expect(mcpReport.checks.filter((c) => c.required).map((c) => c.name)).toEqual(["tree-sitter", "ripgrep"]);
+    expect(check(mcpReport, "server")).toMatchObject({ ok: false, required: false });
+
+    const serve = await runCli(["doctor", "--for", "serve", "--json"], env);
+    expect(serve.code).toBe(1);
+    const serveReport = JSON.parse(serve.stdout) as DoctorReport;
+    expect(serveReport.checks.filter((c) => c.required).map((c) => c.name)).toEqual(["config", "serve", "server"]);
+    expect(check(serveReport, "serve")).toMatchObject({ ok: true, detail: `listens on 127.0.0.1:11435; upstream ollama at http://127.0.0.1:${port}` });
+
+    const human = await runCli(["doctor", "--for", "mcp"], { ...env, NO_COLOR: "1" });
+    expect(human.stdout).toContain("Ready: the evidence commands and codecite mcp can run.");
+    const bad = await runCli(["doctor", "--for", "everything"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--for must be ask, mcp or serve, got "everything"');
+  });
+
+  it("serve is not ready when its listen address needs a token", async () => {
+    const report = await runDoctor({}, { OLLAMA_HOST: "127.0.0.1:1", XDG_CONFIG_HOME: "/nonexistent" }, { purpose: "serve" });
+    expect(check(report, "serve").ok).toBe(true);
+    const dir = makeTempDir("codecite-doctor-cfg-");
+    try {
+      putFile(dir, "codecite/config.yml", "serve:\n  listen: 0.0.0.0\n");
+      const bad = await runDoctor({}, { OLLAMA_HOST: "127.0.0.1:1", XDG_CONFIG_HOME: dir }, { purpose: "serve" });
+      expect(check(bad, "serve")).toMatchObject({ ok: false, required: true });
+      expect(check(bad, "serve").detail).toContain("listening beyond this machine needs a token");
+      expect(bad.ok).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import type { ConfigFlags } from "../../config.js";
 import type { Provider } from "../../llm/types.js";
 import type { Interpreter } from "../../toolshim/index.js";
-import { UsageError, parseInteger, runAction } from "../output.js";
+import { UsageError, runAction } from "../output.js";
 
 interface AskFlags {
   root: string;
@@ -18,32 +18,27 @@ interface AskFlags {
   provider?: string;
   host?: string;
   toolshim?: string;
-  maxSteps?: number;
+  /** As typed; validated by `resolveConfig` (1–100, names `--max-steps`). */
+  maxSteps?: string;
   /** Context size in tokens, as typed; validated by `resolveConfig` (names `--num-ctx`). */
   numCtx?: string;
   json?: boolean;
   verbose?: boolean;
 }
 
-/** Upper bound of `--max-steps` (a guard against runaway sessions). */
-const MAX_STEPS_LIMIT = 100;
-
 async function ask(question: string, flags: AskFlags): Promise<void> {
   const json = flags.json === true;
   const verbose = flags.verbose === true;
   if (question.trim() === "") throw new UsageError("the question is empty");
-  const maxSteps = flags.maxSteps ?? 8;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > MAX_STEPS_LIMIT) {
-    throw new UsageError(`--max-steps must be between 1 and ${MAX_STEPS_LIMIT}, got ${maxSteps}`);
-  }
-  const { resolveConfig } = await import("../../config.js");
+  const [{ resolveConfig }, { loadConfigFiles }] = await Promise.all([import("../../config.js"), import("../../config-file.js")]);
   const configFlags: ConfigFlags = {};
   if (flags.model !== undefined) configFlags.model = flags.model;
   if (flags.provider !== undefined) configFlags.provider = flags.provider;
   if (flags.host !== undefined) configFlags.host = flags.host;
   if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
   if (flags.numCtx !== undefined) configFlags.numCtx = flags.numCtx;
-  const config = resolveConfig(configFlags, process.env);
+  if (flags.maxSteps !== undefined) configFlags.maxSteps = flags.maxSteps;
+  const config = resolveConfig(configFlags, process.env, loadConfigFiles(flags.root, process.env));
 
   const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, models, { AskEventPrinter }, output, render, { rootView }] =
     await Promise.all([
@@ -100,7 +95,7 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       registry: createCodeToolRegistry(),
       workspace,
       question,
-      maxSteps,
+      ...(config.maxSteps !== undefined ? { maxSteps: config.maxSteps } : {}),
       ...(config.contextTokens !== undefined ? { contextTokens: config.contextTokens } : {}),
       toolshim: config.toolshim,
       ...(interpreter ? { interpreter } : {}),
@@ -153,7 +148,7 @@ export function register(program: Command): void {
     .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
-    .option("--max-steps <n>", "maximum tool steps before answering (default 8)", parseInteger)
+    .option("--max-steps <n>", "maximum tool steps before answering, 1-100 (default 8)")
     .option("--num-ctx <n>", "context size in tokens, 2048-1048576 (default: CODECITE_NUM_CTX, else 8192; capped by the model's)")
     .option("--json", "print {answer, evidence, citations, steps, model, provider} as JSON")
     .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")

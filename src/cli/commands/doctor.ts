@@ -1,6 +1,10 @@
 /**
- * `codecite doctor [--json]`: checks that `codecite ask` can run with the configured provider,
- * and says how to fix what is missing.
+ * `codecite doctor [--for ask|mcp|serve] [--json]`: checks what is ready for each purpose, and
+ * says how to fix what is missing. Purposes (`--for`, default `ask`): `mcp` — the evidence
+ * commands and the MCP server (no model needed: grammars and ripgrep); `ask` — `ask` and `chat`
+ * (also the provider, the model, the configuration); `serve` — the HTTP gateway (the
+ * configuration, the serve settings and the upstream server). Every check runs; a check is
+ * `required` when the chosen purpose cannot run without it.
  *
  * Checks, in order (each `{name, ok, required, detail, fix?}`):
  * 1. `config`: flags and variables resolve (README "Configuration").
@@ -18,7 +22,9 @@
  * 9. `probe`: one short request offering a trivial tool; reports whether the call came back
  *    natively, as text the shim recovered (and by which stage), or not at all. Optional.
  *
- * Exit code 0 when every required check passes (the main job can run), 1 otherwise. With
+ * 10. `serve`: the settings of `codecite serve` resolve (port, listen address, token rule, upstream).
+ *
+ * Exit code 0 when every required check of the purpose passes, 1 otherwise. With
  * `--json`, stdout carries `{checks: [...], ok}`; otherwise a readable report (stdout) and a
  * spinner (stderr) while slow checks run.
  */
@@ -40,8 +46,26 @@ export interface DoctorCheck {
   fix?: string;
 }
 
-/** The result of `runDoctor`: every check, and whether `ask` can run. */
+/** What `doctor` checks readiness for (`--for`). */
+export type DoctorPurpose = "ask" | "mcp" | "serve";
+
+/** The checks each purpose cannot run without. */
+const REQUIRED_FOR: Record<DoctorPurpose, ReadonlySet<string>> = {
+  mcp: new Set(["tree-sitter", "ripgrep"]),
+  ask: new Set(["config", "server", "model", "tree-sitter", "ripgrep"]),
+  serve: new Set(["config", "serve", "server"]),
+};
+
+/** What the last line of the report calls each purpose. */
+const PURPOSE_WORDS: Record<DoctorPurpose, string> = {
+  mcp: "the evidence commands and codecite mcp",
+  ask: "codecite ask and chat",
+  serve: "codecite serve",
+};
+
+/** The result of `runDoctor`: every check, and whether the purpose can run. */
 export interface DoctorReport {
+  purpose: DoctorPurpose;
   checks: DoctorCheck[];
   /** True when every required check passed. */
   ok: boolean;
@@ -53,6 +77,10 @@ export interface DoctorOptions {
   probeTimeoutMs?: number;
   /** Called before each slow step (for a progress line). */
   onStage?: (label: string) => void;
+  /** The purpose to check readiness for (default `ask`). */
+  purpose?: DoctorPurpose;
+  /** Repository root whose `.codecite.yml` applies (default: the current directory). */
+  root?: string;
 }
 
 /** The trivial tool the live probe offers. */
@@ -103,16 +131,41 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
   const checks: DoctorCheck[] = [];
   const add = (c: DoctorCheck) => void checks.push(c);
   const stage = (label: string) => opts.onStage?.(label);
-  const finish = (): DoctorReport => ({ checks, ok: checks.every((c) => c.ok || !c.required) });
+  const purpose = opts.purpose ?? "ask";
+  const finish = (): DoctorReport => {
+    for (const c of checks) c.required = REQUIRED_FOR[purpose].has(c.name);
+    return { purpose, checks, ok: checks.every((c) => c.ok || !c.required) };
+  };
 
-  // 1. config
-  const { resolveConfig, ConfigError } = await import("../../config.js");
+  // 1. config (with the configuration files), 10. serve
+  const [{ resolveConfig, resolveServeConfig, ConfigError }, { loadConfigFiles, ConfigFileError }] = await Promise.all([
+    import("../../config.js"),
+    import("../../config-file.js"),
+  ]);
   let config: Config;
   try {
-    config = resolveConfig(flags, env);
+    const files = loadConfigFiles(opts.root, env);
+    config = resolveConfig(flags, env, files);
     add({ name: "config", ok: true, required: true, detail: describeConfig(config) });
+    try {
+      const serve = resolveServeConfig({}, env, files);
+      const up = serve.upstream;
+      add({
+        name: "serve",
+        ok: true,
+        required: true,
+        detail: `listens on ${serve.listen}:${serve.port}${serve.token !== undefined ? " with a token" : ""}; upstream ${up.provider} at ${up.provider === "ollama" ? up.ollamaHost : up.openai.baseURL}`,
+      });
+    } catch (err) {
+      add({ name: "serve", ok: false, required: true, detail: message(err), fix: hintOf(err) ?? "fix the serve settings" });
+    }
   } catch (err) {
-    const fix = err instanceof ConfigError ? `${err.value.trim() === "" ? "set" : "fix or unset"} ${err.variable}` : undefined;
+    const fix =
+      err instanceof ConfigError
+        ? `${err.value.trim() === "" ? "set" : "fix or unset"} ${err.variable}`
+        : err instanceof ConfigFileError
+          ? err.hint
+          : undefined;
     add({ name: "config", ok: false, required: true, detail: message(err), ...(fix ? { fix } : {}) });
     await localChecks(add, stage);
     return finish();
@@ -515,7 +568,10 @@ export function renderReport(report: DoctorReport, c: import("../output.js").Col
   }
   const failed = report.checks.filter((k) => !k.ok && k.required).length;
   lines.push("");
-  lines.push(report.ok ? c.green("Ready: codecite ask can run.") : c.red(`Not ready: ${failed} required check${failed === 1 ? "" : "s"} failed.`));
+  const what = PURPOSE_WORDS[report.purpose];
+  lines.push(
+    report.ok ? c.green(`Ready: ${what} can run.`) : c.red(`Not ready for ${what}: ${failed} required check${failed === 1 ? "" : "s"} failed.`),
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -525,6 +581,7 @@ interface DoctorFlags {
   model?: string;
   host?: string;
   toolshim?: string;
+  for?: string;
 }
 
 /** Registers `codecite doctor` on `program` (README "CLI reference"). */
@@ -536,10 +593,16 @@ export function register(program: Command): void {
     .option("--model <name>", "chat model (default: CODECITE_MODEL, else automatic)")
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
-    .option("--json", "print {checks: [{name, ok, required, detail, fix?}], ok}")
+    .option("--for <purpose>", "ask (ask and chat), mcp (the evidence commands and mcp) or serve (default ask)")
+    .option("--json", "print {purpose, checks: [{name, ok, required, detail, fix?}], ok}")
     .action((flags: DoctorFlags) =>
       runAction(flags.json === true, async () => {
         const json = flags.json === true;
+        const purpose = flags.for ?? "ask";
+        if (purpose !== "ask" && purpose !== "mcp" && purpose !== "serve") {
+          const { UsageError } = await import("../output.js");
+          throw new UsageError(`--for must be ask, mcp or serve, got ${JSON.stringify(purpose)}`);
+        }
         const configFlags: ConfigFlags = {};
         if (flags.provider !== undefined) configFlags.provider = flags.provider;
         if (flags.model !== undefined) configFlags.model = flags.model;
@@ -547,7 +610,7 @@ export function register(program: Command): void {
         if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
         const [{ startProgress }, output] = await Promise.all([import("../progress.js"), import("../output.js")]);
         const progress = startProgress("checking…", { json });
-        const report = await runDoctor(configFlags, process.env, { onStage: (label) => progress.update(label) }).finally(() => progress.stop());
+        const report = await runDoctor(configFlags, process.env, { purpose, onStage: (label) => progress.update(label) }).finally(() => progress.stop());
         if (json) output.printJson(report);
         else process.stdout.write(renderReport(report, output.colorsFor(process.stdout)));
         process.exitCode = report.ok ? 0 : 1;

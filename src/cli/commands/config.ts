@@ -1,0 +1,109 @@
+/**
+ * `codecite config [--root DIR] [--json]`: the effective settings and where each value came from
+ * (flag, environment, repository file, user file, default; README "Configuration"), and the
+ * configuration files looked for. Secrets are never printed: `OPENAI_API_KEY` and the serve token
+ * show only whether they are set.
+ *
+ * `--json` prints `{"settings": {name: {"value", "source", "file"?, "line"?}}, "files":
+ * {"repo": {"path", "found"}, "user": {"path", "found"}}}`.
+ */
+import type { Command } from "commander";
+import type { Config, ServeConfig, ValueSource } from "../../config.js";
+import type { ConfigFiles } from "../../config-file.js";
+import { runAction } from "../output.js";
+
+/** One effective setting as printed. */
+export interface EffectiveSetting {
+  value: string | number | boolean | null;
+  source: ValueSource;
+  file?: string;
+  line?: number;
+}
+
+/** The settings table of `codecite config` (names as the file keys spell them). */
+export function effectiveSettings(config: Config, serve: ServeConfig): Record<string, EffectiveSetting> {
+  const at = (key: keyof Config["sources"]) => config.origins[key] ?? {};
+  const row = (value: EffectiveSetting["value"], key: keyof Config["sources"]): EffectiveSetting => ({ value, source: config.sources[key], ...at(key) });
+  const upstream = serve.upstream;
+  const upstreamKey = upstream.provider === "ollama" ? "ollamaHost" : "openaiBaseURL";
+  return {
+    provider: row(config.provider, "provider"),
+    model: row(config.model ?? null, "model"),
+    host: config.provider === "openai" ? row(config.openai.baseURL ?? null, "openaiBaseURL") : row(config.ollamaHost, "ollamaHost"),
+    openai_api_key: { value: config.openai.apiKey !== undefined ? "(set)" : null, source: config.openai.apiKey !== undefined ? "env" : "default" },
+    toolshim: row(config.toolshim, "toolshim"),
+    toolshim_backend: row(config.interpreter.backend, "interpreterBackend"),
+    num_ctx: row(config.contextTokens ?? null, "contextTokens"),
+    max_steps: row(config.maxSteps ?? null, "maxSteps"),
+    prefetch: row(config.prefetch, "prefetch"),
+    "serve.provider": { value: upstream.provider, source: upstream.sources.provider, ...(upstream.origins.provider ?? {}) },
+    "serve.upstream": {
+      value: upstream.provider === "ollama" ? upstream.ollamaHost : (upstream.openai.baseURL ?? null),
+      source: upstream.sources[upstreamKey],
+      ...(upstream.origins[upstreamKey] ?? {}),
+    },
+    "serve.port": { value: serve.port, source: serve.sources.port },
+    "serve.listen": { value: serve.listen, source: serve.sources.listen },
+    "serve.token": { value: serve.token !== undefined ? "(set)" : null, source: serve.sources.token },
+  };
+}
+
+const SOURCE_WORDS: Record<ValueSource, string> = {
+  flag: "flag",
+  env: "environment",
+  repo_file: "repository file",
+  user_file: "user file",
+  default: "default",
+};
+
+function render(settings: Record<string, EffectiveSetting>, files: ConfigFiles, c: import("../output.js").Colors): string {
+  const width = Math.max(...Object.keys(settings).map((k) => k.length));
+  const lines: string[] = [];
+  for (const [name, s] of Object.entries(settings)) {
+    const value = s.value === null ? c.dim("(unset)") : String(s.value);
+    const where = s.file !== undefined ? `${SOURCE_WORDS[s.source]} ${s.file}:${s.line}` : SOURCE_WORDS[s.source];
+    lines.push(`${name.padEnd(width)}  ${value}  ${c.dim(`(${where})`)}`);
+  }
+  lines.push("");
+  lines.push(`repository file: ${files.paths.repo}${files.repo ? "" : c.dim(" (not found)")}`);
+  lines.push(`user file:       ${files.paths.user}${files.user ? "" : c.dim(" (not found)")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+interface ConfigCommandFlags {
+  root: string;
+  json?: boolean;
+}
+
+/** Registers `codecite config` on `program`. */
+export function register(program: Command): void {
+  program
+    .command("config")
+    .description("print the effective settings and where each value came from")
+    .option("--root <dir>", "repository root (where .codecite.yml is read)", ".")
+    .option("--json", "print {settings: {name: {value, source, file?, line?}}, files}")
+    .action((flags: ConfigCommandFlags) =>
+      runAction(flags.json === true, async () => {
+        const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output] = await Promise.all([
+          import("../../config.js"),
+          import("../../config-file.js"),
+          import("../output.js"),
+        ]);
+        const files = loadConfigFiles(flags.root, process.env);
+        const config = resolveConfig({}, process.env, files);
+        const serve = resolveServeConfig({}, process.env, files);
+        const settings = effectiveSettings(config, serve);
+        if (flags.json === true) {
+          output.printJson({
+            settings,
+            files: {
+              repo: { path: files.paths.repo, found: files.repo !== undefined },
+              user: { path: files.paths.user, found: files.user !== undefined },
+            },
+          });
+          return;
+        }
+        process.stdout.write(render(settings, files, output.colorsFor(process.stdout)));
+      }),
+    );
+}

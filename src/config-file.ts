@@ -1,0 +1,227 @@
+/**
+ * Configuration files (README "Configuration"): `.codecite.yml` in the repository root and
+ * `config.yml` in `$XDG_CONFIG_HOME/codecite` (else `~/.config/codecite`). Keys mirror the
+ * flags and variables (see {@link FILE_KEYS}); values are validated by `config.ts` with the same
+ * messages as flags, naming the file and line instead of the flag.
+ *
+ * Format: a YAML 1.2 mapping (parsed with the `yaml` package; https://yaml.org/spec/1.2.2/),
+ * at most {@link MAX_CONFIG_FILE_BYTES} bytes, scalar values only, plus the `serve:` mapping.
+ *
+ * A repository file is untrusted input: whoever wrote the repository wrote it. It may set only
+ * how the model works on that repository (`model`, `toolshim`, `num_ctx`, `max_steps`,
+ * `prefetch`); keys that choose a server, an address or a file to load (`host`, `provider`,
+ * `serve:`, the interpreter's settings, GGUF paths) are refused with an error naming the file
+ * and line — otherwise cloning a repository could send the user's questions (and a gateway's
+ * client traffic) to a server of the repository author's choosing. A repository file that is a
+ * symbolic link is not read (it could point at a private file whose text an error would quote).
+ * Neither file can hold a secret: API keys and the serve token come only from the environment
+ * or flags, and `codecite config` never prints a secret.
+ */
+import { lstatSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { LineCounter, isMap, isScalar, parseDocument, type Node as YamlNode, type YAMLMap } from "yaml";
+
+/** Largest configuration file read, in bytes (a settings file is a few hundred bytes). */
+export const MAX_CONFIG_FILE_BYTES = 65_536;
+
+/** The repository file's name, in the root given by `--root`. */
+export const REPO_CONFIG_NAME = ".codecite.yml";
+
+/** Which file a setting came from. */
+export type ConfigFileKind = "repo" | "user";
+
+/** One key a configuration file may hold. */
+interface FileKey {
+  /** What the key mirrors, for messages: the flag (or the variable when there is no flag). */
+  mirrors: string;
+  /** A repository file may set it (it neither chooses a server nor a file to load). */
+  repo: boolean;
+}
+
+/**
+ * Every accepted key (`serve.*` are the keys of the `serve:` mapping) and what it mirrors.
+ * Values are validated in `config.ts` exactly as the flag or variable named here.
+ */
+export const FILE_KEYS: Readonly<Record<string, FileKey>> = {
+  model: { mirrors: "--model", repo: true },
+  toolshim: { mirrors: "--toolshim", repo: true },
+  num_ctx: { mirrors: "--num-ctx", repo: true },
+  max_steps: { mirrors: "--max-steps", repo: true },
+  prefetch: { mirrors: "--no-prefetch", repo: true },
+  provider: { mirrors: "--provider", repo: false },
+  host: { mirrors: "--host", repo: false },
+  toolshim_backend: { mirrors: "CODECITE_TOOLSHIM_BACKEND", repo: false },
+  toolshim_ollama_model: { mirrors: "CODECITE_TOOLSHIM_OLLAMA_MODEL", repo: false },
+  toolshim_model: { mirrors: "CODECITE_TOOLSHIM_MODEL", repo: false },
+  local_model: { mirrors: "CODECITE_LOCAL_MODEL", repo: false },
+  "serve.port": { mirrors: "serve --port", repo: false },
+  "serve.listen": { mirrors: "serve --listen", repo: false },
+  "serve.upstream": { mirrors: "serve --upstream", repo: false },
+  "serve.provider": { mirrors: "serve --provider", repo: false },
+};
+
+/** A setting as a file states it: its text (numbers and booleans as YAML wrote them) and where. */
+export interface FileSetting {
+  /** The scalar's value as text (`8192`, `true`, `qwen3:8b`). */
+  raw: string;
+  /** Absolute path of the file. */
+  file: string;
+  /** 1-based line of the value. */
+  line: number;
+}
+
+/** One parsed configuration file. */
+export interface ConfigFile {
+  kind: ConfigFileKind;
+  /** Absolute path. */
+  path: string;
+  /** Settings by key (`serve.port` for the `serve:` mapping's `port`). */
+  settings: ReadonlyMap<string, FileSetting>;
+}
+
+/** The configuration files that apply to one run; absent when the file does not exist. */
+export interface ConfigFiles {
+  repo?: ConfigFile;
+  user?: ConfigFile;
+  /** Where each file is looked for (shown by `codecite config`). */
+  paths: { repo: string; user: string };
+}
+
+/**
+ * A configuration file that cannot be used: unreadable, not YAML, not a mapping, an unknown key,
+ * a key a repository file may not set, or a bad value. `file` and `line` (1-based; 0 when the
+ * whole file is at fault) say where. The message never quotes more than the offending value.
+ */
+export class ConfigFileError extends Error {
+  override readonly name = "ConfigFileError";
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+    /** What to do about it. */
+    readonly hint: string,
+  ) {
+    super(`${line > 0 ? `${file}:${line}` : file}: ${message}`);
+  }
+}
+
+/** `$XDG_CONFIG_HOME/codecite/config.yml`, else `~/.config/codecite/config.yml` (XDG Base Directory spec). */
+export function userConfigPath(env: Readonly<Record<string, string | undefined>>): string {
+  const xdg = env.XDG_CONFIG_HOME?.trim();
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME?.trim() || os.homedir(), ".config");
+  return path.join(base, "codecite", "config.yml");
+}
+
+function keysList(kind: ConfigFileKind): string {
+  return Object.entries(FILE_KEYS)
+    .filter(([, k]) => kind === "user" || k.repo)
+    .map(([name]) => name)
+    .join(", ");
+}
+
+/**
+ * Parses the text of one configuration file.
+ * @param file absolute path, for messages.
+ * @throws ConfigFileError for YAML errors, a top level that is not a mapping, a non-scalar value,
+ *   an unknown or duplicated key, and (repository file) a key only the user file may set.
+ */
+export function parseConfigFile(text: string, file: string, kind: ConfigFileKind): ConfigFile {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
+  const fixHint = `Fix ${file}.`;
+  const first = doc.errors[0];
+  if (first) {
+    // The parser's own words, without the source excerpt (the file could be anything).
+    const what = first.code === "DUPLICATE_KEY" ? "a key appears twice" : `not valid YAML (${first.code.toLowerCase().replace(/_/g, " ")})`;
+    throw new ConfigFileError(file, lineOf(first.pos[0]), what, fixHint);
+  }
+  const settings = new Map<string, FileSetting>();
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { kind, path: file, settings };
+  if (!isMap(root)) throw new ConfigFileError(file, lineOf(root.range?.[0]), "the file must be a mapping of keys to values (key: value)", fixHint);
+
+  const visit = (map: YAMLMap<unknown, unknown>, prefix: string): void => {
+    for (const pair of map.items) {
+      const keyNode = pair.key as YamlNode | null;
+      const keyLine = lineOf(keyNode?.range?.[0]);
+      const key = isScalar(keyNode) ? String(keyNode.value) : "";
+      const full = prefix + key;
+      const spec = FILE_KEYS[full];
+      const valueNode = pair.value as YamlNode | null;
+      if (prefix === "" && key === "serve" && isMap(valueNode)) {
+        if (kind === "repo") {
+          throw new ConfigFileError(
+            file,
+            keyLine,
+            "serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)",
+            `Remove serve from ${file}; put it in your user configuration file.`,
+          );
+        }
+        visit(valueNode, "serve.");
+        continue;
+      }
+      if (!spec) {
+        const shown = JSON.stringify(full.length > 60 ? `${full.slice(0, 57)}...` : full);
+        throw new ConfigFileError(file, keyLine, `unknown key ${shown}; accepted: ${keysList(kind)}${kind === "user" ? ", serve" : ""}`, `Remove or rename it in ${file}.`);
+      }
+      if (kind === "repo" && !spec.repo) {
+        throw new ConfigFileError(
+          file,
+          keyLine,
+          `${full} is not accepted in a repository file (a repository cannot choose servers, addresses or model files)`,
+          `Remove ${full} from ${file}; set it with ${spec.mirrors}, its environment variable or your user configuration file.`,
+        );
+      }
+      if (!isScalar(valueNode) || valueNode.value === null || typeof valueNode.value === "object") {
+        throw new ConfigFileError(file, lineOf(valueNode?.range?.[0]) || keyLine, `${full} needs a single value (text, number or true/false)`, `Fix ${full} in ${file}.`);
+      }
+      settings.set(full, { raw: String(valueNode.value), file, line: lineOf(valueNode.range?.[0]) || keyLine });
+    }
+  };
+  visit(root, "");
+  return { kind, path: file, settings };
+}
+
+/** Reads one file; `undefined` when it does not exist. */
+function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile | undefined {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw new ConfigFileError(file, 0, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `Check the permissions of ${file}.`);
+  }
+  if (kind === "repo" && stat.isSymbolicLink()) {
+    throw new ConfigFileError(file, 0, "is a symbolic link; a repository's configuration file must be a regular file", `Replace ${file} by a regular file or remove it.`);
+  }
+  if (!stat.isFile() && !stat.isSymbolicLink()) throw new ConfigFileError(file, 0, "is not a regular file", `Remove ${file} or make it a file.`);
+  if (stat.size > MAX_CONFIG_FILE_BYTES) {
+    throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    throw new ConfigFileError(file, 0, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `Check the permissions of ${file}.`);
+  }
+  if (text.length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
+  return parseConfigFile(text, file, kind);
+}
+
+/**
+ * Reads the configuration files that apply to a run over `root`: `root/.codecite.yml` and the
+ * user file ({@link userConfigPath}). A missing file is simply absent.
+ * @throws ConfigFileError when a file exists but cannot be used (see {@link parseConfigFile}).
+ */
+export function loadConfigFiles(root: string | undefined, env: Readonly<Record<string, string | undefined>>): ConfigFiles {
+  const repoPath = path.resolve(root ?? ".", REPO_CONFIG_NAME);
+  const userPath = userConfigPath(env);
+  const files: ConfigFiles = { paths: { repo: repoPath, user: userPath } };
+  const user = readConfigFile(userPath, "user");
+  if (user) files.user = user;
+  const repo = readConfigFile(repoPath, "repo");
+  if (repo) files.repo = repo;
+  return files;
+}

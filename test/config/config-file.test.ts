@@ -1,0 +1,239 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigFileError, loadConfigFiles, parseConfigFile, userConfigPath } from "../../src/config-file.js";
+import { ConfigError, resolveConfig, resolveServeConfig } from "../../src/config.js";
+import { runCli } from "../cli/run-cli.js";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
+
+let repo: string;
+let home: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  repo = makeTempDir("codecite-cfg-repo-");
+  home = makeTempDir("codecite-cfg-home-");
+  env = { XDG_CONFIG_HOME: home };
+});
+afterEach(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+function userFile(text: string): string {
+  const file = path.join(home, "codecite", "config.yml");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  return file;
+}
+
+function fileError(fn: () => unknown): ConfigFileError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigFileError);
+    return e as ConfigFileError;
+  }
+  throw new Error("expected a ConfigFileError");
+}
+
+describe("configuration file locations", () => {
+  it("the user file is under $XDG_CONFIG_HOME, else ~/.config", () => {
+    expect(userConfigPath({ XDG_CONFIG_HOME: "/x/conf", HOME: "/home/u" })).toBe("/x/conf/codecite/config.yml");
+    expect(userConfigPath({ HOME: "/home/u" })).toBe("/home/u/.config/codecite/config.yml");
+    // A relative XDG_CONFIG_HOME is invalid per the XDG Base Directory spec and ignored.
+    expect(userConfigPath({ XDG_CONFIG_HOME: "rel", HOME: "/home/u" })).toBe("/home/u/.config/codecite/config.yml");
+  });
+
+  it("missing files are simply absent", () => {
+    const files = loadConfigFiles(repo, env);
+    expect(files.repo).toBeUndefined();
+    expect(files.user).toBeUndefined();
+    expect(files.paths).toEqual({ repo: path.join(repo, ".codecite.yml"), user: path.join(home, "codecite", "config.yml") });
+  });
+});
+
+describe("precedence: flags > environment > repository file > user file > defaults", () => {
+  it("each layer wins over the ones below it, and the source says which", () => {
+    userFile("model: user-model\ntoolshim: off\nnum_ctx: 4096\nmax_steps: 3\nprefetch: false\n");
+    putFile(repo, ".codecite.yml", "model: repo-model\ntoolshim: on\n");
+    const files = loadConfigFiles(repo, env);
+
+    const fromFiles = resolveConfig({}, env, files);
+    expect(fromFiles.model).toBe("repo-model");
+    expect(fromFiles.toolshim).toBe("on");
+    expect(fromFiles.contextTokens).toBe(4096);
+    expect(fromFiles.maxSteps).toBe(3);
+    expect(fromFiles.prefetch).toBe(false);
+    expect(fromFiles.sources).toMatchObject({ model: "repo_file", toolshim: "repo_file", contextTokens: "user_file", maxSteps: "user_file", prefetch: "user_file", provider: "default" });
+    expect(fromFiles.origins.model).toEqual({ file: path.join(repo, ".codecite.yml"), line: 1 });
+    expect(fromFiles.origins.contextTokens).toEqual({ file: path.join(home, "codecite", "config.yml"), line: 3 });
+
+    const fromEnv = resolveConfig({}, { ...env, CODECITE_MODEL: "env-model", CODECITE_NUM_CTX: "16384" }, files);
+    expect(fromEnv.model).toBe("env-model");
+    expect(fromEnv.contextTokens).toBe(16384);
+    expect(fromEnv.sources).toMatchObject({ model: "env", contextTokens: "env", toolshim: "repo_file" });
+
+    const fromFlags = resolveConfig({ model: "flag-model", toolshim: "auto", maxSteps: "5" }, { ...env, CODECITE_MODEL: "env-model" }, files);
+    expect(fromFlags.model).toBe("flag-model");
+    expect(fromFlags.toolshim).toBe("auto");
+    expect(fromFlags.maxSteps).toBe(5);
+    expect(fromFlags.sources).toMatchObject({ model: "flag", toolshim: "flag", maxSteps: "flag" });
+
+    const none = resolveConfig({}, {}, undefined);
+    expect(none).toMatchObject({ toolshim: "auto", prefetch: true });
+    expect(none.maxSteps).toBeUndefined();
+    expect(none.sources.maxSteps).toBe("default");
+  });
+
+  it("the user file may choose the server; the environment still beats it", () => {
+    userFile("provider: ollama\nhost: 10.0.0.5\n");
+    const files = loadConfigFiles(repo, env);
+    expect(resolveConfig({}, env, files).ollamaHost).toBe("http://10.0.0.5:11434");
+    expect(resolveConfig({}, { ...env, OLLAMA_HOST: "127.0.0.1:9" }, files).ollamaHost).toBe("http://127.0.0.1:9");
+  });
+});
+
+describe("errors name the file and the line", () => {
+  it("an unknown key", () => {
+    putFile(repo, ".codecite.yml", "model: qwen3:8b\n\ncolour: blue\n");
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.file).toBe(path.join(repo, ".codecite.yml"));
+    expect(e.line).toBe(3);
+    expect(e.message).toBe(`${path.join(repo, ".codecite.yml")}:3: unknown key "colour"; accepted: model, toolshim, num_ctx, max_steps, prefetch`);
+  });
+
+  it("a bad value, with the flag's message", () => {
+    userFile("# mine\ntoolshim: sometimes\n");
+    const files = loadConfigFiles(repo, env);
+    let flagMessage = "";
+    try {
+      resolveConfig({ toolshim: "sometimes" }, {});
+    } catch (err) {
+      flagMessage = (err as ConfigError).message;
+    }
+    expect(flagMessage).toBe('invalid --toolshim="sometimes"; accepted: auto, 1, true, yes, on, 0, false, no, off');
+    const e = fileError(() => resolveConfig({}, env, files));
+    expect(e.line).toBe(2);
+    expect(e.message).toBe(`${path.join(home, "codecite", "config.yml")}:2: invalid toolshim="sometimes"; accepted: auto, 1, true, yes, on, 0, false, no, off`);
+    expect(e.hint).toBe(`Fix or remove toolshim in ${path.join(home, "codecite", "config.yml")}.`);
+  });
+
+  it("a number out of range", () => {
+    putFile(repo, ".codecite.yml", "max_steps: 500\n");
+    const e = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(e.message).toBe(`${path.join(repo, ".codecite.yml")}:1: invalid max_steps="500"; accepted: an integer from 1 to 100`);
+  });
+
+  it("YAML that does not parse, a list at the top, a nested value", () => {
+    expect(fileError(() => parseConfigFile("model: [a\n", "/f.yml", "user")).message).toMatch(/^\/f\.yml:\d+: not valid YAML/);
+    expect(fileError(() => parseConfigFile("- a\n- b\n", "/f.yml", "user")).message).toBe(
+      "/f.yml:1: the file must be a mapping of keys to values (key: value)",
+    );
+    expect(fileError(() => parseConfigFile("model:\n  name: x\n", "/f.yml", "user")).message).toBe(
+      "/f.yml:2: model needs a single value (text, number or true/false)",
+    );
+    expect(fileError(() => parseConfigFile("model: a\nmodel: b\n", "/f.yml", "user")).message).toBe("/f.yml:2: a key appears twice");
+  });
+
+  it("an empty file and a file of comments set nothing", () => {
+    expect(parseConfigFile("", "/f.yml", "repo").settings.size).toBe(0);
+    expect(parseConfigFile("# nothing\n", "/f.yml", "repo").settings.size).toBe(0);
+  });
+});
+
+describe("a repository file is untrusted", () => {
+  it.each([
+    ["host: evil.example.com\n", "host"],
+    ["provider: openai\n", "provider"],
+    ["toolshim_ollama_model: x\n", "toolshim_ollama_model"],
+    ["local_model: /tmp/x.gguf\n", "local_model"],
+  ])("refuses %j", (text, key) => {
+    putFile(repo, ".codecite.yml", `model: m\n${text}`);
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.line).toBe(2);
+    expect(e.message).toContain(`${key} is not accepted in a repository file`);
+  });
+
+  it("refuses serve settings", () => {
+    putFile(repo, ".codecite.yml", "serve:\n  upstream: http://evil.example.com\n");
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.line).toBe(1);
+    expect(e.message).toContain("serve settings are not accepted in a repository file");
+  });
+
+  it("a model from the repository file is not used as a GGUF path for llama-cpp", () => {
+    putFile(repo, ".codecite.yml", "model: ../../evil.gguf\n");
+    const files = loadConfigFiles(repo, env);
+    expect(() => resolveConfig({ provider: "llama-cpp" }, env, files)).toThrow(/CODECITE_LOCAL_MODEL/);
+  });
+
+  it("is not read through a symbolic link, and never quotes the target", () => {
+    const secret = path.join(home, "secret.txt");
+    writeFileSync(secret, "api_key: sk-very-secret\n");
+    symlinkSync(secret, path.join(repo, ".codecite.yml"));
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.message).toContain("is a symbolic link");
+    expect(e.message).not.toContain("sk-very-secret");
+  });
+});
+
+describe("serve settings", () => {
+  it("port, listen and upstream from the user file; flags beat them", () => {
+    userFile("serve:\n  port: 12000\n  upstream: 127.0.0.1:11500\n");
+    const files = loadConfigFiles(repo, env);
+    const s = resolveServeConfig({}, env, files);
+    expect(s).toMatchObject({ port: 12000, listen: "127.0.0.1" });
+    expect(s.upstream.ollamaHost).toBe("http://127.0.0.1:11500");
+    expect(s.upstream.sources.ollamaHost).toBe("user_file");
+    expect(resolveServeConfig({ port: "13000", upstream: "127.0.0.1:9" }, env, files)).toMatchObject({ port: 13000, upstream: { ollamaHost: "http://127.0.0.1:9" } });
+  });
+
+  it("a non-loopback listen address needs a token, which is never echoed", () => {
+    expect(() => resolveServeConfig({ listen: "0.0.0.0" }, {})).toThrow(/listening beyond this machine needs a token/);
+    expect(resolveServeConfig({ listen: "0.0.0.0", token: "abcdefghijklmnop" }, {}).token).toBe("abcdefghijklmnop");
+    expect(resolveServeConfig({ listen: "::1" }, {}).token).toBeUndefined();
+    let message = "";
+    try {
+      resolveServeConfig({ token: "short-secret" }, {});
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe('invalid --token="(hidden)"; accepted: a token of at least 16 characters');
+  });
+});
+
+describe("codecite config", () => {
+  it("--json prints each setting with its source and file line; secrets are not shown", async () => {
+    userFile("num_ctx: 4096\nserve:\n  port: 12001\n");
+    putFile(repo, ".codecite.yml", "model: repo-model\n");
+    const r = await runCli(["config", "--root", repo, "--json"], {
+      env: { XDG_CONFIG_HOME: home, CODECITE_TOOLSHIM: "on", OPENAI_API_KEY: "sk-secret-value", CODECITE_SERVE_TOKEN: "a-token-of-sixteen-chars" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("sk-secret-value");
+    expect(r.stdout).not.toContain("a-token-of-sixteen-chars");
+    const out = JSON.parse(r.stdout) as { settings: Record<string, unknown>; files: unknown };
+    expect(out.settings.model).toEqual({ value: "repo-model", source: "repo_file", file: path.join(repo, ".codecite.yml"), line: 1 });
+    expect(out.settings.num_ctx).toEqual({ value: 4096, source: "user_file", file: path.join(home, "codecite", "config.yml"), line: 1 });
+    expect(out.settings.toolshim).toEqual({ value: "on", source: "env" });
+    expect(out.settings.max_steps).toEqual({ value: null, source: "default" });
+    expect(out.settings.openai_api_key).toEqual({ value: "(set)", source: "env" });
+    expect(out.settings["serve.port"]).toEqual({ value: 12001, source: "user_file" });
+    expect(out.settings["serve.token"]).toEqual({ value: "(set)", source: "env" });
+    expect(out.files).toEqual({
+      repo: { path: path.join(repo, ".codecite.yml"), found: true },
+      user: { path: path.join(home, "codecite", "config.yml"), found: true },
+    });
+  });
+
+  it("a bad repository file stops every command with exit 2, naming file and line", async () => {
+    putFile(repo, ".codecite.yml", "host: evil.example.com\n");
+    const r = await runCli(["config", "--root", repo], { env: { XDG_CONFIG_HOME: home } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path.join(repo, ".codecite.yml")}:1: host is not accepted in a repository file`);
+    const ask = await runCli(["ask", "where?", "--root", repo, "--json"], { env: { XDG_CONFIG_HOME: home } });
+    expect(ask.code).toBe(2);
+    expect(JSON.parse(ask.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+  });
+});
