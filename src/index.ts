@@ -2,7 +2,7 @@
  * codecite as a library: the public surface is exactly what this file exports.
  *
  * - Tools: `defineTool` (zod schema → JSON Schema), `ToolRegistry` (frozen whitelist, validated
- *   dispatch that never throws), `createCodeToolRegistry` (the five read-only code tools).
+ *   dispatch that never throws), `createCodeToolRegistry` (the six read-only code tools).
  * - Evidence: `Workspace` (the sandbox every file access goes through), the `Evidence` record
  *   and tool result envelope types, `ToolError`.
  * - Models: `runAgent` (the tool-calling loop with grounding), the providers

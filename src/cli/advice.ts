@@ -9,7 +9,7 @@
  *
  * - tool names become commands: `read_evidence` → `codecite read`, `search_code` →
  *   `codecite search`, `find_symbol` → `codecite symbol`, `find_importers` →
- *   `codecite importers`, `read_git_diff` → `codecite diff`;
+ *   `codecite importers`, `find_references` → `codecite refs`, `read_git_diff` → `codecite diff`;
  * - `param=value` becomes `--param-name value` (`start_line=201` → `--start-line 201`);
  * - parameter names with an underscore (`max_results`, `start_line`, `end_line`,
  *   `context_lines`, `case_sensitive`, `module_name`) become flags (`--max-results`), or the
@@ -29,6 +29,7 @@ export const EVIDENCE_COMMANDS = {
   search: { tool: "search_code", positional: ["query", "<query>"], options: ["--regex", "--path", "--glob", "--case-sensitive", "--max-results", "--root", "--json"] },
   symbol: { tool: "find_symbol", positional: ["name", "<name>"], options: ["--kind", "--path", "--max-results", "--root", "--json"] },
   importers: { tool: "find_importers", positional: ["module_name", "<module>"], options: ["--max-results", "--root", "--json"] },
+  refs: { tool: "find_references", positional: ["name", "<name>"], options: ["--path", "--kind", "--max-results", "--root", "--json"] },
   read: { tool: "read_evidence", positional: ["path", "<path>"], options: ["--start-line", "--end-line", "--root", "--json"] },
   diff: { tool: "read_git_diff", positional: undefined, options: ["--base", "--head", "--path", "--context-lines", "--root", "--json"] },
 } as const satisfies Record<string, { tool: string; positional: readonly [string, string] | undefined; options: readonly string[] }>;

@@ -11,6 +11,7 @@ import * as ask from "./commands/ask.js";
 import * as search from "./commands/search.js";
 import * as symbol from "./commands/symbol.js";
 import * as importers from "./commands/importers.js";
+import * as refs from "./commands/refs.js";
 import * as read from "./commands/read.js";
 import * as diff from "./commands/diff.js";
 import * as tools from "./commands/tools.js";
@@ -24,6 +25,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   search,
   symbol,
   importers,
+  refs,
   read,
   diff,
   tools,

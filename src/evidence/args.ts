@@ -4,6 +4,7 @@
  * the tools call the functions); defaults are already applied.
  */
 import type { SymbolKind } from "./evidence.js";
+import type { UseKind } from "./analysis/lang/language.js";
 
 /** `search_code`. */
 export interface SearchCodeArgs {
@@ -52,4 +53,16 @@ export interface ReadGitDiffArgs {
   path?: string;
   /** 0..20. */
   context_lines: number;
+}
+
+/** `find_references`. */
+export interface FindReferencesArgs {
+  /** The definition, named as `find_symbol` takes it (`func`, `Class.method`, `pkg.mod.func`, `Type::method`, `pkg.Func`). */
+  name: string;
+  /** Repository-relative file or folder holding the definition. */
+  path?: string;
+  /** Only uses of this kind. */
+  kind?: UseKind;
+  /** 1..200. */
+  max_results: number;
 }

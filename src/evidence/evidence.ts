@@ -6,8 +6,8 @@
  * never `\r`). A snippet is shortened only when `flags` contains `truncated`.
  */
 
-/** Where a record came from: a search hit, a definition, an import statement, a read range, a diff hunk. */
-export type EvidenceKind = "match" | "definition" | "import" | "source" | "diff";
+/** Where a record came from: a search hit, a definition, an import statement, a use of a definition, a read range, a diff hunk. */
+export type EvidenceKind = "match" | "definition" | "import" | "reference" | "source" | "diff";
 
 /** Kinds of definitions reported by `find_symbol` (`symbol_kind`). */
 export type SymbolKind =
@@ -50,6 +50,11 @@ export interface Evidence {
   language?: string;
   symbol_kind?: SymbolKind;
   alias?: string;
+  /**
+   * `reference` records: the qualified name of the definition whose body holds the use (the
+   * caller, `Class.method`), or the file's path for top-level code.
+   */
+  context?: string;
   flags?: EvidenceFlag[];
 }
 

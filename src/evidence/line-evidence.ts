@@ -48,6 +48,7 @@ export function rangeEvidence(
   if (fields.language !== undefined) out.language = fields.language;
   if (fields.symbol_kind !== undefined) out.symbol_kind = fields.symbol_kind;
   if (fields.alias !== undefined) out.alias = fields.alias;
+  if (fields.context !== undefined) out.context = fields.context;
   if (flags.length > 0) out.flags = flags;
   return out;
 }

@@ -24,7 +24,7 @@ import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "
 import { applyBudget, recordsShown } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted } from "./analysis/facts.js";
+import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
@@ -122,6 +122,52 @@ function languagesLine(): string {
   return [...new Set(LANGUAGES.map((l) => `${l.id} (${l.extensions.join(" ")})`))].join(", ");
 }
 
+/** The source files in scope and the facts of those that mention `q.name` (one ripgrep run, then the fact cache). */
+async function parseCandidates(
+  ws: Workspace,
+  q: SymbolQuery,
+  pathArg: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ scope: SearchScope; facts: FactsMap }> {
+  let scope = await sourceFiles(ws, pathArg, signal, false);
+  let mentioned = await mentioning(ws, scope, [q.name], signal);
+  if (mentioned === "stale") {
+    scope = await sourceFiles(ws, pathArg, signal, true);
+    mentioned = await mentioning(ws, scope, [q.name], signal);
+  }
+  const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? scope.files : [...mentioned].sort());
+  return { scope, facts: await loadFacts(ws, toParse, signal) };
+}
+
+/** A definition found by {@link locateDefinitions}. */
+export interface LocatedDefinition {
+  file: string;
+  def: SymbolDef;
+  /** `Class.method`, or the name. */
+  qualified: string;
+}
+
+/**
+ * The definitions `name` designates, as `find_symbol` reads names (module comment), also Go's
+ * `pkg.Func` (the package folder's name before a top-level name), in path and line order.
+ * @param pathArg a file or folder to search in (validated: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
+ * @throws ToolError `INVALID_ARGUMENT` (bad name), `TIMEOUT`, and the path errors.
+ */
+export async function locateDefinitions(ws: Workspace, name: string, pathArg: string | undefined, signal?: AbortSignal): Promise<LocatedDefinition[]> {
+  const q = parseSymbolName(name);
+  const { facts } = await parseCandidates(ws, q, pathArg, signal);
+  const out: LocatedDefinition[] = [];
+  for (const [file, f] of facts) {
+    for (const def of f.symbols) {
+      const packageQualified =
+        q.containers.length === 1 && def.container === undefined && def.name === q.name && languageFor(file)?.packageFiles !== undefined && file.split("/").at(-2) === q.containers[0];
+      if (matches(def, q, file) || packageQualified) out.push({ file, def, qualified: qualified(def) });
+    }
+  }
+  out.sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.def.start_line - b.def.start_line));
+  return out;
+}
+
 /**
  * Finds definitions named `args.name` (see the module comment).
  * @throws ToolError `INVALID_ARGUMENT` (empty or multi-word name; bad path), `OUTSIDE_ROOT`,
@@ -130,12 +176,7 @@ function languagesLine(): string {
 export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: AbortSignal): Promise<EvidenceResult> {
   const q = parseSymbolName(args.name);
   throwIfAborted(signal);
-  let scope = await sourceFiles(ws, args.path, signal, false);
-  let mentioned = await mentioning(ws, scope, [q.name], signal);
-  if (mentioned === "stale") {
-    scope = await sourceFiles(ws, args.path, signal, true);
-    mentioned = await mentioning(ws, scope, [q.name], signal);
-  }
+  const { scope, facts } = await parseCandidates(ws, q, args.path, signal);
   const { files, under, nonSource } = scope;
   if (files.length === 0) {
     const where = args.path ? `under ${args.path}` : "in this repository";
@@ -147,8 +188,6 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
       note: `No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use search_code for other files.`,
     };
   }
-  const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? files : [...mentioned].sort());
-  const facts = await loadFacts(ws, toParse, signal);
 
   const found: { file: string; def: SymbolDef }[] = [];
   const otherKinds: { file: string; def: SymbolDef }[] = [];

@@ -7,7 +7,7 @@
  */
 import type { ToolErrorCode, EvidenceKind } from "../tools/index.js";
 
-const EVIDENCE_KINDS: readonly EvidenceKind[] = ["match", "definition", "import", "source", "diff"];
+const EVIDENCE_KINDS: readonly EvidenceKind[] = ["match", "definition", "import", "reference", "source", "diff"];
 const ERROR_CODES: readonly ToolErrorCode[] = [
   "INVALID_ARGUMENT",
   "OUTSIDE_ROOT",
@@ -32,6 +32,7 @@ export const EVIDENCE_SCHEMA = {
     language: { type: "string" },
     symbol_kind: { type: "string" },
     alias: { type: "string" },
+    context: { type: "string" },
     flags: { type: "array", items: { type: "string" } },
   },
   required: ["path", "start_line", "end_line", "kind", "name", "snippet"],

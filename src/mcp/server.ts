@@ -151,7 +151,8 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
       capabilities: { tools: {} },
       instructions:
         "Read-only code evidence for one repository. Every result is evidence: a repository-relative path, " +
-        "1-based line range and the exact lines. Start with search_code or find_symbol, then read_evidence to see more.",
+        "1-based line range and the exact lines. Start with search_code or find_symbol, then read_evidence to see more; " +
+        "find_references answers who calls or uses a definition.",
     },
   );
 

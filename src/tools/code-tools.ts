@@ -1,5 +1,5 @@
 /**
- * The five built-in, read-only code tools. Each is a thin binding of
+ * The six built-in, read-only code tools. Each is a thin binding of
  * a zod schema to an evidence function; all logic lives in `src/evidence/`.
  */
 import { z } from "zod";
@@ -9,6 +9,8 @@ import { searchCode } from "../evidence/search.js";
 import { readEvidence } from "../evidence/read.js";
 import { findSymbol } from "../evidence/symbols.js";
 import { findImporters } from "../evidence/importers.js";
+import { findReferences } from "../evidence/references.js";
+import { USE_KINDS } from "../evidence/analysis/lang/language.js";
 import { readGitDiff } from "../evidence/git-diff.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { ToolRegistry } from "./registry.js";
@@ -19,6 +21,7 @@ export const CODE_TOOL_NAMES = [
   "find_symbol",
   "read_evidence",
   "find_importers",
+  "find_references",
   "read_git_diff",
 ] as const;
 
@@ -69,6 +72,13 @@ export const findImportersInput = z.object({
   max_results: maxResults(50),
 });
 
+export const findReferencesInput = z.object({
+  name: z.string().min(1).describe("The definition: 'func', 'Class.method', 'module.func', 'Type::method' or Go 'pkg.Func'"),
+  path: z.string().optional().describe("The repository-relative file or folder holding the definition (to pick one of several)"),
+  kind: z.enum(USE_KINDS).optional().describe("Only uses of this kind: call, import, type, inherit, value"),
+  max_results: maxResults(50),
+});
+
 export const readGitDiffInput = z.object({
   base: z.string().optional().describe("Base commit or ref (default: HEAD)"),
   head: z.string().optional().describe("Head commit or ref (default: the working tree)"),
@@ -81,6 +91,7 @@ export type {
   FindSymbolArgs,
   ReadEvidenceArgs,
   FindImportersArgs,
+  FindReferencesArgs,
   ReadGitDiffArgs,
 } from "../evidence/args.js";
 
@@ -120,6 +131,16 @@ export const findImportersTool = defineTool({
   run: (args, ctx) => findImporters(workspaceOf(ctx), args, ctx.signal),
 });
 
+export const findReferencesTool = defineTool({
+  name: "find_references",
+  description:
+    "Who calls or uses a function, class, method, type or constant: every place that refers to that definition, " +
+    "resolved through imports (not comments, strings or other things with the same name). Use it for 'who calls X', " +
+    "'where is X used'. Each record names the caller in context and the use in flags (call, import, type, inherit, value).",
+  input: findReferencesInput,
+  run: (args, ctx) => findReferences(workspaceOf(ctx), args, ctx.signal),
+});
+
 export const readGitDiffTool = defineTool({
   name: "read_git_diff",
   description: "Show git changes as hunks: working tree against HEAD by default, or between two commits.",
@@ -127,7 +148,7 @@ export const readGitDiffTool = defineTool({
   run: (args, ctx) => readGitDiff(workspaceOf(ctx), args, ctx.signal),
 });
 
-/** A frozen registry holding exactly the five code tools. */
+/** A frozen registry holding exactly the six code tools. */
 export function createCodeToolRegistry(): ToolRegistry {
-  return new ToolRegistry([searchCodeTool, findSymbolTool, readEvidenceTool, findImportersTool, readGitDiffTool]);
+  return new ToolRegistry([searchCodeTool, findSymbolTool, readEvidenceTool, findImportersTool, findReferencesTool, readGitDiffTool]);
 }

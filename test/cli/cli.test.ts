@@ -50,11 +50,11 @@ describe("codecite basics", () => {
 });
 
 describe("codecite tools", () => {
-  it("--json prints the five definitions exactly as sent to the model", async () => {
+  it("--json prints the six definitions exactly as sent to the model", async () => {
     const r = await runCli(["tools", "--json"]);
     expect(r.code).toBe(0);
     const defs = JSON.parse(r.stdout) as Array<{ type: string; function: { name: string; parameters: { type: string } } }>;
-    expect(defs.map((d) => d.function.name)).toEqual(["search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff"]);
+    expect(defs.map((d) => d.function.name)).toEqual(["search_code", "find_symbol", "read_evidence", "find_importers", "find_references", "read_git_diff"]);
     expect(defs.every((d) => d.type === "function" && d.function.parameters.type === "object")).toBe(true);
     expect(JSON.stringify(defs)).not.toContain("$schema");
   });

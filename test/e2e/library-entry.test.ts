@@ -23,12 +23,13 @@ describe("src/index.ts", () => {
     ]);
   });
 
-  it("the code registry holds exactly the five read-only tools", () => {
+  it("the code registry holds exactly the six read-only tools", () => {
     expect(lib.createCodeToolRegistry().names()).toEqual([
       "search_code",
       "find_symbol",
       "read_evidence",
       "find_importers",
+      "find_references",
       "read_git_diff",
     ]);
   });

@@ -106,10 +106,10 @@ async function eventually(check: () => Promise<void>, tries = 50): Promise<void>
 }
 
 describe("codecite mcp", () => {
-  it("lists exactly the five registry tools with read-only annotations and schemas", async () => {
+  it("lists exactly the six registry tools with read-only annotations and schemas", async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff"]);
+    expect(tools.map((t) => t.name)).toEqual(["search_code", "find_symbol", "read_evidence", "find_importers", "find_references", "read_git_diff"]);
     const defs = createCodeToolRegistry().definitions();
     for (const t of tools) {
       expect(t.annotations).toEqual({ title: t.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
@@ -230,7 +230,7 @@ describe("codecite mcp", () => {
       ["2.0", 3],
     ]);
     expect(messages[1]!.result).toMatchObject({ isError: true, structuredContent: { ok: false, error: { code: "OUTSIDE_ROOT" } } });
-    expect(err).toContain(`serving 5 read-only tools for ${root}`);
+    expect(err).toContain(`serving 6 read-only tools for ${root}`);
     expect(code).toBe(0);
   });
 

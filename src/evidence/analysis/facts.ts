@@ -30,7 +30,7 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-export const EXTRACTOR_SCHEMA = 2;
+export const EXTRACTOR_SCHEMA = 3;
 
 /** Above this many files to parse in one load, parsing moves to worker threads. */
 export const POOL_THRESHOLD = 64;

@@ -80,9 +80,16 @@ export async function withTree<T>(
   }
 }
 
-/** Parses `source` and extracts its definitions and imports with `lang.extract`. */
+/**
+ * Parses `source` and extracts its definitions and imports with `lang.extract`, and its name uses
+ * with `lang.references.extract` when the language has reference rules (one parse for both).
+ */
 export function extractFacts(lang: LanguageSpec, source: string): Promise<FileFacts> {
-  return withTree(lang, source, (tree) => lang.extract(tree.rootNode, source));
+  return withTree(lang, source, (tree) => {
+    const facts = lang.extract(tree.rootNode, source);
+    if (lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source);
+    return facts;
+  });
 }
 
 /** The outcome of loading one grammar in {@link selfTest}. */

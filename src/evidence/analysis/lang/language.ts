@@ -55,6 +55,136 @@ export interface ImportRef {
 export interface FileFacts {
   symbols: SymbolDef[];
   imports: ImportRef[];
+  /**
+   * Optional (additive, issue 11): the names this file uses and the names its imports bind, for
+   * `find_references`. Absent when the language has no reference rules ({@link LanguageSpec.references}).
+   */
+  references?: ReferenceFacts;
+}
+
+/**
+ * How a place uses a definition (`find_references` `kind` and the record's first flag): `call`
+ * (called or instantiated: `f()`, `new C()`, a decorator), `import` (named in an import or
+ * re-export statement), `type` (in a type position: annotation, type argument, declared type),
+ * `inherit` (a base class, `extends`/`implements`, an embedded type), `value` (anything else:
+ * passed, stored, read).
+ */
+export type UseKind = "call" | "import" | "type" | "inherit" | "value";
+
+/** Every {@link UseKind}, in the order the tool lists them. */
+export const USE_KINDS = ["call", "import", "type", "inherit", "value"] as const satisfies readonly UseKind[];
+
+/**
+ * One use of a name in a file that may refer to a definition of another place: a free name (not a
+ * parameter or local of an enclosing function — extractors drop those, so shadowing is settled
+ * here) or a dotted/`::` path led by one. Comments and strings never give uses.
+ */
+export interface NameUse {
+  /**
+   * The path as written, one entry per part: `["f"]`, `["ns", "f"]` (`ns.f`), `["a", "b", "C"]`,
+   * `["crate", "x", "f"]` (Rust `crate::x::f`), `["self", "m"]`/`["this", "m"]`/`["cls", "m"]`. A
+   * receiver that is not a name (`f().m`, `a[0].m`) is the empty string: `["", "m"]`. Every prefix
+   * of the path is a use too (`["a", "b"]` of `a.b.c`).
+   */
+  path: string[];
+  /** 1-based line of the path's last part. */
+  line: number;
+  /** The statement (or expression, when the statement is long) holding the use, 1-based inclusive. */
+  start_line: number;
+  end_line: number;
+  /** How the whole path is used (its prefixes are `value` uses). */
+  use: UseKind;
+  /** The enclosing definition's qualified name (`Class.method`, `func`); absent in top-level code. */
+  context?: string;
+  /**
+   * The qualified name (within this file) of the class whose instance `path[0]` is: the class
+   * around `self`/`this`/`cls`, or, for a language where a bare call inside a class may be a method
+   * of it (Java), the class around a one-part path.
+   */
+  selfClass?: string;
+  /**
+   * The type `path[0]` is bound to in the same scope, as written: `["C"]` for `x = C()`,
+   * `x = new C()`, `x: C`, `C x`, a parameter `x *C`; `["mod", "C"]` for `x = mod.C()`.
+   */
+  receiverType?: string[];
+  /**
+   * For a use in an import statement: the index in {@link ReferenceFacts.bindings} of the binding
+   * the statement makes; the use refers to whatever that binding resolves to.
+   */
+  binding?: number;
+}
+
+/**
+ * A local name bound by an import (`from a import f as g` → local `g`, specifier `a`, member `f`;
+ * `import a.b as c` → local `c`, module `a.b`; TS `import * as ns` → local `ns`, module;
+ * Rust `use crate::x::f` → local `f`, specifier `crate::x`, member `f`).
+ */
+export interface NameBinding {
+  local: string;
+  /** The module as an {@link ImportRef} specifier would write it. */
+  specifier: string;
+  /** The name taken from the module; absent when `local` is the module itself; `*` for a wildcard. */
+  member?: string;
+  /** 1-based line of the statement. */
+  line: number;
+  /** As {@link ImportRef.scope} (Rust inline modules). */
+  scope?: string[];
+}
+
+/** A class (or struct, interface, trait) of the file and the base paths it names, as written. */
+export interface ClassFact {
+  /** Qualified within the file (`Outer.Inner`), as {@link SymbolDef} container/name. */
+  name: string;
+  /** Base classes, interfaces, embedded types: `[["Base"], ["mod", "Mixin"]]`. */
+  bases: string[][];
+}
+
+/** What {@link NameUse}s need besides the uses themselves. */
+export interface ReferenceFacts {
+  uses: NameUse[];
+  bindings: NameBinding[];
+  classes: ClassFact[];
+  /**
+   * Names the file exports under another name (JS `export { a as b }` → `{exported: "b", local: "a"}`,
+   * `export default a` / `export default function a` → `{exported: "default", local: "a"}`).
+   */
+  exportAliases?: { exported: string; local: string }[];
+}
+
+/**
+ * A language's rules for `find_references` (the engine is `src/evidence/references.ts`): the
+ * extraction of {@link ReferenceFacts} and how names reach across files. Adding references to a
+ * language means adding this object to its module; the engine knows no language.
+ */
+export interface ReferenceRules {
+  /** Extracts uses and bindings from a parsed tree (called by `extract`'s caller after it). */
+  extract(root: SyntaxNode, source: string): ReferenceFacts;
+  /**
+   * Files whose top-level definitions a file sees without importing them (Go: the other files of
+   * its package folder; Java: the classes of its package). Absent → none.
+   */
+  sharedScope?(file: string, project: ProjectView): readonly string[];
+  /**
+   * The specifier of the module named by a path not led by a bound name (Rust `["crate", "x"]` →
+   * `crate::x`; Java `["com", "a", "B"]` → `com.a.B`); `undefined` when such a path names no
+   * module. Absent → every path must start with a bound name.
+   */
+  modulePath?(parts: readonly string[]): string | undefined;
+  /**
+   * The specifier of submodule `member` of the resolved module `module` (Python `a.b` + `c` →
+   * `a.b.c`). Absent → modules have no submodules reached as members.
+   */
+  submodulePath?(module: string, member: string): string;
+  /**
+   * True when a module of this language is a class of the same name (Java: `a.b.C` is the file
+   * `C.java` holding class `C`), so `C.m` is a member of that class.
+   */
+  readonly moduleIsClass?: boolean;
+  /**
+   * True when `binding` (with a member) led to the member as a module of its own rather than to
+   * the module holding it (Python `from pkg import sub` reaching `pkg/sub.py`). Absent → never.
+   */
+  memberIsModule?(binding: NameBinding, res: Resolution): boolean;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */
@@ -139,4 +269,6 @@ export interface LanguageSpec {
    * that package; empty when `dir` holds none. Absent → folders are not packages of this language.
    */
   packageFiles?(dir: string, project: ProjectView): readonly string[];
+  /** Optional (additive, issue 11): the rules of `find_references`; absent → the language's files give no references. */
+  readonly references?: ReferenceRules;
 }

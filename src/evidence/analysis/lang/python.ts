@@ -41,6 +41,7 @@ import { escapeRustRegex } from "../text-prefilter.js";
 import { parentDir } from "./project-files.js";
 import { isDottedName, pythonLayout, type FoundModule } from "./python-layout.js";
 import { compiledQuery } from "./query-cache.js";
+import { extractPythonReferences } from "./python-references.js";
 import { namedChildren, nodeLines, type LineRange } from "./syntax.js";
 
 /** Deepest block nesting walked; deeper statements are not visited. */
@@ -411,4 +412,9 @@ export const python: LanguageSpec = {
   moduleNames: async (file, project) => pythonLayout(project).moduleNames(file),
   importerHints: (file) => importerHints(file),
   matchesExternal,
+  references: {
+    extract: extractPythonReferences,
+    submodulePath: (module, member) => `${module}.${member}`,
+    memberIsModule: (b, res) => b.member !== undefined && (res.module === b.member || res.module.endsWith(`.${b.member}`)),
+  },
 };

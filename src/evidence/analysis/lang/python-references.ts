@@ -1,0 +1,465 @@
+/**
+ * Python: the name uses and import bindings of one file, for `find_references`
+ * (tree-sitter-python 0.25 grammar; scoping per the Python Language Reference, "Execution model —
+ * Resolution of names").
+ *
+ * - **Locals** (which hide a module-level name of the same spelling): parameters, names assigned
+ *   anywhere in the function (`=`, augmented and annotated assignment, `:=`, `for`/`with`/`except`
+ *   targets, `del`), nested `def`/`class` names, unless declared `global`/`nonlocal`; lambda
+ *   parameters and comprehension variables in their own scope. Names bound in a class body are
+ *   seen only from the class body itself, not from its methods. Names an import binds inside a
+ *   function are not locals: they are bindings, resolved like the file's other imports.
+ * - **Uses**: identifiers and dotted paths (`a.b.c`, one use per path, every prefix implied) in
+ *   expressions, f-string interpolations, decorators (`call`), annotations (`type`), base classes
+ *   (`inherit`). Strings, comments and docstrings give none.
+ * - **Receivers**: `self`/`cls` (the first parameter of a function defined directly in a class,
+ *   unless `@staticmethod`) carry the class; a local bound by `x = C(...)`/`x = m.C(...)` or
+ *   annotated `x: C` carries that type.
+ * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
+ *   as z` binds `z` to member `y` of `X`; `from X import *` is a wildcard.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { ReferenceFacts, UseKind } from "./language.js";
+import { ReferenceCollector } from "./reference-walk.js";
+import { namedChildren } from "./syntax.js";
+
+/** Deepest nesting walked. */
+const MAX_DEPTH = 400;
+
+
+/** The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`. */
+export function attributePath(node: SyntaxNode): string[] | undefined {
+  const parts: string[] = [];
+  let n: SyntaxNode | null = node;
+  for (let i = 0; n !== null && i < 64; i++) {
+    if (n.type === "identifier") {
+      parts.unshift(n.text);
+      return parts;
+    }
+    if (n.type !== "attribute") return undefined;
+    const attr = n.childForFieldName("attribute");
+    if (attr === null) return undefined;
+    parts.unshift(attr.text);
+    n = n.childForFieldName("object");
+  }
+  return undefined;
+}
+
+/** Identifiers bound by an assignment target (`a`, `a, b`, `[a, *b]`); attributes and subscripts bind nothing. */
+function targetNames(node: SyntaxNode | null, out: Set<string>, depth = 0): void {
+  if (node === null || depth > 50) return;
+  switch (node.type) {
+    case "identifier":
+      out.add(node.text);
+      return;
+    case "pattern_list":
+    case "tuple_pattern":
+    case "list_pattern":
+    case "list_splat_pattern":
+    case "tuple":
+    case "list":
+    case "parenthesized_expression":
+    case "as_pattern_target":
+      for (const c of namedChildren(node)) targetNames(c, out, depth + 1);
+      return;
+    default:
+  }
+}
+
+/** Names bound by parameters (`a`, `a: T`, `a=1`, `*a`, `**k`). */
+function parameterNames(params: SyntaxNode | null): string[] {
+  if (params === null) return [];
+  const out: string[] = [];
+  for (const p of namedChildren(params)) {
+    if (p.type === "identifier") out.push(p.text);
+    else if (p.type === "default_parameter" || p.type === "typed_default_parameter") {
+      const n = p.childForFieldName("name");
+      if (n) out.push(n.text);
+    } else if (p.type === "typed_parameter" || p.type === "list_splat_pattern" || p.type === "dictionary_splat_pattern") {
+      const n = namedChildren(p).find((c) => c.type === "identifier");
+      if (n) out.push(n.text);
+    }
+  }
+  return out;
+}
+
+/**
+ * The names a function body binds (see the module comment), not entering nested scopes (whose
+ * `def`/`class` names are bound here). Iterative.
+ */
+function functionLocals(body: SyntaxNode): Set<string> {
+  const locals = new Set<string>();
+  const declared = new Set<string>();
+  const stack: SyntaxNode[] = [...namedChildren(body)];
+  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
+    const n = stack.pop() as SyntaxNode;
+    switch (n.type) {
+      case "function_definition":
+      case "class_definition": {
+        const name = n.childForFieldName("name");
+        if (name) locals.add(name.text);
+        continue;
+      }
+      case "decorated_definition": {
+        const def = n.childForFieldName("definition");
+        if (def) stack.push(def);
+        continue;
+      }
+      case "lambda":
+      case "list_comprehension":
+      case "set_comprehension":
+      case "dictionary_comprehension":
+      case "generator_expression":
+      case "string":
+      case "comment":
+      case "import_statement":
+      case "import_from_statement":
+        continue;
+      case "global_statement":
+      case "nonlocal_statement":
+        for (const c of namedChildren(n)) if (c.type === "identifier") declared.add(c.text);
+        continue;
+      case "assignment":
+      case "augmented_assignment":
+        targetNames(n.childForFieldName("left"), locals);
+        break;
+      case "named_expression":
+        targetNames(n.childForFieldName("name"), locals);
+        break;
+      case "for_statement":
+        targetNames(n.childForFieldName("left"), locals);
+        break;
+      case "as_pattern":
+        targetNames(n.childForFieldName("alias"), locals);
+        break;
+      case "except_clause": {
+        // `except E as e` (older grammars: identifier after `as`)
+        const kids = namedChildren(n);
+        const asPat = kids.find((k) => k.type === "as_pattern");
+        if (asPat === undefined && kids.length >= 2 && kids[1]?.type === "identifier") locals.add(kids[1].text);
+        break;
+      }
+      case "delete_statement":
+        for (const c of namedChildren(n)) targetNames(c, locals);
+        break;
+      default:
+    }
+    for (const c of namedChildren(n)) stack.push(c);
+  }
+  for (const d of declared) locals.delete(d);
+  return locals;
+}
+
+/** The callee path of `C(...)`/`m.C(...)` when `value` is such a call. */
+function constructedType(value: SyntaxNode | null): string[] | undefined {
+  if (value?.type !== "call") return undefined;
+  const fn = value.childForFieldName("function");
+  return fn ? attributePath(fn) : undefined;
+}
+
+/** The path written in an annotation `x: C` / `x: m.C` (not `list[C]`, not strings). */
+function annotatedType(type: SyntaxNode | null): string[] | undefined {
+  const inner = type?.type === "type" ? type.firstNamedChild : type;
+  return inner ? attributePath(inner) : undefined;
+}
+
+interface Ctx {
+  /** Enclosing classes, outermost first, since the nearest function. */
+  classes: string[];
+  /** Name of `self`/`cls` in the current method and the class it stands for. */
+  self?: { name: string; cls: string };
+  /** Directly in a class body (not in a method). */
+  inClassBody: boolean;
+  use: UseKind;
+  depth: number;
+}
+
+/** Extracts {@link ReferenceFacts} from a tree-sitter-python `module` tree (see the module comment). */
+export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
+  const c = new ReferenceCollector();
+
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, rangeNode?: SyntaxNode): boolean => {
+    const path = attributePath(node);
+    if (path === undefined) return false;
+    const head = path[0] as string;
+    const last = node.type === "attribute" ? (node.childForFieldName("attribute") as SyntaxNode) : node;
+    const extra = rangeNode ? { rangeNode } : {};
+    if (ctx.self !== undefined && head === ctx.self.name && c.isLocal(head)) {
+      if (path.length > 1) c.use(path, last, use, { ...extra, selfClass: ctx.self.cls });
+      return true;
+    }
+    if (c.isLocal(head)) {
+      const type = c.typeOf(head);
+      if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
+      return true;
+    }
+    const type = path.length > 1 ? c.typeOf(head) : undefined;
+    c.use(path, last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
+    return true;
+  };
+
+  const walkChildren = (node: SyntaxNode, ctx: Ctx) => {
+    for (const child of namedChildren(node)) walk(child, ctx);
+  };
+
+  const walkFunction = (def: SyntaxNode, ctx: Ctx, decorators: SyntaxNode[]) => {
+    const name = def.childForFieldName("name")?.text;
+    const params = def.childForFieldName("parameters");
+    const body = def.childForFieldName("body");
+    // Defaults and annotations are evaluated in the enclosing scope.
+    for (const p of params ? namedChildren(params) : []) {
+      const type = p.childForFieldName("type");
+      if (type) walk(type, { ...ctx, use: "type" });
+      const value = p.childForFieldName("value");
+      if (value) walk(value, { ...ctx, use: "value" });
+    }
+    const ret = def.childForFieldName("return_type");
+    if (ret) walk(ret, { ...ctx, use: "type" });
+    const paramNames = parameterNames(params);
+    const direct = ctx.inClassBody;
+    const isStatic = decorators.some((d) => /^@\s*staticmethod\b/.test(d.text));
+    const qualified = name === undefined ? undefined : direct ? `${ctx.classes.join(".")}.${name}` : name;
+    if (qualified) c.pushContext(qualified);
+    const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body) : [])]);
+    // Annotated parameters carry their type (`def f(x: C)`).
+    for (const p of params ? namedChildren(params) : []) {
+      if (p.type !== "typed_parameter" && p.type !== "typed_default_parameter") continue;
+      const pn = p.type === "typed_parameter" ? namedChildren(p).find((k) => k.type === "identifier")?.text : p.childForFieldName("name")?.text;
+      const t = annotatedType(p.childForFieldName("type"));
+      if (pn && t) scope.types.set(pn, t);
+    }
+    const first = paramNames[0];
+    const self = direct && !isStatic && first !== undefined ? { name: first, cls: ctx.classes.join(".") } : ctx.self;
+    if (body) walkChildren(body, { classes: [], ...(self ? { self } : {}), inClassBody: false, use: "value", depth: ctx.depth + 1 });
+    c.popScope();
+    if (qualified) c.popContext();
+  };
+
+  const walkClass = (def: SyntaxNode, ctx: Ctx) => {
+    const name = def.childForFieldName("name")?.text;
+    const supers = def.childForFieldName("superclasses");
+    const classes = name ? [...ctx.classes, name] : ctx.classes;
+    const bases: string[][] = [];
+    for (const s of supers ? namedChildren(supers) : []) {
+      if (s.type === "keyword_argument") {
+        const v = s.childForFieldName("value");
+        if (v) walk(v, { ...ctx, use: "value" });
+        continue;
+      }
+      const p = attributePath(s);
+      if (p && !c.isLocal(p[0] as string)) bases.push(p);
+      walk(s, { ...ctx, use: "inherit" });
+    }
+    if (name) c.classes.push({ name: classes.join("."), bases });
+    const body = def.childForFieldName("body");
+    if (!body) return;
+    const qualified = classes.join(".");
+    c.pushContext(qualified);
+    c.pushScope("class", classBodyNames(body));
+    walkChildren(body, { classes, ...(ctx.self ? { self: ctx.self } : {}), inClassBody: true, use: "value", depth: ctx.depth + 1 });
+    c.popScope();
+    c.popContext();
+  };
+
+  const walkImport = (stmt: SyntaxNode) => {
+    const line = stmt.startPosition.row + 1;
+    if (stmt.type === "import_statement") {
+      for (const child of stmt.childrenForFieldName("name")) {
+        if (child === null) continue;
+        if (child.type === "aliased_import") {
+          const name = child.childForFieldName("name")?.text;
+          const alias = child.childForFieldName("alias");
+          if (name && alias) c.bind({ local: alias.text, specifier: name, line }, alias, true);
+        } else {
+          const head = child.text.split(".")[0] as string;
+          c.bind({ local: head, specifier: head, line }, child, true);
+        }
+      }
+      return;
+    }
+    if (stmt.type === "future_import_statement") return;
+    const specifier = (stmt.childForFieldName("module_name")?.text ?? "").replace(/\s+/g, "");
+    if (specifier === "") return;
+    const names = stmt.childrenForFieldName("name").filter((n): n is SyntaxNode => n !== null);
+    if (names.length === 0) {
+      c.bind({ local: "*", specifier, member: "*", line }, stmt, true);
+      return;
+    }
+    for (const n of names) {
+      const nameNode = n.type === "aliased_import" ? n.childForFieldName("name") : n;
+      const alias = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
+      if (!nameNode) continue;
+      const member = nameNode.text;
+      c.bind({ local: alias?.text ?? member, specifier, member, line }, nameNode, false);
+    }
+  };
+
+  const walk = (node: SyntaxNode, ctx: Ctx): void => {
+    if (ctx.depth > MAX_DEPTH) return;
+    const deeper = { ...ctx, depth: ctx.depth + 1 };
+    switch (node.type) {
+      case "comment":
+        return;
+      case "string":
+        for (const child of namedChildren(node)) if (child.type === "interpolation") walkChildren(child, { ...deeper, use: "value" });
+        return;
+      case "import_statement":
+      case "import_from_statement":
+      case "future_import_statement":
+        walkImport(node);
+        return;
+      case "decorated_definition": {
+        const decorators = namedChildren(node).filter((d) => d.type === "decorator");
+        for (const d of decorators) {
+          const expr = d.firstNamedChild;
+          if (expr && !usePath(expr, deeper, "call", d)) walk(expr, deeper);
+        }
+        const def = node.childForFieldName("definition");
+        if (def?.type === "function_definition") walkFunction(def, deeper, decorators);
+        else if (def?.type === "class_definition") walkClass(def, deeper);
+        return;
+      }
+      case "function_definition":
+        walkFunction(node, deeper, []);
+        return;
+      case "class_definition":
+        walkClass(node, deeper);
+        return;
+      case "lambda": {
+        const params = node.childForFieldName("parameters");
+        for (const p of params ? namedChildren(params) : []) {
+          const v = p.childForFieldName("value");
+          if (v) walk(v, deeper);
+        }
+        c.pushScope("function", parameterNames(params));
+        const body = node.childForFieldName("body");
+        if (body) walk(body, { ...deeper, use: "value" });
+        c.popScope();
+        return;
+      }
+      case "list_comprehension":
+      case "set_comprehension":
+      case "dictionary_comprehension":
+      case "generator_expression": {
+        const names = new Set<string>();
+        for (const k of namedChildren(node)) if (k.type === "for_in_clause") targetNames(k.childForFieldName("left"), names);
+        c.pushScope("function", names);
+        for (const k of namedChildren(node)) {
+          if (k.type === "for_in_clause") {
+            const right = k.childForFieldName("right");
+            if (right) walk(right, { ...deeper, use: "value" });
+          } else walk(k, { ...deeper, use: "value" });
+        }
+        c.popScope();
+        return;
+      }
+      case "identifier":
+        usePath(node, ctx, ctx.use);
+        return;
+      case "attribute":
+        walkAttribute(node, deeper, ctx.use);
+        return;
+      case "call": {
+        const fn = node.childForFieldName("function");
+        if (fn?.type === "identifier") usePath(fn, deeper, "call");
+        else if (fn?.type === "attribute") walkAttribute(fn, deeper, "call");
+        else if (fn) walk(fn, { ...deeper, use: "value" });
+        const args = node.childForFieldName("arguments");
+        if (args) walk(args, { ...deeper, use: "value" });
+        return;
+      }
+      case "keyword_argument": {
+        const v = node.childForFieldName("value");
+        if (v) walk(v, deeper);
+        return;
+      }
+      case "type":
+        walkChildren(node, { ...deeper, use: "type" });
+        return;
+      case "assignment": {
+        const left = node.childForFieldName("left");
+        const right = node.childForFieldName("right");
+        const type = node.childForFieldName("type");
+        if (left?.type === "identifier") {
+          const t = constructedType(right) ?? annotatedType(type);
+          if (t && !(t.length === 1 && c.isLocal(t[0] as string))) c.bindType(left.text, t);
+        }
+        if (left) walkTarget(left, deeper);
+        if (type) walk(type, { ...deeper, use: "type" });
+        if (right) walk(right, { ...deeper, use: "value" });
+        return;
+      }
+      case "augmented_assignment": {
+        const left = node.childForFieldName("left");
+        const right = node.childForFieldName("right");
+        if (left) walk(left, { ...deeper, use: "value" });
+        if (right) walk(right, { ...deeper, use: "value" });
+        return;
+      }
+      case "for_statement":
+      case "for_in_clause": {
+        const left = node.childForFieldName("left");
+        if (left) walkTarget(left, deeper);
+        for (const k of namedChildren(node)) if (k.id !== left?.id) walk(k, { ...deeper, use: "value" });
+        return;
+      }
+      case "as_pattern_target":
+        walkTarget(node, deeper);
+        return;
+      case "named_expression": {
+        const v = node.childForFieldName("value");
+        if (v) walk(v, { ...deeper, use: "value" });
+        return;
+      }
+      case "global_statement":
+      case "nonlocal_statement":
+        return;
+      default:
+        walkChildren(node, { ...deeper, use: ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value" });
+    }
+  };
+
+  /** In an assignment target, identifiers bind (no use); attributes and subscripts read their objects. */
+  const walkTarget = (node: SyntaxNode, ctx: Ctx, depth = 0): void => {
+    if (depth > 50) return;
+    if (node.type === "identifier") return;
+    if (node.type === "attribute") {
+      const obj = node.childForFieldName("object");
+      if (obj) walk(obj, { ...ctx, use: "value" });
+      return;
+    }
+    if (node.type === "subscript") {
+      walkChildren(node, { ...ctx, use: "value" });
+      return;
+    }
+    for (const k of namedChildren(node)) walkTarget(k, ctx, depth + 1);
+  };
+
+  /** `a.b.c` is one path use; `f().m` walks `f()` and uses `m` of an unknown receiver. */
+  const walkAttribute = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
+    if (usePath(node, ctx, use)) return;
+    const obj = node.childForFieldName("object");
+    const attr = node.childForFieldName("attribute");
+    if (obj) walk(obj, { ...ctx, use: "value" });
+    if (attr) c.use(["", attr.text], attr, use);
+  };
+
+  walkChildren(root, { classes: [], inClassBody: false, use: "value", depth: 0 });
+  return c.facts();
+}
+
+/** Names a class body binds directly (assignments, nested `def`/`class`). */
+function classBodyNames(body: SyntaxNode): Set<string> {
+  const out = new Set<string>();
+  for (const s of namedChildren(body)) {
+    const stmt = s.type === "decorated_definition" ? s.childForFieldName("definition") : s;
+    if (stmt === null) continue;
+    if (stmt.type === "function_definition" || stmt.type === "class_definition") {
+      const n = stmt.childForFieldName("name");
+      if (n) out.add(n.text);
+    } else if (stmt.type === "expression_statement") {
+      for (const e of namedChildren(stmt)) if (e.type === "assignment") targetNames(e.childForFieldName("left"), out);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+/**
+ * Shared pieces of the languages' reference extractors (`ReferenceRules.extract`): the scopes of
+ * local names (so a parameter or local `f` hides a top-level `f`), the enclosing definitions (the
+ * `context` of a use), and the line range reported for a use. Each language walks its own tree and
+ * decides what binds a local name; this module only keeps the books.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { ClassFact, NameBinding, NameUse, ReferenceFacts, UseKind } from "./language.js";
+import { nodeLines, type LineRange } from "./syntax.js";
+
+/** Statements longer than this many lines are not reported whole for a use inside them. */
+const MAX_USE_LINES = 4;
+
+/** Node types that are a statement or declaration of some grammar (tree-sitter naming conventions). */
+const STATEMENT = /(_statement|_declaration|_definition|_item|_spec|^decorator|^field_declaration|^export_statement)$/;
+/** Nodes above which a use's range is never looked for. */
+const BLOCK = /^(block|statement_block|module|program|source_file|class_body|declaration_list|compilation_unit|interface_body|enum_body|field_declaration_list)$/;
+
+/**
+ * The lines reported for a use at `node`: the enclosing statement when it spans at most
+ * {@link MAX_USE_LINES} lines, else the largest enclosing expression that does (at least the
+ * node's own lines). Walks at most 30 ancestors.
+ */
+export function useRange(node: SyntaxNode): LineRange {
+  let best = nodeLines(node);
+  let p: SyntaxNode | null = node.parent;
+  for (let depth = 0; p !== null && depth < 30; depth++, p = p.parent) {
+    if (BLOCK.test(p.type)) break;
+    const lines = nodeLines(p);
+    const fits = lines.end_line - lines.start_line < MAX_USE_LINES;
+    if (STATEMENT.test(p.type) || p.type === "expression_statement") return fits ? lines : best;
+    if (fits) best = lines;
+  }
+  return best;
+}
+
+/** One scope of local names: a function (or lambda, comprehension, block) or a class body. */
+export interface Scope {
+  kind: "function" | "class" | "block";
+  /** Names bound here (parameters, assigned names, nested definitions). */
+  locals: Set<string>;
+  /** Local name → the type it is bound to, as written (`x = C()` → `["C"]`). */
+  types: Map<string, string[]>;
+}
+
+/**
+ * Collects the {@link ReferenceFacts} of one file while a language walks its tree. Scopes are
+ * pushed and popped by the walker; a name is local when a scope on the stack binds it (class
+ * scopes are seen only from directly inside them, as in Python; languages whose methods see class
+ * members by name do not push class scopes). Top-level names are not locals: they are the file's
+ * definitions, which the engine resolves.
+ */
+export class ReferenceCollector {
+  readonly uses: NameUse[] = [];
+  readonly bindings: NameBinding[] = [];
+  readonly classes: ClassFact[] = [];
+  readonly exportAliases: { exported: string; local: string }[] = [];
+  readonly #scopes: Scope[] = [];
+  readonly #contexts: string[] = [];
+  /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
+  readonly topTypes = new Map<string, string[]>();
+
+  /** Opens a scope binding `locals`; pair with {@link popScope}. */
+  pushScope(kind: Scope["kind"], locals: Iterable<string> = []): Scope {
+    const scope: Scope = { kind, locals: new Set(locals), types: new Map() };
+    this.#scopes.push(scope);
+    return scope;
+  }
+
+  popScope(): void {
+    this.#scopes.pop();
+  }
+
+  /** The innermost scope, if any. */
+  get scope(): Scope | undefined {
+    return this.#scopes[this.#scopes.length - 1];
+  }
+
+  /** True when inside any function (or block) scope. */
+  get inFunction(): boolean {
+    return this.#scopes.some((s) => s.kind !== "class");
+  }
+
+  /** True when `name` is bound by a scope that a use here sees (class scopes only when innermost). */
+  isLocal(name: string): boolean {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      if (s.locals.has(name)) return true;
+    }
+    return false;
+  }
+
+  /** The type a visible local (or, outside functions, a top-level name) is bound to, if known. */
+  typeOf(name: string): string[] | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      const t = s.types.get(name);
+      if (t !== undefined) return t;
+      if (s.locals.has(name)) return undefined;
+    }
+    return this.topTypes.get(name);
+  }
+
+  /** Records that `name` is bound to an instance of `type` in the innermost scope (or at the top). */
+  bindType(name: string, type: string[]): void {
+    const s = this.scope;
+    if (s === undefined) this.topTypes.set(name, type);
+    else s.types.set(name, type);
+  }
+
+  /** Enters a definition named `qualified` (the `context` of the uses inside it). */
+  pushContext(qualified: string): void {
+    this.#contexts.push(qualified);
+  }
+
+  popContext(): void {
+    this.#contexts.pop();
+  }
+
+  /** The innermost enclosing definition's qualified name. */
+  get context(): string | undefined {
+    return this.#contexts[this.#contexts.length - 1];
+  }
+
+  /**
+   * Records a use of `path` whose last part is the node `at` (its line) and whose range is
+   * {@link useRange} of `rangeNode` (default `at`). Paths with an empty part other than the
+   * first, or empty paths, are dropped.
+   */
+  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[] } = {}): void {
+    if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
+    const range = useRange(extra.rangeNode ?? at);
+    const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
+    const ctx = this.context;
+    if (ctx !== undefined) u.context = ctx;
+    if (extra.selfClass !== undefined) u.selfClass = extra.selfClass;
+    if (extra.receiverType !== undefined) u.receiverType = extra.receiverType;
+    this.uses.push(u);
+  }
+
+  /**
+   * Records an import binding and, unless `silent`, its `import` use at `at`, whose path is the
+   * imported name as written (`f` of `from a import f as g`); the statement's range when it is short.
+   */
+  bind(binding: NameBinding, at: SyntaxNode, silent = false): void {
+    this.bindings.push(binding);
+    if (silent) return;
+    const range = useRange(at);
+    const written = binding.member !== undefined && binding.member !== "*" ? binding.member : binding.local;
+    const u: NameUse = { path: [written], line: at.startPosition.row + 1, ...range, use: "import", binding: this.bindings.length - 1 };
+    const ctx = this.context;
+    if (ctx !== undefined) u.context = ctx;
+    this.uses.push(u);
+  }
+
+  /** The collected facts. */
+  facts(): ReferenceFacts {
+    const out: ReferenceFacts = { uses: this.uses, bindings: this.bindings, classes: this.classes };
+    if (this.exportAliases.length > 0) out.exportAliases = this.exportAliases;
+    return out;
+  }
+}

@@ -1,0 +1,481 @@
+/**
+ * `find_references`: every place of the repository that refers to one definition — who calls a
+ * function, who uses a class, a type or a constant — resolved through the import graph, not by
+ * spelling (DESIGN.md "The tools"; each language's extraction rules are stated in its
+ * `lang/<language>-references.ts`, reached through `LanguageSpec.references`).
+ *
+ * **The definition**: `name` is read as `find_symbol` reads it (`func`, `Class.method`,
+ * `pkg.module.func`, a Rust path `Type::method`, Go `pkg.Func`), `path` limits where it is looked
+ * for. No definition → `NOT_FOUND` naming close names; definitions of several different things
+ * (other files or other qualified names; overloads of one name in one file are one thing) →
+ * `INVALID_ARGUMENT` listing them.
+ *
+ * **Resolution**: a use (`ReferenceFacts.uses`, already free of locals, comments and strings) is a
+ * path led by a name. The name is resolved in its file: a top-level definition of the file; a
+ * name an import binds (`LanguageSpec.resolve` gives the module's files; a member is then looked up
+ * in them the same way, which follows re-exports through `__init__.py`, `index.ts`, `mod.rs`, up to
+ * {@link MAX_HOPS} hops); a top-level definition of a file sharing the scope (Go package, Java
+ * package: `ReferenceRules.sharedScope`); a wildcard import. A path not led by a bound name may
+ * name a module (Rust `crate::a::f`, Java `com.a.B`: `ReferenceRules.modulePath`). Each further
+ * part is a member: of a module (its top-level names, or a submodule), or of a class (its members,
+ * then its bases' members, in the order written).
+ *
+ * **Methods**: `self.m`/`this.m`/`cls.m` resolve in the class around them (so in subclasses too);
+ * `x.m` where `x` is bound to `C(...)`/`new C()` or declared with type `C` resolves in `C`. Any other
+ * `x.m` on a receiver of unknown type is reported with the flag `by_name` only when exactly one
+ * class among the files that mention `m` defines a member `m`; otherwise it is left out and
+ * counted in `note`.
+ *
+ * **Records**: `kind: "reference"`, `name` = the definition's qualified name, the statement's
+ * lines (the expression's when the statement is long), `context` = the enclosing definition
+ * (`Class.method`) or the file's path for top-level code, `flags` = the use kind (`call`,
+ * `import`, `type`, `inherit`, `value`) and `by_name`; one record per statement and use kind.
+ * `kind` keeps one use kind. Ordered by path and line; budgeted by `budget.ts`.
+ *
+ * **Cost**: only files of the definition's language family whose text contains the name are
+ * parsed (`text-prefilter.ts`); their uses come from the fact cache (`facts.ts`), so a warm query
+ * costs one ripgrep run plus the lookups.
+ */
+import type { FindReferencesArgs } from "./args.js";
+import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { applyBudget, recordsShown } from "./budget.js";
+import { mapLimit } from "./concurrency.js";
+import { describeFactsSkips, FactsMap, loadFacts, throwIfAborted } from "./analysis/facts.js";
+import { familyOf, languageFor } from "./analysis/lang/index.js";
+import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, UseKind } from "./analysis/lang/language.js";
+import { memoize } from "./analysis/lang/project-files.js";
+import { linesEvidence } from "./line-evidence.js";
+import { statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { filesMentioning } from "./analysis/text-prefilter.js";
+import { findSymbol, locateDefinitions, type LocatedDefinition } from "./symbols.js";
+import type { Workspace } from "./sandbox/workspace.js";
+
+/** Rounds of alias discovery (`from a import f as g`, then importers of `g` …). */
+export const MAX_ALIAS_ROUNDS = 4;
+
+/** Most re-export / base-class hops followed from one name. */
+export const MAX_HOPS = 12;
+
+/** What a name or path resolves to. */
+type Value = { kind: "def"; file: string; qualified: string } | { kind: "module"; files: readonly string[]; module: string };
+
+/** One use found to refer to the target. */
+export interface ReferenceHit {
+  file: string;
+  /** The line of the name itself (1-based). */
+  line: number;
+  start_line: number;
+  end_line: number;
+  use: UseKind;
+  context: string;
+  byName: boolean;
+}
+
+/** What {@link collectReferences} found. */
+export interface ReferenceCollection {
+  target: LocatedDefinition;
+  hits: ReferenceHit[];
+  /** Uses `x.m` on receivers of unknown type left out (several classes define `m`). */
+  leftOut: number;
+  /** Classes defining a member of the target's name, when it is a member. */
+  definers: number;
+  facts: FactsMap;
+  language: LanguageSpec;
+}
+
+function defKey(file: string, qualified: string): string {
+  return `${file}\0${qualified}`;
+}
+
+/**
+ * Resolves names and paths of files to definitions (see the module comment), with the facts it
+ * needs loaded on demand and every answer kept for the query.
+ */
+class Resolver {
+  readonly #memo = new Map<string, Promise<Value[]>>();
+  readonly #factsMemo = new Map<string, Promise<FileFacts | undefined>>();
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly project: ProjectView,
+    private readonly loaded: FactsMap,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** The facts of a file: from the query's load, else loaded now (cached). */
+  facts(file: string): Promise<FileFacts | undefined> {
+    const have = this.loaded.get(file);
+    if (have !== undefined) return Promise.resolve(have);
+    let p = this.#factsMemo.get(file);
+    if (p === undefined) {
+      p = loadFacts(this.ws, statFiles(this.ws, [file]), this.signal).then((m) => m.get(file));
+      this.#factsMemo.set(file, p);
+    }
+    return p;
+  }
+
+  #once(key: string, compute: () => Promise<Value[]>): Promise<Value[]> {
+    let p = this.#memo.get(key);
+    if (p === undefined) {
+      // A cycle (a re-export loop) meets its own pending entry: it resolves to nothing.
+      this.#memo.set(key, Promise.resolve([]));
+      p = compute();
+      this.#memo.set(key, p);
+    }
+    return p;
+  }
+
+  /** What top-level `name` means in `file`: its definition, an import, a shared-scope file's definition, a wildcard import. */
+  name(file: string, name: string, hops = 0): Promise<Value[]> {
+    return this.#once(`n\0${file}\0${name}`, async () => {
+      if (hops > MAX_HOPS) return [];
+      const facts = await this.facts(file);
+      const lang = languageFor(file);
+      if (facts === undefined || lang === undefined) return [];
+      const out: Value[] = [];
+      for (const s of facts.symbols) if (s.name === name && s.container === undefined) out.push({ kind: "def", file, qualified: name });
+      const refs = facts.references;
+      for (const a of refs?.exportAliases ?? []) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
+      for (const b of refs?.bindings ?? []) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
+      if (out.length === 0 && lang.references?.sharedScope) {
+        for (const other of lang.references.sharedScope(file, this.project)) {
+          if (other === file) continue;
+          const f = await this.facts(other);
+          for (const s of f?.symbols ?? []) if (s.name === name && s.container === undefined) out.push({ kind: "def", file: other, qualified: name });
+        }
+      }
+      if (out.length === 0) {
+        for (const b of refs?.bindings ?? []) {
+          if (b.member !== "*") continue;
+          for (const m of await this.binding(file, { ...b, member: undefined }, hops + 1)) out.push(...(await this.member(m, name, hops + 1)));
+        }
+      }
+      return dedupe(out);
+    });
+  }
+
+  /** What an import binding of `file` leads to. */
+  binding(file: string, b: NameBinding, hops: number): Promise<Value[]> {
+    return this.#once(`b\0${file}\0${b.line}\0${b.local}\0${b.specifier}\0${b.member ?? ""}`, async () => {
+      if (hops > MAX_HOPS) return [];
+      const lang = languageFor(file);
+      if (lang === undefined) return [];
+      const ref: ImportRef = { specifier: b.specifier, start_line: b.line, end_line: b.line };
+      if (b.member !== undefined) ref.names = [b.member];
+      if (b.scope !== undefined) ref.scope = b.scope;
+      const res = await lang.resolve(ref, file, this.project);
+      if (res.unresolved || res.external || res.files.length === 0) return [];
+      const module = this.#moduleValue(lang, res.files, res.module);
+      if (b.member === undefined || b.member === "*") return module;
+      if (lang.references?.memberIsModule?.(b, res)) return module;
+      const out: Value[] = [];
+      for (const m of module) out.push(...(await this.member(m, b.member, hops + 1)));
+      return dedupe(out);
+    });
+  }
+
+  /** A module value, or the class it is (`ReferenceRules.moduleIsClass`). */
+  #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Value[] {
+    if (lang.references?.moduleIsClass && files.length === 1) {
+      const last = module.split(/\.|::|\//).pop() ?? module;
+      return [{ kind: "def", file: files[0] as string, qualified: last }];
+    }
+    return [{ kind: "module", files, module }];
+  }
+
+  /** Member `name` of a module (a top-level name of its files, or a submodule) or of a class (with its bases). */
+  member(value: Value, name: string, hops: number): Promise<Value[]> {
+    const key = value.kind === "def" ? `d\0${value.file}\0${value.qualified}` : `m\0${value.files.join("\0")}`;
+    return this.#once(`mb\0${key}\0${name}`, async () => {
+      if (hops > MAX_HOPS) return [];
+      if (value.kind === "module") {
+        const out: Value[] = [];
+        for (const f of value.files) out.push(...(await this.name(f, name, hops + 1)));
+        const lang = languageFor(value.files[0] ?? "");
+        const spec = lang?.references?.submodulePath?.(value.module, name);
+        if (out.length === 0 && lang !== undefined && spec !== undefined) {
+          const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, value.files[0] as string, this.project);
+          if (!res.unresolved && !res.external && res.files.length > 0) out.push(...this.#moduleValue(lang, res.files, res.module));
+        }
+        return dedupe(out);
+      }
+      return this.classMember(value.file, value.qualified, name, hops);
+    });
+  }
+
+  /** Member `name` of class `cls` of `file` (the class itself, then its bases in order). */
+  classMember(file: string, cls: string, name: string, hops = 0): Promise<Value[]> {
+    return this.#once(`c\0${file}\0${cls}\0${name}`, async () => {
+      if (hops > MAX_HOPS) return [];
+      const lang = languageFor(file);
+      const places = [file, ...(lang?.references?.sharedScope?.(file, this.project) ?? []).filter((f) => f !== file)];
+      const out: Value[] = [];
+      for (const f of places) {
+        const facts = await this.facts(f);
+        for (const s of facts?.symbols ?? []) if (s.name === name && s.container === cls) out.push({ kind: "def", file: f, qualified: `${cls}.${name}` });
+        if (out.length > 0) break;
+      }
+      if (out.length > 0) return dedupe(out);
+      const facts = await this.facts(file);
+      const info = facts?.references?.classes.find((c) => c.name === cls);
+      for (const base of info?.bases ?? []) {
+        for (const b of await this.path(file, base, hops + 1)) {
+          if (b.kind === "def") out.push(...(await this.classMember(b.file, b.qualified, name, hops + 1)));
+        }
+        if (out.length > 0) break;
+      }
+      return dedupe(out);
+    });
+  }
+
+  /** What a whole path (`a.b.c`) written in `file` resolves to. */
+  path(file: string, parts: readonly string[], hops = 0): Promise<Value[]> {
+    return this.#once(`p\0${file}\0${parts.join("\0")}`, async () => {
+      if (hops > MAX_HOPS || parts.length === 0) return [];
+      if (parts.length === 1) return this.name(file, parts[0] as string, hops + 1);
+      let values = await this.path(file, parts.slice(0, -1), hops + 1);
+      if (values.length === 0) {
+        // A path not led by a bound name may name a module (Rust `crate::a`, Java `com.a.B`).
+        const lang = languageFor(file);
+        const spec = lang?.references?.modulePath?.(parts.slice(0, -1));
+        if (lang !== undefined && spec !== undefined) {
+          const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, file, this.project);
+          if (!res.unresolved && !res.external && res.files.length > 0) values = this.#moduleValue(lang, res.files, res.module);
+        }
+      }
+      const out: Value[] = [];
+      for (const v of values) out.push(...(await this.member(v, parts[parts.length - 1] as string, hops + 1)));
+      return dedupe(out);
+    });
+  }
+}
+
+function dedupe(values: Value[]): Value[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const k = v.kind === "def" ? `d${defKey(v.file, v.qualified)}` : `m${v.files.join("\0")}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function candidatesText(defs: readonly LocatedDefinition[]): string {
+  const shown = defs.slice(0, 10).map((d) => `${d.qualified} (${d.def.kind}, ${d.file}:${d.def.start_line})`);
+  return `${shown.join(", ")}${defs.length > 10 ? `, … (${defs.length - 10} more)` : ""}`;
+}
+
+/**
+ * The definition `args.name` designates and every use that refers to it (see the module comment);
+ * {@link findReferences} turns them into evidence. Exposed for the ground-truth scripts.
+ * @throws ToolError `INVALID_ARGUMENT` (bad or ambiguous name), `NOT_FOUND` (no such definition;
+ *   the message names close ones), `UNSUPPORTED` (the definition's language has no reference
+ *   rules), `OUTSIDE_ROOT`/`DENIED`/`NOT_FOUND` (path), `TIMEOUT`.
+ */
+export async function collectReferences(ws: Workspace, args: Pick<FindReferencesArgs, "name" | "path">, signal?: AbortSignal): Promise<ReferenceCollection> {
+  const found = await locateDefinitions(ws, args.name, args.path, signal);
+  throwIfAborted(signal);
+  if (found.length === 0) {
+    const note = (await findSymbol(ws, { name: args.name, ...(args.path !== undefined ? { path: args.path } : {}), max_results: 1 }, signal)).note;
+    throw new ToolError("NOT_FOUND", note ?? `No definition named ${args.name}.`, "Pass the name of a definition (find_symbol lists them); use search_code for free text.");
+  }
+  const distinct = new Map<string, LocatedDefinition>();
+  for (const d of found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
+  if (distinct.size > 1) {
+    throw new ToolError(
+      "INVALID_ARGUMENT",
+      `name '${args.name}' matches ${distinct.size} definitions: ${candidatesText([...distinct.values()])}`,
+      "Pass a qualified name (Class.method, module.func) or path with the definition's file.",
+    );
+  }
+  const target = found[0] as LocatedDefinition;
+  const language = languageFor(target.file) as LanguageSpec;
+  if (language.references === undefined) {
+    throw new ToolError("UNSUPPORTED", `find_references has no rules for ${language.id} yet (${target.file})`, "Use search_code for the name.");
+  }
+  const snap = await treeSnapshot(ws, signal ? { signal } : {});
+  const project = snap.view;
+  const family = familyOf(language);
+  const inFamily = memoize(project, `references:family:${family}`, () => new Set(project.files.filter((f) => { const l = languageFor(f); return l !== undefined && familyOf(l) === family; })));
+  const want = defKey(target.file, target.qualified);
+  const name = target.def.name;
+  const has = (values: Value[]) => values.some((v) => v.kind === "def" && defKey(v.file, v.qualified) === want);
+  // Names that may stand for the target: its own, then the aliases imports and re-exports give it
+  // (`from a import f as g`, `export { f as g }`), found round by round (each round one ripgrep run).
+  const names = new Set([name]);
+  const facts = new FactsMap();
+  const resolver = new Resolver(ws, project, facts, signal);
+  for (let round = 0, fresh = [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
+    const mentioned = await filesMentioning(ws, inFamily, { literals: fresh }, signal ? { signal } : {});
+    const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
+    if (round === 0 && !files.includes(target.file)) files.push(target.file);
+    const loaded = await loadFacts(ws, statFiles(ws, files), signal);
+    for (const [f, v] of loaded) facts.set(f, v);
+    for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
+    fresh = [];
+    for (const [file, f] of loaded) {
+      for (const b of f.references?.bindings ?? []) {
+        if (b.member === undefined || !names.has(b.member) || names.has(b.local) || b.local === "*") continue;
+        if (has(await resolver.binding(file, b, 0))) fresh.push(b.local);
+      }
+      for (const a of f.references?.exportAliases ?? []) {
+        if (!names.has(a.local) || names.has(a.exported)) continue;
+        if (has(await resolver.name(file, a.exported))) fresh.push(a.exported);
+      }
+    }
+    fresh = [...new Set(fresh)];
+    for (const n of fresh) names.add(n);
+  }
+
+  // Classes (containers) that define a member named like the target: the `by_name` rule.
+  const definers = new Set<string>();
+  if (target.def.container !== undefined) {
+    for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(defKey(file, s.container));
+  }
+  const hits: ReferenceHit[] = [];
+  let leftOut = 0;
+  for (const [file, f] of facts) {
+    throwIfAborted(signal);
+    const refs = f.references;
+    if (refs === undefined) continue;
+    const moduleContext = file;
+    for (const u of refs.uses) {
+      for (let i = 0; i < u.path.length; i++) {
+        if (!names.has(u.path[i] as string)) continue;
+        const verdict = await judge(resolver, file, u, i, refs.bindings, want, target);
+        if (verdict === "no") continue;
+        if (verdict === "unknown") {
+          if (definers.size === 1) hits.push(hitOf(file, u, i, moduleContext, true));
+          else if (definers.size > 1) leftOut++;
+          continue;
+        }
+        hits.push(hitOf(file, u, i, moduleContext, false));
+      }
+    }
+  }
+  return { target, hits, leftOut, definers: definers.size, facts, language };
+}
+
+function hitOf(file: string, u: NameUse, i: number, moduleContext: string, byName: boolean): ReferenceHit {
+  const whole = i === u.path.length - 1;
+  return {
+    file,
+    line: u.line,
+    start_line: u.start_line,
+    end_line: u.end_line,
+    use: whole ? u.use : u.use === "import" ? "import" : "value",
+    context: u.context ?? moduleContext,
+    byName,
+  };
+}
+
+/**
+ * Whether part `i` of use `u` in `file` refers to the definition `want`: `yes`, `no`, or `unknown`
+ * (a member of a receiver whose type is not known: the `by_name` rule decides).
+ */
+async function judge(
+  r: Resolver,
+  file: string,
+  u: NameUse,
+  i: number,
+  bindings: readonly NameBinding[],
+  want: string,
+  target: LocatedDefinition,
+): Promise<"yes" | "no" | "unknown"> {
+  const has = (values: Value[]) => values.some((v) => v.kind === "def" && defKey(v.file, v.qualified) === want);
+  if (u.binding !== undefined) {
+    const b = bindings[u.binding];
+    return b !== undefined && has(await r.binding(file, b, 0)) ? "yes" : "no";
+  }
+  const name = u.path[i] as string;
+  if (i === 1 && u.selfClass !== undefined) return has(await r.classMember(file, u.selfClass, name)) ? "yes" : "no";
+  if (i === 1 && u.receiverType !== undefined) {
+    const types = await r.path(file, u.receiverType);
+    let members = 0;
+    for (const t of types) {
+      if (t.kind !== "def") continue;
+      const found = await r.classMember(t.file, t.qualified, name);
+      if (has(found)) return "yes";
+      members += found.length;
+    }
+    // A type that is no class of the repository, or a class without that member (a factory
+    // function's name taken as the type): the receiver's type is unknown.
+    return members === 0 && target.def.container !== undefined ? "unknown" : "no";
+  }
+  if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? "unknown" : "no";
+  if (i === 0 && u.selfClass !== undefined) {
+    // A bare name inside a class of a language with implicit `this` (Java): a member first.
+    const member = await r.classMember(file, u.selfClass, name);
+    if (member.length > 0) return has(member) ? "yes" : "no";
+  }
+  const values = await r.path(file, u.path.slice(0, i + 1));
+  if (has(values)) return "yes";
+  if (values.length === 0 && i === 1 && target.def.container !== undefined) {
+    // `x.m` where `x` resolves to nothing known (a parameter's attribute, an external object).
+    const head = await r.path(file, u.path.slice(0, 1));
+    if (head.length === 0) return "unknown";
+  }
+  return "no";
+}
+
+/**
+ * Lists the places that refer to the definition `args.name` (see the module comment).
+ * @throws ToolError as {@link collectReferences}.
+ */
+export async function findReferences(ws: Workspace, args: FindReferencesArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+  const { target, hits, leftOut, definers, facts, language } = await collectReferences(ws, args, signal);
+  const seen = new Set<string>();
+  const kept = hits
+    .filter((h) => args.kind === undefined || h.use === args.kind)
+    .filter((h) => {
+      const k = `${h.file}\0${h.start_line}\0${h.end_line}\0${h.use}\0${h.byName}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.start_line - b.start_line || a.end_line - b.end_line || (a.use < b.use ? -1 : a.use > b.use ? 1 : 0)));
+  const shown = recordsShown(
+    kept.map((h) => h.file),
+    args.max_results,
+  );
+  const texts = new Map<string, string[] | undefined>();
+  await mapLimit([...new Set([...shown].map((i) => (kept[i] as ReferenceHit).file))], 8, async (file) => {
+    try {
+      texts.set(file, (await ws.readText(file)).lines);
+    } catch {
+      texts.set(file, undefined);
+    }
+  });
+  const evidence: Evidence[] = [];
+  kept.forEach((h, i) => {
+    const fields = {
+      kind: "reference" as const,
+      name: target.qualified,
+      language: languageFor(h.file)?.id ?? language.id,
+      context: h.context,
+      flags: h.byName ? [h.use, "by_name"] : [h.use],
+    };
+    if (!shown.has(i)) {
+      if (texts.get(h.file) !== undefined || !texts.has(h.file)) {
+        const { kind, name, ...rest } = fields;
+        evidence.push({ path: h.file, start_line: h.start_line, end_line: h.end_line, kind, name, snippet: "", ...rest });
+      }
+      return;
+    }
+    const lines = texts.get(h.file);
+    if (lines !== undefined) evidence.push(linesEvidence(h.file, lines, h.start_line, h.end_line, fields));
+  });
+  evidence.sort((a, b) => compareEvidence(a, b));
+
+  const notes: string[] = [`References of ${target.qualified} (${target.def.kind}, ${target.file}:${target.def.start_line}).`];
+  if (evidence.length === 0) notes.push(`No place of the repository refers to it${args.kind ? ` as ${args.kind}` : ""}.`);
+  if (leftOut > 0) {
+    notes.push(
+      `${leftOut} use${leftOut === 1 ? "" : "s"} of .${target.def.name} on receivers of unknown type left out: ${definers} classes define ${target.def.name}. search_code finds them by text.`,
+    );
+  }
+  const skipped = describeFactsSkips(facts);
+  if (skipped) notes.push(`${skipped}.`);
+  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" "), narrowWith: ["kind"] });
+  return result;
+}
