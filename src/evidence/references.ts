@@ -1,7 +1,7 @@
 /**
  * `find_references`: every place of the repository that refers to one definition — who calls a
  * function, who uses a class, a type or a constant — resolved through the import graph, not by
- * spelling (DESIGN.md "The tools"; each language's extraction rules are stated in its
+ * spelling (README.md "CLI reference", `refs`; each language's extraction rules are stated in its
  * `lang/<language>-references.ts`, reached through `LanguageSpec.references`).
  *
  * **The definition**: `name` is read as `find_symbol` reads it (`func`, `Class.method`,

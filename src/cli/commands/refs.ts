@@ -10,7 +10,7 @@ interface RefsFlags {
   json?: boolean;
 }
 
-/** Registers `codecite refs` on `program` (see DESIGN.md "CLI"). */
+/** Registers `codecite refs` on `program` (see README.md "CLI reference"). */
 export function register(program: Command): void {
   program
     .command("refs")
