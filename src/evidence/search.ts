@@ -217,9 +217,11 @@ export async function searchCode(
     chars += cost;
     chosen.push(h);
   }
-  const total = (over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length) - binaryHits;
   await fillWindows(ws, chosen);
-  const evidence = chosen.map((h) => toEvidence(h, query));
+  const check = await verifyHits(ws, chosen);
+  const droppedHits = hits.filter((h) => check.dropped.has(h.path)).length;
+  const total = (over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length) - binaryHits - droppedHits;
+  const evidence = check.kept.map((h) => toEvidence(h, query));
   const cutSnippet = evidence.some((e) => e.flags?.includes("truncated") === true);
   evidence.sort(compareEvidence);
 
@@ -245,7 +247,65 @@ export async function searchCode(
     const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? " Or raise max_results to see more." : "";
     note = `${parts.join("; ")}. Narrow the search with path or glob, or a more specific query.${raise}`;
   }
+  if (check.dropped.size > 0) {
+    const left = `${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`;
+    note = note === undefined ? left : `${note} ${left}`;
+  }
   return note === undefined ? { evidence, total, truncated } : { evidence, total, truncated, note };
+}
+
+/**
+ * Re-checks what ripgrep printed (ripgrep opens files by name, so a file swapped for a symbolic
+ * link to an outside file during the search would be read through it): each file with chosen
+ * hits is opened through the Workspace (race-safe: `O_NOFOLLOW`, descriptor verified inside the
+ * root; deny-list, hard links and private-key content checked) and every hit's snippet must
+ * still be part of that line of the file as read now. Files that fail are dropped with all their
+ * hits. Files with non-UTF-8 names (no openable name) and UTF-16 files (transcoded by ripgrep)
+ * are opened the same way only when possible and otherwise kept as ripgrep reported them.
+ */
+async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: Hit[]; dropped: Set<string> }> {
+  const byPath = new Map<string, Hit[]>();
+  for (const h of hits) {
+    const list = byPath.get(h.path);
+    if (list) list.push(h);
+    else byPath.set(h.path, [h]);
+  }
+  const dropped = new Set<string>();
+  for (const [rel, list] of byPath) {
+    if (list.some((h) => h.flags.includes("non_utf8_path"))) continue;
+    let f;
+    try {
+      f = await ws.openFile(rel);
+    } catch {
+      dropped.add(rel);
+      continue;
+    }
+    try {
+      const size = Math.min(f.size, SEARCH_MAX_FILE_BYTES);
+      const buf = Buffer.alloc(size);
+      let n = 0;
+      while (n < size) {
+        const { bytesRead } = await f.handle.read(buf, n, size - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      const bytes = buf.subarray(0, n);
+      const enc = sniff(bytes.subarray(0, BINARY_SNIFF_BYTES));
+      if (enc.encoding !== "utf-8") continue;
+      const lines = lossy.decode(bytes.subarray(enc.bomBytes)).split("\n");
+      const same = list.every((h) => {
+        const line = lines[h.line - 1];
+        if (line === undefined) return false;
+        return snippetLine(line.endsWith("\r") ? line.slice(0, -1) : line).text.includes(h.snippet);
+      });
+      if (!same) dropped.add(rel);
+    } catch {
+      dropped.add(rel);
+    } finally {
+      await f.handle.close().catch(() => undefined);
+    }
+  }
+  return { kept: hits.filter((h) => !dropped.has(h.path)), dropped };
 }
 
 /** Validates the user glob; returns the ripgrep arguments for it. */
@@ -281,7 +341,7 @@ async function runRipgrep(
   signal: AbortSignal | undefined,
   limits: SearchOptions["eventLimits"],
 ): Promise<RunOutcome> {
-  const rg = await ripgrepPath();
+  const rg = await ripgrepPath(ws.root);
   const hits: Hit[] = [];
   let searched = 0;
   let sawSummary = false;

@@ -11,7 +11,8 @@
  *   `content`; a failed call is `isError: true` and the session continues.
  * - Root: `--root` is the widest the server will ever read. Client roots (MCP `roots/list`,
  *   re-read on `notifications/roots/list_changed`) may narrow it to a directory inside it;
- *   a root outside it (or not a `file:` URI, or missing) is ignored with a log line.
+ *   a root outside it (or not a `file:` URI, or missing), or inside a folder on the secrets
+ *   deny-list (judged relative to `--root`), is ignored with a log line.
  *   Rule from the MCP reference filesystem server's CVE-2025-53110 fix: containment is
  *   decided on real paths by path segments, never by string prefix.
  * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
@@ -104,6 +105,12 @@ export async function narrowToRoots(base: Workspace, uris: readonly string[], lo
     }
     if (!isWithin(real, base.root)) {
       log(`ignoring client root ${uri}: outside --root ${base.root} (client roots may only narrow it)`);
+      continue;
+    }
+    // The deny-list applies to the path relative to the original root: narrowing into `.ssh/`
+    // or `credentials/` would otherwise make its files look like ordinary project files.
+    if (base.isDenied(base.relativeOf(real))) {
+      log(`ignoring client root ${uri}: it lies in a folder on the secrets deny-list`);
       continue;
     }
     inside.push(real);

@@ -48,7 +48,7 @@ export async function filesMentioning(
   if (wanted.size === 0) return new Set();
   let rg: string;
   try {
-    rg = await ripgrepPath();
+    rg = await ripgrepPath(ws.root);
   } catch {
     return undefined;
   }
@@ -123,7 +123,7 @@ export async function definitionNamesIn(
 ): Promise<Set<string> | undefined> {
   let rg: string;
   try {
-    rg = await ripgrepPath();
+    rg = await ripgrepPath(ws.root);
   } catch {
     return undefined;
   }

@@ -2,6 +2,11 @@
  * The secrets deny-list: files that no tool ever reads, searches, parses or shows, whether or
  * not they are ignored by `.gitignore` (a repository's own files are untrusted input: github/github-mcp-server issue #844).
  *
+ * How to extend the list: add a pattern to {@link DENY_PATTERNS} (the README section "What is
+ * never read" lists the kinds); ripgrep gets the same patterns as `--iglob=!…` arguments. Files
+ * whose content holds a private-key block are denied whatever their name (`secret-content.ts`),
+ * and a workspace root that is a git directory itself (a bare repository) is refused.
+ *
  * Patterns use gitignore syntax (matched with the `ignore` package, case-insensitively so that
  * `.ENV` on a case-insensitive file system is still denied). A pattern without a slash matches a
  * name at any depth; a trailing `/` matches a directory and everything below it.
@@ -33,6 +38,13 @@ export const DENY_PATTERNS: readonly string[] = Object.freeze([
   "id_dsa*",
   "id_ecdsa*",
   "id_ed25519*",
+  "id_ecdsa_sk*",
+  "id_ed25519_sk*",
+  "ssh_host_*key*",
+  "*.ppk",
+  "secring.*",
+  "private-keys-v1.d/",
+  "*.gpg-key",
   // credential stores and package-manager tokens
   ".npmrc",
   ".yarnrc.yml",
@@ -48,6 +60,22 @@ export const DENY_PATTERNS: readonly string[] = Object.freeze([
   "client_secret*.json",
   "*.tfstate",
   "*.tfstate.*",
+  "credentials.toml",
+  "credentials.db",
+  "access_tokens.db",
+  "legacy_credentials/",
+  "application_default_credentials.json",
+  "**/gh/hosts.yml",
+  "**/hub/config",
+  ".vault-token",
+  "kubeconfig",
+  "*.kubeconfig",
+  ".s3cfg",
+  ".boto",
+  ".azure/",
+  ".config/gcloud/",
+  ".terraformrc",
+  "terraform.rc",
   // directories of secrets, and git internals (.git/config can hold credential URLs)
   ".aws/",
   ".ssh/",
@@ -55,6 +83,8 @@ export const DENY_PATTERNS: readonly string[] = Object.freeze([
   ".kube/",
   ".docker/",
   ".git",
+  // bare repositories by their conventional name (`project.git/config` can hold credential URLs)
+  "*.git/",
 ]);
 
 const matcher = ignore({ ignorecase: true }).add([...DENY_PATTERNS]);

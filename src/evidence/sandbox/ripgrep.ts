@@ -2,6 +2,7 @@
  * Locating and hardening ripgrep (`@vscode/ripgrep` 1.18.0 ships ripgrep 15 in npm; `--pre` runs a
  * program per file and `RIPGREP_CONFIG_PATH` can inject flags, so both are shut off: ripgrep `rg --help`).
  */
+import { existsSync } from "node:fs";
 import { ToolError } from "../evidence.js";
 import { denyGlobArgs } from "./deny-list.js";
 import { findExecutable, scrubbedEnv } from "./spawn.js";
@@ -20,24 +21,26 @@ export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
   ".svn",
 ]);
 
-let cached: Promise<string> | undefined;
+let bundled: Promise<string | undefined> | undefined;
 
 /**
- * Absolute path of the ripgrep binary: `rgPath` from `@vscode/ripgrep`, or `rg` found on the
- * absolute `PATH` entries ({@link findExecutable}) when the platform package is missing (the
- * package throws on import then).
+ * Absolute path of the ripgrep binary: `rgPath` from `@vscode/ripgrep` (codecite's own
+ * dependency), or else `rg` found on the absolute `PATH` entries ({@link findExecutable}), never
+ * inside `notUnder` (the workspace root; compared by real paths) — a repository cannot supply
+ * its own `rg`. The package is imported once; the `PATH` lookup is cached per root.
+ * @param notUnder the workspace root (default: the current directory).
  * @throws ToolError `UNSUPPORTED` when neither exists.
  */
-export function ripgrepPath(): Promise<string> {
-  cached ??= import("@vscode/ripgrep").then(
-    (m: { rgPath: string }) => m.rgPath,
-    async () => {
-      const rg = await findExecutable("rg");
-      if (rg === undefined) throw ripgrepMissing(new Error("no rg on PATH and no @vscode/ripgrep binary"));
-      return rg;
-    },
+export async function ripgrepPath(notUnder: string = process.cwd()): Promise<string> {
+  bundled ??= import("@vscode/ripgrep").then(
+    (m: { rgPath: string }) => (existsSync(m.rgPath) ? m.rgPath : undefined),
+    () => undefined,
   );
-  return cached;
+  const own = await bundled;
+  if (own !== undefined) return own;
+  const rg = await findExecutable("rg", { notUnder });
+  if (rg === undefined) throw ripgrepMissing(new Error("no rg on PATH outside the repository and no @vscode/ripgrep binary"));
+  return rg;
 }
 
 /**

@@ -151,7 +151,7 @@ function abortError(): ToolError {
 const found = new Map<string, Promise<string | undefined>>();
 
 /**
- * Finds a program on `PATH` and returns its absolute path, or `undefined`.
+ * Finds a program on `PATH` and returns the absolute real path of its file, or `undefined`.
  *
  * Only absolute `PATH` entries are searched. A program spawned by bare name with `cwd` set to the
  * repository would otherwise come from the repository itself: on POSIX through a relative entry
@@ -159,6 +159,11 @@ const found = new Map<string, Promise<string | undefined>>();
  * because the program search looks in `cwd` first. A hostile repository could ship `git`. On
  * Windows only `.exe` and `.com` files are considered (batch files cannot be spawned without a
  * shell). Results are cached per name, `PATH` and `notUnder`.
+ *
+ * `notUnder` is compared by real paths: a `PATH` entry that reaches the folder through a symbolic
+ * link (a logical `$PWD` such as `/home/me/link/bin`), and a candidate file that is itself a
+ * symbolic link into the folder, are skipped too. The real path is returned, so the program that
+ * runs is the one that was checked even if a link on `PATH` changes later.
  * @param opts.notUnder skip programs inside this folder (the workspace root: an absolute `PATH`
  *   entry such as `<repo>/node_modules/.bin` must not supply the program either).
  */
@@ -173,20 +178,43 @@ export function findExecutable(name: string, opts: { notUnder?: string } = {}): 
   return p;
 }
 
+/** True when `p` is `dir` or below it (both absolute, normalised). */
+function under(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+async function realOr(p: string): Promise<string | undefined> {
+  try {
+    return await fsp.realpath(p);
+  } catch {
+    return undefined;
+  }
+}
+
 async function search(name: string, envPath: string, notUnder: string | undefined): Promise<string | undefined> {
   const win = process.platform === "win32";
   const exts = win ? [".exe", ".com"] : [""];
-  const under = notUnder === undefined ? undefined : path.resolve(notUnder) + path.sep;
+  const forbidden: string[] = [];
+  if (notUnder !== undefined) {
+    forbidden.push(path.resolve(notUnder));
+    const real = await realOr(notUnder);
+    if (real !== undefined) forbidden.push(real);
+  }
+  const inside = (p: string) => forbidden.some((f) => under(p, f));
   for (const dir of envPath.split(path.delimiter)) {
     if (dir === "" || !path.isAbsolute(dir)) continue;
-    if (under !== undefined && (path.resolve(dir) + path.sep).startsWith(under)) continue;
+    if (inside(path.resolve(dir))) continue;
+    const realDir = await realOr(dir);
+    if (realDir === undefined || inside(realDir)) continue;
     for (const ext of exts) {
       const candidate = path.join(dir, name + ext);
       try {
-        const st = await fsp.stat(candidate);
+        const real = await fsp.realpath(candidate);
+        if (inside(real)) continue;
+        const st = await fsp.stat(real);
         if (!st.isFile()) continue;
-        if (!win) await fsp.access(candidate, fsc.X_OK);
-        return candidate;
+        if (!win) await fsp.access(real, fsc.X_OK);
+        return real;
       } catch {
         // not here
       }

@@ -9,8 +9,16 @@
  *   resolving outside the root is `OUTSIDE_ROOT`, a missing file is `NOT_FOUND`). A dangling
  *   symlink chain that leaves the root is `OUTSIDE_ROOT` too, exactly like one whose outside target
  *   exists, so answers never reveal which files exist outside the root.
- * - A root that is itself inside a secrets folder (`.git`, `.ssh`, `.aws`, `.gnupg`, `.kube`,
- *   `.docker`) is refused with `DENIED`: every relative path would otherwise dodge the deny-list.
+ * - A root that is itself inside a denied folder (any segment of its path, as given or real, on
+ *   the deny-list: `.git`, `.ssh`, `.envs`, `credentials` …) is refused with `DENIED`: every
+ *   relative path would otherwise dodge the deny-list. So is a root that is a git directory
+ *   itself (a bare repository: `HEAD`, `objects/` and `refs/` at the top).
+ * - Hard links: a regular file with more than one link may be another name of a secret or of a
+ *   file outside the root, which no name-based check can see. Such files are refused (`DENIED`)
+ *   and left out of walks, unless the workspace is opened with `allowHardLinks` (default: the
+ *   environment variable `CODECITE_ALLOW_HARD_LINKS=1`).
+ * - Content: a file holding a private-key block (`secret-content.ts`) is `DENIED` whatever its
+ *   name; {@link Workspace.openFile} scans the first 16 MiB before returning the descriptor.
  * - Reads are race-safe: the file is opened with `O_NOFOLLOW`, and the real path of the opened
  *   descriptor (`/proc/self/fd/N` on Linux, else `fstat` dev/ino against the checked path) is
  *   verified before a byte is returned (the check-then-read race that modelcontextprotocol/servers
@@ -32,6 +40,7 @@ import path from "node:path";
 import { TextDecoder } from "node:util";
 import { ToolError } from "../evidence.js";
 import { isDeniedPath } from "./deny-list.js";
+import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./secret-content.js";
 import { isInside, normalizeRelative, toPosix } from "./path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { mapLimit } from "../concurrency.js";
@@ -78,6 +87,8 @@ export interface SkipCounts {
   denied: number;
   /** File names that are not valid UTF-8 (cannot be named in evidence). */
   badName: number;
+  /** Regular files with more than one hard link (walks drop them; see the module comment). */
+  hardLinked: number;
 }
 
 /** Why {@link Workspace.readText} refused a file. */
@@ -125,6 +136,7 @@ export function describeSkipped(counts: Partial<SkipCounts>, maxFileBytes = DEFA
     parts.push(`${plural(counts.tooLarge, "file", "files")} over ${formatBytes(maxFileBytes)}`);
   }
   if (counts.denied) parts.push(plural(counts.denied, "denied file", "denied files"));
+  if (counts.hardLinked) parts.push(plural(counts.hardLinked, "hard-linked file", "hard-linked files"));
   if (counts.badName) parts.push(plural(counts.badName, "file with a non-UTF-8 name", "files with non-UTF-8 names"));
   return parts.length === 0 ? undefined : `skipped ${parts.join(", ")}`;
 }
@@ -173,8 +185,21 @@ function outsideError(rel: string): ToolError {
   );
 }
 
-/** Folders whose contents are secrets: a workspace root inside one of them is refused. */
-const SECRET_ROOT_SEGMENTS: ReadonlySet<string> = new Set([".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker"]);
+function hardLinkError(rel: string, links: number): ToolError {
+  return new ToolError(
+    "DENIED",
+    `${rel} has ${links} hard links and is not read: another name of the same file may be a secret or lie outside the repository`,
+    "Files with more than one hard link are never read; set CODECITE_ALLOW_HARD_LINKS=1 to allow them.",
+  );
+}
+
+function privateKeyError(rel: string): ToolError {
+  return new ToolError(
+    "DENIED",
+    `${rel} holds a private key and is never read`,
+    "Secrets (.env files, keys, credentials, .git internals) are not available to any tool.",
+  );
+}
 
 function deniedError(rel: string): ToolError {
   return new ToolError(
@@ -191,14 +216,17 @@ export class Workspace {
   /** Cap for loading a whole file, in bytes. */
   readonly maxFileBytes: number;
   /** Cumulative counts of files refused or dropped (binary, too large, denied, bad names). */
-  readonly skipped: SkipCounts = { binary: 0, tooLarge: 0, denied: 0, badName: 0 };
+  readonly skipped: SkipCounts = { binary: 0, tooLarge: 0, denied: 0, badName: 0, hardLinked: 0 };
+  /** Files with more than one hard link may be read (see the module comment). */
+  readonly allowHardLinks: boolean;
   /** Roots accepted for absolute input paths: the real root and the root as given. */
   private readonly roots: readonly string[];
   /** @internal test hook, see {@link kBeforeOpen}. */
   [kBeforeOpen]?: (abs: string) => Promise<void> | void;
 
-  private constructor(root: string, given: string, maxFileBytes: number) {
+  private constructor(root: string, given: string, maxFileBytes: number, allowHardLinks: boolean) {
     this.root = root;
+    this.allowHardLinks = allowHardLinks;
     this.roots = given === root ? [root] : [root, given];
     this.maxFileBytes = maxFileBytes;
   }
@@ -206,10 +234,13 @@ export class Workspace {
   /**
    * Opens a workspace at `root` (resolved against the current directory, then `realpath`).
    * @param opts.maxFileBytes cap for whole-file loads in bytes (default 1 MiB).
+   * @param opts.allowHardLinks read files with more than one hard link (default: the environment
+   *   variable `CODECITE_ALLOW_HARD_LINKS` is `1`).
    * @throws ToolError `NOT_FOUND` when the root does not exist, `INVALID_ARGUMENT` when it is not
-   *   a directory or the path is invalid.
+   *   a directory or the path is invalid, `DENIED` when the root lies in a denied folder or is a
+   *   bare git repository.
    */
-  static async open(root: string, opts: { maxFileBytes?: number } = {}): Promise<Workspace> {
+  static async open(root: string, opts: { maxFileBytes?: number; allowHardLinks?: boolean } = {}): Promise<Workspace> {
     if (typeof root !== "string" || root === "" || root.includes("\0")) {
       throw new ToolError("INVALID_ARGUMENT", "workspace root must be a non-empty path without NUL bytes");
     }
@@ -233,7 +264,7 @@ export class Workspace {
       throw new ToolError("INVALID_ARGUMENT", `workspace root is not a directory: ${given}`, "Pass the repository folder as the root.");
     }
     for (const p of [real, given]) {
-      const secret = p.split(/[\\/]+/).find((seg) => SECRET_ROOT_SEGMENTS.has(seg.toLowerCase()));
+      const secret = p.split(/[\\/]+/).find((seg) => seg !== "" && isDeniedPath(seg));
       if (secret !== undefined) {
         throw new ToolError(
           "DENIED",
@@ -242,11 +273,18 @@ export class Workspace {
         );
       }
     }
+    if (await isGitDirectory(real)) {
+      throw new ToolError(
+        "DENIED",
+        `workspace root ${given} is a git directory (a bare repository); git internals are on the secrets deny-list`,
+        "Pass a work tree (a checked-out project folder) as the root.",
+      );
+    }
     const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     if (!Number.isInteger(max) || max <= 0) {
       throw new ToolError("INVALID_ARGUMENT", "maxFileBytes must be a positive integer", "Pass a size in bytes, e.g. 1048576.");
     }
-    return new Workspace(real, given, max);
+    return new Workspace(real, given, max, opts.allowHardLinks ?? process.env.CODECITE_ALLOW_HARD_LINKS === "1");
   }
 
   /**
@@ -365,11 +403,15 @@ export class Workspace {
   /**
    * Opens a regular file for reading, race-safely: checked with {@link resolve}, opened with
    * `O_NOFOLLOW | O_NONBLOCK` (a FIFO cannot block us), then the opened descriptor's real path is
-   * verified to still be the checked file inside the root.
+   * verified to still be the checked file inside the root. A file with more than one hard link
+   * (unless allowed) or holding a private-key block is refused.
+   * @param opts.contentScanned the caller scans the whole content for key blocks itself
+   *   ({@link readText}); skip the scan here.
    * @throws ToolError as {@link resolve}; `INVALID_ARGUMENT` for a directory or a non-regular file;
-   *   `NOT_FOUND` when the file changed between the check and the open.
+   *   `NOT_FOUND` when the file changed between the check and the open; `DENIED` for a hard-linked
+   *   file or a private key.
    */
-  async openFile(p: string): Promise<OpenedFile> {
+  async openFile(p: string, opts: { contentScanned?: boolean } = {}): Promise<OpenedFile> {
     const r = await this.resolve(p);
     if (r.isDirectory) {
       throw new ToolError("INVALID_ARGUMENT", `${r.rel === "" ? "." : r.rel} is a directory, not a file`, "Pass a file path.");
@@ -390,6 +432,14 @@ export class Workspace {
       await this.verifyOpened(handle, r.abs, st, r.rel);
       if (!st.isFile()) {
         throw new ToolError("INVALID_ARGUMENT", `${r.rel} is not a regular file`, "Pass the path of a regular text file.");
+      }
+      if (st.nlink > 1 && !this.allowHardLinks) {
+        this.skipped.denied++;
+        throw hardLinkError(r.rel, st.nlink);
+      }
+      if (opts.contentScanned !== true && (await scanForPrivateKey(handle, st.size))) {
+        this.skipped.denied++;
+        throw privateKeyError(r.rel);
       }
       return { rel: r.rel, abs: r.abs, handle, size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
@@ -439,7 +489,7 @@ export class Workspace {
    *   file or one over the size cap (both counted in {@link skipped}).
    */
   async readText(p: string): Promise<TextFile> {
-    const f = await this.openFile(p);
+    const f = await this.openFile(p, { contentScanned: true });
     try {
       if (f.size > this.maxFileBytes) {
         this.skipped.tooLarge++;
@@ -473,6 +523,10 @@ export class Workspace {
         this.skipped.binary++;
         throw new SkippedFileError("binary", f.rel, `${f.rel} is a binary file`, "Read a text file instead.");
       }
+      if (bytesHavePrivateKeyBlock(bytes)) {
+        this.skipped.denied++;
+        throw privateKeyError(f.rel);
+      }
       const { text, bom } = decodeText(bytes);
       return { path: f.rel, text, lines: splitLines(text), size: n, mtimeMs: f.mtimeMs, bom, crlf: text.includes("\r\n") };
     } catch (err) {
@@ -502,7 +556,12 @@ export class Workspace {
     const entries = await mapLimit(kept, 64, async (rel): Promise<FileEntry | undefined> => {
       try {
         const st = await fsp.lstat(path.join(this.root, rel));
-        return st.isFile() ? { path: rel, size: st.size, mtimeMs: st.mtimeMs } : undefined;
+        if (!st.isFile()) return undefined;
+        if (st.nlink > 1 && !this.allowHardLinks) {
+          this.skipped.hardLinked++;
+          return undefined;
+        }
+        return { path: rel, size: st.size, mtimeMs: st.mtimeMs };
       } catch {
         return undefined;
       }
@@ -519,7 +578,7 @@ export class Workspace {
    * @throws ToolError `TIMEOUT` (60 s or `signal`), `UNSUPPORTED` without ripgrep.
    */
   async walkPaths(target: string | undefined, signal?: AbortSignal): Promise<string[]> {
-    const rg = await ripgrepPath();
+    const rg = await ripgrepPath(this.root);
     const args = ["--files", "--null", ...baseRipgrepArgs()];
     if (target !== undefined) args.push("--", ripgrepPathArg(target));
     let res;
@@ -616,6 +675,28 @@ export class Workspace {
       return false;
     };
   }
+}
+
+/** True when `dir` is a git directory itself: `HEAD` file, `objects/` and `refs/` folders (gitrepository-layout(5)). */
+async function isGitDirectory(dir: string): Promise<boolean> {
+  try {
+    const [head, objects, refs] = await Promise.all(["HEAD", "objects", "refs"].map((n) => fsp.stat(path.join(dir, n))));
+    return head!.isFile() && objects!.isDirectory() && refs!.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads up to {@link MAX_SECRET_SCAN_BYTES} of an opened file and looks for a private-key block. */
+async function scanForPrivateKey(handle: FileHandle, size: number): Promise<boolean> {
+  const buf = Buffer.alloc(Math.min(Math.max(size, 0), MAX_SECRET_SCAN_BYTES));
+  let n = 0;
+  while (n < buf.length) {
+    const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+    if (bytesRead === 0) break;
+    n += bytesRead;
+  }
+  return bytesHavePrivateKeyBlock(buf.subarray(0, n));
 }
 
 /** Splits NUL-separated output into its non-empty parts. */
