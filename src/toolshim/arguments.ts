@@ -52,7 +52,8 @@ function dropNullOptionals(args: Record<string, unknown>, schema: Record<string,
   return out;
 }
 
-function schemaHint(tool: OfferedTool): string {
+/** ` Expected arguments: {k: type, opt?: type}.` for a tool with a schema, else `""` (appended to tool errors). */
+export function schemaHint(tool: OfferedTool): string {
   const props = tool.parameters?.properties;
   if (!isPlainObject(props)) return "";
   const required = Array.isArray(tool.parameters?.required) ? (tool.parameters.required as unknown[]) : [];

@@ -22,7 +22,7 @@
  * invalid arguments become `rejected` entries (tool errors the agent sends back to the model).
  */
 import type { ToolCall } from "../llm/types.js";
-import { prepareArguments } from "./arguments.js";
+import { prepareArguments, schemaHint } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
 import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
@@ -31,6 +31,7 @@ import { splitReasoning } from "./reasoning.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
   AssistantTurn,
+  BrokenBlock,
   Dialect,
   DialectMatch,
   OfferedTool,
@@ -67,6 +68,8 @@ interface StageOne {
   chosen: DialectHit[];
   /** Spans to remove: markup of the chosen dialects and of dialects without calls. */
   spans: Span[];
+  /** Unreadable call blocks inside `spans` (the broken-block rule decides which stay removed). */
+  broken: BrokenBlock[];
   reasoning: string[];
   notes: string[];
 }
@@ -90,10 +93,15 @@ function introducedAsExampleMarkup(text: string, spans: readonly Span[]): boolea
   });
 }
 
-function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dialect) => boolean): StageOne {
+function runDialects(
+  text: string,
+  tools: readonly OfferedTool[],
+  only?: (d: Dialect) => boolean,
+  dialects: readonly Dialect[] = DIALECTS,
+): StageOne {
   const hits: DialectHit[] = [];
   const notes: string[] = [];
-  DIALECTS.forEach((dialect, order) => {
+  dialects.forEach((dialect, order) => {
     if (only && !only(dialect)) return;
     let match: DialectMatch | null = null;
     try {
@@ -125,12 +133,31 @@ function runDialects(text: string, tools: readonly OfferedTool[], only?: (d: Dia
   const chosenSpans = chosen.flatMap((c) => c.match.spans);
   const spans = [...chosenSpans];
   const reasoning: string[] = [];
+  const broken: BrokenBlock[] = chosen.flatMap((c) => c.match.broken ?? []);
   for (const h of hits) {
     if (h.match.reasoning) reasoning.push(h.match.reasoning);
     if (h.match.calls.length > 0) continue;
+    const free = (s: Span) => !chosenSpans.some((c) => overlaps(c, s)) && !broken.some((b) => overlaps(b.span, s));
+    for (const b of h.match.broken ?? []) if (free(b.span)) broken.push(b);
     for (const s of h.match.spans) if (!chosenSpans.some((c) => overlaps(c, s))) spans.push(s);
   }
-  return { chosen, spans: mergeSpans(spans, text.length), reasoning, notes };
+  broken.sort((a, b) => a.span.start - b.span.start);
+  return { chosen, spans: mergeSpans(spans, text.length), broken, reasoning, notes };
+}
+
+/** `spans` without the parts covered by `keep` (text that stays visible). */
+function subtractSpans(spans: readonly Span[], keep: readonly Span[]): Span[] {
+  let out = [...spans];
+  for (const k of keep) {
+    out = out.flatMap((s) => {
+      if (!overlaps(s, k)) return [s];
+      const parts: Span[] = [];
+      if (s.start < k.start) parts.push({ start: s.start, end: k.start });
+      if (k.end < s.end) parts.push({ start: k.end, end: s.end });
+      return parts;
+    });
+  }
+  return out;
 }
 
 /** Collects accepted and rejected calls with diagnostics. */
@@ -175,6 +202,51 @@ class Outcome {
     this.calls.push(call);
     return true;
   }
+
+  /**
+   * The broken-block rule, one rule for every dialect: call markup that cannot be read is removed
+   * and refused with a tool error when it names an offered tool (the model is told to write the
+   * call again; a side-effect name gets the read-only refusal), removed silently when it is a
+   * garbled copy of a call already read in the same turn or shows no name at all (a marker cut
+   * before the name), and left visible when it names a tool that is not offered.
+   * @returns whether the block's span is removed.
+   */
+  settleBroken(block: BrokenBlock): boolean {
+    const name = block.name;
+    if (name === undefined) {
+      this.note("dialect", `unreadable call markup removed (${block.reason})`);
+      return true;
+    }
+    const resolved = resolveToolName(name, this.tools);
+    if (resolved !== undefined) {
+      if (this.calls.some((c) => c.name === resolved)) {
+        this.note("dialect", `a garbled copy of the ${resolved} call was removed (${block.reason})`);
+        return true;
+      }
+      const tool = this.tools.find((t) => t.name === resolved)!;
+      this.rejected.push({
+        name: resolved,
+        arguments: {},
+        code: "INVALID_ARGUMENT",
+        message: `the call to ${resolved} could not be read (${block.reason}); nothing was run. Write the call again in valid form.${schemaHint(tool)}`,
+      });
+      this.note("dialect", `unreadable ${resolved} call removed and refused (${block.reason})`);
+      return true;
+    }
+    if (isSideEffectToolName(name)) {
+      this.rejected.push(rejectUnknownTool(name, {}, this.tools));
+      this.note("policy", `unreadable call markup names ${JSON.stringify(name)}, which is not offered; removed and refused`);
+      return true;
+    }
+    this.note("dialect", `unreadable call markup names ${JSON.stringify(name)}, which is not an offered tool; left as text`);
+    return false;
+  }
+
+  /** Apply {@link settleBroken} to a stage-one result: the spans to remove. */
+  settleAllBroken(st: StageOne): Span[] {
+    const keep = st.broken.filter((b) => !this.settleBroken(b)).map((b) => b.span);
+    return keep.length === 0 ? st.spans : subtractSpans(st.spans, keep);
+  }
 }
 
 /**
@@ -199,24 +271,61 @@ function joinThinking(parts: readonly (string | undefined)[]): string | undefine
   return kept.length > 0 ? kept.join("\n\n") : undefined;
 }
 
-function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Deterministic {
+/**
+ * A call that ends the last closed reasoning block, with nothing but whitespace after it and
+ * nothing after the closer: the model wrote its call and closed the reasoning. It is run (the
+ * rule is documented in `docs/dialects.md`, "Calls just before the reasoning closer").
+ * @returns the block without the call markup and the calls, or `undefined` when the block does not
+ *   end with readable call markup.
+ */
+function trailingReasoningCall(
+  block: string,
+  tools: readonly OfferedTool[],
+  dialects: readonly Dialect[],
+): { rest: string; hits: DialectHit[] } | undefined {
+  const st = runDialects(block, tools, undefined, dialects);
+  if (st.chosen.length === 0) return undefined;
+  const spans = mergeSpans(st.chosen.flatMap((c) => c.match.spans), block.length);
+  const last = spans[spans.length - 1]!;
+  if (block.slice(last.end).trim() !== "") return undefined;
+  // The markup run at the end: spans separated by whitespace only.
+  let start = last.start;
+  for (let i = spans.length - 2; i >= 0 && block.slice(spans[i]!.end, start).trim() === ""; i--) start = spans[i]!.start;
+  const tail = runDialects(block.slice(start), tools, undefined, dialects);
+  if (tail.chosen.length === 0) return undefined;
+  return { rest: block.slice(0, start), hits: tail.chosen };
+}
+
+function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], dialects: readonly Dialect[] = DIALECTS): Deterministic {
   const out = new Outcome(tools);
   const thinking: (string | undefined)[] = [];
   const reasoningCalls: { raw: RawCall; family: string }[] = [];
 
   // 0. Reasoning: the turn's own thinking, then reasoning blocks in the content.
   const inReasoning = (block: string): string => {
-    const st = runDialects(block, tools, (d) => d.callsInReasoning === true);
+    const st = runDialects(block, tools, (d) => d.callsInReasoning === true, dialects);
     for (const hit of st.chosen) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
     return st.chosen.length > 0 ? removeSpans(block, st.chosen.flatMap((c) => c.match.spans)) : block;
   };
   if (turn.thinking !== undefined && turn.thinking.trim() !== "") thinking.push(inReasoning(turn.thinking));
   const split = splitReasoning(turn.content ?? "");
-  for (const block of split.closed) thinking.push(inReasoning(block));
+  const closed = [...split.closed];
+  if (closed.length > 0 && split.unclosed === undefined && split.content.trim() === "" && !(turn.tool_calls && turn.tool_calls.length > 0)) {
+    const tail = trailingReasoningCall(closed[closed.length - 1]!, tools, dialects);
+    if (tail && !tail.hits.every((h) => h.dialect.callsInReasoning === true)) {
+      closed[closed.length - 1] = tail.rest;
+      for (const hit of tail.hits) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
+      out.note("reasoning", "a call written at the end of the reasoning, with nothing after the closer, was run");
+    }
+  }
+  for (const block of closed) thinking.push(inReasoning(block));
   if (split.prefilled) out.note("reasoning", "prefilled: text before a reasoning closer without an opener is reasoning");
+  if (closed.some((b) => runDialects(b, tools, (d) => d.callsInReasoning !== true, dialects).chosen.length > 0)) {
+    out.note("reasoning", "call markup inside closed reasoning was not run (a rehearsal: reasoning or an answer follows it)");
+  }
   let text = split.content;
   if (split.unclosed !== undefined) {
-    const st = runDialects(split.unclosed, tools);
+    const st = runDialects(split.unclosed, tools, undefined, dialects);
     if (st.chosen.length > 0) {
       const cut = firstStart(st.chosen.flatMap((c) => c.match.spans));
       thinking.push(split.unclosed.slice(0, cut));
@@ -270,9 +379,9 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
       if (call.id !== undefined) raw.id = call.id;
       out.settle(raw, true);
     }
-    const st = runDialects(text, tools);
+    const st = runDialects(text, tools, undefined, dialects);
     if (st.chosen.length > 0) out.note("native", "native tool calls present; calls written as text were not dispatched");
-    return finish("native", st.spans, true, st.reasoning);
+    return finish("native", out.settleAllBroken(st), true, st.reasoning);
   }
   let reasoningBy: RecoveredBy | undefined;
   for (const { raw, family } of reasoningCalls) {
@@ -282,7 +391,7 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
   }
 
   // 2. Stage 1: dialects.
-  const st1 = runDialects(text, tools);
+  const st1 = runDialects(text, tools, undefined, dialects);
   for (const n of st1.notes) out.note("dialect", n);
   if (st1.chosen.length > 0) {
     let by: RecoveredBy | undefined = reasoningBy;
@@ -293,15 +402,16 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
         if (by === undefined && out.calls.length > before) by = `dialect:${hit.dialect.family}`;
       }
     }
-    return finish(by ?? "none", st1.spans, true, st1.reasoning);
+    return finish(by ?? "none", out.settleAllBroken(st1), true, st1.reasoning);
   }
+  const st1Spans = out.settleAllBroken(st1);
 
   // 3. Stage 2: inline JSON, over the text with stage-1 markup blanked out.
   let masked = text;
-  for (const s of st1.spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
+  for (const s of st1Spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
   const st2 = scanInlineCalls(masked, tools);
   for (const n of st2.notes) out.note("inline_json", n);
-  const spans = [...st1.spans];
+  const spans = [...st1Spans];
   let by: RecoveredBy | undefined = reasoningBy;
   for (const group of st2.groups) {
     const offered = group.calls.some((c) => resolveToolName(c.name, tools) !== undefined);
@@ -326,8 +436,21 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): Dete
  * @returns calls in text order (reasoning-block calls of `callsInReasoning` families first),
  *   the visible content, reasoning as `thinking`, refused calls in `rejected` and diagnostics.
  */
-export function recoverDeterministic(turn: AssistantTurn, tools: readonly OfferedTool[]): RecoverResult {
-  return deterministic(turn, tools).result;
+export function recoverDeterministic(
+  turn: AssistantTurn,
+  tools: readonly OfferedTool[],
+  opts: DeterministicOptions = {},
+): RecoverResult {
+  return deterministic(turn, tools, opts.dialects).result;
+}
+
+/** Options of {@link recoverDeterministic}. */
+export interface DeterministicOptions {
+  /**
+   * The dialects to try, in order (default: the whole registry). The leave-one-dialect-out check
+   * (`scripts/leave-one-out.ts`) passes the registry without one dialect.
+   */
+  dialects?: readonly Dialect[];
 }
 
 /** Markers that show tool intent for stage 3 (besides braces and offered tool names). */

@@ -13,7 +13,7 @@ export interface OfferedTool {
 }
 
 /** Which stage produced the calls (`recovered_by` of `codecite toolshim --json`, README "CLI reference"). */
-export type RecoveredBy = "native" | `dialect:${string}` | "inline_json" | "interpreter" | "none";
+export type RecoveredBy = "native" | `dialect:${string}` | "inline_json" | "structural" | "interpreter" | "none";
 
 /**
  * A call as a parser found it, before name resolution and typing. `arguments` is an object,
@@ -53,6 +53,22 @@ export interface DialectMatch {
    * `analysis…assistantfinal` soup of stripped special tokens), for `thinking`. (Added by E2.)
    */
   reasoning?: string;
+  /**
+   * Call markup this dialect recognised but could not read (a body cut by the end of the text, broken
+   * JSON, a block without a readable call), in text order. Each span is also in `spans`; the pipeline
+   * decides from `name` whether it is removed and refused (an offered tool: the model is told to
+   * repeat the call) or left visible (it names a tool that is not offered).
+   */
+  broken?: BrokenBlock[];
+}
+
+/** One unreadable call block (see {@link DialectMatch.broken}). */
+export interface BrokenBlock {
+  span: Span;
+  /** The tool name the block shows, when one can be read. */
+  name?: string;
+  /** Why it could not be read, for the diagnostic and the message to the model. */
+  reason: string;
 }
 
 /**
@@ -78,6 +94,14 @@ export interface Dialect {
    * reasoning block are not executed). (Added by E2.)
    */
   readonly callsInReasoning?: boolean;
+  /**
+   * A real output of this family, verbatim from {@link Dialect.source}: the dialect table
+   * (`docs/dialects.md`, `scripts/dialect-table.ts`) shows it, and a test checks that the dialect
+   * reads a call from it.
+   */
+  readonly example?: string;
+  /** Where {@link Dialect.example} comes from: a public URL (model card, parser test, issue). */
+  readonly source?: string;
 }
 
 /** The assistant turn given to `recover`. */
@@ -89,7 +113,7 @@ export interface AssistantTurn {
 
 /** A recovery diagnostic: why something was or was not turned into a call. */
 export interface ShimDiagnostic {
-  stage: "reasoning" | "native" | "dialect" | "inline_json" | "names" | "arguments" | "interpreter" | "policy";
+  stage: "reasoning" | "native" | "dialect" | "inline_json" | "structural" | "names" | "arguments" | "interpreter" | "policy";
   message: string;
 }
 

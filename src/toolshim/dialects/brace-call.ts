@@ -140,8 +140,8 @@ class Reader {
  * @returns the call and the index after its closing `}`/`)`; or why not: `truncated` (the text
  *   ends inside it) or `invalid`.
  */
-export function parseBraceCall(text: string, at: number, quote: string): BraceCall {
-  const m = /call:\s*([^\s{(]+)\s*/y;
+export function parseBraceCall(text: string, at: number, quote: string, prefixed = true): BraceCall {
+  const m = prefixed ? /call:\s*([^\s{(]+)\s*/y : /\s*([^\s{(<>]+)\s*/y;
   m.lastIndex = at;
   const head = m.exec(text);
   if (!head) return { ok: false, reason: text.length - at < 6 ? "truncated" : "invalid", end: at + 5 };
@@ -169,9 +169,18 @@ export function parseBraceCall(text: string, at: number, quote: string): BraceCa
  * text yields no call and is removed to the end; a block without a readable `call:` is removed
  * up to its closer (or just the opener when there is none before the next opener).
  */
-export function scanBraceCallBlocks(text: string, open: string, close: string, quote: string, out: MatchBuilder): void {
+export function scanBraceCallBlocks(
+  text: string,
+  open: string,
+  close: string | readonly string[],
+  quote: string,
+  out: MatchBuilder,
+): void {
+  const closers = typeof close === "string" ? [close] : close;
   for (let at = text.indexOf(open); at >= 0; ) {
     let i = skipWs(text, at + open.length);
+    // A stray colon after the opener (`<|tool_call>:call:…`, vLLM gemma4 tests).
+    if (text[i] === ":" && text.startsWith("call:", i + 1)) i++;
     let end = at + open.length;
     let calls = 0;
     while (text.startsWith("call:", i)) {
@@ -190,11 +199,17 @@ export function scanBraceCallBlocks(text: string, open: string, close: string, q
       if (text[i] === ",") i = skipWs(text, i + 1);
     }
     const q = skipWs(text, end);
-    if (text.startsWith(close, q)) end = q + close.length;
+    const closer = closers.find((c) => text.startsWith(c, q));
+    if (closer) end = q + closer.length;
     else if (calls === 0) {
-      const c = text.indexOf(close, end);
       const next = text.indexOf(open, end);
-      if (c >= 0 && (next < 0 || c < next)) end = c + close.length;
+      for (const cl of closers) {
+        const c = text.indexOf(cl, end);
+        if (c >= 0 && (next < 0 || c < next)) {
+          end = c + cl.length;
+          break;
+        }
+      }
     }
     out.span(at, end);
     at = text.indexOf(open, end);

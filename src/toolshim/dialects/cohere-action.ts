@@ -19,7 +19,7 @@ export const cohereAction = defineDialect({
   parse(text) {
     const out = new MatchBuilder(text);
     scanEnvelopes(text, { open: /<\|START_ACTION\|>/, close: ["<|END_ACTION|>"], toCalls: (v) => callsFromValue(v) }, out);
-    for (const m of text.matchAll(TEXT_MARKERS)) out.span(m.index, m.index + m[0].length);
+    for (const m of text.matchAll(TEXT_MARKERS)) out.markup(m.index, m.index + m[0].length);
     return out.result();
   },
 });

@@ -3,7 +3,8 @@
  * behind each exported `Dialect`) and {@link MatchBuilder} (collects calls and the spans of text
  * to remove, in text order).
  */
-import type { Dialect, DialectMatch, OfferedTool, RawCall, Span } from "../types.js";
+import type { BrokenBlock, Dialect, DialectMatch, OfferedTool, RawCall, Span } from "../types.js";
+import { sniffToolName } from "./broken-block.js";
 import { findFences } from "./fence.js";
 import { inlineCodeRanges } from "./text-scan.js";
 
@@ -63,6 +64,9 @@ function codeFenceBodies(text: string): Span[] {
  */
 export class MatchBuilder {
   private readonly found: { call: RawCall; at: number; seq: number }[] = [];
+  private readonly reasons: { at: number; reason: string; name?: string }[] = [];
+  /** Spans of markup that is not a call (headers, reasoning messages, wrapper tags): never broken. */
+  private readonly plain: Span[] = [];
   readonly spans: Span[] = [];
   readonly reasoning: string[] = [];
 
@@ -75,6 +79,25 @@ export class MatchBuilder {
     return this;
   }
 
+
+  /**
+   * Say why the markup at `at` holds no call (`"cut by the end of the text"`, `"the JSON is
+   * broken"`), optionally with the tool name it shows. Without it, a removed span that holds no
+   * call is reported as unreadable markup with the name read by `sniffToolName`.
+   */
+  unreadable(at: number, reason: string, name?: string): this {
+    this.reasons.push(name === undefined ? { at, reason } : { at, reason, name });
+    return this;
+  }
+
+  /**
+   * Record a span of markup to remove that is not call markup (a channel header, a reasoning
+   * message, a wrapper tag): it is never reported as an unreadable call.
+   */
+  markup(start: number, end: number): this {
+    if (end > start) this.plain.push({ start, end });
+    return this.span(start, end);
+  }
 
   /** Record a span `[start, end)` of markup to remove; empty spans are ignored. */
   span(start: number, end: number): this {
@@ -106,6 +129,26 @@ export class MatchBuilder {
     }
     const calls = [...found].sort((a, b) => a.at - b.at || a.seq - b.seq).map((f) => f.call);
     const match: DialectMatch = { calls, spans };
+    if (this.text !== undefined) {
+      // A span that holds no call is markup the dialect could not read (the broken-block rule).
+      const broken: BrokenBlock[] = [];
+      for (const s of spans) {
+        if (found.some((f) => f.at >= s.start && f.at < s.end)) continue;
+        let own = this.text.slice(s.start, s.end);
+        for (const p of this.plain) {
+          const a = Math.max(p.start, s.start) - s.start;
+          const b = Math.min(p.end, s.end) - s.start;
+          if (a < b) own = own.slice(0, a) + " ".repeat(b - a) + own.slice(b);
+        }
+        if (own.trim() === "") continue;
+        const said = this.reasons.find((r) => r.at >= s.start && r.at < s.end);
+        const name = said?.name ?? sniffToolName(own);
+        const block: BrokenBlock = { span: { ...s }, reason: said?.reason ?? "the call markup could not be read" };
+        if (name !== undefined) block.name = name;
+        broken.push(block);
+      }
+      if (broken.length > 0) match.broken = broken;
+    }
     const reasoning = this.reasoning.map((r) => r.trim()).filter((r) => r !== "");
     if (reasoning.length > 0) match.reasoning = reasoning.join("\n\n");
     return match;

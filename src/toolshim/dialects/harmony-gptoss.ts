@@ -80,11 +80,11 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
       if (call) out.call(call, h.index);
       out.span(h.index, end);
     } else if (channel === "analysis") {
-      out.span(h.index, end);
+      out.markup(h.index, end);
       out.reasoning.push(body);
     } else {
-      out.span(h.index, bodyStart);
-      out.span(bodyEnd, end);
+      out.markup(h.index, bodyStart);
+      out.markup(bodyEnd, end);
     }
     pos = end;
   }
@@ -111,10 +111,10 @@ function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilde
       if (call) out.call(call, start);
       out.span(start, bm.end);
     } else if (channel === "analysis") {
-      out.span(start, next);
+      out.markup(start, next);
       out.reasoning.push(text.slice(headEnd, next));
     } else {
-      out.span(start, headEnd);
+      out.markup(start, headEnd);
     }
   }
 }

@@ -16,7 +16,7 @@ export const hunyuanToolCalls = defineDialect({
   parse(text) {
     const out = new MatchBuilder(text);
     const found = scanEnvelopes(text, { open: /<tool_calls>/, close: ["</tool_calls>"], toCalls: (v) => callsFromValue(v) }, out);
-    if (found > 0) for (const m of text.matchAll(/<\/?answer>/g)) out.span(m.index, m.index + m[0].length);
+    if (found > 0) for (const m of text.matchAll(/<\/?answer>/g)) out.markup(m.index, m.index + m[0].length);
     return out.result();
   },
 });

@@ -8,15 +8,19 @@
  *    then V3.1 (V3 bodies carry a type word and a fence; each version skips the other's bodies),
  *    DeepSeek V3.2 DSML, Step3, MiniMax-M2, Claude-style `<function_calls><invoke>` XML, Seed-OSS,
  *    Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma, Llama 3.1 `<|python_tag|>`, OLMo 3
- *    (same `<function_calls>` tag as the Claude style, Python bodies only), Nemotron.
+ *    (same `<function_calls>` tag as the Claude style, Python bodies only), Nemotron; then the
+ *    vendor tags LongCat `<longcat_tool_call>`, LM Studio `[TOOL_REQUEST]`, GigaChat
+ *    `function call<|role_sep|>`; MiniMax-M3 (prefixed tags) sits next to MiniMax-M2.
  * 2. Fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
  *    <function_call>{…}</function_call>``` ````; gated on offered names like group 4).
  * 3. The `<tool_call>` family, specific body shapes before the generic one: Granite
  *    (`<|tool_call|>`, `<tool_call>[…]`), attribute-style `<tool_call name=…>`, Qwen3-Coder XML,
  *    Functionary v3.1 (`<function=…>{json}`), GLM (`<tool_call>NAME<arg_key>`), Hermes JSON.
- * 4. Other tag/marker envelopes: Jamba then Hunyuan (same envelope; Jamba defers to Hunyuan when
+ * 4. Other tag/marker envelopes: MiniMax-M1 (`<tool_calls>` + one JSON object per line) before
+ *    Jamba then Hunyuan (same envelope; Jamba defers to Hunyuan when
  *    Hunyuan's `<answer>` tags are present), Sarashina `<|tool_calls|>`, Mistral JSON list then
- *    Mistral v11 (`[TOOL_CALLS]` + `[`/`{` versus a name), `functools[…]`, Hermes wrapper drift.
+ *    Mistral v11 (`[TOOL_CALLS]` + `[`/`{` versus a name), `functools[…]`, Hermes wrapper drift
+ *    (`<function name="x">{json}`) then MiniCPM (`<function name="x"><param …>`, gated on names).
  * 5. Weak or no markers, gated on plausibly offered tool names (`tool-gate.ts`): Continue
  *    ```` ```tool ```` blocks, pythonic lists, xLAM bare lists, Functionary v3.2,
  *    Llama 3 `{"name", "parameters"}` JSON. Bare `{"name", "arguments"}` JSON is the pipeline's
@@ -44,6 +48,7 @@ import { functionaryV32 } from "./functionary-v3-2.js";
 import { functiongemma } from "./functiongemma.js";
 import { functoolsList } from "./functools-list.js";
 import { gemma4ToolCall } from "./gemma4-tool-call.js";
+import { gigachat3 } from "./gigachat3.js";
 import { glm45ArgKv } from "./glm45-arg-kv.js";
 import { graniteToolCall } from "./granite-tool-call.js";
 import { harmonyGptoss } from "./harmony-gptoss.js";
@@ -56,7 +61,12 @@ import { kimiK2 } from "./kimi-k2.js";
 import { lfm2ToolCallTokens } from "./lfm2-tool-call-tokens.js";
 import { llama3BuiltinPythonTag } from "./llama3-builtin-python-tag.js";
 import { llama3Json } from "./llama3-json.js";
+import { lmstudioToolRequest } from "./lmstudio-tool-request.js";
+import { longcatToolCall } from "./longcat-tool-call.js";
+import { minicpmXml } from "./minicpm-xml.js";
+import { minimaxM1ToolCalls } from "./minimax-m1-tool-calls.js";
 import { minimaxM2Invoke } from "./minimax-m2-invoke.js";
+import { minimaxM3 } from "./minimax-m3.js";
 import { mistralV11Args } from "./mistral-v11-args.js";
 import { mistralV3JsonArray } from "./mistral-v3-json-array.js";
 import { nemotronToolcall } from "./nemotron-toolcall.js";
@@ -78,6 +88,7 @@ export const DIALECTS: readonly Dialect[] = [
   deepseekV32Dsml,
   step3Steptml,
   minimaxM2Invoke,
+  minimaxM3,
   claudeXmlInvoke,
   seedOss,
   cohereAction,
@@ -89,6 +100,9 @@ export const DIALECTS: readonly Dialect[] = [
   llama3BuiltinPythonTag,
   olmo3FunctionCalls,
   nemotronToolcall,
+  longcatToolCall,
+  lmstudioToolRequest,
+  gigachat3,
   fencedJson,
   graniteToolCall,
   toolCallAttrJson,
@@ -96,6 +110,7 @@ export const DIALECTS: readonly Dialect[] = [
   functionaryV31FunctionTag,
   glm45ArgKv,
   hermesJson,
+  minimaxM1ToolCalls,
   jambaToolCalls,
   hunyuanToolCalls,
   pythonDictList,
@@ -103,6 +118,7 @@ export const DIALECTS: readonly Dialect[] = [
   mistralV11Args,
   functoolsList,
   hermesWrapperVariant,
+  minicpmXml,
   continueToolCodeblock,
   pythonic,
   xlamJsonList,

@@ -1,0 +1,42 @@
+/**
+ * Formats and drift added for issue 12 (`test/fixtures/toolcalls-new.jsonl`): MiniCPM XML,
+ * MiniMax-M3, LM Studio `[TOOL_REQUEST]`, MiniMax-M1 `<tool_calls>` lines, GigaChat
+ * `function call`, LongCat, Granite's unclosed list and the Gemma 4 variants. Every case's raw text
+ * is taken from the public source its `source` names (a parser test of vLLM, LM Studio's docs, a
+ * user's issue); `expected` and `content_after` are this shim's rules where they differ from that
+ * source (`notes` says so).
+ *
+ * Same comparison as the vendored corpus (`corpus.test.ts`); where a case has `rejected`, the
+ * refused calls must be exactly those tools (`[]`: nothing refused).
+ */
+import { describe, expect, it } from "vitest";
+import { dialectFor } from "../../src/toolshim/dialects/index.js";
+import { recoverDeterministic } from "../../src/toolshim/index.js";
+import { collapse, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
+
+interface NewCase extends CorpusCase {
+  rejected?: string[];
+}
+
+const cases = readCases<NewCase>("toolcalls-new.jsonl");
+
+describe("new formats (issue 12)", () => {
+  it("has unique ids, a public source URL and a registered dialect for every case", () => {
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    for (const c of cases) {
+      expect(String(c.source), c.id).toMatch(/^https:\/\//);
+      expect(dialectFor(c.family), c.family).toBeDefined();
+    }
+  });
+
+  for (const c of cases) {
+    it(`${c.id} (${c.family})`, () => {
+      const r = recoverDeterministic({ content: c.raw }, toolsOf(c));
+      expect(r.tool_calls.map((t) => ({ name: t.name, arguments: t.arguments }))).toEqual(c.expected);
+      expect(collapse(r.content)).toBe(collapse(c.content_after));
+      if (c.expected.length === 0) expect(r.recovered_by).toBe("none");
+      else expect(r.recovered_by).toBe(`dialect:${c.family}`);
+      if (c.rejected !== undefined) expect(r.rejected.map((x) => x.name)).toEqual(c.rejected);
+    });
+  }
+});
