@@ -71,3 +71,20 @@ export {
   type RejectedCall,
   type ShimDiagnostic,
 } from "./toolshim/index.js";
+export {
+  generateQuestions,
+  parseQuestionsFile,
+  checkQuestionKeys,
+  scoreResult,
+  runEval,
+  ResultCache,
+  summarize,
+  recommend,
+  renderReport,
+  type EvalQuestion,
+  type EvalRow,
+  type EvalSettings,
+  type ModelSummary,
+  type Recommendation,
+} from "./eval/index.js";
+export { repositoryCatalog, type RepositoryCatalog } from "./tools/index.js";

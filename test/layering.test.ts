@@ -24,6 +24,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   version: [],
   mcp: ["tools", "version"],
   serve: ["agent", "toolshim", "llm", "tools"],
+  eval: ["agent", "tools", "llm", "toolshim"],
   cli: ["*"],
   "index.ts": ["*"],
 };

@@ -19,6 +19,7 @@ import * as mcp from "./commands/mcp.js";
 import * as doctor from "./commands/doctor.js";
 import * as toolshim from "./commands/toolshim.js";
 import * as config from "./commands/config.js";
+import * as evalCommand from "./commands/eval.js";
 
 const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   ask,
@@ -33,6 +34,7 @@ const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
   toolshim,
   doctor,
   config,
+  evalCommand,
 ];
 
 exitQuietlyOnBrokenPipe();

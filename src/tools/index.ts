@@ -14,6 +14,12 @@ export {
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
 export { Workspace } from "../evidence/sandbox/workspace.js";
 export { visibleText } from "../evidence/visible-text.js";
+export {
+  repositoryCatalog,
+  type RepositoryCatalog,
+  type CatalogDefinition,
+  type CatalogImport,
+} from "../evidence/catalog.js";
 export type {
   Evidence,
   EvidenceKind,

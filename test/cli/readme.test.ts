@@ -18,6 +18,7 @@ import * as mcp from "../../src/cli/commands/mcp.js";
 import * as doctor from "../../src/cli/commands/doctor.js";
 import * as toolshim from "../../src/cli/commands/toolshim.js";
 import * as config from "../../src/cli/commands/config.js";
+import * as evalCommand from "../../src/cli/commands/eval.js";
 import { REPO_ROOT } from "./run-cli.js";
 
 const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
@@ -25,7 +26,7 @@ const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 describe("README CLI reference", () => {
   it("shows only options the commands register", () => {
     const program = createProgram();
-    for (const m of [ask, search, symbol, importers, read, diff, tools, mcp, doctor, toolshim, config]) m.register(program);
+    for (const m of [ask, search, symbol, importers, read, diff, tools, mcp, doctor, toolshim, config, evalCommand]) m.register(program);
     const block = readme.slice(readme.indexOf("## CLI reference")).split("```")[1]!;
     const lines = block.split("\n");
     let current: string | undefined;

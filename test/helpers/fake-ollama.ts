@@ -83,6 +83,8 @@ export interface FakeOllamaTurn {
   streamError?: { message: string; failAfterParts?: number };
   /** Never answer (for timeout tests); the connection stays open until the client gives up. */
   hang?: boolean;
+  /** Wait this long before answering, ms (a slow model). */
+  delayMs?: number;
 }
 
 /** An installed model. */
@@ -101,6 +103,11 @@ export interface FakeOllamaOptions {
   turns?: FakeOllamaTurn[];
   /** `GET /api/version` (default `0.12.6`). */
   version?: string;
+  /**
+   * A rule-following model: called for a chat request that no queued turn matches; its turn is
+   * the reply (`undefined`: the usual "no scripted turn" error).
+   */
+  respond?: (req: ChatRequestBody) => FakeOllamaTurn | undefined;
 }
 
 export interface RecordedRequest {
@@ -174,7 +181,7 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       if (!t.repeat) queue.splice(i, 1);
       return t;
     }
-    return undefined;
+    return opts.respond?.(req);
   }
 
   function answerChat(body: ChatRequestBody, res: http.ServerResponse): void {
@@ -186,6 +193,15 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     }
     const turn = takeTurn(body);
     if (!turn) return sendJson(res, 500, { error: "fake-ollama: no scripted turn matches this request" });
+    if (turn.delayMs !== undefined && turn.delayMs > 0) {
+      const { delayMs, ...rest } = turn;
+      setTimeout(() => (res.destroyed ? undefined : replyWith(rest, body, res)), delayMs);
+      return;
+    }
+    replyWith(turn, body, res);
+  }
+
+  function replyWith(turn: FakeOllamaTurn, body: ChatRequestBody, res: http.ServerResponse): void {
     if (turn.hang) {
       hanging.add(res);
       res.on("close", () => hanging.delete(res));

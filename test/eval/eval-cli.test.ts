@@ -1,0 +1,79 @@
+/**
+ * `codecite eval` as a user runs it (the built CLI as a subprocess) against scripted fake models:
+ * the JSON object, the files in `--out`, `--resume`, the summary table, and bad flags.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Workspace, createCodeToolRegistry, repositoryCatalog } from "../../src/tools/index.js";
+import { generateQuestions, type EvalQuestion } from "../../src/eval/index.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { makeTempDir } from "../helpers/temp-tree.js";
+import { runCli } from "../cli/run-cli.js";
+import { ragRepo } from "./rag-repo.js";
+import { SCRIPTED_MODELS, scriptedModels } from "./scripted-models.js";
+
+describe("codecite eval (CLI)", () => {
+  let root: string;
+  let exam: EvalQuestion[];
+  let server: FakeOllama;
+  beforeAll(async () => {
+    root = ragRepo();
+    const ws = await Workspace.open(root);
+    // The CLI writes the same exam for the same seed and count: the fake models look questions up in it.
+    exam = await generateQuestions(ws, createCodeToolRegistry(), await repositoryCatalog(ws), { count: 6, seed: 4 });
+    server = await startFakeOllama({ models: SCRIPTED_MODELS, respond: scriptedModels(exam) });
+  });
+  afterAll(() => server.close());
+
+  it("prints the figures, writes the report, and resumes from its results", async () => {
+    const out = makeTempDir("codecite-eval-cli-");
+    const args = ["eval", "--root", root, "--models", "liar:7b,ace:7b", "--count", "6", "--seed", "4", "--out", out, "--host", server.host];
+    const r = await runCli([...args, "--json"], { timeoutMs: 120_000 });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as {
+      models: Array<{ model: string; questions: number; correct: number; accuracy: number; calls: Record<string, number>; citations: Record<string, number>; settings: unknown }>;
+      recommendation: { model: string; accuracy: number; settings: unknown };
+      results: Array<{ model: string; question_id: string; correct: boolean }>;
+      questions: number;
+      out: string;
+    };
+    expect(j.questions).toBe(6);
+    expect(j.results).toHaveLength(12);
+    expect(j.models.map((m) => [m.model, m.correct, m.questions])).toEqual([
+      ["ace:7b", 6, 6],
+      ["liar:7b", 0, 6],
+    ]);
+    expect(j.models[0]!.calls).toEqual({ native: 6, dialect: 0, inline_json: 0, structural: 0, interpreter: 0, none: 0 });
+    expect(j.recommendation).toEqual({ model: "ace:7b", settings: { num_ctx: 8192, toolshim: "auto" }, accuracy: 1, median_ms: expect.any(Number) });
+    expect(new Set(j.results.map((x) => x.question_id))).toEqual(new Set(exam.map((q) => q.id)));
+    for (const f of ["report.html", "results.jsonl", "summary.json", "questions.jsonl"]) expect(existsSync(path.join(out, f))).toBe(true);
+    expect(readFileSync(path.join(out, "results.jsonl"), "utf8").trim().split("\n")).toHaveLength(12);
+    expect(readFileSync(path.join(out, "report.html"), "utf8")).toContain('id="score-bars"');
+    expect(r.stderr).toContain(`report ${path.join(out, "report.html")}`);
+
+    // Resume: nothing runs again; the human summary names the recommendation.
+    const before = server.chatRequests().length;
+    const again = await runCli([...args, "--resume"], { timeoutMs: 120_000 });
+    expect(again.code).toBe(0);
+    expect(server.chatRequests().length).toBe(before);
+    expect(again.stdout).toMatch(/^model\s+setting\s+correct\s+accuracy/);
+    expect(again.stdout).toMatch(/\nace:7b\s+8192\/auto\s+6\/6\s+100%/);
+    expect(again.stdout).toContain("Recommended: ace:7b (num_ctx 8192, tool shim auto) — 100% correct");
+  });
+
+  it("stops on bad flags and unknown models with the usual exit codes", async () => {
+    const base = ["eval", "--root", root, "--host", server.host];
+    const count = await runCli([...base, "--models", "ace:7b", "--count", "0"]);
+    expect(count.code).toBe(2);
+    expect(count.stderr).toContain("--count must be between 1 and 500, got 0");
+    const shim = await runCli([...base, "--models", "ace:7b", "--toolshim", "auto,maybe"]);
+    expect(shim.code).toBe(2);
+    expect(shim.stderr).toContain("maybe");
+    const both = await runCli([...base, "--models", "ace:7b", "--all-installed"]);
+    expect(both.code).toBe(2);
+    const missing = await runCli([...base, "--models", "ace:7b,nope:1b", "--json"]);
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, error: { code: "MODEL_NOT_FOUND", message: "not installed: nope:1b" } });
+  });
+});
