@@ -20,7 +20,7 @@ import type { EvalQuestion, KeyLocation } from "./questions.js";
 /** A definition key matches citations within its first lines (decorators, the signature). */
 export const DEFINITION_HEAD_LINES = 4;
 
-/** Citation statuses (DESIGN.md `ask --json` `citations[].status`). */
+/** Citation statuses (README, `ask --json` `citations[].status`). */
 export type CitationStatus = "supported" | "seen" | "unseen" | "invalid";
 
 /** How the tool calls of one session arrived. */
