@@ -7,18 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../../src/cli/program.js";
-import * as ask from "../../src/cli/commands/ask.js";
-import * as search from "../../src/cli/commands/search.js";
-import * as symbol from "../../src/cli/commands/symbol.js";
-import * as importers from "../../src/cli/commands/importers.js";
-import * as read from "../../src/cli/commands/read.js";
-import * as diff from "../../src/cli/commands/diff.js";
-import * as tools from "../../src/cli/commands/tools.js";
-import * as mcp from "../../src/cli/commands/mcp.js";
-import * as doctor from "../../src/cli/commands/doctor.js";
-import * as toolshim from "../../src/cli/commands/toolshim.js";
-import * as config from "../../src/cli/commands/config.js";
-import * as evalCommand from "../../src/cli/commands/eval.js";
+import { COMMANDS } from "../../src/cli/commands/index.js";
 import { REPO_ROOT } from "./run-cli.js";
 
 const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
@@ -26,7 +15,7 @@ const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 describe("README CLI reference", () => {
   it("shows only options the commands register", () => {
     const program = createProgram();
-    for (const m of [ask, search, symbol, importers, read, diff, tools, mcp, doctor, toolshim, config, evalCommand]) m.register(program);
+    for (const m of COMMANDS) m.register(program);
     const block = readme.slice(readme.indexOf("## CLI reference")).split("```")[1]!;
     const lines = block.split("\n");
     let current: string | undefined;
