@@ -42,7 +42,8 @@ describe("question generator", () => {
     const registry = createCodeToolRegistry();
     const qs = await generateQuestions(ws, registry, await repositoryCatalog(ws), { count: 24, seed: 5 });
     const kinds = new Set(qs.map((q) => q.kind));
-    expect([...kinds].sort()).toEqual(["definition", "definition_ambiguous", "diff", "importers", "unanswerable"]);
+    expect([...kinds].sort()).toEqual(["definition", "definition_ambiguous", "diff", "importers", "references", "unanswerable"]);
+    for (const q of qs.filter((x) => x.kind === "references")) expect(q.key_call?.name).toBe("find_references");
     for (const q of qs) {
       if (q.answerable) expect(await keyOf(ws, q)).toEqual(q.key);
       else {
