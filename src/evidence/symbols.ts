@@ -8,7 +8,8 @@
  *   (`rag_common.load_index`, `shop.cart.Cart.total`). A plain name also finds methods of that
  *   name (reported as `Class.method`); a qualified name matches the innermost containers
  *   (`Inner.method` finds `Outer.Inner.method`). Matching is exact and case-sensitive.
- * - `kind` keeps only definitions of that kind; `path` limits the search to a file or folder
+ * - `kind` keeps only definitions of that kind, and also admits declarations without a body (C/C++
+ *   prototypes, `SymbolDef.declaration`), which a query without `kind` leaves out; `path` limits the search to a file or folder
  *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
  * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and parsed facts are
  *   cached (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
@@ -194,6 +195,8 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   const otherContainers: { file: string; def: SymbolDef }[] = [];
   for (const [file, f] of facts) {
     for (const def of f.symbols) {
+      // A prototype only when asked for a kind (the definition is what a plain query wants).
+      if (def.declaration === true && args.kind === undefined) continue;
       if (matches(def, q, file)) {
         if (args.kind === undefined || def.kind === args.kind) found.push({ file, def });
         else otherKinds.push({ file, def });

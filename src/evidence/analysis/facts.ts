@@ -109,6 +109,25 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 let version: string | undefined;
 
+/** `name` and `version` of a package.json, `undefined` when unreadable. */
+function packageMeta(file: string): { name?: string; version?: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as { name?: string; version?: string };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The npm package of a grammar specifier: `tree-sitter-c/tree-sitter-c.wasm` → `tree-sitter-c`,
+ * `@tree-sitter-grammars/tree-sitter-kotlin/x.wasm` → `@tree-sitter-grammars/tree-sitter-kotlin`,
+ * `tree-sitter-wasms/out/tree-sitter-swift.wasm` → `tree-sitter-wasms`.
+ */
+export function grammarPackage(wasm: string): string {
+  const parts = wasm.split("/");
+  return (wasm.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
+}
+
 /**
  * The cache version of facts: codecite's version, {@link EXTRACTOR_SCHEMA}, the version of
  * `web-tree-sitter` and of every grammar package, and a digest of the extractor code (`lang/`,
@@ -119,22 +138,22 @@ export function factsVersion(): string {
   if (version !== undefined) return version;
   const here = fileURLToPath(import.meta.url);
   const require = createRequire(import.meta.url);
-  const pkgVersion = (file: string): string => {
-    try {
-      return (JSON.parse(readFileSync(file, "utf8")) as { version?: string }).version ?? "?";
-    } catch {
-      return "?";
-    }
-  };
-  const parts = [pkgVersion(path.join(path.dirname(here), "..", "..", "..", "package.json")), `s${EXTRACTOR_SCHEMA}`];
-  const packages = new Set(["web-tree-sitter", ...LANGUAGES.map((l) => l.wasm.slice(0, l.wasm.indexOf("/")))]);
-  for (const name of packages) {
+  const parts = [packageMeta(path.join(path.dirname(here), "..", "..", "..", "package.json"))?.version ?? "?", `s${EXTRACTOR_SCHEMA}`];
+  // One entry per package, scoped (`@scope/name`) and nested (`pkg/out/x.wasm`) specifiers included.
+  const specifiers = new Map<string, string>([["web-tree-sitter", "web-tree-sitter"]]);
+  for (const l of LANGUAGES) {
+    const name = grammarPackage(l.wasm);
+    if (!specifiers.has(name)) specifiers.set(name, l.wasm);
+  }
+  for (const [name, specifier] of specifiers) {
     let v = "?";
     try {
-      const main = name === "web-tree-sitter" ? require.resolve(name) : require.resolve(LANGUAGES.find((l) => l.wasm.startsWith(`${name}/`))?.wasm ?? name);
+      const main = require.resolve(specifier);
+      // The nearest package.json above the resolved file that carries this package's name.
       for (let dir = path.dirname(main); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-        if (path.basename(dir) === name) {
-          v = pkgVersion(path.join(dir, "package.json"));
+        const meta = packageMeta(path.join(dir, "package.json"));
+        if (meta?.name === name) {
+          v = meta.version ?? "?";
           break;
         }
       }

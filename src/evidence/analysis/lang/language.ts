@@ -14,6 +14,11 @@ export interface SymbolDef {
   kind: SymbolKind;
   start_line: number;
   end_line: number;
+  /**
+   * Optional (additive, issue 15): a declaration without a body (a C/C++ prototype, a method declared
+   * in a class body and defined elsewhere). `find_symbol` reports it only when asked with `kind`.
+   */
+  declaration?: boolean;
 }
 
 /** An import statement as written in one file, before resolution. */
