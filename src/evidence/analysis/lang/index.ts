@@ -9,9 +9,16 @@ import { javascript } from "./javascript.js";
 import { go } from "./go.js";
 import { rust } from "./rust.js";
 import { java } from "./java.js";
+import { c } from "./c.js";
+import { cpp } from "./cpp.js";
+import { csharp } from "./csharp.js";
+import { ruby } from "./ruby.js";
+import { php } from "./php.js";
+import { kotlin } from "./kotlin.js";
+import { swift } from "./swift.js";
 
 /** Every language codecite parses, in a fixed order. */
-export const LANGUAGES: readonly LanguageSpec[] = Object.freeze([python, typescript, tsx, javascript, go, rust, java]);
+export const LANGUAGES: readonly LanguageSpec[] = Object.freeze([python, typescript, tsx, javascript, go, rust, java, c, cpp, csharp, ruby, php, kotlin, swift]);
 
 /** Ending (with the dot, lower case) → language. `.d.ts` falls under `.ts`. */
 const BY_EXTENSION = new Map<string, LanguageSpec>();

@@ -1,0 +1,233 @@
+/**
+ * Definitions of C and C++ sources (tree-sitter-c 0.24 and tree-sitter-cpp 0.23 grammars, which
+ * share their node names for the C part), shared by `c.ts` and `cpp.ts`. Includes are in
+ * `c-includes.ts`.
+ *
+ * Definitions (at file level, inside `namespace`, `extern "C"`, `template`, preprocessor
+ * conditionals, class/struct/union bodies, and regions the parser could not make sense of — never
+ * inside function bodies):
+ * - A function definition → `function`; one inside a class body, or written out of line with a
+ *   qualifier (`void A::m()`, `ns::A::m`) → `method` whose container is the enclosing namespaces and
+ *   classes plus the qualifier (`ns.A`), so `A::m` and `ns::A::m` find it. Constructors, destructors
+ *   (`~A`) and operators (`operator==`) are methods named so. A qualifier naming a namespace of the
+ *   same file keeps `function`.
+ * - A prototype (a function declaration without body, also a method declared in a class body) →
+ *   `function` or `method` marked {@link SymbolDef.declaration}: `find_symbol` shows it only when
+ *   asked with `kind`.
+ * - `struct`/`union` with a body → `struct`; `class` → `class`; `enum` → `enum` and each enumerator
+ *   → `constant` with the enum as container; `typedef` → `type` per declared name; C++ `using X = …`
+ *   → `type`; `namespace` → `module` (`namespace a::b` gives `b` with container `a`).
+ * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro).
+ * - Range: the whole definition; a `template <…>` prefix is included. A nested type has its enclosing
+ *   namespaces and types as container.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { SymbolKind } from "../../evidence.js";
+import type { SymbolDef } from "./language.js";
+import { namedChildren, spanLines } from "./syntax.js";
+
+/** Deepest nesting of declarations walked (guards against pathological trees). */
+const MAX_DEPTH = 200;
+
+/** Nodes whose children are walked as declarations. */
+const CONTAINERS = new Set([
+  "translation_unit", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+  "preproc_elifdef", "linkage_specification", "ERROR", "field_declaration_list", "export_declaration",
+]);
+
+const SPECIFIER_KINDS: Readonly<Record<string, SymbolKind>> = {
+  struct_specifier: "struct",
+  union_specifier: "struct",
+  class_specifier: "class",
+  enum_specifier: "enum",
+};
+
+/** Declarator wrappers around the function declarator or the declared name. */
+const WRAPPERS = new Set([
+  "pointer_declarator", "reference_declarator", "parenthesized_declarator", "attributed_declarator",
+  "array_declarator", "init_declarator",
+]);
+
+interface Scope {
+  /** Enclosing namespaces and types, outermost first. */
+  names: string[];
+  /** True inside a class/struct/union body. */
+  inType: boolean;
+}
+
+/** The function declarator inside a declarator (through pointers, references, parentheses), if any. */
+function functionDeclarator(node: SyntaxNode | null): SyntaxNode | undefined {
+  for (let n = node, depth = 0; n !== null && depth < 32; depth++) {
+    if (n.type === "function_declarator") return n;
+    if (!WRAPPERS.has(n.type)) return undefined;
+    n = n.childForFieldName("declarator") ?? namedChildren(n).find((c) => c.type.endsWith("declarator")) ?? null;
+  }
+  return undefined;
+}
+
+/** The name a declarator declares (`*p`, `(*fp)(int)`, `a[3]` → `p`, `fp`, `a`). */
+function declaredName(node: SyntaxNode | null): SyntaxNode | undefined {
+  for (let n = node, depth = 0; n !== null && depth < 32; depth++) {
+    if (n.type === "type_identifier" || n.type === "identifier" || n.type === "field_identifier" || n.type === "primitive_type") return n;
+    const next: SyntaxNode | null = n.childForFieldName("declarator") ?? namedChildren(n).find((c) => c.type.endsWith("declarator") || c.type === "type_identifier") ?? null;
+    n = next;
+  }
+  return undefined;
+}
+
+/** Name parts of a function declarator's name: qualifier scopes and the name (`ns::A::m` → `[ns, A]`, `m`). */
+function functionName(decl: SyntaxNode): { scopes: string[]; name: string } | undefined {
+  const scopes: string[] = [];
+  let n: SyntaxNode | null = decl.childForFieldName("declarator");
+  for (let depth = 0; n !== null && depth < 32; depth++) {
+    switch (n.type) {
+      case "identifier":
+      case "field_identifier":
+      case "type_identifier":
+        return { scopes, name: n.text };
+      case "destructor_name":
+      case "operator_name":
+        return { scopes, name: n.text.replace(/\s+/g, "") };
+      case "template_function":
+      case "template_method":
+        n = n.childForFieldName("name");
+        continue;
+      case "qualified_identifier": {
+        const scope = n.childForFieldName("scope");
+        if (scope !== null) {
+          const s = scope.type === "template_type" ? scope.childForFieldName("name")?.text : scope.text;
+          if (s !== undefined && s !== "") scopes.push(...s.split("::").filter((x) => x !== ""));
+        }
+        n = n.childForFieldName("name");
+        continue;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Collects C/C++ definitions from a `translation_unit` (rules in the module comment). */
+export function cDefinitions(root: SyntaxNode): SymbolDef[] {
+  const out: SymbolDef[] = [];
+  // Namespaces of this file (a qualifier naming one leaves a function a function).
+  const namespaces = new Set<string>();
+  for (const n of namedChildren(root)) if (n.type === "namespace_definition") namespaces.add(n.childForFieldName("name")?.text ?? "");
+  /** Container and kind of a function named `parts` declared in `scope`. */
+  const placeFunction = (parts: { scopes: string[] }, scope: Scope): { container: string[]; kind: SymbolKind } => {
+    const quals = parts.scopes;
+    // `ns::A::m` written inside `namespace ns` qualifies from `ns`, not below it.
+    const at = quals.length > 0 ? scope.names.lastIndexOf(quals[0] as string) : -1;
+    const container = at >= 0 ? [...scope.names.slice(0, at), ...quals] : [...scope.names, ...quals];
+    const last = quals[quals.length - 1];
+    const kind = scope.inType || (last !== undefined && !namespaces.has(last)) ? "method" : "function";
+    return { container, kind };
+  };
+  const push = (name: string | undefined, kind: SymbolKind, scope: readonly string[], node: SyntaxNode, first: SyntaxNode, declaration = false): void => {
+    if (name === undefined || name === "") return;
+    const def: SymbolDef = { name, kind, ...spanLines(first, node) };
+    if (scope.length > 0) def.container = scope.join(".");
+    if (declaration) def.declaration = true;
+    out.push(def);
+  };
+
+  const specifier = (spec: SyntaxNode, scope: Scope, first: SyntaxNode, depth: number): void => {
+    const kind = SPECIFIER_KINDS[spec.type];
+    const body = spec.childForFieldName("body");
+    const nameNode = spec.childForFieldName("name");
+    if (kind === undefined || body === null) return;
+    const name = nameNode?.type === "template_type" ? nameNode.childForFieldName("name")?.text : nameNode?.text.split("::").pop();
+    if (name !== undefined) push(name, kind, scope.names, spec, first);
+    const inner = name === undefined ? scope.names : [...scope.names, name];
+    if (kind === "enum") {
+      for (const e of namedChildren(body)) if (e.type === "enumerator") push(e.childForFieldName("name")?.text, "constant", inner, e, e);
+      return;
+    }
+    walk(body, { names: inner, inType: true }, depth + 1);
+  };
+
+  const declaration = (node: SyntaxNode, scope: Scope, first: SyntaxNode, depth: number): void => {
+    const type = node.childForFieldName("type");
+    if (type !== null && SPECIFIER_KINDS[type.type] !== undefined) specifier(type, scope, first, depth);
+    if (node.type === "type_definition") {
+      for (const d of node.childrenForFieldName("declarator")) push(declaredName(d)?.text, "type", scope.names, node, first);
+      return;
+    }
+    for (const d of node.childrenForFieldName("declarator")) {
+      const fn = functionDeclarator(d);
+      if (fn === undefined) continue;
+      const parts = functionName(fn);
+      if (parts === undefined) continue;
+      const { container, kind } = placeFunction(parts, scope);
+      push(parts.name, kind, container, node, first, true);
+    }
+  };
+
+  const walk = (parent: SyntaxNode, scope: Scope, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    for (const child of namedChildren(parent)) item(child, child, scope, depth);
+  };
+
+  const item = (node: SyntaxNode, first: SyntaxNode, scope: Scope, depth: number): void => {
+    switch (node.type) {
+      case "function_definition": {
+        const fn = functionDeclarator(node.childForFieldName("declarator"));
+        const parts = fn === undefined ? undefined : functionName(fn);
+        if (parts === undefined) return;
+        const { container, kind } = placeFunction(parts, scope);
+        push(parts.name, kind, container, node, first);
+        return;
+      }
+      case "declaration":
+      case "field_declaration":
+      case "type_definition":
+        declaration(node, scope, first, depth);
+        return;
+      case "struct_specifier":
+      case "union_specifier":
+      case "class_specifier":
+      case "enum_specifier":
+        specifier(node, scope, first, depth);
+        return;
+      case "alias_declaration":
+        push(node.childForFieldName("name")?.text, "type", scope.names, node, first);
+        return;
+      case "template_declaration":
+        for (const c of namedChildren(node)) if (c.type !== "template_parameter_list") item(c, first, scope, depth + 1);
+        return;
+      case "namespace_definition": {
+        const nameNode = node.childForFieldName("name");
+        const parts = nameNode === null ? [] : nameNode.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
+        const name = parts.pop();
+        const outer = [...scope.names, ...parts];
+        if (name !== undefined) {
+          push(name, "module", outer, node, first);
+          namespaces.add(name);
+        }
+        const body = node.childForFieldName("body");
+        if (body !== null) walk(body, { names: name === undefined ? outer : [...outer, name], inType: false }, depth + 1);
+        return;
+      }
+      case "preproc_def":
+        push(node.childForFieldName("name")?.text, "constant", scope.names, node, first);
+        return;
+      case "preproc_function_def":
+        push(node.childForFieldName("name")?.text, "function", scope.names, node, first);
+        return;
+      case "linkage_specification": {
+        const body = node.childForFieldName("body");
+        if (body === null) return;
+        if (body.type === "declaration_list") walk(body, scope, depth + 1);
+        else item(body, first, scope, depth + 1);
+        return;
+      }
+      default:
+        if (CONTAINERS.has(node.type)) walk(node, scope, depth + 1);
+    }
+  };
+
+  walk(root, { names: [], inType: false }, 0);
+  // Text order, outer before inner at the same line.
+  return out.sort((a, b) => a.start_line - b.start_line || b.end_line - a.end_line);
+}

@@ -1,0 +1,251 @@
+/**
+ * C#: definitions and `using` edges (tree-sitter-c-sharp 0.23 grammar).
+ *
+ * Definitions (in namespaces, block-scoped or file-scoped, and type bodies; never in method bodies):
+ * - `class` and `record` → `class`, `struct` and `record struct` → `struct`, `interface` →
+ *   `interface`, `enum` → `enum` (members → `constant`), `delegate` → `type`. A `partial` type is
+ *   reported at every part. Nested types have their enclosing types as container.
+ * - Methods, constructors (named after their type), destructors (`~T`), operators (`operator +`
+ *   written `operator+`), local functions are left out → `method`; properties, indexers (`this`)
+ *   and events → `variable`; `const` fields → `constant`; all with the enclosing types as container.
+ * - Range: the whole declaration, from its first attribute or modifier to its end.
+ *
+ * Imports (C# language specification §14.5, "Using directives"): one {@link ImportRef} per
+ * `using` directive; `specifier` is the name as written (`System.Linq`); `global using` carries the
+ * flag `global`, `using static` the flag `static`, an alias (`using A = N.T;`) sets `alias`.
+ *
+ * Resolution: `using N;` → every `.cs` file of the tree that declares `namespace N` (block or
+ * file-scoped); `using static N.T;` and an alias → the files that declare a type `T` in namespace
+ * `N` (an alias may also name a namespace: tried first). Declarations are read from each file's
+ * text (comments and strings blanked). Anything else (the .NET libraries, packages) is external,
+ * matched by its name. A file is named by its namespaces and by `namespace.Type` for its types
+ * ({@link LanguageSpec.moduleNames}).
+ *
+ * Known blind spot ({@link CSHARP_BLIND_SPOT_NOTE}): code in namespace `A.B` sees the types of
+ * `A.B` and `A` without a `using`, and a `global using` applies to every file of the project.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { SymbolKind } from "../../evidence.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { memoize } from "./project-files.js";
+import { allChildren, namedChildren, nodeLines } from "./syntax.js";
+
+/** The note `find_importers` adds for C# results. */
+export const CSHARP_BLIND_SPOT_NOTE =
+  "C#: code in namespace A.B uses the types of A.B and A without a using, and a global using covers the whole project, so those uses are not listed; search_code for the type name finds them.";
+
+/** Flags of `global using` and `using static` directives. */
+export const GLOBAL_USING_FLAG = "global";
+export const STATIC_USING_FLAG = "static";
+
+const TYPE_KINDS: Readonly<Record<string, SymbolKind>> = {
+  class_declaration: "class",
+  record_declaration: "class",
+  record_struct_declaration: "struct",
+  struct_declaration: "struct",
+  interface_declaration: "interface",
+  enum_declaration: "enum",
+};
+
+const MEMBER_KINDS: Readonly<Record<string, SymbolKind>> = {
+  method_declaration: "method",
+  constructor_declaration: "method",
+  destructor_declaration: "method",
+  operator_declaration: "method",
+  conversion_operator_declaration: "method",
+  property_declaration: "variable",
+  indexer_declaration: "variable",
+  event_declaration: "variable",
+  delegate_declaration: "type",
+};
+
+const MAX_DEPTH = 128;
+
+/** Extracts C# definitions and `using` directives from a `compilation_unit` (rules in the module comment). */
+function extract(root: SyntaxNode): FileFacts {
+  const symbols: SymbolDef[] = [];
+  const imports: ImportRef[] = [];
+  const push = (name: string | undefined, kind: SymbolKind, types: readonly string[], node: SyntaxNode): void => {
+    if (name === undefined || name === "") return;
+    const def: SymbolDef = { name, kind, ...nodeLines(node) };
+    if (types.length > 0) def.container = types.join(".");
+    symbols.push(def);
+  };
+  const walk = (parent: SyntaxNode, types: readonly string[], depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    for (const node of namedChildren(parent)) {
+      const name = node.childForFieldName("name")?.text;
+      const typeKind = node.type === "record_declaration" && allChildren(node).some((c) => c.type === "struct") ? "struct" : TYPE_KINDS[node.type];
+      if (typeKind !== undefined) {
+        push(name, typeKind, types, node);
+        const body = node.childForFieldName("body") ?? namedChildren(node).find((c) => c.type === "declaration_list" || c.type === "enum_member_declaration_list");
+        if (body === undefined || body === null || name === undefined) continue;
+        if (node.type === "enum_declaration") {
+          for (const m of namedChildren(body)) if (m.type === "enum_member_declaration") push(m.childForFieldName("name")?.text, "constant", [...types, name], m);
+        } else {
+          walk(body, [...types, name], depth + 1);
+        }
+        continue;
+      }
+      switch (node.type) {
+        case "using_directive": {
+          const ref = usingRef(node);
+          if (ref !== undefined) imports.push(ref);
+          continue;
+        }
+        case "namespace_declaration":
+        case "file_scoped_namespace_declaration": {
+          const body = node.childForFieldName("body");
+          if (body !== null) walk(body, types, depth + 1);
+          continue;
+        }
+        case "declaration_list":
+        case "ERROR":
+          walk(node, types, depth + 1);
+          continue;
+        case "field_declaration":
+          if (allChildren(node).some((c) => c.type === "modifier" && c.text === "const")) {
+            for (const d of declarators(node)) push(d, "constant", types, node);
+          }
+          continue;
+        case "event_field_declaration":
+          for (const d of declarators(node)) push(d, "variable", types, node);
+          continue;
+      }
+      const kind = MEMBER_KINDS[node.type];
+      if (kind === undefined || (types.length === 0 && node.type !== "delegate_declaration")) continue;
+      if (node.type === "indexer_declaration") push("this", kind, types, node);
+      else if (node.type === "destructor_declaration") push(name === undefined ? undefined : `~${name}`, kind, types, node);
+      else if (node.type === "operator_declaration") push(operatorName(node), kind, types, node);
+      else if (node.type === "conversion_operator_declaration") continue;
+      else push(name, kind, types, node);
+    }
+  };
+  walk(root, [], 0);
+  return { symbols, imports };
+}
+
+/** `operator+` for `public static T operator +(T a, T b)`. */
+function operatorName(node: SyntaxNode): string | undefined {
+  const op = node.childForFieldName("operator");
+  return op === null ? undefined : `operator${op.text}`;
+}
+
+/** Names declared by a field: `int a, b;` → `a`, `b`. */
+function declarators(field: SyntaxNode): string[] {
+  const decl = namedChildren(field).find((c) => c.type === "variable_declaration");
+  if (decl === undefined) return [];
+  return namedChildren(decl)
+    .filter((c) => c.type === "variable_declarator")
+    .map((c) => c.childForFieldName("name")?.text ?? namedChildren(c)[0]?.text ?? "")
+    .filter((n) => n !== "");
+}
+
+function usingRef(node: SyntaxNode): ImportRef | undefined {
+  const children = allChildren(node);
+  const alias = node.childForFieldName("name");
+  const target = namedChildren(node).filter((c) => c.id !== alias?.id && (c.type === "qualified_name" || c.type === "identifier" || c.type === "generic_name" || c.type === "alias_qualified_name")).pop();
+  if (target === undefined) return undefined;
+  const ref: ImportRef = { specifier: target.text.replace(/\s+/g, "").replace(/^global::/, ""), ...nodeLines(node) };
+  const flags: string[] = [];
+  if (children.some((c) => c.type === "global")) flags.push(GLOBAL_USING_FLAG);
+  if (children.some((c) => c.type === "static")) flags.push(STATIC_USING_FLAG);
+  if (flags.length > 0) ref.flags = flags;
+  if (alias !== null) ref.alias = alias.text;
+  return ref;
+}
+
+/** What one `.cs` file declares, read from its text. */
+interface Declared {
+  namespaces: string[];
+  types: string[];
+}
+
+/** Comments, strings and character literals blanked (so `// namespace X` declares nothing). */
+function codeOnly(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@"(?:[^"]|"")*"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, " ");
+}
+
+function declaredIn(project: ProjectView, file: string): Promise<Declared | undefined> {
+  return memoize(project, `csharp:declared:${file}`, async () => {
+    const text = await project.readText(file);
+    if (text === undefined) return undefined;
+    const code = codeOnly(text);
+    const namespaces = [...code.matchAll(/\bnamespace\s+([A-Za-z_@][\w.@]*)\s*[{;]/g)].map((m) => (m[1] as string).replace(/@/g, ""));
+    const types = [...code.matchAll(/\b(?:class|struct|interface|enum|record|delegate\s+[\w<>.,?[\]\s]+?)\s+([A-Za-z_]\w*)/g)].map((m) => m[1] as string);
+    return { namespaces: [...new Set(namespaces)], types: [...new Set(types)] };
+  });
+}
+
+/** Namespace → files, and `namespace.Type` → files, over every `.cs` file (once per view). */
+function csharpIndex(project: ProjectView): Promise<{ namespaces: Map<string, string[]>; types: Map<string, string[]> }> {
+  return memoize(project, "csharp:index", async () => {
+    const namespaces = new Map<string, string[]>();
+    const types = new Map<string, string[]>();
+    const add = (map: Map<string, string[]>, key: string, file: string) => {
+      const list = map.get(key);
+      if (list === undefined) map.set(key, [file]);
+      else if (!list.includes(file)) list.push(file);
+    };
+    for (const file of project.files) {
+      if (!file.endsWith(".cs")) continue;
+      const d = await declaredIn(project, file);
+      if (d === undefined) continue;
+      const spaces = d.namespaces.length > 0 ? d.namespaces : [""];
+      for (const ns of spaces) {
+        add(namespaces, ns, file);
+        for (const t of d.types) add(types, ns === "" ? t : `${ns}.${t}`, file);
+      }
+    }
+    return { namespaces, types };
+  });
+}
+
+/** Resolves one `using` directive (rules in the module comment). Never throws. */
+async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution> {
+  const name = ref.specifier.replace(/<.*$/, "");
+  const index = await csharpIndex(project);
+  const isStatic = ref.flags?.includes(STATIC_USING_FLAG) === true;
+  if (!isStatic) {
+    const files = index.namespaces.get(name);
+    if (files !== undefined && name !== "") return { files: [...files].sort(), module: name, external: false };
+  }
+  if (isStatic || ref.alias !== undefined) {
+    const files = index.types.get(name);
+    if (files !== undefined) return { files: [...files].sort(), module: name, external: false };
+  }
+  return { files: [], module: name, external: true };
+}
+
+/** The names of a `.cs` file: its namespaces and `namespace.Type` for each type it declares. */
+async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
+  if (!file.endsWith(".cs")) return [];
+  const d = await declaredIn(project, file);
+  if (d === undefined) return [];
+  const out: string[] = [];
+  for (const ns of d.namespaces) {
+    out.push(ns);
+    for (const t of d.types) out.push(`${ns}.${t}`);
+  }
+  return out;
+}
+
+/** Every importer names one of the file's namespaces in full. */
+async function importerHints(file: string, project: ProjectView): Promise<{ literals: string[] }> {
+  const d = await declaredIn(project, file);
+  const literals = d?.namespaces.filter((n) => n !== "") ?? [];
+  return { literals: literals.length > 0 ? literals : [file.slice(file.lastIndexOf("/") + 1, -".cs".length)] };
+}
+
+/** The C# language module. */
+export const csharp: LanguageSpec = {
+  id: "csharp",
+  extensions: [".cs"],
+  wasm: "tree-sitter-c-sharp/tree-sitter-c_sharp.wasm",
+  sample: "using System;\n\nnamespace A;\n\npublic class B\n{\n    public int M() => 1;\n}\n",
+  extract: (root) => extract(root),
+  resolve: (ref, _fromFile, project) => resolve(ref, project),
+  moduleNames,
+  importerHints,
+  blindSpotNote: CSHARP_BLIND_SPOT_NOTE,
+};

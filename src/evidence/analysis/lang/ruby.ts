@@ -1,0 +1,231 @@
+/**
+ * Ruby: definitions and `require` edges (tree-sitter-ruby 0.23 grammar).
+ *
+ * Definitions (at file level and in class and module bodies, also inside blocks at those levels
+ * such as `included do … end`; never inside method bodies):
+ * - `module M` → `module`, `class C` → `class`; `class A::B` gives `B` with container `A`. A class or
+ *   module reopened in several places is reported at every site.
+ * - `def m` → `method` with the enclosing modules and classes as container (`function` at file level);
+ *   `def self.m`, `def Const.m` and the `def`s of a `class << self` body → `method` of the enclosing
+ *   class (singleton methods).
+ * - `attr_reader`/`attr_writer`/`attr_accessor :a, :b` → one `method` per name.
+ * - `CONST = …` → `constant`.
+ * - Range: the whole definition.
+ *
+ * Imports: one {@link ImportRef} per `require`, `require_relative`, `load` or `autoload` call whose
+ * argument is a string; an interpolated string carries `unresolved`. `require_relative` carries the
+ * flag `relative`.
+ *
+ * Resolution (Kernel#require_relative and #require, https://docs.ruby-lang.org/en/master/Kernel.html):
+ * `require_relative "x"` → `x.rb` next to the requiring file (`.rb` added unless written);
+ * `require "a/b"` → `a/b.rb` under a load path of the tree: the root's `lib/`, and the
+ * `require_paths` of every `*.gemspec` (default `lib`, relative to the gemspec's folder); also the
+ * requiring file's folder for `load`. Anything else (gems, the standard library) is external, matched
+ * by its name. A file under a load path is named by its require name (`rack/utils`).
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { SymbolKind } from "../../evidence.js";
+import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
+import { namedChildren, nodeLines } from "./syntax.js";
+
+/** Flag of a `require_relative` import. */
+export const RELATIVE_REQUIRE_FLAG = "relative";
+/** Flag of a `load` import (the path is a file name, searched from the requiring file's folder too). */
+export const LOAD_FLAG = "load";
+
+const REQUIRES = new Set(["require", "require_relative", "load", "autoload"]);
+const ACCESSORS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);
+/** Nodes walked into for definitions (bodies of classes, modules and blocks, never of methods). */
+const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "ERROR"]);
+const MAX_DEPTH = 128;
+
+/** A `Const` or `A::B` name as parts (`::A::B` → `["A", "B"]`). */
+function constPath(node: SyntaxNode | null): string[] {
+  if (node === null) return [];
+  return node.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/** The literal text of a string argument, or `undefined` when it interpolates. */
+function stringText(node: SyntaxNode): string | undefined {
+  if (node.type !== "string") return undefined;
+  const parts = namedChildren(node);
+  if (parts.some((p) => p.type !== "string_content" && p.type !== "escape_sequence")) return undefined;
+  return parts.map((p) => p.text).join("");
+}
+
+/** Extracts Ruby definitions and requires from a `program` (rules in the module comment). */
+function extract(root: SyntaxNode): FileFacts {
+  const symbols: SymbolDef[] = [];
+  const push = (name: string | undefined, kind: SymbolKind, container: readonly string[], node: SyntaxNode): void => {
+    if (name === undefined || name === "") return;
+    const def: SymbolDef = { name, kind, ...nodeLines(node) };
+    if (container.length > 0) def.container = container.join(".");
+    symbols.push(def);
+  };
+  const walk = (parent: SyntaxNode, scope: readonly string[], depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    for (const node of namedChildren(parent)) {
+      switch (node.type) {
+        case "class":
+        case "module": {
+          const parts = constPath(node.childForFieldName("name"));
+          const name = parts.pop();
+          push(name, node.type === "class" ? "class" : "module", [...scope, ...parts], node);
+          const body = node.childForFieldName("body");
+          if (body !== null && name !== undefined) walk(body, [...scope, ...parts, name], depth + 1);
+          break;
+        }
+        case "singleton_class": {
+          // `class << self`: its methods are singleton methods of the enclosing class.
+          const body = node.childForFieldName("body");
+          if (body !== null) walk(body, scope, depth + 1);
+          break;
+        }
+        case "method":
+          push(node.childForFieldName("name")?.text, scope.length > 0 ? "method" : "function", scope, node);
+          break;
+        case "singleton_method": {
+          const object = node.childForFieldName("object");
+          const owner = object === null || object.type === "self" ? scope : constPath(object);
+          push(node.childForFieldName("name")?.text, "method", owner, node);
+          break;
+        }
+        case "assignment": {
+          const left = node.childForFieldName("left");
+          if (left?.type === "constant") push(left.text, "constant", scope, node);
+          else if (left?.type === "scope_resolution") {
+            const parts = constPath(left);
+            const name = parts.pop();
+            push(name, "constant", [...scope, ...parts], node);
+          }
+          break;
+        }
+        case "call":
+          call(node, scope);
+          break;
+        default:
+          if (ENTER.has(node.type)) walk(node, scope, depth + 1);
+      }
+    }
+  };
+  const call = (node: SyntaxNode, scope: readonly string[]): void => {
+    const method = node.childForFieldName("method")?.text ?? "";
+    if (node.childForFieldName("receiver") === null && ACCESSORS.has(method)) {
+      for (const a of namedChildren(node.childForFieldName("arguments") ?? node)) {
+        if (a.type === "simple_symbol") push(a.text.slice(1), "method", scope, node);
+      }
+      return;
+    }
+    // `included do … end`, `Foo.configure do … end`: definitions in the block belong to this scope.
+    const block = node.childForFieldName("block");
+    if (block !== null) walk(block, scope, 1);
+  };
+  walk(root, [], 0);
+  return { symbols, imports: requires(root) };
+}
+
+/** The import a `require`-like call makes, or `undefined` for any other node. */
+function requireRef(node: SyntaxNode): ImportRef | undefined {
+  if (node.type !== "call" || node.childForFieldName("receiver") !== null) return undefined;
+  const method = node.childForFieldName("method")?.text ?? "";
+  if (!REQUIRES.has(method)) return undefined;
+  const arg = namedChildren(node.childForFieldName("arguments") ?? node)[method === "autoload" ? 1 : 0];
+  if (arg === undefined) return undefined;
+  const text = stringText(arg);
+  const ref: ImportRef = { specifier: text ?? arg.text.split("\n")[0] ?? "", ...nodeLines(node) };
+  const flags: string[] = [];
+  if (method === "require_relative") flags.push(RELATIVE_REQUIRE_FLAG);
+  if (method === "load") flags.push(LOAD_FLAG);
+  if (text === undefined) flags.push("unresolved");
+  if (flags.length > 0) ref.flags = flags;
+  return ref;
+}
+
+/** Every require of the file, wherever it is (conditionals, method bodies, `begin` blocks), in order. */
+function requires(root: SyntaxNode): ImportRef[] {
+  const out: ImportRef[] = [];
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      const ref = requireRef(cursor.currentNode);
+      if (ref !== undefined) out.push(ref);
+      if (ref === undefined && depth < 256 && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) return out;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** The load paths of the tree: `lib` and every gemspec's `require_paths` (once per view). */
+function loadPaths(project: ProjectView): Promise<string[]> {
+  return memoize(project, "ruby:load-paths", async () => {
+    const paths = new Set<string>(["lib"]);
+    for (const f of project.files) {
+      if (!f.endsWith(".gemspec")) continue;
+      const dir = parentDir(f);
+      const text = (await project.readText(f)) ?? "";
+      const m = /\.require_paths\s*=\s*(\[[^\]]*\]|%w[[(]([^\])]*)[\])]|["'][^"']*["'])/.exec(text);
+      let rel = ["lib"];
+      if (m !== null) {
+        rel = m[2] !== undefined ? m[2].trim().split(/\s+/) : [...(m[1] as string).matchAll(/["']([^"']+)["']/g)].map((x) => x[1] as string);
+      }
+      for (const r of rel) {
+        const p = joinPath(dir, r);
+        if (p !== undefined) paths.add(p);
+      }
+    }
+    return [...paths];
+  });
+}
+
+function withRb(name: string): string {
+  return name.endsWith(".rb") ? name : `${name}.rb`;
+}
+
+/** Resolves one require (rules in the module comment). Never throws. */
+async function resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution> {
+  if (ref.flags?.includes("unresolved") === true) return { files: [], module: ref.specifier, external: true, unresolved: true };
+  const spec = ref.specifier;
+  if (ref.flags?.includes(RELATIVE_REQUIRE_FLAG) === true) {
+    const p = joinPath(parentDir(fromFile), withRb(spec));
+    if (p !== undefined && project.has(p)) return { files: [p], module: p, external: false };
+    return { files: [], module: spec, external: true, unresolved: true };
+  }
+  const dirs = await loadPaths(project);
+  if (ref.flags?.includes(LOAD_FLAG) === true) dirs.unshift(parentDir(fromFile), "");
+  for (const dir of dirs) {
+    const p = joinPath(dir, ref.flags?.includes(LOAD_FLAG) === true ? spec : withRb(spec));
+    if (p !== undefined && project.has(p)) return { files: [p], module: spec.replace(/\.rb$/, ""), external: false };
+  }
+  return { files: [], module: spec.replace(/\.rb$/, ""), external: true };
+}
+
+/** The require name of a file under a load path (`lib/rack/utils.rb` → `rack/utils`). */
+async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
+  if (!file.endsWith(".rb")) return [];
+  const out: string[] = [];
+  for (const dir of await loadPaths(project)) {
+    if (dir !== "" && isWithin(file, dir) && file !== dir) out.push(file.slice(dir.length + 1, -".rb".length));
+  }
+  return out;
+}
+
+/** The Ruby language module. */
+export const ruby: LanguageSpec = {
+  id: "ruby",
+  extensions: [".rb", ".rake", ".gemspec"],
+  wasm: "tree-sitter-ruby/tree-sitter-ruby.wasm",
+  sample: 'require "json"\n\nmodule A\n  class B\n    def m; end\n  end\nend\n',
+  extract: (root) => extract(root),
+  resolve,
+  moduleNames,
+};

@@ -1,0 +1,178 @@
+/** C and C++ (`lang/c.ts`, `lang/cpp.ts`, `lang/c-family.ts`, `lang/c-includes.ts`): one test per rule. */
+import { describe, expect, it } from "vitest";
+import { c } from "../../src/evidence/analysis/lang/c.js";
+import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
+import { cIncludes, shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
+import { languageFor } from "../../src/evidence/analysis/lang/index.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
+
+const { root, project } = fixtureProject("c-project");
+
+function imp(file: string, line: number, specifier: string, files: string[], flags?: string[]): ResolvedImport {
+  const r: ResolvedImport = { file, line, end: line, specifier, module: files[0] ?? specifier, files, external: files.length === 0 };
+  if (flags !== undefined) r.flags = flags;
+  return r;
+}
+
+describe("c/c++: languages", () => {
+  it(".c is C; .h and the C++ endings are C++; both form the importer family c", () => {
+    expect(languageFor("src/core.c")?.id).toBe("c");
+    for (const f of ["a.h", "a.hpp", "a.cc", "a.cpp", "a.cxx", "a.hh", "a.inl"]) expect(languageFor(f)?.id, f).toBe("cpp");
+    expect([c.family, cpp.family]).toEqual(["c", "c"]);
+  });
+});
+
+describe("c/c++: definitions", () => {
+  it("C: function definitions, prototypes marked as declarations, struct/union/enum with bodies, enumerators, typedef names", async () => {
+    expect(await symbolsIn(c, project, "src/core.c")).toEqual([
+      { name: "proj_handle", kind: "struct", start_line: 6, end_line: 9 },
+      { name: "proj_value", kind: "struct", start_line: 11, end_line: 14 },
+      { name: "proj_mode", kind: "enum", start_line: 16, end_line: 16 },
+      { name: "PROJ_READ", kind: "constant", container: "proj_mode", start_line: 16, end_line: 16 },
+      { name: "PROJ_WRITE", kind: "constant", container: "proj_mode", start_line: 16, end_line: 16 },
+      // `typedef struct { … } a, *b;` names two types
+      { name: "proj_point", kind: "type", start_line: 18, end_line: 18 },
+      { name: "proj_point_ref", kind: "type", start_line: 18, end_line: 18 },
+      { name: "helper", kind: "function", start_line: 20, end_line: 20, declaration: true },
+      { name: "proj_open", kind: "function", start_line: 22, end_line: 24 },
+      // a pointer-returning function split over lines
+      { name: "proj_alloc", kind: "function", start_line: 26, end_line: 30 },
+      { name: "helper", kind: "function", start_line: 32, end_line: 32 },
+    ]);
+  });
+
+  it("macros: object-like → constant, function-like → function; the guard macro too; a forward struct declaration is no definition", async () => {
+    expect(await symbolsIn(cpp, project, "include/proj/api.h")).toEqual([
+      { name: "PROJ_API_H", kind: "constant", start_line: 3, end_line: 3 },
+      { name: "PROJ_VERSION", kind: "constant", start_line: 12, end_line: 12 },
+      { name: "PROJ_MAX", kind: "function", start_line: 13, end_line: 13 },
+      { name: "proj_open", kind: "function", start_line: 15, end_line: 15, declaration: true },
+    ]);
+  });
+
+  it("C++: namespaces (nested `a::b` too), classes, in-class methods and prototypes, operators, nested types, `using` aliases", async () => {
+    expect(await symbolsIn(cpp, project, "widgets/widget.hpp")).toEqual([
+      { name: "ui", kind: "module", start_line: 5, end_line: 22 },
+      { name: "impl", kind: "module", container: "ui.detail", start_line: 6, end_line: 6 },
+      { name: "helper", kind: "function", container: "ui.detail.impl", start_line: 6, end_line: 6, declaration: true },
+      // the range starts at `template <…>`
+      { name: "Widget", kind: "class", container: "ui", start_line: 8, end_line: 19 },
+      { name: "Widget", kind: "method", container: "ui.Widget", start_line: 11, end_line: 11, declaration: true },
+      { name: "~Widget", kind: "method", container: "ui.Widget", start_line: 12, end_line: 12 },
+      { name: "draw", kind: "method", container: "ui.Widget", start_line: 13, end_line: 13, declaration: true },
+      { name: "size", kind: "method", container: "ui.Widget", start_line: 14, end_line: 14 },
+      { name: "operator==", kind: "method", container: "ui.Widget", start_line: 15, end_line: 15, declaration: true },
+      { name: "Style", kind: "struct", container: "ui.Widget", start_line: 16, end_line: 16 },
+      { name: "Kind", kind: "enum", container: "ui.Widget", start_line: 17, end_line: 17 },
+      { name: "Button", kind: "constant", container: "ui.Widget.Kind", start_line: 17, end_line: 17 },
+      { name: "Label", kind: "constant", container: "ui.Widget.Kind", start_line: 17, end_line: 17 },
+      { name: "Handle", kind: "type", container: "ui.Widget", start_line: 18, end_line: 18 },
+      { name: "Point", kind: "struct", container: "ui", start_line: 21, end_line: 21 },
+    ]);
+  });
+
+  it("C++ out of line: `Widget<T>::draw` inside `namespace ui` and `ui::Widget<int>::draw` outside both get container ui.Widget; templates; extern \"C\"", async () => {
+    expect(await symbolsIn(cpp, project, "widgets/widget.cpp")).toEqual([
+      { name: "ui", kind: "module", start_line: 3, end_line: 18 },
+      { name: "Widget", kind: "method", container: "ui.Widget", start_line: 5, end_line: 6 },
+      { name: "draw", kind: "method", container: "ui.Widget", start_line: 8, end_line: 9 },
+      { name: "operator==", kind: "method", container: "ui.Widget", start_line: 11, end_line: 14 },
+      // `detail` is not a namespace of this file, so the qualifier reads as a class
+      { name: "helper", kind: "method", container: "ui.detail.impl", start_line: 16, end_line: 16 },
+      { name: "draw", kind: "method", container: "ui.Widget", start_line: 20, end_line: 20 },
+      { name: "clamp", kind: "function", start_line: 22, end_line: 23 },
+      { name: "c_entry", kind: "function", start_line: 26, end_line: 26 },
+    ]);
+  });
+
+  it("find_symbol: `A::m` and `ns::A::m` find out-of-line definitions; prototypes only with `kind`", async () => {
+    const expected = [
+      "widgets/widget.cpp:8-9 ui.Widget.draw method | template <typename T>",
+      "widgets/widget.cpp:20-20 ui.Widget.draw method | void ui::Widget<int>::draw() {}",
+    ];
+    expect((await definitionsOf(root, "Widget::draw")).records).toEqual(expected);
+    expect((await definitionsOf(root, "ui::Widget::draw")).records).toEqual(expected);
+    expect((await definitionsOf(root, "helper")).records).toEqual([
+      "src/core.c:32-32 helper function | static int helper(int x) { return x; }",
+      "widgets/widget.cpp:16-16 ui.detail.impl.helper method | int detail::impl::helper() { return 0; }",
+    ]);
+    expect((await definitionsOf(root, "helper", "function")).records).toEqual([
+      "src/core.c:20-20 helper function | static int helper(int x);",
+      "src/core.c:32-32 helper function | static int helper(int x) { return x; }",
+      "widgets/widget.hpp:6-6 ui.detail.impl.helper function | namespace detail::impl { int helper(); }",
+    ]);
+  });
+
+  it("a region the parser cannot read still yields the definitions inside it", async () => {
+    const facts = await factsOf(cpp, "int broken(;\n}\nstruct Kept { int a; };\nint kept(void) { return 0; }\n");
+    expect(facts.symbols).toContainEqual({ name: "Kept", kind: "struct", start_line: 3, end_line: 3 });
+  });
+});
+
+describe("c/c++: includes", () => {
+  it("extraction: quoted, angle (`system`), computed (`unresolved`); comments ignored; the include guard does not make includes conditional, #ifdef does", () => {
+    expect(cIncludes('/* #include "no.h" */\n#ifndef G\n#define G\n#include "a.h"\n  #  include <b.h> // c\n#if X\n#include "c.h"\n#endif\n#include NAME\n#endif\n')).toEqual([
+      { specifier: "a.h", start_line: 4, end_line: 4 },
+      { specifier: "b.h", start_line: 5, end_line: 5, flags: ["system"] },
+      { specifier: "c.h", start_line: 7, end_line: 7, flags: ["conditional"] },
+      { specifier: "NAME", start_line: 9, end_line: 9, flags: ["unresolved"] },
+    ]);
+    // No guard (the #endif is not the last directive): everything inside #ifndef is conditional.
+    expect(cIncludes('#ifndef G\n#define G\n#include "a.h"\n#endif\n#include "b.h"\n')).toEqual([
+      { specifier: "a.h", start_line: 3, end_line: 3, flags: ["conditional"] },
+      { specifier: "b.h", start_line: 5, end_line: 5 },
+    ]);
+  });
+
+  it("resolution: the including file's folder, then include/ layouts up the tree; <x.h> only when it is a repository file", async () => {
+    expect(await resolvedImports(c, project, "src/core.c")).toEqual([
+      imp("src/core.c", 1, "proj/api.h", ["include/proj/api.h"]),
+      imp("src/core.c", 2, "internal.h", ["src/internal.h"]),
+      imp("src/core.c", 3, "proj/types.h", ["include/proj/types.h"], ["system"]),
+      { ...imp("src/core.c", 4, "HEADER_FROM_MACRO", [], ["unresolved"]) },
+    ]);
+    expect(await resolvedImports(cpp, project, "include/proj/api.h")).toEqual([
+      imp("include/proj/api.h", 5, "proj/types.h", ["include/proj/types.h"]),
+      imp("include/proj/api.h", 6, "stdio.h", [], ["system"]),
+      imp("include/proj/api.h", 9, "win/compat.h", ["include/win/compat.h"], ["conditional"]),
+    ]);
+  });
+
+  it("compile_commands.json under build/ with a relative directory: -I folders for its entries, and for headers of its project", async () => {
+    expect(await resolvedImports(c, project, "sub/lib/src/x.c")).toEqual([imp("sub/lib/src/x.c", 1, "thing.h", ["sub/lib/headers/thing.h"])]);
+    expect(await resolvedImports(cpp, project, "sub/lib/headers/thing.h")).toEqual([imp("sub/lib/headers/thing.h", 1, "util.h", ["sub/lib/extra/util.h"])]);
+  });
+
+  it("compile_commands.json with absolute paths: inside the root they map to repository folders; a directory outside it falls back to the JSON's folder", async () => {
+    expect(await resolvedImports(c, project, "abs/main.c")).toEqual([
+      imp("abs/main.c", 1, "conf.h", ["abs/inc/conf.h"]),
+      // last step: the one repository file whose path ends in /deep/only.h
+      imp("abs/main.c", 2, "deep/only.h", ["third_party/pkg/deep/only.h"]),
+    ]);
+    expect(await resolvedImports(c, project, "abs/other.c")).toEqual([imp("abs/other.c", 1, "other.h", ["abs/inc2/other.h"])]);
+  });
+
+  it("an include that is not in the tree stays external; a quoted one ambiguous by suffix is not guessed", async () => {
+    const view = memoryProject({ "a/x/h.h": "", "b/x/h.h": "", "src/m.c": '#include "x/h.h"\n#include "gen/config.h"\n' });
+    const refs = cIncludes('#include "x/h.h"\n#include "gen/config.h"\n');
+    expect(await Promise.all(refs.map((r) => c.resolve(r, "src/m.c", view)))).toEqual([
+      { files: [], module: "x/h.h", external: true },
+      { files: [], module: "gen/config.h", external: true },
+    ]);
+  });
+
+  it("shellWords splits compile commands with quotes and escapes", () => {
+    expect(shellWords(`cc -I"my dir" -I 'b c' -DX=\\"y\\" a.c`)).toEqual(["cc", "-Imy dir", "-I", "b c", '-DX="y"', "a.c"]);
+  });
+
+  it("find_importers: a header by path or by base name; headers that include it count; an external header by name", async () => {
+    const expected = [
+      'src/core.c:1-1 include/proj/api.h | #include "proj/api.h"',
+      'src/internal.h:3-3 include/proj/api.h | #include "proj/api.h"',
+      'widgets/widget.hpp:3-3 include/proj/api.h | #include "proj/api.h"',
+    ];
+    expect((await importersOf(root, "include/proj/api.h")).records).toEqual(expected);
+    expect((await importersOf(root, "api.h")).records).toEqual(expected);
+    expect((await importersOf(root, "stdio.h")).records).toEqual(["include/proj/api.h:6-6 stdio.h flags=system | #include <stdio.h>"]);
+  });
+});

@@ -1,0 +1,93 @@
+/** C# (`lang/csharp.ts`): one test per rule. */
+import { describe, expect, it } from "vitest";
+import { csharp, CSHARP_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/csharp.js";
+import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+
+const { root, project } = fixtureProject("csharp-project");
+const CORE = "src/Shop.Core";
+const APP = "src/Shop.App";
+
+describe("c#: definitions", () => {
+  it("types and members of a file-scoped namespace: constants, constructor, property, method, operator, indexer, event, destructor, nested class; ranges start at attributes", async () => {
+    expect(await symbolsIn(csharp, project, `${CORE}/Order.cs`)).toEqual([
+      { name: "Order", kind: "class", start_line: 6, end_line: 30 },
+      { name: "MaxLines", kind: "constant", container: "Order", start_line: 9, end_line: 9 },
+      { name: "Order", kind: "method", container: "Order", start_line: 12, end_line: 12 },
+      { name: "Count", kind: "variable", container: "Order", start_line: 14, end_line: 14 },
+      { name: "Add", kind: "method", container: "Order", start_line: 16, end_line: 16 },
+      { name: "operator+", kind: "method", container: "Order", start_line: 18, end_line: 18 },
+      { name: "this", kind: "variable", container: "Order", start_line: 20, end_line: 20 },
+      { name: "Changed", kind: "variable", container: "Order", start_line: 22, end_line: 22 },
+      { name: "~Order", kind: "method", container: "Order", start_line: 24, end_line: 24 },
+      { name: "Line", kind: "class", container: "Order", start_line: 26, end_line: 29 },
+      { name: "Total", kind: "method", container: "Order.Line", start_line: 28, end_line: 28 },
+      { name: "IOrder", kind: "interface", start_line: 32, end_line: 36 },
+      { name: "Count", kind: "variable", container: "IOrder", start_line: 34, end_line: 34 },
+      { name: "Add", kind: "method", container: "IOrder", start_line: 35, end_line: 35 },
+      { name: "Status", kind: "enum", start_line: 38, end_line: 38 },
+      { name: "New", kind: "constant", container: "Status", start_line: 38, end_line: 38 },
+      { name: "Paid", kind: "constant", container: "Status", start_line: 38, end_line: 38 },
+      { name: "Point", kind: "struct", start_line: 40, end_line: 40 },
+      // `record struct` is a struct, a plain `record` a class
+      { name: "Range", kind: "struct", start_line: 42, end_line: 42 },
+      { name: "Notify", kind: "type", start_line: 44, end_line: 44 },
+    ]);
+    expect(await symbolsIn(csharp, project, `${CORE}/Money.cs`)).toEqual([
+      { name: "Money", kind: "class", start_line: 3, end_line: 3 },
+      { name: "MoneyMath", kind: "class", start_line: 5, end_line: 8 },
+      { name: "Zero", kind: "method", container: "MoneyMath", start_line: 7, end_line: 7 },
+    ]);
+  });
+
+  it("a partial type is found at every part (block-scoped namespace too)", async () => {
+    expect((await definitionsOf(root, "Order", "class")).records).toEqual([
+      `${CORE}/Order.Lines.cs:4-7 Order class |     public partial class Order`,
+      `${CORE}/Order.cs:6-30 Order flags=truncated class | [Serializable]`,
+    ]);
+    expect((await definitionsOf(root, "Order.Clear")).records).toEqual([`${CORE}/Order.Lines.cs:6-6 Order.Clear method |         public void Clear() { }`]);
+  });
+});
+
+describe("c#: using directives", () => {
+  it("using, using static, aliases (of a namespace and of a type) resolve to the declaring files; System stays external", async () => {
+    expect(await resolvedImports(csharp, project, `${APP}/Program.cs`)).toEqual([
+      { file: `${APP}/Program.cs`, line: 1, end: 1, specifier: "System", module: "System", files: [], external: true },
+      { file: `${APP}/Program.cs`, line: 2, end: 2, specifier: "Shop.Core", module: "Shop.Core", files: [`${CORE}/Order.Lines.cs`, `${CORE}/Order.cs`], external: false },
+      { file: `${APP}/Program.cs`, line: 3, end: 3, specifier: "Shop.Core.Pricing.MoneyMath", module: "Shop.Core.Pricing.MoneyMath", files: [`${CORE}/Money.cs`], external: false, flags: ["static"] },
+      { file: `${APP}/Program.cs`, line: 4, end: 4, specifier: "Shop.Core.Pricing", alias: "Pricing", module: "Shop.Core.Pricing", files: [`${CORE}/Money.cs`], external: false },
+      { file: `${APP}/Program.cs`, line: 5, end: 5, specifier: "Shop.Core.Pricing.Money", alias: "M", module: "Shop.Core.Pricing.Money", files: [`${CORE}/Money.cs`], external: false },
+    ]);
+  });
+
+  it("global using (with global::) carries the flag global", async () => {
+    expect(await resolvedImports(csharp, project, `${APP}/GlobalUsings.cs`)).toEqual([
+      { file: `${APP}/GlobalUsings.cs`, line: 1, end: 1, specifier: "Shop.Core.Pricing", module: "Shop.Core.Pricing", files: [`${CORE}/Money.cs`], external: false, flags: ["global"] },
+      { file: `${APP}/GlobalUsings.cs`, line: 2, end: 2, specifier: "System.Linq", module: "System.Linq", files: [], external: true, flags: ["global"] },
+    ]);
+  });
+
+  it("a namespace named only in a comment or string is not declared", async () => {
+    const view = memoryProject({ "a.cs": '// namespace Fake\nvar s = "namespace Fake2;";\nnamespace Real { }\n', "b.cs": "using Fake;\nusing Real;\n" });
+    const refs = [
+      { specifier: "Fake", start_line: 1, end_line: 1 },
+      { specifier: "Real", start_line: 2, end_line: 2 },
+    ];
+    expect(await Promise.all(refs.map((r) => csharp.resolve(r, "b.cs", view)))).toEqual([
+      { files: [], module: "Fake", external: true },
+      { files: ["a.cs"], module: "Real", external: false },
+    ]);
+  });
+
+  it("find_importers: by file, by namespace name (the note names the blind spot), by an external name", async () => {
+    const byFile = await importersOf(root, `${CORE}/Money.cs`);
+    expect(byFile.records).toEqual([
+      `${APP}/GlobalUsings.cs:1-1 Shop.Core.Pricing flags=global | global using Shop.Core.Pricing;`,
+      `${APP}/Program.cs:3-3 Shop.Core.Pricing.MoneyMath flags=static | using static Shop.Core.Pricing.MoneyMath;`,
+      `${APP}/Program.cs:4-4 Shop.Core.Pricing alias=Pricing | using Pricing = Shop.Core.Pricing;`,
+      `${APP}/Program.cs:5-5 Shop.Core.Pricing.Money alias=M | using M = Shop.Core.Pricing.Money;`,
+    ]);
+    expect(byFile.note).toContain(CSHARP_BLIND_SPOT_NOTE);
+    expect((await importersOf(root, "Shop.Core")).records).toEqual([`${APP}/Program.cs:2-2 Shop.Core | using Shop.Core;`]);
+    expect((await importersOf(root, "System.Linq")).records).toEqual([`${APP}/GlobalUsings.cs:2-2 System.Linq flags=global | global using global::System.Linq;`]);
+  });
+});

@@ -1,0 +1,83 @@
+/** Kotlin (`lang/kotlin.ts`): one test per rule. */
+import { describe, expect, it } from "vitest";
+import { kotlin, KOTLIN_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/kotlin.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+
+const { root, project } = fixtureProject("kotlin-project");
+const MODEL = "core/src/main/kotlin/com/shop/model";
+const MAIN = "app/src/main/kotlin/com/shop/app/Main.kt";
+
+describe("kotlin: definitions", () => {
+  it("classes, companion members (container: the class), inner and enum classes, interfaces, objects, type aliases, extension functions and properties", async () => {
+    expect(await symbolsIn(kotlin, project, `${MODEL}/Order.kt`)).toEqual([
+      { name: "Order", kind: "class", start_line: 6, end_line: 20 },
+      { name: "created", kind: "variable", container: "Order", start_line: 8, end_line: 8 },
+      { name: "total", kind: "method", container: "Order", start_line: 10, end_line: 10 },
+      { name: "MAX_LINES", kind: "constant", container: "Order", start_line: 13, end_line: 13 },
+      { name: "empty", kind: "method", container: "Order", start_line: 14, end_line: 14 },
+      { name: "Line", kind: "class", container: "Order", start_line: 17, end_line: 17 },
+      { name: "Status", kind: "enum", container: "Order", start_line: 19, end_line: 19 },
+      { name: "NEW", kind: "constant", container: "Order.Status", start_line: 19, end_line: 19 },
+      { name: "PAID", kind: "constant", container: "Order.Status", start_line: 19, end_line: 19 },
+      { name: "Store", kind: "interface", start_line: 22, end_line: 24 },
+      { name: "find", kind: "method", container: "Store", start_line: 23, end_line: 23 },
+      { name: "Registry", kind: "class", start_line: 26, end_line: 28 },
+      { name: "stores", kind: "variable", container: "Registry", start_line: 27, end_line: 27 },
+      { name: "OrderId", kind: "type", start_line: 30, end_line: 30 },
+      { name: "toOrderId", kind: "function", container: "String", start_line: 32, end_line: 32 },
+      { name: "second", kind: "variable", container: "List", start_line: 34, end_line: 34 },
+    ]);
+  });
+
+  it("find_symbol: an extension function by name and as `Receiver.name`", async () => {
+    const expected = [`${MODEL}/Extensions.kt:3-3 Order.describe function | fun Order.describe(): String = id`];
+    expect((await definitionsOf(root, "describe")).records).toEqual(expected);
+    expect((await definitionsOf(root, "Order.describe")).records).toEqual(expected);
+  });
+
+  it("definitions inside a region the parser could not read are still found", async () => {
+    // The grammar's automatic-semicolon scanner fails on this one-line companion body.
+    const facts = await factsOf(kotlin, "class A {\n  constructor(x: Int) {}\n  companion object Factory { fun make() = A(1) }\n  inner class B\n}\n");
+    expect(facts.symbols.map((s) => s.name)).toEqual(expect.arrayContaining(["A", "make"]));
+  });
+});
+
+describe("kotlin: imports", () => {
+  it("a class, a nested class (longest prefix), a top-level function, an alias, a wildcard; libraries stay external", async () => {
+    const r = (line: number, specifier: string, module: string, files: string[], alias?: string) => ({
+      file: MAIN, line, end: line, specifier, module, files, external: files.length === 0, ...(alias !== undefined ? { alias } : {}),
+    });
+    expect(await resolvedImports(kotlin, project, MAIN)).toEqual([
+      r(3, "com.shop.model.Order", "com.shop.model.Order", [`${MODEL}/Order.kt`]),
+      r(4, "com.shop.model.Order.Status", "com.shop.model.Order", [`${MODEL}/Order.kt`]),
+      r(5, "com.shop.model.describe", "com.shop.model.describe", [`${MODEL}/Extensions.kt`]),
+      r(6, "com.shop.model.Registry", "com.shop.model.Registry", [`${MODEL}/Order.kt`], "Reg"),
+      r(7, "com.shop.model.*", "com.shop.model", [`${MODEL}/Extensions.kt`, `${MODEL}/Order.kt`]),
+      r(8, "kotlinx.coroutines.launch", "kotlinx.coroutines.launch", []),
+    ]);
+  });
+
+  it("packages come from the package header, not the folder; declarations in comments do not count", async () => {
+    const view = memoryProject({ "x/Any.kt": "package a.b\n// class Hidden\nclass Shown\nfun f() {\n  val local = 1\n}\n" });
+    const res = (s: string) => kotlin.resolve({ specifier: s, start_line: 1, end_line: 1 }, "m.kt", view);
+    expect(await res("a.b.Shown")).toEqual({ files: ["x/Any.kt"], module: "a.b.Shown", external: false });
+    expect(await res("a.b.Hidden")).toEqual({ files: [], module: "a.b.Hidden", external: true });
+    expect(await res("a.b.local")).toEqual({ files: [], module: "a.b.local", external: true });
+  });
+
+  it("find_importers: by file (the note names the same-package blind spot) and by qualified name (its file)", async () => {
+    const byFile = await importersOf(root, `${MODEL}/Extensions.kt`);
+    expect(byFile.records).toEqual([
+      `${MAIN}:5-5 com.shop.model.describe | import com.shop.model.describe`,
+      `${MAIN}:7-7 com.shop.model | import com.shop.model.*`,
+    ]);
+    expect(byFile.note).toContain(KOTLIN_BLIND_SPOT_NOTE);
+    // A name targets its file: Registry lives in Order.kt, so Order's importers are listed too.
+    expect((await importersOf(root, "com.shop.model.Registry")).records).toEqual([
+      `${MAIN}:3-3 com.shop.model.Order | import com.shop.model.Order`,
+      `${MAIN}:4-4 com.shop.model.Order | import com.shop.model.Order.Status`,
+      `${MAIN}:6-6 com.shop.model.Registry alias=Reg | import com.shop.model.Registry as Reg`,
+      `${MAIN}:7-7 com.shop.model | import com.shop.model.*`,
+    ]);
+  });
+});

@@ -1,0 +1,85 @@
+/** Ruby (`lang/ruby.ts`): one test per rule. */
+import { describe, expect, it } from "vitest";
+import { ruby } from "../../src/evidence/analysis/lang/ruby.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+
+const { root, project } = fixtureProject("ruby-project");
+
+describe("ruby: definitions", () => {
+  it("modules, classes (reopened: every site; `class A::B`), methods, `def self.m`, `class << self`, attr_* accessors, constants", async () => {
+    expect(await symbolsIn(ruby, project, "lib/shop/cart.rb")).toEqual([
+      { name: "Shop", kind: "module", start_line: 3, end_line: 30 },
+      { name: "Cart", kind: "class", container: "Shop", start_line: 4, end_line: 29 },
+      { name: "items", kind: "method", container: "Shop.Cart", start_line: 5, end_line: 5 },
+      { name: "owner", kind: "method", container: "Shop.Cart", start_line: 5, end_line: 5 },
+      { name: "note", kind: "method", container: "Shop.Cart", start_line: 6, end_line: 6 },
+      { name: "MAX", kind: "constant", container: "Shop.Cart", start_line: 8, end_line: 8 },
+      { name: "initialize", kind: "method", container: "Shop.Cart", start_line: 10, end_line: 13 },
+      { name: "add", kind: "method", container: "Shop.Cart", start_line: 15, end_line: 18 },
+      { name: "empty", kind: "method", container: "Shop.Cart", start_line: 20, end_line: 22 },
+      // a method of `class << self` belongs to the enclosing class
+      { name: "build", kind: "method", container: "Shop.Cart", start_line: 25, end_line: 27 },
+      // `class Shop::Cart` reopens the class
+      { name: "Cart", kind: "class", container: "Shop", start_line: 32, end_line: 36 },
+      { name: "total", kind: "method", container: "Shop.Cart", start_line: 33, end_line: 35 },
+    ]);
+  });
+
+  it("file-level `def` is a function; `A::B = …` a constant of A; a one-line class", async () => {
+    expect(await symbolsIn(ruby, project, "engine/app/engine_helper.rb")).toEqual([{ name: "engine_helper", kind: "function", start_line: 1, end_line: 3 }]);
+    expect(await symbolsIn(ruby, project, "lib/shop/item.rb")).toEqual([{ name: "Item", kind: "constant", container: "Shop", start_line: 1, end_line: 1 }]);
+    expect(await symbolsIn(ruby, project, "lib/shop.rb")).toEqual([
+      { name: "Shop", kind: "module", start_line: 5, end_line: 11 },
+      { name: "Error", kind: "class", container: "Shop", start_line: 6, end_line: 6 },
+      { name: "configure", kind: "method", container: "Shop", start_line: 8, end_line: 10 },
+    ]);
+  });
+
+  it("definitions inside blocks at class level (`included do … end`) count; locals in methods do not", async () => {
+    const facts = await factsOf(ruby, "module M\n  included do\n    def hook; end\n  end\n  def m\n    X = 1\n  end\nend\n");
+    expect(facts.symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".M", "M.hook", "M.m"]);
+  });
+
+  it("find_symbol: `Cart` finds both sites, `Shop::Cart.build` the singleton method, `Cart#items` the accessor", async () => {
+    expect((await definitionsOf(root, "Cart")).records).toEqual([
+      "lib/shop/cart.rb:4-29 Shop.Cart flags=truncated class |   class Cart",
+      "lib/shop/cart.rb:32-36 Shop.Cart class | class Shop::Cart",
+    ]);
+    expect((await definitionsOf(root, "Shop::Cart.build")).records).toEqual(["lib/shop/cart.rb:25-27 Shop.Cart.build method |       def build(*args)"]);
+    expect((await definitionsOf(root, "Cart#items")).records).toEqual(["lib/shop/cart.rb:5-5 Shop.Cart.items method |     attr_reader :items, :owner"]);
+  });
+});
+
+describe("ruby: requires", () => {
+  it("require against lib/ and the gemspec's require_paths; require_relative next to the file; requires in method bodies and modifiers count", async () => {
+    expect(await resolvedImports(ruby, project, "lib/shop.rb")).toEqual([
+      { file: "lib/shop.rb", line: 1, end: 1, specifier: "json", module: "json", files: [], external: true },
+      { file: "lib/shop.rb", line: 2, end: 2, specifier: "shop/cart", module: "shop/cart", files: ["lib/shop/cart.rb"], external: false },
+      { file: "lib/shop.rb", line: 3, end: 3, specifier: "shop/version", module: "lib/shop/version.rb", files: ["lib/shop/version.rb"], external: false, flags: ["relative"] },
+    ]);
+    expect(await resolvedImports(ruby, project, "lib/shop/cart.rb")).toEqual([
+      // `engine/app` is a require path of shop.gemspec
+      { file: "lib/shop/cart.rb", line: 1, end: 1, specifier: "engine_helper", module: "engine_helper", files: ["engine/app/engine_helper.rb"], external: false },
+      { file: "lib/shop/cart.rb", line: 16, end: 16, specifier: "shop/item", module: "shop/item", files: ["lib/shop/item.rb"], external: false },
+    ]);
+  });
+
+  it("a broken require_relative is unresolved, a gem external, `load` a path from the root, a computed argument unresolved", async () => {
+    expect(await resolvedImports(ruby, project, "test/cart_test.rb")).toEqual([
+      { file: "test/cart_test.rb", line: 1, end: 1, specifier: "../lib/shop", module: "lib/shop.rb", files: ["lib/shop.rb"], external: false, flags: ["relative"] },
+      { file: "test/cart_test.rb", line: 2, end: 2, specifier: "missing_helper", module: "missing_helper", files: [], external: true, flags: ["relative"] },
+      { file: "test/cart_test.rb", line: 3, end: 3, specifier: "minitest/autorun", module: "minitest/autorun", files: [], external: true },
+      { file: "test/cart_test.rb", line: 4, end: 4, specifier: "test/fixtures.rb", module: "test/fixtures", files: ["test/fixtures.rb"], external: false, flags: ["load"] },
+      { file: "test/cart_test.rb", line: 5, end: 5, specifier: 'File.join(__dir__, "x")', module: 'File.join(__dir__, "x")', files: [], external: true, flags: ["unresolved"] },
+    ]);
+    const view = memoryProject({ "a.rb": "", "b.rb": "" });
+    expect(await ruby.resolve({ specifier: "zzz", start_line: 1, end_line: 1, flags: ["relative"] }, "b.rb", view)).toEqual({ files: [], module: "zzz", external: true, unresolved: true });
+  });
+
+  it("find_importers: by file, by require name, by gem name", async () => {
+    expect((await importersOf(root, "lib/shop.rb")).records).toEqual(['test/cart_test.rb:1-1 lib/shop.rb flags=relative | require_relative "../lib/shop"']);
+    expect((await importersOf(root, "shop/cart")).records).toEqual(['lib/shop.rb:2-2 shop/cart | require "shop/cart"']);
+    expect((await importersOf(root, "lib/shop/item.rb")).records).toEqual(['lib/shop/cart.rb:16-16 shop/item |       require "shop/item"']);
+    expect((await importersOf(root, "minitest/autorun")).records).toEqual(['test/cart_test.rb:3-3 minitest/autorun | require "minitest/autorun"']);
+  });
+});

@@ -1,0 +1,79 @@
+/** Swift (`lang/swift.ts`): one test per rule. */
+import { describe, expect, it } from "vitest";
+import { swift } from "../../src/evidence/analysis/lang/swift.js";
+import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+
+const { root, project } = fixtureProject("swift-project");
+const GEO = ["Sources/Geometry/Point+Shape.swift", "Sources/Geometry/Point.swift"];
+
+describe("swift: definitions", () => {
+  it("structs, classes, actors, enums (cases), protocols (requirements), init, subscript, var/let per name, typealias, functions; ranges from attributes", async () => {
+    expect(await symbolsIn(swift, project, "Sources/Geometry/Point.swift")).toEqual([
+      { name: "Point", kind: "struct", start_line: 4, end_line: 21 },
+      { name: "x", kind: "variable", container: "Point", start_line: 6, end_line: 6 },
+      { name: "y", kind: "constant", container: "Point", start_line: 7, end_line: 7 },
+      { name: "z", kind: "constant", container: "Point", start_line: 7, end_line: 7 },
+      { name: "origin", kind: "constant", container: "Point", start_line: 8, end_line: 8 },
+      { name: "init", kind: "method", container: "Point", start_line: 10, end_line: 14 },
+      { name: "length", kind: "method", container: "Point", start_line: 16, end_line: 16 },
+      { name: "subscript", kind: "method", container: "Point", start_line: 18, end_line: 18 },
+      { name: "Axis", kind: "enum", container: "Point", start_line: 20, end_line: 20 },
+      { name: "x", kind: "constant", container: "Point.Axis", start_line: 20, end_line: 20 },
+      { name: "y", kind: "constant", container: "Point.Axis", start_line: 20, end_line: 20 },
+      { name: "Shape", kind: "interface", start_line: 23, end_line: 26 },
+      { name: "area", kind: "method", container: "Shape", start_line: 24, end_line: 24 },
+      { name: "name", kind: "variable", container: "Shape", start_line: 25, end_line: 25 },
+      { name: "Circle", kind: "class", start_line: 28, end_line: 31 },
+      { name: "area", kind: "method", container: "Circle", start_line: 29, end_line: 29 },
+      { name: "name", kind: "variable", container: "Circle", start_line: 30, end_line: 30 },
+      { name: "Counter", kind: "class", start_line: 33, end_line: 35 },
+      { name: "next", kind: "method", container: "Counter", start_line: 34, end_line: 34 },
+      { name: "Vector", kind: "type", start_line: 37, end_line: 37 },
+      { name: "distance", kind: "function", start_line: 39, end_line: 39 },
+    ]);
+  });
+
+  it("members of an extension belong to the extended type (`where` clauses too); the extension itself is no definition", async () => {
+    expect(await symbolsIn(swift, project, "Sources/Geometry/Point+Shape.swift")).toEqual([
+      { name: "area", kind: "method", container: "Point", start_line: 2, end_line: 2 },
+      { name: "name", kind: "variable", container: "Point", start_line: 3, end_line: 3 },
+      { name: "centroid", kind: "method", container: "Array", start_line: 7, end_line: 7 },
+    ]);
+    expect((await definitionsOf(root, "Point.area")).records).toEqual(["Sources/Geometry/Point+Shape.swift:2-2 Point.area method |     public func area() -> Double { 0 }"]);
+  });
+});
+
+describe("swift: imports", () => {
+  it("import M → the files of SwiftPM target M (default Sources/M, or its path:); `import struct M.T` names T; Foundation is external", async () => {
+    const r = (line: number, specifier: string, files: string[], extra: object = {}) => ({ file: "Sources/App/main.swift", line, end: line, specifier, module: specifier, files, external: files.length === 0, ...extra });
+    expect(await resolvedImports(swift, project, "Sources/App/main.swift")).toEqual([
+      r(1, "Geometry", GEO),
+      r(2, "Util", ["Custom/Util/Log.swift"]),
+      r(3, "Geometry", GEO, { names: ["Point"] }),
+      r(4, "Foundation", []),
+    ]);
+  });
+
+  it("@testable import carries the flag; test targets live under Tests/", async () => {
+    expect(await resolvedImports(swift, project, "Tests/GeometryTests/PointTests.swift")).toEqual([
+      { file: "Tests/GeometryTests/PointTests.swift", line: 1, end: 1, specifier: "XCTest", module: "XCTest", files: [], external: true },
+      { file: "Tests/GeometryTests/PointTests.swift", line: 2, end: 2, specifier: "Geometry", module: "Geometry", files: GEO, external: false, flags: ["testable"] },
+    ]);
+    expect(await swift.moduleNames?.("Tests/GeometryTests/PointTests.swift", project)).toEqual(["GeometryTests"]);
+  });
+
+  it("without a manifest naming the module, a Sources/<M> folder anywhere; a commented-out target does not count", async () => {
+    const view = memoryProject({ "pkg/Sources/Core/A.swift": "", "Package.swift": '// .target(name: "Core", path: "Elsewhere")\n' });
+    expect(await swift.resolve({ specifier: "Core", start_line: 1, end_line: 1 }, "x.swift", view)).toEqual({ files: ["pkg/Sources/Core/A.swift"], module: "Core", external: false });
+  });
+
+  it("find_importers: by module name, by a file of a target, by an external module", async () => {
+    expect((await importersOf(root, "Geometry")).records).toEqual([
+      "Sources/App/main.swift:1-1 Geometry | import Geometry",
+      "Sources/App/main.swift:3-3 Geometry | import struct Geometry.Point",
+      "Tests/GeometryTests/PointTests.swift:2-2 Geometry flags=testable | @testable import Geometry",
+    ]);
+    expect((await importersOf(root, "Custom/Util/Log.swift")).records).toEqual(["Sources/App/main.swift:2-2 Util | import Util"]);
+    expect((await importersOf(root, "XCTest")).records).toEqual(["Tests/GeometryTests/PointTests.swift:1-1 XCTest | import XCTest"]);
+  });
+});
