@@ -3,6 +3,8 @@
  * (rules per language in `lang/<language>.ts`).
  *
  * **Reading `module_name`** (first rule that finds something wins):
+ * 0. before all, a **PHP qualified name** (`Slim\Routing\Route`, backslashes possibly doubled) is matched
+ *    against the names PHP files carry, else read as a name outside the tree (rule 5);
  * 1. a **path** (has a `/`, a source file ending, or names a file): a repository-relative file
  *    (`src/rag_common.py`), a folder with an `__init__.py`/`index.*`/package entry, a folder that
  *    is a package of its own (Go: `internal/store` → its `.go` files, `LanguageSpec.packageFiles`),
@@ -68,6 +70,9 @@ import type { Workspace } from "./sandbox/workspace.js";
 
 /** Longest accepted `module_name`, in characters. */
 export const MAX_MODULE_NAME_CHARS = 1000;
+
+/** A PHP qualified name: two or more parts joined by backslashes (also doubled, as in JSON), optionally led by one. */
+const PHP_NAME = /^\\{0,2}[A-Za-z_]\w*(?:\\{1,2}[A-Za-z_]\w*)+$/;
 
 /** What a query names. */
 interface QueryTarget {
@@ -147,6 +152,13 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
   const js = jsResolver(project);
   const layout = pythonLayout(project);
   const sources = memoize(project, "importers:sources", () => project.files.filter((f) => languageFor(f) !== undefined));
+
+  // 0. a PHP qualified name (`Slim\Routing\Route`): the files so named, else a name outside the tree
+  if (PHP_NAME.test(query)) {
+    const name = query.replace(/\\+/g, "\\").replace(/^\\/, "");
+    const exact = (await moduleNameIndex(project)).get(name);
+    return exact !== undefined ? { files: new Set(exact) } : { files: new Set(), families: new Set(["php"]) };
+  }
 
   // 1. a path
   const norm = pathForm(ws, query);
