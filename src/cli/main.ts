@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 /**
  * codecite command-line entry. This file only wires commands: the list is in
- * `commands/index.ts`; heavy modules load inside actions.
+ * `commands/index.ts`; only the command named on the line is loaded (`loadCommands`), and heavy
+ * modules load inside actions.
  */
 import { exitQuietlyOnBrokenPipe } from "./output.js";
 import { createProgram, runProgram } from "./program.js";
-import { COMMANDS } from "./commands/index.js";
+import { loadCommands } from "./commands/index.js";
 
 exitQuietlyOnBrokenPipe();
 const program = createProgram();
-for (const command of COMMANDS) command.register(program);
+for (const command of await loadCommands(process.argv[2])) command.register(program);
 await runProgram(program, process.argv);

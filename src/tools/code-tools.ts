@@ -1,17 +1,13 @@
 /**
  * The six built-in, read-only code tools. Each is a thin binding of
- * a zod schema to an evidence function; all logic lives in `src/evidence/`.
+ * a zod schema to an evidence function; all logic lives in `src/evidence/`. Each evidence
+ * module is imported when its tool first runs, so a process that runs one tool (a CLI query)
+ * loads only that tool's code.
  */
 import { z } from "zod";
 import { ToolError } from "../evidence/evidence.js";
 import type { Workspace } from "../evidence/sandbox/workspace.js";
-import { searchCode } from "../evidence/search.js";
-import { readEvidence } from "../evidence/read.js";
-import { findSymbol } from "../evidence/symbols.js";
-import { findImporters } from "../evidence/importers.js";
-import { findReferences } from "../evidence/references.js";
 import { USE_KINDS } from "../evidence/analysis/lang/language.js";
-import { readGitDiff } from "../evidence/git-diff.js";
 import { defineTool, type ToolContext } from "./define-tool.js";
 import { ToolRegistry } from "./registry.js";
 
@@ -105,7 +101,7 @@ export const searchCodeTool = defineTool({
   description:
     "Search file contents with ripgrep; returns the matching lines with path and line number.",
   input: searchCodeInput,
-  run: (args, ctx) => searchCode(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/search.js")).searchCode(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const findSymbolTool = defineTool({
@@ -113,14 +109,14 @@ export const findSymbolTool = defineTool({
   description:
     "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java); returns the whole definition.",
   input: findSymbolInput,
-  run: (args, ctx) => findSymbol(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/symbols.js")).findSymbol(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const readEvidenceTool = defineTool({
   name: "read_evidence",
   description: "Read exact lines of a file (1-based, inclusive), e.g. around a search hit or a definition.",
   input: readEvidenceInput,
-  run: (args, ctx) => readEvidence(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/read.js")).readEvidence(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const findImportersTool = defineTool({
@@ -128,7 +124,7 @@ export const findImportersTool = defineTool({
   description:
     "List the files that import a module, with each import statement.",
   input: findImportersInput,
-  run: (args, ctx) => findImporters(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/importers.js")).findImporters(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const findReferencesTool = defineTool({
@@ -138,14 +134,14 @@ export const findReferencesTool = defineTool({
     "resolved through imports (not comments, strings or other things with the same name). Use it for 'who calls X', " +
     "'where is X used'. Each record names the caller in context and the use in flags (call, import, type, inherit, value).",
   input: findReferencesInput,
-  run: (args, ctx) => findReferences(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/references.js")).findReferences(workspaceOf(ctx), args, ctx.signal),
 });
 
 export const readGitDiffTool = defineTool({
   name: "read_git_diff",
   description: "Show git changes as hunks: working tree against HEAD by default, or between two commits.",
   input: readGitDiffInput,
-  run: (args, ctx) => readGitDiff(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/git-diff.js")).readGitDiff(workspaceOf(ctx), args, ctx.signal),
 });
 
 /** A frozen registry holding exactly the six code tools. */

@@ -38,14 +38,26 @@ export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> extends Tool
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
 
 /**
- * Defines a tool. Computes its JSON Schema once (zod 4 `toJSONSchema`, input side so that
- * defaulted fields are optional) and freezes the result.
+ * Defines a tool. Its JSON Schema (zod 4 `toJSONSchema`, input side so that defaulted fields
+ * are optional) is computed once, when `parameters` is first read (a CLI query that only
+ * validates and runs one tool never needs it); the result is frozen.
  * @throws Error when the name is not a valid tool name or the schema is not an object schema.
  */
 export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool<S, R> {
   if (!NAME.test(spec.name)) throw new Error(`invalid tool name ${JSON.stringify(spec.name)}`);
-  const schema = z.toJSONSchema(spec.input, { io: "input" }) as JsonSchema;
-  delete schema.$schema;
-  if (schema.type !== "object") throw new Error(`tool ${spec.name}: input must be a z.object schema`);
-  return Object.freeze({ ...spec, parameters: Object.freeze(schema) });
+  if (!(spec.input instanceof z.ZodObject)) throw new Error(`tool ${spec.name}: input must be a z.object schema`);
+  let schema: JsonSchema | undefined;
+  const tool = { ...spec } as Tool<S, R>;
+  Object.defineProperty(tool, "parameters", {
+    enumerable: true,
+    get(): JsonSchema {
+      if (schema === undefined) {
+        const s = z.toJSONSchema(spec.input, { io: "input" }) as JsonSchema;
+        delete s.$schema;
+        schema = Object.freeze(s);
+      }
+      return schema;
+    },
+  });
+  return Object.freeze(tool);
 }

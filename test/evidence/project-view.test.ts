@@ -7,7 +7,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
@@ -115,5 +116,49 @@ describe("warm tree state", () => {
     writeFileSync(path.join(root, "b.py"), "def alpha():\n    pass\n");
     utimesSync(root, PAST, PAST);
     expect((await findSymbol(ws, { name: "alpha", max_results: 5 })).evidence.map((e) => e.path)).toEqual(["a.py", "b.py"]);
+  });
+});
+
+describe("tree state kept for later processes", () => {
+  it("a new process reuses the walked list without walking while nothing changed, and walks again after a change", async () => {
+    tree({ "pkg/__init__.py": "", "pkg/a.py": "X = 1\n", "main.py": "import pkg.a\n" });
+    const first = await Workspace.open(root);
+    const walks = vi.spyOn(Workspace.prototype, "walkPaths");
+    try {
+      expect((await treeSnapshot(first)).files).toEqual(["main.py", "pkg/__init__.py", "pkg/a.py"]);
+      expect(walks).toHaveBeenCalledTimes(1);
+      FactIndex.closeShared(); // as a new process would
+
+      const second = await Workspace.open(root);
+      expect((await treeSnapshot(second)).files).toEqual(["main.py", "pkg/__init__.py", "pkg/a.py"]);
+      expect(walks).toHaveBeenCalledTimes(1);
+      FactIndex.closeShared();
+
+      // a new file changes its folder's mtime: the kept list is not used
+      writeFileSync(path.join(root, "pkg/b.py"), "Y = 1\n");
+      age(root);
+      utimesSync(path.join(root, "pkg"), new Date(PAST.getTime() + 60_000), new Date(PAST.getTime() + 60_000));
+      const third = await Workspace.open(root);
+      expect((await treeSnapshot(third)).files).toEqual(["main.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py"]);
+      expect(walks).toHaveBeenCalledTimes(2);
+    } finally {
+      walks.mockRestore();
+      FactIndex.closeShared();
+    }
+  });
+
+  it("a walk that saw a recently changed folder is not kept", async () => {
+    tree({ "a.py": "X = 1\n" });
+    utimesSync(root, new Date(), new Date()); // racy: changed within the walk's window
+    const walks = vi.spyOn(Workspace.prototype, "walkPaths");
+    try {
+      await treeSnapshot(await Workspace.open(root));
+      FactIndex.closeShared();
+      await treeSnapshot(await Workspace.open(root));
+      expect(walks).toHaveBeenCalledTimes(2);
+    } finally {
+      walks.mockRestore();
+      FactIndex.closeShared();
+    }
   });
 });

@@ -1,35 +1,41 @@
 /**
  * Every command of the CLI, in help order. Each lives in `<name>.ts` and exports
- * `register(program)`; heavy modules load inside its action. To add a command: one import line
- * and one entry here (`main.ts` and the README test read this list).
+ * `register(program)`; heavy modules load inside its action. To add a command: one entry here
+ * (its name and its module; `main.ts` and the README test read this list).
+ *
+ * Modules are imported on demand ({@link loadCommands}): a process that runs one command loads
+ * only that command's module.
  */
 import type { Command } from "commander";
-import * as ask from "./ask.js";
-import * as search from "./search.js";
-import * as symbol from "./symbol.js";
-import * as importers from "./importers.js";
-import * as refs from "./refs.js";
-import * as read from "./read.js";
-import * as diff from "./diff.js";
-import * as tools from "./tools.js";
-import * as mcp from "./mcp.js";
-import * as doctor from "./doctor.js";
-import * as toolshim from "./toolshim.js";
-import * as config from "./config.js";
-import * as evalCommand from "./eval.js";
 
-export const COMMANDS: ReadonlyArray<{ register(program: Command): void }> = [
-  ask,
-  search,
-  symbol,
-  importers,
-  refs,
-  read,
-  diff,
-  tools,
-  mcp,
-  toolshim,
-  doctor,
-  config,
-  evalCommand,
+/** What a command module exports. */
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+/** Command name → its module. */
+export const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> = [
+  ["ask", () => import("./ask.js")],
+  ["search", () => import("./search.js")],
+  ["symbol", () => import("./symbol.js")],
+  ["importers", () => import("./importers.js")],
+  ["refs", () => import("./refs.js")],
+  ["read", () => import("./read.js")],
+  ["diff", () => import("./diff.js")],
+  ["tools", () => import("./tools.js")],
+  ["mcp", () => import("./mcp.js")],
+  ["toolshim", () => import("./toolshim.js")],
+  ["doctor", () => import("./doctor.js")],
+  ["config", () => import("./config.js")],
+  ["eval", () => import("./eval.js")],
 ];
+
+/**
+ * The modules to register for a command line whose first word is `first`: only that command's
+ * when it names one, else all of them (top-level help, `help`, `--version`, an unknown or a
+ * missing command: commander then lists and checks every command as usual). In help order.
+ */
+export async function loadCommands(first?: string): Promise<CommandModule[]> {
+  const only = COMMANDS.find(([name]) => name === first);
+  return Promise.all((only ? [only] : COMMANDS).map(([, load]) => load()));
+}

@@ -21,14 +21,21 @@
  * file system's timestamp granularity could hide — Git's "racy" rule) makes the next use walk the
  * tree again and start a fresh view. Edits of ordinary files do not change the list; their facts
  * are checked by size, mtime and hash in `facts.ts`.
+ *
+ * The walked state (files, watched folders and files with their stamps) is also kept in the fact
+ * cache's side table ({@link FactIndex}), so that a new process (a CLI query) checks it with the
+ * same `lstat`s instead of walking the tree again; it is keyed by the facts version and by the
+ * walk's ripgrep arguments (ignore rules, deny-list), and a racy walk is never kept.
  */
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { FileStat } from "../../fact-cache/fact-index.js";
+import { createHash } from "node:crypto";
+import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
+import { factsVersion } from "./facts.js";
 import { ToolError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
-import { NEVER_WALK_DIRS } from "../sandbox/ripgrep.js";
+import { baseRipgrepArgs, NEVER_WALK_DIRS } from "../sandbox/ripgrep.js";
 import type { FileEntry, Workspace } from "../sandbox/workspace.js";
 
 /** Configuration files larger than this are not read by resolvers (bytes). */
@@ -126,7 +133,7 @@ function stampOf(abs: string): Stamp {
 }
 
 /** True when nothing watched by `state` changed (see the module comment). */
-function isFresh(state: TreeState): boolean {
+function isFresh(state: Pick<TreeState, "dirs" | "watched" | "racy">): boolean {
   if (state.racy) return false;
   for (const [abs, mtimeMs] of state.dirs) {
     let st;
@@ -173,6 +180,77 @@ function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
   return out;
 }
 
+/** The persisted form of a walked {@link TreeState} (version 1). */
+interface PersistedTree {
+  v: 1;
+  startedMs: number;
+  files: string[];
+  /** Watched folders, repository-relative ("" = the root) → mtime. */
+  dirs: [string, number][];
+  /** Watched files, absolute → size, mtime. */
+  watched: [string, number, number][];
+}
+
+/** Side-table key of the persisted tree: the walk's ripgrep arguments decide what is listed. */
+function persistKey(): string {
+  return `tree:${createHash("sha1").update(baseRipgrepArgs().join("\0")).digest("hex").slice(0, 16)}`;
+}
+
+function storeOf(ws: Workspace): FactIndex<unknown>["store"] {
+  return FactIndex.shared(ws.root, { version: factsVersion() }).store;
+}
+
+/** Keeps a walked, non-racy state for later processes (see the module comment). */
+function persist(ws: Workspace, state: TreeState): void {
+  if (state.racy) return;
+  const rootPrefix = ws.root.length + 1;
+  const data: PersistedTree = {
+    v: 1,
+    startedMs: state.startedMs,
+    files: [...state.files],
+    dirs: [...state.dirs].map(([abs, m]) => [abs === ws.root ? "" : abs.slice(rootPrefix), m]),
+    watched: [...state.watched].map(([abs, s]) => [abs, s.size, s.mtimeMs]),
+  };
+  storeOf(ws).putMeta(persistKey(), JSON.stringify(data));
+}
+
+/** A state an earlier process walked, when one is kept and nothing it watches changed since. */
+function restore(ws: Workspace, generation: number): TreeState | undefined {
+  const text = storeOf(ws).getMeta(persistKey());
+  if (text === undefined) return undefined;
+  let data: PersistedTree;
+  try {
+    data = JSON.parse(text) as PersistedTree;
+  } catch {
+    return undefined;
+  }
+  if (data.v !== 1 || !Array.isArray(data.files) || !Array.isArray(data.dirs) || !Array.isArray(data.watched)) return undefined;
+  const dirs = new Map(data.dirs.map(([rel, m]) => [rel === "" ? ws.root : path.join(ws.root, rel), m] as const));
+  const watched = new Map(data.watched.map(([abs, size, mtimeMs]) => [abs, { size, mtimeMs }] as const));
+  if (!isFresh({ dirs, watched, racy: false })) return undefined;
+  return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs);
+}
+
+/** A state over `files` (sorted) whose view records the configuration files it reads. */
+function stateOf(
+  ws: Workspace,
+  files: readonly string[],
+  generation: number,
+  dirs: Map<string, number>,
+  watched: Map<string, Stamp>,
+  racy: boolean,
+  startedMs: number,
+): TreeState {
+  const box: { state?: TreeState } = {};
+  const view = createProjectView(ws, files, (p, stamp) => {
+    if (box.state === undefined) return;
+    box.state.watched.set(path.join(ws.root, p), stamp);
+    if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) box.state.racy = true;
+  });
+  box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
+  return box.state;
+}
+
 async function walk(ws: Workspace, generation: number): Promise<TreeState> {
   const startedMs = Date.now();
   const files = await ws.walkPaths(undefined);
@@ -199,14 +277,9 @@ async function walk(ws: Workspace, generation: number): Promise<TreeState> {
     if (path.dirname(dir) === dir) break;
   }
   for (const stamp of watched.values()) if (stamp.mtimeMs > startedMs - RACY_WINDOW_MS) racy = true;
-  const box: { state?: TreeState } = {};
-  const view = createProjectView(ws, files, (p, stamp) => {
-    if (box.state === undefined) return;
-    box.state.watched.set(path.join(ws.root, p), stamp);
-    if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) box.state.racy = true;
-  });
-  box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
-  return box.state;
+  const state = stateOf(ws, files, generation, dirs, watched, racy, startedMs);
+  persist(ws, state);
+  return state;
 }
 
 /**
@@ -225,6 +298,14 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
   const entry = t;
   if (entry.pending !== undefined) return settle(entry.pending, opts.signal);
   if (entry.current !== undefined && opts.refresh !== true && isFresh(entry.current)) return entry.current;
+  if (entry.current === undefined && opts.refresh !== true) {
+    const restored = restore(ws, entry.generation + 1);
+    if (restored !== undefined) {
+      entry.generation++;
+      entry.current = restored;
+      return restored;
+    }
+  }
   // The walk is shared by concurrent callers, so no caller's signal stops it (it has its own time
   // limit); each caller stops waiting when its own signal aborts.
   const pending = walk(ws, ++entry.generation).then(

@@ -11,9 +11,12 @@
  *   the runtime or a grammar cannot silently break a language (used by `codecite doctor` and a test).
  */
 import { createRequire } from "node:module";
-import { Language, Parser, type Tree } from "web-tree-sitter";
+import { Language, Parser, Query, type Tree } from "web-tree-sitter";
 import type { FileFacts, LanguageSpec } from "./lang/language.js";
 import { LANGUAGES } from "./lang/index.js";
+import { useQueryClass } from "./lang/query-cache.js";
+
+useQueryClass(Query);
 
 const requireFromHere = createRequire(import.meta.url);
 

@@ -38,8 +38,8 @@
  * Not done: `node_modules` contents, `typesVersions`, `rootDirs`, `moduleSuffixes`, `customConditions`,
  * `extends` from packages that are not in the tree, webpack/vite aliases.
  */
+import { createRequire } from "node:module";
 import { posix } from "node:path";
-import { jsonrepair } from "jsonrepair";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 
@@ -78,13 +78,17 @@ const ENTRY_FIELDS = ["types", "typings", "module", "main"] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** `jsonrepair`, loaded (CommonJS build, synchronously) only when a file is not plain JSON. */
+let repair: ((text: string) => string) | undefined;
+
 /** Parses JSON with comments and trailing commas (tsconfig style); `undefined` when hopeless. */
 export function parseJsonc(text: string): Json | undefined {
   try {
     return JSON.parse(text) as Json;
   } catch {
     try {
-      return JSON.parse(jsonrepair(text)) as Json;
+      repair ??= (createRequire(import.meta.url)("jsonrepair") as { jsonrepair: (text: string) => string }).jsonrepair;
+      return JSON.parse(repair(text)) as Json;
     } catch {
       return undefined;
     }

@@ -66,6 +66,8 @@ export class PythonLayout {
   private readonly pyDirs = new Set<string>();
   /** The import roots, `''` first, then by path. */
   readonly roots: readonly string[];
+  /** {@link searchPath} per folder (the layout never changes once built). */
+  private readonly searchPaths = new Map<string, string[]>();
 
   constructor(files: readonly string[], dirs: ReadonlySet<string>) {
     this.dirs = dirs;
@@ -123,8 +125,10 @@ export class PythonLayout {
   }
 
   /** The `sys.path` assumed for code in `file` (rule 2), without duplicates. */
-  searchPath(file: string): string[] {
+  searchPath(file: string): readonly string[] {
     const dir = parentDir(file);
+    const known = this.searchPaths.get(dir);
+    if (known !== undefined) return known;
     const out: string[] = [];
     const add = (d: string) => {
       if (!out.includes(d)) out.push(d);
@@ -132,6 +136,7 @@ export class PythonLayout {
     if (!this.isPackage(dir)) add(dir);
     for (const r of this.enclosingRoots(dir)) add(r);
     for (const r of this.roots) add(r);
+    this.searchPaths.set(dir, out);
     return out;
   }
 

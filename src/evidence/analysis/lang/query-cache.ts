@@ -1,9 +1,24 @@
 /**
  * Tree-sitter queries compiled once per grammar and query text (query syntax:
  * https://tree-sitter.github.io/tree-sitter/using-parsers/queries). Queries hold WASM memory and
- * live as long as the process, like the grammars.
+ * live as long as the process, like the grammars. This module, and the language modules that use
+ * it, load no part of the runtime (a query answered from the fact cache never loads
+ * web-tree-sitter): the runtime module (`../tree-sitter.ts`), the only maker of `Language`s, hands
+ * over its `Query` class when it loads ({@link useQueryClass}).
  */
-import { Query, type Language } from "web-tree-sitter";
+import type { Language, Query } from "web-tree-sitter";
+
+let QueryClass: (new (language: Language, source: string) => Query) | undefined;
+
+/** Called once by the tree-sitter runtime module with web-tree-sitter's `Query` class. */
+export function useQueryClass(cls: new (language: Language, source: string) => Query): void {
+  QueryClass = cls;
+}
+
+function newQuery(language: Language, source: string): Query {
+  if (QueryClass === undefined) throw new Error("the tree-sitter runtime is not loaded");
+  return new QueryClass(language, source);
+}
 
 const cache = new WeakMap<Language, Map<string, Query>>();
 
@@ -19,7 +34,7 @@ export function compiledQuery(language: Language, source: string): Query {
   }
   let query = byText.get(source);
   if (query === undefined) {
-    query = new Query(language, source);
+    query = newQuery(language, source);
     byText.set(source, query);
   }
   return query;
@@ -36,13 +51,13 @@ export function compiledPatterns(language: Language, patterns: readonly string[]
   if (hit !== undefined) return hit;
   const usable = patterns.filter((p) => {
     try {
-      new Query(language, p).delete();
+      newQuery(language, p).delete();
       return true;
     } catch {
       return false;
     }
   });
-  const query = new Query(language, usable.join("\n"));
+  const query = newQuery(language, usable.join("\n"));
   if (byText === undefined) {
     byText = new Map();
     cache.set(language, byText);
