@@ -165,7 +165,15 @@ class Resolver {
       if (b.scope !== undefined) ref.scope = b.scope;
       const res = await lang.resolve(ref, file, this.project);
       if (res.unresolved || res.external || res.files.length === 0) return [];
-      const module = this.#moduleValue(lang, res.files, res.module);
+      let module = this.#moduleValue(lang, res.files, res.module);
+      // A name longer than the module it reached names members of it (Java `a.b.C.Inner`).
+      const rest = lang.references?.moduleIsClass && b.specifier.startsWith(`${res.module}.`) ? b.specifier.slice(res.module.length + 1).split(".") : [];
+      for (const part of rest) {
+        if (part === "*") break;
+        const next: Value[] = [];
+        for (const m of module) next.push(...(await this.member(m, part, hops + 1)));
+        module = dedupe(next);
+      }
       if (b.member === undefined || b.member === "*") return module;
       if (lang.references?.memberIsModule?.(b, res)) return module;
       const out: Value[] = [];
@@ -176,9 +184,10 @@ class Resolver {
 
   /** A module value, or the class it is (`ReferenceRules.moduleIsClass`). */
   #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Value[] {
-    if (lang.references?.moduleIsClass && files.length === 1) {
-      const last = module.split(/\.|::|\//).pop() ?? module;
-      return [{ kind: "def", file: files[0] as string, qualified: last }];
+    const file = files[0] as string;
+    const last = module.split(/\.|::|\//).pop() ?? module;
+    if (lang.references?.moduleIsClass && files.length === 1 && file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "") === last) {
+      return [{ kind: "def", file, qualified: last }];
     }
     return [{ kind: "module", files, module }];
   }
@@ -281,6 +290,11 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   }
   const distinct = new Map<string, LocatedDefinition>();
   for (const d of found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
+  // A constructor named after its class (Java `Order.Order`) stands for the class.
+  for (const [k, d] of distinct) {
+    const owner = d.def.container;
+    if (owner !== undefined && owner.split(".").pop() === d.def.name && distinct.has(defKey(d.file, owner))) distinct.delete(k);
+  }
   if (distinct.size > 1) {
     throw new ToolError(
       "INVALID_ARGUMENT",
@@ -288,7 +302,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       "Pass a qualified name (Class.method, module.func) or path with the definition's file.",
     );
   }
-  const target = found[0] as LocatedDefinition;
+  const target = [...distinct.values()][0] as LocatedDefinition;
   const language = languageFor(target.file) as LanguageSpec;
   if (language.references === undefined) {
     throw new ToolError("UNSUPPORTED", `find_references has no rules for ${language.id} yet (${target.file})`, "Use search_code for the name.");
@@ -398,9 +412,10 @@ async function judge(
       if (has(found)) return "yes";
       members += found.length;
     }
-    // A type that is no class of the repository, or a class without that member (a factory
-    // function's name taken as the type): the receiver's type is unknown.
-    return members === 0 && target.def.container !== undefined ? "unknown" : "no";
+    // A type outside the repository (`String`, an external class) is not the target's class; a
+    // repository definition without that member (a factory function taken for the type) leaves
+    // the receiver's type unknown.
+    return types.length > 0 && members === 0 && target.def.container !== undefined ? "unknown" : "no";
   }
   if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? "unknown" : "no";
   if (i === 0 && u.selfClass !== undefined) {

@@ -118,3 +118,57 @@ describe("find_references: TypeScript", () => {
     expect(where(await refs(ws, "Box.close"))).toEqual(["src/app.ts:10 call g", "src/lib/util.ts:2 call Box.open"]);
   });
 });
+
+describe("find_references: Go", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "go"));
+  });
+
+  it("package qualifiers with an alias, the same package without import; a parameter of the same name and strings never count", async () => {
+    expect(where(await refs(ws, "cart.Total"))).toEqual([
+      "cart/cart.go:18 call Cart.Sum",
+      "cart/helpers.go:3 call twice",
+      "cmd/main.go:12 call main",
+      "cmd/main.go:17 value main",
+    ]);
+  });
+
+  it("methods through the receiver, &T{…} and var x T; the struct as type and composite literal", async () => {
+    expect(where(await refs(ws, "Cart.Sum"))).toEqual(["cart/cart.go:21 call Cart.Double", "cmd/main.go:14 call main", "cmd/main.go:16 call main"]);
+    expect(where(await refs(ws, "Cart"))).toEqual(["cart/cart.go:18 type Cart.Sum", "cart/cart.go:21 type Cart.Double", "cmd/main.go:13 call main", "cmd/main.go:15 type main"]);
+  });
+});
+
+describe("find_references: Java", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(path.dirname(fixtures), "java-project"));
+  });
+
+  it("static imports and implicit this; a String receiver is not the repository's class", async () => {
+    expect(where(await refs(ws, "Strings.trim"))).toEqual([
+      "shop-app/src/main/java/com/shop/app/App.java:3 import shop-app/src/main/java/com/shop/app/App.java",
+      "shop-app/src/main/java/com/shop/app/App.java:22 call App.place",
+      "shop-core/src/main/java/com/shop/util/Strings.java:14 call Strings.isBlank",
+    ]);
+  });
+
+  it("a constructor stands for its class; nested classes through imports; implements is inherit", async () => {
+    expect(where(await refs(ws, "Order.Line"))).toEqual([
+      "shop-app/src/main/java/com/shop/app/App.java:7 import shop-app/src/main/java/com/shop/app/App.java",
+      "shop-app/src/main/java/com/shop/app/App.java:25 call App.place",
+    ]);
+    expect(where(await refs(ws, "Store"))).toEqual([
+      "shop-app/src/main/java/com/shop/app/App.java:15 type App",
+      "shop-app/src/main/java/com/shop/app/App.java:17 type App.App",
+      "shop-core/src/main/java/com/shop/store/MemoryStore.java:8 inherit shop-core/src/main/java/com/shop/store/MemoryStore.java",
+    ]);
+    const order = await refs(ws, "Order", { kind: "import" });
+    expect(where(order)).toHaveLength(3);
+  });
+
+  it("a typed local's method call resolves through its declared type", async () => {
+    expect(where(await refs(ws, "Order.add"))).toEqual(["shop-app/src/main/java/com/shop/app/App.java:25 call App.place"]);
+  });
+});

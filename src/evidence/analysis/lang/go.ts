@@ -32,6 +32,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, type LineRange } from "./syntax.js";
+import { extractGoReferences } from "./go-references.js";
 
 /** Extracts Go definitions and imports from a `source_file` tree. */
 function extract(root: SyntaxNode): FileFacts {
@@ -294,4 +295,8 @@ export const go: LanguageSpec = {
   moduleNames,
   importerHints,
   packageFiles: (dir, project) => goFilesIn(project, dir),
+  references: {
+    extract: (root) => extractGoReferences(root),
+    sharedScope: (file, project) => goFilesIn(project, parentDir(file)),
+  },
 };

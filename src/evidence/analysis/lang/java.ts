@@ -33,8 +33,9 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
-import { fileTree, memoize } from "./project-files.js";
+import { fileTree, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, selectNodes } from "./syntax.js";
+import { extractJavaReferences } from "./java-references.js";
 
 /** The note `find_importers` adds for Java results (the same-package blind spot). */
 export const JAVA_BLIND_SPOT_NOTE =
@@ -273,4 +274,18 @@ export const java: LanguageSpec = {
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   blindSpotNote: JAVA_BLIND_SPOT_NOTE,
+  references: {
+    extract: (root) => extractJavaReferences(root),
+    sharedScope: (file, project) => samePackageFiles(file, project),
+    modulePath: (parts) => (parts.length > 0 ? parts.join(".") : undefined),
+    moduleIsClass: true,
+  },
 };
+
+/** The `.java` files of the folder of `file` (the classes of its package, by the folder convention above). */
+function samePackageFiles(file: string, project: ProjectView): readonly string[] {
+  const dir = parentDir(file);
+  return memoize(project, `java:package-files:${dir}`, () =>
+    project.files.filter((f) => f.endsWith(".java") && parentDir(f) === dir),
+  );
+}

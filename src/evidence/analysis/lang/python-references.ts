@@ -13,8 +13,8 @@
  *   expressions, f-string interpolations, decorators (`call`), annotations (`type`), base classes
  *   (`inherit`). Strings, comments and docstrings give none.
  * - **Receivers**: `self`/`cls` (the first parameter of a function defined directly in a class,
- *   unless `@staticmethod`) carry the class; a local bound by `x = C(...)`/`x = m.C(...)` or
- *   annotated `x: C` carries that type.
+ *   unless `@staticmethod`) carry the class; a local bound by `x = C(...)`/`x = m.C(...)` (a
+ *   CapWords callee) or annotated `x: C` carries that type.
  * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
  *   as z` binds `z` to member `y` of `X`; `from X import *` is a wildcard.
  */
@@ -150,11 +150,15 @@ function functionLocals(body: SyntaxNode): Set<string> {
   return locals;
 }
 
-/** The callee path of `C(...)`/`m.C(...)` when `value` is such a call. */
+/**
+ * The callee path of `C(...)`/`m.C(...)` when `value` is such a call and the callee is named like a
+ * class (CapWords, PEP 8 "Class Names"); `x = get()` gives no type.
+ */
 function constructedType(value: SyntaxNode | null): string[] | undefined {
   if (value?.type !== "call") return undefined;
   const fn = value.childForFieldName("function");
-  return fn ? attributePath(fn) : undefined;
+  const path = fn ? attributePath(fn) : undefined;
+  return path !== undefined && /^_*[A-Z]/.test(path[path.length - 1] as string) ? path : undefined;
 }
 
 /** The path written in an annotation `x: C` / `x: m.C` (not `list[C]`, not strings). */

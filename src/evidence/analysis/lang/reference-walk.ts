@@ -34,7 +34,11 @@ export function useRange(node: SyntaxNode): LineRange {
   return best;
 }
 
-/** One scope of local names: a function (or lambda, comprehension, block) or a class body. */
+/**
+ * One scope of local names: a function (or lambda, comprehension), a class body whose names only
+ * its own statements see (Python), or a block whose names and types every inner scope sees (a
+ * Java class's fields).
+ */
 export interface Scope {
   kind: "function" | "class" | "block";
   /** Names bound here (parameters, assigned names, nested definitions). */
@@ -76,9 +80,9 @@ export class ReferenceCollector {
     return this.#scopes[this.#scopes.length - 1];
   }
 
-  /** True when inside any function (or block) scope. */
+  /** True when inside any function scope. */
   get inFunction(): boolean {
-    return this.#scopes.some((s) => s.kind !== "class");
+    return this.#scopes.some((s) => s.kind === "function");
   }
 
   /** True when `name` is bound by a scope that a use here sees (class scopes only when innermost). */
