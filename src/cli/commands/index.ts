@@ -28,6 +28,7 @@ export const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModu
   ["doctor", () => import("./doctor.js")],
   ["config", () => import("./config.js")],
   ["eval", () => import("./eval.js")],
+  ["serve", () => import("./serve.js")],
 ];
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * `codecite serve [--port N] [--listen ADDR] [--token T] [--upstream URL] [--provider P] [--root DIR]`:
+ * the HTTP gateway (`serve/server.ts`) in front of one upstream server, with the virtual model
+ * `codecite` answering about `--root`. Settings: `resolveServeConfig` (flags, environment, the
+ * user configuration file). Logs one line per request on stderr (content only with `--verbose`);
+ * stops on SIGINT/SIGTERM.
+ */
+import type { Command } from "commander";
+import type { ServeFlags } from "../../config.js";
+import { runAction } from "../output.js";
+
+interface ServeCommandFlags extends ServeFlags {
+  root: string;
+  verbose?: boolean;
+}
+
+async function serve(flags: ServeCommandFlags): Promise<void> {
+  const [{ resolveServeConfig }, { loadConfigFiles }, factory, models, output, { createGateway }, { Workspace, createCodeToolRegistry }, { packageVersion }] =
+    await Promise.all([
+      import("../../config.js"),
+      import("../../config-file.js"),
+      import("../provider-factory.js"),
+      import("../default-model.js"),
+      import("../output.js"),
+      import("../../serve/index.js"),
+      import("../../tools/index.js"),
+      import("../../version.js"),
+    ]);
+  const { root, verbose, ...serveFlags } = flags;
+  const config = resolveServeConfig(serveFlags, process.env, loadConfigFiles(root, process.env));
+  const up = config.upstream;
+  const provider = await factory.createProvider(up);
+  const workspace = await Workspace.open(root);
+  let defaultModel: Promise<string> | undefined;
+  const gateway = createGateway({
+    upstream: up.provider === "ollama" ? { api: "ollama", host: up.ollamaHost } : { api: "openai", baseURL: up.openai.baseURL ?? "", ...(up.openai.apiKey !== undefined ? { apiKey: up.openai.apiKey } : {}) },
+    provider,
+    agent: {
+      registry: createCodeToolRegistry(),
+      workspace,
+      // The model `ask` would use: --model / CODECITE_MODEL / a file, else chosen once from the upstream.
+      defaultModel: () => {
+        if (up.model !== undefined) return Promise.resolve(up.model);
+        defaultModel ??= models.chooseDefaultModel(provider, up.toolshim).then((m) => m.name);
+        defaultModel.catch(() => (defaultModel = undefined));
+        return defaultModel;
+      },
+      toolshim: up.toolshim,
+      ...(up.maxSteps !== undefined ? { maxSteps: up.maxSteps } : {}),
+      ...(up.contextTokens !== undefined ? { contextTokens: up.contextTokens } : {}),
+    },
+    ...(config.token !== undefined ? { token: config.token } : {}),
+    version: packageVersion(),
+    log: (line) => output.logLine(line),
+    verbose: verbose === true,
+  });
+  const address = await gateway.listen(config.port, config.listen);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  output.logLine(
+    `codecite serve: listening on http://${host}:${address.port} (Ollama API /api, OpenAI API /v1); upstream ${up.provider} at ${up.provider === "ollama" ? up.ollamaHost : up.openai.baseURL}; root ${workspace.root}${config.token !== undefined ? "; bearer token required" : ""}`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await gateway.close();
+  await factory.closeProviders(provider);
+}
+
+export function register(program: Command): void {
+  program
+    .command("serve")
+    .description("HTTP gateway (Ollama and OpenAI APIs) that turns tool calls written as text into real ones, and the codecite model")
+    .option("--port <n>", "port (default 11435)")
+    .option("--listen <addr>", "address to bind (default 127.0.0.1; any other needs --token)")
+    .option("--token <t>", "bearer token required on every request (default: CODECITE_SERVE_TOKEN)")
+    .option("--upstream <url>", "the upstream server (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
+    .option("--provider <name>", "the upstream's API: ollama or openai (default: CODECITE_PROVIDER, else ollama)")
+    .option("--root <dir>", "repository the codecite model answers about", ".")
+    .option("--model <name>", "model of the codecite virtual model (default: as ask)")
+    .option("--verbose", "log request content on stderr")
+    .action((flags: ServeCommandFlags) => runAction(false, () => serve(flags)));
+}

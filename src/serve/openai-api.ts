@@ -1,0 +1,181 @@
+/**
+ * The gateway's OpenAI API side (OpenAI API reference, "Create chat completion" and its
+ * streaming events): parses `POST /v1/chat/completions` into a `GatewayChat`, and writes the
+ * reply as a `chat.completion` body, or with `"stream": true` as server-sent events
+ * `data: {chat.completion.chunk}` … `data: [DONE]`: text in `delta.content`, reasoning in
+ * `delta.reasoning_content` (the field vLLM, llama.cpp's server and DeepSeek use), calls in
+ * `delta.tool_calls` (first chunk of a call: `index`, `id`, `type`, `function.name` and empty
+ * arguments; then `function.arguments` pieces with the same `index`), and a last chunk with
+ * `finish_reason` (`tool_calls` when the message ends in calls). Errors are
+ * `{"error": {"message", "type", "param", "code"}}` with an HTTP status, or as an event once
+ * streaming has begun.
+ */
+import type { ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
+import type { Message, ToolCall } from "../llm/types.js";
+import { argumentsObject, parseTools } from "./ollama-api.js";
+import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Text of a message `content`: a string, `null`, or an array of parts whose `text` parts are joined. */
+function contentText(raw: unknown, where: string): string {
+  if (raw === undefined || raw === null) return "";
+  if (typeof raw === "string") return raw;
+  if (Array.isArray(raw)) {
+    return raw
+      .filter(isRecord)
+      .map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : ""))
+      .join("");
+  }
+  throw new GatewayError(400, `${where}.content must be a string or an array of content parts`);
+}
+
+/** A call id in OpenAI's form (`call_` and 24 base-62-like characters). */
+export function newCallId(): string {
+  return `call_${randomBytes(18).toString("base64url").slice(0, 24)}`;
+}
+
+/**
+ * Parses the body of `POST /v1/chat/completions`. Roles `developer` and `system` are system
+ * messages; `tool` messages keep their `tool_call_id`.
+ * @throws GatewayError 400 naming the first field that is wrong.
+ */
+export function parseOpenAIChat(body: unknown): GatewayChat {
+  if (!isRecord(body)) throw new GatewayError(400, "the request body must be a JSON object");
+  if (typeof body.model !== "string" || body.model.trim() === "") throw new GatewayError(400, "model is required");
+  if (!Array.isArray(body.messages)) throw new GatewayError(400, "messages must be an array");
+  const messages: Message[] = body.messages.map((m, i) => {
+    const where = `messages[${i}]`;
+    if (!isRecord(m)) throw new GatewayError(400, `${where} must be an object`);
+    const role = m.role === "developer" ? "system" : m.role;
+    if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") {
+      throw new GatewayError(400, `${where}.role must be one of system, developer, user, assistant, tool`);
+    }
+    const out: Message = { role, content: contentText(m.content, where) };
+    const reasoning = m.reasoning_content ?? m.reasoning;
+    if (typeof reasoning === "string" && reasoning !== "") out.thinking = reasoning;
+    if (Array.isArray(m.tool_calls)) {
+      out.tool_calls = m.tool_calls.filter(isRecord).map((c) => {
+        const fn = isRecord(c.function) ? c.function : {};
+        const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments) };
+        if (typeof c.id === "string") call.id = c.id;
+        return call;
+      });
+    }
+    if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
+    if (typeof m.name === "string" && role === "tool") out.tool_name = m.name;
+    return out;
+  });
+  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: body.stream === true };
+  if (typeof body.temperature === "number") chat.temperature = body.temperature;
+  if (typeof body.reasoning_effort === "string" && body.reasoning_effort !== "") chat.think = body.reasoning_effort !== "none";
+  const rf = isRecord(body.response_format) ? body.response_format : undefined;
+  if (rf?.type === "json_schema" && isRecord(rf.json_schema) && isRecord(rf.json_schema.schema)) chat.format = rf.json_schema.schema;
+  else if (rf?.type === "json_object") chat.format = { type: "object" };
+  return chat;
+}
+
+/** OpenAI's error body. */
+function errorBody(error: GatewayError): unknown {
+  return { error: { message: error.message, type: error.type, param: null, code: null } };
+}
+
+/** Writes an OpenAI error: a JSON body with the status, or an SSE event and `[DONE]` mid-stream. */
+export function sendOpenAIError(res: ServerResponse, error: GatewayError): void {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.end(`data: ${JSON.stringify(errorBody(error))}\n\ndata: [DONE]\n\n`);
+    return;
+  }
+  res.writeHead(error.status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(errorBody(error)));
+}
+
+/** Length of each `function.arguments` piece in a stream (clients must join them; small pieces prove it). */
+const ARGUMENT_PIECE = 24;
+
+/** A `ChatWriter` for OpenAI clients. */
+export class OpenAIChatWriter implements ChatWriter {
+  readonly #id = `chatcmpl-${randomBytes(12).toString("hex")}`;
+  readonly #created = Math.floor(Date.now() / 1000);
+  #content = "";
+  #thinking = "";
+  #calls: ToolCall[] = [];
+  #sentRole = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly model: string,
+    private readonly stream: boolean,
+  ) {}
+
+  #chunk(delta: Record<string, unknown>, finish: FinishReason | null = null, extra: Record<string, unknown> = {}): void {
+    if (!this.res.headersSent) {
+      this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+    }
+    const d = this.#sentRole ? delta : { role: "assistant", ...delta };
+    this.#sentRole = true;
+    const chunk = { id: this.#id, object: "chat.completion.chunk", created: this.#created, model: this.model, choices: [{ index: 0, delta: d, finish_reason: finish }], ...extra };
+    this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
+
+  thinking(delta: string): void {
+    if (delta === "") return;
+    if (this.stream) this.#chunk({ reasoning_content: delta });
+    else this.#thinking += delta;
+  }
+
+  content(delta: string): void {
+    if (delta === "") return;
+    if (this.stream) this.#chunk({ content: delta });
+    else this.#content += delta;
+  }
+
+  toolCalls(calls: ToolCall[]): void {
+    if (!this.stream) {
+      this.#calls.push(...calls);
+      return;
+    }
+    calls.forEach((c, index) => {
+      const args = JSON.stringify(c.arguments);
+      this.#chunk({ tool_calls: [{ index, id: c.id ?? newCallId(), type: "function", function: { name: c.name, arguments: "" } }] });
+      for (let i = 0; i < args.length; i += ARGUMENT_PIECE) {
+        this.#chunk({ tool_calls: [{ index, function: { arguments: args.slice(i, i + ARGUMENT_PIECE) } }] });
+      }
+    });
+  }
+
+  finish(reason: FinishReason, usage?: { prompt_tokens?: number; completion_tokens?: number }): void {
+    const u =
+      usage?.prompt_tokens !== undefined || usage?.completion_tokens !== undefined
+        ? { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0, total_tokens: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0) }
+        : undefined;
+    if (this.stream) {
+      this.#chunk({}, reason);
+      this.res.end("data: [DONE]\n\n");
+      return;
+    }
+    const message: Record<string, unknown> = { role: "assistant", content: this.#calls.length > 0 && this.#content === "" ? null : this.#content };
+    if (this.#thinking !== "") message.reasoning_content = this.#thinking;
+    if (this.#calls.length > 0) {
+      message.tool_calls = this.#calls.map((c) => ({ id: c.id ?? newCallId(), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    }
+    this.res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    this.res.end(
+      JSON.stringify({
+        id: this.#id,
+        object: "chat.completion",
+        created: this.#created,
+        model: this.model,
+        choices: [{ index: 0, message, finish_reason: reason }],
+        ...(u ? { usage: u } : {}),
+      }),
+    );
+  }
+
+  fail(error: GatewayError): void {
+    sendOpenAIError(this.res, error);
+  }
+}

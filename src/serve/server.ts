@@ -1,0 +1,336 @@
+/**
+ * `codecite serve`: an HTTP gateway (node:http) that speaks the Ollama API (`/api/*`) and the
+ * OpenAI API (`/v1/*`) to clients and forwards to one configured upstream (Ollama, or an
+ * OpenAI-compatible server). Chat requests go through the tool shim with the client's own tools
+ * (`shim-turn.ts`); the virtual model `codecite` runs the agent (`virtual-model.ts`); endpoints
+ * without assistant turns are forwarded unchanged, streaming preserved.
+ *
+ * Routes: `POST /api/chat`, `POST /v1/chat/completions` (shim or agent); `GET /api/tags`,
+ * `GET /v1/models` (upstream models plus `codecite` and `codecite/<model>`); `POST /api/show`
+ * (synthesised for the virtual models); `GET /api/version`, `GET /api/ps`, `POST /api/generate`,
+ * `POST /api/embed`, `POST /api/embeddings`, `POST /v1/embeddings` (forwarded); `GET /codecite/stats`;
+ * `GET /` (a liveness line, as Ollama answers).
+ *
+ * Safety: when a token is set every request needs `Authorization: Bearer <token>` (compared in
+ * constant time); request bodies over `maxBodyBytes` get 413; the upstream comes only from the
+ * options, never from a request; upstream failures become errors in the client API's shape (an
+ * HTTP status before the first byte, an error line or event after it); a client that hangs up
+ * cancels its upstream request; request and response content are logged only with `verbose`.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
+import type { Provider } from "../llm/types.js";
+import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
+import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
+import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
+import { GatewayStats } from "./stats.js";
+import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
+import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
+
+/** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Where the gateway forwards to. */
+export type Upstream =
+  | { api: "ollama"; /** Normalised Ollama base URL, e.g. `http://127.0.0.1:11434`. */ host: string }
+  | { api: "openai"; /** Base URL including `/v1`. */ baseURL: string; apiKey?: string };
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  upstream: Upstream;
+  /** The chat provider for the upstream (an `OllamaProvider` or `OpenAIProvider` on the same server). */
+  provider: Provider;
+  /** The virtual model's agent inputs (without `provider` and `stats`); absent = no virtual model. */
+  agent?: Omit<VirtualModelContext, "provider" | "stats">;
+  /** Bearer token every request must carry; absent = none. */
+  token?: string;
+  maxBodyBytes?: number;
+  /** Reported by `GET /api/version` when the upstream is not Ollama. */
+  version?: string;
+  /** One line per request (method, path, status, ms); with `verbose`, also the request bodies. */
+  log?: (line: string) => void;
+  verbose?: boolean;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  readonly server: http.Server;
+  readonly stats: GatewayStats;
+  /** Starts listening; resolves with the bound address. */
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stops accepting, ends open connections. */
+  close(): Promise<void>;
+}
+
+type Api = "ollama" | "openai";
+
+function apiOf(path: string): Api {
+  return path.startsWith("/v1/") || path === "/v1" ? "openai" : "ollama";
+}
+
+function sendError(res: http.ServerResponse, api: Api, error: GatewayError): void {
+  if (api === "openai") sendOpenAIError(res, error);
+  else sendOllamaError(res, error);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+  res.end(JSON.stringify(body));
+}
+
+/** Reads the body, at most `cap` bytes. @throws GatewayError 413 beyond it. */
+function readBody(req: http.IncomingMessage, cap: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > cap) return Promise.reject(new GatewayError(413, `request body over ${cap} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > cap) {
+        reject(new GatewayError(413, `request body over ${cap} bytes`));
+        req.removeAllListeners("data");
+        req.resume();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(buf: Buffer): unknown {
+  const text = buf.toString("utf8");
+  if (text.trim() === "") throw new GatewayError(400, "the request body is empty; a JSON object is required");
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new GatewayError(400, `the request body is not valid JSON (${err instanceof SyntaxError ? err.message : "parse error"})`);
+  }
+}
+
+/** Constant-time comparison of a presented bearer token with the configured one (SHA-256 of both, so lengths do not leak). */
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? "");
+  const presented = createHash("sha256").update(m?.[1] ?? "").digest();
+  const expected = createHash("sha256").update(token).digest();
+  return timingSafeEqual(presented, expected) && m !== null;
+}
+
+/** The methods each known route accepts. */
+const ROUTES: Record<string, readonly string[]> = {
+  "/": ["GET", "HEAD"],
+  "/api/chat": ["POST"],
+  "/api/generate": ["POST"],
+  "/api/embed": ["POST"],
+  "/api/embeddings": ["POST"],
+  "/api/tags": ["GET"],
+  "/api/show": ["POST"],
+  "/api/ps": ["GET"],
+  "/api/version": ["GET"],
+  "/v1/chat/completions": ["POST"],
+  "/v1/models": ["GET"],
+  "/v1/embeddings": ["POST"],
+  "/codecite/stats": ["GET"],
+};
+
+/** Creates the gateway (not yet listening). */
+export function createGateway(opts: GatewayOptions): Gateway {
+  const stats = new GatewayStats();
+  const support = new ToolSupport(opts.provider);
+  const cap = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = opts.log ?? (() => undefined);
+  const upstream = opts.upstream;
+  const agentCtx: VirtualModelContext | undefined = opts.agent ? { ...opts.agent, provider: opts.provider, stats } : undefined;
+
+  /** The upstream URL of a forwarded path. */
+  const forwardURL = (path: string): string | undefined => {
+    if (upstream.api === "ollama") return `${upstream.host}${path}`;
+    if (path.startsWith("/v1/")) return `${upstream.baseURL}${path.slice(3)}`;
+    return undefined;
+  };
+
+  /** Forwards a request unchanged and streams the upstream's answer back. */
+  async function forward(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: Buffer | undefined, signal: AbortSignal): Promise<void> {
+    const url = forwardURL(path);
+    if (url === undefined) throw new GatewayError(501, `${path} is not available: the upstream is an OpenAI-compatible server`, "not_implemented");
+    const headers: Record<string, string> = { accept: req.headers.accept ?? "*/*" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (upstream.api === "openai" && upstream.apiKey !== undefined) headers.authorization = `Bearer ${upstream.apiKey}`;
+    let upstreamRes: Response;
+    try {
+      upstreamRes = await fetch(url, { method: req.method ?? "GET", headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
+    } catch (err) {
+      if (signal.aborted) return;
+      throw new GatewayError(502, `upstream unreachable at ${url.replace(/\/[^/]*$/, "")}: ${causeOf(err)}`);
+    }
+    const type = upstreamRes.headers.get("content-type");
+    res.writeHead(upstreamRes.status, type ? { "content-type": type } : {});
+    if (!upstreamRes.body) {
+      res.end();
+      return;
+    }
+    const stream = Readable.fromWeb(upstreamRes.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    stream.on("error", () => {
+      // A cut upstream stream ends the client's response too; the client sees the stream end early.
+      if (!res.writableEnded) res.destroy();
+    });
+    stream.pipe(res);
+    await new Promise<void>((resolve) => {
+      res.on("close", resolve);
+    });
+  }
+
+  async function listModels(): Promise<string[]> {
+    if (!opts.provider.listModels) return [];
+    return opts.provider.listModels();
+  }
+
+  async function tags(res: http.ServerResponse, signal: AbortSignal): Promise<void> {
+    let models: Record<string, unknown>[];
+    if (upstream.api === "ollama") {
+      const r = await fetch(`${upstream.host}/api/tags`, { signal }).catch((err: unknown) => {
+        throw new GatewayError(502, `upstream unreachable at ${upstream.host}: ${causeOf(err)}`);
+      });
+      if (!r.ok) throw new GatewayError(502, `upstream answered HTTP ${r.status} to /api/tags`);
+      const body = (await r.json().catch(() => ({}))) as { models?: unknown };
+      models = Array.isArray(body.models) ? (body.models as Record<string, unknown>[]) : [];
+    } else {
+      models = (await listModels().catch((err: unknown) => Promise.reject(upstreamError(err)))).map((name) => ({ name, model: name }));
+    }
+    const names = models.map((m) => String(m.name ?? m.model ?? "")).filter((n) => n !== "");
+    const virtual = agentCtx ? [VIRTUAL_MODEL, ...names.map((n) => `${VIRTUAL_MODEL}/${n}`)] : [];
+    const entries = virtual.map((name) => ({
+      name,
+      model: name,
+      modified_at: new Date(0).toISOString(),
+      size: 0,
+      digest: createHash("sha256").update(name).digest("hex"),
+      details: { parent_model: "", format: "codecite", family: "codecite", families: ["codecite"], parameter_size: "", quantization_level: "" },
+    }));
+    sendJson(res, 200, { models: [...models, ...entries] });
+  }
+
+  async function openaiModels(res: http.ServerResponse): Promise<void> {
+    const names = await listModels().catch((err: unknown) => Promise.reject(upstreamError(err)));
+    const all = [...names, ...(agentCtx ? [VIRTUAL_MODEL, ...names.map((n) => `${VIRTUAL_MODEL}/${n}`)] : [])];
+    sendJson(res, 200, { object: "list", data: all.map((id) => ({ id, object: "model", created: 0, owned_by: id.startsWith(VIRTUAL_MODEL) ? "codecite" : upstream.api })) });
+  }
+
+  async function chat(api: Api, body: Buffer, res: http.ServerResponse, signal: AbortSignal): Promise<void> {
+    const parsed: GatewayChat = api === "ollama" ? parseOllamaChat(parseJson(body)) : parseOpenAIChat(parseJson(body));
+    const out: ChatWriter =
+      api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream) : new OpenAIChatWriter(res, parsed.model, parsed.stream);
+    const target = virtualTarget(parsed.model);
+    if (target !== undefined && agentCtx) return agentTurn(agentCtx, parsed, target, out, signal);
+    return shimTurn({ provider: opts.provider, support, stats }, parsed, out, signal);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal): Promise<void> {
+    const api = apiOf(path);
+    const method = req.method ?? "GET";
+    if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
+      res.setHeader("www-authenticate", "Bearer");
+      throw new GatewayError(401, "missing or wrong bearer token (Authorization: Bearer <token>)", "authentication_error");
+    }
+    const allowed = ROUTES[path];
+    if (!allowed) throw new GatewayError(404, `no route ${path}`, "not_found_error");
+    if (!allowed.includes(method)) {
+      res.setHeader("allow", allowed.join(", "));
+      throw new GatewayError(405, `${path} accepts ${allowed.join(", ")}, not ${method}`);
+    }
+    const body = method === "POST" ? await readBody(req, cap) : undefined;
+    if (opts.verbose && body !== undefined) log(`  request ${path}: ${body.toString("utf8").slice(0, 2000)}`);
+    switch (path) {
+      case "/":
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        res.end(method === "HEAD" ? undefined : "codecite serve is running");
+        return;
+      case "/codecite/stats":
+        return sendJson(res, 200, stats);
+      case "/api/chat":
+      case "/v1/chat/completions":
+        return chat(api, body!, res, signal);
+      case "/api/tags":
+        return tags(res, signal);
+      case "/v1/models":
+        return openaiModels(res);
+      case "/api/show": {
+        const parsed = parseJson(body!) as { model?: unknown; name?: unknown };
+        const name = typeof parsed?.model === "string" ? parsed.model : typeof parsed?.name === "string" ? parsed.name : "";
+        if ((agentCtx && virtualTarget(name) !== undefined) || upstream.api === "openai") {
+          const known = agentCtx && virtualTarget(name) !== undefined;
+          return sendJson(res, 200, {
+            modelfile: "",
+            parameters: "",
+            template: "",
+            details: { parent_model: "", format: known ? "codecite" : "openai", family: known ? "codecite" : "openai", families: [], parameter_size: "", quantization_level: "" },
+            model_info: {},
+            // The gateway gives every model native tool calling (prompt mode where the model lacks it).
+            capabilities: known ? ["completion"] : ["completion", "tools"],
+          });
+        }
+        return forward(req, res, path, body, signal);
+      }
+      case "/api/version":
+        if (upstream.api === "openai") return sendJson(res, 200, { version: opts.version ?? "0.0.0" });
+        return forward(req, res, path, body, signal);
+      default:
+        return forward(req, res, path, body, signal);
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = Date.now();
+    const path = (req.url ?? "/").split("?")[0]!;
+    const api = apiOf(path);
+    stats.request();
+    const controller = new AbortController();
+    // A client that hangs up before the reply ended cancels the upstream request.
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+      log(`${req.method} ${path} ${res.statusCode}${res.writableFinished ? "" : " (client gone)"} ${Date.now() - started} ms`);
+    });
+    handle(req, res, path, controller.signal).catch((err: unknown) => {
+      if (controller.signal.aborted) return;
+      const error = err instanceof GatewayError ? err : new GatewayError(500, `internal error: ${err instanceof Error ? err.message : String(err)}`, "server_error");
+      if (error.status === 413) res.setHeader("connection", "close");
+      sendError(res, api, error);
+    });
+  });
+  // Slow or idle clients must not hold sockets forever; streamed replies may take minutes.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 5_000;
+
+  return {
+    server,
+    stats,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve(server.address() as AddressInfo);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function causeOf(err: unknown): string {
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && typeof cur === "object" && cur !== null; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return err instanceof Error ? err.message : String(err);
+}

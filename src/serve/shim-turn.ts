@@ -1,0 +1,156 @@
+/**
+ * One assistant turn through the tool shim with the client's own tools: the request goes to the
+ * upstream (streamed), content passes through `StreamFilter` (call markup and reasoning never
+ * reach the client), reasoning goes out as reasoning, and at the end the calls written as text
+ * (`recoverDeterministic` with the client's tool list as the whitelist) go out as structured
+ * calls. A call naming a tool the client did not offer is never produced: it is refused, and a
+ * one-line note in the content says so.
+ *
+ * Prompt mode (README "Tool-shim modes", `on`): a model without native tool support — its
+ * capabilities lack `tools` (Ollama `POST /api/show`) or the upstream answers that it "does not
+ * support tools" — gets no `tools`; the catalogue goes into the system prompt and earlier calls
+ * and results into the history as text (`toolshim/prompt.ts`). The client still sees native
+ * calls. The decision is remembered per model.
+ */
+import { ProviderError, type ChatRequest, type Message, type Provider } from "../llm/types.js";
+import { StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
+import { newCallId } from "./openai-api.js";
+import type { GatewayStats } from "./stats.js";
+import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
+
+/** Remembers which models need prompt mode. */
+export class ToolSupport {
+  readonly #known = new Map<string, boolean>();
+
+  constructor(private readonly provider: Provider) {}
+
+  /** Whether `model` takes native tools: `/api/show` capabilities when the upstream reports them, else assumed. */
+  async native(model: string): Promise<boolean> {
+    const known = this.#known.get(model);
+    if (known !== undefined) return known;
+    let native = true;
+    if (this.provider.describeModel) {
+      try {
+        const info = await this.provider.describeModel(model);
+        native = info.capabilities.length === 0 || info.capabilities.includes("tools");
+      } catch {
+        // Unknown (the chat request will say if the model is missing): try native tools first.
+      }
+    }
+    this.#known.set(model, native);
+    return native;
+  }
+
+  /** Records that `model` has no native tool support. */
+  markNoTools(model: string): void {
+    this.#known.set(model, false);
+  }
+}
+
+/** The messages of a prompt-mode request: history as text, the catalogue appended to the system prompt. */
+export function promptModeMessages(messages: Message[], tools: readonly OfferedTool[]): Message[] {
+  const rendered = renderHistoryForShim(messages);
+  const catalog = renderCatalogPrompt(tools);
+  const first = rendered[0];
+  if (first?.role === "system") return [{ ...first, content: `${first.content}\n\n${catalog}` }, ...rendered.slice(1)];
+  return [{ role: "system", content: catalog }, ...rendered];
+}
+
+/** The client's tools as the shim's whitelist. */
+export function offeredTools(chat: GatewayChat): OfferedTool[] {
+  return chat.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+}
+
+/** Maps an upstream failure to the status and message the client gets. */
+export function upstreamError(err: unknown): GatewayError {
+  if (err instanceof GatewayError) return err;
+  if (err instanceof ProviderError) {
+    const status =
+      err.code === "MODEL_NOT_FOUND"
+        ? 404
+        : err.code === "TIMEOUT"
+          ? 504
+          : err.code === "TOOLS_UNSUPPORTED"
+            ? 400
+            : err.code === "HTTP" && err.status !== undefined && err.status >= 400 && err.status < 500
+              ? err.status
+              : 502;
+    return new GatewayError(status, `upstream: ${err.message}`, status === 404 ? "not_found_error" : status < 500 ? "invalid_request_error" : "upstream_error");
+  }
+  return new GatewayError(502, `upstream: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+/** What `shimTurn` needs besides the request. */
+export interface ShimTurnContext {
+  provider: Provider;
+  support: ToolSupport;
+  stats: GatewayStats;
+}
+
+/**
+ * Runs one assistant turn for a client and writes it with `out` (see the module comment).
+ * Never throws: upstream failures end the reply with `out.fail` in the client's API shape.
+ */
+export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: ChatWriter, signal: AbortSignal): Promise<void> {
+  const stats = ctx.stats.model(chat.model);
+  stats.turns++;
+  const tools = offeredTools(chat);
+  const hasTools = tools.length > 0;
+  let promptMode = hasTools && !(await ctx.support.native(chat.model));
+  let started = false;
+
+  const attempt = async (textTools: boolean) => {
+    const filter = new StreamFilter(tools);
+    const req: ChatRequest = { model: chat.model, messages: textTools ? promptModeMessages(chat.messages, tools) : chat.messages };
+    if (hasTools && !textTools) req.tools = chat.tools;
+    if (chat.think !== undefined) req.think = chat.think;
+    if (chat.format !== undefined) req.format = chat.format;
+    if (chat.temperature !== undefined) req.temperature = chat.temperature;
+    if (chat.contextTokens !== undefined) req.contextTokens = chat.contextTokens;
+    const turn = await ctx.provider.chat(req, {
+      signal,
+      onContent: (d) => {
+        started = true;
+        out.content(filter.push(d));
+      },
+      onThinking: (d) => {
+        started = true;
+        out.thinking(d);
+      },
+    });
+    out.content(filter.end());
+    return turn;
+  };
+
+  try {
+    let turn;
+    try {
+      turn = await attempt(promptMode);
+    } catch (err) {
+      if (!(err instanceof ProviderError) || err.code !== "TOOLS_UNSUPPORTED" || promptMode || !hasTools || started) throw err;
+      ctx.support.markNoTools(chat.model);
+      promptMode = true;
+      turn = await attempt(true);
+    }
+    if (promptMode) stats.switches++;
+    // The same recovery the filter applied, now with the native calls and for the reasoning it hid.
+    const result = recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools);
+    if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);
+    for (const r of result.rejected) {
+      stats.refusals++;
+      out.content(`\n\n[codecite: a call to ${r.name} was not passed on: ${r.message}]`);
+    }
+    const calls = result.tool_calls.map((c) => ({ ...c, id: c.id ?? newCallId() }));
+    if (calls.length > 0) {
+      if (result.recovered_by === "native") stats.native_calls += calls.length;
+      else stats.recovered[result.recovered_by] = (stats.recovered[result.recovered_by] ?? 0) + calls.length;
+      out.toolCalls(calls);
+    }
+    const reason: FinishReason = calls.length > 0 ? "tool_calls" : turn.done_reason === "length" ? "length" : "stop";
+    out.finish(reason, turn.usage);
+  } catch (err) {
+    if (signal.aborted) return;
+    stats.errors++;
+    out.fail(upstreamError(err));
+  }
+}

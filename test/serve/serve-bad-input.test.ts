@@ -1,0 +1,200 @@
+/**
+ * Bad input to `codecite serve`: each failure is a clear error in the client API's shape
+ * (Ollama `{"error": "…"}`, OpenAI `{"error": {"message", "type", …}}`), and the gateway keeps
+ * serving afterwards. Upstreams are the fake Ollama or a raw node:http server that misbehaves.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { createGateway, type Gateway } from "../../src/serve/index.js";
+import { closedPort } from "../helpers/closed-port.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+let ollama: FakeOllama | undefined;
+let gateway: Gateway | undefined;
+let raw: http.Server | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  await ollama?.close();
+  if (raw) {
+    raw.closeAllConnections();
+    await new Promise((r) => raw!.close(r));
+  }
+  gateway = ollama = raw = undefined;
+});
+
+async function start(host: string, opts: { token?: string; maxBodyBytes?: number } = {}): Promise<string> {
+  gateway = createGateway({ upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs: 10_000 }), ...opts });
+  const a = await gateway.listen(0, "127.0.0.1");
+  return `http://127.0.0.1:${a.port}`;
+}
+
+/** A raw upstream whose /api/chat is answered by `chat`; records whether a request's connection closed early. */
+async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ host: string; closedEarly: () => number }> {
+  let closed = 0;
+  raw = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      if (req.url === "/api/show") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ capabilities: ["completion", "tools"] }));
+        return;
+      }
+      res.on("close", () => {
+        if (!res.writableFinished) closed++;
+      });
+      chat(res);
+    });
+  });
+  await new Promise<void>((r) => raw!.listen(0, "127.0.0.1", r));
+  return { host: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, closedEarly: () => closed };
+}
+
+const CHAT = { model: "qwen3:8b", messages: [{ role: "user", content: "hi" }] };
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; text: string }> {
+  const r = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  const text = await r.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, json, text };
+}
+
+/** The gateway still answers a good request. */
+async function stillServing(url: string): Promise<void> {
+  const r = await fetch(`${url}/codecite/stats`);
+  expect(r.status).toBe(200);
+}
+
+describe("serve: bad requests", () => {
+  it("malformed JSON: 400 in each API's shape", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    const o = await post(`${url}/api/chat`, "{not json");
+    expect(o.status).toBe(400);
+    expect((o.json as { error: string }).error).toMatch(/^the request body is not valid JSON/);
+    const v = await post(`${url}/v1/chat/completions`, "{not json");
+    expect(v.status).toBe(400);
+    expect(v.json).toMatchObject({ error: { message: expect.stringMatching(/^the request body is not valid JSON/), type: "invalid_request_error" } });
+    const missing = await post(`${url}/api/chat`, JSON.stringify({ messages: [] }));
+    expect(missing).toMatchObject({ status: 400, json: { error: "model is required" } });
+    const badRole = await post(`${url}/v1/chat/completions`, JSON.stringify({ model: "m", messages: [{ role: "wizard", content: "x" }] }));
+    expect(badRole.json).toMatchObject({ error: { message: "messages[0].role must be one of system, developer, user, assistant, tool" } });
+    await stillServing(url);
+  });
+
+  it("a huge body: 413, and the next request is served", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host, { maxBodyBytes: 1000 });
+    const big = JSON.stringify({ ...CHAT, messages: [{ role: "user", content: "x".repeat(5000) }] });
+    const r = await post(`${url}/v1/chat/completions`, big);
+    expect(r.status).toBe(413);
+    expect(r.json).toMatchObject({ error: { message: "request body over 1000 bytes" } });
+    await stillServing(url);
+    expect(ollama.chatRequests()).toHaveLength(0);
+  });
+
+  it("unknown routes (404) and wrong methods (405 with Allow)", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    const nf = await fetch(`${url}/api/nope`);
+    expect(nf.status).toBe(404);
+    expect(await nf.json()).toEqual({ error: "no route /api/nope" });
+    const nf1 = await fetch(`${url}/v1/nope`);
+    expect(await nf1.json()).toMatchObject({ error: { message: "no route /v1/nope", type: "not_found_error" } });
+    const wm = await fetch(`${url}/api/chat`);
+    expect(wm.status).toBe(405);
+    expect(wm.headers.get("allow")).toBe("POST");
+    expect(await wm.json()).toEqual({ error: "/api/chat accepts POST, not GET" });
+    await stillServing(url);
+  });
+
+  it("a token is required on every request, loopback included", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host, { token: "0123456789abcdef-token" });
+    const none = await fetch(`${url}/api/tags`);
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: "missing or wrong bearer token (Authorization: Bearer <token>)" });
+    const wrong = await fetch(`${url}/v1/models`, { headers: { authorization: "Bearer 0123456789abcdef-nope" } });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: { type: "authentication_error" } });
+    const ok = await fetch(`${url}/api/tags`, { headers: { authorization: "Bearer 0123456789abcdef-token" } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe("serve: bad upstreams", () => {
+  it("upstream down: 502 in each API's shape", async () => {
+    const url = await start(`http://127.0.0.1:${await closedPort()}`);
+    const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
+    expect(o.status).toBe(502);
+    expect((o.json as { error: string }).error).toMatch(/^upstream: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+/);
+    const v = await post(`${url}/v1/chat/completions`, JSON.stringify(CHAT));
+    expect(v.status).toBe(502);
+    expect(v.json).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/^upstream: cannot reach Ollama/) } });
+    const tags = await fetch(`${url}/api/tags`);
+    expect(tags.status).toBe(502);
+    await stillServing(url);
+  });
+
+  it("a model the upstream lacks: 404 with the upstream's reason", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    const r = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, model: "nope", stream: false }));
+    expect(r.status).toBe(404);
+    expect((r.json as { error: string }).error).toContain("model nope is not installed");
+  });
+
+  it("upstream garbage: an error, not a hang", async () => {
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.end("this is not json\n");
+    });
+    const url = await start(up.host);
+    const r = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
+    expect(r.status).toBe(502);
+    expect((r.json as { error: string }).error).toMatch(/^upstream: /);
+    await stillServing(url);
+  });
+
+  it("a stream cut mid-way: what came is delivered, then an error line (Ollama) or event (OpenAI)", async () => {
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Hello there" }, done: false })}\n`);
+      setTimeout(() => res.destroy(), 50);
+    });
+    const url = await start(up.host);
+    const o = await post(`${url}/api/chat`, JSON.stringify(CHAT));
+    expect(o.status).toBe(200);
+    const lines = o.text.trim().split("\n").map((l) => JSON.parse(l) as { message?: { content: string }; error?: string });
+    expect(lines[0]!.message?.content).toBe("Hello");
+    expect(lines.at(-1)!.error).toMatch(/^upstream: /);
+    const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, stream: true }));
+    expect(v.text).toContain('"content":"Hello"');
+    expect(v.text).toMatch(/data: \{"error":\{"message":"upstream: [^"]+","type":"upstream_error"/);
+    expect(v.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    await stillServing(url);
+  });
+
+  it("a client that hangs up mid-stream cancels the upstream request", async () => {
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Thinking about it. " }, done: false })}\n`);
+      // …and never ends.
+    });
+    const url = await start(up.host);
+    const controller = new AbortController();
+    const r = await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify(CHAT), signal: controller.signal });
+    const reader = r.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("Thinking");
+    controller.abort();
+    await expect.poll(() => up.closedEarly(), { timeout: 5000 }).toBe(1);
+    await stillServing(url);
+  });
+});

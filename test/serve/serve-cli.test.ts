@@ -1,0 +1,44 @@
+/** `codecite serve` as a process (the built CLI): start-up line, a forwarded request, refusals. */
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, RAG_APP, runCli } from "../cli/run-cli.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+let ollama: FakeOllama | undefined;
+afterEach(async () => {
+  await ollama?.close();
+  ollama = undefined;
+});
+
+describe("codecite serve (CLI)", () => {
+  it("listens on loopback, lists the codecite model, stops on SIGTERM", async () => {
+    ollama = await startFakeOllama();
+    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--upstream", ollama.host, "--root", RAG_APP], {
+      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
+    });
+    expect(stderr).toContain(`upstream ollama at ${ollama.host}`);
+    const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
+    expect(tags.models.map((m) => m.name)).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
+    const closed = new Promise<number | null>((r) => child.on("close", r));
+    child.kill("SIGTERM");
+    expect(await closed).toBe(0);
+    // One log line per request, without content.
+    expect(stderr).toMatch(/GET \/api\/tags 200 \d+ ms/);
+  });
+
+  it("refuses a non-loopback listen address without a token (exit 2)", async () => {
+    const r = await runCli(["serve", "--listen", "0.0.0.0", "--port", "0"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid --listen="0.0.0.0" (listening beyond this machine needs a token)');
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * `codecite serve` in-process against the fake upstreams (real HTTP both ways), driven by the
+ * official `ollama` and `openai` npm clients: tool calls written as text by the upstream come
+ * back structured, prompt mode for a model without tools, the `codecite` virtual model, and
+ * forwarding of the endpoints without assistant turns.
+ */
+import path from "node:path";
+import { Ollama } from "ollama";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { OpenAIProvider } from "../../src/llm/openai.js";
+import { createGateway, type Gateway } from "../../src/serve/index.js";
+import { Workspace, createCodeToolRegistry } from "../../src/tools/index.js";
+import { RAG_APP } from "../cli/run-cli.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+
+const WEATHER = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "Weather of a city.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+};
+
+let ollama: FakeOllama | undefined;
+let openaiUp: FakeOpenAI | undefined;
+let gateway: Gateway | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  await ollama?.close();
+  await openaiUp?.close();
+  gateway = ollama = openaiUp = undefined;
+});
+
+async function gatewayOnOllama(up: FakeOllama, withAgent = false): Promise<string> {
+  const provider = new OllamaProvider({ host: up.host });
+  gateway = createGateway({
+    upstream: { api: "ollama", host: up.host },
+    provider,
+    ...(withAgent
+      ? { agent: { registry: createCodeToolRegistry(), workspace: await Workspace.open(RAG_APP), defaultModel: () => Promise.resolve("qwen3:8b") } }
+      : {}),
+  });
+  const a = await gateway.listen(0, "127.0.0.1");
+  return `http://127.0.0.1:${a.port}`;
+}
+
+describe("serve with the official ollama client", () => {
+  it("a call written as text comes back as a structured tool call, streamed; the markup is gone", async () => {
+    ollama = await startFakeOllama({
+      turns: [{ thinking: "Weather needs the tool.", content: 'Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' }],
+    });
+    const url = await gatewayOnOllama(ollama);
+    const client = new Ollama({ host: url });
+    const stream = await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "Weather in Paris?" }], tools: [WEATHER], stream: true });
+    let content = "";
+    let thinking = "";
+    const calls: unknown[] = [];
+    let last;
+    for await (const part of stream) {
+      content += part.message.content;
+      thinking += part.message.thinking ?? "";
+      calls.push(...(part.message.tool_calls ?? []));
+      last = part;
+    }
+    expect(content.trim()).toBe("Let me check.");
+    expect(thinking).toBe("Weather needs the tool.");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ function: { name: "get_weather", arguments: { city: "Paris" } } });
+    expect(last?.done).toBe(true);
+    // The upstream got the client's tools natively (the model has the tools capability).
+    expect(ollama.chatRequests()[0]!.tools?.map((t) => t.function.name)).toEqual(["get_weather"]);
+    const stats = (await (await fetch(`${url}/codecite/stats`)).json()) as { models: Record<string, { turns: number; recovered: Record<string, number> }> };
+    expect(stats.models["qwen3:8b"]).toMatchObject({ turns: 1, recovered: { "dialect:hermes_json": 1 } });
+  });
+
+  it("non-streamed: one body with tool_calls", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Oslo"}}]' }] });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama) });
+    const r = await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "Oslo?" }], tools: [WEATHER], stream: false });
+    expect(r.message.content).toBe("");
+    expect(r.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call_/), function: { index: 0, name: "get_weather", arguments: { city: "Oslo" } } }]);
+    expect(r.done_reason).toBe("stop");
+  });
+
+  it("a model without tools is switched to prompt mode; the client still gets a native call", async () => {
+    ollama = await startFakeOllama({
+      models: [{ name: "gemma2:2b", capabilities: ["completion"] }],
+      turns: [{ content: '{"name": "get_weather", "arguments": {"city": "Rome"}}' }],
+    });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama) });
+    const r = await client.chat({
+      model: "gemma2:2b",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Rome?" },
+      ],
+      tools: [WEATHER],
+      stream: false,
+    });
+    expect(r.message.tool_calls?.[0]).toMatchObject({ function: { name: "get_weather", arguments: { city: "Rome" } } });
+    const sent = ollama.chatRequests()[0]!;
+    expect(sent.tools).toBeUndefined();
+    expect(sent.messages[0]!.role).toBe("system");
+    expect(sent.messages[0]!.content).toContain("Be brief.\n\n# Tools");
+    expect(sent.messages[0]!.content).toContain("get_weather - Weather of a city.");
+  });
+
+  it("a call to a tool the client did not offer is never produced", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: '<tool_call>{"name": "bash", "arguments": {"command": "rm -rf /"}}</tool_call>' }] });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama) });
+    const r = await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "clean up" }], tools: [WEATHER], stream: false });
+    expect(r.message.tool_calls).toBeUndefined();
+    expect(r.message.content).toContain("[codecite: a call to bash was not passed on:");
+  });
+
+  it("endpoints without assistant turns are forwarded; /api/tags lists the virtual models", async () => {
+    ollama = await startFakeOllama({ version: "0.12.9" });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama, true) });
+    expect((await client.version()).version).toBe("0.12.9");
+    const names = (await client.list()).models.map((m) => m.name);
+    expect(names).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
+    const show = await client.show({ model: "qwen3:8b" });
+    expect(show.capabilities).toEqual(["completion", "tools", "thinking"]);
+  });
+
+  it("the codecite model answers about the root with the agent, evidence appended in Markdown", async () => {
+    ollama = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { content: "`src/rag_chat.py:10` imports rag_common." },
+      ],
+    });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama, true) });
+    const stream = await client.chat({ model: "codecite", messages: [{ role: "user", content: "Who imports rag_common?" }], stream: true });
+    let text = "";
+    for await (const part of stream) text += part.message.content;
+    expect(text).toContain("`src/rag_chat.py:10` imports rag_common.");
+    expect(text).toContain("**Evidence** (");
+    expect(text).toMatch(/- `src\/rag_chat\.py:10` import `rag_common`/);
+    expect(text).toMatch(/\*\*Citations\*\* \(1\)\n- `src\/rag_chat\.py:10` /);
+    // The agent ran on the default model with codecite's own tools.
+    expect(ollama.chatRequests()[0]!.model).toBe("qwen3:8b");
+    expect(ollama.chatRequests()[0]!.tools?.map((t) => t.function.name)).toContain("find_importers");
+  });
+});
+
+describe("serve with the official openai client", () => {
+  it("streams delta.tool_calls (index, id, name, argument pieces) and finish_reason tool_calls", async () => {
+    ollama = await startFakeOllama({
+      turns: [{ thinking: "Use the tool.", content: '<tool_call>{"name": "get_weather", "arguments": {"city": "A city with a rather long name to split"}}</tool_call>' }],
+    });
+    const url = await gatewayOnOllama(ollama);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused" });
+    const stream = await client.chat.completions.create({ model: "qwen3:8b", messages: [{ role: "user", content: "weather?" }], tools: [WEATHER], stream: true });
+    const args: string[] = [];
+    let name = "";
+    let id = "";
+    let reasoning = "";
+    let finish: string | null = null;
+    let argumentChunks = 0;
+    for await (const chunk of stream) {
+      const choice = chunk.choices[0]!;
+      reasoning += (choice.delta as { reasoning_content?: string }).reasoning_content ?? "";
+      for (const tc of choice.delta.tool_calls ?? []) {
+        expect(tc.index).toBe(0);
+        if (tc.id) id = tc.id;
+        if (tc.function?.name) name = tc.function.name;
+        if (tc.function?.arguments) {
+          args.push(tc.function.arguments);
+          argumentChunks++;
+        }
+      }
+      if (choice.finish_reason) finish = choice.finish_reason;
+    }
+    expect(name).toBe("get_weather");
+    expect(id).toMatch(/^call_/);
+    expect(JSON.parse(args.join(""))).toEqual({ city: "A city with a rather long name to split" });
+    expect(argumentChunks).toBeGreaterThan(1);
+    expect(finish).toBe("tool_calls");
+    expect(reasoning).toBe("Use the tool.");
+  });
+
+  it("non-streamed, through an OpenAI-compatible upstream", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: 'Calling.\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```' }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({ model: "coder", messages: [{ role: "user", content: "Lima?" }], tools: [WEATHER] });
+    const choice = r.choices[0]!;
+    expect(choice.finish_reason).toBe("tool_calls");
+    const call = choice.message.tool_calls?.[0] as { function: { name: string; arguments: string } } | undefined;
+    expect(call?.function.name).toBe("get_weather");
+    expect(JSON.parse(call!.function.arguments)).toEqual({ city: "Lima" });
+    expect(choice.message.content).toBe("Calling.");
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toEqual(["coder"]);
+  });
+
+  it("history with tool results is passed on (OpenAI ids to the Ollama upstream)", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "It is sunny." }] });
+    const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama)}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({
+      model: "qwen3:8b",
+      tools: [WEATHER],
+      messages: [
+        { role: "user", content: "weather?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+        { role: "tool", tool_call_id: "call_1", content: "sunny" },
+      ],
+    });
+    expect(r.choices[0]!.message.content).toBe("It is sunny.");
+    expect(r.choices[0]!.finish_reason).toBe("stop");
+    const sent = ollama.chatRequests()[0]!.messages;
+    expect(sent[1]).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_1", function: { name: "get_weather", arguments: { city: "Paris" } } }] });
+    expect(sent[2]).toMatchObject({ role: "tool", content: "sunny", tool_call_id: "call_1" });
+  });
+});
+
+describe("serve: the codecite model through the OpenAI API", () => {
+  it("lists codecite models and answers with evidence", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "No tools needed; see `src/rag_chat.py:10`." }] });
+    const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama, true)}/v1`, apiKey: "unused" });
+    expect((await client.models.list()).data.map((m) => m.id)).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
+    const r = await client.chat.completions.create({ model: "codecite/qwen3:8b", messages: [{ role: "user", content: "Where?" }] });
+    const text = r.choices[0]!.message.content ?? "";
+    expect(text).toContain("No tools needed");
+    expect(text).toContain("**Evidence** (0)\n- none");
+    expect(text).toContain("**Citations** (1)\n- `src/rag_chat.py:10` ");
+    expect(path.basename(RAG_APP)).toBe("rag-app");
+  });
+});
