@@ -19,8 +19,11 @@
  * 2. reasoning (`thinking`) of assistant turns, oldest first, is dropped;
  * 3. older results → counts only (`ok`, `total`, `truncated`, a note saying how to get them back);
  * 4. the newest result, if still too large: the first records keep their snippets as far as they
- *    fit, the rest become references; if even the references do not fit, as many as fit are
- *    kept (`truncated: true`); at the very least its counts stay.
+ *    fit, the rest keep their location and the first line of their snippet (so the model still
+ *    sees what each record is and can cite it); if even those do not fit, as many such records
+ *    as fit are kept (`truncated: true`, the true `total` stays). When not even one record fits,
+ *    the result is cut to its counts and `fits` is false: the caller should not send it (a
+ *    model answering without evidence is the failure this module exists to prevent).
  */
 import type { Message } from "../llm/types.js";
 
@@ -88,6 +91,8 @@ export interface EvidenceRef {
   start_line: unknown;
   end_line: unknown;
   name: unknown;
+  /** The first line of the record's snippet (the newest result's first-lines form only). */
+  snippet?: string;
 }
 
 /** The compact form of an evidence result ({@link COMPACT_NOTE} when every record is listed). */
@@ -108,7 +113,7 @@ export interface CountsEnvelope {
 }
 
 /** How far the newest tool result had to be shortened. */
-export type NewestForm = "intact" | "partial" | "refs" | "counts";
+export type NewestForm = "intact" | "partial" | "first_lines" | "counts";
 
 /** What {@link fitHistory} did. */
 export interface FitResult {
@@ -168,24 +173,33 @@ function parseResult(content: string): Parsed {
   };
 }
 
-function refOf(r: Record<string, unknown>): EvidenceRef {
-  return { path: r.path, start_line: r.start_line, end_line: r.end_line, name: r.name };
+function refOf(r: Record<string, unknown>, firstLine: boolean): EvidenceRef {
+  const ref: EvidenceRef = { path: r.path, start_line: r.start_line, end_line: r.end_line, name: r.name };
+  if (firstLine && typeof r.snippet === "string" && r.snippet !== "") ref.snippet = r.snippet.split("\n")[0]!;
+  return ref;
 }
 
 /**
  * The compact form of an evidence result: the first `keep` records whole, then references of
- * the others up to `listed` records in all. `keep = 0, listed = all` is the compact form of
- * step 1 (note {@link COMPACT_NOTE}); records left out entirely make `truncated` true.
+ * the others up to `listed` records in all (with `firstLines`, each reference keeps the first
+ * line of its snippet). `keep = 0, listed = all` is the compact form of step 1 (note
+ * {@link COMPACT_NOTE}); records left out entirely make `truncated` true.
  */
-export function compactEvidence(env: { records: readonly Record<string, unknown>[]; total: number; truncated: boolean }, keep = 0, listed = env.records.length): CompactEnvelope {
+export function compactEvidence(
+  env: { records: readonly Record<string, unknown>[]; total: number; truncated: boolean },
+  keep = 0,
+  listed = env.records.length,
+  firstLines = false,
+): CompactEnvelope {
   const n = env.records.length;
   const shown = Math.min(listed, n);
-  const evidence = env.records.slice(0, shown).map((r, i) => (i < keep ? r : refOf(r)));
-  let note = COMPACT_NOTE;
+  const evidence = env.records.slice(0, shown).map((r, i) => (i < keep ? r : refOf(r, firstLines)));
+  const what = firstLines ? "snippets after their first line" : "snippets";
+  let note = firstLines ? `${what} omitted to save context; call read_evidence for the lines` : COMPACT_NOTE;
   if (shown < n) {
-    note = `snippets and the last ${n - shown} of ${n} records omitted to save context; call read_evidence for the lines, or repeat the call with a narrower query`;
+    note = `${what} and the last ${n - shown} of ${n} records omitted to save context; call read_evidence for the lines, or repeat the call with a narrower query`;
   } else if (keep > 0) {
-    note = `snippets of the last ${n - keep} of ${n} records omitted to save context; call read_evidence for the lines`;
+    note = `${what} of the last ${n - keep} of ${n} records omitted to save context; call read_evidence for the lines`;
   }
   return { ok: true, evidence, total: env.total, truncated: env.truncated || shown < n, note };
 }
@@ -286,22 +300,22 @@ export function fitHistory(history: readonly Message[], budget: FitBudget): FitR
     if (p.kind !== "other" && replace(i, withContent(i, countsOnly(p)))) result.countsOnly++;
     if (fits()) return done();
   }
-  // 4. The newest result: keep as many snippets, then as many references, as fit.
+  // 4. The newest result: keep as many snippets, then as many first lines, as fit.
   if (newest >= 0) {
     const p = parse(newest);
     if (p.kind === "evidence" && p.records.length > 0) {
       const n = p.records.length;
       const room = budget.limitTokens - (total - tokens[newest]!);
       const fitsAs = (env: unknown) => estimateMessageTokens(withContent(newest, env)) <= room;
-      const keep = largest(0, n - 1, (k) => fitsAs(compactEvidence(p, k)));
+      const keep = largest(0, n - 1, (k) => fitsAs(compactEvidence(p, k, n, true)));
       if (keep >= 0) {
-        replace(newest, withContent(newest, compactEvidence(p, keep)));
-        result.newest = keep > 0 ? "partial" : "refs";
+        replace(newest, withContent(newest, compactEvidence(p, keep, n, true)));
+        result.newest = keep > 0 ? "partial" : "first_lines";
       } else {
-        const listed = largest(1, n - 1, (m) => fitsAs(compactEvidence(p, 0, m)));
+        const listed = largest(1, n - 1, (m) => fitsAs(compactEvidence(p, 0, m, true)));
         if (listed >= 1) {
-          replace(newest, withContent(newest, compactEvidence(p, 0, listed)));
-          result.newest = "refs";
+          replace(newest, withContent(newest, compactEvidence(p, 0, listed, true)));
+          result.newest = "first_lines";
         } else {
           replace(newest, withContent(newest, countsOnly(p)));
           result.newest = "counts";

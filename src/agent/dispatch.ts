@@ -8,7 +8,7 @@
 import type { Message } from "../llm/types.js";
 import type { DispatchResult, ToolRegistry } from "../tools/registry.js";
 import type { RecoveredBy, RejectedCall } from "../toolshim/types.js";
-import { readOnlyHint, repeatedCallHint } from "./prompt.js";
+import { callsCutNote, readOnlyHint, repeatedCallHint } from "./prompt.js";
 import type { TurnCalls } from "./recover-turn.js";
 import type { AgentStep, Session } from "./session.js";
 
@@ -38,7 +38,7 @@ export function addToolResult(s: Session, step: AgentStep, result: DispatchResul
 }
 
 /** Runs one call (or answers it from an identical earlier one) and records it. */
-export async function runCall(s: Session, call: { name: string; arguments: unknown; id?: string }, recoveredBy: RecoveredBy): Promise<DispatchResult> {
+export async function runCall(s: Session, call: { name: string; arguments: unknown; id?: string }, recoveredBy: AgentStep["recovered_by"]): Promise<DispatchResult> {
   const args = call.arguments;
   const previous = s.log.previous(call.name, args);
   let result: DispatchResult;
@@ -49,7 +49,7 @@ export async function runCall(s: Session, call: { name: string; arguments: unkno
     const started = performance.now();
     const ctx: Parameters<ToolRegistry["dispatch"]>[1] = {};
     if (s.opts.workspace) ctx.workspace = s.opts.workspace;
-    if (s.opts.signal) ctx.signal = s.opts.signal;
+    ctx.signal = s.signal;
     result = await s.opts.registry.dispatch({ name: call.name, arguments: args }, ctx);
     ms = Math.round(performance.now() - started);
     s.log.record(call.name, args, result);
@@ -66,18 +66,31 @@ function rejectCall(s: Session, r: RejectedCall, recoveredBy: RecoveredBy): void
   addToolResult(s, { tool: r.name, arguments: r.arguments, ok: false, total: 0, ms: 0, recovered_by: recoveredBy }, result);
 }
 
-/** Step 4 — dispatch: the assistant turn, then each call's result (see the module comment). */
+/**
+ * Step 4 — dispatch: the assistant turn, then each call's result (see the module comment).
+ * At most `maxCallsPerTurn` calls of a turn run; the others are left out of the assistant turn
+ * (so no result is owed for them), said with a `calls_cut` notice, and named in the answer.
+ */
 export async function dispatchCalls(s: Session, t: TurnCalls): Promise<void> {
+  const cap = s.maxCallsPerTurn;
+  const calls = t.calls.slice(0, cap);
+  const rejected = t.rejected.slice(0, Math.max(0, cap - calls.length));
+  const cut = [...t.calls.slice(calls.length).map((c) => ({ name: c.name, arguments: c.arguments as unknown })), ...t.rejected.slice(rejected.length)];
+  if (cut.length > 0) {
+    const note = callsCutNote(cap, cut.map((c) => `${c.name}(${JSON.stringify(c.arguments ?? {})})`));
+    s.cutNotes.push(note);
+    s.emit({ type: "notice", reason: "calls_cut", message: note });
+  }
   const assistant: Message = {
     role: "assistant",
     content: t.content,
-    tool_calls: [...t.calls, ...t.rejected.map((r) => ({ name: r.name, arguments: asArgs(r.arguments) }))],
+    tool_calls: [...calls, ...rejected.map((r) => ({ name: r.name, arguments: asArgs(r.arguments) }))],
   };
   if (t.thinking) assistant.thinking = t.thinking;
   s.history.push(assistant);
-  for (const call of t.calls) {
+  for (const call of calls) {
     s.emit({ type: "tool_call", call, recovered_by: t.recoveredBy });
     await runCall(s, call, t.recoveredBy);
   }
-  for (const r of t.rejected) rejectCall(s, r, t.rejectedBy);
+  for (const r of rejected) rejectCall(s, r, t.rejectedBy);
 }

@@ -1,6 +1,22 @@
 /**
- * Grounding check: find every code location an answer cites and verify it against the
- * evidence the tools returned (ARCHITECTURE.md "Data flow of one ask", the grounding check).
+ * Grounding check: find every code location an answer cites and grade it against the lines
+ * the model was shown and the repository (ARCHITECTURE.md "Data flow of one ask", the grounding check).
+ *
+ * Status of a citation:
+ * - `supported`: the cited lines were shown to the model and the sentence (or list item) that
+ *   cites them names something that occurs in them (`citation-status.ts`);
+ * - `seen`: the lines were shown, but the citing sentence names nothing found there;
+ * - `unseen`: the file and lines exist in the repository but were never shown to the model;
+ * - `invalid`: no such file inside the root, a line past its end, or a denied/outside path.
+ * A range counts as shown when at least one of its lines was; the check then uses those lines.
+ * A path that is not a repository path but the end of exactly one (`sessions.py` for
+ * `src/requests/sessions.py`) resolves to it (`resolved_from` keeps what was written);
+ * several candidates make it `invalid` with the candidates named.
+ *
+ * Grounding of an answer: `ok` (every citation supported or seen, at least one supported),
+ * `partial` (anything else with at least one supported or seen citation), `failed` (claims
+ * without any supported or seen citation), `none` (no citation and the answer says it could not
+ * answer: nothing needed one).
  *
  * Recognised citation forms (a path is a repository-relative file path, optionally in backticks):
  * - `path:12`, `path:12-14` (also `–`/`—`, `path:12:5` with a column, `path:L12`, a full-width `：`)
@@ -12,15 +28,38 @@
  * (`rag_chat.py`, `main.go`); URLs (`http://h:11434`) and version numbers (`1.2:3`) are not paths.
  * Paths are compared exactly after `\` → `/` and dropping a leading `./`.
  */
-import type { Evidence } from "../tools/index.js";
+import type { LocatedFile } from "../tools/index.js";
+import { citingText, isAbstention, namesSomethingIn } from "./citation-status.js";
+
+/** How a cited location was graded (see the module comment). */
+export type CitationStatus = "supported" | "seen" | "unseen" | "invalid";
+
+/** How well a whole answer is grounded (see the module comment). */
+export type Grounding = "ok" | "partial" | "failed" | "none";
 
 /** One cited location. `line` is 1-based; for a range it is the first line. */
 export interface Citation {
   path: string;
   line: number;
-  /** True when the evidence holds this path and every cited line lies in an evidence record's range. */
+  /** Last cited line (equal to `line` for a single line). */
+  end_line: number;
+  status: CitationStatus;
+  /** `status` is `supported` or `seen` (the meaning `verified` keeps for existing consumers). */
   verified: boolean;
+  /** The path as the answer wrote it, when it was resolved to a different repository path. */
+  resolved_from?: string;
+  /** Why a citation is `invalid` or `unseen`, for the user and the re-ask. */
+  reason?: string;
+  /** Repository paths a bare or partial file name could mean (for an ambiguous one). */
+  candidates?: string[];
 }
+
+/** Lines shown to the model: path → line number → text. */
+export type SeenLines = ReadonlyMap<string, ReadonlyMap<number, string>>;
+
+
+/** Looks a cited path up in the repository (exact path first, then a unique path ending). */
+export type LocateFile = (path: string) => Promise<LocatedFile>;
 
 /** A cited location before verification; `end_line` is set for ranges. */
 export interface CitedLocation {
@@ -29,6 +68,8 @@ export interface CitedLocation {
   end_line: number;
   /** Character offset of the match in the answer. */
   index: number;
+  /** Length of the match in characters. */
+  length: number;
 }
 
 const PATH_CHAR = String.raw`[A-Za-z0-9_@~+\-./\\]`;
@@ -92,37 +133,81 @@ export function extractCitations(answer: string): CitedLocation[] {
     const key = `${path}\0${start}\0${end}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path, line: start, end_line: end, index: m.index });
+    out.push({ path, line: start, end_line: end, index: m.index, length: m[0].length });
   }
   return out;
 }
 
-/** True when every line of `[start, end]` lies inside the union of the path's evidence ranges. */
-function covered(records: readonly Evidence[], start: number, end: number): boolean {
-  const ranges = records.map((r) => [r.start_line, r.end_line] as const).sort((a, b) => a[0] - b[0]);
-  let next = start; // first line not yet covered
-  for (const [s, e] of ranges) {
-    if (s > next) break;
-    if (e >= next) next = e + 1;
-    if (next > end) return true;
+/** The shown lines of `[start, end]` in `seen` for `path`, in order. */
+function shownLines(seen: SeenLines, path: string, start: number, end: number): string[] {
+  const lines = seen.get(path);
+  if (!lines) return [];
+  const out: string[] = [];
+  for (let n = start; n <= end; n++) {
+    const t = lines.get(n);
+    if (t !== undefined) out.push(t);
   }
-  return next > end;
+  return out;
 }
 
 /**
- * Extracts the answer's citations and verifies each: the path must equal an evidence record's
- * `path`, and every cited line must lie within the `start_line..end_line` of that path's records.
- * @returns `[{path, line, verified}]` in order of appearance (the `ask --json` shape).
+ * Extracts the answer's citations and grades each (see the module comment).
+ * @param seen the lines shown to the model in the session.
+ * @param locate looks a cited path up in the repository; without it, a path the model was
+ *   not shown is `unseen` when it was shown other lines of it, else `invalid`.
+ * @returns the citations in order of appearance.
  */
-export function checkCitations(answer: string, evidence: readonly Evidence[]): Citation[] {
-  const byPath = new Map<string, Evidence[]>();
-  for (const e of evidence) {
-    const list = byPath.get(e.path);
-    if (list) list.push(e);
-    else byPath.set(e.path, [e]);
+export async function gradeCitations(answer: string, seen: SeenLines, locate?: LocateFile): Promise<Citation[]> {
+  const cited = extractCitations(answer);
+  const lookups = new Map<string, Promise<LocatedFile>>();
+  const out: Citation[] = [];
+  for (const c of cited) {
+    const base = { line: c.line, end_line: c.end_line };
+    let path = c.path;
+    let lineCount: number | undefined;
+    if (locate) {
+      let p = lookups.get(c.path);
+      if (!p) lookups.set(c.path, (p = locate(c.path)));
+      const found = await p;
+      if (!found.ok) {
+        out.push({ path, ...base, status: "invalid", verified: false, reason: found.reason, ...(found.candidates ? { candidates: found.candidates } : {}) });
+        continue;
+      }
+      path = found.path;
+      lineCount = found.lines;
+    } else if (!seen.has(path)) {
+      out.push({ path, ...base, status: "invalid", verified: false, reason: "not a file the tools returned" });
+      continue;
+    }
+    const resolved = path !== c.path ? { resolved_from: c.path } : {};
+    if (lineCount !== undefined && c.end_line > lineCount) {
+      out.push({ path, ...base, status: "invalid", verified: false, ...resolved, reason: `${path} has ${lineCount} lines` });
+      continue;
+    }
+    const lines = shownLines(seen, path, c.line, c.end_line);
+    if (lines.length === 0) {
+      const reason = seen.has(path) ? "these lines were not shown to the model" : "this file was not shown to the model";
+      out.push({ path, ...base, status: "unseen", verified: false, ...resolved, reason });
+      continue;
+    }
+    const supported = namesSomethingIn(citingText(answer, c.index, cited), lines);
+    out.push({ path, ...base, status: supported ? "supported" : "seen", verified: true, ...resolved });
   }
-  return extractCitations(answer).map((c) => {
-    const records = byPath.get(c.path);
-    return { path: c.path, line: c.line, verified: records !== undefined && covered(records, c.line, c.end_line) };
-  });
+  return out;
+}
+
+/** The grounding of an answer from its graded citations (see the module comment). */
+export function groundingOf(answer: string, citations: readonly Citation[]): Grounding {
+  if (citations.length === 0) return answer.trim() === "" || isAbstention(answer) ? "none" : "failed";
+  const good = citations.filter((c) => c.verified).length;
+  if (good === 0) return "failed";
+  if (good === citations.length && citations.some((c) => c.status === "supported")) return "ok";
+  return "partial";
+}
+
+/** Counts of each status, in the order supported, seen, unseen, invalid. */
+export function statusCounts(citations: readonly Citation[]): Record<CitationStatus, number> {
+  const counts: Record<CitationStatus, number> = { supported: 0, seen: 0, unseen: 0, invalid: 0 };
+  for (const c of citations) counts[c.status]++;
+  return counts;
 }

@@ -4,24 +4,54 @@
  * that call markup is not shown as answer text. An `auto` session that hears TOOLS_UNSUPPORTED
  * switches to tool-shim `on` mode and asks again.
  */
-import { ProviderError, type ChatRequest, type ChatTurn, type Provider } from "../llm/types.js";
+import { ProviderError, type ChatRequest, type ChatTurn, type Message, type Provider } from "../llm/types.js";
 import { StreamFilter, renderCatalogPrompt, renderHistoryForShim } from "../toolshim/index.js";
 import { compactHistory } from "./compact.js";
-import { switchToShim, type Session } from "./session.js";
+import { estimateMessageTokens } from "./context-budget.js";
+import { freshTokens, looksTruncated, truncationMessage, type SentPrompt } from "./server-truncation.js";
+import { setContextTokens, switchToShim, type Session } from "./session.js";
 
-/** The request of the next model call, in the session's current mode. */
-function buildRequest(s: Session): ChatRequest {
+/** A message as the prompt-cache comparison sees it. */
+function keyOf(m: Message): string {
+  return JSON.stringify([m.role, m.content, m.tool_calls ?? null]);
+}
+
+/**
+ * The request of the next model call, in the session's current mode, with its estimated size.
+ * Marks the tool results it sends as shown (`EvidenceLog.markShown`).
+ * @throws ContextTooSmall (`compact.ts`).
+ */
+function buildRequest(s: Session): { req: ChatRequest; prompt: SentPrompt; keys: string[] } {
   const req: ChatRequest = { model: s.opts.model, messages: [], contextTokens: s.contextTokens };
-  if (s.mode === "on") {
-    const system = `${s.basePrompt}\n\n${renderCatalogPrompt(s.offered)}`;
-    req.messages = renderHistoryForShim([{ role: "system", content: system }, ...compactHistory(s, system, false)]);
+  const shim = s.mode === "on";
+  const system = shim ? `${s.basePrompt}\n\n${renderCatalogPrompt(s.offered)}` : s.basePrompt;
+  const fit = compactHistory(s, system, !shim);
+  const history = fit.messages;
+  if (shim) {
+    req.messages = renderHistoryForShim([{ role: "system", content: system }, ...history]);
   } else {
-    req.messages = [{ role: "system", content: s.basePrompt }, ...compactHistory(s, s.basePrompt, true)];
+    req.messages = [{ role: "system", content: system }, ...history];
     req.tools = s.definitions;
   }
+  for (const m of history) if (m.role === "tool") s.log.markShown(m.content);
   if (s.opts.temperature !== undefined) req.temperature = s.opts.temperature;
   if (s.opts.think !== undefined) req.think = s.opts.think;
-  return req;
+  const keys = history.map(keyOf);
+  const fresh = freshTokens(keys, history.map(estimateMessageTokens), s.previousPrompt?.messages);
+  return { req, prompt: { sent: fit.estimatedTokens, fresh }, keys };
+}
+
+/**
+ * Checks the server's prompt count (`server-truncation.ts`); on a cut prompt, warns once and
+ * fits the rest of the session to the observed size.
+ */
+function checkServerTruncation(s: Session, turn: ChatTurn, prompt: SentPrompt): void {
+  const evaluated = turn.usage?.prompt_tokens;
+  if (evaluated === undefined || !looksTruncated(evaluated, prompt)) return;
+  if (evaluated < s.contextTokens) setContextTokens(s, evaluated);
+  if (s.truncationWarned) return;
+  s.truncationWarned = true;
+  s.emit({ type: "notice", reason: "server_truncation", message: truncationMessage(evaluated, prompt.sent, s.contextTokens) });
 }
 
 /** A model turn as received, and whether its content was already emitted while streaming. */
@@ -40,7 +70,7 @@ export async function modelTurn(s: Session): Promise<ModelTurn> {
   for (;;) {
     const filter = s.mode === "off" ? undefined : new StreamFilter(s.offered, { prefilledReasoning: s.prefilledReasoning });
     const chatOpts: Parameters<Provider["chat"]>[1] = {};
-    if (opts.signal) chatOpts.signal = opts.signal;
+    chatOpts.signal = s.signal;
     if (opts.stream) {
       chatOpts.onContent = (delta) => {
         const shown = filter ? filter.push(delta) : delta;
@@ -48,8 +78,12 @@ export async function modelTurn(s: Session): Promise<ModelTurn> {
       };
       chatOpts.onThinking = (delta) => s.emit({ type: "thinking", delta });
     }
+    const { req, prompt, keys } = buildRequest(s);
     try {
-      const turn = await opts.provider.chat(buildRequest(s), chatOpts);
+      const turn = await opts.provider.chat(req, chatOpts);
+      s.requests++;
+      checkServerTruncation(s, turn, prompt);
+      s.previousPrompt = { messages: [...keys, keyOf({ role: "assistant", content: turn.content, tool_calls: turn.tool_calls })] };
       if (opts.stream && filter) {
         const rest = filter.end();
         if (rest) s.emit({ type: "content", delta: rest });

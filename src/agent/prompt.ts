@@ -28,3 +28,51 @@ export function repeatedCallHint(tool: string): string {
 export function readOnlyHint(toolNames: readonly string[]): string {
   return `The tools are read-only; nothing can be written or executed. Call one of: ${toolNames.join(", ")}.`;
 }
+
+/** The note that says which calls of a turn were over the per-turn cap and not run. */
+export function callsCutNote(cap: number, cut: readonly string[]): string {
+  const shown = cut.slice(0, 5).join(", ");
+  const more = cut.length > 5 ? ` and ${cut.length - 5} more` : "";
+  return `[codecite] One model turn asked for more than ${cap} tool calls (the per-turn cap, --max-calls-per-turn); ${cut.length} were not run: ${shown}${more}.`;
+}
+
+/** The note that ends an answer cut by the session deadline. */
+export function timeoutNote(timeoutMs: number, steps: number): string {
+  const secs = Math.round(timeoutMs / 1000);
+  const when = secs % 60 === 0 ? `${secs / 60} min` : `${secs} s`;
+  return `[codecite] Stopped at the session deadline (${when}, --timeout) after ${steps} tool call${steps === 1 ? "" : "s"}, before the model gave a final answer. The evidence gathered so far is listed below.`;
+}
+
+/** The note that ends an answer cut by the output limit. */
+export const LENGTH_NOTE = "[codecite] The answer was cut by the model's output limit (done_reason: length); it is incomplete.";
+
+/** The answer of a session stopped because its prompt cannot fit the context. */
+export function contextNote(message: string): string {
+  return `[codecite] Stopped before the next model call: ${message}.`;
+}
+
+/** One cited location that failed the grounding check, for the re-ask. */
+export interface FailedCitation {
+  location: string;
+  status: "unseen" | "invalid";
+  reason: string;
+}
+
+/**
+ * The user message that asks the model once more to correct its answer: what failed and why,
+ * the lines it has seen, and that it must correct the citations or say it does not know.
+ */
+export function reaskMessage(failed: readonly FailedCitation[], seen: readonly string[], noCitation: boolean): string {
+  const lines: string[] = [];
+  if (noCitation) {
+    lines.push("Your answer makes claims about the code but cites no line you were shown.");
+  } else {
+    lines.push("Some citations in your answer could not be checked:");
+    for (const f of failed) lines.push(`- ${f.location}: ${f.status === "unseen" ? "you were never shown these lines" : "not a valid location"} (${f.reason})`);
+  }
+  lines.push(seen.length > 0 ? `Lines you have seen: ${seen.join("; ")}.` : "You have not been shown any lines yet.");
+  lines.push(
+    "Answer again: cite only lines you have seen, as path:line (call a tool to read other lines first), or say plainly that you do not know. Do not guess.",
+  );
+  return lines.join("\n");
+}

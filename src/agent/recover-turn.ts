@@ -43,7 +43,7 @@ export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Pr
   } else {
     const shimOpts: { interpreter?: Interpreter; signal?: AbortSignal } = {};
     if (s.opts.interpreter) shimOpts.interpreter = s.opts.interpreter;
-    if (s.opts.signal) shimOpts.signal = s.opts.signal;
+    shimOpts.signal = s.signal;
     const turnIn = { content: turn.content, tool_calls: turn.tool_calls, ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}) };
     const r = await recover(turnIn, s.offered, shimOpts);
     // A refused native call (an unknown tool name) came natively, whatever the shim recovered.

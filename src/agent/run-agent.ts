@@ -19,47 +19,99 @@
  * and the newest tool result are kept. The evidence log keeps every record for grounding.
  *
  * The steps, each in its own module, in the order a session runs them:
- * 1. `prepare` (`session.ts`): options checked, model capabilities and context size, history;
+ * 1. `prepare` (`session.ts`): options checked, model capabilities and context size, the
+ *    catalogue form that fits it, the session deadline, history; then `prefetchEvidence`
+ *    (`prefetch.ts`): the question's code names looked up, results given as tool results;
  * 2. `modelTurn` (`model-turn.ts`): one request, with the history fitted by
- *    `compactHistory` (`compact.ts`);
+ *    `compactHistory` (`compact.ts`), and the server's prompt count checked
+ *    (`server-truncation.ts`);
  * 3. `recoverTurn` (`recover-turn.ts`): the turn's calls, native or written as text;
- * 4. `dispatchCalls` (`dispatch.ts`): each call run and its result appended;
- * 5. `finish` (`finish.ts`): the answer, the evidence and the checked citations.
+ * 4. `dispatchCalls` (`dispatch.ts`): each call run (at most `maxCallsPerTurn`) and its result
+ *    appended;
+ * 5. `finish` (`finish.ts`): the answer's citations graded against the lines shown
+ *    (`grounding.ts`); when they fail, the model is asked once more (cite or abstain) and the
+ *    second answer is graded the same way.
  *
  * Reasoning with a prefilled opener: once a turn's `recover` diagnostics report a prefilled
  * reasoning opener (the template opens `<think>`, only the closer appears in the output), the
  * streaming filter of the following turns holds everything up to the closer
  * (`StreamFilter` option `prefilledReasoning`), so the reasoning is not shown as answer text.
  */
+import { ContextTooSmall } from "./compact.js";
 import { dispatchCalls } from "./dispatch.js";
-import { finish, maxStepsAnswer } from "./finish.js";
+import { finish, gradeAnswer, lengthAnswer, maxStepsAnswer, reaskFor } from "./finish.js";
 import { modelTurn } from "./model-turn.js";
+import { prefetchEvidence } from "./prefetch.js";
+import { contextNote, timeoutNote } from "./prompt.js";
 import { recoverTurn } from "./recover-turn.js";
-import { prepare, type AgentResult, type RunAgentOptions } from "./session.js";
+import { DEFAULT_SESSION_TIMEOUT_MS, SessionDeadline, prepare, type AgentResult, type RunAgentOptions, type Session, type StopReason } from "./session.js";
 
 export { isPrefilledReasoning } from "./recover-turn.js";
 export {
+  DEFAULT_MAX_CALLS_PER_TURN,
   DEFAULT_MAX_STEPS,
+  DEFAULT_SESSION_TIMEOUT_MS,
   type AgentEvent,
   type AgentResult,
   type AgentStep,
   type AgentToolshimMode,
+  type NoticeReason,
   type RunAgentOptions,
+  type StopReason,
 } from "./session.js";
+
+/** Model turns and tool calls until the model answers or a limit stops the loop. */
+async function converse(s: Session): Promise<{ answer: string; stop: StopReason }> {
+  for (;;) {
+    const model = await modelTurn(s);
+    const turn = await recoverTurn(s, model);
+    if (turn.callCount === 0) {
+      if (model.turn.done_reason === "length") return { answer: lengthAnswer(s, turn.content), stop: "length" };
+      return { answer: turn.content.trim(), stop: "answer" };
+    }
+    if (s.round >= s.maxSteps) return { answer: maxStepsAnswer(s, turn.content), stop: "max_steps" };
+    s.round++;
+    await dispatchCalls(s, turn);
+  }
+}
 
 /**
  * Runs one question to an answer.
- * @returns the answer, the evidence gathered (deduplicated), the answer's citations checked
- *   against it, and one step per tool call.
+ * @returns the answer, the evidence gathered (deduplicated), the answer's citations graded
+ *   against the lines shown, the grounding, why the session stopped, and one step per tool call.
  * @throws ProviderError from the provider (unreachable server, model not installed, timeout…);
- *   tool failures never throw, they become tool error messages to the model.
+ *   tool failures never throw, they become tool error messages to the model. The session
+ *   deadline and a context too small for the prompt end the session with a result
+ *   (`stop_reason` `timeout`, `context`), not an error.
  */
 export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   const s = await prepare(opts);
-  for (let round = 0; ; round++) {
-    const turn = await recoverTurn(s, await modelTurn(s));
-    if (turn.callCount === 0) return finish(s, turn.content.trim(), "answer");
-    if (round >= s.maxSteps) return finish(s, maxStepsAnswer(s, turn.content), "max_steps");
-    await dispatchCalls(s, turn);
+  let reasks = 0;
+  try {
+    if (opts.prefetch !== false) await prefetchEvidence(s);
+    let out = await converse(s);
+    if (out.stop === "answer" && opts.reask !== false) {
+      const ask = reaskFor(s, out.answer, await gradeAnswer(s, out.answer));
+      if (ask !== undefined) {
+        reasks = 1;
+        s.emit({ type: "notice", reason: "reask", message: "some citations failed the check; asking the model once more to correct them or say it does not know" });
+        s.history.push({ role: "assistant", content: out.answer }, { role: "user", content: ask });
+        out = await converse(s);
+      }
+    }
+    return await finish(s, out.answer, out.stop, reasks);
+  } catch (err) {
+    if (err instanceof ContextTooSmall) {
+      s.emit({ type: "notice", reason: "context", message: err.message });
+      return await finish(s, contextNote(err.message), "context", reasks);
+    }
+    if (s.signal.aborted && s.signal.reason instanceof SessionDeadline && !opts.signal?.aborted) {
+      const note = timeoutNote(opts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS, s.steps.length);
+      s.emit({ type: "notice", reason: "timeout", message: note });
+      return await finish(s, note, "timeout", reasks);
+    }
+    throw err;
+  } finally {
+    s.dispose();
   }
 }

@@ -9,10 +9,11 @@ import { ProviderError, type Message, type Provider, type ToolCall, type ToolDef
 import type { DispatchResult, ToolRegistry } from "../tools/registry.js";
 import type { OfferedTool, RecoveredBy, ShimDiagnostic } from "../toolshim/types.js";
 import type { Interpreter } from "../toolshim/index.js";
-import type { Citation } from "./grounding.js";
+import type { Citation, Grounding } from "./grounding.js";
 import { EvidenceLog } from "./evidence-log.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
 import { DEFAULT_CONTEXT_TOKENS, answerReserve, type NewestForm } from "./context-budget.js";
+import { fitCatalogue } from "./catalogue.js";
 
 /** Tool-shim mode of a session. */
 export type AgentToolshimMode = "auto" | "on" | "off";
@@ -26,8 +27,17 @@ export interface AgentStep {
   total: number;
   /** Wall time of the tool in ms (0 for a repeated or rejected call). */
   ms: number;
-  recovered_by: RecoveredBy;
+  /** How the call came: from the model (native or recovered by the shim), or `prefetch` (codecite looked the question's code names up first). */
+  recovered_by: RecoveredBy | "prefetch";
 }
+
+/**
+ * Why a session stopped: `answer` (the model answered), `abstained` (it said it could not
+ * answer from the evidence), `length` (the answer was cut by the output limit), `max_steps`
+ * (the step limit), `timeout` (the session deadline), `context` (the context is too small for
+ * the prompt; the answer names the smallest size that works).
+ */
+export type StopReason = "answer" | "abstained" | "length" | "max_steps" | "timeout" | "context";
 
 /** What a session produced (`ask --json` fields, plus why it stopped and the final mode). */
 export interface AgentResult {
@@ -37,8 +47,11 @@ export interface AgentResult {
   steps: AgentStep[];
   model: string;
   provider: string;
-  /** `answer`: the model answered; `max_steps`: the step limit ended the loop. */
-  stop_reason: "answer" | "max_steps";
+  stop_reason: StopReason;
+  /** How well the answer is grounded (`grounding.ts`). */
+  grounding: Grounding;
+  /** How many times codecite asked the model to correct its citations (0 or 1). */
+  reasks: number;
   /** The tool-shim mode at the end (an `auto` session may have switched to `on`). */
   toolshim: AgentToolshimMode;
   /** The context size the session used, in tokens (the requested one, capped by the model's). */
@@ -53,13 +66,18 @@ export type AgentEvent =
   | { type: "thinking"; delta: string }
   /** A model turn ended; `tool_calls` is how many calls it made (0 = the final answer). */
   | { type: "turn_end"; tool_calls: number }
-  | { type: "tool_call"; call: ToolCall; recovered_by: RecoveredBy }
+  | { type: "tool_call"; call: ToolCall; recovered_by: AgentStep["recovered_by"] }
   | { type: "tool_result"; step: AgentStep; result: DispatchResult }
   /**
    * Something the user should know once: `toolshim_on` (an `auto` session switched to tool-shim
-   * `on` mode) or `max_steps` (the step limit ended the loop; the answer ends with the same note).
+   * `on` mode), `max_steps`, `timeout`, `calls_cut`, `length`, `context` (the session stopped or
+   * was cut; the answer ends with the same note), `compact_tools` (the tool catalogue was sent
+   * in its compact form), `server_truncation` (the server evaluated clearly fewer prompt tokens
+   * than were sent), `reask` (codecite asked the model to correct its citations).
    */
-  | { type: "notice"; reason: "toolshim_on" | "max_steps"; message: string }
+  | { type: "notice"; reason: NoticeReason; message: string }
+  /** The estimated prompt budget of the next model call, per part, in tokens. */
+  | { type: "budget"; context_tokens: number; system: number; tools: number; history: number; reserve: number }
   /** Tool-shim diagnostics of a turn (why text did or did not become a call). */
   | { type: "diagnostic"; diagnostics: ShimDiagnostic[] }
   /**
@@ -77,6 +95,9 @@ export type AgentEvent =
       fits: boolean;
     };
 
+/** What a `notice` event is about. */
+export type NoticeReason = "toolshim_on" | "max_steps" | "timeout" | "calls_cut" | "length" | "context" | "compact_tools" | "server_truncation" | "reask";
+
 /** Options of `runAgent`: the provider and model, the tools, the question and the session's limits. */
 export interface RunAgentOptions {
   provider: Provider;
@@ -87,6 +108,25 @@ export interface RunAgentOptions {
   question: string;
   /** Maximum tool steps (model turns with tool calls) before the loop stops; default 8. */
   maxSteps?: number;
+  /**
+   * Most tool calls run from one model turn (`--max-calls-per-turn`,
+   * `CODECITE_MAX_CALLS_PER_TURN`); default {@link DEFAULT_MAX_CALLS_PER_TURN}. Calls beyond
+   * it are not run, and the answer says which.
+   */
+  maxCallsPerTurn?: number;
+  /**
+   * Deadline of the whole session in ms (`--timeout`, `CODECITE_TIMEOUT` in seconds); default
+   * {@link DEFAULT_SESSION_TIMEOUT_MS}. When it passes, the session stops (`stop_reason:
+   * "timeout"`) with the evidence gathered so far.
+   */
+  timeoutMs?: number;
+  /**
+   * Look the question's code names up before the first model call (`prefetch.ts`); default
+   * true. Needs `workspace` (without it nothing is looked up).
+   */
+  prefetch?: boolean;
+  /** Ask the model once more when its citations fail the grounding check; default true. */
+  reask?: boolean;
   /**
    * Context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`); default `DEFAULT_CONTEXT_TOKENS`
    * (8192), capped by the model's `context_length` when `describeModel` reports one. Sent with
@@ -110,18 +150,46 @@ export interface RunAgentOptions {
 /** Default step limit (`--max-steps`). */
 export const DEFAULT_MAX_STEPS = 8;
 
+/** Default of {@link RunAgentOptions.maxCallsPerTurn}. */
+export const DEFAULT_MAX_CALLS_PER_TURN = 16;
+
+/** Default of {@link RunAgentOptions.timeoutMs}: 10 minutes. */
+export const DEFAULT_SESSION_TIMEOUT_MS = 600_000;
+
+/** The abort reason of a session whose deadline passed. */
+export class SessionDeadline extends Error {
+  override readonly name = "SessionDeadline";
+}
+
 /** The mutable state of one session, shared by the steps of `runAgent`. */
 export interface Session {
   readonly opts: RunAgentOptions;
   readonly maxSteps: number;
+  readonly maxCallsPerTurn: number;
+  /** Aborts on the caller's signal and at the session deadline (reason {@link SessionDeadline}). */
+  readonly signal: AbortSignal;
+  /** Stops the deadline timer. */
+  readonly dispose: () => void;
+  /** Model turns with tool calls so far. */
+  round: number;
+  /** Notes for the answer about what was cut (calls over the per-turn cap). */
+  readonly cutNotes: string[];
+  /** Requests sent so far, and what the previous one held (`server-truncation.ts`). */
+  requests: number;
+  previousPrompt: { messages: string[] } | undefined;
+  /** The server-truncation warning was given. */
+  truncationWarned: boolean;
   /** Tool-shim mode now (an `auto` session may switch to `on`). */
   mode: AgentToolshimMode;
   /** The context size in tokens (the requested one, capped by the model's). */
   contextTokens: number;
   /** The most the prompt may take: `contextTokens` minus the answer reserve. */
   limitTokens: number;
-  readonly definitions: ToolDefinition[];
-  readonly offered: OfferedTool[];
+  /** The tool definitions as sent (compact when the full catalogue would take over a quarter of the context). */
+  definitions: ToolDefinition[];
+  offered: OfferedTool[];
+  /** The registry's full definitions. */
+  readonly fullDefinitions: ToolDefinition[];
   readonly toolNames: string[];
   readonly basePrompt: string;
   readonly log: EvidenceLog;
@@ -131,6 +199,22 @@ export interface Session {
   /** Set once a turn's reasoning came with a prefilled opener (see `run-agent.ts`). */
   prefilledReasoning: boolean;
   emit(e: AgentEvent): void;
+}
+
+/** Sets the session's context size, its prompt limit, and the catalogue form that fits it. */
+export function setContextTokens(s: Session, contextTokens: number): void {
+  s.contextTokens = contextTokens;
+  s.limitTokens = contextTokens - answerReserve(contextTokens);
+  const compactBefore = s.definitions !== s.fullDefinitions;
+  s.definitions = fitCatalogue(s.fullDefinitions, contextTokens);
+  s.offered = s.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }));
+  if (!compactBefore && s.definitions !== s.fullDefinitions) {
+    s.emit({
+      type: "notice",
+      reason: "compact_tools",
+      message: `the tool catalogue would take over a quarter of the ${contextTokens}-token context; sending it in its compact form (short descriptions)`,
+    });
+  }
 }
 
 /** Switches an `auto` session to tool-shim `on` mode and says so once. */
@@ -157,10 +241,27 @@ export async function prepare(opts: RunAgentOptions): Promise<Session> {
   if (!Number.isInteger(contextTokens) || contextTokens < 1) {
     throw new RangeError(`contextTokens must be a positive integer, got ${contextTokens}`);
   }
+  const maxCallsPerTurn = opts.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
+  if (!Number.isInteger(maxCallsPerTurn) || maxCallsPerTurn < 1) throw new RangeError(`maxCallsPerTurn must be a positive integer, got ${maxCallsPerTurn}`);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
   const definitions = opts.registry.definitions();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new SessionDeadline(`session deadline of ${timeoutMs} ms passed`)), timeoutMs);
+  timer.unref?.();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
   const s: Session = {
     opts,
     maxSteps,
+    maxCallsPerTurn,
+    signal,
+    dispose: () => clearTimeout(timer),
+    round: 0,
+    cutNotes: [],
+    requests: 0,
+    previousPrompt: undefined,
+    truncationWarned: false,
+    fullDefinitions: definitions,
     mode: opts.toolshim ?? "auto",
     contextTokens,
     limitTokens: 0,
@@ -188,6 +289,6 @@ export async function prepare(opts: RunAgentOptions): Promise<Session> {
       // the requested context size.
     }
   }
-  s.limitTokens = s.contextTokens - answerReserve(s.contextTokens);
+  setContextTokens(s, s.contextTokens);
   return s;
 }

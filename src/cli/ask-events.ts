@@ -20,6 +20,9 @@ import { visibleText } from "../evidence/visible-text.js";
 /** Starts each reasoning line on stderr when colour is off. */
 export const THINKING_PREFIX = "thinking: ";
 
+/** Notices whose message also ends the answer (`[codecite] …` notes). */
+const ANSWER_NOTES: ReadonlySet<string> = new Set(["max_steps", "timeout", "calls_cut", "length", "context"]);
+
 /** What an `AskEventPrinter` shows. */
 export interface AskEventOptions {
   /** Write answer text to stdout (false with `--json`). */
@@ -116,8 +119,8 @@ export class AskEventPrinter {
         return;
       }
       case "notice":
-        // The step-limit note ends the answer itself; on stdout it would be said twice.
-        if (e.reason === "max_steps" && this.#opts.streamAnswer) return;
+        // These notes end the answer itself; on stdout they would be said twice.
+        if (ANSWER_NOTES.has(e.reason) && this.#opts.streamAnswer) return;
         if (e.reason === "toolshim_on" && this.#opts.shimAnnounced === true) return;
         this.#log(`${c.yellow("codecite:")} ${visibleText(e.message)}`);
         return;
@@ -125,6 +128,14 @@ export class AskEventPrinter {
         if (!this.#opts.verbose) return;
         for (const d of e.diagnostics) this.#log(c.dim(`  shim[${d.stage}] ${visibleText(d.message)}`));
         return;
+      case "budget": {
+        if (!this.#opts.verbose) return;
+        const used = e.system + e.tools + e.history;
+        this.#log(
+          c.dim(`  budget: system ~${e.system} · tools ~${e.tools} · history ~${e.history} · reserve ${e.reserve} = ~${used + e.reserve} of ${e.context_tokens} tokens`),
+        );
+        return;
+      }
       case "context": {
         if (!this.#opts.verbose) return;
         const parts = [`${e.compacted} older tool result${e.compacted === 1 ? "" : "s"} compacted`];

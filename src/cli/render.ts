@@ -90,26 +90,86 @@ export function renderSummary(shown: number, total: number, truncated: boolean):
   return truncated ? `${total} ${noun} (snippets cut)` : `${total} ${noun}`;
 }
 
+/** The sign and words of each citation status in human output. */
+const STATUS_SIGNS = {
+  supported: { sign: "✓", words: "supported" },
+  seen: { sign: "~", words: "seen: shown to the model, but the sentence names nothing in these lines" },
+  unseen: { sign: "?", words: "unseen: never shown to the model" },
+  invalid: { sign: "✗", words: "invalid" },
+} as const;
+
+type Status = keyof typeof STATUS_SIGNS;
+
+/** A citation as the renderers read it (`ask --json` `citations[]`). */
+interface RenderedCitation {
+  path: string;
+  line: number;
+  end_line?: number;
+  verified: boolean;
+  status?: Status;
+  resolved_from?: string;
+  reason?: string;
+  candidates?: string[];
+}
+
+function statusOf(x: RenderedCitation): Status {
+  return x.status ?? (x.verified ? "supported" : "unseen");
+}
+
 /**
- * Citations, each marked `✓` (verified) or `✗ … unverified`, with a count line first; each
- * `path:line` with the path as `view` shows it.
+ * The citations block of `ask`: a heading with how many are verified (supported or seen), one
+ * line per citation with its status sign (`✓` supported, `~` seen, `?` unseen, `✗` invalid)
+ * and, for the last three, why; then a one-line summary (`3 supported · 1 seen · 1 invalid`).
+ * Locations are shown as seen from the current directory.
  */
-export function renderCitations(
-  citations: ReadonlyArray<{ path: string; line: number; verified: boolean }>,
-  c: Colors,
-  view: RootView = SAME_DIR_VIEW,
-): string {
+export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: Colors, view: RootView = SAME_DIR_VIEW): string {
   if (citations.length === 0) return `${c.bold("Citations:")} none\n`;
-  const ok = citations.filter((x) => x.verified).length;
-  const lines = [`${c.bold("Citations:")} ${ok} of ${citations.length} verified`];
+  const counts: Record<Status, number> = { supported: 0, seen: 0, unseen: 0, invalid: 0 };
+  const verified = citations.filter((x) => x.verified).length;
+  const lines = [`${c.bold("Citations:")} ${verified} of ${citations.length} verified`];
   for (const x of citations) {
-    lines.push(
-      x.verified
-        ? `  ${c.green("✓")} ${shownPath(x.path, view)}:${x.line}`
-        : `  ${c.red("✗")} ${shownPath(x.path, view)}:${x.line}  ${c.red("unverified: not in the evidence gathered")}`,
-    );
+    const status = statusOf(x);
+    counts[status]++;
+    const range = x.end_line !== undefined && x.end_line !== x.line ? `${x.line}-${x.end_line}` : `${x.line}`;
+    const where = `${shownPath(x.path, view)}:${range}`;
+    const from = x.resolved_from !== undefined ? c.dim(` (written ${visibleText(x.resolved_from)})`) : "";
+    const { sign, words } = STATUS_SIGNS[status];
+    if (status === "supported") lines.push(`  ${c.green(sign)} ${where}${from}`);
+    else if (status === "seen") lines.push(`  ${c.yellow(sign)} ${where}${from}  ${c.yellow(words)}`);
+    else {
+      const why = x.reason !== undefined ? `: ${visibleText(x.reason)}` : "";
+      lines.push(`  ${c.red(sign)} ${where}${from}  ${c.red(status === "invalid" ? `${words}${why}` : words)}`);
+    }
   }
+  const summary = (Object.keys(counts) as Status[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
+  lines.push(summary.join(" · "));
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The plain warning `ask` prints on stderr when an answer's citations failed the check (after
+ * the one re-ask): `undefined` when the grounding is `ok` or `none` and nothing is unseen or
+ * invalid.
+ */
+export function groundingWarning(grounding: string, citations: ReadonlyArray<RenderedCitation>): string | undefined {
+  const bad = citations.filter((x) => statusOf(x) === "unseen" || statusOf(x) === "invalid").length;
+  if (grounding === "failed") {
+    return citations.length === 0
+      ? "this answer makes claims about the code but cites no location; do not trust it without checking"
+      : "none of this answer's citations was shown to the model; do not trust it without checking";
+  }
+  if (bad > 0) return `${bad} of ${citations.length} citations of this answer were never shown to the model or do not exist; check them before trusting the answer`;
+  return undefined;
+}
+
+/** `--verbose` details: the candidates of an ambiguous file name, and how bare names were resolved. */
+export function citationDetails(citations: ReadonlyArray<RenderedCitation>): string[] {
+  const out: string[] = [];
+  for (const x of citations) {
+    if (x.candidates && x.candidates.length > 0) out.push(`${visibleText(x.path)}:${x.line} could be: ${x.candidates.map((p) => visibleText(p)).join(", ")}`);
+    else if (x.resolved_from !== undefined) out.push(`${visibleText(x.resolved_from)} resolved to ${visibleText(x.path)} (the only file with that name)`);
+  }
+  return out;
 }
 
 interface SchemaProperty {

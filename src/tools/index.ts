@@ -12,6 +12,7 @@ export {
   type ValueSuccess,
 } from "./registry.js";
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
+export { locateFile, type LocatedFile } from "./locate-file.js";
 export { Workspace } from "../evidence/sandbox/workspace.js";
 export { visibleText } from "../evidence/visible-text.js";
 export {

@@ -34,6 +34,17 @@ function refs(evidence: Evidence[]) {
   return evidence.map((e) => ({ path: e.path, start_line: e.start_line, end_line: e.end_line, name: e.name }));
 }
 
+function firstLines(evidence: Evidence[]) {
+  return evidence.map((e) => ({ path: e.path, start_line: e.start_line, end_line: e.end_line, name: e.name, snippet: e.snippet.split("\n")[0] }));
+}
+
+/**
+ * Records of the step-4 test kept whole, and listed with their first line in the tight budget;
+ * the test proves each is the largest that fits (one more would not).
+ */
+const KEPT = 45;
+const LISTED = 13;
+
 const QUESTION: Message = { role: "user", content: "Where is compute called?" };
 const call = (query: string): Message => ({
   role: "assistant",
@@ -145,7 +156,7 @@ describe("fitHistory", () => {
     expect(three.messages[6]!.content).toBe(envelope(gamma));
   });
 
-  it("step 4: a newest result too large alone keeps as many snippets as fit, then references", () => {
+  it("step 4: a newest result too large alone keeps as many snippets as fit, then first lines", () => {
     const big = records("delta", 60);
     const h: Message[] = [QUESTION, call("delta"), result(big)];
     const fixed = 300;
@@ -154,34 +165,34 @@ describe("fitHistory", () => {
     const fit = fitHistory(h, { fixedTokens: fixed, limitTokens: limit });
     expect(fit).toMatchObject({ thinkingDropped: 1, newest: "partial", fits: true });
     const env = JSON.parse(fit.messages[2]!.content) as { evidence: Array<Record<string, unknown>>; total: number; truncated: boolean; note: string };
-    const kept = env.evidence.filter((e) => "snippet" in e).length;
-    // Every record is listed; the first `kept` whole, the rest as references.
+    const kept = env.evidence.findIndex((e, i) => e.snippet !== big[i]!.snippet);
+    // Every record is listed; the first `kept` whole, the rest with their first line.
     expect(env.evidence).toHaveLength(60);
     expect(env.evidence.slice(0, kept)).toEqual(big.slice(0, kept));
-    expect(env.evidence.slice(kept)).toEqual(refs(big.slice(kept)));
-    expect(kept).toBe(50);
-    expect(env).toMatchObject({ total: 60, truncated: false, note: `snippets of the last 10 of 60 records omitted to save context; call read_evidence for the lines` });
+    expect(env.evidence.slice(kept)).toEqual(firstLines(big.slice(kept)));
+    expect(kept).toBe(KEPT);
+    expect(env).toMatchObject({ total: 60, truncated: false, note: `snippets after their first line of the last ${60 - KEPT} of 60 records omitted to save context; call read_evidence for the lines` });
     // The most that fits: one more whole record would not.
     const room = limit - fixed - others;
     const size = (k: number) =>
-      estimateMessageTokens({ role: "tool", content: JSON.stringify(compactEvidence({ records: big as never, total: 60, truncated: false }, k)) });
+      estimateMessageTokens({ role: "tool", content: JSON.stringify(compactEvidence({ records: big as never, total: 60, truncated: false }, k, 60, true)) });
     expect(size(kept)).toBeLessThanOrEqual(room);
     expect(size(kept + 1)).toBeGreaterThan(room);
 
-    // Too small even for all references: as many references as fit, and `truncated`.
+    // Too small even for every first line: as many records with their first line as fit, and `truncated`.
     const tight = fitHistory(h, { fixedTokens: fixed, limitTokens: fixed + others + 800 });
-    expect(tight.newest).toBe("refs");
+    expect(tight.newest).toBe("first_lines");
     const t = JSON.parse(tight.messages[2]!.content) as { evidence: unknown[]; total: number; truncated: boolean; note: string };
-    expect(t.evidence).toEqual(refs(big.slice(0, t.evidence.length)));
-    expect(t.evidence.length).toBe(33);
-    const refsSize = (m: number) =>
-      estimateMessageTokens({ role: "tool", content: JSON.stringify(compactEvidence({ records: big as never, total: 60, truncated: false }, 0, m)) });
-    expect(refsSize(33)).toBeLessThanOrEqual(800);
-    expect(refsSize(34)).toBeGreaterThan(800);
+    expect(t.evidence).toEqual(firstLines(big.slice(0, t.evidence.length)));
+    expect(t.evidence.length).toBe(LISTED);
+    const listedSize = (m: number) =>
+      estimateMessageTokens({ role: "tool", content: JSON.stringify(compactEvidence({ records: big as never, total: 60, truncated: false }, 0, m, true)) });
+    expect(listedSize(LISTED)).toBeLessThanOrEqual(800);
+    expect(listedSize(LISTED + 1)).toBeGreaterThan(800);
     expect(t).toMatchObject({
       total: 60,
       truncated: true,
-      note: "snippets and the last 27 of 60 records omitted to save context; call read_evidence for the lines, or repeat the call with a narrower query",
+      note: `snippets after their first line and the last ${60 - LISTED} of 60 records omitted to save context; call read_evidence for the lines, or repeat the call with a narrower query`,
     });
 
     // Nothing fits: the counts stay, and the result says it does not fit.

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkCitations, extractCitations } from "../../src/agent/grounding.js";
-import type { Evidence } from "../../src/evidence/evidence.js";
-
-const ev = (path: string, start_line: number, end_line = start_line): Evidence => ({
-  path,
-  start_line,
-  end_line,
-  kind: "source",
-  name: path,
-  snippet: "x",
-});
+import { extractCitations, gradeCitations, groundingOf, type SeenLines } from "../../src/agent/grounding.js";
+import type { LocatedFile } from "../../src/tools/index.js";
 
 const loc = (answer: string) => extractCitations(answer).map((c) => [c.path, c.line, c.end_line]);
 
@@ -61,42 +52,58 @@ describe("extractCitations", () => {
   });
 });
 
-describe("checkCitations", () => {
-  const evidence = [
-    ev("src/build_index.py", 4),
-    ev("src/chat_reranker.py", 6),
-    ev("src/rag_chat.py", 10),
-    ev("src/rag_common.py", 1, 20),
-    ev("src/rag_common.py", 21, 30),
-  ];
+describe("gradeCitations", () => {
+  /** Lines shown to the model: path → [first line, texts]. */
+  const shown = (files: Record<string, [number, string[]]>): SeenLines =>
+    new Map(Object.entries(files).map(([p, [start, texts]]) => [p, new Map(texts.map((t, i) => [start + i, t]))]));
+  const seen = shown({
+    "src/build_index.py": [4, ["import rag_common"]],
+    "src/rag_chat.py": [10, ["from rag_common import load_index"]],
+    "src/rag_common.py": [1, ["def load_index(path):", "    return json.load(open(path))"]],
+  });
+  /** A repository with these files and line counts. */
+  const repo: Record<string, number> = { "src/build_index.py": 40, "src/rag_chat.py": 80, "src/rag_common.py": 120, "src/other.py": 10, "a/util.py": 5, "b/util.py": 5 };
+  const locate = (p: string): Promise<LocatedFile> => {
+    if (repo[p] !== undefined) return Promise.resolve({ ok: true, path: p, lines: repo[p] });
+    const hits = Object.keys(repo).filter((f) => f.endsWith(`/${p}`));
+    if (hits.length === 1) return Promise.resolve({ ok: true, path: hits[0]!, lines: repo[hits[0]!]! });
+    if (hits.length > 1) return Promise.resolve({ ok: false, reason: `${hits.length} files are named ${p}`, candidates: hits });
+    return Promise.resolve({ ok: false, reason: `NOT_FOUND: no file ${p}` });
+  };
+  const statuses = async (answer: string) => (await gradeCitations(answer, seen, locate)).map((c) => [c.path, c.line, c.status, c.verified]);
 
-  it("verifies paths equal to an evidence path with lines inside a record's range", () => {
-    expect(
-      checkCitations(
-        "src/build_index.py:4, src/chat_reranker.py (line 6), src/rag_chat.py#L10, src/rag_common.py:15-25, src/rag_common.py（第 30 行）",
-        evidence,
-      ),
-    ).toEqual([
-      { path: "src/build_index.py", line: 4, verified: true },
-      { path: "src/chat_reranker.py", line: 6, verified: true },
-      { path: "src/rag_chat.py", line: 10, verified: true },
-      { path: "src/rag_common.py", line: 15, verified: true },
-      { path: "src/rag_common.py", line: 30, verified: true },
+  it("supported: shown lines whose sentence names something in them; seen: shown, named nothing", async () => {
+    expect(await statuses("`load_index` is defined at src/rag_common.py:1. It is a tidy helper (src/rag_common.py:2).")).toEqual([
+      ["src/rag_common.py", 1, "supported", true],
+      ["src/rag_common.py", 2, "seen", true],
     ]);
   });
 
-  it("marks wrong lines, unknown paths and bare file names as unverified", () => {
-    expect(
-      checkCitations("src/build_index.py:5, src/other.py:4, rag_chat.py:10, src/rag_common.py:25-31", evidence),
-    ).toEqual([
-      { path: "src/build_index.py", line: 5, verified: false },
-      { path: "src/other.py", line: 4, verified: false },
-      { path: "rag_chat.py", line: 10, verified: false },
-      { path: "src/rag_common.py", line: 25, verified: false },
+  it("unseen: exists but never shown; invalid: no such file, past the end, ambiguous bare name", async () => {
+    const got = await gradeCitations("See src/rag_common.py:50, src/other.py:3, src/nope.py:1, src/other.py:11 and util.py:2.", seen, locate);
+    expect(got.map((c) => [c.path, c.line, c.status])).toEqual([
+      ["src/rag_common.py", 50, "unseen"],
+      ["src/other.py", 3, "unseen"],
+      ["src/nope.py", 1, "invalid"],
+      ["src/other.py", 11, "invalid"],
+      ["util.py", 2, "invalid"],
     ]);
+    expect(got[3]!.reason).toBe("src/other.py has 10 lines");
+    expect(got[4]!.candidates).toEqual(["a/util.py", "b/util.py"]);
   });
 
-  it("returns nothing for an answer without citations", () => {
-    expect(checkCitations("No file imports it.", evidence)).toEqual([]);
+  it("resolves a bare file name that exactly one repository file has, and says so", async () => {
+    const [c] = await gradeCitations("rag_chat.py:10 imports rag_common.", seen, locate);
+    expect(c).toMatchObject({ path: "src/rag_chat.py", line: 10, status: "supported", resolved_from: "rag_chat.py" });
+  });
+
+  it("grounding: ok, partial, failed, none", async () => {
+    const g = async (a: string) => groundingOf(a, await gradeCitations(a, seen, locate));
+    expect(await g("src/build_index.py:4 imports rag_common.")).toBe("ok");
+    expect(await g("src/build_index.py:4 imports rag_common; so does src/other.py:3.")).toBe("partial");
+    expect(await g("It is configured in src/other.py:3.")).toBe("failed");
+    expect(await g("Three files import it.")).toBe("failed");
+    expect(await g("No file imports rag_common; I could not find any importer.")).toBe("none");
+    expect(await g("找不到任何導入 rag_common 的檔案。")).toBe("none");
   });
 });

@@ -61,7 +61,7 @@ async function startSession(fakeOptions?: FakeOllamaOptions) {
   const provider = new OllamaProvider({ host: fake.host });
   const events: AgentEvent[] = [];
   const ask = (options: Partial<Omit<RunAgentOptions, "provider" | "registry">> = {}) =>
-    runAgent({ provider, model: "qwen3:8b", registry, question: QUESTION, onEvent: (e) => events.push(e), ...options });
+    runAgent({ provider, model: "qwen3:8b", registry, question: QUESTION, reask: false, onEvent: (e) => events.push(e), ...options });
   return { fake, calls, events, ask };
 }
 
@@ -90,10 +90,11 @@ describe("runAgent (native tool calls)", () => {
       "src/rag_chat.py:10-10:import",
       "src/rag_chat.py:9-11:source",
     ]);
-    expect(result.citations).toEqual([
-      { path: "src/build_index.py", line: 4, verified: true },
-      { path: "src/rag_chat.py", line: 10, verified: true },
-      { path: "src/other.py", line: 3, verified: false },
+    // Shown, but the sentence "Two files: … and …" names nothing in the lines: `seen`.
+    expect(result.citations.map(({ path, line, verified, status }) => ({ path, line, verified, status }))).toEqual([
+      { path: "src/build_index.py", line: 4, verified: true, status: "seen" },
+      { path: "src/rag_chat.py", line: 10, verified: true, status: "seen" },
+      { path: "src/other.py", line: 3, verified: false, status: "invalid" },
     ]);
     expect(result.steps.map(({ ms: _ms, ...s }) => s)).toEqual([
       { tool: "find_importers", arguments: { module_name: "rag_common" }, ok: true, total: 2, recovered_by: "native" },
@@ -216,7 +217,7 @@ describe("runAgent (native tool calls)", () => {
     expect(fake.chatRequests()[0]!.stream).toBe(true);
     expect(deltas.join("")).toBe("No tool needed: src/a.py:1 is empty.");
     expect(deltas.length).toBeGreaterThan(1);
-    expect(result.citations).toEqual([{ path: "src/a.py", line: 1, verified: false }]);
+    expect(result.citations).toMatchObject([{ path: "src/a.py", line: 1, verified: false, status: "invalid" }]);
   });
 });
 

@@ -45,7 +45,7 @@ describe("AskEventPrinter", () => {
       fits: true,
     });
     const quiet = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: false });
-    quiet.onEvent({ type: "context", context_tokens: 8192, estimated_tokens: 9000, compacted: 3, thinking_dropped: 0, counts_only: 1, newest: "refs", fits: false });
+    quiet.onEvent({ type: "context", context_tokens: 8192, estimated_tokens: 9000, compacted: 3, thinking_dropped: 0, counts_only: 1, newest: "first_lines", fits: false });
     expect(stderr).toBe("  context: 2 older tool results compacted, 1 reasoning block dropped; ~6120 of 8192 tokens (fits)\n");
     expect(stdout).toBe("");
   });

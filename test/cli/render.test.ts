@@ -76,16 +76,21 @@ describe("renderEvidence", () => {
 });
 
 describe("renderCitations", () => {
-  it("shows each cited location as the view shows paths, unverified ones marked", () => {
+  it("shows each cited location as the view shows paths, with its status sign, then a summary", () => {
     const citations = [
-      { path: "src/rag_chat.py", line: 10, verified: true },
-      { path: "src/rag_chat.py", line: 99, verified: false },
+      { path: "src/rag_chat.py", line: 10, end_line: 10, verified: true, status: "supported" as const },
+      { path: "src/rag_chat.py", line: 12, end_line: 14, verified: true, status: "seen" as const },
+      { path: "src/rag_chat.py", line: 99, end_line: 99, verified: false, status: "unseen" as const },
+      { path: "src/other.py", line: 3, end_line: 3, verified: false, status: "invalid" as const, reason: "src/other.py has 2 lines", resolved_from: "other.py" },
     ];
     expect(renderCitations(citations, plain, sibling)).toBe(
       [
-        "Citations: 1 of 2 verified",
+        "Citations: 2 of 4 verified",
         "  ✓ ../flask/src/rag_chat.py:10",
-        "  ✗ ../flask/src/rag_chat.py:99  unverified: not in the evidence gathered",
+        "  ~ ../flask/src/rag_chat.py:12-14  seen: shown to the model, but the sentence names nothing in these lines",
+        "  ? ../flask/src/rag_chat.py:99  unseen: never shown to the model",
+        "  ✗ ../flask/src/other.py:3 (written other.py)  invalid: src/other.py has 2 lines",
+        "1 supported · 1 seen · 1 unseen · 1 invalid",
         "",
       ].join("\n"),
     );

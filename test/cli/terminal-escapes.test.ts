@@ -67,7 +67,7 @@ describe("renderers", () => {
 
   it("citations with a forged path stay one line each", () => {
     const out = renderCitations([{ path: `a.py:1\n  ✓ b.py`, line: 2, verified: false }], plain);
-    expect(out.trimEnd().split("\n")).toEqual(["Citations: 0 of 1 verified", "  ✗ a.py:1\\n  ✓ b.py:2  unverified: not in the evidence gathered"]);
+    expect(out.trimEnd().split("\n")).toEqual(["Citations: 0 of 1 verified", "  ? a.py:1\\n  ✓ b.py:2  unseen: never shown to the model", "1 unseen"]);
   });
 
   it("an MCP text block shows one heading per record, whatever the name holds", () => {
@@ -135,6 +135,7 @@ describe("CLI human output (built CLI)", () => {
         models: [{ name: "qwen3:8b", capabilities: ["completion", "tools", "thinking"] }],
         turns: [
           {
+            repeat: true,
             thinking: `plan${OSC52}\r${ERASE_LINE}`,
             content: `See src/term.py:1.${OSC52}\r${ERASE_LINE}${CURSOR_UP}\n\n${FORGED}\n  ✓ src/term.py:1${C1_CSI}`,
           },

@@ -78,7 +78,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
   it("prints the streamed answer, the four evidence records and all citations verified", async () => {
     server = await scriptedServer();
     // Run from the repository, as the README shows: locations are relative to the current directory.
-    const r = await runCli(["ask", QUESTION, "--root", "examples/rag-app"], { env: { OLLAMA_HOST: server.host }, cwd: REPO_ROOT });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", "examples/rag-app"], { env: { OLLAMA_HOST: server.host }, cwd: REPO_ROOT });
     expect(r.stderr).not.toContain("error");
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(`${ANSWER}\n`)).toBe(true);
@@ -110,9 +110,9 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     expect(toolMessage.tool_name).toBe("find_importers");
   });
 
-  it("--json prints {answer, evidence, citations, steps, model, provider}", async () => {
+  it("--json prints {answer, evidence, citations, grounding, stop_reason, steps, model, provider}", async () => {
     server = await scriptedServer();
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--json", "--model", "qwen3:8b"], {
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--json", "--model", "qwen3:8b"], {
       env: { OLLAMA_HOST: server.host },
     });
     expect(r.code).toBe(0);
@@ -120,11 +120,13 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
       evidence: Envelope["evidence"];
       steps: Array<Record<string, unknown>>;
     };
-    expect(Object.keys(out)).toEqual(["answer", "evidence", "citations", "steps", "model", "provider"]);
+    expect(Object.keys(out)).toEqual(["answer", "evidence", "citations", "grounding", "stop_reason", "steps", "model", "provider"]);
+    expect(out).toMatchObject({ grounding: "ok", stop_reason: "answer" });
     expect(out.answer).toBe(ANSWER);
     // JSON keeps repository-relative paths, whatever the current directory.
     expect(out.evidence.map((e) => [e.path, e.start_line])).toEqual(IMPORTERS);
-    expect(out.citations).toEqual(IMPORTERS.map(([p, line]) => ({ path: p, line, verified: true })));
+    // Each list item is only a location: the sentence leading the list names `rag_common`, which the lines hold.
+    expect(out.citations).toEqual(IMPORTERS.map(([p, line]) => ({ path: p, line, end_line: line, status: "supported", verified: true })));
     expect(out.steps).toHaveLength(1);
     expect(Object.keys(out.steps[0]!)).toEqual(["tool", "arguments", "ok", "total", "ms", "recovered_by"]);
     expect(out.steps[0]).toMatchObject({ tool: "find_importers", arguments: { module_name: "rag_common" }, ok: true, total: 4, recovered_by: "native" });
@@ -133,28 +135,36 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     expect(server.chatRequests()[0]!.stream).toBe(false);
   });
 
-  it("marks an unverified citation in human output", async () => {
+  it("marks an unseen citation in human output, after one re-ask that did not fix it, with a warning", async () => {
+    const answer = "src/rag_chat.py:10 imports rag_common, and src/rag_chat.py:20 calls load_index.";
     server = await startFakeOllama({
       turns: [
         { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
-        { content: "src/rag_chat.py:10 and src/rag_chat.py:99" },
+        { content: answer },
+        { when: (req) => req.messages.at(-1)?.role === "user", content: answer },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Citations: 1 of 2 verified");
     expect(r.stdout).toContain("  ✓ examples/rag-app/src/rag_chat.py:10\n");
-    expect(r.stdout).toMatch(/✗ examples\/rag-app\/src\/rag_chat\.py:99 {2}unverified/);
+    expect(r.stdout).toContain("  ? examples/rag-app/src/rag_chat.py:20  unseen: never shown to the model\n");
+    expect(r.stdout).toContain("\n1 supported · 1 unseen\n");
+    expect(r.stderr).toContain("codecite: 1 of 2 citations of this answer were never shown to the model or do not exist");
+    const reask = server.chatRequests()[2]!.messages.at(-1)!;
+    expect(reask.role).toBe("user");
+    expect(reask.content).toContain("- src/rag_chat.py:20: you were never shown these lines (these lines were not shown to the model)");
+    expect(reask.content).toContain("Lines you have seen: src/build_index.py: 4; src/chat_reranker.py: 6; src/chat_reranker_guarded.py: 6; src/rag_chat.py: 10.");
   });
 
   it("run inside the root, locations stay repository-relative", async () => {
     server = await startFakeOllama({
       turns: [
         { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
-        { content: "src/rag_chat.py:10" },
+        { content: "src/rag_chat.py:10 imports rag_common." },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host }, cwd: RAG_APP });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host }, cwd: RAG_APP });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^src\/rag_chat\.py:10 {2}import rag_common$/m);
     expect(r.stdout).toContain("  ✓ src/rag_chat.py:10\n");
@@ -164,7 +174,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
     server = await startFakeOllama({
       turns: [{ repeat: true, tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b", "--max-steps", "1"], {
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "qwen3:8b", "--max-steps", "1"], {
       env: { OLLAMA_HOST: server.host },
     });
     expect(r.code).toBe(0);
@@ -185,7 +195,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
         { when: (r) => r.messages.at(-1)?.content.startsWith("Tool result (find_importers):") === true, content: "src/rag_chat.py:10" },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     const said = "codecite: using model gemma2:2b: no installed model has tool support, so it runs with the tool shim (tools described in the prompt, calls read from its text)";
     expect(r.stderr.split("\n").filter((l) => l.includes("tool shim"))).toEqual([said]);
@@ -201,9 +211,9 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
   it("--json: the fallback model is still named on stderr, stdout holds only the JSON", async () => {
     server = await startFakeOllama({
       models: [{ name: "gemma2:2b", capabilities: ["completion"] }],
-      turns: [{ content: "No tools needed." }],
+      turns: [{ repeat: true, content: "No tools needed." }],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--json"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--json"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ answer: "No tools needed.", model: "gemma2:2b" });
     expect(r.stderr).toContain("codecite: using model gemma2:2b: no installed model has tool support");
@@ -212,7 +222,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
 
   it("--toolshim off with no tool-capable model stops and says how to fix it", async () => {
     server = await startFakeOllama({ models: [{ name: "gemma2:2b", capabilities: ["completion"] }] });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--toolshim", "off", "--json"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--toolshim", "off", "--json"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
@@ -227,12 +237,12 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
 
   it("a --model that is not installed: the hint says `ollama pull NAME` and lists the installed models", async () => {
     server = await startFakeOllama({ models: [{ name: "qwen3:8b" }, { name: "gemma2:2b", capabilities: ["completion"] }] });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "nope"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "nope"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("codecite: error: model nope is not installed on Ollama at");
     expect(r.stderr).toContain("hint: ollama pull nope — or use an installed model with --model: qwen3:8b, gemma2:2b\n");
-    const j = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "nope", "--json"], { env: { OLLAMA_HOST: server.host } });
+    const j = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "nope", "--json"], { env: { OLLAMA_HOST: server.host } });
     expect(JSON.parse(j.stdout)).toMatchObject({
       ok: false,
       error: { code: "MODEL_NOT_FOUND", hint: "ollama pull nope — or use an installed model with --model: qwen3:8b, gemma2:2b" },
@@ -245,7 +255,7 @@ describe("ask: an empty answer explains itself", () => {
     server = await startFakeOllama({
       turns: [{ tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }, { content: "" }],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "qwen3:8b"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("codecite: the model gave an empty answer; the evidence it gathered is listed below");
     expect(r.stdout.startsWith("Evidence (4):\n")).toBe(true);

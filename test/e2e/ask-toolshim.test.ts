@@ -32,7 +32,7 @@ describe("ask with the tool shim", () => {
         { when: hasImportersResult, content: ANSWER },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen2.5-coder:7b", "--json"], {
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "qwen2.5-coder:7b", "--json"], {
       env: { OLLAMA_HOST: server.host, CODECITE_TOOLSHIM: "auto" },
     });
     expect(r.code).toBe(0);
@@ -60,7 +60,7 @@ describe("ask with the tool shim", () => {
         { when: hasImportersResult, content: ANSWER, chunkSize: 3 },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "qwen2.5-coder:7b"], {
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "qwen2.5-coder:7b"], {
       env: { OLLAMA_HOST: server.host },
     });
     expect(r.code).toBe(0);
@@ -82,7 +82,7 @@ describe("ask with the tool shim", () => {
         { when: hasImportersResult, content: ANSWER },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "gemma2"], { env: { OLLAMA_HOST: server.host } });
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "gemma2"], { env: { OLLAMA_HOST: server.host } });
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(`${ANSWER}\n`)).toBe(true);
     expect(r.stdout).toContain("Citations: 4 of 4 verified");
@@ -113,7 +113,7 @@ describe("ask with the tool shim", () => {
         { when: hasImportersResult, content: ANSWER },
       ],
     });
-    const r = await runCli(["ask", QUESTION, "--root", RAG_APP, "--model", "gemma2:2b", "--json"], {
+    const r = await runCli(["ask", QUESTION, "--no-prefetch", "--root", RAG_APP, "--model", "gemma2:2b", "--json"], {
       env: { OLLAMA_HOST: server.host },
     });
     expect(r.code).toBe(0);

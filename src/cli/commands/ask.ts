@@ -1,10 +1,16 @@
 /**
- * `codecite ask <question>`: one agent session over the repository at `--root`.
+ * `codecite ask <question>`: one agent session over the repository at `--root`. The question
+ * `-` is read from stdin (UTF-8, trimmed).
  * Human mode streams the answer to stdout, then prints the evidence records and the
- * citations (unverified ones marked), their locations as seen from the current directory.
- * `--json` prints one object: `{answer, evidence, citations, steps, model, provider}`, paths
- * repository-relative. Without `--model`/`CODECITE_MODEL` the model is chosen by
+ * citations, each marked with its status, and a one-line summary; when the answer's grounding
+ * is `failed`, or a citation is `unseen`/`invalid`, a plain warning goes to stderr first.
+ * `--json` prints one object: `{answer, evidence, citations, grounding, stop_reason, steps,
+ * model, provider}` (README "ask --json"), paths repository-relative. `--strict` exits with
+ * code 3 when the grounding is `failed`. Without `--model`/`CODECITE_MODEL` the model is chosen by
  * `default-model.ts` and named on stderr.
+ *
+ * Session bounds: `--max-calls-per-turn` (`CODECITE_MAX_CALLS_PER_TURN`, default 16) and
+ * `--timeout` in seconds (`CODECITE_TIMEOUT`, default 600); a flag wins over the variable.
  */
 import type { Command } from "commander";
 import type { ConfigFlags } from "../../config.js";
@@ -24,12 +30,53 @@ interface AskFlags {
   numCtx?: string;
   json?: boolean;
   verbose?: boolean;
+  strict?: boolean;
+  /** Commander's negated `--no-prefetch`: false when given. */
+  prefetch?: boolean;
+  maxCallsPerTurn?: string;
+  timeout?: string;
 }
 
-async function ask(question: string, flags: AskFlags): Promise<void> {
+/** Exit code of `--strict` when the grounding is `failed`. */
+export const STRICT_EXIT_CODE = 3;
+
+/** Bounds of `--max-calls-per-turn` and `--timeout` (seconds). */
+const MAX_CALLS_LIMIT = 1000;
+const MAX_TIMEOUT_SECONDS = 86_400;
+
+/**
+ * A positive whole number from a flag, else from the variable, else `undefined`.
+ * @throws UsageError naming the flag or variable, the bounds and what was given.
+ */
+function boundedSetting(flag: [string, string | undefined], variable: [string, string | undefined], max: number): number | undefined {
+  for (const [name, raw] of [flag, variable]) {
+    if (raw === undefined || raw.trim() === "") continue;
+    const text = raw.trim();
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+      throw new UsageError(`${name} must be a whole number between 1 and ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  }
+  return undefined;
+}
+
+/** The question: the argument, or stdin for `-`. */
+async function readQuestion(arg: string): Promise<string> {
+  if (arg !== "-") return arg;
+  if (process.stdin.isTTY) throw new UsageError("the question is `-` but stdin is a terminal; pipe the question in, e.g. echo 'Where is main defined?' | codecite ask -");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8").trim();
+}
+
+async function ask(questionArg: string, flags: AskFlags): Promise<void> {
   const json = flags.json === true;
   const verbose = flags.verbose === true;
-  if (question.trim() === "") throw new UsageError("the question is empty");
+  const question = await readQuestion(questionArg);
+  if (question.trim() === "") throw new UsageError(questionArg === "-" ? "the question read from stdin is empty" : "the question is empty");
+  const maxCallsPerTurn = boundedSetting(["--max-calls-per-turn", flags.maxCallsPerTurn], ["CODECITE_MAX_CALLS_PER_TURN", process.env.CODECITE_MAX_CALLS_PER_TURN], MAX_CALLS_LIMIT);
+  const timeoutSeconds = boundedSetting(["--timeout", flags.timeout], ["CODECITE_TIMEOUT", process.env.CODECITE_TIMEOUT], MAX_TIMEOUT_SECONDS);
   const [{ resolveConfig }, { loadConfigFiles }] = await Promise.all([import("../../config.js"), import("../../config-file.js")]);
   const configFlags: ConfigFlags = {};
   if (flags.model !== undefined) configFlags.model = flags.model;
@@ -96,6 +143,9 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       workspace,
       question,
       ...(config.maxSteps !== undefined ? { maxSteps: config.maxSteps } : {}),
+      ...(maxCallsPerTurn !== undefined ? { maxCallsPerTurn } : {}),
+      ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+      prefetch: flags.prefetch !== false,
       ...(config.contextTokens !== undefined ? { contextTokens: config.contextTokens } : {}),
       toolshim: config.toolshim,
       ...(interpreter ? { interpreter } : {}),
@@ -107,11 +157,15 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       })
       .finally(() => progress.stop());
 
+    const strictFail = flags.strict === true && result.grounding === "failed";
+    if (strictFail) process.exitCode = STRICT_EXIT_CODE;
     if (json) {
       output.printJson({
         answer: result.answer,
         evidence: result.evidence,
         citations: result.citations,
+        grounding: result.grounding,
+        stop_reason: result.stop_reason,
         steps: result.steps,
         model: result.model,
         provider: result.provider,
@@ -122,10 +176,15 @@ async function ask(question: string, flags: AskFlags): Promise<void> {
       output.logLine(errColors.yellow("codecite: the model gave an empty answer; the evidence it gathered is listed below"));
     } else if (!printer.wroteAnswer) {
       printer.write(result.answer);
-    } else if (result.stop_reason === "max_steps") {
-      printer.write(`\n\n${result.answer.split("\n").at(-1) ?? ""}`);
+    } else {
+      // Notes codecite added to a streamed answer (step limit, deadline, cut calls, output limit).
+      const notes = result.answer.split("\n").filter((l) => l.startsWith("[codecite]"));
+      if (notes.length > 0) printer.write(`\n\n${notes.join("\n")}`);
     }
     printer.finish();
+    const warning = render.groundingWarning(result.grounding, result.citations);
+    if (warning !== undefined) output.logLine(errColors.yellow(`codecite: ${warning}`));
+    if (verbose) for (const line of render.citationDetails(result.citations)) output.logLine(errColors.dim(`  ${line}`));
     const c = output.colorsFor(process.stdout);
     // Locations open from the current directory, as in the evidence commands (root-view.ts).
     const view = rootView(flags.root);
@@ -142,7 +201,7 @@ export function register(program: Command): void {
   program
     .command("ask")
     .description("answer a question about the code, with path:line evidence")
-    .argument("<question>", "the question")
+    .argument("<question>", "the question (- reads it from stdin)")
     .option("--root <dir>", "repository root", ".")
     .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support, else the first installed model)")
     .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
@@ -150,7 +209,11 @@ export function register(program: Command): void {
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
     .option("--max-steps <n>", "maximum tool steps before answering, 1-100 (default 8)")
     .option("--num-ctx <n>", "context size in tokens, 2048-1048576 (default: CODECITE_NUM_CTX, else 8192; capped by the model's)")
-    .option("--json", "print {answer, evidence, citations, steps, model, provider} as JSON")
-    .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")
+    .option("--max-calls-per-turn <n>", "most tool calls run from one model turn (default: CODECITE_MAX_CALLS_PER_TURN, else 16)")
+    .option("--timeout <seconds>", "deadline of the whole session (default: CODECITE_TIMEOUT, else 600)")
+    .option("--no-prefetch", "do not look the question's code names up before the first model call")
+    .option("--strict", `exit with code ${STRICT_EXIT_CODE} when no citation of the answer was shown to the model (grounding failed)`)
+    .option("--json", "print {answer, evidence, citations, grounding, stop_reason, steps, model, provider} as JSON")
+    .option("--verbose", "show reasoning, tool-shim diagnostics, the context budget per part and progress on stderr")
     .action((question: string, flags: AskFlags) => runAction(flags.json === true, () => ask(question, flags)));
 }
