@@ -103,6 +103,7 @@ describe(`codecite ask "${QUESTION}" --root examples/rag-app`, () => {
       "find_symbol",
       "read_evidence",
       "find_importers",
+      "find_references",
       "read_git_diff",
     ]);
     expect(chats[0]!.messages.at(-1)).toEqual({ role: "user", content: QUESTION });

@@ -20,7 +20,7 @@ const IMPORTERS: Array<[string, number]> = [
   ["src/rag_chat.py", 10],
 ];
 const ANSWER = `Four files import it:\n${IMPORTERS.map(([p, l]) => `- ${p}:${l}`).join("\n")}`;
-const TOOL_NAMES = ["search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff"];
+const TOOL_NAMES = ["search_code", "find_symbol", "read_evidence", "find_importers", "find_references", "read_git_diff"];
 
 type WireMessage = { role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string };
 
