@@ -2,6 +2,7 @@
  * `codecite eval` as a user runs it (the built CLI as a subprocess) against scripted fake models:
  * the JSON object, the files in `--out`, `--resume`, the summary table, and bad flags.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { Workspace, createCodeToolRegistry, repositoryCatalog } from "../../src/
 import { generateQuestions, type EvalQuestion } from "../../src/eval/index.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
-import { runCli } from "../cli/run-cli.js";
+import { CLI, runCli } from "../cli/run-cli.js";
 import { ragRepo } from "./rag-repo.js";
 import { SCRIPTED_MODELS, scriptedModels } from "./scripted-models.js";
 
@@ -75,5 +76,35 @@ describe("codecite eval (CLI)", () => {
     const missing = await runCli([...base, "--models", "ace:7b,nope:1b", "--json"]);
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout)).toMatchObject({ ok: false, error: { code: "MODEL_NOT_FOUND", message: "not installed: nope:1b" } });
+  });
+
+  it("keeps the finished rows on Ctrl-C and finishes the rest with --resume", async () => {
+    const out = makeTempDir("codecite-eval-int-");
+    const results = path.join(out, "results.jsonl");
+    const args = ["eval", "--root", root, "--models", "slow:7b", "--count", "6", "--seed", "4", "--out", out, "--host", server.host];
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+    delete env.OLLAMA_HOST;
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    // Interrupt as soon as the first row is on disk.
+    while (!(existsSync(results) && readFileSync(results, "utf8").trim() !== "")) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    const kept = readFileSync(results, "utf8").trim().split("\n");
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(kept.length).toBeLessThan(6);
+    expect(stderr).toContain("interrupted;");
+    expect(stderr).toContain("--resume");
+    expect(existsSync(path.join(out, "report.html"))).toBe(true);
+    const before = server.chatRequests().length;
+    const resumed = await runCli([...args, "--resume", "--json"], { timeoutMs: 120_000 });
+    expect(resumed.code).toBe(0);
+    const j = JSON.parse(resumed.stdout) as { results: unknown[]; models: Array<{ correct: number }> };
+    expect(j.results).toHaveLength(6);
+    expect(j.models[0]!.correct).toBe(6);
+    // Only the unfinished questions ran (two model turns each).
+    expect(server.chatRequests().length - before).toBe((6 - kept.length) * 2);
   });
 });
