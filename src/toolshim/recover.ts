@@ -14,7 +14,9 @@
  *    only when its markup does not overlap markup already taken; spans of dialects that found
  *    markup without a valid call are removed too when they do not overlap taken markup.
  * 3. Stage 2, inline JSON (`inline-json.ts`), only when stage 1 found no call.
- * 4. Stage 3, the interpreter (`recover` only, not `recoverDeterministic`): only when stages 1–2
+ * 4. The structural stage (`structural.ts`), only when stages 1–2 read nothing: markup named after
+ *    an offered tool whose arguments fit its schema (`recovered_by: "structural"`).
+ * 5. Stage 3, the interpreter (`recover` only, not `recoverDeterministic`): only when stages 1–2
  *    found and decided nothing, the text shows tool intent, and it does not call a side-effect
  *    tool (`policy.ts`). Its failures become diagnostics; stages 1–2 always run.
  *
@@ -28,6 +30,7 @@ import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./in
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning } from "./reasoning.js";
+import { scanStructural } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
   AssistantTurn,
@@ -422,7 +425,24 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], diale
       if (by === undefined && out.calls.length > before) by = "inline_json";
     }
   }
-  const decided = st1.spans.length > 0 || st2.groups.length > 0 || st2.notes.length > 0 || reasoningCalls.length > 0;
+
+  // 4. Stage 3, structural: markup named after an offered tool, only when nothing else was read.
+  let structural = false;
+  if (out.calls.length === 0 && out.rejected.length === 0 && st2.groups.length === 0) {
+    const st3 = scanStructural(masked, tools);
+    for (const n of st3.notes) out.note("structural", n);
+    for (const f of st3.found) {
+      const before = out.calls.length;
+      out.settle(f.call, true);
+      if (out.calls.length > before) {
+        spans.push(f.span);
+        structural = true;
+        out.note("structural", `${f.call.name} read from ${f.shape} markup`);
+      }
+    }
+    if (structural) by ??= "structural";
+  }
+  const decided = st1.spans.length > 0 || st2.groups.length > 0 || st2.notes.length > 0 || reasoningCalls.length > 0 || structural;
   return finish(by ?? "none", spans, decided, st1.reasoning);
 }
 

@@ -61,7 +61,7 @@ const CLOSERS = new RegExp(REASONING_TAGS.map((t) => t.close.source).join("|"), 
 const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml|python|py)$/;
 
 function markerList(): string[] {
-  const fromDialects = DIALECTS.flatMap((d) => d.markers).filter((m) => m.length >= 2 && /^[<[>｜◁]/.test(m) && m !== "[{");
+  const fromDialects = DIALECTS.flatMap((d) => d.markers).filter((m) => m.length >= 2 && /^[<[>｜◁\]]/.test(m) && m !== "[{");
   return [...new Set([...OWN_MARKERS, ...fromDialects])].sort((a, b) => b.length - a.length);
 }
 
@@ -78,11 +78,42 @@ interface HoldScan {
   resume: number;
 }
 
+/**
+ * Where markup the structural stage (`structural.ts`) could read starts: an offered tool's name
+ * opening a line (optionally after `[`, `<` or `call:`) and followed by call syntax, a tag
+ * whose `name` attribute is an offered tool, or a `call:`/`<call>` opening a line. Such text is
+ * held to the end of the message.
+ */
+function structuralPattern(tools: readonly OfferedTool[]): RegExp | undefined {
+  if (tools.length === 0) return undefined;
+  const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
+  // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) too.
+  return new RegExp(
+    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\bname\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)`,
+  );
+}
+
 /** The text is held from `hold`; a `;`/`,` after a closed value is held with it. */
-function holdPoint(text: string, from: number, resume: number, markers: readonly string[], starts: ReadonlySet<string>, tools: readonly OfferedTool[]): HoldScan {
-  const scan = rawHoldPoint(text, from, resume, markers, starts, tools);
+function holdPoint(
+  text: string,
+  from: number,
+  resume: number,
+  markers: readonly string[],
+  starts: ReadonlySet<string>,
+  tools: readonly OfferedTool[],
+  structural?: RegExp,
+): HoldScan {
+  const scan = structuralHold(text, from, rawHoldPoint(text, from, resume, markers, starts, tools), structural);
   const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, scan.hold - 200), scan.hold));
   return sep ? { hold: scan.hold - sep[1]!.length, resume: Math.min(scan.resume, scan.hold - sep[1]!.length) } : scan;
+}
+
+function structuralHold(text: string, from: number, scan: HoldScan, structural?: RegExp): HoldScan {
+  if (!structural) return scan;
+  const m = structural.exec(text.slice(from, scan.hold));
+  if (!m) return scan;
+  const at = from + m.index + (m[0].startsWith("\n") ? 1 : 0);
+  return { hold: at, resume: Math.min(scan.resume, at) };
 }
 
 /** The text is held from `hold` (an undecided construct starts there). */
@@ -304,6 +335,7 @@ export class StreamFilter {
   readonly #prefilled: boolean;
   readonly #markers: readonly string[];
   readonly #starts: ReadonlySet<string>;
+  readonly #structural: RegExp | undefined;
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -314,6 +346,7 @@ export class StreamFilter {
     this.#prefilled = opts.prefilledReasoning === true;
     this.#markers = markerList();
     this.#starts = firstChars(this.#markers);
+    this.#structural = structuralPattern(tools);
   }
 
   /** The raw text received so far. */
@@ -331,7 +364,7 @@ export class StreamFilter {
       if (!closer) return "";
       from = closer.index + closer[0].length;
     }
-    const scan = holdPoint(this.#buffer, from, this.#resume, this.#markers, this.#starts, this.#tools);
+    const scan = holdPoint(this.#buffer, from, this.#resume, this.#markers, this.#starts, this.#tools, this.#structural);
     this.#resume = scan.resume;
     const hold = scan.hold;
     // The visible text depends only on the text before the hold point, which only grows.

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
-import { collapse, loadCorpus, toolsOf, type CorpusCase } from "./corpus-cases.js";
+import { collapse, loadCorpus, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
 
 const cases = loadCorpus();
 
@@ -84,6 +84,52 @@ describe.skipIf(!existsSync(EXTRA))("stream filter parity over the extra corpus 
       }
     }
   });
+});
+
+describe("stream filter parity over the issue 12 formats (every split point, character by character)", () => {
+  const fresh = readCases("toolcalls-new.jsonl");
+  for (const c of fresh) {
+    it(c.id, () => {
+      const tools = toolsOf(c);
+      const whole = recoverDeterministic({ content: c.raw }, tools);
+      const want = collapse(whole.content);
+      const chars = [...c.raw];
+      // Long cases are sampled at 60 split points to keep the suite fast.
+      const step = Math.max(1, Math.floor(chars.length / 60));
+      for (let k = 0; k <= chars.length; k += step) {
+        const { shown, filter } = run([chars.slice(0, k).join(""), chars.slice(k).join("")], tools, false);
+        expect(collapse(shown), `split at ${k}`).toBe(want);
+        expect(filter.result).toEqual(whole);
+      }
+      expect(collapse(run(chars, tools, false).shown), "character by character").toBe(want);
+    });
+  }
+});
+
+describe("stream filter parity for the structural stage (every split point)", () => {
+  const tools: OfferedTool[] = [
+    { name: "search_code", parameters: { type: "object", properties: { query: { type: "string" }, max_results: { type: "integer" } }, required: ["query"] } },
+    { name: "read_evidence", parameters: { type: "object", properties: { path: { type: "string" }, start_line: { type: "integer" } }, required: ["path"] } },
+  ];
+  const texts = [
+    "Let me look.\n<search_code>\n<query>load_index</query>\n<max_results>5</max_results>\n</search_code>",
+    'Reading it.\n<call name="read_evidence"><arg name="path">src/a.py</arg><arg name="start_line">3</arg></call>\nDone.',
+    '[search_code]{"query": "def main"}[END_TOOL_REQUEST]',
+    'First:\nread_evidence(path="src/a.py", start_line=10)\nthen I answer.',
+    'search_code: {"query": "TODO"}',
+    'call:search_code{query:<|"|>parse_args<|"|>}',
+    "You could call search_code(query=...) later, for example.",
+    "search_code is the tool that finds text.",
+  ];
+  for (const text of texts) {
+    it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
+      const want = collapse(recoverDeterministic({ content: text }, tools).content);
+      for (let k = 0; k <= text.length; k++) {
+        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
+      }
+      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+    });
+  }
 });
 
 describe("stream filter parity for shapes outside the corpus", () => {
