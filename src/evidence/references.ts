@@ -133,7 +133,9 @@ class Resolver {
       const lang = languageFor(file);
       if (facts === undefined || lang === undefined) return [];
       const out: Value[] = [];
-      for (const s of facts.symbols) if (s.name === name && s.container === undefined) out.push({ kind: "def", file, qualified: name });
+      // A module declared in the file (Rust `mod x;`) is reached as a submodule, not as a definition.
+      const submodules = lang.references?.submodulePath !== undefined;
+      for (const s of facts.symbols) if (s.name === name && s.container === undefined && !(submodules && s.kind === "module")) out.push({ kind: "def", file, qualified: name });
       const refs = facts.references;
       for (const a of refs?.exportAliases ?? []) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
       for (const b of refs?.bindings ?? []) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
@@ -166,8 +168,10 @@ class Resolver {
       const res = await lang.resolve(ref, file, this.project);
       if (res.unresolved || res.external || res.files.length === 0) return [];
       let module = this.#moduleValue(lang, res.files, res.module);
-      // A name longer than the module it reached names members of it (Java `a.b.C.Inner`).
-      const rest = lang.references?.moduleIsClass && b.specifier.startsWith(`${res.module}.`) ? b.specifier.slice(res.module.length + 1).split(".") : [];
+      // A name longer than the module it reached names members of it (Java `a.b.C.Inner`, Rust
+      // `crate::a::f` reaching `crate::a`).
+      const sep = [".", "::"].find((x) => b.specifier.startsWith(`${res.module}${x}`));
+      const rest = sep === undefined ? [] : b.specifier.slice(res.module.length + sep.length).split(sep);
       for (const part of rest) {
         if (part === "*") break;
         const next: Value[] = [];
@@ -223,6 +227,13 @@ class Resolver {
         const facts = await this.facts(f);
         for (const s of facts?.symbols ?? []) if (s.name === name && s.container === cls) out.push({ kind: "def", file: f, qualified: `${cls}.${name}` });
         if (out.length > 0) break;
+      }
+      if (out.length === 0 && lang?.references?.membersAnywhere) {
+        const bare = cls.split(".").pop() as string;
+        for (const [f, facts] of this.loaded) {
+          if (languageFor(f) !== lang) continue;
+          for (const s of facts.symbols) if (s.name === name && s.container === bare) out.push({ kind: "def", file: f, qualified: `${bare}.${name}` });
+        }
       }
       if (out.length > 0) return dedupe(out);
       const facts = await this.facts(file);
@@ -426,9 +437,10 @@ async function judge(
   const values = await r.path(file, u.path.slice(0, i + 1));
   if (has(values)) return "yes";
   if (values.length === 0 && i === 1 && target.def.container !== undefined) {
-    // `x.m` where `x` resolves to nothing known (a parameter's attribute, an external object).
-    const head = await r.path(file, u.path.slice(0, 1));
-    if (head.length === 0) return "unknown";
+    // `x.m` where `x` is neither resolved nor imported (an attribute of a parameter, a global of
+    // unknown origin); an imported `x` that leads outside the repository is not the target's class.
+    const head = u.path[0] as string;
+    if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return "unknown";
   }
   return "no";
 }

@@ -172,3 +172,28 @@ describe("find_references: Java", () => {
     expect(where(await refs(ws, "Order.add"))).toEqual(["shop-app/src/main/java/com/shop/app/App.java:25 call App.place"]);
   });
 });
+
+describe("find_references: Rust", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "rust"));
+  });
+
+  it("use paths with groups, self and aliases, pub use re-exports, crate-name paths in macros; a local of the same name never counts", async () => {
+    expect(where(await refs(ws, "pricing::total"))).toEqual([
+      "src/lib.rs:4 import src/lib.rs",
+      "src/main.rs:11 call main",
+      "src/main.rs:12 call main", // refs::sum_prices, the `pub use … as` alias
+      "src/pricing.rs:8 call doubled",
+      "src/store/memory.rs:4 import src/store/memory.rs",
+      "src/store/memory.rs:17 call Memory.value",
+    ]);
+  });
+
+  it("Type::method, methods of a local bound by Type::new(), trait default methods through impl Trait for T", async () => {
+    expect(where(await refs(ws, "Memory::new"))).toEqual(["src/main.rs:9 call main"]);
+    expect(where(await refs(ws, "Memory::value"))).toEqual(["src/main.rs:5 call report", "src/main.rs:10 call main"]);
+    expect(where(await refs(ws, "Store::has"))).toEqual(["src/main.rs:13 call main"]);
+    expect(where(await refs(ws, "Store"))).toEqual(["src/main.rs:2 import src/main.rs", "src/store/memory.rs:3 import src/store/memory.rs", "src/store/memory.rs:21 inherit src/store/memory.rs"]);
+  });
+});

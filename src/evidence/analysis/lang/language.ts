@@ -190,6 +190,11 @@ export interface ReferenceRules {
    * the module holding it (Python `from pkg import sub` reaching `pkg/sub.py`). Absent → never.
    */
   memberIsModule?(binding: NameBinding, res: Resolution): boolean;
+  /**
+   * True when members of a type may be defined in any file (Rust: `impl T` blocks anywhere in the
+   * crate), so a member not found beside the type is looked for in every file that mentions it.
+   */
+  readonly membersAnywhere?: boolean;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */

@@ -43,6 +43,7 @@
  *   `filePath`); a `path` set through `cfg_attr` is not read.
  * - `extern crate x` → workspace crate `x`'s library root, else external `x`.
  */
+import { extractRustReferences } from "./rust-references.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
@@ -645,4 +646,10 @@ export const rust: LanguageSpec = {
   moduleNames,
   importerHints,
   matchesExternal,
+  references: {
+    extract: (root) => extractRustReferences(root),
+    modulePath: (parts) => (parts.length > 0 ? parts.join("::") : undefined),
+    submodulePath: (module, member) => `${module}::${member}`,
+    membersAnywhere: true,
+  },
 };
