@@ -480,7 +480,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
       target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
       const second = await collectMatches(ws, project, target, query, signal, true);
       if (second === undefined) continue;
-      second.records.push(...pass.records);
+      for (const r of pass.records) second.records.push(r); // no spread: a huge list would overflow the stack
       pass = second;
     }
     found = { project, target, pass };

@@ -129,6 +129,7 @@ export async function searchCode(
   const maxResults = clampInt(args.max_results ?? 50, 1, 200);
   const globArgs = validateGlob(args.glob);
   const target = args.path === undefined || args.path.trim() === "" ? undefined : await ws.walkTarget(args.path);
+  await ws.checkIgnoreFiles();
 
   const common = [
     "--json",

@@ -244,7 +244,8 @@ export class OllamaProvider implements Provider {
               content += msg.content;
               opts.onContent?.(msg.content);
             }
-            calls.push(...fromWireToolCalls(msg.tool_calls));
+            // One loop push per call: a spread of 150k calls would overflow the stack.
+            for (const c of fromWireToolCalls(msg.tool_calls)) calls.push(c);
           }
           last = part;
         }

@@ -4,6 +4,7 @@
  * string, sometimes sloppy (trailing commas, single quotes) or encoded twice.
  */
 import { jsonrepair } from "jsonrepair";
+import { jsonDepthExceeds } from "./json-depth.js";
 
 /**
  * Normalises tool-call arguments to an object:
@@ -11,9 +12,16 @@ import { jsonrepair } from "jsonrepair";
  * - a string is parsed as JSON, else repaired with `jsonrepair` and parsed; a string that
  *   decodes to another JSON string (double encoding, `"{\"a\":1}"`) is decoded once more;
  * - anything else, empty text, or a value that is not an object (an array, a number) gives
- *   `{}`, so that the registry's validation names the missing fields to the model.
+ *   `{}`, so that the registry's validation names the missing fields to the model;
+ * - so does a value nested deeper than `MAX_JSON_DEPTH` (64) levels (`json-depth.ts`): it could
+ *   not even be serialised back into the conversation.
  */
 export function parseToolArguments(raw: unknown): Record<string, unknown> {
+  const v = decode(raw);
+  return jsonDepthExceeds(v) ? {} : v;
+}
+
+function decode(raw: unknown): Record<string, unknown> {
   if (isObject(raw)) return raw;
   if (typeof raw !== "string") return {};
   const text = raw.trim();

@@ -15,6 +15,8 @@
  *   deny-list (judged relative to `--root`), is ignored with a log line.
  *   Rule from the MCP reference filesystem server's CVE-2025-53110 fix: containment is
  *   decided on real paths by path segments, never by string prefix.
+ * - Input lines pass `message-guard.ts` first: a message over 4 MiB, text that is not JSON, or
+ *   JSON that is not a JSON-RPC message gets a JSON-RPC error reply and the server keeps serving.
  * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
  *   from libraries) go to stderr.
  *
@@ -43,6 +45,7 @@ import { packageVersion } from "../version.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
 import { summarizeResult } from "./summary.js";
+import { guardMessages } from "./message-guard.js";
 
 /** Options of `startMcpServer`; the streams and log are replaceable for tests. */
 export interface McpServerOptions {
@@ -202,9 +205,20 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => refreshRoots());
   server.onerror = (err) => log(`protocol error: ${err.message}`);
 
-  const stdin = opts.stdin ?? process.stdin;
+  const rawStdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const restoreConsole = stdout === process.stdout ? guardStdout() : () => undefined;
+  // Oversized, unparseable and non-JSON-RPC lines are answered with a JSON-RPC error here and
+  // never reach the SDK (message-guard.ts); the server keeps serving.
+  const stdin = rawStdin.pipe(
+    guardMessages((line) => {
+      log("refused a malformed or oversized message with a JSON-RPC error");
+      stdout.write(line);
+    }),
+  );
+  rawStdin.once("close", () => {
+    if (!stdin.writableEnded) stdin.end();
+  });
   const transport = new StdioServerTransport(stdin, stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -4,6 +4,7 @@
  * which the agent answers with a tool error the model can correct (goose's
  * `toolshim.rs` only coerces scalars and never reports).
  */
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../llm/json-depth.js";
 import { isPlainObject, parseJsonTolerant } from "./json.js";
 import { coerceToSchema, validateAgainstSchema } from "./schema.js";
 import type { OfferedTool } from "./types.js";
@@ -31,6 +32,7 @@ export function decodeArguments(raw: unknown): { ok: true; value: Record<string,
     v = parsed;
   }
   if (v === undefined || v === null) return { ok: true, value: {} };
+  if (isPlainObject(v) && jsonDepthExceeds(v)) return { ok: false, reason: `the arguments are nested more than ${MAX_JSON_DEPTH} levels deep` };
   if (isPlainObject(v)) return { ok: true, value: v };
   return { ok: false, reason: `the arguments must be a JSON object, got ${Array.isArray(v) ? "an array" : typeof v}` };
 }
@@ -78,7 +80,9 @@ export function schemaHint(tool: OfferedTool): string {
 export function prepareArguments(raw: unknown, tool: OfferedTool, opts: { untyped?: boolean } = {}): PreparedArguments {
   const decoded = decodeArguments(raw);
   if (!decoded.ok) {
-    return { ok: false, arguments: raw, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
+    // A value too deep to serialise is not passed on (the caller prints and sends `arguments`).
+    const shown = typeof raw === "string" || !jsonDepthExceeds(raw) ? raw : {};
+    return { ok: false, arguments: shown, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
   }
   const schema = tool.parameters;
   const value = schema ? dropNullOptionals(decoded.value, schema) : decoded.value;

@@ -91,7 +91,7 @@ function printHuman(r: RecoverResult): void {
     for (const x of r.rejected) lines.push(`  ${c.yellow(x.code)} ${visibleText(x.name)}: ${visibleText(x.message)}`);
   }
   lines.push(`${c.bold("content:")}${r.content === "" ? " (empty)" : ""}`);
-  if (r.content !== "") lines.push(...r.content.split("\n").map((l) => `  ${visibleText(l, { multiline: true })}`));
+  if (r.content !== "") for (const l of r.content.split("\n")) lines.push(`  ${visibleText(l, { multiline: true })}`);
   if (r.thinking !== undefined) lines.push(`${c.bold("thinking:")} ${r.thinking.length} characters (not shown)`);
   process.stdout.write(`${lines.join("\n")}\n`);
   const e = colorsFor(process.stderr);

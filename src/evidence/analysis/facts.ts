@@ -248,7 +248,7 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
     if (facts !== undefined) out.set(f.path, facts);
     else out.skipped.set(f.path, failed.get(f.path) ?? "parse_failed");
   }
-  out.parsed.push(...result.parsed);
+  for (const p of result.parsed) out.parsed.push(p); // no spread: 200k files would overflow the stack
   stats.parsed += result.parsed.length;
   stats.parsedInWorkers += inWorkers;
   stats.rehashed += result.rehashed.length;

@@ -48,6 +48,7 @@ export async function filesMentioning(
   if (wanted.size === 0) return new Set();
   let rg: string;
   try {
+    await ws.checkIgnoreFiles();
     rg = await ripgrepPath(ws.root);
   } catch {
     return undefined;
@@ -123,6 +124,7 @@ export async function definitionNamesIn(
 ): Promise<Set<string> | undefined> {
   let rg: string;
   try {
+    await ws.checkIgnoreFiles();
     rg = await ripgrepPath(ws.root);
   } catch {
     return undefined;

@@ -7,6 +7,9 @@ import { ToolError } from "../evidence.js";
 import { denyGlobArgs } from "./deny-list.js";
 import { findExecutable, scrubbedEnv } from "./spawn.js";
 
+/** Names of the ignore files ripgrep reads in every folder it walks (with `--no-require-git`). */
+export const IGNORE_FILE_NAMES: readonly string[] = Object.freeze([".gitignore", ".ignore", ".rgignore"]);
+
 /** Folders that are never walked (besides `.git`): dependencies, virtual envs and caches. */
 export const NEVER_WALK_DIRS: readonly string[] = Object.freeze([
   "node_modules",
@@ -46,7 +49,9 @@ export async function ripgrepPath(notUnder: string = process.cwd()): Promise<str
 /**
  * Arguments every ripgrep run starts with: no config file (`--no-config`; `RIPGREP_CONFIG_PATH`
  * is also removed from the environment), ignore files honoured outside git repositories
- * (`--no-require-git`), no personal global excludes (`--no-ignore-global`), hidden files
+ * (`--no-require-git`), no personal global excludes (`--no-ignore-global`), no ignore files from
+ * folders above the root (`--no-ignore-parent`: they lie outside the root, may be FIFOs or
+ * devices, and a `*` in `$HOME/.gitignore` would silently hide the whole project), hidden files
  * searched but `.git`, the {@link NEVER_WALK_DIRS} and the secrets deny-list excluded, symlinks
  * never followed (no `--follow`), never `--pre`.
  */
@@ -55,6 +60,7 @@ export function baseRipgrepArgs(): string[] {
     "--no-config",
     "--no-require-git",
     "--no-ignore-global",
+    "--no-ignore-parent",
     "--hidden",
     "--glob=!.git",
     ...NEVER_WALK_DIRS.map((d) => `--glob=!${d}/`),

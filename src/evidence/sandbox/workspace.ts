@@ -42,13 +42,16 @@ import { ToolError } from "../evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./secret-content.js";
 import { isInside, normalizeRelative, toPosix } from "./path-policy.js";
-import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
+import { baseRipgrepArgs, IGNORE_FILE_NAMES, NEVER_WALK_DIRS, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { mapLimit } from "../concurrency.js";
 import { runProcess } from "./spawn.js";
 import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
 
 /** Default cap for loading a whole file (parsing, `readText`): 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Most directory entries {@link Workspace.checkIgnoreFiles} looks at. */
+const MAX_IGNORE_SCAN_ENTRIES = 2_000_000;
 
 /** Time limit for one directory walk (`rg --files`), in ms. */
 const WALK_TIMEOUT_MS = 60_000;
@@ -221,6 +224,8 @@ export class Workspace {
   readonly allowHardLinks: boolean;
   /** Roots accepted for absolute input paths: the real root and the root as given. */
   private readonly roots: readonly string[];
+  /** The pending or finished scan of {@link checkIgnoreFiles}. */
+  private ignoreScan: Promise<void> | undefined;
   /** @internal test hook, see {@link kBeforeOpen}. */
   [kBeforeOpen]?: (abs: string) => Promise<void> | void;
 
@@ -578,6 +583,7 @@ export class Workspace {
    * @throws ToolError `TIMEOUT` (60 s or `signal`), `UNSUPPORTED` without ripgrep.
    */
   async walkPaths(target: string | undefined, signal?: AbortSignal): Promise<string[]> {
+    await this.checkIgnoreFiles();
     const rg = await ripgrepPath(this.root);
     const args = ["--files", "--null", ...baseRipgrepArgs()];
     if (target !== undefined) args.push("--", ripgrepPathArg(target));
@@ -606,6 +612,80 @@ export class Workspace {
     }
     const venvs = await this.virtualEnvFilter(rels);
     return rels.filter((r) => !venvs(r));
+  }
+
+  /**
+   * Checks, once per workspace, that every ignore file ripgrep would read (`.gitignore`, `.ignore`,
+   * `.rgignore` in any walked folder) is a regular file: ripgrep opens them by name, so a FIFO
+   * would hang it and a link to `/dev/zero` would fill memory. Folders that are never walked
+   * (`.git`, {@link NEVER_WALK_DIRS}, denied folders) and symbolic links are not entered. A
+   * symbolic link named like an ignore file must lead to a regular file inside the root
+   * (ripgrep follows it when reading).
+   * @throws ToolError `UNSUPPORTED` naming the file, repository-relative (never a host path).
+   */
+  checkIgnoreFiles(): Promise<void> {
+    this.ignoreScan ??= this.scanIgnoreFiles();
+    return this.ignoreScan;
+  }
+
+  private async isLinkToInsideFile(rel: string): Promise<boolean> {
+    try {
+      const real = await fsp.realpath(path.join(this.root, rel));
+      return isInside(real, this.root) && (await fsp.stat(real)).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  private async scanIgnoreFiles(): Promise<void> {
+    // ripgrep 15 still opens the ignore files of the folders above the root with
+    // --no-ignore-parent (it does not apply their rules): a FIFO there would hang it too.
+    let dir = this.root;
+    for (let up = 1; path.dirname(dir) !== dir; up++) {
+      dir = path.dirname(dir);
+      for (const name of IGNORE_FILE_NAMES) {
+        let st;
+        try {
+          st = await fsp.stat(path.join(dir, name));
+        } catch {
+          continue;
+        }
+        if (!st.isFile() && !st.isDirectory()) {
+          throw new ToolError(
+            "UNSUPPORTED",
+            `the ignore file ${name} ${up} folder(s) above the root is ${st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : "a device"}, not a regular file; searching would hang on it`,
+            "Remove it or replace it with a regular file (ignore files above the root are not applied, but ripgrep opens them).",
+          );
+        }
+      }
+    }
+    const names = new Set(IGNORE_FILE_NAMES);
+    const skip = new Set([".git", ...NEVER_WALK_DIRS]);
+    const stack: string[] = [""];
+    let seen = 0;
+    while (stack.length > 0) {
+      const rel = stack.pop() as string;
+      let entries;
+      try {
+        entries = await fsp.readdir(rel === "" ? this.root : path.join(this.root, rel), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      seen += entries.length;
+      if (seen > MAX_IGNORE_SCAN_ENTRIES) return; // a huge tree: ripgrep's time limit still applies
+      for (const e of entries) {
+        const child = rel === "" ? e.name : `${rel}/${e.name}`;
+        if (names.has(e.name) && !e.isFile() && !e.isDirectory() && !(await this.isLinkToInsideFile(child))) {
+          const what = e.isSymbolicLink() ? "a symbolic link" : e.isFIFO() ? "a FIFO" : e.isSocket() ? "a socket" : "a device";
+          throw new ToolError(
+            "UNSUPPORTED",
+            `the ignore file ${child} is ${what}, not a regular file; it is never read, and searching would hang on it`,
+            "Replace it with a regular file (or remove it), then search again.",
+          );
+        }
+        if (e.isDirectory() && !skip.has(e.name) && !isDeniedPath(child)) stack.push(child);
+      }
+    }
   }
 
   /**
