@@ -103,6 +103,18 @@ describe("c/c++: definitions", () => {
     ]);
   });
 
+  it("`= default` / `= delete` members are declarations; `class EXPORT Name { … }` keeps its name; a #define in a function body counts", async () => {
+    const facts = await factsOf(cpp, "class API Cache {\n public:\n  int f();\n};\nclass K {\n  K(const K&) = delete;\n  ~K() = default;\n};\nvoid g() {\n#define LOCAL 1\n}\n");
+    expect(facts.symbols).toEqual([
+      { name: "Cache", kind: "class", start_line: 1, end_line: 4 },
+      { name: "K", kind: "class", start_line: 5, end_line: 8 },
+      { name: "K", kind: "method", container: "K", start_line: 6, end_line: 6, declaration: true },
+      { name: "~K", kind: "method", container: "K", start_line: 7, end_line: 7, declaration: true },
+      { name: "g", kind: "function", start_line: 9, end_line: 11 },
+      { name: "LOCAL", kind: "constant", start_line: 10, end_line: 10 },
+    ]);
+  });
+
   it("a region the parser cannot read still yields the definitions inside it", async () => {
     const facts = await factsOf(cpp, "int broken(;\n}\nstruct Kept { int a; };\nint kept(void) { return 0; }\n");
     expect(facts.symbols).toContainEqual({ name: "Kept", kind: "struct", start_line: 3, end_line: 3 });

@@ -13,6 +13,8 @@ describe("kotlin: definitions", () => {
       { name: "Order", kind: "class", start_line: 6, end_line: 20 },
       { name: "created", kind: "variable", container: "Order", start_line: 8, end_line: 8 },
       { name: "total", kind: "method", container: "Order", start_line: 10, end_line: 10 },
+      // an unnamed companion object is `Companion`
+      { name: "Companion", kind: "class", container: "Order", start_line: 12, end_line: 15 },
       { name: "MAX_LINES", kind: "constant", container: "Order", start_line: 13, end_line: 13 },
       { name: "empty", kind: "method", container: "Order", start_line: 14, end_line: 14 },
       { name: "Line", kind: "class", container: "Order", start_line: 17, end_line: 17 },

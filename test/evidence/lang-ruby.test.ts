@@ -12,7 +12,9 @@ describe("ruby: definitions", () => {
       { name: "Cart", kind: "class", container: "Shop", start_line: 4, end_line: 29 },
       { name: "items", kind: "method", container: "Shop.Cart", start_line: 5, end_line: 5 },
       { name: "owner", kind: "method", container: "Shop.Cart", start_line: 5, end_line: 5 },
+      // attr_accessor defines the reader and the writer `note=`
       { name: "note", kind: "method", container: "Shop.Cart", start_line: 6, end_line: 6 },
+      { name: "note=", kind: "method", container: "Shop.Cart", start_line: 6, end_line: 6 },
       { name: "MAX", kind: "constant", container: "Shop.Cart", start_line: 8, end_line: 8 },
       { name: "initialize", kind: "method", container: "Shop.Cart", start_line: 10, end_line: 13 },
       { name: "add", kind: "method", container: "Shop.Cart", start_line: 15, end_line: 18 },
@@ -38,6 +40,13 @@ describe("ruby: definitions", () => {
   it("definitions inside blocks at class level (`included do … end`) count; locals in methods do not", async () => {
     const facts = await factsOf(ruby, "module M\n  included do\n    def hook; end\n  end\n  def m\n    X = 1\n  end\nend\n");
     expect(facts.symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".M", "M.hook", "M.m"]);
+  });
+
+  it("`private def m`, `X = Struct.new do … end` (container X), `class << obj` and `def obj.m` (container obj), `Y = 1 unless defined? Y`", async () => {
+    const src = "class C\n  private def hidden; end\n  Point = Struct.new(:x) do\n    def norm; end\n  end\n  Y = 1 unless defined? Y\nend\nclass << conn; def close; end; end\ndef @io.read; end\n";
+    expect((await factsOf(ruby, src)).symbols.map((s) => `${s.container ?? ""}.${s.name} ${s.kind}`)).toEqual([
+      ".C class", "C.hidden method", "C.Point constant", "C.Point.norm method", "C.Y constant", "conn.close method", "@io.read method",
+    ]);
   });
 
   it("find_symbol: `Cart` finds both sites, `Shop::Cart.build` the singleton method, `Cart#items` the accessor", async () => {

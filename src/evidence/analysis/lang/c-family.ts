@@ -11,13 +11,16 @@
  *   classes plus the qualifier (`ns.A`), so `A::m` and `ns::A::m` find it. Constructors, destructors
  *   (`~A`) and operators (`operator==`) are methods named so. A qualifier naming a namespace of the
  *   same file keeps `function`.
- * - A prototype (a function declaration without body, also a method declared in a class body) →
+ * - A prototype (a function declaration without body, also a method declared in a class body, and
+ *   `= default` / `= delete` special members) →
  *   `function` or `method` marked {@link SymbolDef.declaration}: `find_symbol` shows it only when
  *   asked with `kind`.
- * - `struct`/`union` with a body → `struct`; `class` → `class`; `enum` → `enum` and each enumerator
+ * - `struct`/`union` with a body → `struct`; `class` → `class` (also `class EXPORT_MACRO Name { … }`,
+ *   which the grammar reads as a function: the name is kept, the members are lost); `enum` → `enum` and each enumerator
  *   → `constant` with the enum as container; `typedef` → `type` per declared name; C++ `using X = …`
  *   → `type`; `namespace` → `module` (`namespace a::b` gives `b` with container `a`).
- * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro).
+ * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro), also inside function
+ *   bodies (macros have no scope).
  * - Range: the whole definition; a `template <…>` prefix is included. A nested type has its enclosing
  *   namespaces and types as container.
  */
@@ -172,11 +175,21 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
   const item = (node: SyntaxNode, first: SyntaxNode, scope: Scope, depth: number): void => {
     switch (node.type) {
       case "function_definition": {
-        const fn = functionDeclarator(node.childForFieldName("declarator"));
+        // `class EXPORT_MACRO Name { … }` parses as a function `Name` of type `class EXPORT_MACRO`.
+        const type = node.childForFieldName("type");
+        const plain = node.childForFieldName("declarator");
+        if (type !== null && plain?.type === "identifier" && SPECIFIER_KINDS[type.type] !== undefined && type.childForFieldName("body") === null) {
+          push(plain.text, SPECIFIER_KINDS[type.type] as SymbolKind, scope.names, node, first);
+          return;
+        }
+        const fn = functionDeclarator(plain);
         const parts = fn === undefined ? undefined : functionName(fn);
         if (parts === undefined) return;
         const { container, kind } = placeFunction(parts, scope);
-        push(parts.name, kind, container, node, first);
+        // `= default` / `= delete` declare a special member without a body of its own.
+        const body = node.childForFieldName("body");
+        const bodiless = body === null || body.type === "default_method_clause" || body.type === "delete_method_clause";
+        push(parts.name, kind, container, node, first, bodiless);
         return;
       }
       case "declaration":
@@ -228,6 +241,49 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
   };
 
   walk(root, { names: [], inType: false }, 0);
+  // Macros have no scope: a `#define` inside a function body defines it for the rest of the file.
+  const seen = new Set(out.filter((d) => d.kind === "constant" || d.kind === "function").map((d) => `${d.start_line}:${d.name}`));
+  for (const m of macrosInBodies(root)) {
+    const name = m.childForFieldName("name")?.text;
+    const lines = spanLines(m, m);
+    if (name !== undefined && !seen.has(`${lines.start_line}:${name}`)) {
+      out.push({ name, kind: m.type === "preproc_def" ? "constant" : "function", ...lines });
+    }
+  }
   // Text order, outer before inner at the same line.
   return out.sort((a, b) => a.start_line - b.start_line || b.end_line - a.end_line);
+}
+
+/** `#define`s inside function bodies (the declaration walk does not enter bodies). */
+function macrosInBodies(root: SyntaxNode): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    let inBody = 0;
+    const bodyDepths: number[] = [];
+    for (;;) {
+      const type = cursor.nodeType;
+      if (inBody > 0 && (type === "preproc_def" || type === "preproc_function_def")) out.push(cursor.currentNode);
+      const entering = type === "compound_statement";
+      if (depth < 512 && cursor.gotoFirstChild()) {
+        depth++;
+        if (entering) {
+          inBody++;
+          bodyDepths.push(depth);
+        }
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) return out;
+        if (bodyDepths[bodyDepths.length - 1] === depth) {
+          bodyDepths.pop();
+          inBody--;
+        }
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
 }

@@ -5,8 +5,8 @@
  * bodies):
  * - `class` → `class` (`enum class` → `enum`, members of the enum entries' list → `constant`),
  *   `interface` (also `fun interface`) → `interface`, `object` → `class`; a `companion object`'s
- *   members belong to the enclosing class (they are called as `A.make()`), a named companion is also
- *   reported as a `class`. Nested types have their enclosing types as container.
+ *   members belong to the enclosing class (they are called as `A.make()`); the companion itself is a
+ *   `class` named as declared, else `Companion`. Nested types have their enclosing types as container.
  * - `fun` → `function` at file level, `method` in a type; an extension function `fun String.ext()`
  *   (also at file level) has its receiver type as container (`String`), so `String.ext` finds it.
  * - `val`/`var` → `variable` (`const val` → `constant`), one per name; extension properties as
@@ -72,8 +72,8 @@ function extract(root: SyntaxNode): FileFacts {
           return;
         }
         case "companion_object": {
-          const name = node.childForFieldName("name")?.text;
-          if (name !== undefined) push(name, "class", types, node);
+          // An unnamed companion is called `Companion` (Kotlin reference, "Companion objects").
+          push(node.childForFieldName("name")?.text ?? "Companion", "class", types, node);
           const body = namedChildren(node).find((c) => BODIES.has(c.type));
           if (body !== undefined) members(body, types, depth);
           return;

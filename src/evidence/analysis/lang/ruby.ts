@@ -8,8 +8,11 @@
  * - `def m` → `method` with the enclosing modules and classes as container (`function` at file level);
  *   `def self.m`, `def Const.m` and the `def`s of a `class << self` body → `method` of the enclosing
  *   class (singleton methods).
- * - `attr_reader`/`attr_writer`/`attr_accessor :a, :b` → one `method` per name.
- * - `CONST = …` → `constant`.
+ * - `attr_reader :a` → `method` `a`, `attr_writer :a` → `a=`, `attr_accessor :a` → both.
+ * - A `def` passed to a call (`private def m`) counts; `def obj.m` and the `def`s of `class << obj`
+ *   have `obj` as container.
+ * - `CONST = …` → `constant`; the `def`s in a block passed on its right (`X = Struct.new(:a) do … end`)
+ *   have `X` as container.
  * - Range: the whole definition.
  *
  * Imports: one {@link ImportRef} per `require`, `require_relative`, `load` or `autoload` call whose
@@ -37,7 +40,7 @@ export const LOAD_FLAG = "load";
 const REQUIRES = new Set(["require", "require_relative", "load", "autoload"]);
 const ACCESSORS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);
 /** Nodes walked into for definitions (bodies of classes, modules and blocks, never of methods). */
-const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "ERROR"]);
+const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "if_modifier", "unless_modifier", "ERROR"]);
 const MAX_DEPTH = 128;
 
 /** A `Const` or `A::B` name as parts (`::A::B` → `["A", "B"]`). */
@@ -77,9 +80,11 @@ function extract(root: SyntaxNode): FileFacts {
           break;
         }
         case "singleton_class": {
-          // `class << self`: its methods are singleton methods of the enclosing class.
+          // `class << self`: its methods are singleton methods of the enclosing class; `class << obj`: of `obj`.
+          const value = node.childForFieldName("value");
+          const owner = value === null || value.type === "self" ? scope : [value.text];
           const body = node.childForFieldName("body");
-          if (body !== null) walk(body, scope, depth + 1);
+          if (body !== null) walk(body, owner, depth + 1);
           break;
         }
         case "method":
@@ -93,12 +98,19 @@ function extract(root: SyntaxNode): FileFacts {
         }
         case "assignment": {
           const left = node.childForFieldName("left");
-          if (left?.type === "constant") push(left.text, "constant", scope, node);
-          else if (left?.type === "scope_resolution") {
+          let inner = scope;
+          if (left?.type === "constant") {
+            push(left.text, "constant", scope, node);
+            inner = [...scope, left.text];
+          } else if (left?.type === "scope_resolution") {
             const parts = constPath(left);
             const name = parts.pop();
             push(name, "constant", [...scope, ...parts], node);
+            if (name !== undefined) inner = [...scope, ...parts, name];
           }
+          // `X = Struct.new(:a) do def m … end end`, `app = Class.new do … end`: the block's definitions.
+          const right = node.childForFieldName("right");
+          if (right?.type === "call") call(right, inner);
           break;
         }
         case "call":
@@ -111,12 +123,18 @@ function extract(root: SyntaxNode): FileFacts {
   };
   const call = (node: SyntaxNode, scope: readonly string[]): void => {
     const method = node.childForFieldName("method")?.text ?? "";
+    const args = node.childForFieldName("arguments");
     if (node.childForFieldName("receiver") === null && ACCESSORS.has(method)) {
-      for (const a of namedChildren(node.childForFieldName("arguments") ?? node)) {
-        if (a.type === "simple_symbol") push(a.text.slice(1), "method", scope, node);
+      for (const a of namedChildren(args ?? node)) {
+        if (a.type !== "simple_symbol") continue;
+        const name = a.text.slice(1);
+        if (method !== "attr_writer") push(name, "method", scope, node);
+        if (method !== "attr_reader") push(`${name}=`, "method", scope, node);
       }
       return;
     }
+    // `private def m … end`, `memoize def m … end`: the definition is the argument.
+    if (node.childForFieldName("receiver") === null && args !== null) walk(args, scope, 1);
     // `included do … end`, `Foo.configure do … end`: definitions in the block belong to this scope.
     const block = node.childForFieldName("block");
     if (block !== null) walk(block, scope, 1);
