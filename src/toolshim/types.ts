@@ -99,9 +99,9 @@ export interface Dialect {
    * (`docs/dialects.md`, `scripts/dialect-table.ts`) shows it, and a test checks that the dialect
    * reads a call from it.
    */
-  readonly example?: string;
+  readonly example: string;
   /** Where {@link Dialect.example} comes from: a public URL (model card, parser test, issue). */
-  readonly source?: string;
+  readonly source: string;
 }
 
 /** The assistant turn given to `recover`. */

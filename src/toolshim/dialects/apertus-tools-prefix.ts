@@ -29,6 +29,8 @@ function toCalls(v: unknown): RawCall[] | undefined {
 /** Dialect `apertus_tools_prefix`. */
 export const apertusToolsPrefix = defineDialect({
   family: "apertus_tools_prefix",
+  example: "<|inner_prefix|>I'm\nthinking<|inner_suffix|><|tools_prefix|>[{\"special_function\": {\"arg1\": 1}}]<|tools_suffix|>Hello, world!\nWhat's up?",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: ["<|tools_prefix|>"],
   detect: (text) => text.includes("<|tools_prefix|>"),
   parse(text) {

@@ -15,6 +15,8 @@ const DETECT = /<(?:antml:)?function_calls\s*>\s*<(?:antml:)?invoke\b/;
 /** Dialect `claude_xml_invoke`. */
 export const claudeXmlInvoke = defineDialect({
   family: "claude_xml_invoke",
+  example: "<function_calls>\n<invoke name=\"get_weather\">\n<parameter name=\"location\" string=\"true\">NYC</parameter>\n</invoke>\n</function_calls>",
+  source: "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/function_call/deepseekv32_detector.py",
   markers: ["<function_calls>"],
   detect: (text) => DETECT.test(text),
   parse(text) {

@@ -14,6 +14,8 @@ const TEXT_MARKERS = /<\|(?:START|END)_(?:RESPONSE|TEXT)\|>/g;
 /** Dialect `cohere_action`. */
 export const cohereAction = defineDialect({
   family: "cohere_action",
+  example: "plan<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}},    {\"tool_call_id\": \"1\", \"tool_name\": \"get_time\", \"parameters\": {}}\n]<|END_ACTION|>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/cohere_test.go",
   markers: ["<|START_ACTION|>", "<|START_RESPONSE|>", "<|START_TEXT|>"],
   detect: (text) => text.includes("<|START_ACTION|>") || /<\|START_(?:RESPONSE|TEXT)\|>/.test(text),
   parse(text) {

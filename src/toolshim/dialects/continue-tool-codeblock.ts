@@ -45,6 +45,8 @@ function readBlock(body: string): RawCall | null | undefined {
 /** Dialect `continue_tool_codeblock`. */
 export const continueToolCodeblock = defineDialect({
   family: "continue_tool_codeblock",
+  example: "```tool\nTOOL_NAME: test_tool\nBEGIN_ARG: json_array\n[\"first item\", \"second \\\"quoted\\\" item\", \"third\\nitem\"]\nEND_ARG\n```",
+  source: "https://github.com/continuedev/continue/blob/HEAD/core/tools/systemMessageTools/complexToolCall.vitest.ts",
   markers: ["```tool"],
   detect: (text) => /```tool[ \t]*\r?\n/.test(text),
   parse(text) {

@@ -98,10 +98,15 @@ function scanDeepseek(text: string, readBody: (body: string) => BodyReading, out
  * reads one call body the way that version writes it, and answers `"other-version"` for the
  * other version's bodies (a section whose every body is the other version's is left to it).
  */
-export function defineDeepseekDialect(family: string, readBody: (body: string) => BodyReading): Dialect {
+export function defineDeepseekDialect(
+  family: string,
+  readBody: (body: string) => BodyReading,
+  doc: { example: string; source: string },
+): Dialect {
   const T = DEEPSEEK_TOKENS;
   return defineDialect({
     family,
+    ...doc,
     markers: [...T.callsBegin, ...T.callBegin],
     detect: (text) => containsAny(text, T.callsBegin) || containsAny(text, T.callBegin),
     parse(text) {

@@ -26,4 +26,7 @@ function readBody(body: string): BodyReading {
 }
 
 /** Dialect `deepseek_v3`. */
-export const deepseekV3 = defineDeepseekDialect("deepseek_v3", readBody);
+export const deepseekV3 = defineDeepseekDialect("deepseek_v3", readBody, {
+  example: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Tokyo\", \"unit\": \"celsius\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search_hotels\n```json\n{\"location\": \"Tokyo\", \"check_in\": \"2025-01-15\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_deepseekv3_tool_parser.py",
+});

@@ -23,4 +23,7 @@ function readBody(body: string): BodyReading {
 }
 
 /** Dialect `deepseek_v31`. */
-export const deepseekV31 = defineDeepseekDialect("deepseek_v31", readBody);
+export const deepseekV31 = defineDeepseekDialect("deepseek_v31", readBody, {
+  example: "REASONING<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_time<｜tool▁sep｜>{\"city\": \"Tokyo\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
+});

@@ -15,6 +15,8 @@ const DETECT = /<[｜|]DSML[｜|]function_calls/;
 /** Dialect `deepseek_v32_dsml`. */
 export const deepseekV32Dsml = defineDialect({
   family: "deepseek_v32_dsml",
+  example: "Sure, let me check! <｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"location\" string=\"true\">NYC</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+  source: "https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_deepseekv32_tool_parser.py",
   markers: ["<｜DSML｜function_calls>", "<|DSML|function_calls>"],
   detect: (text) => DETECT.test(text),
   parse(text) {

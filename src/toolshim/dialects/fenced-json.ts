@@ -39,6 +39,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `fenced_json`. */
 export const fencedJson = defineDialect({
   family: "fenced_json",
+  example: "```json\n\n                    <function_call> {\"name\": \"special_function\", \"arguments\": {\"arg1\": 1}} \n                    </function_call> \n``` ",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: ["```"],
   detect: (text) => text.includes("```"),
   parse,

@@ -12,6 +12,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `functionary_v3.1_function_tag`. */
 export const functionaryV31FunctionTag = defineDialect({
   family: "functionary_v3.1_function_tag",
+  example: "<function=special_function>{\"arg1\": 1}</function>",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: ["<function="],
   detect: (text) => text.includes("<function="),
   parse(text) {

@@ -73,6 +73,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `functionary_v3.2`. */
 export const functionaryV32 = defineDialect({
   family: "functionary_v3.2",
+  example: "python\n# This is a program:\nprint('hey')",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [">>>"],
   detect: (text) => text.includes(">>>") || /^\s*[\p{L}_][\p{L}\p{N}_.-]*[ \t]*\r?\n/u.test(text),
   parse,

@@ -10,6 +10,8 @@ import { scanBraceCallBlocks } from "./brace-call.js";
 /** Dialect `functiongemma`. */
 export const functiongemma = defineDialect({
   family: "functiongemma",
+  example: "こんにちは <start_function_call>call:greet{name:<escape>日本語<escape>}<end_function_call>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/functiongemma_test.go",
   markers: ["<start_function_call>"],
   detect: (text) => text.includes("<start_function_call>"),
   parse(text) {

@@ -11,6 +11,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `functools_list`. */
 export const functoolsList = defineDialect({
   family: "functools_list",
+  example: "Let me check the weather for you.\nfunctools[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Tokyo\"}}]\nWould you like to know more?",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_phi4mini_tool_parser.py",
   markers: ["functools["],
   detect: (text) => /functools\s*\[/.test(text),
   parse(text) {

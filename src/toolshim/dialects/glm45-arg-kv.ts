@@ -76,6 +76,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `glm45_arg_kv`. */
 export const glm45ArgKv = defineDialect({
   family: "glm45_arg_kv",
+  example: "<tool_call>TodoWrite\n<arg_key>todos</arg_key>\n<arg_value>[{\"content\": \"Set up HTML file and basic structure\", \"id\": \"1\", \"priority\": \"high\", \"status\": \"pending\"}, {\"content\": \"Create 3D scene with Three.js\", \"id\": \"2\", \"priority\": \"high\", \"status\": \"pending\"}, {\"content\": \"Implement terrain generation with blocks\", \"id\": \"3\", \"priority\": \"high\", \"status\": \"pending\"}, {\"content\": \"Add player controls (movement, camera)\", \"id\": \"4\", \"priority\": \"high\", \"status\": \"pending\"}, {\"content\": \"Implement block placement/destruction\", \"id\": \"5\", \"priority\": \"medium\", \"status\": \"pending\"}, {\"content\": \"Add lighting and textures\", \"id\": \"6\", \"priority\": \"medium\", \"status\": \"pending\"}, {\"content\": \"Test and optimize performance\", \"id\": \"7\", \"priority\": \"low\", \"status\": \"pending\"}]</arg_value>\n</tool_call>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/glm46_test.go",
   markers: ["<tool_call>"],
   detect: (text) => text.includes(OPEN),
   parse,

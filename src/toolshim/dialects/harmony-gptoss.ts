@@ -122,6 +122,8 @@ function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilde
 /** Dialect `harmony_gptoss`. */
 export const harmonyGptoss = defineDialect({
   family: "harmony_gptoss",
+  example: "<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>commentary<|message|>Hello, world!\nWhat's up?<|end|><|start|>assistant<|channel|>commentary to=functions.special_function <|constrain|>json<|message|>{\"arg1\": 1}",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [CHANNEL, START],
   detect: (text) =>
     text.includes(CHANNEL) ||

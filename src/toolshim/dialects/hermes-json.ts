@@ -17,6 +17,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `hermes_json`. */
 export const hermesJson = defineDialect({
   family: "hermes_json",
+  example: "Let me check the weather. <tool_call>{\"name\": \"get_temperature\", \"arguments\": {\"city\": \"New York\"}}</tool_call>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/tools/tools_test.go",
   markers: ["<tool_call>"],
   detect: (text) => text.includes("<tool_call>"),
   parse(text) {

@@ -24,6 +24,8 @@ function closersFor(tag: string): string[] {
 /** Dialect `hermes_wrapper_variant`. */
 export const hermesWrapperVariant = defineDialect({
   family: "hermes_wrapper_variant",
+  example: "<response>\n  {\"name\": \"special_function\", \"arguments\": {\"arg1\": 1}}\n</response>",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: ["<tool>", "<tools>", "<response>", "<json>", "<JSON>", "<xml>", "<function_call>", "<function name="],
   detect: (text) => TAG_OPEN.test(text) || /<function\s+name\s*=/.test(text),
   parse(text) {

@@ -11,6 +11,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `hunyuan_tool_calls`. */
 export const hunyuanToolCalls = defineDialect({
   family: "hunyuan_tool_calls",
+  example: "<tool_calls>[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Seattle\"}}]</tool_calls>\nThank you!",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_hunyuan_a13b_tool_parser.py",
   markers: ["<tool_calls>"],
   detect: (text) => text.includes("<tool_calls>"),
   parse(text) {

@@ -11,6 +11,9 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `internlm2_action`. */
 export const internlm2Action = defineDialect({
   family: "internlm2_action",
+  example:
+    '\nI need to use the "get_current_weather" function to get the current weather in Tokyo and Paris. I will call the function twice, once for Tokyo and once for Paris.<|action_start|><|plugin|>\n{"name": "get_current_weather", "parameters": {"location": "Tokyo"}}<|action_end|><|im_end|>',
+  source: "https://github.com/InternLM/lmdeploy/blob/main/docs/en/llm/api_server_tools.md",
   markers: ["<|action_start|>"],
   detect: (text) => text.includes("<|action_start|>"),
   parse(text) {

@@ -12,6 +12,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `jamba_tool_calls`. */
 export const jambaToolCalls = defineDialect({
   family: "jamba_tool_calls",
+  example: " Sure! let me call the tool for you.<tool_calls>[\n    {\"name\": \"get_current_weather\", \"arguments\": {\"city\": \"Dallas\", \"state\": \"TX\", \"unit\": \"fahrenheit\"}}\n]</tool_calls>",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/tool_use/test_jamba_tool_parser.py",
   markers: ["<tool_calls>"],
   detect: (text) => text.includes("<tool_calls>") && !/<\/?answer>/.test(text),
   parse(text) {

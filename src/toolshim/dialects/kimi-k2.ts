@@ -134,6 +134,8 @@ function readBeginless(text: string, taken: readonly { start: number; end: numbe
 /** Dialect `kimi_k2`. */
 export const kimiK2 = defineDialect({
   family: "kimi_k2",
+  example: "<think>I'm thinking<|tool_calls_section_begin|><|tool_call_begin|>functions.complex_function_in_think:0<|tool_call_argument_begin|>{\"name\": \"John Doe\", \"age\": 30, \"active\": true, \"score\": 95.5}<|tool_call_end|><|tool_calls_section_end|>I'm still thinking</think>Hello",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [...SECTION_BEGIN, CALL_BEGIN],
   detect: (text) => text.includes(CALL_BEGIN) || text.includes(ARG_BEGIN) || SECTION_BEGIN.some((t) => text.includes(t)),
   parse,

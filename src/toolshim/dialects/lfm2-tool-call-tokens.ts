@@ -25,6 +25,8 @@ function bodyCalls(text: string, start: number, end: number): RawCall[] | undefi
 /** Dialect `lfm2_tool_call_tokens`. */
 export const lfm2ToolCallTokens = defineDialect({
   family: "lfm2_tool_call_tokens",
+  example: "<think>Let me check the weather...</think>I'll get that for you.<|tool_call_start|>[get_weather(location=\"Paris\")]<|tool_call_end|>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/lfm2_test.go",
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {

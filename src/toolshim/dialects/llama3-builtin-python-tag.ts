@@ -76,6 +76,8 @@ function parse(text: string) {
 /** Dialect `llama3_builtin_python_tag`. */
 export const llama3BuiltinPythonTag = defineDialect({
   family: "llama3_builtin_python_tag",
+  example: "<|python_tag|>python.call(code=\"print('hey')\")",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [TAG],
   detect: (text) => text.includes(TAG),
   parse,

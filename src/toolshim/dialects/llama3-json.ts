@@ -43,6 +43,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `llama3_json`. */
 export const llama3Json = defineDialect({
   family: "llama3_json",
+  example: "{\"name\": \"parserTool\", \"parameters\": {\"text\": \"He said \\\"Hello {world}\\\"\"}}",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_llama3_json_tool_parser.py",
   markers: [],
   detect: (text) => /"parameters"\s*:/.test(text),
   parse,

@@ -15,6 +15,8 @@ const OPEN = "<minimax:tool_call>";
 /** Dialect `minimax_m2_invoke`. */
 export const minimaxM2Invoke = defineDialect({
   family: "minimax_m2_invoke",
+  example: "<minimax:tool_call><invoke name=\"test_func\" extra=\"ignored\"><parameter name=\"arg1\" type=\"string\">value1</parameter><parameter name=\"arg2\" description=\"(e.g. example)\">value2</parameter></invoke></minimax:tool_call>",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/tool_use/test_minimax_m2_tool_parser.py",
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {

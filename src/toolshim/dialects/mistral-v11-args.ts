@@ -91,6 +91,8 @@ function parse(text: string) {
 /** Dialect `mistral_v11_args`. */
 export const mistralV11Args = defineDialect({
   family: "mistral_v11_args",
+  example: "[TOOL_CALLS]add_this_and_that{\"a\": 3.5, \"b\": 4}",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/tool_use/test_mistral_tool_parser.py",
   markers: [MARKER],
   detect: (text) => /\[TOOL_CALLS\][ \t]*(?:[^[{\s]|\[ARGS\])/u.test(text),
   parse,

@@ -12,6 +12,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `mistral_v3_json_array`. */
 export const mistralV3JsonArray = defineDialect({
   family: "mistral_v3_json_array",
+  example: "[TOOL_CALLS] [{\"name\": \"get_temperature\", \"arguments\": {\"city\": \"London\", \"format\": \"fahrenheit\"}}, {\"name\": \"get_conditions\", \"arguments\": {\"location\": \"Tokyo\"}}][/TOOL_CALLS]",
+  source: "https://github.com/ollama/ollama/blob/HEAD/tools/tools_test.go",
   markers: ["[TOOL_CALLS]"],
   detect: (text) => /\[TOOL_CALLS\]\s*[[{]/.test(text),
   parse(text) {

@@ -9,6 +9,8 @@ import { scanEnvelopes } from "./json-envelope.js";
 /** Dialect `nemotron_toolcall`. */
 export const nemotronToolcall = defineDialect({
   family: "nemotron_toolcall",
+  example: "<think>I'm\nthinking</think><TOOLCALL>[{\"name\": \"special_function\", \"arguments\": {\"arg1\": 1}}]</TOOLCALL>Hello, world!\nWhat's up?",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: ["<TOOLCALL>"],
   detect: (text) => text.includes("<TOOLCALL>"),
   parse(text) {

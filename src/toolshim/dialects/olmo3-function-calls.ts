@@ -19,6 +19,8 @@ const CALL_START = /^\s*\[?\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u;
 /** Dialect `olmo3_function_calls`. */
 export const olmo3FunctionCalls = defineDialect({
   family: "olmo3_function_calls",
+  example: "Let me check the weather.<function_calls>get_weather(location=\"NYC\")</function_calls>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/olmo3_test.go",
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {

@@ -42,6 +42,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `python_dict_list`. */
 export const pythonDictList = defineDialect({
   family: "python_dict_list",
+  example: "<|tool_calls|>[{'name': 'get_weather', 'arguments': {'city': 'Tokyo'}}]",
+  source: "https://github.com/smg-project/smg/pull/1937",
   markers: ["<|tool_calls|>"],
   detect: (text) => text.includes("<|tool_calls|>") || /\[\s*\{\s*'(?:name|tool_name)'\s*:/.test(text),
   parse,

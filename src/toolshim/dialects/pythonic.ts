@@ -84,6 +84,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `pythonic`. */
 export const pythonic = defineDialect({
   family: "pythonic",
+  example: "[get_weather(city='San Francisco', metric='celsius')]",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_pythonic_tool_parser.py",
   markers: [START, "```tool_code"],
   detect: (text) =>
     text.includes(START) || /\[\s*[\p{L}_][\p{L}\p{N}_.-]*\s*\(/u.test(text) || /```[ \t]*(?:tool_code|tool_call|python)\b/.test(text),

@@ -82,6 +82,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `qwen3_coder_xml`. */
 export const qwen3CoderXml = defineDialect({
   family: "qwen3_coder_xml",
+  example: "<tool_call><function=first><parameter=a>1</parameter></function></tool_call>\n<tool_call><function=second><parameter=b>2</parameter></function></tool_call>\n<tool_call><function=third><parameter=c>3</parameter></function></tool_call>",
+  source: "https://github.com/ollama/ollama/blob/HEAD/model/parsers/qwen3coder_test.go",
   markers: ["<tool_call>", "<function="],
   detect: (text) => text.includes("<function="),
   parse,

@@ -15,6 +15,8 @@ const OPEN = "<seed:tool_call>";
 /** Dialect `seed_oss`. */
 export const seedOss = defineDialect({
   family: "seed_oss",
+  example: "<seed:think>I need to calculate the sum of these numbers</seed:think><seed:tool_call>\n<function=calculate_sum>\n<parameter=numbers>[1, 2, 3]</parameter>\n</function>\n</seed:tool_call>",
+  source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
   parse(text) {

@@ -19,6 +19,8 @@ const INVOKE = "<steptml:invoke";
 /** Dialect `step3_steptml`. */
 export const step3Steptml = defineDialect({
   family: "step3_steptml",
+  example: "<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"test_function\"><steptml:parameter name=\"quoted\">He said \"hello\"</steptml:parameter><steptml:parameter name=\"path\">C:\\Users\\file.txt</steptml:parameter><steptml:parameter name=\"newline\">line1\nline2</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_step3_tool_parser.py",
   markers: [...BEGIN, INVOKE],
   detect: (text) => text.includes(INVOKE) || BEGIN.some((t) => text.includes(t)),
   parse(text) {

@@ -13,6 +13,8 @@ import { isPlainObject } from "../json.js";
 /** Dialect `tool_call_attr_json`. */
 export const toolCallAttrJson = defineDialect({
   family: "tool_call_attr_json",
+  example: "<tool_call id=\"call_00_xxx\" name=\"wechat_get_chat_history\">\n{\"chat_name\":\"Aide & GPT-Runner 交流群\",\"limit\":80}\n</tool_call>",
+  source: "https://github.com/felinics/Memoh/issues/435",
   markers: ["<tool_call "],
   detect: (text) => /<tool_call\s+[^>]*name\s*=/.test(text),
   parse(text) {

@@ -44,6 +44,8 @@ function parse(text: string, tools: readonly OfferedTool[]) {
 /** Dialect `xlam_json_list`. */
 export const xlamJsonList = defineDialect({
   family: "xlam_json_list",
+  example: "I'll help you with that.\n```json\n[{\"name\": \"get_current_weather\", \"arguments\": {\"city\": \"Dallas\", \"state\": \"TX\", \"unit\": \"fahrenheit\"}}]\n```",
+  source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/tool_use/test_xlam_tool_parser.py",
   markers: ["[TOOL_CALLS]"],
   detect: (text) => /\[\s*\{/.test(text),
   parse,
