@@ -131,6 +131,7 @@ describe("codecite toolshim", () => {
       "find_symbol",
       "read_evidence",
       "find_importers",
+      "find_references",
       "read_git_diff",
       "noop",
     ]);
