@@ -47,7 +47,10 @@ function buildRequest(s: Session): { req: ChatRequest; prompt: SentPrompt; keys:
  */
 function checkServerTruncation(s: Session, turn: ChatTurn, prompt: SentPrompt): void {
   const evaluated = turn.usage?.prompt_tokens;
-  if (evaluated === undefined || !looksTruncated(evaluated, prompt)) return;
+  if (evaluated === undefined) return;
+  const previous = s.previousCount;
+  s.previousCount = { evaluated, sent: prompt.sent };
+  if (!looksTruncated(evaluated, prompt, previous)) return;
   if (evaluated < s.contextTokens) setContextTokens(s, evaluated);
   if (s.truncationWarned) return;
   s.truncationWarned = true;

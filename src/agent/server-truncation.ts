@@ -21,6 +21,10 @@
  * material, which no cache could hold; or `count > 2 × fresh + 64`: the cache was not used,
  * yet far less than the prompt was evaluated). A normal multi-turn session with caching gives
  * `count ≈ fresh`, and a session without caching `count ≈ sent`: neither is flagged.
+ * A count that cannot be told from a cache hit by itself (`count ≈ fresh`) is still judged
+ * truncated when it repeats: the same count (within 2%) as the previous request while the
+ * prompt grew by over 10% and the count is clearly below it is a server-side cap, not a cache
+ * (a cache hit counts the new material, which differs from request to request).
  */
 
 /** Count below this share of the estimate: clearly fewer tokens than were sent. */
@@ -36,11 +40,21 @@ export interface SentPrompt {
   fresh: number;
 }
 
-/** True when the server's prompt count shows a prompt it cut (see the module comment). */
-export function looksTruncated(evaluated: number, prompt: SentPrompt): boolean {
+/** The previous request's count and estimate. */
+export interface PreviousCount {
+  evaluated: number;
+  sent: number;
+}
+
+/**
+ * True when the server's prompt count shows a prompt it cut (see the module comment).
+ * @param previous the previous request of the session, when it reported a count.
+ */
+export function looksTruncated(evaluated: number, prompt: SentPrompt, previous?: PreviousCount): boolean {
   if (evaluated < MIN_JUDGED_COUNT) return false;
   if (evaluated >= TRUNCATION_SHARE * prompt.sent) return false;
-  return evaluated < TRUNCATION_SHARE * prompt.fresh || evaluated > 2 * prompt.fresh + 64;
+  if (evaluated < TRUNCATION_SHARE * prompt.fresh || evaluated > 2 * prompt.fresh + 64) return true;
+  return previous !== undefined && Math.abs(evaluated - previous.evaluated) <= 0.02 * evaluated && prompt.sent > 1.1 * previous.sent;
 }
 
 /**

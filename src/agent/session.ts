@@ -177,6 +177,8 @@ export interface Session {
   /** Requests sent so far, and what the previous one held (`server-truncation.ts`). */
   requests: number;
   previousPrompt: { messages: string[] } | undefined;
+  /** The previous request's prompt count and estimate (`server-truncation.ts`). */
+  previousCount: { evaluated: number; sent: number } | undefined;
   /** The server-truncation warning was given. */
   truncationWarned: boolean;
   /** Tool-shim mode now (an `auto` session may switch to `on`). */
@@ -260,6 +262,7 @@ export async function prepare(opts: RunAgentOptions): Promise<Session> {
     cutNotes: [],
     requests: 0,
     previousPrompt: undefined,
+    previousCount: undefined,
     truncationWarned: false,
     fullDefinitions: definitions,
     mode: opts.toolshim ?? "auto",

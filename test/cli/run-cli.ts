@@ -31,22 +31,28 @@ const CONFIG_VARS = [
   "CODECITE_TOOLSHIM_MODEL",
   "CODECITE_LOCAL_MODEL",
   "CODECITE_NUM_CTX",
+  "CODECITE_MAX_CALLS_PER_TURN",
+  "CODECITE_TIMEOUT",
   "CODECITE_SERVE_TOKEN",
   "FORCE_COLOR",
 ];
 
-/** Runs `codecite ...args` with a clean configuration plus `env`, `NO_COLOR=1`, in `cwd` (default the repo). */
-export function runCli(args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/**
+ * Runs `codecite ...args` with a clean configuration plus `env`, `NO_COLOR=1`, in `cwd` (default
+ * the repo); `stdin` is piped in when given (else stdin is closed).
+ */
+export function runCli(args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; stdin?: string } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const v of CONFIG_VARS) delete env[v];
   Object.assign(env, { NO_COLOR: "1" }, opts.env);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? REPO_ROOT, env, stdio: [opts.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
     child.on("error", reject);
     child.on("close", (code) => {

@@ -14,6 +14,10 @@
  *   `{"error":"registry.ollama.ai/library/NAME does not support tools"}`. Any turn can also
  *   script its own error (JSON or plain-text body, or an `{"error"}` line mid-stream).
  *
+ * `prompt_eval_count` follows a simple model of Ollama's prompt evaluation when `prompt` is set
+ * (a server-side context cap, the prompt cache; see `FakePromptModel`), and `done_reason` can be
+ * scripted per turn (`length` for an answer cut by the output limit).
+ *
  * Scripted turns are consumed in order; a turn with `when` is used only for a request that
  * satisfies the predicate (the first unconsumed turn that matches wins; `repeat` turns are
  * never consumed). A chat request with no matching turn gets HTTP 500 with a JSON error that
@@ -85,6 +89,23 @@ export interface FakeOllamaTurn {
   hang?: boolean;
   /** Wait this long before answering, ms (a slow model). */
   delayMs?: number;
+  /** `prompt_eval_count` of this reply (default: the server's prompt model, see `FakeOllamaOptions.prompt`). */
+  prompt_eval_count?: number;
+}
+
+/**
+ * How the fake counts evaluated prompt tokens (`prompt_eval_count`), like Ollama does:
+ * - the prompt's tokens are estimated as 1 per 3.5 ASCII characters (+1 per other character) of
+ *   every message's content and the tools' JSON, +4 per message;
+ * - `contextCap`: a server-side context limit (a Modelfile `num_ctx`): a longer prompt is cut
+ *   and only `contextCap` tokens are evaluated, whatever the request's `num_ctx`;
+ * - `cache`: the prefix shared with the previous request (messages equal in role, content and
+ *   calls, the previous reply counting as the next assistant message) is served from the cache
+ *   and not counted, as Ollama's prompt cache does.
+ */
+export interface FakePromptModel {
+  contextCap?: number;
+  cache?: boolean;
 }
 
 /** An installed model. */
@@ -103,6 +124,8 @@ export interface FakeOllamaOptions {
   turns?: FakeOllamaTurn[];
   /** `GET /api/version` (default `0.12.6`). */
   version?: string;
+  /** How `prompt_eval_count` is computed (default: a constant 42). */
+  prompt?: FakePromptModel;
   /**
    * A rule-following model: called for a chat request that no queued turn matches; its turn is
    * the reply (`undefined`: the usual "no scripted turn" error).
@@ -153,6 +176,26 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(JSON.stringify(body));
 }
 
+function tokensOf(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < 0x80) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 3.5) + other;
+}
+
+type WireMessage = ChatRequestBody["messages"][number];
+
+function messageKey(m: WireMessage): string {
+  return JSON.stringify([m.role, m.content, (m.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments])]);
+}
+
+function messageTokens(m: WireMessage): number {
+  return 4 + tokensOf(m.content ?? "") + (m.tool_calls ? tokensOf(JSON.stringify(m.tool_calls)) : 0);
+}
+
 function wireCalls(calls: FakeOllamaToolCall[]): unknown[] {
   return calls.map((c, index) => {
     const call: Record<string, unknown> = { function: { index, name: c.name, arguments: c.arguments } };
@@ -167,6 +210,26 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
   const queue: FakeOllamaTurn[] = [...(opts.turns ?? [])];
   const requests: RecordedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
+  /** The previous request's messages plus its reply, for the prompt cache model. */
+  let cached: string[] = [];
+
+  /** `prompt_eval_count` of a request under `opts.prompt` (see `FakePromptModel`). */
+  function promptEvalCount(body: ChatRequestBody, reply: WireMessage): number {
+    const model = opts.prompt;
+    if (!model) return 42;
+    const tools = body.tools ? tokensOf(JSON.stringify(body.tools)) : 0;
+    const keys = body.messages.map(messageKey);
+    const tokens = body.messages.map(messageTokens);
+    const total = tools + tokens.reduce((a, b) => a + b, 0);
+    const previous = cached;
+    cached = [...keys, messageKey(reply)];
+    if (model.contextCap !== undefined && total > model.contextCap) return model.contextCap;
+    if (!model.cache) return total;
+    let shared = 0;
+    while (shared < keys.length && shared < previous.length && keys[shared] === previous[shared]) shared++;
+    const fresh = tokens.slice(shared).reduce((a, b) => a + b, 0);
+    return shared === 0 ? total : fresh;
+  }
 
   const findModel = (name: unknown): FakeOllamaModel | undefined =>
     typeof name === "string" ? models.find((m) => sameModel(m.name, name)) : undefined;
@@ -216,10 +279,13 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       return sendJson(res, turn.error.status, { error: turn.error.message });
     }
     const created_at = new Date().toISOString();
+    const reply: WireMessage = { role: "assistant", content: turn.content ?? "" };
+    if (turn.tool_calls && turn.tool_calls.length > 0) reply.tool_calls = turn.tool_calls.map((c) => ({ function: { name: c.name, arguments: c.arguments } }));
+    const evaluated = turn.prompt_eval_count ?? promptEvalCount(body, reply);
     const stats = {
       total_duration: 1_000_000,
       load_duration: 1000,
-      prompt_eval_count: 42,
+      prompt_eval_count: evaluated,
       prompt_eval_duration: 1000,
       eval_count: 7,
       eval_duration: 1000,
