@@ -10,6 +10,7 @@ import { EVIDENCE_COMMANDS, humanizeAdvice, type EvidenceCommandName } from "./a
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
+import type { OutputScope } from "../evidence/budget.js";
 import { visibleText } from "../evidence/visible-text.js";
 
 /** What `runEvidenceCommand` runs: the command's code tool with its arguments, over `root`. */
@@ -21,6 +22,10 @@ export interface EvidenceCommandInput {
   /** `--root` as given (absolute, or relative to the current directory). */
   root: string;
   json: boolean;
+  /** `--all` / `--max-lines` (`evidence-options.ts`); undefined: the model's budget. */
+  output?: OutputScope;
+  /** `diff --stat`: print the changed files with added/removed line counts instead of the hunks. */
+  stat?: boolean;
 }
 
 /** The registry's hint for bad arguments (a JSON Schema dump, meant for the model). */
@@ -58,7 +63,16 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   const workspace = await Workspace.open(input.root);
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
   const tool = EVIDENCE_COMMANDS[input.command].tool;
-  const result = await createCodeToolRegistry().dispatch({ name: tool, arguments: args }, { workspace });
+  const result = await createCodeToolRegistry().dispatch(
+    { name: tool, arguments: args },
+    { workspace, ...(input.output ? { output: input.output } : {}) },
+  );
+  if (input.stat === true && result.ok && "evidence" in result) {
+    const files = diffStat(result.evidence);
+    if (input.json) printJson({ ok: true, files });
+    else process.stdout.write(renderDiffStat(files, rootView(input.root)));
+    return;
+  }
   if (input.json) printJson(result);
   const err = colorsFor(process.stderr);
   if (!result.ok) {
@@ -79,4 +93,43 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
   const note = result.note ? humanizeAdvice(result.note, input.command) : "";
   if (note) logLine(`${err.dim("note:")} ${visibleText(note)}`);
+  if (result.truncated && input.output?.all !== true) {
+    logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);
+  }
+}
+
+/** One changed file of `diff --stat`: lines added and removed, from its hunks. */
+export interface DiffStatFile {
+  path: string;
+  added: number;
+  removed: number;
+}
+
+/**
+ * Per-file added/removed counts from `diff` records (unified-diff hunks: lines starting with
+ * `+` are added, `-` removed; the `@@` header and context lines count for neither), in path order.
+ */
+export function diffStat(evidence: readonly { path: string; snippet: string }[]): DiffStatFile[] {
+  const byPath = new Map<string, DiffStatFile>();
+  for (const e of evidence) {
+    const f = byPath.get(e.path) ?? { path: e.path, added: 0, removed: 0 };
+    for (const line of e.snippet.split("\n")) {
+      if (line.startsWith("+")) f.added++;
+      else if (line.startsWith("-")) f.removed++;
+    }
+    byPath.set(e.path, f);
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `path | +A -R` lines and a total line, like `git diff --stat` without the bars. */
+export function renderDiffStat(files: readonly DiffStatFile[], view: { show(rel: string): string }): string {
+  if (files.length === 0) return "";
+  const shown = files.map((f) => visibleText(view.show(f.path)));
+  const width = Math.max(...shown.map((s) => s.length));
+  const lines = files.map((f, i) => `${(shown[i] as string).padEnd(width)} | +${f.added} -${f.removed}`);
+  const added = files.reduce((s, f) => s + f.added, 0);
+  const removed = files.reduce((s, f) => s + f.removed, 0);
+  lines.push(`${files.length} file${files.length === 1 ? "" : "s"} changed, ${added} insertion${added === 1 ? "" : "s"}(+), ${removed} deletion${removed === 1 ? "" : "s"}(-)`);
+  return `${lines.join("\n")}\n`;
 }

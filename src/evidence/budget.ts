@@ -47,6 +47,24 @@ export interface BudgetOptions {
   narrowWith?: readonly string[];
 }
 
+/**
+ * How much of a result the caller wants: the budget above (the default, sized for a model), or
+ * with `all` every record with whole snippets and no byte limit (a person at a terminal:
+ * `codecite … --all`); `maxSnippetLines` still cuts each snippet to that many lines then.
+ * The tools' own caps (records, characters, lines) are lifted the same way.
+ */
+export interface OutputScope {
+  all?: boolean;
+  /** With `all`: snippet lines kept per record (default: every line). */
+  maxSnippetLines?: number;
+}
+
+/** `opts` for {@link applyBudget} under `scope`: unchanged without `all`; with it, no record, byte or line-length limit. */
+export function scopedBudget(opts: BudgetOptions, scope: OutputScope | undefined): BudgetOptions {
+  if (scope?.all !== true) return opts;
+  return { ...opts, maxResults: Infinity, maxBytes: Infinity, maxLineChars: Infinity, maxSnippetLines: scope.maxSnippetLines ?? Infinity };
+}
+
 /** The largest `max_results` the tools accept (`src/tools/code-tools.ts`). */
 export const MAX_RESULTS_LIMIT = 200;
 

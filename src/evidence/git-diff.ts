@@ -51,6 +51,7 @@ import { checkObjectStores, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
+import type { OutputScope } from "./budget.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isCleanRelative, isInside } from "./sandbox/path-policy.js";
 import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
@@ -110,7 +111,8 @@ interface Repo {
  *   `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND` (unknown ref, no commits yet), `UNSUPPORTED` (not a git
  *   repository, git missing), `TIMEOUT`.
  */
-export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?: AbortSignal, scope?: OutputScope): Promise<EvidenceResult> {
+  const all = scope?.all === true;
   const base = optionalRef(args.base, "base");
   const head = optionalRef(args.head, "head");
   const context = args.context_lines ?? 3;
@@ -162,11 +164,11 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   let cutHunk = false;
   const lastHunk = hunks[hunks.length - 1];
   for (const h of visible) {
-    if (evidence.length >= MAX_HUNKS) break;
-    const rec = toEvidence(h, cutOutput && h === lastHunk);
+    if (!all && evidence.length >= MAX_HUNKS) break;
+    const rec = toEvidence(h, cutOutput && h === lastHunk, all ? scope?.maxSnippetLines ?? Infinity : undefined);
     // Budget: the snippet, the path and the name (the path again) all reach the model.
     const cost = rec.snippet.length + rec.path.length + rec.name.length;
-    if (evidence.length > 0 && chars + cost > MAX_DIFF_CHARS) break;
+    if (!all && evidence.length > 0 && chars + cost > MAX_DIFF_CHARS) break;
     chars += cost;
     if (rec.flags?.includes("truncated")) cutHunk = true;
     evidence.push(rec);
@@ -715,7 +717,11 @@ function parsePatch(text: string): Hunk[] {
   return out;
 }
 
-function toEvidence(h: Hunk, incomplete: boolean): Evidence {
+/**
+ * One hunk as a `diff` record, cut to {@link MAX_HUNK_LINES} lines and {@link MAX_HUNK_CHARS}
+ * characters, or with `maxLines` (an `all` scope) to that many lines and no character limit.
+ */
+function toEvidence(h: Hunk, incomplete: boolean, maxLines?: number): Evidence {
   const flags: EvidenceFlag[] = [];
   let start: number;
   let end: number;
@@ -729,12 +735,13 @@ function toEvidence(h: Hunk, incomplete: boolean): Evidence {
   }
   let lines = h.lines;
   let cut = incomplete;
-  if (lines.length > MAX_HUNK_LINES) {
-    lines = lines.slice(0, MAX_HUNK_LINES);
+  const lineCap = maxLines ?? MAX_HUNK_LINES;
+  if (lines.length > lineCap) {
+    lines = lines.slice(0, lineCap);
     cut = true;
   }
   let snippet = lines.join("\n");
-  if (snippet.length > MAX_HUNK_CHARS) {
+  if (maxLines === undefined && snippet.length > MAX_HUNK_CHARS) {
     const nl = snippet.lastIndexOf("\n", MAX_HUNK_CHARS);
     snippet = snippet.slice(0, nl > 0 ? nl : MAX_HUNK_CHARS);
     cut = true;

@@ -54,7 +54,7 @@
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget, recordsShown } from "./budget.js";
+import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
@@ -445,7 +445,7 @@ async function collectMatches(
  *   matches several modules — the message lists them), `TIMEOUT` (aborted), `UNSUPPORTED`
  *   (ripgrep missing for the file walk).
  */
-export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
   const { query, unwrapped } = checkModuleName(args.module_name);
   throwIfAborted(signal);
   let found: { project: ProjectView; target: QueryTarget; pass: MatchPass } | undefined;
@@ -507,7 +507,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   // thousands of importers costs a bounded number of reads; the others count in `total`.
   const shown = recordsShown(
     pending.map((p) => p.rec.file),
-    args.max_results,
+    output?.all === true ? Infinity : args.max_results,
   );
   // Statements whose lines came with the (cached) facts need no read.
   const hasLines = (ref: ImportRef) => ref.lines !== undefined && ref.lines.length === ref.end_line - ref.start_line + 1;
@@ -560,7 +560,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(`${skipped}.`);
   for (const b of blindSpots) if (target.files.size === 0 || [...target.files].some((f) => languageFor(f)?.blindSpotNote === b)) notes.push(b);
-  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" ") });
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" ") }, output));
   return result;
 }
 

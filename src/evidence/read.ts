@@ -20,6 +20,7 @@
  */
 import type { ReadEvidenceArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
+import type { OutputScope } from "./budget.js";
 import {
   BARE_CR_FLAG,
   BINARY_SNIFF_BYTES,
@@ -51,7 +52,9 @@ const CHUNK_BYTES = 64 * 1024;
  * @throws ToolError `INVALID_ARGUMENT` (bad range, directory, path), `OUTSIDE_ROOT`, `DENIED`,
  *   `NOT_FOUND`, `UNSUPPORTED` (binary file), `TIMEOUT` (cancelled).
  */
-export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
+  // `all` (a person's `codecite read --all`): the whole file, or the range asked for, with no line or character cap.
+  const all = output?.all === true;
   const start = checkLine(args.start_line, "start_line") ?? 1;
   const endArg = checkLine(args.end_line, "end_line");
   if (endArg !== undefined && endArg < start) {
@@ -61,8 +64,8 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
       "Lines are 1-based and inclusive: pass start_line ≤ end_line.",
     );
   }
-  const requestedEnd = endArg ?? start + DEFAULT_READ_LINES - 1;
-  const spanEnd = Math.min(requestedEnd, start + MAX_READ_LINES - 1);
+  const requestedEnd = endArg ?? (all ? Number.MAX_SAFE_INTEGER : start + DEFAULT_READ_LINES - 1);
+  const spanEnd = all ? requestedEnd : Math.min(requestedEnd, start + MAX_READ_LINES - 1);
 
   const file = await ws.openFile(args.path);
   try {
@@ -114,7 +117,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
         else if (line.endsWith("\r")) line = line.slice(0, -1);
         const shown = snippetLine(line);
         const cost = shown.text.length + (kept.length > 0 ? 1 : 0);
-        if (kept.length > 0 && keptChars + cost > MAX_READ_CHARS) {
+        if (!all && kept.length > 0 && keptChars + cost > MAX_READ_CHARS) {
           charCapHit = true;
           collecting = false;
         } else {

@@ -38,7 +38,7 @@
  */
 import type { FindReferencesArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget, recordsShown } from "./budget.js";
+import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { describeFactsSkips, FactsMap, loadFacts, throwIfAborted } from "./analysis/facts.js";
 import { familyOf, languageFor } from "./analysis/lang/index.js";
@@ -449,7 +449,7 @@ async function judge(
  * Lists the places that refer to the definition `args.name` (see the module comment).
  * @throws ToolError as {@link collectReferences}.
  */
-export async function findReferences(ws: Workspace, args: FindReferencesArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+export async function findReferences(ws: Workspace, args: FindReferencesArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
   const { target, hits, leftOut, definers, facts, language } = await collectReferences(ws, args, signal);
   const seen = new Set<string>();
   const kept = hits
@@ -463,7 +463,7 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
     .sort((a, b) => (a.file !== b.file ? (a.file < b.file ? -1 : 1) : a.start_line - b.start_line || a.end_line - b.end_line || (a.use < b.use ? -1 : a.use > b.use ? 1 : 0)));
   const shown = recordsShown(
     kept.map((h) => h.file),
-    args.max_results,
+    output?.all === true ? Infinity : args.max_results,
   );
   const texts = new Map<string, string[] | undefined>();
   await mapLimit([...new Set([...shown].map((i) => (kept[i] as ReferenceHit).file))], 8, async (file) => {
@@ -503,6 +503,6 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
   }
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(`${skipped}.`);
-  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" "), narrowWith: ["kind"] });
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" "), narrowWith: ["kind"] }, output));
   return result;
 }

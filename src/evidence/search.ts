@@ -34,6 +34,7 @@ import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
+import type { OutputScope } from "./budget.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { toPosix } from "./sandbox/path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./sandbox/ripgrep.js";
@@ -104,7 +105,9 @@ export async function searchCode(
   args: SearchCodeArgs,
   signal?: AbortSignal,
   opts: SearchOptions = {},
+  scope?: OutputScope,
 ): Promise<EvidenceResult> {
+  const all = scope?.all === true;
   const query = args.query;
   if (typeof query !== "string" || query === "") {
     throw new ToolError("INVALID_ARGUMENT", "query must be a non-empty string", "Pass the text to find, e.g. \"load_index\".");
@@ -126,7 +129,7 @@ export async function searchCode(
       "Search for one line of the text, then read_evidence around the hit.",
     );
   }
-  const maxResults = clampInt(args.max_results ?? 50, 1, 200);
+  const maxResults = all ? Infinity : clampInt(args.max_results ?? 50, 1, 200);
   const globArgs = validateGlob(args.glob);
   const target = args.path === undefined || args.path.trim() === "" ? undefined : await ws.walkTarget(args.path);
   await ws.checkIgnoreFiles();
@@ -141,7 +144,7 @@ export async function searchCode(
   if (args.regex !== true) common.push("--fixed-strings");
   common.push(`--regexp=${query}`, "--", ripgrepPathArg(target ?? ""));
 
-  const cap = opts.collectCap ?? COLLECT_CAP;
+  const cap = opts.collectCap ?? (all ? Number.MAX_SAFE_INTEGER : COLLECT_CAP);
   const timeoutMs = opts.timeoutMs ?? SEARCH_TIMEOUT_MS;
   // A glob also re-includes ignored files in ripgrep; list the walkable files alongside.
   const walkAbort = new AbortController();
@@ -211,7 +214,7 @@ export async function searchCode(
     if (chosen.length >= maxResults) break;
     // Budget: snippet, path and name (the query) all reach the model.
     const cost = h.snippet.length + h.path.length + query.length;
-    if (chosen.length > 0 && chars + cost > MAX_RESULT_CHARS) {
+    if (!all && chosen.length > 0 && chars + cost > MAX_RESULT_CHARS) {
       budgetHit = true;
       break;
     }

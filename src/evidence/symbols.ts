@@ -22,7 +22,7 @@
  */
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget, recordsShown } from "./budget.js";
+import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
@@ -174,7 +174,7 @@ export async function locateDefinitions(ws: Workspace, name: string, pathArg: st
  * @throws ToolError `INVALID_ARGUMENT` (empty or multi-word name; bad path), `OUTSIDE_ROOT`,
  *   `DENIED`, `NOT_FOUND` (path), `TIMEOUT` (aborted), `UNSUPPORTED` (ripgrep missing).
  */
-export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: AbortSignal): Promise<EvidenceResult> {
+export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
   const q = parseSymbolName(args.name);
   throwIfAborted(signal);
   const { scope, facts } = await parseCandidates(ws, q, args.path, signal);
@@ -214,7 +214,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   );
   const shown = recordsShown(
     found.map((f) => f.file),
-    args.max_results,
+    output?.all === true ? Infinity : args.max_results,
   );
   const texts = new Map<string, string[] | undefined>();
   await mapLimit([...new Set([...shown].map((i) => (found[i] as { file: string }).file))], 8, async (file) => {
@@ -245,7 +245,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   }
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(`${skipped}.`);
-  const { form: _form, ...result } = applyBudget(evidence, { maxResults: args.max_results, note: notes.join(" "), narrowWith: ["path", "kind"] });
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" "), narrowWith: ["path", "kind"] }, output));
   return result;
 }
 

@@ -101,7 +101,7 @@ export const searchCodeTool = defineTool({
   description:
     "Search file contents with ripgrep; returns the matching lines with path and line number.",
   input: searchCodeInput,
-  run: async (args, ctx) => (await import("../evidence/search.js")).searchCode(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/search.js")).searchCode(workspaceOf(ctx), args, ctx.signal, {}, ctx.output),
 });
 
 export const findSymbolTool = defineTool({
@@ -109,14 +109,14 @@ export const findSymbolTool = defineTool({
   description:
     "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java); returns the whole definition.",
   input: findSymbolInput,
-  run: async (args, ctx) => (await import("../evidence/symbols.js")).findSymbol(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/symbols.js")).findSymbol(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
 export const readEvidenceTool = defineTool({
   name: "read_evidence",
   description: "Read exact lines of a file (1-based, inclusive), e.g. around a search hit or a definition.",
   input: readEvidenceInput,
-  run: async (args, ctx) => (await import("../evidence/read.js")).readEvidence(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/read.js")).readEvidence(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
 export const findImportersTool = defineTool({
@@ -124,7 +124,7 @@ export const findImportersTool = defineTool({
   description:
     "List the files that import a module, with each import statement.",
   input: findImportersInput,
-  run: async (args, ctx) => (await import("../evidence/importers.js")).findImporters(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/importers.js")).findImporters(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
 export const findReferencesTool = defineTool({
@@ -134,14 +134,14 @@ export const findReferencesTool = defineTool({
     "resolved through imports (not comments, strings or other things with the same name). Use it for 'who calls X', " +
     "'where is X used'. Each record names the caller in context and the use in flags (call, import, type, inherit, value).",
   input: findReferencesInput,
-  run: async (args, ctx) => (await import("../evidence/references.js")).findReferences(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/references.js")).findReferences(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
 export const readGitDiffTool = defineTool({
   name: "read_git_diff",
   description: "Show git changes as hunks: working tree against HEAD by default, or between two commits.",
   input: readGitDiffInput,
-  run: async (args, ctx) => (await import("../evidence/git-diff.js")).readGitDiff(workspaceOf(ctx), args, ctx.signal),
+  run: async (args, ctx) => (await import("../evidence/git-diff.js")).readGitDiff(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
 /** A frozen registry holding exactly the six code tools. */

@@ -3,6 +3,7 @@
  * function. The same definition serves the agent loop, the CLI and the MCP server.
  */
 import { z } from "zod";
+import type { OutputScope } from "../evidence/budget.js";
 import type { Workspace } from "../evidence/sandbox/workspace.js";
 
 /** What a tool's `run` receives besides its validated arguments. */
@@ -11,6 +12,8 @@ export interface ToolContext {
   workspace?: Workspace;
   /** Aborts long work (ripgrep, git, parsing) when the caller gives up. */
   signal?: AbortSignal;
+  /** How much of the result to return (default: the model's budget; `{all: true}` for `codecite … --all`). */
+  output?: OutputScope;
 }
 
 /** JSON Schema object as sent to models (`parameters` of an OpenAI/Ollama tool definition). */

@@ -63,7 +63,8 @@ describe("notes and hints in the CLI's words", () => {
     const r = await runCli(["importers", "rag_common", "--max-results", "2", "--root", "examples/rag-app"], { cwd: REPO_ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      "showing 2 of 4 results (truncated)\nnote: Showing 2 of 4 records; raise --max-results to see more.\n",
+      "showing 2 of 4 results (truncated)\nnote: Showing 2 of 4 records; raise --max-results to see more.\n" +
+        "note: output is cut to fit a model's budget; add --all to see every record with whole snippets.\n",
     );
     expect(r.stdout).toMatch(/^examples\/rag-app\/src\/build_index\.py:4 {2}import rag_common$/m);
   });

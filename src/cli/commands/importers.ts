@@ -1,8 +1,9 @@
 /** `codecite importers <module>`: the `find_importers` tool from the command line. */
 import type { Command } from "commander";
 import { parseInteger, runAction } from "../output.js";
+import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
-interface ImportersFlags {
+interface ImportersFlags extends OutputFlags {
   maxResults?: number;
   root: string;
   json?: boolean;
@@ -10,8 +11,7 @@ interface ImportersFlags {
 
 /** Registers `codecite importers` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
-  program
-    .command("importers")
+  withOutputOptions(program.command("importers"))
     .description("list the files that import a module, with the import statements")
     .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
@@ -25,6 +25,7 @@ export function register(program: Command): void {
           args: { module_name: moduleName, max_results: flags.maxResults },
           root: flags.root,
           json: flags.json === true,
+          output: outputScopeOf(flags),
         });
       }),
     );

@@ -1,8 +1,9 @@
 /** `codecite read <path>`: the `read_evidence` tool from the command line. */
 import type { Command } from "commander";
 import { parseInteger, runAction } from "../output.js";
+import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
-interface ReadFlags {
+interface ReadFlags extends OutputFlags {
   startLine?: number;
   endLine?: number;
   root: string;
@@ -11,8 +12,7 @@ interface ReadFlags {
 
 /** Registers `codecite read` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
-  program
-    .command("read")
+  withOutputOptions(program.command("read"))
     .description("print exact lines of a file (1-based, inclusive)")
     .argument("<path>", "repository-relative file path")
     .option("--start-line <n>", "first line, 1-based (default 1)", parseInteger)
@@ -27,6 +27,7 @@ export function register(program: Command): void {
           args: { path, start_line: flags.startLine, end_line: flags.endLine },
           root: flags.root,
           json: flags.json === true,
+          output: outputScopeOf(flags),
         });
       }),
     );

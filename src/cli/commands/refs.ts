@@ -1,8 +1,9 @@
 /** `codecite refs <name>`: the `find_references` tool from the command line. */
 import type { Command } from "commander";
 import { parseInteger, runAction } from "../output.js";
+import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
-interface RefsFlags {
+interface RefsFlags extends OutputFlags {
   path?: string;
   kind?: string;
   maxResults?: number;
@@ -12,8 +13,7 @@ interface RefsFlags {
 
 /** Registers `codecite refs` on `program` (see README.md "CLI reference"). */
 export function register(program: Command): void {
-  program
-    .command("refs")
+  withOutputOptions(program.command("refs"))
     .description("list the places that call or use a definition (resolved through imports, not by text)")
     .argument("<name>", "the definition: func, Class.method, module.func, Type::method, pkg.Func")
     .option("--path <p>", "the file or folder holding the definition")
@@ -29,6 +29,7 @@ export function register(program: Command): void {
           args: { name, path: flags.path, kind: flags.kind, max_results: flags.maxResults },
           root: flags.root,
           json: flags.json === true,
+          output: outputScopeOf(flags),
         });
       }),
     );

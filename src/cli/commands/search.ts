@@ -1,8 +1,9 @@
 /** `codecite search <query>`: the `search_code` tool from the command line. */
 import type { Command } from "commander";
 import { parseInteger, runAction } from "../output.js";
+import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
-interface SearchFlags {
+interface SearchFlags extends OutputFlags {
   regex?: boolean;
   path?: string;
   glob?: string;
@@ -14,8 +15,7 @@ interface SearchFlags {
 
 /** Registers `codecite search` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
-  program
-    .command("search")
+  withOutputOptions(program.command("search"))
     .description("search file contents with ripgrep (literal text unless --regex)")
     .argument("<query>", "text (or regular expression) to find")
     .option("--regex", "treat the query as a regular expression")
@@ -40,6 +40,7 @@ export function register(program: Command): void {
           },
           root: flags.root,
           json: flags.json === true,
+          output: outputScopeOf(flags),
         });
       }),
     );

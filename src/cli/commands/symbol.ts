@@ -1,8 +1,9 @@
 /** `codecite symbol <name>`: the `find_symbol` tool from the command line. */
 import type { Command } from "commander";
 import { parseInteger, runAction } from "../output.js";
+import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
-interface SymbolFlags {
+interface SymbolFlags extends OutputFlags {
   kind?: string;
   path?: string;
   maxResults?: number;
@@ -12,8 +13,7 @@ interface SymbolFlags {
 
 /** Registers `codecite symbol` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
-  program
-    .command("symbol")
+  withOutputOptions(program.command("symbol"))
     .description("find where a function, class, method, type or constant is defined")
     .argument("<name>", "symbol name; Class.method allowed")
     .option("--kind <k>", "only definitions of this kind (function, class, method, interface, type, enum, variable, constant, struct, trait, module)")
@@ -29,6 +29,7 @@ export function register(program: Command): void {
           args: { name, kind: flags.kind, path: flags.path, max_results: flags.maxResults },
           root: flags.root,
           json: flags.json === true,
+          output: outputScopeOf(flags),
         });
       }),
     );
