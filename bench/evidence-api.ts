@@ -23,6 +23,7 @@ export interface EvidenceApi {
   searchCode?: EvidenceFn;
   findImporters?: EvidenceFn;
   findSymbol?: EvidenceFn;
+  findReferences?: EvidenceFn;
   /** Why each missing piece is missing. */
   missing: Record<string, string>;
 }
@@ -52,6 +53,7 @@ export async function loadEvidenceApi(dist: string): Promise<EvidenceApi> {
     ["searchCode", "evidence/search.js", "searchCode"],
     ["findImporters", "evidence/importers.js", "findImporters"],
     ["findSymbol", "evidence/symbols.js", "findSymbol"],
+    ["findReferences", "evidence/references.js", "findReferences"],
   ];
   for (const [key, file, name] of fns) {
     const r = await load(dist, file, name);

@@ -19,6 +19,7 @@ const FILES = {
   search_code: ["evidence/search.js", "searchCode"],
   find_importers: ["evidence/importers.js", "findImporters"],
   find_symbol: ["evidence/symbols.js", "findSymbol"],
+  find_references: ["evidence/references.js", "findReferences"],
 };
 const load = async (file, name) => (await import(pathToFileURL(path.join(dist, file)).href))[name];
 

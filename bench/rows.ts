@@ -228,6 +228,57 @@ export async function warmRows(ctx: BenchContext): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * find_references of the probe symbol: warm in-process vs `rg -n -w NAME` over the tree, and the
+ * first query in a fresh process with an empty cache vs `ctags -R`.
+ */
+export async function referencesRows(ctx: BenchContext): Promise<Row[]> {
+  const p = ctx.manifest.probes;
+  const warm = { id: "find_references_warm", measure: "find_references, warm, in-process", reference: `rg -n -w ${p.symbol.name}`, unit: "ms" as const, goal: 1.5, goalKind: "ratio" as const };
+  const cold = { id: "find_references_cold", measure: "find_references, empty cache (fresh process)", reference: "ctags -R", unit: "ms" as const, goal: 1.0, goalKind: "ratio" as const };
+  const args = { name: p.symbol.name, path: p.symbol.path, max_results: 50 };
+  const rows: Row[] = [];
+  const rgOnce = () => timeSpawnSync(ctx.rg, ["-n", "-w", p.symbol.name, "."], { cwd: ctx.root });
+  const why = missingWhy(ctx, "findReferences");
+  if (why) {
+    const ref = (await repeat(rgOnce, { runs: ctx.runs, warmup: 1 })).samples;
+    return [unavailable({ ...warm, ref: median(ref), samples: { ref } }, why), unavailable(cold, why)];
+  }
+  // Cold first: a fresh process and an empty cache, so nothing parsed by the warm row helps it.
+  if (has("ctags")) {
+    const tags = path.join(ctx.scratch, "tags-refs");
+    const coldRuns = Math.min(ctx.runs, 3);
+    const ref = (await repeat(() => timeSpawnSync("ctags", ["-R", "-f", tags, "."], { cwd: ctx.root }), { runs: coldRuns, warmup: 0 })).samples;
+    const ours: number[] = [];
+    let total: number | undefined;
+    for (let i = 0; i < coldRuns; i++) {
+      const cacheDir = path.join(ctx.scratch, `refs-cold-cache-${i}`);
+      const r = await timeSpawn(process.execPath, [path.join(ctx.projectRoot, "bench/query-child.mjs"), ctx.dist, ctx.root, JSON.stringify([{ tool: "find_references", args }])], {
+        env: { ...process.env, CODECITE_CACHE_DIR: cacheDir },
+        timeoutMs: 300_000,
+      });
+      rmSync(cacheDir, { recursive: true, force: true });
+      if (r.status !== 0) {
+        rows.push({ ...cold, status: "error", note: `query child exited ${r.status}: ${r.stderr.trim().split("\n").slice(-2).join(" | ")}` });
+        break;
+      }
+      const rep = JSON.parse(r.stdout.trim().split("\n").pop() as string) as ChildReport;
+      ours.push((rep.results[0] as ChildReport["results"][number]).ms);
+      total = rep.results[0]?.total;
+    }
+    if (ours.length === coldRuns) rows.push(finish({ ...cold, ours: median(ours), ref: median(ref), samples: { ours, ref }, check: `${total} references`, status: "met" }));
+  } else rows.push({ ...cold, status: "reference missing", note: "universal-ctags not installed (apt-get install -y universal-ctags)" });
+  try {
+    const fn = ctx.api.findReferences as NonNullable<EvidenceApi["findReferences"]>;
+    await fn(ctx.ws, args);
+    const m = await repeatPaired(() => fn(ctx.ws, args), rgOnce, { runs: pairedRuns(ctx) });
+    rows.push(finish({ ...warm, ours: median(m.ours), ref: median(m.ref), samples: { ours: m.ours, ref: m.ref }, check: `${m.lastOurs.total} references`, status: "met" }));
+  } catch (err) {
+    rows.push({ ...warm, status: "error", note: errText(err) });
+  }
+  return rows;
+}
+
 /** `node dist/cli/main.js --version` vs `node -e 0`. */
 export async function startupRow(ctx: BenchContext): Promise<Row> {
   const base = { id: "cli_startup", measure: "CLI start-up (codecite --version)", reference: "node -e 0", unit: "ms" as const, goal: 3, goalKind: "ratio" as const };

@@ -24,7 +24,7 @@ import { compareCacheStores } from "./cache-store.js";
 import { ensureCorpus, LARGE, QUICK } from "./corpus.js";
 import { loadEvidenceApi } from "./evidence-api.js";
 import { renderTable, type Row } from "./report.js";
-import { agentRows, coldRows, makeScratch, searchRow, startupRow, warmRows, type BenchContext } from "./rows.js";
+import { agentRows, coldRows, makeScratch, referencesRows, searchRow, startupRow, warmRows, type BenchContext } from "./rows.js";
 
 const started = performance.now();
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
@@ -87,6 +87,7 @@ try {
   await group("search_code", "search_code", () => searchRow(ctx));
   await group("cold find_importers and peak memory (fresh processes)", "find_importers_cold", () => coldRows(ctx));
   await group("warm find_importers / find_symbol, re-query after an edit", "warm", () => warmRows(ctx));
+  await group("find_references: warm vs rg -w, empty cache vs ctags -R", "find_references", () => referencesRows(ctx));
   await group("CLI start-up", "cli_startup", () => startupRow(ctx));
   let agentDetail: unknown = null;
   await group("agent overhead", "agent", async () => {

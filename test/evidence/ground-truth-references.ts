@@ -1,0 +1,245 @@
+/**
+ * Ground truth for `find_references`: precision and recall of codecite's resolved references (not
+ * `by_name`) at (path, line) granularity against an independent tool, on any checkout:
+ *
+ *   npx tsx test/evidence/ground-truth-references.ts <repo-dir> --lang python|ts|go [--count N] [--details N]
+ *
+ * - **Targets**: `--count` (default 40) definitions of the language (functions, classes, methods,
+ *   Go structs and interfaces; names of 4+ characters), chosen deterministically by a hash of
+ *   path and qualified name. Each is queried as `find_references` would be, with its file as `path`.
+ * - **Oracles**: Python — jedi `Script.get_references` (Debian `python3-jedi`; helper
+ *   `ground-truth-references.py`); TypeScript/JavaScript — the TypeScript language service
+ *   `findReferences` over every JS/TS file of the checkout (`allowJs`); Go — `gopls references`
+ *   (Debian `gopls`, needs the `go` toolchain).
+ * - **Compared**: the set of `path:line` of references of each target, without the line where the
+ *   definition's name is written; lines outside the repository or in `node_modules` are dropped.
+ *   Figures are summed over targets (micro average).
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { loadFacts } from "../../src/evidence/analysis/facts.js";
+import { languageFor } from "../../src/evidence/analysis/lang/index.js";
+import type { SymbolDef } from "../../src/evidence/analysis/lang/language.js";
+import { statFiles, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
+import { collectReferences } from "../../src/evidence/references.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+
+type Lang = "python" | "ts" | "go";
+
+interface Target {
+  file: string;
+  def: SymbolDef;
+  qualified: string;
+  /** 1-based line and 0-based column of the definition's name. */
+  line: number;
+  column: number;
+}
+
+const KINDS = new Set(["function", "class", "method", "struct", "interface"]);
+const FAMILY: Record<Lang, (f: string) => boolean> = {
+  python: (f) => languageFor(f)?.id === "python",
+  ts: (f) => ["typescript", "tsx", "javascript"].includes(languageFor(f)?.id ?? "") && !f.endsWith(".d.ts"),
+  go: (f) => languageFor(f)?.id === "go",
+};
+
+/** Where the definition's name is written: the first line of its range naming it after a keyword, else the first naming it. */
+function namePosition(lines: readonly string[], def: SymbolDef): { line: number; column: number } | undefined {
+  const word = new RegExp(`\\b${def.name.replace(/[$]/g, "\\$")}\\b`);
+  const keyword = new RegExp(`\\b(def|class|function|func|interface|type|struct|fn)\\b[^\\n]*?\\b${def.name.replace(/[$]/g, "\\$")}\\b`);
+  let first: { line: number; column: number } | undefined;
+  for (let l = def.start_line; l <= Math.min(def.end_line, def.start_line + 30); l++) {
+    const text = lines[l - 1] ?? "";
+    const m = word.exec(text);
+    if (m === null) continue;
+    if (keyword.test(text)) {
+      const k = keyword.exec(text) as RegExpExecArray;
+      const col = text.indexOf(def.name, k.index + k[1]!.length);
+      return { line: l, column: col };
+    }
+    first ??= { line: l, column: m.index };
+  }
+  return first;
+}
+
+async function pickTargets(ws: Workspace, lang: Lang, count: number): Promise<Target[]> {
+  const snap = await treeSnapshot(ws, {});
+  const files = snap.files.filter(FAMILY[lang]);
+  const facts = await loadFacts(ws, statFiles(ws, files));
+  const all: Target[] = [];
+  for (const [file, f] of facts) {
+    const lines = (await ws.readText(file)).lines;
+    const seen = new Set<string>();
+    for (const def of f.symbols) {
+      if (!KINDS.has(def.kind) || def.name.length < 4) continue;
+      const qualified = def.container ? `${def.container}.${def.name}` : def.name;
+      if (seen.has(qualified)) continue; // overloads: one target
+      seen.add(qualified);
+      const pos = namePosition(lines, def);
+      if (pos) all.push({ file, def, qualified, ...pos });
+    }
+  }
+  const key = (t: Target) => createHash("sha1").update(`${t.file}\0${t.qualified}`).digest("hex");
+  return all.sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, count);
+}
+
+function jediTruth(root: string, targets: readonly Target[]): (string[] | undefined)[] {
+  const input = JSON.stringify({ root, targets: targets.map((t) => ({ file: t.file, line: t.line, column: t.column })) });
+  const res = spawnSync("python3", [path.join(import.meta.dirname, "ground-truth-references.py")], { input, maxBuffer: 256 * 1024 * 1024 });
+  if (res.status !== 0) throw new Error(`jedi failed: ${res.stderr.toString()}`);
+  const out = JSON.parse(res.stdout.toString()) as ([string, number][] | { error: string })[];
+  return out.map((r) => (Array.isArray(r) ? r.map(([f, l]) => `${f}:${l}`) : undefined));
+}
+
+function tsTruth(root: string, files: readonly string[], targets: readonly Target[]): (string[] | undefined)[] {
+  const abs = files.map((f) => path.join(root, f));
+  // The checkout's own compiler options (paths, baseUrl, jsx) when it has a root tsconfig.json.
+  let options: ts.CompilerOptions = { jsx: ts.JsxEmit.Preserve, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ESNext, resolveJsonModule: true };
+  const config = path.join(root, "tsconfig.json");
+  if (fs.existsSync(config)) {
+    const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    if (parsed) options = parsed.options;
+  }
+  options = { ...options, allowJs: true, checkJs: false, noEmit: true };
+  const texts = new Map<string, string>();
+  const host: ts.LanguageServiceHost = {
+    getScriptFileNames: () => abs,
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (name) => {
+      let t = texts.get(name);
+      if (t === undefined) {
+        if (!fs.existsSync(name)) return undefined;
+        t = fs.readFileSync(name, "utf8");
+        texts.set(name, t);
+      }
+      return ts.ScriptSnapshot.fromString(t);
+    },
+    getCurrentDirectory: () => root,
+    getCompilationSettings: () => options,
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: (p) => fs.existsSync(p),
+    readFile: (p) => (fs.existsSync(p) ? fs.readFileSync(p, "utf8") : undefined),
+    readDirectory: ts.sys.readDirectory,
+    directoryExists: ts.sys.directoryExists,
+    getDirectories: ts.sys.getDirectories,
+  };
+  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  return targets.map((t) => {
+    const fileName = path.join(root, t.file);
+    const text = host.getScriptSnapshot(fileName);
+    if (text === undefined) return undefined;
+    const source = service.getProgram()?.getSourceFile(fileName);
+    if (source === undefined) return undefined;
+    const pos = ts.getPositionOfLineAndCharacter(source, t.line - 1, t.column);
+    const found = service.findReferences(fileName, pos) ?? [];
+    const out: string[] = [];
+    for (const group of found) {
+      for (const r of group.references) {
+        const rel = path.relative(root, r.fileName).replace(/\\/g, "/");
+        if (rel.startsWith("..") || rel.includes("node_modules/")) continue;
+        const sf = service.getProgram()?.getSourceFile(r.fileName);
+        if (!sf) continue;
+        out.push(`${rel}:${sf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1}`);
+      }
+    }
+    return out;
+  });
+}
+
+function goplsTruth(root: string, targets: readonly Target[]): (string[] | undefined)[] {
+  return targets.map((t) => {
+    // gopls columns are 1-based byte offsets.
+    const line = fs.readFileSync(path.join(root, t.file), "utf8").split("\n")[t.line - 1] ?? "";
+    const col = Buffer.byteLength(line.slice(0, t.column)) + 1;
+    const res = spawnSync("gopls", ["references", `${path.join(root, t.file)}:${t.line}:${col}`], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+    if (res.status !== 0) return undefined;
+    return res.stdout
+      .toString()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => {
+        const m = /^(.*):(\d+):\d+(-\d+)?$/.exec(l);
+        return m ? `${path.relative(root, m[1] as string).replace(/\\/g, "/")}:${m[2]}` : "";
+      })
+      .filter((l) => l !== "" && !l.startsWith(".."));
+  });
+}
+
+export interface ReferenceAgreement {
+  repo: string;
+  lang: Lang;
+  targets: number;
+  /** Targets the oracle could not answer (left out). */
+  skipped: number;
+  truePositives: number;
+  ours: number;
+  truth: number;
+  precision: number;
+  recall: number;
+  onlyOurs: string[];
+  onlyTruth: string[];
+}
+
+/** Runs the comparison on `root` for `lang` (see the module comment). */
+export async function compareReferences(root: string, lang: Lang, count = 40): Promise<ReferenceAgreement> {
+  const ws = await Workspace.open(root);
+  const targets = await pickTargets(ws, lang, count);
+  const snap = await treeSnapshot(ws, {});
+  const truths =
+    lang === "python" ? jediTruth(ws.root, targets) : lang === "ts" ? tsTruth(ws.root, snap.files.filter(FAMILY.ts), targets) : goplsTruth(ws.root, targets);
+  const a: ReferenceAgreement = { repo: root, lang, targets: targets.length, skipped: 0, truePositives: 0, ours: 0, truth: 0, precision: 1, recall: 1, onlyOurs: [], onlyTruth: [] };
+  for (const [i, t] of targets.entries()) {
+    const truthList = truths[i];
+    let ours: Set<string>;
+    try {
+      const c = await collectReferences(ws, { name: t.qualified, path: t.file });
+      ours = new Set(c.hits.filter((h) => !h.byName).map((h) => `${h.file}:${h.line}`));
+    } catch {
+      a.skipped++;
+      continue;
+    }
+    if (truthList === undefined) {
+      a.skipped++;
+      continue;
+    }
+    const self = `${t.file}:${t.line}`;
+    const truth = new Set(truthList.filter((k) => k !== self && FAMILY[lang](k.slice(0, k.lastIndexOf(":")))));
+    ours.delete(self);
+    for (const k of ours) {
+      if (truth.has(k)) a.truePositives++;
+      else a.onlyOurs.push(`${t.qualified} ← ${k}`);
+    }
+    for (const k of truth) if (!ours.has(k)) a.onlyTruth.push(`${t.qualified} ← ${k}`);
+    a.ours += ours.size;
+    a.truth += truth.size;
+  }
+  a.precision = a.ours === 0 ? 1 : a.truePositives / a.ours;
+  a.recall = a.truth === 0 ? 1 : a.truePositives / a.truth;
+  return a;
+}
+
+if (process.argv[1] !== undefined && import.meta.filename === path.resolve(process.argv[1])) {
+  const args = process.argv.slice(2);
+  const root = args.find((x) => !x.startsWith("--") && !/^\d+$/.test(x) && !["python", "ts", "go"].includes(x));
+  const opt = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const lang = opt("--lang") as Lang | undefined;
+  if (root === undefined || lang === undefined || !["python", "ts", "go"].includes(lang)) {
+    process.stderr.write("usage: ground-truth-references.ts <repo-dir> --lang python|ts|go [--count N] [--details N]\n");
+    process.exit(2);
+  }
+  const a = await compareReferences(root, lang, Number(opt("--count") ?? "40"));
+  const details = Number(opt("--details") ?? "0");
+  process.stdout.write(
+    `${path.basename(root)} ${lang}: ${a.targets} targets (${a.skipped} skipped), ours ${a.ours}, truth ${a.truth}, agree ${a.truePositives}; precision ${a.precision.toFixed(3)}, recall ${a.recall.toFixed(3)}\n`,
+  );
+  for (const [label, list] of [["only ours", a.onlyOurs], ["only truth", a.onlyTruth]] as const) {
+    if (details === 0 || list.length === 0) continue;
+    process.stdout.write(`  ${label} (${list.length}):\n`);
+    for (const x of list.slice(0, details)) process.stdout.write(`    ${x}\n`);
+  }
+}
