@@ -13,26 +13,14 @@
  * `--timeout` in seconds (`CODECITE_TIMEOUT`, default 600); a flag wins over the variable.
  */
 import type { Command } from "commander";
-import type { ConfigFlags } from "../../config.js";
-import type { Provider } from "../../llm/types.js";
-import type { Interpreter } from "../../toolshim/index.js";
+import type { SessionFlags } from "../agent-session.js";
 import { UsageError, runAction } from "../output.js";
 
-interface AskFlags {
-  root: string;
-  model?: string;
-  provider?: string;
-  host?: string;
-  toolshim?: string;
-  /** As typed; validated by `resolveConfig` (1–100, names `--max-steps`). */
-  maxSteps?: string;
-  /** Context size in tokens, as typed; validated by `resolveConfig` (names `--num-ctx`). */
-  numCtx?: string;
+/** The flags of `ask` (also taken by `chat`). Settings are validated by `resolveConfig`. */
+export interface AskFlags extends SessionFlags {
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
-  /** Commander's negated `--no-prefetch`: false when given. */
-  prefetch?: boolean;
   maxCallsPerTurn?: string;
   timeout?: string;
 }
@@ -41,14 +29,14 @@ interface AskFlags {
 export const STRICT_EXIT_CODE = 3;
 
 /** Bounds of `--max-calls-per-turn` and `--timeout` (seconds). */
-const MAX_CALLS_LIMIT = 1000;
-const MAX_TIMEOUT_SECONDS = 86_400;
+export const MAX_CALLS_LIMIT = 1000;
+export const MAX_TIMEOUT_SECONDS = 86_400;
 
 /**
  * A positive whole number from a flag, else from the variable, else `undefined`.
  * @throws UsageError naming the flag or variable, the bounds and what was given.
  */
-function boundedSetting(flag: [string, string | undefined], variable: [string, string | undefined], max: number): number | undefined {
+export function boundedSetting(flag: [string, string | undefined], variable: [string, string | undefined], max: number): number | undefined {
   for (const [name, raw] of [flag, variable]) {
     if (raw === undefined || raw.trim() === "") continue;
     const text = raw.trim();
@@ -77,61 +65,21 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
   if (question.trim() === "") throw new UsageError(questionArg === "-" ? "the question read from stdin is empty" : "the question is empty");
   const maxCallsPerTurn = boundedSetting(["--max-calls-per-turn", flags.maxCallsPerTurn], ["CODECITE_MAX_CALLS_PER_TURN", process.env.CODECITE_MAX_CALLS_PER_TURN], MAX_CALLS_LIMIT);
   const timeoutSeconds = boundedSetting(["--timeout", flags.timeout], ["CODECITE_TIMEOUT", process.env.CODECITE_TIMEOUT], MAX_TIMEOUT_SECONDS);
-  const [{ resolveConfig }, { loadConfigFiles }] = await Promise.all([import("../../config.js"), import("../../config-file.js")]);
-  const configFlags: ConfigFlags = {};
-  if (flags.model !== undefined) configFlags.model = flags.model;
-  if (flags.provider !== undefined) configFlags.provider = flags.provider;
-  if (flags.host !== undefined) configFlags.host = flags.host;
-  if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
-  if (flags.numCtx !== undefined) configFlags.numCtx = flags.numCtx;
-  if (flags.maxSteps !== undefined) configFlags.maxSteps = flags.maxSteps;
-  const config = resolveConfig(configFlags, process.env, loadConfigFiles(flags.root, process.env));
-
-  const [{ Workspace }, { createCodeToolRegistry }, { runAgent }, factory, models, { AskEventPrinter }, output, render, { rootView }] =
+  const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent }, models, { AskEventPrinter }, output, render, { rootView }] =
     await Promise.all([
-      import("../../evidence/sandbox/workspace.js"),
+      import("../agent-session.js"),
       import("../../tools/code-tools.js"),
       import("../../agent/run-agent.js"),
-      import("../provider-factory.js"),
       import("../default-model.js"),
       import("../ask-events.js"),
       import("../output.js"),
       import("../render.js"),
       import("../root-view.js"),
     ]);
-  const workspace = await Workspace.open(flags.root);
-  const provider = await factory.createProvider(config);
-  let interpreterProvider: Provider | undefined;
+  const session = await openAgentSession(flags, json && !verbose);
+  const { config, provider, model, interpreter, shimAnnounced, workspace } = session;
   try {
     const errColors = output.colorsFor(process.stderr);
-    let model = config.model;
-    /** The chosen model runs with the tool shim, and the line below said so already. */
-    let shimAnnounced = false;
-    if (model === undefined) {
-      const chosen = await models.chooseDefaultModel(provider, config.toolshim);
-      model = chosen.name;
-      const line = models.describeDefaultModel(chosen);
-      if (chosen.reason === "first_installed") {
-        // A fallback the user must know about, even with --json (stderr only).
-        output.logLine(errColors.yellow(line));
-        shimAnnounced = true;
-      } else if (!json || verbose) {
-        output.logLine(errColors.dim(line));
-      }
-    }
-
-    let interpreter: Interpreter | undefined;
-    if (config.toolshim !== "off") {
-      const target = await factory.createInterpreterTarget(config);
-      if ("disabled" in target) {
-        output.logLine(errColors.yellow(`codecite: tool-shim interpreter disabled (${target.disabled}); the deterministic stages still run`));
-      } else {
-        const { createInterpreter } = await import("../../toolshim/index.js");
-        interpreterProvider = target.provider;
-        interpreter = createInterpreter(target.provider, target.model);
-      }
-    }
-
     const printer = new AskEventPrinter({ streamAnswer: !json, progress: !json || verbose, verbose, shimAnnounced });
     // Spinner on stderr while waiting for the model or a tool (quiet with --json, off a TTY, NO_COLOR, CI).
     const { agentProgress } = await import("../progress.js");
@@ -145,7 +93,7 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
       ...(config.maxSteps !== undefined ? { maxSteps: config.maxSteps } : {}),
       ...(maxCallsPerTurn !== undefined ? { maxCallsPerTurn } : {}),
       ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
-      prefetch: flags.prefetch !== false,
+      prefetch: config.prefetch,
       ...(config.contextTokens !== undefined ? { contextTokens: config.contextTokens } : {}),
       toolshim: config.toolshim,
       ...(interpreter ? { interpreter } : {}),
@@ -192,8 +140,7 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
     process.stdout.write(result.evidence.length > 0 ? render.renderEvidenceList(result.evidence, c, view) : "  none\n");
     process.stdout.write(`\n${render.renderCitations(result.citations, c, view)}`);
   } finally {
-    // The embedded llama-cpp provider holds a model and a native backend: free them.
-    await factory.closeProviders(provider, interpreterProvider);
+    await session.close();
   }
 }
 
