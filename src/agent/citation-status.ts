@@ -5,16 +5,18 @@
  * "Names something" is decided on code tokens, never on substrings of words:
  * - identifiers of the sentence (`load_index`, `Session.send`, `HTTPAdapter`) against the
  *   identifiers of the lines; a dotted or `::` name counts when any of its parts does; a plain
- *   English word counts only when it is not a common word (`common-words.ts`) and it
- *   equals an identifier of the lines, ignoring case when it has at least 4 letters;
+ *   English word counts only when it is not a common word (`common-words.ts`) and it equals an
+ *   identifier of the lines, ignoring case and a plural `s` when it has at least 4 letters
+ *   (words inside identifiers do not count: `timeout` is not `DEFAULT_TIMEOUT`, which would
+ *   take a sentence about another value for support);
  * - `backticked` code is always taken as code (even `return`);
  * - quoted strings (`"application/json"`, `'utf-8'`, `「…」`) against the text of the lines;
  * - numbers written in the sentence (`30`, `0.5`) against the numbers written in the lines.
  * The citation itself (path and line numbers) is removed from the sentence first.
  *
  * Also here: the unit of text that cites a location (a list item or a sentence; one made of
- * citations only belongs to the nearest one before it that has words) and the recognition of an answer that says
- * it could not find an answer (an abstention).
+ * citations only belongs to the nearest one before it that has words) and the recognition of an
+ * answer that says it could not find an answer (an abstention).
  */
 import { COMMON_WORDS } from "./common-words.js";
 
@@ -74,7 +76,13 @@ export function namesSomethingIn(sentence: string, lines: readonly string[]): bo
   const ids = new Set(text.match(IDENT_RE) ?? []);
   const lower = new Set([...ids].map((i) => i.toLowerCase()));
   if (names.code.some((c) => ids.has(c))) return true;
-  if (names.words.some((w) => ids.has(w) || (w.length >= 4 && lower.has(w.toLowerCase())))) return true;
+  const wordMatches = (w: string) => {
+    if (ids.has(w)) return true;
+    if (w.length < 4) return false;
+    const l = w.toLowerCase();
+    return lower.has(l) || (l.endsWith("s") && lower.has(l.slice(0, -1)));
+  };
+  if (names.words.some(wordMatches)) return true;
   if (names.quoted.some((q) => text.includes(q))) return true;
   const numbers = new Set(text.match(NUMBER_RE) ?? []);
   return names.numbers.some((n) => numbers.has(n));

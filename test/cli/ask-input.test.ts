@@ -1,0 +1,63 @@
+/**
+ * `codecite ask -` reads the question from stdin; `--strict` exits with code 3 when the
+ * grounding is `failed`; session-bound flags are validated (built CLI, fake Ollama).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { RAG_APP, runCli } from "./run-cli.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+let server: FakeOllama | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("codecite ask (input and exit codes)", () => {
+  it("ask - reads the question from stdin", async () => {
+    server = await startFakeOllama({ turns: [{ content: "I could not find anything about that." }] });
+    const question = "哪些檔案直接 import rag_common？";
+    const r = await runCli(["ask", "-", "--root", RAG_APP, "--model", "qwen3:8b", "--json", "--no-prefetch"], {
+      env: { OLLAMA_HOST: server.host },
+      stdin: `${question}\n`,
+    });
+    expect(r.code).toBe(0);
+    expect(server.chatRequests()[0]!.messages.at(-1)).toEqual({ role: "user", content: question });
+    expect(JSON.parse(r.stdout)).toMatchObject({ stop_reason: "abstained", grounding: "none" });
+  });
+
+  it("ask - with empty stdin is a usage error", async () => {
+    const r = await runCli(["ask", "-", "--root", RAG_APP], { stdin: "  \n" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the question read from stdin is empty");
+  });
+
+  it("--strict exits with code 3 when no citation was shown to the model; the JSON still carries the grading", async () => {
+    server = await startFakeOllama({ turns: [{ repeat: true, content: "It is configured in src/serve.py:3." }] });
+    const r = await runCli(["ask", "Where is the port set?", "--root", RAG_APP, "--model", "qwen3:8b", "--json", "--no-prefetch", "--strict"], {
+      env: { OLLAMA_HOST: server.host },
+    });
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { grounding: string; stop_reason: string; citations: Array<{ status: string }> };
+    expect(out).toMatchObject({ grounding: "failed", stop_reason: "answer" });
+    expect(out.citations.map((c) => c.status)).toEqual(["unseen"]);
+    // One re-ask: the same answer came back.
+    expect(server.chatRequests()).toHaveLength(2);
+  });
+
+  it("without --strict the same answer exits 0 and human output leads with a warning on stderr", async () => {
+    server = await startFakeOllama({ turns: [{ repeat: true, content: "It is configured in src/serve.py:3." }] });
+    const r = await runCli(["ask", "Where is the port set?", "--root", RAG_APP, "--model", "qwen3:8b", "--no-prefetch"], { env: { OLLAMA_HOST: server.host } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("codecite: none of this answer's citations was shown to the model; do not trust it without checking");
+    expect(r.stdout).toContain("  ? examples/rag-app/src/serve.py:3  unseen: never shown to the model\n");
+  });
+
+  it("--max-calls-per-turn and CODECITE_TIMEOUT are checked before anything runs", async () => {
+    const bad = await runCli(["ask", "q", "--root", RAG_APP, "--max-calls-per-turn", "0"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-calls-per-turn must be a whole number between 1 and 1000, got "0"');
+    const env = await runCli(["ask", "q", "--root", RAG_APP], { env: { CODECITE_TIMEOUT: "10m" } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('CODECITE_TIMEOUT must be a whole number between 1 and 86400, got "10m"');
+  });
+});
