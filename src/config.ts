@@ -16,6 +16,7 @@ import {
   OLLAMA_DEFAULT_PORT,
   normalizeHttpBaseURL,
   normalizeOllamaHost as normalizeHost,
+  redactCredentials,
 } from "./llm/server-address.js";
 import { ConfigFileError, type ConfigFiles, type FileSetting } from "./config-file.js";
 
@@ -117,7 +118,7 @@ export class ConfigError extends Error {
     detail?: string,
   ) {
     super(
-      `invalid ${variable}=${JSON.stringify(value)}${detail ? ` (${detail})` : ""}; accepted: ${accepted.join(", ")}`,
+      `invalid ${variable}=${JSON.stringify(redactCredentials(value))}${detail ? ` (${detail})` : ""}; accepted: ${accepted.join(", ")}`,
     );
   }
 

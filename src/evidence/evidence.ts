@@ -72,13 +72,17 @@ export type ToolErrorCode =
 /** A typed tool error. Thrown by evidence functions, turned into `{ok:false,error}` by dispatch. */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  /**
+   * An `INTERNAL` message passes {@link hideHostPaths}: it usually wraps a system error whose
+   * text names absolute paths of this machine, which a model or an MCP client must not see.
+   */
   constructor(
     readonly code: ToolErrorCode,
     message: string,
     /** A short, actionable hint for a small model (what to try instead). */
     readonly hint?: string,
   ) {
-    super(message);
+    super(code === "INTERNAL" ? hideHostPaths(message) : message);
   }
 
   /** The `error` object of the envelope. */
@@ -125,11 +129,23 @@ export function toSuccess(result: EvidenceResult): ToolSuccess {
   return out;
 }
 
-/** Turns any thrown value into the failure envelope (`INTERNAL` for non-`ToolError`s). */
+/** Turns any thrown value into the failure envelope (`INTERNAL` for non-`ToolError`s, host paths hidden). */
 export function toFailure(err: unknown): ToolFailure {
   if (err instanceof ToolError) return { ok: false, error: err.toJSON() };
   const message = err instanceof Error ? err.message : String(err);
-  return { ok: false, error: { code: "INTERNAL", message } };
+  return { ok: false, error: { code: "INTERNAL", message: hideHostPaths(message) } };
+}
+
+/**
+ * `msg` with absolute host paths hidden: `root` (when given) becomes `.`, any other absolute
+ * path (POSIX `/…`, Windows `C:\…`, after a space, a quote, `(`, `=` or `:`, or at the start)
+ * becomes `<path>`. Error messages reach the model and MCP clients, which must not learn the
+ * machine's layout (user names, folders outside the repository).
+ */
+export function hideHostPaths(msg: string, root?: string): string {
+  let out = msg;
+  if (root !== undefined && root !== "/" && root !== "") out = out.split(`${root}/`).join("./").split(root).join(".");
+  return out.replace(/(^|[\s'"`(=:])(?:\/|[A-Za-z]:\\)[^\s'"`),]*/g, "$1<path>");
 }
 
 /** Orders records by path, then start line, then end line (ARCHITECTURE.md "Evidence": deterministic results). */

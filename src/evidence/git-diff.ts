@@ -50,7 +50,7 @@ import path from "node:path";
 import { checkObjectStores, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
-import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
+import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isCleanRelative, isInside } from "./sandbox/path-policy.js";
@@ -318,11 +318,11 @@ async function git(
     if (/beyond a symbolic link|outside repository|is outside/i.test(msg)) {
       throw new ToolError(
         "INVALID_ARGUMENT",
-        `path cannot be diffed: ${hostPathsHidden(msg, ws.root)}`,
+        `path cannot be diffed: ${hideHostPaths(msg, ws.root)}`,
         "Pass a path of a tracked file or folder; paths through symbolic links are not followed.",
       );
     }
-    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${hostPathsHidden(msg, ws.root)}`, "Try again without path, or with other refs.");
+    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${hideHostPaths(msg, ws.root)}`, "Try again without path, or with other refs.");
   }
   return res;
 }
@@ -334,19 +334,6 @@ async function hasDotGit(root: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * A git message with host paths hidden: the root becomes `.`, any other absolute path
- * `<path outside the root>` (error messages reach the model and MCP clients).
- */
-export function hostPathsHidden(msg: string, root: string): string {
-  return msg
-    .split(root + path.sep)
-    .join("./")
-    .split(root)
-    .join(".")
-    .replace(/(^|[\s'"`(=:])\/[^\s'"`)]*/g, "$1<path outside the root>");
 }
 
 function firstLine(s: string): string {
@@ -379,7 +366,7 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
     if (await hasDotGit(ws.root)) {
       throw new ToolError(
         "UNSUPPORTED",
-        `git cannot use the repository at the workspace root: ${hostPathsHidden(firstLine(res.stderr), ws.root)}`,
+        `git cannot use the repository at the workspace root: ${hideHostPaths(firstLine(res.stderr), ws.root)}`,
         "Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.",
       );
     }

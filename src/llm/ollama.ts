@@ -20,7 +20,7 @@ import type {
   Message as WireMessage,
   Tool as WireTool,
 } from "ollama";
-import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost } from "./server-address.js";
+import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
   ProviderError,
@@ -164,14 +164,20 @@ function usageOf(r: Partial<WireChatResponse>): ChatTurn["usage"] {
 /** A chat provider backed by an Ollama server. */
 export class OllamaProvider implements Provider {
   readonly id = "ollama";
-  /** Normalised base URL, e.g. `http://127.0.0.1:11434`. */
+  /**
+   * Normalised base URL without credentials, e.g. `http://127.0.0.1:11434` (shown in messages;
+   * user info of `OLLAMA_HOST` is sent as an HTTP Basic `Authorization` header instead).
+   */
   readonly location: string;
   readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
+  readonly #authorization: string | undefined;
 
   /** @throws AddressError when `host` is not an address (see `normalizeOllamaHost`). */
   constructor(opts: OllamaProviderOptions = {}) {
-    this.location = normalizeOllamaHost(opts.host ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST);
+    const { url, authorization } = splitCredentials(normalizeOllamaHost(opts.host ?? process.env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST));
+    this.location = url;
+    this.#authorization = authorization;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
   }
@@ -180,11 +186,18 @@ export class OllamaProvider implements Provider {
   #client(signal?: AbortSignal): Ollama {
     const timeoutMs = this.timeoutMs;
     const base = this.#fetch;
+    const authorization = this.#authorization;
     const wrapped: typeof fetch = (input, init) => {
       const signals: AbortSignal[] = [AbortSignal.timeout(timeoutMs)];
       if (init?.signal) signals.push(init.signal);
       if (signal) signals.push(signal);
-      return base(input, { ...init, signal: AbortSignal.any(signals) });
+      const next: RequestInit = { ...init, signal: AbortSignal.any(signals) };
+      if (authorization !== undefined) {
+        const headers = new Headers(init?.headers);
+        headers.set("authorization", authorization);
+        next.headers = headers;
+      }
+      return base(input, next);
     };
     return new Ollama({ host: this.location, fetch: wrapped });
   }

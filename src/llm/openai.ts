@@ -12,7 +12,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { AddressError, normalizeHttpBaseURL } from "./server-address.js";
+import { AddressError, normalizeHttpBaseURL, redactCredentials, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
   ProviderError,
@@ -145,14 +145,31 @@ export function toWireMessages(messages: readonly Message[]): WireMessage[] {
 /** Provider for OpenAI-compatible servers. */
 export class OpenAIProvider implements Provider {
   readonly id = "openai";
+  /** Base URL without credentials (user info is sent as an HTTP Basic header; see `splitCredentials`). */
   readonly location: string;
   readonly #client: OpenAI;
 
   /** @throws ProviderError `HTTP` when `baseURL` is not a URL. */
   constructor(opts: OpenAIProviderOptions) {
-    this.location = normalizeOpenAIBaseURL(opts.baseURL);
+    const { url, authorization } = splitCredentials(normalizeOpenAIBaseURL(opts.baseURL));
+    this.location = url;
+    const hasKey = opts.apiKey !== undefined && opts.apiKey.trim() !== "";
+    if (authorization !== undefined && hasKey) {
+      throw new ProviderError(
+        "HTTP",
+        `the server address ${redactCredentials(opts.baseURL)} carries credentials and OPENAI_API_KEY is set too`,
+        "use one: remove user:password@ from the address, or unset OPENAI_API_KEY",
+      );
+    }
     this.#client = new OpenAI({
       baseURL: this.location,
+      ...(authorization !== undefined
+        ? { fetch: (input: string | URL | Request, init?: RequestInit) => {
+            const headers = new Headers(init?.headers);
+            headers.set("authorization", authorization);
+            return fetch(input, { ...init, headers });
+          } }
+        : {}),
       apiKey: opts.apiKey && opts.apiKey.trim() !== "" ? opts.apiKey : DUMMY_API_KEY,
       timeout: opts.timeoutMs ?? 300_000,
       maxRetries: opts.maxRetries ?? 0,

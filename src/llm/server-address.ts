@@ -22,8 +22,40 @@ export class AddressError extends Error {
     readonly detail: string,
     readonly accepted: string,
   ) {
-    super(`not a server address: ${JSON.stringify(value)} (${detail}); accepted: ${accepted}`);
+    super(`not a server address: ${JSON.stringify(redactCredentials(value))} (${detail}); accepted: ${accepted}`);
   }
+}
+
+/**
+ * Any `user:password@` (or `user@`) before a host in `text` replaced with `***@`, so that an
+ * address can be shown in an error, a log line or `doctor` without its credentials. Applies to
+ * URLs with a scheme (`http://u:p@h`) and to bare `u:p@host` forms as `OLLAMA_HOST` accepts them.
+ */
+export function redactCredentials(text: string): string {
+  return text
+    .replace(/([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/\s@]*@/g, "$1***@")
+    .replace(/^([^/\s:@]+(?::[^/\s@]*)?)@/, "***@");
+}
+
+/**
+ * A normalised base URL split into the URL without user info and the HTTP Basic
+ * `Authorization` header value its user info stands for (RFC 7617; user and password
+ * percent-decoded as WHATWG URL parsing encodes them). Fetch refuses URLs with credentials
+ * ("Request cannot be constructed from a URL that includes credentials"), so providers send
+ * the header instead.
+ */
+export function splitCredentials(base: string): { url: string; authorization?: string } {
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return { url: base };
+  }
+  if (u.username === "" && u.password === "") return { url: base };
+  const user = decodeURIComponent(u.username);
+  const pass = decodeURIComponent(u.password);
+  const url = base.replace(/^([a-z]+:\/\/)[^/@]*@/i, "$1");
+  return { url, authorization: `Basic ${Buffer.from(`${user}:${pass}`, "utf8").toString("base64")}` };
 }
 
 /**

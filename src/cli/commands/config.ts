@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import type { Config, ServeConfig, ValueSource } from "../../config.js";
 import type { ConfigFiles } from "../../config-file.js";
 import { runAction } from "../output.js";
+import { redactCredentials } from "../../llm/server-address.js";
 
 /** One effective setting as printed. */
 export interface EffectiveSetting {
@@ -29,7 +30,11 @@ export function effectiveSettings(config: Config, serve: ServeConfig): Record<st
   return {
     provider: row(config.provider, "provider"),
     model: row(config.model ?? null, "model"),
-    host: config.provider === "openai" ? row(config.openai.baseURL ?? null, "openaiBaseURL") : row(config.ollamaHost, "ollamaHost"),
+    // Credentials in an address (user:password@) are never printed.
+    host:
+      config.provider === "openai"
+        ? row(config.openai.baseURL === undefined ? null : redactCredentials(config.openai.baseURL), "openaiBaseURL")
+        : row(redactCredentials(config.ollamaHost), "ollamaHost"),
     openai_api_key: { value: config.openai.apiKey !== undefined ? "(set)" : null, source: config.openai.apiKey !== undefined ? "env" : "default" },
     toolshim: row(config.toolshim, "toolshim"),
     toolshim_backend: row(config.interpreter.backend, "interpreterBackend"),
@@ -38,7 +43,7 @@ export function effectiveSettings(config: Config, serve: ServeConfig): Record<st
     prefetch: row(config.prefetch, "prefetch"),
     "serve.provider": { value: upstream.provider, source: upstream.sources.provider, ...(upstream.origins.provider ?? {}) },
     "serve.upstream": {
-      value: upstream.provider === "ollama" ? upstream.ollamaHost : (upstream.openai.baseURL ?? null),
+      value: upstream.provider === "ollama" ? redactCredentials(upstream.ollamaHost) : upstream.openai.baseURL === undefined ? null : redactCredentials(upstream.openai.baseURL),
       source: upstream.sources[upstreamKey],
       ...(upstream.origins[upstreamKey] ?? {}),
     },
