@@ -412,6 +412,10 @@ async function judge(
     const b = bindings[u.binding];
     return b !== undefined && has(await r.binding(file, b, 0)) ? "yes" : "no";
   }
+  if (u.localDef !== undefined) {
+    // A function or class declared inside the enclosing function: that declaration, nothing else.
+    return i === 0 && file === target.file && target.def.container === undefined && target.def.start_line === u.localDef ? "yes" : "no";
+  }
   const name = u.path[i] as string;
   if (i === 1 && u.selfClass !== undefined) return has(await r.classMember(file, u.selfClass, name)) ? "yes" : "no";
   if (i === 1 && u.receiverType !== undefined) {

@@ -54,6 +54,10 @@ describe("find_references: Python", () => {
     });
   });
 
+  it("a function defined inside a function: its uses there, also in a comprehension", async () => {
+    expect(where(await refs(ws, "nested_step"))).toEqual(["app.py:26 call outer"]);
+  });
+
   it("kind keeps one use kind", async () => {
     const r = await refs(ws, "load_index", { path: "pkg/core.py", kind: "import" });
     expect(where(r)).toEqual(["app.py:2 import app.py", "app.py:3 import app.py", "pkg/__init__.py:1 import pkg/__init__.py"]);
@@ -111,6 +115,10 @@ describe("find_references: TypeScript", () => {
       "src/app.ts:14 inherit src/app.ts",
       "src/lib/index.ts:1 import src/lib/index.ts",
     ]);
+  });
+
+  it("a function declared inside a function: its uses there, through closures", async () => {
+    expect(where(await refs(ws, "inner"))).toEqual(["src/app.ts:18 call outer"]);
   });
 
   it("methods: new C(), declared types, this in subclasses; a receiver of unknown type is by_name when one class defines the method", async () => {

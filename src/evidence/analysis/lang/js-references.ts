@@ -108,8 +108,11 @@ function patternNames(node: SyntaxNode | null, out: Set<string>, depth = 0): voi
   }
 }
 
-/** Everything a function binds: parameters and its body's declarations, not entering nested functions. */
-function functionLocals(fn: SyntaxNode): Set<string> {
+/**
+ * Everything a function binds: parameters and its body's declarations, not entering nested
+ * functions; `defs` receives the first line of each nested function or class declaration.
+ */
+function functionLocals(fn: SyntaxNode, defs: Map<string, number> = new Map()): Set<string> {
   const locals = new Set<string>();
   const params = fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter");
   if (params) patternNames(params, locals);
@@ -120,7 +123,10 @@ function functionLocals(fn: SyntaxNode): Set<string> {
     const n = stack.pop() as SyntaxNode;
     if (n !== body && (FUNCTIONS.has(n.type) || CLASSES.has(n.type))) {
       const name = n.childForFieldName("name");
-      if (name && (n.type.endsWith("_declaration"))) locals.add(name.text);
+      if (name && n.type.endsWith("_declaration")) {
+        locals.add(name.text);
+        defs.set(name.text, n.startPosition.row + 1);
+      }
       continue;
     }
     switch (n.type) {
@@ -179,7 +185,9 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
-      if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
+      const localDef = path.length === 1 ? c.localDefOf(head) : undefined;
+      if (localDef !== undefined) c.use(path, last, use, { localDef });
+      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
@@ -209,7 +217,8 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     const ret = fn.childForFieldName("return_type");
     if (ret) walk(ret, { ...ctx, use: "type" });
     if (qualified) c.pushContext(qualified);
-    const scope = c.pushScope("function", functionLocals(fn));
+    const defs = new Map<string, number>();
+    const scope = c.pushScope("function", functionLocals(fn, defs), defs);
     for (const p of params ? namedChildren(params) : []) {
       const pat = p.childForFieldName("pattern");
       const t = p.childForFieldName("type")?.firstNamedChild;

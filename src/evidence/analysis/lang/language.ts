@@ -117,6 +117,12 @@ export interface NameUse {
    * the statement makes; the use refers to whatever that binding resolves to.
    */
   binding?: number;
+  /**
+   * For a one-part use of a function or class declared inside an enclosing function (a nested
+   * `def`, a `function` in a callback): the first line of that declaration (as its definition's
+   * range starts), which is the only thing the use can refer to.
+   */
+  localDef?: number;
 }
 
 /**

@@ -87,7 +87,7 @@ function parameterNames(params: SyntaxNode | null): string[] {
  * The names a function body binds (see the module comment), not entering nested scopes (whose
  * `def`/`class` names are bound here). Iterative.
  */
-function functionLocals(body: SyntaxNode): Set<string> {
+function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map()): Set<string> {
   const locals = new Set<string>();
   const declared = new Set<string>();
   const stack: SyntaxNode[] = [...namedChildren(body)];
@@ -97,7 +97,11 @@ function functionLocals(body: SyntaxNode): Set<string> {
       case "function_definition":
       case "class_definition": {
         const name = n.childForFieldName("name");
-        if (name) locals.add(name.text);
+        if (name) {
+          locals.add(name.text);
+          const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
+          defs.set(name.text, outer.startPosition.row + 1);
+        }
         continue;
       }
       case "decorated_definition": {
@@ -194,7 +198,9 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
-      if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
+      const localDef = path.length === 1 ? c.localDefOf(head) : undefined;
+      if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
+      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
@@ -224,7 +230,9 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     const isStatic = decorators.some((d) => /^@\s*staticmethod\b/.test(d.text));
     const qualified = name === undefined ? undefined : direct ? `${ctx.classes.join(".")}.${name}` : name;
     if (qualified) c.pushContext(qualified);
-    const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body) : [])]);
+    const defs = new Map<string, number>();
+    const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body, defs) : [])], defs);
+    for (const p of paramNames) scope.defs.delete(p);
     // Annotated parameters carry their type (`def f(x: C)`).
     for (const p of params ? namedChildren(params) : []) {
       if (p.type !== "typed_parameter" && p.type !== "typed_default_parameter") continue;

@@ -45,6 +45,8 @@ export interface Scope {
   locals: Set<string>;
   /** Local name → the type it is bound to, as written (`x = C()` → `["C"]`). */
   types: Map<string, string[]>;
+  /** Local name → first line of the nested function or class declaration that binds it. */
+  defs: Map<string, number>;
 }
 
 /**
@@ -65,8 +67,8 @@ export class ReferenceCollector {
   readonly topTypes = new Map<string, string[]>();
 
   /** Opens a scope binding `locals`; pair with {@link popScope}. */
-  pushScope(kind: Scope["kind"], locals: Iterable<string> = []): Scope {
-    const scope: Scope = { kind, locals: new Set(locals), types: new Map() };
+  pushScope(kind: Scope["kind"], locals: Iterable<string> = [], defs: ReadonlyMap<string, number> = new Map()): Scope {
+    const scope: Scope = { kind, locals: new Set(locals), types: new Map(), defs: new Map(defs) };
     this.#scopes.push(scope);
     return scope;
   }
@@ -93,6 +95,16 @@ export class ReferenceCollector {
       if (s.locals.has(name)) return true;
     }
     return false;
+  }
+
+  /** The declaration line of the nested function or class a visible local names, if it is one. */
+  localDefOf(name: string): number | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      if (s.locals.has(name)) return s.defs.get(name);
+    }
+    return undefined;
   }
 
   /** The type a visible local (or, outside functions, a top-level name) is bound to, if known. */
@@ -133,7 +145,7 @@ export class ReferenceCollector {
    * {@link useRange} of `rangeNode` (default `at`). Paths with an empty part other than the
    * first, or empty paths, are dropped.
    */
-  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[] } = {}): void {
+  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number } = {}): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at);
     const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
@@ -141,6 +153,7 @@ export class ReferenceCollector {
     if (ctx !== undefined) u.context = ctx;
     if (extra.selfClass !== undefined) u.selfClass = extra.selfClass;
     if (extra.receiverType !== undefined) u.receiverType = extra.receiverType;
+    if (extra.localDef !== undefined) u.localDef = extra.localDef;
     this.uses.push(u);
   }
 
