@@ -143,7 +143,7 @@ export function renderReport(summaries: readonly ModelSummary[], rows: readonly 
   const ranked = rank(summaries);
   const models = [...new Set(rows.map((r) => r.model))];
   const rec = recommendation
-    ? `<p class="rec" id="recommendation">Recommended: <b>${escapeHtml(recommendation.model)}</b> with num_ctx ${recommendation.settings.num_ctx}, tool shim ${escapeHtml(recommendation.settings.toolshim)} — ${pct(recommendation.accuracy)} correct, median ${Math.round(recommendation.median_ms)} ms per question.</p>`
+    ? `<p class="rec" id="recommendation">Recommended: <b>${escapeHtml(recommendation.model)}</b> with num_ctx ${recommendation.settings.num_ctx}, tool shim ${escapeHtml(recommendation.settings.toolshim)}${recommendation.settings.prefetch === true ? ", prefetch on" : ""} — ${pct(recommendation.accuracy)} correct, median ${Math.round(recommendation.median_ms)} ms per question.</p>`
     : '<p class="rec" id="recommendation">No model answered any question without an error.</p>';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">

@@ -170,6 +170,7 @@ async function runOne(opts: RunEvalOptions, model: string, settings: EvalSetting
       maxSteps: opts.maxSteps ?? 8,
       contextTokens: settings.num_ctx,
       toolshim: settings.toolshim,
+      prefetch: settings.prefetch === true,
       stream: true,
       onEvent,
       signal,

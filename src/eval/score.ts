@@ -81,11 +81,16 @@ export interface EvalRow {
 export interface EvalSettings {
   num_ctx: number;
   toolshim: "auto" | "on" | "off";
+  /**
+   * Whether codecite looks up the question's code names before the first model call (`ask`'s
+   * default). Off, the figures measure the model's own tool use; absent means off.
+   */
+  prefetch?: boolean;
 }
 
-/** `8192/auto`: a settings label for tables and cache keys. */
+/** `8192/auto` (`8192/auto/prefetch` with prefetch): a settings label for tables and cache keys. */
 export function settingsLabel(s: EvalSettings): string {
-  return `${s.num_ctx}/${s.toolshim}`;
+  return `${s.num_ctx}/${s.toolshim}${s.prefetch === true ? "/prefetch" : ""}`;
 }
 
 export function emptyCalls(): CallCounts {

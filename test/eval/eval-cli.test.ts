@@ -71,6 +71,9 @@ describe("codecite eval (CLI)", () => {
     const shim = await runCli([...base, "--models", "ace:7b", "--toolshim", "auto,maybe"]);
     expect(shim.code).toBe(2);
     expect(shim.stderr).toContain("maybe");
+    const prefetch = await runCli([...base, "--models", "ace:7b", "--prefetch", "sometimes"]);
+    expect(prefetch.code).toBe(2);
+    expect(prefetch.stderr).toContain('--prefetch takes on, off or on,off, got "sometimes"');
     const both = await runCli([...base, "--models", "ace:7b", "--all-installed"]);
     expect(both.code).toBe(2);
     const missing = await runCli([...base, "--models", "ace:7b,nope:1b", "--json"]);

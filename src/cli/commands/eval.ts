@@ -12,6 +12,7 @@
  */
 import type { Command } from "commander";
 import type { EvalProgress, EvalSettings } from "../../eval/index.js";
+import { settingsLabel } from "../../eval/score.js";
 import { UsageError, parseInteger, runAction } from "../output.js";
 
 interface EvalFlags {
@@ -22,6 +23,7 @@ interface EvalFlags {
   host?: string;
   numCtx?: string;
   toolshim?: string;
+  prefetch?: string;
   questions?: string;
   count?: number;
   seed?: number;
@@ -42,7 +44,7 @@ function list(value: string | undefined): string[] {
 function bar(p: EvalProgress, width = 24): string {
   const filled = p.total === 0 ? width : Math.round((p.done / p.total) * width);
   const q = p.question.question.length > 50 ? `${p.question.question.slice(0, 49)}…` : p.question.question;
-  return `[${"█".repeat(filled)}${"░".repeat(width - filled)}] ${p.done}/${p.total}  ${p.model} ${p.settings.num_ctx}/${p.settings.toolshim}  ${q}`;
+  return `[${"█".repeat(filled)}${"░".repeat(width - filled)}] ${p.done}/${p.total}  ${p.model} ${settingsLabel(p.settings)}  ${q}`;
 }
 
 async function evalCommand(flags: EvalFlags): Promise<void> {
@@ -72,15 +74,23 @@ async function evalCommand(flags: EvalFlags): Promise<void> {
   const toolshimValues = flags.toolshim !== undefined ? list(flags.toolshim) : [undefined];
   if (numCtxValues.length === 0) throw new UsageError("--num-ctx needs at least one value, e.g. --num-ctx 8192,16384");
   if (toolshimValues.length === 0) throw new UsageError("--toolshim needs at least one value, e.g. --toolshim auto,on");
+  const prefetchValues = list(flags.prefetch ?? "off").map((v) => {
+    if (v !== "on" && v !== "off") throw new UsageError(`--prefetch takes on, off or on,off, got ${JSON.stringify(v)}`);
+    return v === "on";
+  });
+  if (prefetchValues.length === 0) throw new UsageError("--prefetch needs at least one value, e.g. --prefetch on,off");
   const settings: EvalSettings[] = [];
   for (const n of numCtxValues) {
     for (const t of toolshimValues) {
+      let c;
       try {
-        const c = resolveConfig({ ...(n !== undefined ? { numCtx: n } : {}), ...(t !== undefined ? { toolshim: t } : {}) }, process.env);
-        settings.push({ num_ctx: c.contextTokens ?? 8192, toolshim: c.toolshim });
+        c = resolveConfig({ ...(n !== undefined ? { numCtx: n } : {}), ...(t !== undefined ? { toolshim: t } : {}) }, process.env);
       } catch (err) {
         if (err instanceof ConfigError) throw new UsageError(err.message);
         throw err;
+      }
+      for (const prefetch of prefetchValues) {
+        settings.push(prefetch ? { num_ctx: c.contextTokens ?? 8192, toolshim: c.toolshim, prefetch } : { num_ctx: c.contextTokens ?? 8192, toolshim: c.toolshim });
       }
     }
   }
@@ -219,7 +229,7 @@ async function evalCommand(flags: EvalFlags): Promise<void> {
       process.stdout.write(renderTable(ranked, output.colorsFor(process.stdout)));
       process.stdout.write(
         recommendation
-          ? `\nRecommended: ${recommendation.model} (num_ctx ${recommendation.settings.num_ctx}, tool shim ${recommendation.settings.toolshim}) — ${Math.round(recommendation.accuracy * 100)}% correct, median ${(recommendation.median_ms / 1000).toFixed(1)} s per question\n`
+          ? `\nRecommended: ${recommendation.model} (num_ctx ${recommendation.settings.num_ctx}, tool shim ${recommendation.settings.toolshim}${recommendation.settings.prefetch === true ? ", prefetch on" : ""}) — ${Math.round(recommendation.accuracy * 100)}% correct, median ${(recommendation.median_ms / 1000).toFixed(1)} s per question\n`
           : "\nNo recommendation: every model failed every question.\n",
       );
     }
@@ -238,7 +248,7 @@ function renderTable(rows: readonly import("../../eval/index.js").ModelSummary[]
   const head = ["model", "setting", "correct", "accuracy", "right tool", "calls n/d/j/s/i/none", "citations sup/seen/unseen/inv", "median", "errors"];
   const body = rows.map((s) => [
     s.model,
-    `${s.settings.num_ctx}/${s.settings.toolshim}`,
+    settingsLabel(s.settings),
     `${s.correct}/${s.questions}`,
     `${Math.round(s.accuracy * 100)}%`,
     `${Math.round(s.right_tool * 100)}%`,
@@ -263,6 +273,7 @@ export function register(program: Command): void {
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--num-ctx <n,m>", "context sizes to try, comma-separated (default: CODECITE_NUM_CTX, else 8192)")
     .option("--toolshim <modes>", "tool-shim modes to try, comma-separated: auto, on, off (default: CODECITE_TOOLSHIM, else auto)")
+    .option("--prefetch <modes>", "evidence-first lookups before the model's first call: off (default: measure the model's own tool use), on, or on,off")
     .option("--questions <file>", "JSON Lines of {question, answer_locations: [[path, line], …], answerable} instead of a generated exam")
     .option("--count <n>", "number of generated questions (default 30)", parseInteger)
     .option("--seed <n>", "seed of the generated exam (default 1)", parseInteger)
