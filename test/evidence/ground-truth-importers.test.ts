@@ -1,7 +1,8 @@
 /**
  * `find_importers` against hand-checked truth on a real repository (`ground-truth/<lang>-<repo>-importers.json`:
  * query file → `path:line` of every statement importing it). Runs when the checkout is named in
- * the environment at the truth's commit, e.g. `CODECITE_GT_RUBY_RACK=/src/rack` (rack/rack).
+ * the environment at the truth's commit: `CODECITE_GT_RUBY_RACK=/src/rack` (rack/rack),
+ * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,10 @@ interface Truth {
   importers: Record<string, string[]>;
 }
 
-const suites: { env: string; file: string }[] = [{ env: "CODECITE_GT_RUBY_RACK", file: "ruby-rack-importers.json" }];
+const suites: { env: string; file: string }[] = [
+  { env: "CODECITE_GT_RUBY_RACK", file: "ruby-rack-importers.json" },
+  { env: "CODECITE_GT_PHP_SLIM", file: "php-slim-importers.json" },
+];
 
 for (const { env, file } of suites) {
   const root = process.env[env];
