@@ -5,7 +5,7 @@
  * content (when not streamed), shim diagnostics and `turn_end`.
  */
 import type { ToolCall } from "../llm/types.js";
-import type { RecoveredBy, RejectedCall, ShimDiagnostic } from "../toolshim/types.js";
+import type { RecoveredBy, RejectedCall } from "../toolshim/types.js";
 import { recover, type Interpreter } from "../toolshim/index.js";
 import type { ModelTurn } from "./model-turn.js";
 import type { Session } from "./session.js";
@@ -23,14 +23,6 @@ export interface TurnCalls {
   rejectedBy: RecoveredBy;
   /** Calls plus rejected calls; 0 means the turn is an answer. */
   callCount: number;
-}
-
-/**
- * Whether a `recover` diagnostic reports a prefilled reasoning opener: stage `reasoning`, message
- * starting with `prefilled` (the wording of `toolshim/recover.ts`).
- */
-export function isPrefilledReasoning(d: ShimDiagnostic): boolean {
-  return d.stage === "reasoning" && d.message.startsWith("prefilled");
 }
 
 /** Step 3 — recover: the turn's calls, native or written as text (see the module comment). */
@@ -52,7 +44,7 @@ export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Pr
     const thinking = r.thinking ?? turn.thinking;
     if (thinking !== undefined) out.thinking = thinking;
     if (r.diagnostics.length > 0) s.emit({ type: "diagnostic", diagnostics: r.diagnostics });
-    if (r.diagnostics.some(isPrefilledReasoning)) s.prefilledReasoning = true;
+    if (r.prefilledReasoning === true) s.prefilledReasoning = true;
     // Reasoning written in the content was held back while streaming: report it now.
     if (streamed && !turn.thinking && r.thinking) s.emit({ type: "thinking", delta: r.thinking });
   }

@@ -46,7 +46,6 @@ import { contextNote, timeoutNote } from "./prompt.js";
 import { recoverTurn } from "./recover-turn.js";
 import { DEFAULT_SESSION_TIMEOUT_MS, SessionDeadline, prepare, type AgentResult, type RunAgentOptions, type Session, type StopReason } from "./session.js";
 
-export { isPrefilledReasoning } from "./recover-turn.js";
 export {
   DEFAULT_MAX_CALLS_PER_TURN,
   DEFAULT_MAX_STEPS,

@@ -3,10 +3,12 @@
  * open the workspace, run one code tool through the registry (the same validation and the same
  * function the model's calls go through), and print the tool result envelope (`--json`,
  * unchanged) or the human rendering: locations and suggested commands as seen from the current
- * directory (`root-view.ts`), notes and error texts in the CLI's words (`advice.ts`). A tool
+ * directory (`root-view.ts`), notes and error texts rendered from their data in the CLI's words
+ * (`advice.ts`). A tool
  * error exits 2. Heavy modules are imported here, lazily.
  */
-import { EVIDENCE_COMMANDS, humanizeAdvice, type EvidenceCommandName } from "./advice.js";
+import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from "./advice.js";
+import type { ToolError } from "../evidence/evidence.js";
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
@@ -28,30 +30,22 @@ export interface EvidenceCommandInput {
   stat?: boolean;
 }
 
-/** The registry's hint for bad arguments (a JSON Schema dump, meant for the model). */
-const SCHEMA_HINT_PREFIX = "Expected parameters:";
-
 /**
- * A tool error as a command-line user needs it. Argument-validation errors name tool
- * parameters (`→ at max_results`) and carry the JSON Schema as hint, both meant for the
- * model: they become `--max-results: Too small: …` and a pointer to `codecite <command> --help`.
- * Other errors keep their code; message and hint are translated by {@link humanizeAdvice}
- * (`Check the path with search_code` → `… with codecite search`). (`--json` prints the
- * envelope unchanged.)
+ * A tool error as a command-line user needs it, rendered from the error's data: validation
+ * issues name the command's options (`invalid value: --max-results: Too small: …`, then a
+ * pointer to `codecite <command> --help` instead of the model's JSON Schema hint); other errors
+ * keep their code and word their message and hint for the command ({@link adviceForCommand}).
+ * (`--json` prints the envelope unchanged.)
  */
-export function errorForCommandLine(
-  error: { code: string; message: string; hint?: string },
-  command: EvidenceCommandName,
-): { code: string; message: string; hint?: string } {
-  if (error.code !== "INVALID_ARGUMENT" || !error.hint?.startsWith(SCHEMA_HINT_PREFIX)) {
-    const hint = error.hint === undefined ? undefined : humanizeAdvice(error.hint, command);
-    return { code: error.code, message: humanizeAdvice(error.message, command), ...(hint ? { hint } : {}) };
+export function errorForCommandLine(error: ToolError, command: EvidenceCommandName): { code: string; message: string; hint?: string } {
+  if (error.issues === undefined) {
+    const hint = error.hintText === undefined ? undefined : adviceForCommand(error.hintText, command);
+    return { code: error.code, message: adviceForCommand(error.messageText, command), ...(hint ? { hint } : {}) };
   }
   const positional = EVIDENCE_COMMANDS[command].positional;
-  const option = (argument: string): string => (argument === positional?.[0] ? positional[1] : `--${argument.replace(/_/g, "-")}`);
-  const issues = [...error.message.matchAll(/✖ (.+)\n\s*→ at (\S+)/g)].map((m) => `${option(m[2]!)}: ${m[1]}`);
-  const message = issues.length > 0 ? `invalid value: ${issues.join("; ")}` : error.message;
-  return { code: error.code, message, hint: `See \`codecite ${command} --help\`.` };
+  const option = (param: string): string => (param === positional?.[0] ? positional[1] : `--${param.replace(/_/g, "-")}`);
+  const issues = error.issues.map((i) => (i.param === "" ? i.problem : `${option(i.param)}: ${i.problem}`));
+  return { code: error.code, message: `invalid value: ${issues.join("; ")}`, hint: `See \`codecite ${command} --help\`.` };
 }
 
 /** Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. */
@@ -63,7 +57,7 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   const workspace = await Workspace.open(input.root);
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
   const tool = EVIDENCE_COMMANDS[input.command].tool;
-  const result = await createCodeToolRegistry().dispatch(
+  const { result, note, error } = await createCodeToolRegistry().run(
     { name: tool, arguments: args },
     { workspace, ...(input.output ? { output: input.output } : {}) },
   );
@@ -77,9 +71,9 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   const err = colorsFor(process.stderr);
   if (!result.ok) {
     if (!input.json) {
-      const error = errorForCommandLine(result.error, input.command);
-      logLine(`${err.red("codecite: error:")} ${error.code}: ${visibleText(error.message)}`);
-      if (error.hint) logLine(`${err.dim("hint:")} ${visibleText(error.hint)}`);
+      const shown = error === undefined ? result.error : errorForCommandLine(error, input.command);
+      logLine(`${err.red("codecite: error:")} ${shown.code}: ${visibleText(shown.message)}`);
+      if (shown.hint) logLine(`${err.dim("hint:")} ${visibleText(shown.hint)}`);
     }
     process.exitCode = 2;
     return;
@@ -91,8 +85,8 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   }
   process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(input.root)));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
-  const note = result.note ? humanizeAdvice(result.note, input.command) : "";
-  if (note) logLine(`${err.dim("note:")} ${visibleText(note)}`);
+  const shownNote = note === undefined ? "" : adviceForCommand(note, input.command);
+  if (shownNote) logLine(`${err.dim("note:")} ${visibleText(shownNote)}`);
   if (result.truncated && input.output?.all !== true) {
     logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);
   }

@@ -20,6 +20,7 @@
  *
  * `total` is always the true number of records found (or the caller's larger count).
  */
+import { advice, joinAdvice, param, renderForModel, tool, type AdviceText } from "./advice.js";
 import type { Evidence, EvidenceFlag, EvidenceResult } from "./evidence.js";
 
 /** Records returned when the caller gives no `max_results`. */
@@ -39,7 +40,7 @@ export interface BudgetOptions {
   /** The true count when the caller already stopped collecting early (≥ `evidence.length`). */
   total?: number;
   /** A note to keep in front of the budget's own note (e.g. how a query was read). */
-  note?: string;
+  note?: AdviceText;
   /**
    * Parameters of the calling tool that narrow its query (`["path", "kind"]` for `find_symbol`).
    * Notes advise only these and `max_results`. Absent → none.
@@ -100,14 +101,14 @@ export function cutSnippet(e: Evidence, lines: number, chars: number): Evidence 
   return withFlag({ ...e, snippet: kept.join("\n") }, TRUNCATED);
 }
 
-function joinNotes(...notes: (string | undefined)[]): string | undefined {
-  const kept = notes.filter((n): n is string => n !== undefined && n !== "");
-  return kept.length > 0 ? kept.join(" ") : undefined;
+function joinNotes(...notes: (AdviceText | undefined)[]): AdviceText | undefined {
+  const kept = joinAdvice(...notes);
+  return kept.length > 0 ? kept : undefined;
 }
 
-function sizeOf(evidence: Evidence[], total: number, truncated: boolean, note: string | undefined): number {
+function sizeOf(evidence: Evidence[], total: number, truncated: boolean, note: AdviceText | undefined): number {
   const env: Record<string, unknown> = { ok: true, evidence, total, truncated };
-  if (note !== undefined) env.note = note;
+  if (note !== undefined) env.note = renderForModel(note);
   return Buffer.byteLength(JSON.stringify(env), "utf8");
 }
 
@@ -123,18 +124,23 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
   const total = Math.max(opts.total ?? 0, evidence.length);
 
   const capped = evidence.slice(0, maxResults);
-  const narrow = opts.narrowWith !== undefined && opts.narrowWith.length > 0 ? `narrow the query (${opts.narrowWith.join(", ")})` : undefined;
-  const raise = maxResults < MAX_RESULTS_LIMIT ? "raise max_results" : undefined;
+  const narrowList = opts.narrowWith !== undefined && opts.narrowWith.length > 0 ? ({ kind: "param_list", params: opts.narrowWith } as const) : undefined;
+  const canRaise = maxResults < MAX_RESULTS_LIMIT;
+  const shown = `Showing ${capped.length} of ${total} records`;
   const countNote =
-    capped.length < total
-      ? narrow === undefined && raise === undefined
-        ? `Showing ${capped.length} of ${total} records (max_results is at its limit, ${MAX_RESULTS_LIMIT}).`
-        : `Showing ${capped.length} of ${total} records; ${[narrow, raise].filter((a) => a !== undefined).join(" or ")} to see more.`
-      : undefined;
+    capped.length >= total
+      ? undefined
+      : narrowList !== undefined && canRaise
+        ? advice`${shown}; narrow the query ${narrowList} or raise ${param("max_results")} to see more.`
+        : narrowList !== undefined
+          ? advice`${shown}; narrow the query ${narrowList} to see more.`
+          : canRaise
+            ? advice`${shown}; raise ${param("max_results")} to see more.`
+            : advice`${shown} (${param("max_results")} is at its limit, ${MAX_RESULTS_LIMIT}).`;
 
   let records = capped.map((e) => cutSnippet(e, maxLines, maxChars));
   let cut = records.some((r, i) => r !== capped[i]);
-  let note = joinNotes(opts.note, countNote, cut ? `Snippets longer than ${maxLines} lines were cut (flag truncated); read_evidence shows whole ranges.` : undefined);
+  let note = joinNotes(opts.note, countNote, cut ? advice`Snippets longer than ${maxLines} lines were cut (flag truncated); ${tool("read_evidence")} shows whole ranges.` : undefined);
   if (sizeOf(records, total, cut || capped.length < total, note) <= maxBytes) {
     return { evidence: records, total, truncated: cut || capped.length < total, ...(note ? { note } : {}), form: "full" };
   }
@@ -145,7 +151,7 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
   note = joinNotes(
     opts.note,
     countNote,
-    `Output was too large, so each snippet shows only its first line (flag truncated); read_evidence shows whole ranges.`,
+    advice`Output was too large, so each snippet shows only its first line (flag truncated); ${tool("read_evidence")} shows whole ranges.`,
   );
   if (cut && sizeOf(records, total, true, note) <= maxBytes) {
     return { evidence: records, total, truncated: true, ...(note ? { note } : {}), form: "first_lines" };
@@ -169,10 +175,10 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
     const extra = kept.length > firsts ? `, then ${kept.length - firsts} more in order` : "";
     return joinNotes(
       opts.note,
-      `Output was too large: ${total} records in ${files.length} files; showing the first record of ${firsts} files${extra}, with first lines only.`,
-      partial.length > 0 ? `Records per file where some are not shown: ${listed}.` : undefined,
-      partial.length === 0 ? undefined : narrow !== undefined ? `Narrow the query (${(opts.narrowWith as readonly string[]).join(", ")}) to see the rest.` : "read_evidence shows the rest of those files.",
-    ) as string;
+      advice`Output was too large: ${total} records in ${files.length} files; showing the first record of ${firsts} files${extra}, with first lines only.`,
+      partial.length > 0 ? advice`Records per file where some are not shown: ${listed}.` : undefined,
+      partial.length === 0 ? undefined : narrowList !== undefined ? advice`Narrow the query ${narrowList} to see the rest.` : advice`${tool("read_evidence")} shows the rest of those files.`,
+    ) as AdviceText;
   };
   const firstRecords = files.slice(0, maxResults).map(([, s]) => s.first);
   let kept = firstRecords.map((e) => cutSnippet(e, 1, maxChars));

@@ -58,6 +58,8 @@ export interface Evidence {
   flags?: EvidenceFlag[];
 }
 
+import { renderForModel, type AdviceText } from "./advice.js";
+
 /** Error codes of the tool result envelope (ARCHITECTURE.md "Data flow of one ask"). */
 export type ToolErrorCode =
   | "INVALID_ARGUMENT"
@@ -69,20 +71,50 @@ export type ToolErrorCode =
   | "UNSUPPORTED"
   | "INTERNAL";
 
-/** A typed tool error. Thrown by evidence functions, turned into `{ok:false,error}` by dispatch. */
+/**
+ * One argument that failed validation: the parameter (a dotted path, `""` for the arguments as a
+ * whole), what is wrong with it in the validator's words, and the JSON Schema it must satisfy.
+ */
+export interface ValidationIssue {
+  param: string;
+  problem: string;
+  /** The parameter's JSON Schema (`undefined` for an unknown parameter or the whole object). */
+  expected?: Record<string, unknown>;
+}
+
+/**
+ * A typed tool error. Thrown by evidence functions, turned into `{ok:false,error}` by dispatch.
+ * `message` and `hint` may be {@link AdviceText} (tools and parameters as terms, see
+ * `advice.ts`); `message`/`hint` are then the model's wording and `messageText`/`hintText`
+ * the data each surface words itself. `issues` lists the arguments that failed validation.
+ */
 export class ToolError extends Error {
   override readonly name = "ToolError";
+  /** The message as advice data. */
+  readonly messageText: AdviceText;
+  /** The hint as advice data: a short, actionable hint for a small model (what to try instead). */
+  readonly hintText: AdviceText | undefined;
+  /** The hint in the model's words. */
+  readonly hint: string | undefined;
+  /** Arguments that failed validation (`INVALID_ARGUMENT` from the registry), else `undefined`. */
+  readonly issues: readonly ValidationIssue[] | undefined;
+
   /**
    * An `INTERNAL` message passes {@link hideHostPaths}: it usually wraps a system error whose
    * text names absolute paths of this machine, which a model or an MCP client must not see.
    */
   constructor(
     readonly code: ToolErrorCode,
-    message: string,
-    /** A short, actionable hint for a small model (what to try instead). */
-    readonly hint?: string,
+    message: string | AdviceText,
+    hint?: string | AdviceText,
+    issues?: readonly ValidationIssue[],
   ) {
-    super(code === "INTERNAL" ? hideHostPaths(message) : message);
+    const text = renderForModel(message);
+    super(code === "INTERNAL" ? hideHostPaths(text) : text);
+    this.messageText = code === "INTERNAL" || typeof message === "string" ? [[this.message]] : message;
+    this.hintText = hint === undefined ? undefined : typeof hint === "string" ? [[hint]] : hint;
+    this.hint = hint === undefined ? undefined : renderForModel(hint);
+    this.issues = issues;
   }
 
   /** The `error` object of the envelope. */
@@ -93,20 +125,25 @@ export class ToolError extends Error {
   }
 }
 
-/** What an evidence function returns on success (the envelope minus `ok`). */
+/** What an evidence function returns on success (the envelope minus `ok`, the note as data). */
 export interface EvidenceResult {
   evidence: Evidence[];
   /** The true number of records found, before any cap. */
   total: number;
   /** True when `evidence` holds fewer records than `total`, or snippets were cut. */
   truncated: boolean;
-  /** Why a result is empty or short, or a hint to narrow the query. */
-  note?: string;
+  /** Why a result is empty or short, or a hint to narrow the query (advice data, `advice.ts`). */
+  note?: AdviceText;
 }
 
 /** Tool result envelope, success form: the tool message content the model sees. */
-export interface ToolSuccess extends EvidenceResult {
+export interface ToolSuccess {
   ok: true;
+  evidence: Evidence[];
+  total: number;
+  truncated: boolean;
+  /** The note in the model's words. */
+  note?: string;
 }
 
 /** Tool result envelope, failure form. */
@@ -125,7 +162,8 @@ export function toSuccess(result: EvidenceResult): ToolSuccess {
     total: result.total,
     truncated: result.truncated,
   };
-  if (result.note !== undefined && result.note !== "") out.note = result.note;
+  const note = result.note === undefined ? "" : renderForModel(result.note);
+  if (note !== "") out.note = note;
   return out;
 }
 

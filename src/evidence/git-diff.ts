@@ -45,6 +45,7 @@
  * paths and names together) and {@link MAX_HUNKS} records; the note lists up to 20 changed files
  * with their +/− counts, each path shown with at most {@link MAX_NOTE_PATH_CHARS} characters.
  */
+import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { checkObjectStores, refuseStore } from "./git-store.js";
@@ -117,7 +118,7 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const head = optionalRef(args.head, "head");
   const context = args.context_lines ?? 3;
   if (!Number.isInteger(context) || context < 0 || context > 20) {
-    throw new ToolError("INVALID_ARGUMENT", "context_lines must be a whole number from 0 to 20", "Pass context_lines=3, or leave it out.");
+    throw new ToolError("INVALID_ARGUMENT", advice`${param("context_lines")} must be a whole number from 0 to 20`, advice`Pass ${param("context_lines", 3)}, or leave it out.`);
   }
   const pathspec = validatePathspec(ws, args.path);
 
@@ -178,28 +179,28 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const total = visible.length;
   const truncated = cutOutput || evidence.length < total || cutHunk;
   const what = describeRange(base, head);
-  const notes: string[] = [];
+  const notes: AdviceText[] = [];
   if (shownFiles.length === 0 && visible.length === 0) {
     const none = deniedFiles.size + unsafeFiles.size > 0 ? "No changes to show" : "No changes";
-    notes.push(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`);
-    if (head === undefined) notes.push("Untracked files are not shown.");
+    notes.push(plain(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`));
+    if (head === undefined) notes.push(plain("Untracked files are not shown."));
     if (head !== undefined && base === undefined) {
-      notes.push("base defaults to HEAD; to see what one commit changed, pass base=<commit>~1 and head=<commit>.");
+      notes.push(advice`${param("base")} defaults to HEAD; to see what one commit changed, pass ${param("base", "<commit>~1")} and ${param("head", "<commit>")}.`);
     }
   } else {
-    notes.push(`${what}: ${summarizeFiles(shownFiles, stat.overflow)}.`);
+    notes.push(plain(`${what}: ${summarizeFiles(shownFiles, stat.overflow)}.`));
     if (evidence.length < total) {
-      notes.push(`Showing ${evidence.length} of ${total}${cutOutput ? "+" : ""} hunks; pass path to see one file's hunks.`);
+      notes.push(advice`Showing ${evidence.length} of ${total}${cutOutput ? "+" : ""} hunks; pass ${param("path")} to see one file's hunks.`);
     } else if (cutOutput) {
-      notes.push("The diff is larger than the output cap; pass path to see one file's hunks.");
+      notes.push(advice`The diff is larger than the output cap; pass ${param("path")} to see one file's hunks.`);
     }
-    if (cutHunk) notes.push(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`);
+    if (cutHunk) notes.push(plain(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`));
   }
-  if (deniedFiles.size > 0) notes.push(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`);
+  if (deniedFiles.size > 0) notes.push(plain(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`));
   if (unsafeFiles.size > 0) {
-    notes.push(`${unsafeFiles.size} change(s) with invalid paths (outside the work tree; a damaged or forged git index) are not shown.`);
+    notes.push(plain(`${unsafeFiles.size} change(s) with invalid paths (outside the work tree; a damaged or forged git index) are not shown.`));
   }
-  return { evidence, total, truncated, note: notes.join(" ") };
+  return { evidence, total, truncated, note: joinAdvice(...notes) };
 }
 
 function optionalRef(v: string | undefined, name: string): string | undefined {
@@ -215,16 +216,16 @@ function optionalRef(v: string | undefined, name: string): string | undefined {
  * @throws ToolError `INVALID_ARGUMENT` naming the rule that failed.
  */
 export function validateRef(ref: string, name = "ref"): void {
-  const bad = (why: string) =>
+  const bad = (why: string | AdviceText) =>
     new ToolError(
       "INVALID_ARGUMENT",
-      `${name} ${JSON.stringify(ref.slice(0, 80))} is not an accepted git ref: ${why}`,
+      advice`${name} ${JSON.stringify(ref.slice(0, 80))} is not an accepted git ref: ${why}`,
       "Use a branch or tag name, a commit id, HEAD or HEAD~N.",
     );
   if (ref.includes("\0")) throw bad("it contains a NUL byte");
   if (ref.startsWith("-")) throw bad("it starts with '-'");
   if (ref.length > 200) throw bad("it is longer than 200 characters");
-  if (ref.includes("..")) throw bad("ranges ('..') are not accepted; pass base and head separately");
+  if (ref.includes("..")) throw bad(advice`ranges ('..') are not accepted; pass ${param("base")} and ${param("head")} separately`);
   if (ref.includes("@{")) throw bad("reflog syntax ('@{') is not accepted");
   if (ref.includes(":")) throw bad("'ref:path' syntax is not accepted");
   if (!REF_PATTERN.test(ref)) throw bad("only letters, digits and . _ / ~ ^ - are allowed");
@@ -282,7 +283,7 @@ async function rawGit(
     throw new ToolError(
       "UNSUPPORTED",
       "git was not found on PATH (programs inside the repository are never run)",
-      "Install git (and put its folder on PATH) to use read_git_diff; search_code and read_evidence work without it.",
+      advice`Install git (and put its folder on PATH) to use ${tool("read_git_diff")}; ${tool("search_code")} and ${tool("read_evidence")} work without it.`,
     );
   }
   let res;
@@ -296,11 +297,11 @@ async function rawGit(
     });
   } catch (err) {
     if (err instanceof ToolError && err.code === "INTERNAL") {
-      throw new ToolError("UNSUPPORTED", `git could not be started (${err.message})`, "Install git to use read_git_diff.");
+      throw new ToolError("UNSUPPORTED", `git could not be started (${err.message})`, advice`Install git to use ${tool("read_git_diff")}.`);
     }
     throw err;
   }
-  if (res.timedOut) throw new ToolError("TIMEOUT", `git took longer than ${GIT_TIMEOUT_MS / 1000} s`, "Pass path to limit the diff.");
+  if (res.timedOut) throw new ToolError("TIMEOUT", `git took longer than ${GIT_TIMEOUT_MS / 1000} s`, advice`Pass ${param("path")} to limit the diff.`);
   return res;
 }
 
@@ -344,7 +345,7 @@ function notARepo(): ToolError {
   return new ToolError(
     "UNSUPPORTED",
     "not a git repository: the workspace root is not inside a git work tree that tracks it",
-    "read_git_diff needs a git repository; use search_code or read_evidence instead.",
+    advice`${tool("read_git_diff")} needs a git repository; use ${tool("search_code")} or ${tool("read_evidence")} instead.`,
   );
 }
 
@@ -359,7 +360,7 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
       throw new ToolError(
         "UNSUPPORTED",
         "git refuses this repository: it is owned by another user (safe.directory)",
-        "read_git_diff is not available here; use search_code or read_evidence instead.",
+        advice`${tool("read_git_diff")} is not available here; use ${tool("search_code")} or ${tool("read_evidence")} instead.`,
       );
     }
     // The root has a .git of its own that git cannot use: say why instead of "not a repository".
@@ -427,8 +428,8 @@ async function checkRepoOwnership(
   const refuse = (why: string) =>
     new ToolError(
       "UNSUPPORTED",
-      `read_git_diff refuses this repository: ${why}`,
-      "Only a repository whose work tree is the workspace root (or contains it) can be diffed; use search_code or read_evidence instead.",
+      advice`${tool("read_git_diff")} refuses this repository: ${why}`,
+      advice`Only a repository whose work tree is the workspace root (or contains it) can be diffed; use ${tool("search_code")} or ${tool("read_evidence")} instead.`,
     );
   const info = await rawGit(
     ws.root,
@@ -542,7 +543,7 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
       throw new ToolError(
         "NOT_FOUND",
         "HEAD does not name a commit (the repository has no commits yet)",
-        "There is no history to diff yet; use search_code or read_evidence instead.",
+        advice`There is no history to diff yet; use ${tool("search_code")} or ${tool("read_evidence")} instead.`,
       );
     }
     throw new ToolError(

@@ -51,6 +51,7 @@
  * `Resolution.memberAlias`), `flags` (`type_checking`, `type_only`,
  * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
  */
+import { advice, joinAdvice, param, plain, type AdviceText } from "./advice.js";
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
@@ -142,7 +143,7 @@ function ambiguous(query: string, candidates: string[]): ToolError {
   const more = candidates.length > 10 ? `, … (${candidates.length - 10} more)` : "";
   return new ToolError(
     "INVALID_ARGUMENT",
-    `module_name '${query}' matches ${candidates.length} different modules: ${shown}${more}`,
+    advice`${param("module_name")} '${query}' matches ${candidates.length} different modules: ${shown}${more}`,
     "Pass the full dotted module name or the file path of the one you mean.",
   );
 }
@@ -361,7 +362,7 @@ interface MatchPass {
   records: MatchRecord[];
   /** `file:line` of imports that could not be resolved, in the files parsed. */
   unresolvedSeen: string[];
-  blindSpots: Set<string>;
+  blindSpots: Set<AdviceText>;
   facts: FactsMap;
   /** Name-only queries: files that imports written exactly as the query lead to. */
   specifierTargets: Set<string>;
@@ -547,20 +548,20 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   });
   evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  const notes: string[] = [];
-  if (unwrapped) notes.push(`module_name read as '${query}'.`);
-  if (target.note) notes.push(target.note);
-  if (target.reading && evidence.length === 0) notes.push(`${target.reading}.`);
-  if (evidence.length === 0) notes.push(await emptyNote(query, target, project));
+  const notes: AdviceText[] = [];
+  if (unwrapped) notes.push(advice`${param("module_name")} read as '${query}'.`);
+  if (target.note) notes.push(plain(target.note));
+  if (target.reading && evidence.length === 0) notes.push(plain(`${target.reading}.`));
+  if (evidence.length === 0) notes.push(plain(await emptyNote(query, target, project)));
   if (evidence.length === 0 && unresolvedSeen.length > 0) {
-    notes.push(
+    notes.push(plain(
       `${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${unresolvedSeen.slice(0, 3).join(", ")}.`,
-    );
+    ));
   }
   const skipped = describeFactsSkips(facts);
-  if (skipped) notes.push(`${skipped}.`);
+  if (skipped) notes.push(plain(`${skipped}.`));
   for (const b of blindSpots) if (target.files.size === 0 || [...target.files].some((f) => languageFor(f)?.blindSpotNote === b)) notes.push(b);
-  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" ") }, output));
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: joinAdvice(...notes) }, output));
   return result;
 }
 

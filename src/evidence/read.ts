@@ -18,6 +18,7 @@
  * Binary files (a NUL byte in the first 8 KiB) are refused with `UNSUPPORTED` (no record, since a
  * binary file has no lines to cite).
  */
+import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { ReadEvidenceArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
@@ -60,8 +61,8 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
   if (endArg !== undefined && endArg < start) {
     throw new ToolError(
       "INVALID_ARGUMENT",
-      `end_line (${endArg}) is before start_line (${start})`,
-      "Lines are 1-based and inclusive: pass start_line ≤ end_line.",
+      advice`${param("end_line")} (${endArg}) is before ${param("start_line")} (${start})`,
+      advice`Lines are 1-based and inclusive: pass ${param("start_line")} ≤ ${param("end_line")}.`,
     );
   }
   const requestedEnd = endArg ?? (all ? Number.MAX_SAFE_INTEGER : start + DEFAULT_READ_LINES - 1);
@@ -78,7 +79,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
         "binary",
         file.rel,
         `${file.rel} is a binary file (NUL byte in the first 8 KiB); it has no text lines to read`,
-        "Read a text file instead, or search_code for where this file is used.",
+        advice`Read a text file instead, or ${tool("search_code")} for where this file is used.`,
       );
     }
 
@@ -172,7 +173,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
 
     const totalLines = stoppedEarly ? undefined : lineNo;
     if (totalLines === 0) {
-      return { evidence: [], total: 0, truncated: false, note: `${file.rel} is empty (0 lines).` };
+      return { evidence: [], total: 0, truncated: false, note: plain(`${file.rel} is empty (0 lines).`) };
     }
     if (kept.length === 0) {
       // start_line is past the end (only possible when the whole file was scanned).
@@ -198,24 +199,24 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     if (flags.length > 0) rec.flags = flags;
 
     const moreAfter = totalLines === undefined ? moreAfterStop : end < totalLines;
-    const notes: string[] = [];
+    const notes: AdviceText[] = [];
     const of = totalLines === undefined ? "" : ` of ${totalLines}`;
     if (endArg !== undefined && totalLines !== undefined && endArg > totalLines && end === totalLines) {
-      notes.push(`end_line ${endArg} clamped to the last line ${totalLines}.`);
+      notes.push(advice`${param("end_line")} ${endArg} clamped to the last line ${totalLines}.`);
     }
     const wanted = Math.min(requestedEnd, totalLines ?? requestedEnd);
     if (end < wanted) {
       const why = charCapHit
         ? `the ${MAX_READ_CHARS}-character limit`
         : `the ${MAX_READ_LINES}-line limit`;
-      notes.push(`Showing lines ${start}-${end}${of} (stopped at ${why}); read on with start_line=${end + 1}.`);
+      notes.push(advice`Showing lines ${start}-${end}${of} (stopped at ${why}); read on with ${param("start_line", end + 1)}.`);
     } else if (moreAfter && endArg === undefined) {
-      notes.push(`Showing lines ${start}-${end}${of}; read on with start_line=${end + 1}.`);
+      notes.push(advice`Showing lines ${start}-${end}${of}; read on with ${param("start_line", end + 1)}.`);
     }
-    if (anyCut) notes.push(`Lines longer than ${MAX_READ_LINE_CHARS} characters were cut (flag truncated).`);
+    if (anyCut) notes.push(plain(`Lines longer than ${MAX_READ_LINE_CHARS} characters were cut (flag truncated).`));
     const truncated = anyCut || end < wanted || (moreAfter && endArg === undefined);
     const result: EvidenceResult = { evidence: [rec], total: 1, truncated };
-    if (notes.length > 0) result.note = notes.join(" ");
+    if (notes.length > 0) result.note = joinAdvice(...notes);
     return result;
   } catch (err) {
     throw fsError(err, file.rel); // read errors (EIO …) as typed errors; ToolErrors pass through

@@ -29,6 +29,7 @@
  * `.gitignore`/`.ignore` exclude, so with a glob the hits are kept only when the file is walkable
  * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
+import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { closeSync, constants as fsc, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -125,8 +126,8 @@ export async function searchCode(
   if (/[\r\n]/.test(query)) {
     throw new ToolError(
       "INVALID_ARGUMENT",
-      "query contains a line break; search_code matches within one line",
-      "Search for one line of the text, then read_evidence around the hit.",
+      advice`query contains a line break; ${tool("search_code")} matches within one line`,
+      advice`Search for one line of the text, then ${tool("read_evidence")} around the hit.`,
     );
   }
   const maxResults = all ? Infinity : clampInt(args.max_results ?? 50, 1, 200);
@@ -230,17 +231,18 @@ export async function searchCode(
   evidence.sort(compareEvidence);
 
   const truncated = over || evidence.length < total || cutSnippet;
-  let note: string | undefined;
+  let note: AdviceText | undefined;
   if (evidence.length === 0) {
     const where = target === undefined ? "" : ` under ${target}`;
-    note =
+    note = plain(
       `No match for ${JSON.stringify(query)}${where}${args.glob ? ` in files matching ${args.glob}` : ""} ` +
       `(${first.searched} files searched; binary files, files over ${SEARCH_MAX_FILE_BYTES / (1024 * 1024)} MiB, ` +
       `ignored and denied files are not searched)` +
       (binary.size > 0 ? `; ${binary.size} binary file(s) skipped` : "") +
-      ".";
-    if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note += " The query was matched literally; set regex to true for a pattern.";
-    if (ignoredByGlob > 0) note += ` ${ignoredByGlob} matching line(s) in ignored files were left out.`;
+      ".",
+    );
+    if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note = joinAdvice(note, advice`The query was matched literally; ${{ kind: "set_flag", param: "regex", value: true }} for a pattern.`);
+    if (ignoredByGlob > 0) note = joinAdvice(note, plain(`${ignoredByGlob} matching line(s) in ignored files were left out.`));
   } else if (truncated) {
     const parts: string[] = [];
     if (over) parts.push(`more than ${cap} matching lines; showing the first ${evidence.length} in path order`);
@@ -248,8 +250,8 @@ export async function searchCode(
     if (budgetHit) parts.push(`output budget of ${MAX_RESULT_CHARS} characters reached`);
     if (cutSnippet) parts.push(`long lines cut to ${MAX_LINE_CHARS} characters (flag truncated)`);
     // Advice names only search_code's own parameters; raising max_results helps when it, not the budget, stopped the records.
-    const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? " Or raise max_results to see more." : "";
-    note = `${parts.join("; ")}. Narrow the search with path or glob, or a more specific query.${raise}`;
+    const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? advice`Or raise ${param("max_results")} to see more.` : undefined;
+    note = joinAdvice(advice`${parts.join("; ")}. Narrow the search with ${param("path")} or ${param("glob")}, or a more specific query.`, raise);
   }
   if (check.dropped.size > 0) {
     const left = `${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`;
@@ -376,7 +378,7 @@ async function runRipgrep(
     throw new ToolError(
       "TIMEOUT",
       `search took longer than ${Math.round(timeoutMs / 1000)} s`,
-      "Narrow the search with path or glob, or use a more specific query.",
+      advice`Narrow the search with ${param("path")} or ${param("glob")}, or use a more specific query.`,
     );
   }
   if (!res.stopped) reader.end();
@@ -395,17 +397,17 @@ function ripgrepFailure(stderr: string): ToolError {
     .join(" ")
     .replace(/\s+/g, " ")
     .trim();
-  let hint = "Check the regular expression (Rust regex syntax), or set regex to false for a literal search.";
+  let hint: AdviceText = advice`Check the regular expression (Rust regex syntax), or ${{ kind: "set_flag", param: "regex", value: false }} for a literal search.`;
   if (/look-?around|look-ahead|look-behind/i.test(msg)) {
-    hint = "Look-around is not supported; rewrite the regex without (?=, (?!, (?<= or (?<!, e.g. search for 'foo' and read the hits.";
+    hint = plain("Look-around is not supported; rewrite the regex without (?=, (?!, (?<= or (?<!, e.g. search for 'foo' and read the hits.");
   } else if (/backreference/i.test(msg)) {
-    hint = "Backreferences are not supported; search for a simpler pattern.";
+    hint = plain("Backreferences are not supported; search for a simpler pattern.");
   } else if (/size limit/i.test(msg)) {
-    hint = "The regex is too large; simplify it (smaller repetition counts).";
+    hint = plain("The regex is too large; simplify it (smaller repetition counts).");
   } else if (/error parsing glob/i.test(msg)) {
-    hint = "Check the glob syntax, e.g. '*.py' or 'src/**/*.ts'.";
+    hint = plain("Check the glob syntax, e.g. '*.py' or 'src/**/*.ts'.");
   } else if (/literal "\\n"|not allowed in a regex/i.test(msg)) {
-    hint = "Matches cannot span lines; search for a single line.";
+    hint = plain("Matches cannot span lines; search for a single line.");
   }
   if (msg === "") return new ToolError("INTERNAL", "ripgrep failed without a message", "Try again with a simpler query.");
   return new ToolError("INVALID_ARGUMENT", `search failed: ${msg.slice(0, 500)}`, hint);

@@ -20,6 +20,7 @@
  *   (`text-prefilter.ts` {@link definitionNamesIn}), and only the files that mention the closest
  *   of them are parsed, so every suggestion is a real definition with its location.
  */
+import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -57,7 +58,7 @@ export function parseSymbolName(raw: string): SymbolQuery {
     throw new ToolError(
       "INVALID_ARGUMENT",
       `name must be one symbol name without spaces (got ${JSON.stringify(raw.slice(0, 60))})`,
-      "Pass a name such as load_index or Class.method; use search_code for free text.",
+      advice`Pass a name such as load_index or Class.method; use ${tool("search_code")} for free text.`,
     );
   }
   const parts = text.split(/\.|::|#/).filter((p) => p !== "");
@@ -186,7 +187,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
       evidence: [],
       total: 0,
       truncated: false,
-      note: `No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use search_code for other files.`,
+      note: advice`No source files ${where} in a language with a parser${extra}. Languages: ${languagesLine()}. Use ${tool("search_code")} for other files.`,
     };
   }
 
@@ -239,13 +240,13 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   });
   evidence.sort((a, b) => compareEvidence(a, b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-  const notes: string[] = [];
+  const notes: AdviceText[] = [];
   if (evidence.length === 0) {
     notes.push(await emptyNote(ws, args, q, { files, under, otherKinds, otherContainers, signal }));
   }
   const skipped = describeFactsSkips(facts);
-  if (skipped) notes.push(`${skipped}.`);
-  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" "), narrowWith: ["path", "kind"] }, output));
+  if (skipped) notes.push(plain(`${skipped}.`));
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: joinAdvice(...notes), narrowWith: ["path", "kind"] }, output));
   return result;
 }
 
@@ -276,7 +277,7 @@ async function emptyNote(
     otherContainers: { file: string; def: SymbolDef }[];
     signal: AbortSignal | undefined;
   },
-): Promise<string> {
+): Promise<AdviceText> {
   const where = args.path ? ` under ${args.path}` : "";
   const show = (list: { file: string; def: SymbolDef }[]) =>
     list
@@ -284,10 +285,10 @@ async function emptyNote(
       .map(({ file, def }) => `${qualified(def)} (${def.kind}, ${file}:${def.start_line})`)
       .join(", ");
   if (ctx.otherKinds.length > 0) {
-    return `No ${args.kind} named ${args.name}${where}, but ${ctx.otherKinds.length} definition${ctx.otherKinds.length === 1 ? "" : "s"} of other kinds: ${show(ctx.otherKinds)}. Drop kind to see them.`;
+    return advice`No ${args.kind ?? ""} named ${args.name}${where}, but ${ctx.otherKinds.length} definition${ctx.otherKinds.length === 1 ? "" : "s"} of other kinds: ${show(ctx.otherKinds)}. Drop ${param("kind")} to see them.`;
   }
   if (ctx.otherContainers.length > 0) {
-    return `No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`;
+    return plain(`No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`);
   }
   // Close names: candidates from the names written after definition keywords, confirmed by
   // parsing (cached) the files that mention the closest of them.
@@ -319,6 +320,6 @@ async function emptyNote(
   const wanted = q.containers.length > 0 ? [...q.containers, q.name].join(".") : q.name;
   const close = closeNames(wanted, names, 5);
   const base = `No definition named ${args.name}${args.kind ? ` of kind ${args.kind}` : ""}${where} (searched ${ctx.files.length} source file${ctx.files.length === 1 ? "" : "s"}; definitions come from tree-sitter for ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}).`;
-  if (close.length > 0) return `${base} Close names: ${close.map((n) => `${n} (${where1.get(n) ?? "?"})`).join(", ")}.`;
-  return `${base}${limited ? " Close names were looked for only in part of the tree." : ""} Try search_code for the text.`;
+  if (close.length > 0) return plain(`${base} Close names: ${close.map((n) => `${n} (${where1.get(n) ?? "?"})`).join(", ")}.`);
+  return advice`${base}${limited ? " Close names were looked for only in part of the tree." : ""} Try ${tool("search_code")} for the text.`;
 }

@@ -2,7 +2,8 @@
  * `ToolRegistry`: the frozen whitelist of tools a model may call, and dispatch with
  * argument validation. Dispatch never throws: every failure becomes a typed envelope.
  */
-import { z } from "zod";
+import type { z } from "zod";
+import type { AdviceText } from "../evidence/advice.js";
 import {
   ToolError,
   toFailure,
@@ -10,6 +11,7 @@ import {
   type EvidenceResult,
   type ToolFailure,
   type ToolSuccess,
+  type ValidationIssue,
 } from "../evidence/evidence.js";
 import type { JsonSchema, Tool, ToolContext } from "./define-tool.js";
 
@@ -80,19 +82,49 @@ export class ToolRegistry {
 
   /**
    * Validates and runs one call. Unknown names give `UNKNOWN_TOOL` naming the available
-   * tools; arguments that fail the schema give `INVALID_ARGUMENT` with zod's readable
-   * message; a `ToolError` thrown by the tool keeps its code; anything else is `INTERNAL`.
+   * tools; arguments that fail the schema give `INVALID_ARGUMENT` with one
+   * {@link ValidationIssue} per failing parameter (the message lists them in zod's words, the
+   * hint spells the expected parameters); a `ToolError` thrown by the tool keeps its code;
+   * anything else is `INTERNAL`.
    */
   async dispatch(call: ToolCallRequest, ctx: ToolContext = {}): Promise<DispatchResult> {
+    return (await this.run(call, ctx)).result;
+  }
+
+  /**
+   * {@link dispatch}, with the advice as data beside the envelope: the success `note`, or the
+   * `ToolError` of a failure (its `messageText`, `hintText` and `issues`), for surfaces that word
+   * advice themselves (the CLI).
+   */
+  async run(call: ToolCallRequest, ctx: ToolContext = {}): Promise<DispatchOutcome> {
+    const checked = this.validate(call);
+    if (!checked.ok) return failed(checked.error);
+    try {
+      const value = await this.#tools.get(call.name)!.run(checked.args, ctx);
+      if (!isEvidenceResult(value)) return { result: { ok: true, result: value } };
+      return value.note === undefined ? { result: toSuccess(value) } : { result: toSuccess(value), note: value.note };
+    } catch (err) {
+      return err instanceof ToolError ? failed(err) : { result: toFailure(err) };
+    }
+  }
+
+  /**
+   * Validates the arguments of a call against its tool's schema, without running it: the
+   * parsed arguments (defaults applied), or the `ToolError` dispatch would answer with
+   * (`UNKNOWN_TOOL`, or `INVALID_ARGUMENT` with its issues). The one argument validator of
+   * codecite: the tool shim asks it too, so the same bad call gets the same error in every mode.
+   */
+  validate(call: ToolCallRequest): { ok: true; args: unknown } | { ok: false; error: ToolError } {
     const tool = this.#tools.get(call.name);
     if (!tool) {
-      return toFailure(
-        new ToolError(
+      return {
+        ok: false,
+        error: new ToolError(
           "UNKNOWN_TOOL",
           `no tool named ${JSON.stringify(call.name)}; the available tools are: ${this.names().join(", ")}`,
           "All tools are read-only. Call one of the available tools by its exact name.",
         ),
-      );
+      };
     }
     let raw: unknown = call.arguments ?? {};
     if (typeof raw === "string") {
@@ -100,26 +132,51 @@ export class ToolRegistry {
       try {
         raw = text.trim() === "" ? {} : JSON.parse(text);
       } catch {
-        return toFailure(
-          new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`),
-        );
+        return { ok: false, error: new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`) };
       }
     }
     const parsed = tool.input.safeParse(raw);
-    if (!parsed.success) {
-      return toFailure(
-        new ToolError(
-          "INVALID_ARGUMENT",
-          `invalid arguments for ${tool.name}: ${z.prettifyError(parsed.error)}`,
-          `Expected parameters: ${JSON.stringify(tool.parameters.properties ?? {})}`,
-        ),
-      );
-    }
-    try {
-      const value = await tool.run(parsed.data, ctx);
-      return isEvidenceResult(value) ? toSuccess(value) : { ok: true, result: value };
-    } catch (err) {
-      return toFailure(err);
-    }
+    if (parsed.success) return { ok: true, args: parsed.data };
+    const properties = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const issues: ValidationIssue[] = [...parsed.error.issues]
+      .sort((a, b) => a.path.length - b.path.length)
+      .map((i) => {
+        const param = dotPath(i.path);
+        const expected = i.path.length > 0 ? properties[String(i.path[0])] : undefined;
+        return expected === undefined ? { param, problem: i.message } : { param, problem: i.message, expected };
+      });
+    return {
+      ok: false,
+      error: new ToolError(
+        "INVALID_ARGUMENT",
+        `invalid arguments for ${tool.name}: ${issues.map((i) => (i.param === "" ? `✖ ${i.problem}` : `✖ ${i.problem}\n  → at ${i.param}`)).join("\n")}`,
+        `Expected parameters: ${JSON.stringify(properties)}`,
+        issues,
+      ),
+    };
   }
+}
+
+/** A dispatch result, with the advice data the envelope's strings were rendered from. */
+export interface DispatchOutcome {
+  result: DispatchResult;
+  /** The success note as advice data. */
+  note?: AdviceText;
+  /** The typed error of a failure (code, `messageText`, `hintText`, `issues`). */
+  error?: ToolError;
+}
+
+function failed(error: ToolError): DispatchOutcome {
+  return { result: toFailure(error), error };
+}
+
+/** A validation issue's path as zod's `prettifyError` writes it (`a.b`, `a[0]`, `["odd key"]`). */
+function dotPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (typeof seg === "symbol" || /[^\w$]/.test(seg)) out += `[${JSON.stringify(String(seg))}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
 }

@@ -168,6 +168,8 @@ class Outcome {
   readonly calls: ToolCall[] = [];
   readonly rejected: RejectedCall[] = [];
   readonly diagnostics: ShimDiagnostic[] = [];
+  /** Set when the turn's reasoning came with a prefilled opener (see `RecoverResult`). */
+  prefilledReasoning = false;
 
   constructor(private readonly tools: readonly OfferedTool[]) {}
 
@@ -322,7 +324,10 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], diale
     }
   }
   for (const block of closed) thinking.push(inReasoning(block));
-  if (split.prefilled) out.note("reasoning", "prefilled: text before a reasoning closer without an opener is reasoning");
+  if (split.prefilled) {
+    out.prefilledReasoning = true;
+    out.note("reasoning", "prefilled: text before a reasoning closer without an opener is reasoning");
+  }
   if (closed.some((b) => runDialects(b, tools, (d) => d.callsInReasoning !== true, dialects).chosen.length > 0)) {
     out.note("reasoning", "call markup inside closed reasoning was not run (a rehearsal: reasoning or an answer follows it)");
   }
@@ -361,6 +366,7 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], diale
       // call block) with no closer mean the whole text is reasoning (llama.cpp DEEPSEEK_R1).
       thoughts.push(text);
       content = "";
+      out.prefilledReasoning = true;
       out.note("reasoning", "prefilled: DeepSeek call tokens mentioned in forced-open reasoning (no call block)");
     }
     const result: RecoverResult = {
@@ -370,6 +376,7 @@ function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], diale
       rejected: out.rejected,
       diagnostics: out.diagnostics,
     };
+    if (out.prefilledReasoning) result.prefilledReasoning = true;
     const joined = joinThinking(thoughts);
     if (joined !== undefined) result.thinking = joined;
     return { result, text, decided };

@@ -137,4 +137,11 @@ export interface RecoverResult {
   /** Calls that were tried but refused; each deserves a tool error message to the model. */
   rejected: RejectedCall[];
   diagnostics: ShimDiagnostic[];
+  /**
+   * True when the reasoning came with a prefilled opener (the chat template ended the prompt
+   * with it, so the text holds only the closer, or DeepSeek call tokens are only mentioned in
+   * forced-open reasoning). Streaming of later turns then treats text before a closer as
+   * reasoning.
+   */
+  prefilledReasoning?: boolean;
 }

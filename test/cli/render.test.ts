@@ -1,4 +1,6 @@
 /** Human renderers of the CLI: summaries, truncation markers, tool errors for command-line users. */
+import { advice, param, tool } from "../../src/evidence/advice.js";
+import { ToolError } from "../../src/evidence/evidence.js";
 import { describe, expect, it } from "vitest";
 import pc from "picocolors";
 import type { Evidence } from "../../src/evidence/evidence.js";
@@ -99,11 +101,15 @@ describe("renderCitations", () => {
 });
 
 describe("errorForCommandLine", () => {
-  const schemaError = {
-    code: "INVALID_ARGUMENT",
-    message: "invalid arguments for find_importers: ✖ Too small: expected string to have >=1 characters\n  → at module_name\n✖ Too big: expected number to be <=200\n  → at max_results",
-    hint: 'Expected parameters: {"module_name":{"type":"string"}}',
-  };
+  const schemaError = new ToolError(
+    "INVALID_ARGUMENT",
+    "invalid arguments for find_importers: ✖ Too small: expected string to have >=1 characters\n  → at module_name\n✖ Too big: expected number to be <=200\n  → at max_results",
+    'Expected parameters: {"module_name":{"type":"string"}}',
+    [
+      { param: "module_name", problem: "Too small: expected string to have >=1 characters" },
+      { param: "max_results", problem: "Too big: expected number to be <=200" },
+    ],
+  );
 
   it("names flags and the positional argument instead of tool parameters, and points at --help", () => {
     expect(errorForCommandLine(schemaError, "importers")).toEqual({
@@ -114,14 +120,14 @@ describe("errorForCommandLine", () => {
   });
 
   it("leaves other tool errors without tool words as they are", () => {
-    const outside = { code: "OUTSIDE_ROOT", message: "path is outside the repository root", hint: "Use a repository-relative path." };
-    expect(errorForCommandLine(outside, "read")).toEqual(outside);
+    const outside = new ToolError("OUTSIDE_ROOT", "path is outside the repository root", "Use a repository-relative path.");
+    expect(errorForCommandLine(outside, "read")).toEqual({ code: "OUTSIDE_ROOT", message: "path is outside the repository root", hint: "Use a repository-relative path." });
   });
 
-  it("translates tool parameters and tool names in other tool errors (message and hint)", () => {
-    const range = { code: "INVALID_ARGUMENT", message: "end_line (2) is before start_line (5)", hint: "Lines are 1-based." };
+  it("words tool parameters and tool names of other tool errors for the command (message and hint)", () => {
+    const range = new ToolError("INVALID_ARGUMENT", advice`${param("end_line")} (2) is before ${param("start_line")} (5)`, "Lines are 1-based.");
     expect(errorForCommandLine(range, "read")).toEqual({ code: "INVALID_ARGUMENT", message: "--end-line (2) is before --start-line (5)", hint: "Lines are 1-based." });
-    const missing = { code: "NOT_FOUND", message: "no such file: src/x.py", hint: "Check the path with search_code or find_symbol." };
+    const missing = new ToolError("NOT_FOUND", "no such file: src/x.py", advice`Check the path with ${tool("search_code")} or ${tool("find_symbol")}.`);
     expect(errorForCommandLine(missing, "read")).toEqual({
       code: "NOT_FOUND",
       message: "no such file: src/x.py",

@@ -4,6 +4,7 @@
  * that was found and fixed; every fixture secret contains `TOPSECRET`, which must never appear in
  * a result or an error.
  */
+import { noteOf } from "../helpers/note.js";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -148,7 +149,7 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
     // "*" matches the ignored folder dist itself, so ripgrep alone would walk into it
     const none = await searchCode(ws, s({ query: SECRET, glob: "*" }));
     expect(none.evidence).toEqual([]);
-    expect(none.note).toContain("2 matching line(s) in ignored files were left out");
+    expect(noteOf(none)).toContain("2 matching line(s) in ignored files were left out");
   });
 
   it("a file named '-' is searched as a file (ripgrep would read standard input)", async () => {
@@ -175,7 +176,7 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
     const res = await searchCode(lws, s({ query: "needle", max_results: 200 }));
     expect(res.total).toBe(60);
     expect(res.truncated).toBe(true);
-    expect(res.note).toContain(`output budget of ${MAX_RESULT_CHARS} characters reached`);
+    expect(noteOf(res)).toContain(`output budget of ${MAX_RESULT_CHARS} characters reached`);
     const chars = res.evidence.reduce((n, e) => n + e.snippet.length + e.path.length + e.name.length, 0);
     expect(chars).toBeLessThanOrEqual(MAX_RESULT_CHARS);
     // each record costs 3,824 (path) + 6 (name) + 8 (snippet) characters
@@ -399,7 +400,7 @@ describe("read_git_diff: the repository must belong to the root", () => {
     const res = await readGitDiff(ws, d({ base: "evil" }));
     noSecret(res);
     expect(res.evidence).toEqual([]);
-    expect(res.note).toContain("1 change(s) with invalid paths");
+    expect(noteOf(res)).toContain("1 change(s) with invalid paths");
   });
 });
 
@@ -435,7 +436,7 @@ describe("read_git_diff: secrets and budgets", () => {
     const res = await readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" }));
     noSecret(res);
     expect(res.evidence).toEqual([]);
-    expect(res.note).toBe("No changes to show (HEAD~1 against HEAD). 1 changed file(s) on the secrets deny-list are not shown.");
+    expect(noteOf(res)).toBe("No changes to show (HEAD~1 against HEAD). 1 changed file(s) on the secrets deny-list are not shown.");
     // the reverse direction (a rename to .env), and the rename seen from the working tree
     const renamed = git(r, "rev-parse", "HEAD");
     const reverse = await readGitDiff(ws, d({ base: renamed, head: "HEAD~1" }));
@@ -474,9 +475,9 @@ describe("read_git_diff: secrets and budgets", () => {
     const chars = res.evidence.reduce((n, e) => n + e.snippet.length + e.path.length + e.name.length, 0);
     expect(chars).toBeLessThanOrEqual(MAX_DIFF_CHARS);
     expect(res.evidence.length).toBeLessThan(40);
-    expect(res.note).toContain("40 file(s) changed: ");
-    expect(res.note).not.toContain(long(0));
-    expect(res.note).toContain(`${long(0).slice(0, Math.floor((MAX_NOTE_PATH_CHARS - 1) / 2))}…`);
+    expect(noteOf(res)).toContain("40 file(s) changed: ");
+    expect(noteOf(res)).not.toContain(long(0));
+    expect(noteOf(res)).toContain(`${long(0).slice(0, Math.floor((MAX_NOTE_PATH_CHARS - 1) / 2))}…`);
     expect(JSON.stringify(res).length).toBeLessThan(MAX_DIFF_CHARS + 6000);
   });
 });

@@ -6,6 +6,7 @@
  * Setup: `<tmp>/w/proj` is the root (a git repository), `<tmp>/w/proj-evil/secret.txt`
  * is a sibling sharing the root's prefix, `<tmp>/w/outside/secret.txt` is an outside file.
  */
+import { noteOf } from "../helpers/note.js";
 import {
   chmodSync,
   existsSync,
@@ -479,7 +480,7 @@ describe("git repository setup", () => {
     const res = await readGitDiff(pws, d());
     expect(res.evidence.map((e) => e.path)).toEqual(["inner.txt"]);
     noSecret(res);
-    expect(res.note).not.toContain("other.txt");
+    expect(noteOf(res)).not.toContain("other.txt");
   });
 
   it("case 35: a root that the enclosing repository does not track is not a git repository", async () => {
@@ -509,7 +510,7 @@ describe("git repository setup", () => {
     expect(res.evidence[0]).toMatchObject({ path: "package-lock.json", start_line: 1, end_line: 30_000, flags: ["truncated"] });
     expect(res.evidence.map((e) => e.path)).toEqual(["package-lock.json", "src/a.ts"]);
     expect(JSON.stringify(res).length).toBeLessThan(20_000);
-    expect(res.note).toContain("2 file(s) changed: package-lock.json (+30000 -30000), src/a.ts (+1 -1)");
+    expect(noteOf(res)).toContain("2 file(s) changed: package-lock.json (+30000 -30000), src/a.ts (+1 -1)");
   });
 });
 
@@ -525,7 +526,7 @@ describe("input validation and budgets", () => {
     );
     const r = await readEvidence(ws, { path: "src/a.ts", start_line: 1, end_line: 1e12 });
     expect(r.evidence[0]).toMatchObject({ start_line: 1, end_line: 1 });
-    expect(r.note).toBe("end_line 1000000000000 clamped to the last line 1.");
+    expect(noteOf(r)).toBe("end_line 1000000000000 clamped to the last line 1.");
   });
 
   it("case 39: a query matching everywhere stops at the budget with truncated, a total and a hint", async () => {
@@ -538,8 +539,8 @@ describe("input validation and budgets", () => {
     expect(res.evidence[49]).toMatchObject({ path: "f000.txt", start_line: 50 });
     expect(res.total).toBe(5000);
     expect(res.truncated).toBe(true);
-    expect(res.note).toContain("more than 5000 matching lines");
-    expect(res.note).toContain("Narrow the search");
+    expect(noteOf(res)).toContain("more than 5000 matching lines");
+    expect(noteOf(res)).toContain("Narrow the search");
   });
 });
 

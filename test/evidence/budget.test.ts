@@ -1,7 +1,8 @@
 /** The output budget ladder (src/evidence/budget.ts) on synthetic evidence. */
+import { noteOf } from "../helpers/note.js";
 import { describe, expect, it } from "vitest";
 import { applyBudget, cutSnippet, recordsShown } from "../../src/evidence/budget.js";
-import type { Evidence } from "../../src/evidence/evidence.js";
+import { toSuccess, type Evidence, type EvidenceResult } from "../../src/evidence/evidence.js";
 
 const rec = (path: string, line: number, lines: number, width = 20): Evidence => ({
   path,
@@ -11,7 +12,7 @@ const rec = (path: string, line: number, lines: number, width = 20): Evidence =>
   name: `f${line}`,
   snippet: Array.from({ length: lines }, (_, i) => `${String(line + i).padStart(4, "0")} ${"x".repeat(width)}`).join("\n"),
 });
-const bytes = (r: object) => Buffer.byteLength(JSON.stringify({ ok: true, ...r }), "utf8");
+const bytes = (r: EvidenceResult) => Buffer.byteLength(JSON.stringify(toSuccess(r)), "utf8");
 
 describe("applyBudget", () => {
   it("keeps small results whole", () => {
@@ -26,7 +27,7 @@ describe("applyBudget", () => {
     expect(r.evidence.map((e) => e.start_line)).toEqual([1, 11, 21]);
     expect(r.total).toBe(7);
     expect(r.truncated).toBe(true);
-    expect(r.note).toContain("Showing 3 of 7 records");
+    expect(noteOf(r)).toContain("Showing 3 of 7 records");
   });
 
   it("cuts snippets to the first lines, flags them truncated and keeps the full range", () => {
@@ -44,7 +45,7 @@ describe("applyBudget", () => {
     expect(r.form).toBe("first_lines");
     expect(r.evidence).toHaveLength(20);
     expect(r.evidence.every((e) => !e.snippet.includes("\n") && e.flags?.includes("truncated"))).toBe(true);
-    expect(r.note).toContain("only its first line");
+    expect(noteOf(r)).toContain("only its first line");
     expect(bytes(r)).toBeLessThanOrEqual(6000);
   });
 
@@ -56,18 +57,18 @@ describe("applyBudget", () => {
     expect(r.total).toBe(60);
     expect(r.truncated).toBe(true);
     expect(new Set(r.evidence.map((e) => e.path)).size).toBe(r.evidence.length);
-    expect(r.note).toContain("60 records in 6 files");
-    expect(r.note).toContain("dir/file0.py (10)");
+    expect(noteOf(r)).toContain("60 records in 6 files");
+    expect(noteOf(r)).toContain("dir/file0.py (10)");
     expect(bytes(r)).toBeLessThanOrEqual(2500);
   });
 
   it("advises only the caller's parameters: narrowWith and max_results below its limit", () => {
     const ev = Array.from({ length: 7 }, (_, i) => rec("a.py", i * 10 + 1, 1));
-    expect(applyBudget(ev, { maxResults: 3 }).note).toBe("Showing 3 of 7 records; raise max_results to see more.");
-    expect(applyBudget(ev, { maxResults: 3, narrowWith: ["path", "kind"] }).note).toBe("Showing 3 of 7 records; narrow the query (path, kind) or raise max_results to see more.");
+    expect(noteOf(applyBudget(ev, { maxResults: 3 }))).toBe("Showing 3 of 7 records; raise max_results to see more.");
+    expect(noteOf(applyBudget(ev, { maxResults: 3, narrowWith: ["path", "kind"] }))).toBe("Showing 3 of 7 records; narrow the query (path, kind) or raise max_results to see more.");
     const many = Array.from({ length: 205 }, (_, i) => rec("a.py", i + 1, 1, 1));
-    expect(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000 }).note).toBe("Showing 200 of 205 records (max_results is at its limit, 200).");
-    expect(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000, narrowWith: ["path"] }).note).toBe("Showing 200 of 205 records; narrow the query (path) to see more.");
+    expect(noteOf(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000 }))).toBe("Showing 200 of 205 records (max_results is at its limit, 200).");
+    expect(noteOf(applyBudget(many, { maxResults: 200, maxBytes: 1_000_000, narrowWith: ["path"] }))).toBe("Showing 200 of 205 records; narrow the query (path) to see more.");
   });
 
   it("per-file rung: the first record of every file, then the next records in order while they fit; counts only for files not shown whole", () => {
@@ -80,12 +81,12 @@ describe("applyBudget", () => {
     const firsts = Array.from({ length: 8 }, (_, f) => `file${f}:1`);
     expect(shown.filter((s) => s.endsWith(":1"))).toEqual(firsts);
     expect(shown.filter((s) => !s.endsWith(":1"))).toEqual(["file0:2", "file0:3", "file0:4", "file0:5", "file1:2", "file1:3", "file1:4", "file1:5"]);
-    expect(r.note).toBe(
+    expect(noteOf(r)).toBe(
       "Output was too large: 40 records in 8 files; showing the first record of 8 files, then 8 more in order, with first lines only. " +
         "Records per file where some are not shown: dir/file2.py (5), dir/file3.py (5), dir/file4.py (5), dir/file5.py (5), dir/file6.py (5), dir/file7.py (5). " +
         "read_evidence shows the rest of those files.",
     );
-    expect(applyBudget(ev, { maxBytes: 3000, narrowWith: ["path", "kind"] }).note).toMatch(/Narrow the query \(path, kind\) to see the rest\.$/);
+    expect(noteOf(applyBudget(ev, { maxBytes: 3000, narrowWith: ["path", "kind"] }))).toMatch(/Narrow the query \(path, kind\) to see the rest\.$/);
     expect(bytes(r)).toBeLessThanOrEqual(3000);
   });
 

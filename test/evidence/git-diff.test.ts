@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, unlinkSync } from "node:fs";
+import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
@@ -80,7 +81,7 @@ describe("readGitDiff", () => {
     ]);
     expect(r.total).toBe(3);
     expect(r.truncated).toBe(false);
-    expect(r.note).toBe(
+    expect(noteOf(r)).toBe(
       "working tree against HEAD: 3 file(s) changed: docs/a.md (+0 -2), src/old.py (+0 -1), win.txt (+1 -1). " +
         "1 changed file(s) on the secrets deny-list are not shown.",
     );
@@ -105,7 +106,7 @@ describe("readGitDiff", () => {
           snippet: "@@ -5 +5 @@ line 4\n-line 5\n+line five",
         },
       ]);
-      expect(r.note).toContain(`${base} against ${head}: 1 file(s) changed: src/app.py (+1 -1)`);
+      expect(noteOf(r)).toContain(`${base} against ${head}: 1 file(s) changed: src/app.py (+1 -1)`);
     }
   });
 
@@ -115,8 +116,8 @@ describe("readGitDiff", () => {
     expect(r.evidence.map((e) => [e.path, e.start_line, e.end_line, e.flags])).toEqual([["docs/a.md", 3, 4, ["old_lines"]]]);
     const none = await readGitDiff(ws, { head: "v2", context_lines: 3 });
     expect(none.evidence).toEqual([]);
-    expect(none.note).toContain("No changes (HEAD against v2)");
-    expect(none.note).toContain("pass base=<commit>~1 and head=<commit>");
+    expect(noteOf(none)).toContain("No changes (HEAD against v2)");
+    expect(noteOf(none)).toContain("pass base=<commit>~1 and head=<commit>");
   });
 
   it("reports unknown refs and bad refs as typed errors", async () => {
@@ -157,9 +158,9 @@ describe("readGitDiff", () => {
     expect(r.truncated).toBe(true);
     expect(r.evidence.length).toBeLessThan(90);
     expect(r.evidence[0]?.path).toBe("f000.txt");
-    expect(r.note).toContain("90 file(s) changed: f000.txt (+5 -5)");
-    expect(r.note).toContain("and 70 more");
-    expect(r.note).toContain(`Showing ${r.evidence.length} of 90 hunks`);
+    expect(noteOf(r)).toContain("90 file(s) changed: f000.txt (+5 -5)");
+    expect(noteOf(r)).toContain("and 70 more");
+    expect(noteOf(r)).toContain(`Showing ${r.evidence.length} of 90 hunks`);
   });
 
   it("unquotes C-quoted paths", () => {

@@ -2,6 +2,7 @@
  * find_importers over the example project and the fixtures: exact records (path, lines, name,
  * snippet, flags), how `module_name` is read, and the notes of empty results.
  */
+import { noteOf } from "../helpers/note.js";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -74,7 +75,7 @@ describe("find_importers: examples/rag-app", () => {
     }
     const wrapped = await find(ws, "import rag_common");
     expect(where(wrapped)).toEqual(expected);
-    expect(wrapped.note).toContain("module_name read as 'rag_common'");
+    expect(noteOf(wrapped)).toContain("module_name read as 'rag_common'");
   });
 
   it("the lookalike rag_common_extra has its own importers, and rag_chat is reached by serve.py", async () => {
@@ -87,21 +88,21 @@ describe("find_importers: examples/rag-app", () => {
     expect(r.total).toBe(4);
     expect(r.truncated).toBe(true);
     expect(where(r)).toEqual(["src/build_index.py:4-4 rag_common", "src/chat_reranker.py:6-6 rag_common"]);
-    expect(r.note).toContain("Showing 2 of 4");
+    expect(noteOf(r)).toContain("Showing 2 of 4");
   });
 
   it("explains an empty result with close names", async () => {
     const r = await find(ws, "rag_commn");
     expect(r.evidence).toEqual([]);
     expect(r.total).toBe(0);
-    expect(r.note).toContain("No module or file named 'rag_commn'");
-    expect(r.note).toContain("Close names in this repository: rag_common");
+    expect(noteOf(r)).toContain("No module or file named 'rag_commn'");
+    expect(noteOf(r)).toContain("Close names in this repository: rag_common");
   });
 
   it("a module that leaves the root is only a name: nothing outside is read, nothing matches", async () => {
     const r = await find(ws, "../../etc/passwd");
     expect(r.evidence).toEqual([]);
-    expect(r.note).toContain("is not a path inside the repository");
+    expect(noteOf(r)).toContain("is not a path inside the repository");
     const abs = await find(ws, "/etc/passwd");
     expect(abs.evidence).toEqual([]);
     expect(JSON.stringify(abs)).not.toContain("root:");
@@ -271,7 +272,7 @@ describe("find_importers: TS/JS fixtures", () => {
     const ws = await open("test/fixtures/ts-monorepo");
     const dts = await find(ws, "packages/legacy/index.d.ts");
     expect(dts.evidence).toEqual([]);
-    expect(dts.note).toContain("No file imports packages/legacy/index.d.ts");
+    expect(noteOf(dts)).toContain("No file imports packages/legacy/index.d.ts");
     expect(where(await find(ws, "styles.css"))).toEqual(["apps/web/src/main.tsx:6-6 apps/web/src/styles.css"]);
   });
 
@@ -353,7 +354,7 @@ describe("find_importers: an imported name beats a trailing part", () => {
       ["test_json.py:2-2 flask", "from flask import json as fjson", null],
     ]);
     expect(r.total).toBe(5);
-    expect(r.note).toBe(
+    expect(noteOf(r)).toBe(
       "Read as the module named exactly 'flask', which files import; a module of this repository also ends in it: pkg.inner.flask (pkg/inner/flask.py). Pass that full name or path for its importers.",
     );
   });
@@ -371,7 +372,7 @@ describe("find_importers: an imported name beats a trailing part", () => {
     try {
       const r = await find(await Workspace.open(amb), "flask");
       expect(where(r)).toEqual(["conftest.py:2-2 flask", "test_basic.py:1-1 flask", "test_basic.py:2-2 flask", "test_json.py:1-1 flask.json", "test_json.py:2-2 flask"]);
-      expect(r.note).toContain("2 modules of this repository also end in it: other.flask (other/flask.py), pkg.inner.flask (pkg/inner/flask.py)");
+      expect(noteOf(r)).toContain("2 modules of this repository also end in it: other.flask (other/flask.py), pkg.inner.flask (pkg/inner/flask.py)");
     } finally {
       rmSync(amb, { recursive: true, force: true });
     }
@@ -388,7 +389,7 @@ describe("find_importers: an imported name beats a trailing part", () => {
     try {
       const r = await find(await Workspace.open(solo), "flask");
       expect(where(r)).toEqual(["pkg/use_inner.py:1-1 pkg.inner.flask"]);
-      expect(r.note).toBeUndefined();
+      expect(noteOf(r)).toBeUndefined();
     } finally {
       rmSync(solo, { recursive: true, force: true });
     }
@@ -472,11 +473,11 @@ describe("find_importers: the output budget", () => {
       language: "python",
     });
     expect(r.evidence.slice(0, 3).map((e) => e.start_line)).toEqual([1, 2, 3]);
-    expect(r.note).toMatch(
+    expect(noteOf(r)).toMatch(
       /^Output was too large: 90 records in 30 files; showing the first record of 30 files, then 35 more in order, with first lines only\. Records per file where some are not shown: services\/module_number_17\/consumer\.py \(3\), services\/module_number_18\/consumer\.py \(3\), /,
     );
-    expect(r.note).toContain("services/module_number_29/consumer.py (3). read_evidence shows the rest of those files.");
-    expect(r.note).not.toMatch(/\bpath\b|\bkind\b/);
+    expect(noteOf(r)).toContain("services/module_number_29/consumer.py (3). read_evidence shows the rest of those files.");
+    expect(noteOf(r)).not.toMatch(/\bpath\b|\bkind\b/);
     expect(Buffer.byteLength(JSON.stringify({ ok: true, ...r }), "utf8")).toBeLessThanOrEqual(12_000);
   });
 
@@ -495,7 +496,7 @@ describe("find_importers: the output budget", () => {
         { path: "app/m00.py", start_line: 1, end_line: 10, kind: "import", name: "pkg.target", snippet: "from pkg.target import (", language: "python", flags: ["truncated"] },
         { path: "app/m00.py", start_line: 12, end_line: 21, kind: "import", name: "pkg.target", snippet: "from pkg.target import (", language: "python", flags: ["truncated"] },
       ]);
-      expect(r.note).toBe("Output was too large, so each snippet shows only its first line (flag truncated); read_evidence shows whole ranges.");
+      expect(noteOf(r)).toBe("Output was too large, so each snippet shows only its first line (flag truncated); read_evidence shows whole ranges.");
     } finally {
       rmSync(multi, { recursive: true, force: true });
     }
@@ -505,6 +506,6 @@ describe("find_importers: the output budget", () => {
     const ws = await Workspace.open(dir);
     const r = await find(ws, "pkg.target", 5);
     expect(r.evidence).toHaveLength(5);
-    expect(r.note).toBe("Showing 5 of 90 records; raise max_results to see more.");
+    expect(noteOf(r)).toBe("Showing 5 of 90 records; raise max_results to see more.");
   });
 });

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { noteOf } from "../helpers/note.js";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -246,7 +247,7 @@ describe("go: find_symbol and find_importers end to end", () => {
     for (const q of ["internal/store", "internal/store/", "store", "shop/internal/store"]) {
       const r = await importersOf(root, q);
       expect(r.records, q).toEqual(expected);
-      expect(r.note, q).toBeUndefined();
+      expect(noteOf(r), q).toBeUndefined();
     }
     expect((await importersOf(root, "internal/strutil")).records).toEqual([
       "cmd/shop/main.go:15-15 example.com/shop/internal/strutil alias=. | \t. \"example.com/shop/internal/strutil\"",
@@ -254,7 +255,7 @@ describe("go: find_symbol and find_importers end to end", () => {
     // a folder without .go files is no package: an empty result that says how it was read
     const none = await importersOf(root, "cmd");
     expect(none.records).toEqual([]);
-    expect(none.note).toContain("No module or file named 'cmd'");
+    expect(noteOf(none)).toContain("No module or file named 'cmd'");
   });
 
   it("an external test package (package x_test) in the folder imports the package", async () => {

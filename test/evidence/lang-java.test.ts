@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { renderForModel } from "../../src/evidence/advice.js";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -173,7 +174,7 @@ describe("java: resolution rules", () => {
   it("names a file by its type's qualified name and its package; exposes the same-package blind spot", async () => {
     expect(await java.moduleNames?.(`${CORE}/model/Order.java`, project)).toEqual(["com.shop.model.Order", "com.shop.model"]);
     expect(java.blindSpotNote).toBe(JAVA_BLIND_SPOT_NOTE);
-    expect(JAVA_BLIND_SPOT_NOTE).toContain("same package");
+    expect(renderForModel(JAVA_BLIND_SPOT_NOTE)).toContain("same package");
   });
 });
 
@@ -202,13 +203,13 @@ describe("java: find_symbol and find_importers end to end", () => {
       `${TEST}/AppTest.java:3-3 com.shop.model.Order | import com.shop.model.Order;`,
       `${CORE}/store/MemoryStore.java:3-3 com.shop.model.Order | import com.shop.model.Order;`,
     ]);
-    expect(note).toContain(JAVA_BLIND_SPOT_NOTE);
+    expect(note).toContain(renderForModel(JAVA_BLIND_SPOT_NOTE));
   });
 
   it("find_importers of Store.java finds the wildcard import only (MemoryStore is in its package)", async () => {
     const { records, note } = await importersOf(root, `${CORE}/store/Store.java`);
     expect(records).toEqual([`${APP}/App.java:8-8 com.shop.store | import com.shop.store.*;`]);
-    expect(note).toContain(JAVA_BLIND_SPOT_NOTE);
+    expect(note).toContain(renderForModel(JAVA_BLIND_SPOT_NOTE));
   });
 
   it("find_importers of a package name covers every file of the package", async () => {

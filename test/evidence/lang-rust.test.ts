@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { noteOf } from "../helpers/note.js";
 import { cpSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -402,7 +403,7 @@ describe("rust: find_symbol and find_importers end to end", () => {
     expect((await importersOf(root, "crate::store::memory")).records).toEqual(expected);
     const tail = await importersOf(root, "store::memory");
     expect(tail.records).toEqual(expected);
-    expect(tail.note).toBeUndefined();
+    expect(noteOf(tail)).toBeUndefined();
     // the same as asking for the file
     expect((await importersOf(root, `${SHOP}/store/memory.rs`)).records).toEqual(expected);
   });

@@ -3,6 +3,7 @@
  * build {@link ProjectView}s over a fixture folder or in memory, and run `find_symbol` /
  * `find_importers` end to end over a fixture.
  */
+import { renderForModel } from "../../src/evidence/advice.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,7 +133,7 @@ function compact(e: Evidence): string {
 export async function importersOf(root: string, moduleName: string): Promise<{ records: string[]; note?: string; total: number }> {
   const ws = await Workspace.open(root);
   const r = await findImporters(ws, findImportersInput.parse({ module_name: moduleName }));
-  return { records: r.evidence.map(compact), total: r.total, ...(r.note !== undefined ? { note: r.note } : {}) };
+  return { records: r.evidence.map(compact), total: r.total, ...(r.note !== undefined ? { note: renderForModel(r.note) } : {}) };
 }
 
 /** `find_symbol` over a fixture folder through the real tool code (B1), records in compact form. */

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
@@ -66,7 +67,7 @@ describe("readEvidence", () => {
     expect(r.evidence[0]).toMatchObject({ path: "src/main.py", start_line: 1, end_line: 5 });
     expect(r.evidence[0]?.snippet).toBe("import os\n\n\ndef main():\n    print('hi')");
     expect(r.truncated).toBe(false);
-    expect(r.note).toBeUndefined();
+    expect(noteOf(r)).toBeUndefined();
   });
 
   it("uses a default window of 200 lines and says how to read on", async () => {
@@ -75,7 +76,7 @@ describe("readEvidence", () => {
     expect(r.evidence[0]?.snippet.split("\n")).toHaveLength(200);
     expect(r.evidence[0]?.snippet.split("\n")[199]).toBe("line 200");
     expect(r.truncated).toBe(true);
-    expect(r.note).toBe("Showing lines 1-200 of 250; read on with start_line=201.");
+    expect(noteOf(r)).toBe("Showing lines 1-200 of 250; read on with start_line=201.");
     const next = await readEvidence(ws, { path: "big.txt", start_line: 201 });
     expect(next.evidence[0]).toMatchObject({ start_line: 201, end_line: 250 });
     expect(next.truncated).toBe(false);
@@ -84,12 +85,12 @@ describe("readEvidence", () => {
   it("clamps end_line to the file length and enforces the span cap", async () => {
     const clamped = await readEvidence(ws, { path: "big.txt", start_line: 248, end_line: 1e12 });
     expect(clamped.evidence[0]).toMatchObject({ start_line: 248, end_line: 250, snippet: "line 248\nline 249\nline 250" });
-    expect(clamped.note).toBe("end_line 1000000000000 clamped to the last line 250.");
+    expect(noteOf(clamped)).toBe("end_line 1000000000000 clamped to the last line 250.");
     expect(clamped.truncated).toBe(false);
     const span = await readEvidence(ws, { path: "huge.txt", start_line: 1, end_line: 1200 });
     expect(span.evidence[0]).toMatchObject({ start_line: 1, end_line: MAX_READ_LINES });
     expect(span.truncated).toBe(true);
-    expect(span.note).toContain(`read on with start_line=${MAX_READ_LINES + 1}`);
+    expect(noteOf(span)).toContain(`read on with start_line=${MAX_READ_LINES + 1}`);
   });
 
   it("stops at the character budget on whole lines", async () => {
@@ -99,7 +100,7 @@ describe("readEvidence", () => {
     expect(e).toMatchObject({ start_line: 1, end_line: lines });
     expect(e?.snippet.length).toBeLessThanOrEqual(MAX_READ_CHARS);
     expect(r.truncated).toBe(true);
-    expect(r.note).toContain(`read on with start_line=${lines + 1}`);
+    expect(noteOf(r)).toContain(`read on with start_line=${lines + 1}`);
   });
 
   it("cuts over-long lines and flags them", async () => {
@@ -129,7 +130,7 @@ describe("readEvidence", () => {
       evidence: [],
       total: 0,
       truncated: false,
-      note: "empty.txt is empty (0 lines).",
+      note: [["empty.txt is empty (0 lines)."]],
     });
     expect((await readEvidence(ws, { path: "nonl.txt" })).evidence[0]).toMatchObject({ end_line: 2, snippet: "a\nb" });
   });

@@ -1,4 +1,5 @@
 import { rmSync } from "node:fs";
+import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
@@ -96,8 +97,8 @@ describe("searchCode", () => {
     ]);
     expect(r.total).toBe(7);
     expect(r.truncated).toBe(true);
-    expect(r.note).toContain("showing 2 of 7 matching lines");
-    expect(r.note).toContain("Narrow the search with path or glob, or a more specific query. Or raise max_results to see more.");
+    expect(noteOf(r)).toContain("showing 2 of 7 matching lines");
+    expect(noteOf(r)).toContain("Narrow the search with path or glob, or a more specific query. Or raise max_results to see more.");
   });
 
   it("stops ripgrep at the collection cap and still returns the first records in path order", async () => {
@@ -111,7 +112,7 @@ describe("searchCode", () => {
         ["lib/a.ts", 1],
       ]);
       expect(r.truncated).toBe(true);
-      expect(r.note).toContain("more than 2 matching lines");
+      expect(noteOf(r)).toContain("more than 2 matching lines");
     }
   });
 
@@ -142,8 +143,8 @@ describe("searchCode", () => {
   it("says why a result is empty", async () => {
     const r = await searchCode(ws, args({ query: "no_such_text(" }));
     expect(r).toMatchObject({ evidence: [], total: 0, truncated: false });
-    expect(r.note).toMatch(/^No match for "no_such_text\(" \(\d+ files searched;/);
-    expect(r.note).toContain("set regex to true");
+    expect(noteOf(r)).toMatch(/^No match for "no_such_text\(" \(\d+ files searched;/);
+    expect(noteOf(r)).toContain("set regex to true");
   });
 
   it("turns regex errors into INVALID_ARGUMENT with a hint", async () => {

@@ -1,4 +1,5 @@
 /** find_symbol over the example project and the fixtures: exact records, filters, notes, budgets. */
+import { noteOf } from "../helpers/note.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -59,7 +60,7 @@ describe("find_symbol: Python", () => {
     expect(where(await sym(shop, "Cart", { kind: "class" }))).toEqual(["src/shop/cart.py:13-23 Cart class"]);
     const other = await sym(shop, "Cart", { kind: "function" });
     expect(other.evidence).toEqual([]);
-    expect(other.note).toContain("No function named Cart, but 1 definition of other kinds: Cart (class, src/shop/cart.py:13)");
+    expect(noteOf(other)).toContain("No function named Cart, but 1 definition of other kinds: Cart (class, src/shop/cart.py:13)");
     expect(where(await sym(shop, "Item", { path: "src/shop" }))).toEqual(["src/shop/catalog.py:6-9 Item class"]);
     expect((await sym(shop, "Item", { path: "tests" })).evidence).toEqual([]);
   });
@@ -67,10 +68,10 @@ describe("find_symbol: Python", () => {
   it("an empty result offers close names (case and small edits) with their locations", async () => {
     const r = await sym(rag, "load_idx");
     expect(r.evidence).toEqual([]);
-    expect(r.note).toContain("No definition named load_idx");
-    expect(r.note).toContain("Close names: load_index (src/rag_common.py:60)");
-    expect((await sym(rag, "ragconfig")).note).toContain("RagConfig (src/rag_common.py:25)");
-    expect((await sym(shop, "cart.total")).note).toContain("total is defined as: Cart.total (method, src/shop/cart.py:17)");
+    expect(noteOf(r)).toContain("No definition named load_idx");
+    expect(noteOf(r)).toContain("Close names: load_index (src/rag_common.py:60)");
+    expect(noteOf((await sym(rag, "ragconfig")))).toContain("RagConfig (src/rag_common.py:25)");
+    expect(noteOf((await sym(shop, "cart.total")))).toContain("total is defined as: Cart.total (method, src/shop/cart.py:17)");
   });
 
   it("close names come from a cheap name list: only the files that define the closest names are parsed", async () => {
@@ -82,10 +83,10 @@ describe("find_symbol: Python", () => {
       const ws = await Workspace.open(dir);
       const before = factsStats().parsed;
       const r = await sym(ws, "IndxBuilder");
-      expect(r.note).toContain("Close names: IndexBuilder (index.py:1)");
+      expect(noteOf(r)).toContain("Close names: IndexBuilder (index.py:1)");
       expect(factsStats().parsed - before).toBe(1);
-      expect((await sym(ws, "IndexBuilder.biuld")).note).toContain("Close names: IndexBuilder.build (index.py:2)");
-      expect((await sym(ws, "renderall")).note).toContain("Close names: renderAll (Widget.java:2)");
+      expect(noteOf((await sym(ws, "IndexBuilder.biuld")))).toContain("Close names: IndexBuilder.build (index.py:2)");
+      expect(noteOf((await sym(ws, "renderall")))).toContain("Close names: renderAll (Widget.java:2)");
       expect(factsStats().parsed - before).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -101,7 +102,7 @@ describe("find_symbol: Python", () => {
   it("a path with no parsable files says so", async () => {
     const r = await sym(rag, "x", { path: "README.md" });
     expect(r.evidence).toEqual([]);
-    expect(r.note).toContain("No source files under README.md in a language with a parser");
+    expect(noteOf(r)).toContain("No source files under README.md in a language with a parser");
   });
 });
 
@@ -138,6 +139,6 @@ describe("find_symbol: budgets", () => {
     expect(e?.snippet.split("\n")[11]).toBe("    x10 = 10");
     expect(e?.flags).toEqual(["truncated"]);
     expect(r.truncated).toBe(true);
-    expect(r.note).toContain("read_evidence");
+    expect(noteOf(r)).toContain("read_evidence");
   });
 });

@@ -34,6 +34,7 @@
  *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
+import { advice, tool, type AdviceText } from "../advice.js";
 import { constants as fsc, existsSync, promises as fsp } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
@@ -103,7 +104,7 @@ export class SkippedFileError extends ToolError {
     readonly reason: SkipReason,
     readonly path: string,
     message: string,
-    hint?: string,
+    hint?: string | AdviceText,
   ) {
     super("UNSUPPORTED", message, hint);
   }
@@ -168,7 +169,7 @@ export function fsError(err: unknown, rel: string): ToolError {
     case "EPERM":
       return new ToolError("DENIED", `permission denied: ${shown}`, "This file cannot be read; try another file.");
     case "EISDIR":
-      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, "Pass a file path, or search_code with path set to the folder.");
+      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, advice`Pass a file path, or ${{ kind: "search_folder" }}.`);
     default:
       return new ToolError(
         "INTERNAL",
@@ -178,7 +179,7 @@ export function fsError(err: unknown, rel: string): ToolError {
   }
 }
 
-const NOT_FOUND_HINT = "Check the path with search_code or find_symbol.";
+const NOT_FOUND_HINT = advice`Check the path with ${tool("search_code")} or ${tool("find_symbol")}.`;
 
 function outsideError(rel: string): ToolError {
   return new ToolError(
@@ -502,7 +503,7 @@ export class Workspace {
           "too_large",
           f.rel,
           `${f.rel} is too large (${f.size} bytes; limit ${formatBytes(this.maxFileBytes)})`,
-          "Use read_evidence with a line range, or search_code.",
+          advice`Use ${{ kind: "read_range" }}, or ${tool("search_code")}.`,
         );
       }
       // Read to EOF with a cap one byte over the limit: the file may have grown since fstat.
@@ -520,7 +521,7 @@ export class Workspace {
           "too_large",
           f.rel,
           `${f.rel} is too large (limit ${formatBytes(this.maxFileBytes)})`,
-          "Use read_evidence with a line range, or search_code.",
+          advice`Use ${{ kind: "read_range" }}, or ${tool("search_code")}.`,
         );
       }
       const bytes = buf.subarray(0, n);

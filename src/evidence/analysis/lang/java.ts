@@ -30,6 +30,7 @@
  * Known blind spot ({@link JAVA_BLIND_SPOT_NOTE}): types of the same package, and fully qualified
  * names written in code, need no import, so those uses are not import edges.
  */
+import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
@@ -38,8 +39,7 @@ import { allChildren, namedChildren, nodeLines, selectNodes } from "./syntax.js"
 import { extractJavaReferences } from "./java-references.js";
 
 /** The note `find_importers` adds for Java results (the same-package blind spot). */
-export const JAVA_BLIND_SPOT_NOTE =
-  "Java: classes in the same package (and fully qualified names used in code) need no import, so those uses are not listed; search_code for the class name finds them.";
+export const JAVA_BLIND_SPOT_NOTE = advice`Java: classes in the same package (and fully qualified names used in code) need no import, so those uses are not listed; ${tool("search_code")} for the class name finds them.`;
 
 /** The flag on an {@link ImportRef} from an `import static` declaration. */
 export const STATIC_IMPORT_FLAG = "static";

@@ -3,6 +3,7 @@
  * extract definitions and import statements from a syntax tree, and how its imports resolve
  * to files of the repository. Adding a language means adding one such module.
  */
+import type { AdviceText } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 
@@ -249,7 +250,7 @@ export interface LanguageSpec {
    * A known blind spot of this language's import edges, for `find_importers` to put in `note`
    * (Java: classes of the same package need no import). Absent when there is none worth saying.
    */
-  readonly blindSpotNote?: string;
+  readonly blindSpotNote?: AdviceText;
   /**
    * Optional (additive, B1): languages whose files import each other share a family (`js` for
    * TypeScript, TSX and JavaScript). `find_importers` looks for the importers of a file only among
