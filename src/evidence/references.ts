@@ -36,6 +36,7 @@
  * parsed (`text-prefilter.ts`); their uses come from the fact cache (`facts.ts`), so a warm query
  * costs one ripgrep run plus the lookups.
  */
+import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
 import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -297,7 +298,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   throwIfAborted(signal);
   if (found.length === 0) {
     const note = (await findSymbol(ws, { name: args.name, ...(args.path !== undefined ? { path: args.path } : {}), max_results: 1 }, signal)).note;
-    throw new ToolError("NOT_FOUND", note ?? `No definition named ${args.name}.`, "Pass the name of a definition (find_symbol lists them); use search_code for free text.");
+    throw new ToolError("NOT_FOUND", note ?? `No definition named ${args.name}.`, advice`Pass the name of a definition (${tool("find_symbol")} lists them); use ${tool("search_code")} for free text.`);
   }
   const distinct = new Map<string, LocatedDefinition>();
   for (const d of found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
@@ -498,15 +499,15 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
   });
   evidence.sort((a, b) => compareEvidence(a, b));
 
-  const notes: string[] = [`References of ${target.qualified} (${target.def.kind}, ${target.file}:${target.def.start_line}).`];
-  if (evidence.length === 0) notes.push(`No place of the repository refers to it${args.kind ? ` as ${args.kind}` : ""}.`);
+  const notes: AdviceText[] = [plain(`References of ${target.qualified} (${target.def.kind}, ${target.file}:${target.def.start_line}).`)];
+  if (evidence.length === 0) notes.push(plain(`No place of the repository refers to it${args.kind ? ` as ${args.kind}` : ""}.`));
   if (leftOut > 0) {
     notes.push(
-      `${leftOut} use${leftOut === 1 ? "" : "s"} of .${target.def.name} on receivers of unknown type left out: ${definers} classes define ${target.def.name}. search_code finds them by text.`,
+      advice`${leftOut} use${leftOut === 1 ? "" : "s"} of .${target.def.name} on receivers of unknown type left out: ${definers} classes define ${target.def.name}. ${tool("search_code")} finds them by text.`,
     );
   }
   const skipped = describeFactsSkips(facts);
-  if (skipped) notes.push(`${skipped}.`);
-  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: notes.join(" "), narrowWith: ["kind"] }, output));
+  if (skipped) notes.push(plain(`${skipped}.`));
+  const { form: _form, ...result } = applyBudget(evidence, scopedBudget({ maxResults: args.max_results, note: joinAdvice(...notes), narrowWith: ["kind"] }, output));
   return result;
 }

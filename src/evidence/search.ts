@@ -254,8 +254,7 @@ export async function searchCode(
     note = joinAdvice(advice`${parts.join("; ")}. Narrow the search with ${param("path")} or ${param("glob")}, or a more specific query.`, raise);
   }
   if (check.dropped.size > 0) {
-    const left = `${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`;
-    note = note === undefined ? left : `${note} ${left}`;
+    note = joinAdvice(note, plain(`${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`));
   }
   return note === undefined ? { evidence, total, truncated } : { evidence, total, truncated, note };
 }

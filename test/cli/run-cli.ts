@@ -1,7 +1,7 @@
 /**
- * Runs the BUILT CLI (`node dist/cli/main.js`) as a subprocess, asynchronously (the fake
- * Ollama server lives in the test process, so the event loop must keep running).
- * `npm test` builds first; run `npm run build` before running these tests alone.
+ * Runs the built CLI (`node dist/cli/main.js`) as a subprocess, asynchronously (the fake
+ * Ollama server lives in the test process, so the event loop must keep running). The vitest
+ * global setup (`test/global-setup.ts`) rebuilds `dist/` first whenever `src/` is newer.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";

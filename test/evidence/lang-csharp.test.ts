@@ -1,4 +1,5 @@
 /** C# (`lang/csharp.ts`): one test per rule. */
+import { renderForModel } from "../../src/evidence/advice.js";
 import { describe, expect, it } from "vitest";
 import { csharp, CSHARP_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/csharp.js";
 import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
@@ -86,7 +87,7 @@ describe("c#: using directives", () => {
       `${APP}/Program.cs:4-4 Shop.Core.Pricing alias=Pricing | using Pricing = Shop.Core.Pricing;`,
       `${APP}/Program.cs:5-5 Shop.Core.Pricing.Money alias=M | using M = Shop.Core.Pricing.Money;`,
     ]);
-    expect(byFile.note).toContain(CSHARP_BLIND_SPOT_NOTE);
+    expect(byFile.note).toContain(renderForModel(CSHARP_BLIND_SPOT_NOTE));
     expect((await importersOf(root, "Shop.Core")).records).toEqual([`${APP}/Program.cs:2-2 Shop.Core | using Shop.Core;`]);
     expect((await importersOf(root, "System.Linq")).records).toEqual([`${APP}/GlobalUsings.cs:2-2 System.Linq flags=global | global using global::System.Linq;`]);
   });

@@ -1,4 +1,5 @@
 /** Kotlin (`lang/kotlin.ts`): one test per rule. */
+import { renderForModel } from "../../src/evidence/advice.js";
 import { describe, expect, it } from "vitest";
 import { kotlin, KOTLIN_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/kotlin.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
@@ -73,7 +74,7 @@ describe("kotlin: imports", () => {
       `${MAIN}:5-5 com.shop.model.describe | import com.shop.model.describe`,
       `${MAIN}:7-7 com.shop.model | import com.shop.model.*`,
     ]);
-    expect(byFile.note).toContain(KOTLIN_BLIND_SPOT_NOTE);
+    expect(byFile.note).toContain(renderForModel(KOTLIN_BLIND_SPOT_NOTE));
     // A name targets its file: Registry lives in Order.kt, so Order's importers are listed too.
     expect((await importersOf(root, "com.shop.model.Registry")).records).toEqual([
       `${MAIN}:3-3 com.shop.model.Order | import com.shop.model.Order`,

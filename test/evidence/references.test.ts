@@ -1,4 +1,5 @@
 /** find_references over small fixtures: resolution through imports, shadowing, methods, the by_name rule, errors. */
+import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findReferences } from "../../src/evidence/references.js";
@@ -67,7 +68,7 @@ describe("find_references: Python", () => {
     expect(where(await refs(ws, "Base.run"))).toEqual(["app.py:15 call b", "pkg/core.py:13 call Child.go"]);
     const helper = await refs(ws, "Base.helper");
     expect(where(helper)).toEqual(["pkg/core.py:7 call Base.run"]);
-    expect(helper.note).toContain("1 use of .helper on receivers of unknown type left out: 2 classes define helper.");
+    expect(noteOf(helper)).toContain("1 use of .helper on receivers of unknown type left out: 2 classes define helper.");
   });
 
   it("an ambiguous name is an INVALID_ARGUMENT error listing the candidates", async () => {

@@ -24,6 +24,7 @@
  * Known blind spot ({@link CSHARP_BLIND_SPOT_NOTE}): code in namespace `A.B` sees the types of
  * `A.B` and `A` without a `using`, and a `global using` applies to every file of the project.
  */
+import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
@@ -31,8 +32,7 @@ import { memoize } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** The note `find_importers` adds for C# results. */
-export const CSHARP_BLIND_SPOT_NOTE =
-  "C#: code in namespace A.B uses the types of A.B and A without a using, and a global using covers the whole project, so those uses are not listed; search_code for the type name finds them.";
+export const CSHARP_BLIND_SPOT_NOTE = advice`C#: code in namespace A.B uses the types of A.B and A without a using, and a global using covers the whole project, so those uses are not listed; ${tool("search_code")} for the type name finds them.`;
 
 /** Flags of `global using` and `using static` directives. */
 export const GLOBAL_USING_FLAG = "global";

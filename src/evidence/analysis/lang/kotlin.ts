@@ -29,6 +29,7 @@
  *
  * Known blind spot ({@link KOTLIN_BLIND_SPOT_NOTE}): declarations of the same package need no import.
  */
+import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
@@ -36,8 +37,7 @@ import { memoize } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** The note `find_importers` adds for Kotlin results (the same-package blind spot). */
-export const KOTLIN_BLIND_SPOT_NOTE =
-  "Kotlin: declarations of the same package need no import, so those uses are not listed; search_code for the name finds them.";
+export const KOTLIN_BLIND_SPOT_NOTE = advice`Kotlin: declarations of the same package need no import, so those uses are not listed; ${tool("search_code")} for the name finds them.`;
 
 const MAX_DEPTH = 128;
 const BODIES = new Set(["class_body", "enum_class_body"]);
