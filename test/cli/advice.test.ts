@@ -12,6 +12,7 @@ import * as symbol from "../../src/cli/commands/symbol.js";
 import * as importers from "../../src/cli/commands/importers.js";
 import * as read from "../../src/cli/commands/read.js";
 import * as diff from "../../src/cli/commands/diff.js";
+import * as refs from "../../src/cli/commands/refs.js";
 
 const readEvidence = tool("read_evidence");
 const searchCode = tool("search_code");
@@ -156,7 +157,7 @@ describe("adviceForCommand", () => {
 describe("EVIDENCE_COMMANDS", () => {
   it("lists exactly the options each evidence command registers", () => {
     const program = createProgram();
-    for (const m of [search, symbol, importers, read, diff]) m.register(program);
+    for (const m of [search, symbol, importers, read, diff, refs]) m.register(program);
     for (const [name, spec] of Object.entries(EVIDENCE_COMMANDS)) {
       const command = program.commands.find((c) => c.name() === name)!;
       expect(command.options.map((o) => o.long).sort(), name).toEqual([...spec.options].sort());
