@@ -26,15 +26,6 @@ export function overlaps(a: Span, b: Span): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
-function joinAt(left: string, right: string): string {
-  const l = /\s*$/.exec(left)![0];
-  const r = /^\s*/.exec(right)![0];
-  // Text glued to markup on both sides (`I'll look.<block>Then…`) gets a space in its place.
-  if (l === "" && r === "") return left === "" || right === "" ? left + right : `${left} ${right}`;
-  const newlines = Math.max((l.match(/\n/g) ?? []).length, (r.match(/\n/g) ?? []).length);
-  const sep = newlines >= 2 ? "\n\n" : newlines === 1 ? "\n" : " ";
-  return left.slice(0, left.length - l.length) + sep + right.slice(r.length);
-}
 
 /**
  * Remove `spans` from `text`. Where a span is cut out, the whitespace on both sides collapses
@@ -45,11 +36,39 @@ function joinAt(left: string, right: string): string {
 export function removeSpans(text: string, spans: readonly Span[]): string {
   const merged = mergeSpans(spans, text.length);
   if (merged.length === 0) return text;
-  let out = text.slice(0, merged[0]!.start);
+  // Built as a list of pieces (joining strings at every cut would copy the text once per span).
+  const parts: string[] = [text.slice(0, merged[0]!.start)];
+  let built = parts[0]!.length;
   merged.forEach((s, i) => {
-    out = joinAt(out, text.slice(s.end, merged[i + 1]?.start ?? text.length));
+    const right = text.slice(s.end, merged[i + 1]?.start ?? text.length);
+    let trail = "";
+    while (parts.length > 0) {
+      const last = parts[parts.length - 1]!;
+      let k = last.length;
+      while (k > 0 && /\s/.test(last[k - 1]!)) k--;
+      trail = last.slice(k) + trail;
+      built -= last.length - k;
+      if (k > 0) {
+        parts[parts.length - 1] = last.slice(0, k);
+        break;
+      }
+      parts.pop();
+    }
+    let ri = 0;
+    while (ri < right.length && /\s/.test(right[ri]!)) ri++;
+    const lead = right.slice(0, ri);
+    let piece: string;
+    if (trail === "" && lead === "") {
+      // Text glued to markup on both sides (`I'll look.<block>Then…`) gets a space in its place.
+      piece = built === 0 || right === "" ? right : ` ${right}`;
+    } else {
+      const newlines = Math.max((trail.match(/\n/g) ?? []).length, (lead.match(/\n/g) ?? []).length);
+      piece = (newlines >= 2 ? "\n\n" : newlines === 1 ? "\n" : " ") + right.slice(ri);
+    }
+    parts.push(piece);
+    built += piece.length;
   });
-  return out;
+  return parts.join("");
 }
 
 /** A Markdown code region: a fenced block or an inline code span. */
@@ -136,10 +155,12 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   const code = findCodeRegions(text);
   const outside = (s: Span) => !code.some((c) => overlaps(c, s)) && !removed.some((r) => overlaps(r, s));
   const spans: Span[] = [];
+  // Where the text's trailing whitespace starts (computed once: the check runs per token).
+  const contentEnd = text.trimEnd().length;
   const standsAsMarkup = (s: Span): boolean => {
     const lineBefore = /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, s.start - 200), s.start));
     const lineAfter = /^[ \t]*(?:\n|$)/.test(text.slice(s.end, s.end + 200));
-    const atEnd = text.slice(s.end).trim() === "";
+    const atEnd = s.end >= contentEnd;
     const nextToRemoved = removed.some(
       (r) => (r.end <= s.start && /^\s*$/.test(text.slice(r.end, s.start))) || (s.end <= r.start && /^\s*$/.test(text.slice(s.end, r.start))),
     );

@@ -31,7 +31,7 @@ import { introducedAsExample } from "./inline-json.js";
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "./json.js";
 import { resolveToolName } from "./names.js";
 import { parsePythonCallAt } from "./python-literal.js";
-import { findCodeRegions, overlaps } from "./residue.js";
+import { findCodeRegions } from "./residue.js";
 import type { OfferedTool, RawCall, Span } from "./types.js";
 
 /** One call the structural stage read. */
@@ -57,14 +57,14 @@ interface Candidate {
 }
 
 /**
- * Text glued before the `<` of an element that also comes before its closer (a vendor tag prefix
- * such as `]<]minimax[>[`), or `""`.
+ * Text glued before the `<` of an element that also comes before its closer, before `limit` (a
+ * vendor tag prefix such as `]<]minimax[>[`), or `""`.
  */
-function tagPrefix(text: string, lt: number, tag: string): string {
+function tagPrefix(text: string, lt: number, tag: string, limit: number): string {
   let i = lt;
   while (i > 0 && lt - i < 24 && !/\s/.test(text[i - 1]!)) i--;
   const p = text.slice(i, lt);
-  return p !== "" && /[^\w]/.test(p) && !/["'`]/.test(p) && text.includes(`${p}</${tag}>`, lt) ? p : "";
+  return p !== "" && /[^\w]/.test(p) && !/["'`]/.test(p) && text.slice(lt, limit).includes(`${p}</${tag}>`) ? p : "";
 }
 
 function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> | undefined {
@@ -106,30 +106,39 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
     return r === undefined ? undefined : tools.find((t) => t.name === r);
   };
 
-  // element / named-element
+  // element / named-element. An element of a tool never holds the next element of the same tool:
+  // each one is read only up to there (so many unclosed openers cost one pass, not one each).
+  const opens: { at: number; tag: string; attrs: string; tool: OfferedTool; byTag: boolean; byAttr: boolean }[] = [];
   for (const m of text.matchAll(/<([A-Za-z_][\w.:-]*)([^<>]*)>/g)) {
-    const at = m.index;
     const attrs = m[2] ?? "";
     const nameAttr = /\bname\s*=\s*["']([^"'\n]{1,80})["']/.exec(attrs)?.[1];
     const byTag = offered(m[1]!);
     const byAttr = nameAttr === undefined ? undefined : offered(nameAttr);
     const tool = byTag ?? byAttr;
-    if (!tool) continue;
-    const prefix = tagPrefix(text, at, m[1]!);
-    const r = readElement(text, at - prefix.length, prefix);
-    if (!r.ok) continue;
+    if (tool) opens.push({ at: m.index, tag: m[1]!, attrs, tool, byTag: byTag !== undefined, byAttr: byAttr !== undefined });
+  }
+  const nextOfTool = new Map<string, number>();
+  const limits = new Array<number>(opens.length);
+  for (let k = opens.length - 1; k >= 0; k--) {
+    limits[k] = nextOfTool.get(opens[k]!.tool.name) ?? text.length;
+    nextOfTool.set(opens[k]!.tool.name, opens[k]!.at);
+  }
+  opens.forEach((o, k) => {
+    const prefix = tagPrefix(text, o.at, o.tag, limits[k]!);
+    const r = readElement(text, o.at - prefix.length, prefix, Math.max(limits[k]! - prefix.length, o.at));
+    if (!r.ok) return;
     const el = r.element;
     let args: Record<string, unknown> | undefined;
-    if (byTag) {
-      const own = Object.fromEntries(Object.entries(el.attrs).filter(([k]) => k !== "name" || !byAttr));
-      const inner = childArgs(el, tool);
+    if (o.byTag) {
+      const own = Object.fromEntries(Object.entries(el.attrs).filter(([key]) => key !== "name" || !o.byAttr));
+      const inner = childArgs(el, o.tool);
       args = inner === undefined ? undefined : { ...own, ...inner };
     } else {
-      args = childArgs(el, tool);
+      args = childArgs(el, o.tool);
     }
-    if (args === undefined) continue;
-    candidates.push({ name: tool.name, args, untyped: true, span: { start: at - prefix.length, end: el.end }, shape: byTag ? "element" : "named-element" });
-  }
+    if (args === undefined) return;
+    candidates.push({ name: o.tool.name, args, untyped: true, span: { start: o.at - prefix.length, end: el.end }, shape: o.byTag ? "element" : "named-element" });
+  });
 
   // bracket-block: [NAME]{json}[/NAME] | [NAME]{json}[END…]
   for (const m of text.matchAll(new RegExp(`\\[${N}\\]`, "g"))) {
@@ -182,8 +191,10 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
 
   const regions = findCodeRegions(text);
   const found: StructuralCall[] = [];
+  let takenEnd = -1;
   for (const c of candidates.sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end)) {
-    if (found.some((f) => overlaps(f.span, c.span))) continue;
+    // Candidates come in text order: one overlapping a call already taken starts before its end.
+    if (c.span.start < takenEnd) continue;
     const region = regions.find((r) => r.start <= c.span.start && c.span.end <= r.end);
     if (region && (!region.fenced || !CALL_FENCE_INFO.test(region.info))) {
       notes.push(`${c.shape} markup for ${c.name} is quoted in code; not a call`);
@@ -204,6 +215,7 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
       span = { start: region.start, end: region.end };
     }
     found.push({ call: { name: c.name, arguments: c.args, ...(c.untyped ? { untyped: true } : {}) }, span, shape: c.shape });
+    takenEnd = Math.max(takenEnd, span.end);
   }
   return { found, notes };
 }

@@ -43,15 +43,28 @@ function readPairs(body: string): Record<string, string> | undefined {
 function parse(text: string, tools: readonly OfferedTool[]) {
   const out = new MatchBuilder(text);
   let from = 0;
+  // The next closer and `<arg_key>` are searched again only once the scan has passed them (many
+  // openers without a closer cost one pass, not one each).
+  let nextClose = -2;
+  let nextKey = -2;
   for (;;) {
     const at = text.indexOf(OPEN, from);
     if (at < 0) break;
     const bodyStart = at + OPEN.length;
-    const close = text.indexOf(CLOSE, bodyStart);
+    if (nextClose !== -1 && nextClose < bodyStart) nextClose = text.indexOf(CLOSE, bodyStart);
+    if (nextKey !== -1 && nextKey < bodyStart) nextKey = text.indexOf("<arg_key>", bodyStart);
+    const close = nextClose;
     const bodyEnd = close >= 0 ? close : text.length;
-    const body = text.slice(bodyStart, bodyEnd);
-    const keyAt = body.indexOf("<arg_key>");
-    const head = (keyAt >= 0 ? body.slice(0, keyAt) : body).trim();
+    const keyAbs = nextKey >= 0 && nextKey < bodyEnd ? nextKey : -1;
+    const headEnd = keyAbs >= 0 ? keyAbs : bodyEnd;
+    // A tool name is short: a longer head is not this format.
+    if (headEnd - bodyStart > 400) {
+      from = bodyStart;
+      continue;
+    }
+    const body = keyAbs >= 0 ? "" : text.slice(bodyStart, bodyEnd);
+    const keyAt = keyAbs >= 0 ? keyAbs - bodyStart : -1;
+    const head = text.slice(bodyStart, headEnd).trim();
     const zeroArgName = keyAt < 0 && (body === head || plausiblyOffered(head, tools) || isSideEffectToolName(head));
     const glmShaped = NAME.test(head) && (keyAt >= 0 || (close >= 0 && zeroArgName)) && !head.startsWith("<");
     if (!glmShaped) {
@@ -62,7 +75,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
       out.span(at, text.length); // unterminated: no call
       break;
     }
-    const args = readPairs(keyAt >= 0 ? body.slice(keyAt) : "");
+    const args = readPairs(keyAt >= 0 ? text.slice(keyAbs, bodyEnd) : "");
     if (args) {
       const call: RawCall = { name: head, arguments: args, untyped: true };
       out.call(call, at);

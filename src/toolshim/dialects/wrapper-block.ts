@@ -53,10 +53,15 @@ export function scanWrapperBlocks(
   out: MatchBuilder,
   readBody: (block: WrapperBlock) => BodyVerdict,
 ): void {
+  // The next closer and opener are searched again only once the scan has passed them, so many
+  // openers without a closer cost one pass, not one pass each.
+  let close = -2;
+  let next = -2;
   for (let at = text.indexOf(spec.open); at >= 0; at = text.indexOf(spec.open, at + 1)) {
     const bodyStart = at + spec.open.length;
-    const close = text.indexOf(spec.close, at);
-    const next = spec.nextOpenEndsBody ? text.indexOf(spec.open, bodyStart) : -1;
+    if (close !== -1 && close < at) close = text.indexOf(spec.close, at);
+    if (spec.nextOpenEndsBody && next !== -1 && next < bodyStart) next = text.indexOf(spec.open, bodyStart);
+    else if (!spec.nextOpenEndsBody) next = -1;
     const closed = close >= 0 && (next < 0 || close < next);
     const bodyEnd = closed ? close : next >= 0 ? next : text.length;
     const verdict = readBody({ start: at, bodyStart, bodyEnd, closed });

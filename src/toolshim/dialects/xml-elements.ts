@@ -65,7 +65,9 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
       i = r.element.end;
     }
   }
-  const close = text.indexOf(closer, bodyStart);
+  // Searched within the limit only (a bounded block costs its own length, not the rest of the text).
+  const within = limit >= text.length ? text.indexOf(closer, bodyStart) : text.slice(bodyStart, limit).indexOf(closer);
+  const close = within < 0 ? -1 : limit >= text.length ? within : bodyStart + within;
   if (close < 0 || close + closer.length > limit) {
     return { ok: false, reason: close < 0 && limit >= text.length ? "truncated" : "invalid", end: limit };
   }
