@@ -12,6 +12,7 @@ import type { ToolError } from "../evidence/evidence.js";
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
+import { defaultRoot, pathForRoot } from "./locations.js";
 import type { OutputScope } from "../evidence/budget.js";
 import { visibleText } from "../evidence/visible-text.js";
 
@@ -21,8 +22,11 @@ export interface EvidenceCommandInput {
   command: EvidenceCommandName;
   /** Tool arguments; `undefined` values are dropped (the schema's defaults apply). */
   args: Record<string, unknown>;
-  /** `--root` as given (absolute, or relative to the current directory). */
-  root: string;
+  /**
+   * `--root` as given (absolute, or relative to the current directory); undefined: the enclosing
+   * git work tree's top, else the current directory (`locations.ts` {@link defaultRoot}).
+   */
+  root: string | undefined;
   json: boolean;
   /** `--all` / `--max-lines` (`evidence-options.ts`); undefined: the model's budget. */
   output?: OutputScope;
@@ -54,8 +58,11 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
     import("../evidence/sandbox/workspace.js"),
     import("../tools/code-tools.js"),
   ]);
-  const workspace = await Workspace.open(input.root);
+  const root = defaultRoot(input.root, logLine);
+  const workspace = await Workspace.open(root);
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
+  // A pasted location (current-directory-relative or absolute) as the tool's repository-relative path.
+  if (typeof args.path === "string") args.path = pathForRoot(args.path, root);
   const tool = EVIDENCE_COMMANDS[input.command].tool;
   const { result, note, error } = await createCodeToolRegistry().run(
     { name: tool, arguments: args },
@@ -64,7 +71,7 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   if (input.stat === true && result.ok && "evidence" in result) {
     const files = diffStat(result.evidence);
     if (input.json) printJson({ ok: true, files });
-    else process.stdout.write(renderDiffStat(files, rootView(input.root)));
+    else process.stdout.write(renderDiffStat(files, rootView(root)));
     return;
   }
   if (input.json) printJson(result);
@@ -83,7 +90,7 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
     process.stdout.write(`${visibleText(JSON.stringify(result.result, null, 2), { multiline: true })}\n`);
     return;
   }
-  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(input.root)));
+  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(root)));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
   const shownNote = note === undefined ? "" : adviceForCommand(note, input.command);
   if (shownNote) logLine(`${err.dim("note:")} ${visibleText(shownNote)}`);

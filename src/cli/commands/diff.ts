@@ -9,7 +9,7 @@ interface DiffFlags extends OutputFlags {
   path?: string;
   contextLines?: number;
   stat?: boolean;
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -22,7 +22,7 @@ export function register(program: Command): void {
     .option("--path <p>", "limit to this repository-relative file or folder")
     .option("--context-lines <n>", "context lines around each change, 0-20 (default 3)", parseInteger)
     .option("--stat", "list the changed files with added/removed line counts instead of the hunks")
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((flags: DiffFlags) =>
       runAction(flags.json === true, async () => {

@@ -5,7 +5,7 @@ import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-
 
 interface ImportersFlags extends OutputFlags {
   maxResults?: number;
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .description("list the files that import a module, with the import statements")
     .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((moduleName: string, flags: ImportersFlags) =>
       runAction(flags.json === true, async () => {

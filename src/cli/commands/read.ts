@@ -6,25 +6,33 @@ import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-
 interface ReadFlags extends OutputFlags {
   startLine?: number;
   endLine?: number;
-  root: string;
+  root?: string;
   json?: boolean;
 }
+
+/** Lines shown before and after `N` for a location `file:N`. */
+const AROUND_LINES = 10;
 
 /** Registers `codecite read` on `program` (README "CLI reference"). */
 export function register(program: Command): void {
   withOutputOptions(program.command("read"))
     .description("print exact lines of a file (1-based, inclusive)")
-    .argument("<path>", "repository-relative file path")
+    .argument("<path>", "file path (repository- or current-folder-relative, or absolute), or a location file:line or file:start-end")
     .option("--start-line <n>", "first line, 1-based (default 1)", parseInteger)
     .option("--end-line <n>", "last line, inclusive (default: a capped window)", parseInteger)
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((path: string, flags: ReadFlags) =>
       runAction(flags.json === true, async () => {
-        const { runEvidenceCommand } = await import("../evidence-command.js");
+        const [{ runEvidenceCommand }, { parseLocation }] = await Promise.all([import("../evidence-command.js"), import("../locations.js")]);
+        // `file.py:40` reads around line 40; `file.py:40-52` exactly those lines (flags win).
+        const loc = parseLocation(path);
+        const around = loc.startLine !== undefined && loc.endLine === undefined;
+        const start = flags.startLine ?? (around ? Math.max(1, (loc.startLine as number) - AROUND_LINES) : loc.startLine);
+        const end = flags.endLine ?? (around ? (loc.startLine as number) + AROUND_LINES : loc.endLine);
         await runEvidenceCommand({
           command: "read",
-          args: { path, start_line: flags.startLine, end_line: flags.endLine },
+          args: { path: loc.path, start_line: start, end_line: end },
           root: flags.root,
           json: flags.json === true,
           output: outputScopeOf(flags),

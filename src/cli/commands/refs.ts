@@ -7,7 +7,7 @@ interface RefsFlags extends OutputFlags {
   path?: string;
   kind?: string;
   maxResults?: number;
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .option("--path <p>", "the file or folder holding the definition")
     .option("--kind <k>", "only uses of this kind (call, import, type, inherit, value)")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((name: string, flags: RefsFlags) =>
       runAction(flags.json === true, async () => {

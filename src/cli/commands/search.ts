@@ -9,7 +9,7 @@ interface SearchFlags extends OutputFlags {
   glob?: string;
   caseSensitive?: boolean;
   maxResults?: number;
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .option("--glob <g>", "limit to files matching this glob, e.g. '*.py'")
     .option("--case-sensitive", "match case exactly (default: smart case)")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((query: string, flags: SearchFlags) =>
       runAction(flags.json === true, async () => {

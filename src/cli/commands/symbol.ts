@@ -7,7 +7,7 @@ interface SymbolFlags extends OutputFlags {
   kind?: string;
   path?: string;
   maxResults?: number;
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .option("--kind <k>", "only definitions of this kind (function, class, method, interface, type, enum, variable, constant, struct, trait, module)")
     .option("--path <p>", "limit to this repository-relative file or folder")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((name: string, flags: SymbolFlags) =>
       runAction(flags.json === true, async () => {

@@ -1,0 +1,91 @@
+/**
+ * Paths that paste: what the CLI prints (a location relative to the current directory or
+ * absolute, with or without `:line` or `:start-end`) is accepted back by `read` and as `--path`,
+ * and the root defaults to the enclosing git work tree.
+ *
+ * Nothing here opens a file outside the root or runs a program: paths are only resolved and
+ * `lstat`ed; the workspace checks the result against the root as always (an absolute or `../`
+ * path outside it is the usual `OUTSIDE_ROOT` error). The git work tree's top is found by looking
+ * for a `.git` entry (a folder, or the file of a linked work tree or submodule) in the current
+ * folder and its parents, as git's own discovery does (git-rev-parse(1) `--show-toplevel`),
+ * without running git.
+ */
+import { existsSync, lstatSync } from "node:fs";
+import path from "node:path";
+
+/** A printed location split into its path and line range. */
+export interface Location {
+  path: string;
+  /** 1-based first line, when the text ended in `:N` or `:N-M`. */
+  startLine?: number;
+  /** Last line, when the text ended in `:N-M`. */
+  endLine?: number;
+}
+
+/**
+ * Splits `file.py:40` / `file.py:40-52` into path and lines; any other text (including a name
+ * that exists as it is, such as a file really called `a:1`) is a path alone.
+ * @param exists - whether a path exists as written (default: `lstat` from the current folder).
+ */
+export function parseLocation(text: string, exists: (p: string) => boolean = existsAsWritten): Location {
+  const m = /^(.+?):(\d+)(?:-(\d+))?$/.exec(text);
+  if (m === null || exists(text)) return { path: text };
+  const start = Number(m[2]);
+  const end = m[3] === undefined ? undefined : Number(m[3]);
+  return { path: m[1] as string, startLine: start, ...(end === undefined ? {} : { endLine: end }) };
+}
+
+function existsAsWritten(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path to hand to a tool for `given` (as the user typed it) under `root`:
+ * - resolved from the current folder and inside the root → relative to the root;
+ * - resolved from the current folder and outside it, written as absolute or with `../` → the
+ *   absolute path (the workspace refuses it with `OUTSIDE_ROOT`);
+ * - otherwise unchanged (a repository-relative path, as before).
+ * When the current-folder reading does not exist but the repository-relative one does, the latter wins.
+ */
+export function pathForRoot(given: string, root: string, cwd: string = process.cwd()): string {
+  if (given === "") return given;
+  const rootAbs = path.resolve(cwd, root);
+  const abs = path.resolve(cwd, given);
+  const rel = path.relative(rootAbs, abs);
+  const inside = rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
+  const explicit = path.isAbsolute(given) || given === ".." || given.startsWith("../") || given.startsWith(`..${path.sep}`);
+  if (!inside) return explicit ? abs : given;
+  const fromCwd = rel === "" ? "." : rel.split(path.sep).join("/");
+  if (fromCwd === given || explicit) return fromCwd;
+  if (!existsAsWritten(abs) && existsAsWritten(path.join(rootAbs, given))) return given;
+  return fromCwd;
+}
+
+/**
+ * The top of the git work tree holding `cwd` (the nearest folder, `cwd` itself or a parent, with
+ * a `.git` entry), or `undefined` outside any work tree.
+ */
+export function gitWorkTreeTop(cwd: string = process.cwd()): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, ".git"))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The root of an evidence command: `--root` when given; else the git work tree's top when the
+ * current folder is inside one (reported once through `say`, when it is not the current folder);
+ * else the current folder.
+ */
+export function defaultRoot(given: string | undefined, say: (line: string) => void, cwd: string = process.cwd()): string {
+  if (given !== undefined) return given;
+  const top = gitWorkTreeTop(cwd);
+  if (top === undefined) return ".";
+  if (path.resolve(top) !== path.resolve(cwd)) say(`codecite: root is the git work tree at ${top} (pass --root to choose another)`);
+  return top;
+}

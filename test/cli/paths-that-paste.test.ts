@@ -1,0 +1,105 @@
+/**
+ * Paths that paste (issue 17): a location the CLI printed — relative to the current folder or
+ * absolute, with `:line` or `:start-end` — is accepted by `read` and as `--path`; one outside the
+ * root is the usual OUTSIDE_ROOT error; without `--root` the root is the enclosing git work tree's
+ * top (found by its `.git` entry, said once on stderr), else the current folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gitWorkTreeTop, parseLocation, pathForRoot } from "../../src/cli/locations.js";
+import { runCli } from "./run-cli.js";
+
+let base: string;
+let repo: string;
+
+beforeAll(() => {
+  base = mkdtempSync(path.join(os.tmpdir(), "codecite-paste-"));
+  repo = path.join(base, "repo");
+  mkdirSync(path.join(repo, ".git"), { recursive: true }); // a work tree's marker; git itself is never run
+  mkdirSync(path.join(repo, "pkg", "sub"), { recursive: true });
+  writeFileSync(path.join(repo, "pkg", "sub", "mod.py"), Array.from({ length: 60 }, (_, i) => `line_${i + 1} = ${i + 1}\n`).join(""));
+  writeFileSync(path.join(repo, "pkg", "tool.py"), "def tool():\n    return 1\n");
+  writeFileSync(path.join(base, "outside.py"), "secret = 1\n");
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const lines = (json: string) => {
+  const r = JSON.parse(json) as { ok: boolean; evidence: { path: string; start_line: number; end_line: number }[] };
+  return r.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line}`);
+};
+
+describe("locations", () => {
+  it("parses file:N and file:N-M, and keeps other text as a path", () => {
+    expect(parseLocation("a/b.py:40", () => false)).toEqual({ path: "a/b.py", startLine: 40 });
+    expect(parseLocation("a/b.py:40-52", () => false)).toEqual({ path: "a/b.py", startLine: 40, endLine: 52 });
+    expect(parseLocation("a/b.py", () => false)).toEqual({ path: "a/b.py" });
+    expect(parseLocation("odd:7", () => true)).toEqual({ path: "odd:7" }); // a file really named so
+  });
+
+  it("maps current-folder-relative and absolute paths to repository-relative ones", () => {
+    const cwd = path.join(repo, "pkg");
+    expect(pathForRoot("sub/mod.py", repo, cwd)).toBe("pkg/sub/mod.py");
+    expect(pathForRoot(path.join(repo, "pkg", "tool.py"), repo, cwd)).toBe("pkg/tool.py");
+    expect(pathForRoot("pkg/tool.py", repo, base)).toBe("pkg/tool.py"); // repository-relative from elsewhere
+    expect(pathForRoot("../outside.py", repo, repo)).toBe(path.join(base, "outside.py")); // left to the workspace to refuse
+  });
+
+  it("finds the work tree's top from a folder inside it, and nothing outside one", () => {
+    expect(gitWorkTreeTop(path.join(repo, "pkg", "sub"))).toBe(repo);
+    expect(gitWorkTreeTop(repo)).toBe(repo);
+  });
+});
+
+describe("codecite read and --path with pasted locations", () => {
+  it("read file:N from a subfolder reads around line N of the current-folder-relative file", async () => {
+    const r = await runCli(["read", "sub/mod.py:40", "--json"], { cwd: path.join(repo, "pkg") });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual(["pkg/sub/mod.py:30-50"]);
+  });
+
+  it("read file:N-M with an absolute path inside the root reads exactly those lines", async () => {
+    const r = await runCli(["read", `${path.join(repo, "pkg", "sub", "mod.py")}:3-5`, "--json", "--root", repo], { cwd: base });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual(["pkg/sub/mod.py:3-5"]);
+  });
+
+  it("--path accepts a current-folder-relative folder", async () => {
+    const r = await runCli(["symbol", "tool", "--path", ".", "--json"], { cwd: path.join(repo, "pkg") });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual(["pkg/tool.py:1-2"]);
+  });
+
+  it("a location outside the root is OUTSIDE_ROOT, and nothing of it is printed", async () => {
+    for (const loc of ["../outside.py:1", path.join(base, "outside.py")]) {
+      const r = await runCli(["read", loc, "--json", "--root", repo], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe("OUTSIDE_ROOT");
+      expect(r.stdout + r.stderr).not.toContain("secret");
+    }
+  });
+});
+
+describe("default root", () => {
+  it("is the git work tree's top when run in a subfolder, said once on stderr", async () => {
+    const r = await runCli(["read", "mod.py:2-2"], { cwd: path.join(repo, "pkg", "sub") });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("line_2 = 2");
+    expect(r.stderr.split("\n").filter((l) => l.includes("root is the git work tree")).length).toBe(1);
+    expect(r.stderr).toContain(`root is the git work tree at ${repo}`);
+  });
+
+  it("is the current folder outside any work tree, with nothing said", async () => {
+    const plain = mkdtempSync(path.join(os.tmpdir(), "codecite-plain-"));
+    try {
+      writeFileSync(path.join(plain, "x.py"), "def x():\n    return 0\n");
+      const r = await runCli(["symbol", "x", "--json"], { cwd: plain });
+      expect(r.code).toBe(0);
+      expect(lines(r.stdout)).toEqual(["x.py:1-2"]);
+      expect(r.stderr).not.toContain("git work tree");
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+});
