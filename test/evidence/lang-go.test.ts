@@ -228,6 +228,11 @@ describe("go: find_symbol and find_importers end to end", () => {
     ]);
   });
 
+  it("an external package is matched by its whole import path: net is not net/http", async () => {
+    expect((await importersOf(root, "net")).records).toEqual([]);
+    expect((await importersOf(root, "net/http")).records.map((r) => r.split(" ")[0])).toEqual(["cmd/shop/main.go:8-8", "internal/api/handler.go:6-6"]);
+  });
+
   it("find_importers of a file lists the importers of its package folder (its own test file is not one)", async () => {
     const expected = [
       "cmd/shop/main.go:14-14 example.com/shop/internal/store alias=st | \tst \"example.com/shop/internal/store\"",

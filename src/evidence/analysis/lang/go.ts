@@ -24,7 +24,7 @@
  * -mod=vendor` does. The resolution's files are the `.go` files directly in that folder (names
  * starting with `_` or `.` are ignored, as by the go tool), so the importers of a file are the
  * importers of its package folder. A path outside every local module (the standard library,
- * third-party modules) is external, matched by its path; a path inside a local module whose folder
+ * third-party modules) is external, matched by its whole path (`net` never matches `net/http`); a path inside a local module whose folder
  * holds no `.go` file is external and `unresolved` (a broken import).
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
@@ -295,6 +295,8 @@ export const go: LanguageSpec = {
   moduleNames,
   importerHints,
   packageFiles: (dir, project) => goFilesIn(project, dir),
+  // An import path names one package: `net` is not `net/http` (Go spec, "Import declarations").
+  matchesExternal: (query, _ref, res) => res.module === query,
   references: {
     extract: (root) => extractGoReferences(root),
     sharedScope: (file, project) => goFilesIn(project, parentDir(file)),
