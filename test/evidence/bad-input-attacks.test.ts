@@ -526,12 +526,13 @@ describe("process hygiene and typed errors", () => {
     expect(aborted.code).toBe("TIMEOUT");
     expect(pid).toBeGreaterThan(0);
     expect(gone(pid)).toBe(true);
-    // time limit
+    // time limit: generous, so that a node child has started (and printed its pid) even on a
+    // loaded machine; the child never ends by itself, so only the limit stops it.
     let pid2 = 0;
     const res = await runProcess(process.execPath, child, {
       cwd: w,
       env: process.env,
-      timeoutMs: 300,
+      timeoutMs: 5_000,
       onStdout: (chunk) => {
         pid2 = Number.parseInt(chunk.toString("utf8"), 10);
       },
