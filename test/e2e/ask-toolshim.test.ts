@@ -49,7 +49,7 @@ describe("ask with the tool shim", () => {
     expect(out.evidence).toHaveLength(4);
     expect(out.citations).toHaveLength(4);
     expect(out.citations.every((c) => c.verified)).toBe(true);
-    expect(server.chatRequests()[0]!.tools).toHaveLength(5);
+    expect(server.chatRequests()[0]!.tools).toHaveLength(6);
   });
 
   it("auto, human mode: the streamed answer never shows the JSON call", async () => {

@@ -222,7 +222,9 @@ describe("serve with the official openai client", () => {
 
 describe("serve: the codecite model through the OpenAI API", () => {
   it("lists codecite models and answers with evidence", async () => {
-    ollama = await startFakeOllama({ turns: [{ content: "No tools needed; see `src/rag_chat.py:10`." }] });
+    // The cited line was never shown to the model, so the agent asks once more (cite or abstain):
+    // the scripted model answers the same both times.
+    ollama = await startFakeOllama({ turns: [{ content: "No tools needed; see `src/rag_chat.py:10`.", repeat: true }] });
     const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama, true)}/v1`, apiKey: "unused" });
     expect((await client.models.list()).data.map((m) => m.id)).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
     const r = await client.chat.completions.create({ model: "codecite/qwen3:8b", messages: [{ role: "user", content: "Where?" }] });
