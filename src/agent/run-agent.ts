@@ -89,7 +89,9 @@ export async function runAgent(opts: RunAgentOptions): Promise<AgentResult> {
   try {
     if (opts.prefetch !== false) await prefetchEvidence(s);
     let out = await converse(s);
-    if (out.stop === "answer" && opts.reask !== false) {
+    // Citations point into a repository: a session without a workspace (library tools only) has
+    // nothing to check them against, so it is never asked again.
+    if (out.stop === "answer" && opts.reask !== false && opts.workspace !== undefined) {
       const ask = reaskFor(s, out.answer, await gradeAnswer(s, out.answer));
       if (ask !== undefined) {
         reasks = 1;
