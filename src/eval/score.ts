@@ -173,13 +173,7 @@ export function scoreResult(
   const used = new Set(result.steps.filter((s) => s.ok && String(s.recovered_by) !== "prefetch").map((s) => s.tool));
   const right_tool = question.expected_tool === undefined ? used.size > 0 : used.has(question.expected_tool);
   const row: EvalRow = {
-    model,
-    settings,
-    question_id: question.id,
-    kind: question.kind,
-    question: question.question,
-    answerable: question.answerable,
-    fingerprint: question.fingerprint,
+    ...rowOf(question, model, settings),
     outcome: "ok",
     correct,
     right_tool,
@@ -201,8 +195,8 @@ export function scoreResult(
   return row;
 }
 
-/** The row of a session that failed (provider error, timeout): wrong, with the reason. */
-export function errorRow(question: EvalQuestion, model: string, settings: EvalSettings, error: string, ms: number): EvalRow {
+/** The fields of a row that name what was asked of whom. */
+function rowOf(question: EvalQuestion, model: string, settings: EvalSettings): Pick<EvalRow, "model" | "settings" | "question_id" | "kind" | "question" | "answerable" | "fingerprint"> {
   return {
     model,
     settings,
@@ -211,6 +205,13 @@ export function errorRow(question: EvalQuestion, model: string, settings: EvalSe
     question: question.question,
     answerable: question.answerable,
     fingerprint: question.fingerprint,
+  };
+}
+
+/** The row of a session that failed (provider error, timeout): wrong, with the reason. */
+export function errorRow(question: EvalQuestion, model: string, settings: EvalSettings, error: string, ms: number): EvalRow {
+  return {
+    ...rowOf(question, model, settings),
     outcome: "error",
     error,
     correct: false,
