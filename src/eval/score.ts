@@ -8,8 +8,8 @@
  *   {@link DEFINITION_HEAD_LINES} lines, where the name is).
  * - Correct: an answerable question is answered correctly when the answer cites every key
  *   location and no citation is `unseen` or `invalid`; an unanswerable one when the answer
- *   abstains (`stop_reason` `abstained` or grounding `none`, or no citation at all and a "not
- *   found" sentence) with no `unseen` or `invalid` citation.
+ *   abstains (`stop_reason` `abstained` or grounding `none`, as the agent judged it) with no
+ *   `unseen` or `invalid` citation.
  * - How calls arrived: each tool step's `recovered_by` (native, `dialect:<family>`, inline JSON,
  *   structural, interpreter); a session without any tool call counts once under `none`.
  *   Prefetched steps are codecite's own lookups, not the model's, and are not counted.
@@ -101,10 +101,6 @@ export function emptyCitations(): CitationCounts {
   return { supported: 0, seen: 0, unseen: 0, invalid: 0 };
 }
 
-/** "Not found" answers in English and Chinese. */
-const ABSTAIN_RE =
-  /\b(not (?:be )?(?:found|defined|present|exist)|no (?:such|definition|match|results?)|does(?:n't| not) (?:exist|appear|define)|couldn't find|could not find|cannot find|can't find|unable to find|isn't defined|is not defined)\b|找不到|沒有找到|没有找到|不存在|未定義|未定义|沒有定義|没有定义/i;
-
 /** The status of a citation: its `status` when the grounding check gave one, else from `verified`. */
 export function citationStatus(c: { verified: boolean; status?: string }): CitationStatus {
   const s = c.status;
@@ -164,10 +160,9 @@ export function scoreResult(
   if (question.answerable) {
     correct = answer_recall === 1 && !badCitations && result.answer.trim() !== "";
   } else {
-    const abstained =
-      result.stop_reason === ("abstained" as AgentResult["stop_reason"]) ||
-      result.grounding === "none" ||
-      (result.citations.length === 0 && ABSTAIN_RE.test(result.answer));
+    // The agent's own judgement (`stop_reason` `abstained` when an answer without citations says it
+    // found nothing; grounding `none` when it makes no claim about the code).
+    const abstained = result.stop_reason === "abstained" || result.grounding === "none";
     correct = abstained && !badCitations;
   }
   const used = new Set(result.steps.filter((s) => s.ok && String(s.recovered_by) !== "prefetch").map((s) => s.tool));
