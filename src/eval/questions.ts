@@ -104,7 +104,7 @@ const TEMPLATES: Record<Exclude<QuestionKind, "custom">, { en: readonly string[]
   },
 };
 
-/** 32-bit FNV-free rank: the first 8 hex digits of sha1(seed:id), as a number. */
+/** The rank of a candidate for a seed: the first 8 hex digits of sha1(`seed:id`), as a number. */
 function rank(seed: number, id: string): number {
   return parseInt(createHash("sha1").update(`${seed}:${id}`).digest("hex").slice(0, 8), 16);
 }
