@@ -190,7 +190,8 @@ class Resolver {
   /** A module value, or the class it is (`ReferenceRules.moduleIsClass`). */
   #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Value[] {
     const file = files[0] as string;
-    const last = module.split(/\.|::|\//).pop() ?? module;
+    const last = module.split(/\.|::|\/|\\/).pop() ?? module;
+    if (lang.references?.moduleIsDeclaration) return files.map((f) => ({ kind: "def", file: f, qualified: last }));
     if (lang.references?.moduleIsClass && files.length === 1 && file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "") === last) {
       return [{ kind: "def", file, qualified: last }];
     }
@@ -232,8 +233,9 @@ class Resolver {
       if (out.length === 0 && lang?.references?.membersAnywhere) {
         const bare = cls.split(".").pop() as string;
         for (const [f, facts] of this.loaded) {
-          if (languageFor(f) !== lang) continue;
-          for (const s of facts.symbols) if (s.name === name && s.container === bare) out.push({ kind: "def", file: f, qualified: `${bare}.${name}` });
+          const other = languageFor(f);
+          if (other === undefined || familyOf(other) !== familyOf(lang)) continue;
+          for (const s of facts.symbols) if (s.name === name && (s.container === bare || s.container === cls)) out.push({ kind: "def", file: f, qualified: `${s.container}.${name}` });
         }
       }
       if (out.length > 0) return dedupe(out);
@@ -301,7 +303,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     throw new ToolError("NOT_FOUND", note ?? `No definition named ${args.name}.`, advice`Pass the name of a definition (${tool("find_symbol")} lists them); use ${tool("search_code")} for free text.`);
   }
   const distinct = new Map<string, LocatedDefinition>();
-  for (const d of found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
+  // A declaration without a body (a C/C++ prototype) stands for the definition when there is one.
+  const bodies = found.filter((d) => d.def.declaration !== true);
+  for (const d of bodies.length > 0 ? bodies : found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
   // A constructor named after its class (Java `Order.Order`) stands for the class.
   for (const [k, d] of distinct) {
     const owner = d.def.container;
@@ -323,9 +327,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const project = snap.view;
   const family = familyOf(language);
   const inFamily = memoize(project, `references:family:${family}`, () => new Set(project.files.filter((f) => { const l = languageFor(f); return l !== undefined && familyOf(l) === family; })));
-  const want = defKey(target.file, target.qualified);
+  const want = new Set([defKey(target.file, target.qualified)]);
   const name = target.def.name;
-  const has = (values: Value[]) => values.some((v) => v.kind === "def" && defKey(v.file, v.qualified) === want);
+  const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
   // Names that may stand for the target: its own, then the aliases imports and re-exports give it
   // (`from a import f as g`, `export { f as g }`), found round by round (each round one ripgrep run).
   const names = new Set([name]);
@@ -353,6 +357,10 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     for (const n of fresh) names.add(n);
   }
 
+  if (language.references.separateDeclarations) {
+    for (const k of await declarationsOf(resolver, target, facts, language, project)) want.add(k);
+  }
+
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
   if (target.def.container !== undefined) {
@@ -366,7 +374,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     if (refs === undefined) continue;
     const moduleContext = file;
     for (const u of refs.uses) {
-      for (let i = 0; i < u.path.length; i++) {
+      for (let i = u.from ?? 0; i < u.path.length; i++) {
         if (!names.has(u.path[i] as string)) continue;
         const verdict = await judge(resolver, file, u, i, refs.bindings, want, target);
         if (verdict === "no") continue;
@@ -380,6 +388,35 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     }
   }
   return { target, hits, leftOut, definers: definers.size, facts, language };
+}
+
+/** Most files of an include closure walked for {@link declarationsOf}. */
+const MAX_CLOSURE_FILES = 4000;
+
+/**
+ * The declarations that stand for `target` (`ReferenceRules.separateDeclarations`): those of the
+ * same qualified name, marked `declaration`, in a loaded file that is the target's file, one it
+ * includes (breadth first over resolved imports, at most {@link MAX_CLOSURE_FILES} files), or one
+ * with the same stem.
+ */
+async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: FactsMap, language: LanguageSpec, project: ProjectView): Promise<string[]> {
+  const qualifiedOf = (s: { name: string; container?: string }) => (s.container === undefined ? s.name : `${s.container}.${s.name}`);
+  const holders = [...facts].filter(([, f]) => f.symbols.some((s) => s.declaration === true && qualifiedOf(s) === target.qualified)).map(([file]) => file);
+  if (holders.length === 0) return [];
+  const stem = (f: string) => f.slice(f.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
+  const closure = new Set([target.file]);
+  for (let queue = [target.file]; queue.length > 0 && closure.size < MAX_CLOSURE_FILES; ) {
+    const file = queue.shift() as string;
+    for (const ref of (await r.facts(file))?.imports ?? []) {
+      const res = await language.resolve(ref, file, project);
+      for (const f of res.external ? [] : res.files) {
+        if (closure.has(f)) continue;
+        closure.add(f);
+        queue.push(f);
+      }
+    }
+  }
+  return holders.filter((f) => closure.has(f) || stem(f) === stem(target.file)).map((f) => defKey(f, target.qualified));
 }
 
 function hitOf(file: string, u: NameUse, i: number, moduleContext: string, byName: boolean): ReferenceHit {
@@ -405,10 +442,10 @@ async function judge(
   u: NameUse,
   i: number,
   bindings: readonly NameBinding[],
-  want: string,
+  want: ReadonlySet<string>,
   target: LocatedDefinition,
 ): Promise<"yes" | "no" | "unknown"> {
-  const has = (values: Value[]) => values.some((v) => v.kind === "def" && defKey(v.file, v.qualified) === want);
+  const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
   if (u.binding !== undefined) {
     const b = bindings[u.binding];
     return b !== undefined && has(await r.binding(file, b, 0)) ? "yes" : "no";

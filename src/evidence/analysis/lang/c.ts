@@ -8,6 +8,7 @@ import { plain } from "../../advice.js";
 import type { LanguageSpec } from "./language.js";
 import { cDefinitions } from "./c-family.js";
 import { cIncludes, includeHints, resolveInclude } from "./c-includes.js";
+import { C_REFERENCE_RULES } from "./c-references.js";
 
 /** The note `find_importers` adds for C and C++ results. */
 export const C_BLIND_SPOT_NOTE = plain(
@@ -25,4 +26,5 @@ export const c: LanguageSpec = {
   resolve: resolveInclude,
   importerHints: (file) => includeHints(file),
   blindSpotNote: C_BLIND_SPOT_NOTE,
+  references: C_REFERENCE_RULES,
 };

@@ -8,6 +8,7 @@ import type { LanguageSpec } from "./language.js";
 import { cDefinitions } from "./c-family.js";
 import { cIncludes, includeHints, resolveInclude } from "./c-includes.js";
 import { C_BLIND_SPOT_NOTE } from "./c.js";
+import { C_REFERENCE_RULES } from "./c-references.js";
 
 /** The C++ language module (importer family `c`, shared with C). */
 export const cpp: LanguageSpec = {
@@ -20,4 +21,5 @@ export const cpp: LanguageSpec = {
   resolve: resolveInclude,
   importerHints: (file) => includeHints(file),
   blindSpotNote: C_BLIND_SPOT_NOTE,
+  references: C_REFERENCE_RULES,
 };

@@ -124,6 +124,12 @@ export interface NameUse {
    * range starts), which is the only thing the use can refer to.
    */
   localDef?: number;
+  /**
+   * Optional (additive, issue 15): the index of the first part written in the source; the parts
+   * before it are implied by the lexical scope (a C++ name inside `namespace a` tried as `a::x`, a
+   * Ruby constant inside `module M` tried as `M::X`) and are not uses themselves. Absent → 0.
+   */
+  from?: number;
 }
 
 /**
@@ -202,6 +208,20 @@ export interface ReferenceRules {
    * crate), so a member not found beside the type is looked for in every file that mentions it.
    */
   readonly membersAnywhere?: boolean;
+  /**
+   * Optional (additive, issue 15): true when a definition may be declared apart from it (C/C++: a
+   * prototype or an in-class method declaration in a header, {@link SymbolDef.declaration}). A use
+   * that resolves to such a declaration, of the same qualified name, refers to the definition when
+   * the declaration's file is the definition's file or one it includes (directly or through other
+   * includes), or has the same file stem (`x.h` for `x.c`). Absent → never.
+   */
+  readonly separateDeclarations?: boolean;
+  /**
+   * Optional (additive, issue 15): true when a resolved module names a declaration by its last
+   * segment (Kotlin `import a.b.C` → the files of package `a.b` declaring `C`; PHP `use A\B\C` →
+   * the file of class `C`), so the module is that top-level declaration in each of its files.
+   */
+  readonly moduleIsDeclaration?: boolean;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */

@@ -145,7 +145,7 @@ export class ReferenceCollector {
    * {@link useRange} of `rangeNode` (default `at`). Paths with an empty part other than the
    * first, or empty paths, are dropped.
    */
-  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number } = {}): void {
+  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number } = {}): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at);
     const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
@@ -154,6 +154,7 @@ export class ReferenceCollector {
     if (extra.selfClass !== undefined) u.selfClass = extra.selfClass;
     if (extra.receiverType !== undefined) u.receiverType = extra.receiverType;
     if (extra.localDef !== undefined) u.localDef = extra.localDef;
+    if (extra.from !== undefined && extra.from > 0) u.from = extra.from;
     this.uses.push(u);
   }
 

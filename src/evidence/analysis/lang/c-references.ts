@@ -1,0 +1,520 @@
+/**
+ * C and C++: the name uses and include bindings of one file, for `find_references` (tree-sitter-c
+ * 0.24 and tree-sitter-cpp 0.23, which share node names for the C part; name lookup after ISO C
+ * §6.2.1 "Scopes of identifiers" and C++ [basic.lookup], simplified as below).
+ *
+ * - **Includes**: every `#include` that resolves to a repository file (`c-includes.ts`) makes the
+ *   top-level names of that file, and of the files it includes, visible (a wildcard binding). A
+ *   prototype or in-class method declaration in a header stands for its definition in the file
+ *   that includes it (`ReferenceRules.separateDeclarations`).
+ * - **Locals** (which hide a file-level name): parameters, variables declared in the function body,
+ *   range-`for` variables, lambda parameters and template parameters, counted for the whole function.
+ * - **Uses**: identifiers, `a::b::c` qualified names, `x.m`/`p->m` field expressions; `call` for
+ *   the callee of a call and the type of `new T`, `type` for type positions (declared types,
+ *   casts, `sizeof(T)`, template arguments), `inherit` for base classes, `value` else; macros used
+ *   in `#if`/`#ifdef` conditions are `value` uses. Declared names, comments, strings, macro bodies
+ *   (unparsed) and labels give none.
+ * - **Scopes of names** (C++): inside a class or namespace (also in an out-of-line `void A::m()`),
+ *   a one-part name is first a member of the enclosing class or namespace (`NameUse.selfClass`),
+ *   then a name of each enclosing namespace, then of each namespace a `using namespace` names
+ *   (implied parts, `NameUse.from`), then a file-level name.
+ * - **Receivers**: `this->m`; `x.m`/`x->m` where `x` is a local, parameter or member declared
+ *   with type `T` (`T x`, `T *x`, `auto x = new T`) resolves in `T`.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import { cIncludes } from "./c-includes.js";
+import type { ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
+import { ReferenceCollector } from "./reference-walk.js";
+import { namedChildren } from "./syntax.js";
+
+const MAX_DEPTH = 300;
+
+/** Nodes never walked: literals, comments, unparsed macro bodies, labels. */
+const SKIP = new Set([
+  "comment", "string_literal", "raw_string_literal", "char_literal", "concatenated_string", "number_literal", "preproc_arg",
+  "preproc_include", "system_lib_string", "statement_identifier", "primitive_type", "sized_type_specifier", "access_specifier",
+  "true", "false", "null", "nullptr", "auto", "placeholder_type_specifier", "escape_sequence",
+]);
+
+const CLASS_SPECIFIERS = new Set(["class_specifier", "struct_specifier", "union_specifier"]);
+
+/** Declarator wrappers between a declaration and the declared name. */
+const DECLARATOR_WRAPPERS = new Set([
+  "pointer_declarator", "reference_declarator", "parenthesized_declarator", "attributed_declarator", "array_declarator",
+  "init_declarator", "function_declarator", "abstract_pointer_declarator", "abstract_reference_declarator",
+  "abstract_array_declarator", "abstract_function_declarator", "abstract_parenthesized_declarator",
+]);
+
+/** The parts of a name, qualified name, template name or type as written (`a::b::f<int>` → `a b f`). */
+function cPath(node: SyntaxNode): string[] | undefined {
+  switch (node.type) {
+    case "identifier":
+    case "type_identifier":
+    case "field_identifier":
+    case "namespace_identifier":
+      return [node.text];
+    case "this":
+      return ["this"];
+    case "qualified_identifier": {
+      const scope = node.childForFieldName("scope");
+      const name = node.childForFieldName("name");
+      if (name === null) return undefined;
+      const rest = cPath(name);
+      if (rest === undefined) return undefined;
+      if (scope === null) return rest; // `::x`: the global x
+      const head = cPath(scope);
+      return head === undefined ? undefined : [...head, ...rest];
+    }
+    case "template_type":
+    case "template_function":
+    case "template_method": {
+      const name = node.childForFieldName("name");
+      return name === null ? undefined : cPath(name);
+    }
+    case "field_expression": {
+      const field = node.childForFieldName("field");
+      const arg = node.childForFieldName("argument");
+      if (field === null || arg === null) return undefined;
+      const f = cPath(field);
+      if (f === undefined) return undefined;
+      const obj = cPath(arg);
+      return obj === undefined ? ["", ...f] : [...obj, ...f];
+    }
+    case "struct_specifier":
+    case "union_specifier":
+    case "enum_specifier":
+    case "class_specifier": {
+      const name = node.childForFieldName("name");
+      return name === null || node.childForFieldName("body") !== null ? undefined : cPath(name);
+    }
+    case "destructor_name":
+    case "operator_name":
+      return [node.text.replace(/\s+/g, "")];
+    default:
+      return undefined;
+  }
+}
+
+/** The node of the last part of a path node (for the use's line). */
+function lastNode(node: SyntaxNode): SyntaxNode {
+  for (let n = node, i = 0; i < 32; i++) {
+    const next = n.childForFieldName("name") ?? n.childForFieldName("field");
+    if (next === null) return n;
+    n = next;
+  }
+  return node;
+}
+
+/** The declared name node under a declarator (through pointers, arrays, initialisers, function declarators). */
+function declaredNameNode(node: SyntaxNode | null): SyntaxNode | undefined {
+  for (let n = node, depth = 0; n !== null && depth < 32; depth++) {
+    if (!DECLARATOR_WRAPPERS.has(n.type)) return n;
+    n = n.childForFieldName("declarator") ?? namedChildren(n).find((k) => k.type.endsWith("declarator") || k.type === "identifier") ?? null;
+  }
+  return undefined;
+}
+
+/** The type path of a declaration's `type` node (`struct s`, `ns::T`, `T<int>`); `auto`/primitives give none. */
+function typePath(type: SyntaxNode | null): string[] | undefined {
+  return type === null ? undefined : cPath(type);
+}
+
+/** Local names of a function (parameters and body declarations), not entering lambdas or local classes. */
+function functionLocals(fn: SyntaxNode): Set<string> {
+  const out = new Set<string>();
+  const stack: SyntaxNode[] = [...namedChildren(fn)];
+  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
+    const n = stack.pop() as SyntaxNode;
+    if (SKIP.has(n.type) || CLASS_SPECIFIERS.has(n.type) || (n.type === "lambda_expression" && n.id !== fn.id)) continue;
+    if (n.type === "parameter_declaration" || n.type === "optional_parameter_declaration" || n.type === "variadic_parameter_declaration" || n.type === "declaration" || n.type === "for_range_loop" || n.type === "condition_clause") {
+      for (const d of n.childrenForFieldName("declarator")) {
+        const name = declaredNameNode(d);
+        if (name?.type === "identifier") out.add(name.text);
+      }
+    }
+    for (const k of namedChildren(n)) stack.push(k);
+  }
+  return out;
+}
+
+interface Ctx {
+  use: UseKind;
+  depth: number;
+  /** Enclosing namespaces and classes, outermost first (for a method written `A::m`, with `A`). */
+  chain: string[];
+  /** True when the innermost entry of `chain` is a class (members are found by bare name). */
+  inClass: boolean;
+}
+
+/** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment). */
+export function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
+  const c = new ReferenceCollector();
+  for (const ref of cIncludes(source)) {
+    if (ref.flags?.includes("unresolved")) continue;
+    c.bindings.push({ local: "*", specifier: ref.specifier, member: "*", line: ref.start_line });
+  }
+  /** `using namespace a::b;` paths seen so far (file order, file-wide after their line). */
+  const usingNamespaces: string[][] = [];
+  /** `using a::b::X;` → `X` ↦ `["a", "b", "X"]`. */
+  const usingNames = new Map<string, string[]>();
+
+  /** Scopes a name written in `ctx` may be looked up in besides the file level: enclosing namespaces (innermost first), `using namespace` ones. */
+  const lookupPrefixes = (ctx: Ctx, skipInnermost: boolean): string[][] => {
+    const out: string[][] = [];
+    for (let k = ctx.chain.length - (skipInnermost ? 1 : 0); k >= 1; k--) out.push(ctx.chain.slice(0, k));
+    for (const u of usingNamespaces) out.push(u);
+    return out;
+  };
+
+  /** A use `x.m` on a receiver declared with type `type`, also with the type read in each lookup scope. */
+  const typedUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind, type: string[]) => {
+    c.use(path, last, use, { receiverType: type });
+    for (const p of lookupPrefixes(ctx, false)) c.use(path, last, use, { receiverType: [...p, ...type] });
+  };
+
+  const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
+    const head = path[0] as string;
+    if (head === "this") {
+      if (path.length > 1) c.use(path, last, use, ctx.chain.length > 0 ? { selfClass: ctx.chain.join(".") } : {});
+      return;
+    }
+    if (head === "") {
+      c.use(path, last, use);
+      return;
+    }
+    const type = path.length > 1 ? c.typeOf(head) : undefined;
+    if (c.isLocal(head) || type !== undefined) {
+      if (path.length === 1) return;
+      if (type !== undefined) typedUse(path, last, ctx, use, type);
+      else c.use(["", ...path.slice(1)], last, use);
+      return;
+    }
+    const extra = ctx.chain.length > 0 && path.length === 1 ? { selfClass: ctx.chain.join(".") } : {};
+    c.use(path, last, use, extra);
+    // Names of enclosing namespaces and of `using` directives, tried as implied prefixes.
+    const prefixes = lookupPrefixes(ctx, path.length === 1 && ctx.inClass);
+    const named = usingNames.get(head);
+    if (named !== undefined) prefixes.push(named.slice(0, -1));
+    for (const p of prefixes) c.use([...p, ...path], last, use, { from: p.length });
+  };
+
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind): boolean => {
+    const path = cPath(node);
+    if (path === undefined) return false;
+    pathUse(path, lastNode(node), ctx, use);
+    return true;
+  };
+
+  const walkChildren = (node: SyntaxNode, ctx: Ctx, use: UseKind = ctx.use) => {
+    for (const k of namedChildren(node)) walk(k, { ...ctx, use, depth: ctx.depth + 1 });
+  };
+
+  /** A declarator: the declared name is skipped; sizes, default values and parameter types are walked. */
+  const walkDeclarator = (d: SyntaxNode, ctx: Ctx, local: boolean, type: string[] | undefined): void => {
+    const name = declaredNameNode(d);
+    if (local && name?.type === "identifier" && type !== undefined) c.bindType(name.text, type);
+    const stack: SyntaxNode[] = [d];
+    for (let steps = 0; stack.length > 0 && steps < 1000; steps++) {
+      const n = stack.pop() as SyntaxNode;
+      if (n.id === name?.id) {
+        // A qualified declared name (`int A::count = 0;`) names its scope.
+        if (n.type === "qualified_identifier") {
+          const scope = n.childForFieldName("scope");
+          if (scope !== null) usePath(scope, ctx, "type");
+        }
+        continue;
+      }
+      if (DECLARATOR_WRAPPERS.has(n.type)) {
+        for (const k of namedChildren(n)) {
+          if (k.type === "parameter_list") walkParams(namedChildren(k), ctx, false);
+          else if (n.type === "init_declarator" && k.id === n.childForFieldName("value")?.id) walk(k, { ...ctx, use: "value", depth: ctx.depth + 1 });
+          else stack.push(k);
+        }
+      } else walk(n, { ...ctx, use: "value", depth: ctx.depth + 1 });
+    }
+  };
+
+  const walkParams = (params: readonly SyntaxNode[], ctx: Ctx, bind: boolean) => {
+    for (const p of params) {
+      const type = p.childForFieldName("type");
+      if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+      const d = p.childForFieldName("declarator");
+      const tp = typePath(type);
+      if (d !== null) walkDeclarator(d, ctx, bind, tp);
+      const dflt = p.childForFieldName("default_value");
+      if (dflt !== null) walk(dflt, { ...ctx, use: "value", depth: ctx.depth + 1 });
+    }
+  };
+
+  const walkClass = (node: SyntaxNode, ctx: Ctx) => {
+    const nameNode = node.childForFieldName("name");
+    const body = node.childForFieldName("body");
+    const namePath = nameNode === null ? undefined : cPath(nameNode);
+    const name = namePath?.[namePath.length - 1];
+    const chain = name !== undefined && !c.inFunction ? [...ctx.chain, ...(namePath ?? [])] : ctx.chain;
+    const bases: string[][] = [];
+    for (const k of namedChildren(node)) {
+      if (k.type !== "base_class_clause") continue;
+      for (const b of namedChildren(k)) {
+        const p = cPath(b);
+        // The base as written, then as read in each enclosing namespace (`class C : public Shape` in `namespace geo`).
+        if (p !== undefined) for (const prefix of [[], ...lookupPrefixes(ctx, false)]) bases.push([...prefix, ...p]);
+        walk(b, { ...ctx, use: "inherit", depth: ctx.depth + 1 });
+      }
+    }
+    if (name !== undefined && !c.inFunction) c.classes.push({ name: chain.join("."), bases });
+    if (body === null) return;
+    if (name !== undefined && !c.inFunction) c.pushContext(chain.join("."));
+    const scope = c.pushScope("block");
+    for (const f of namedChildren(body)) {
+      if (f.type !== "field_declaration") continue;
+      const tp = typePath(f.childForFieldName("type"));
+      if (tp === undefined) continue;
+      for (const d of f.childrenForFieldName("declarator")) {
+        const n = declaredNameNode(d);
+        if (n?.type === "field_identifier" || n?.type === "identifier") scope.types.set(n.text, tp);
+      }
+    }
+    walkChildren(body, { ...ctx, chain, inClass: name !== undefined });
+    c.popScope();
+    if (name !== undefined && !c.inFunction) c.popContext();
+  };
+
+  const walkFunction = (node: SyntaxNode, ctx: Ctx) => {
+    const type = node.childForFieldName("type");
+    if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+    const declarator = node.childForFieldName("declarator");
+    let fnDecl: SyntaxNode | null = declarator;
+    for (let i = 0; fnDecl !== null && fnDecl.type !== "function_declarator" && i < 16; i++) fnDecl = fnDecl.childForFieldName("declarator");
+    const nameNode = fnDecl?.childForFieldName("declarator") ?? null;
+    const namePath = nameNode === null ? undefined : cPath(nameNode);
+    let chain = ctx.chain;
+    let qualified: string | undefined;
+    if (namePath !== undefined && !c.inFunction) {
+      chain = [...ctx.chain, ...namePath.slice(0, -1)];
+      qualified = [...chain, namePath[namePath.length - 1] as string].join(".");
+      if (nameNode?.type === "qualified_identifier") {
+        const scope = nameNode.childForFieldName("scope");
+        if (scope !== null) usePath(scope, ctx, "type");
+      }
+    }
+    if (qualified !== undefined) c.pushContext(qualified);
+    const inner: Ctx = { ...ctx, chain, inClass: chain.length > 0, depth: ctx.depth + 1 };
+    c.pushScope("function", functionLocals(node));
+    const params = fnDecl?.childForFieldName("parameters");
+    if (params) walkParams(namedChildren(params), inner, true);
+    for (const k of namedChildren(node)) {
+      if (k.id === type?.id || k.id === declarator?.id) continue;
+      walk(k, { ...inner, use: "value" });
+    }
+    c.popScope();
+    if (qualified !== undefined) c.popContext();
+  };
+
+  const walkDeclaration = (node: SyntaxNode, ctx: Ctx) => {
+    const type = node.childForFieldName("type");
+    const tp = typePath(type);
+    if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+    let autoNew: string[] | undefined;
+    for (const d of node.childrenForFieldName("declarator")) {
+      if (d === null) continue;
+      const value = d.type === "init_declarator" ? d.childForFieldName("value") : null;
+      if (value?.type === "new_expression") autoNew = typePath(value.childForFieldName("type"));
+      walkDeclarator(d, ctx, c.inFunction, tp ?? autoNew);
+    }
+    for (const k of namedChildren(node)) {
+      if (k.id === type?.id || node.childrenForFieldName("declarator").some((d) => d?.id === k.id)) continue;
+      walk(k, { ...ctx, use: "value", depth: ctx.depth + 1 });
+    }
+  };
+
+  const walk = (node: SyntaxNode, ctx: Ctx): void => {
+    if (ctx.depth > MAX_DEPTH || SKIP.has(node.type)) return;
+    const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
+    if (CLASS_SPECIFIERS.has(node.type) && node.childForFieldName("body") !== null) {
+      walkClass(node, deeper);
+      return;
+    }
+    switch (node.type) {
+      case "function_definition":
+        walkFunction(node, deeper);
+        return;
+      case "declaration":
+      case "field_declaration":
+        walkDeclaration(node, deeper);
+        return;
+      case "parameter_declaration":
+      case "optional_parameter_declaration":
+        walkParams([node], deeper, false);
+        return;
+      case "type_definition": {
+        const type = node.childForFieldName("type");
+        if (type !== null) walk(type, { ...deeper, use: "type" });
+        for (const d of node.childrenForFieldName("declarator")) if (d !== null) walkDeclarator(d, deeper, false, undefined);
+        return;
+      }
+      case "namespace_definition": {
+        const nameNode = node.childForFieldName("name");
+        const path = nameNode === null ? [] : nameNode.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
+        const body = node.childForFieldName("body");
+        if (body !== null) walkChildren(body, { ...deeper, chain: [...ctx.chain, ...path], inClass: false });
+        return;
+      }
+      case "enum_specifier": {
+        const name = node.childForFieldName("name");
+        const body = node.childForFieldName("body");
+        if (body === null) {
+          if (name !== null) usePath(name, ctx, "type");
+          return;
+        }
+        for (const e of namedChildren(body)) {
+          const v = e.childForFieldName("value");
+          if (v !== null) walk(v, { ...deeper, use: "value" });
+        }
+        return;
+      }
+      case "enumerator":
+      case "preproc_params":
+      case "namespace_alias_definition":
+        return;
+      case "preproc_def":
+      case "preproc_function_def":
+        return;
+      case "preproc_ifdef": {
+        const name = node.childForFieldName("name");
+        if (name !== null) usePath(name, ctx, "value");
+        for (const k of namedChildren(node)) if (k.id !== name?.id) walk(k, deeper);
+        return;
+      }
+      case "using_declaration": {
+        const target = namedChildren(node).find((k) => k.type === "qualified_identifier" || k.type === "identifier");
+        const path = target === undefined ? undefined : cPath(target);
+        if (path === undefined || target === undefined) return;
+        if (node.children.some((k) => k?.type === "namespace")) {
+          usingNamespaces.push(path);
+          usePath(target, ctx, "import");
+        } else {
+          usingNames.set(path[path.length - 1] as string, path);
+          c.use(path, lastNode(target), "import");
+        }
+        return;
+      }
+      case "alias_declaration": {
+        const type = node.childForFieldName("type");
+        if (type !== null) walk(type, { ...deeper, use: "type" });
+        return;
+      }
+      case "template_declaration": {
+        const params = node.childForFieldName("parameters");
+        const names: string[] = [];
+        for (const p of params ? namedChildren(params) : []) {
+          const n = p.childForFieldName("name") ?? namedChildren(p).find((k) => k.type === "type_identifier" || k.type === "identifier");
+          if (n !== undefined && n !== null) names.push(n.text);
+          const dflt = p.childForFieldName("default_type") ?? p.childForFieldName("default_value");
+          if (dflt !== null) walk(dflt, { ...deeper, use: "type" });
+        }
+        c.pushScope("block", names);
+        for (const k of namedChildren(node)) if (k.id !== params?.id) walk(k, deeper);
+        c.popScope();
+        return;
+      }
+      case "lambda_expression": {
+        c.pushScope("function", functionLocals(node));
+        const decl = node.childForFieldName("declarator");
+        const params = decl?.childForFieldName("parameters");
+        if (params) walkParams(namedChildren(params), deeper, true);
+        const body = node.childForFieldName("body");
+        if (body !== null) walk(body, { ...deeper, use: "value" });
+        c.popScope();
+        return;
+      }
+      case "call_expression": {
+        const fn = node.childForFieldName("function");
+        if (fn !== null && !usePath(fn, ctx, "call")) walk(fn, { ...deeper, use: "value" });
+        if (fn !== null && (fn.type === "template_function" || fn.type === "qualified_identifier" || fn.type === "field_expression")) walkTemplateArgs(fn, deeper);
+        const args = node.childForFieldName("arguments");
+        if (args !== null) walk(args, { ...deeper, use: "value" });
+        return;
+      }
+      case "new_expression": {
+        const type = node.childForFieldName("type");
+        if (type !== null && !usePath(type, ctx, "call")) walk(type, { ...deeper, use: "type" });
+        if (type !== null) walkTemplateArgs(type, deeper);
+        for (const k of namedChildren(node)) if (k.id !== type?.id) walk(k, { ...deeper, use: "value" });
+        return;
+      }
+      case "field_expression": {
+        if (usePath(node, ctx, ctx.use)) {
+          // The object of a call-like chain (`f().x`) is walked for its own uses.
+          const arg = node.childForFieldName("argument");
+          if (arg !== null && cPath(arg) === undefined) walk(arg, { ...deeper, use: "value" });
+          return;
+        }
+        walkChildren(node, ctx, "value");
+        return;
+      }
+      case "identifier":
+      case "type_identifier":
+      case "namespace_identifier":
+        usePath(node, ctx, node.type === "type_identifier" && ctx.use === "value" ? "type" : ctx.use);
+        return;
+      case "qualified_identifier":
+      case "template_type":
+      case "template_function":
+        if (!usePath(node, ctx, node.type === "template_type" && ctx.use === "value" ? "type" : ctx.use)) walkChildren(node, ctx);
+        walkTemplateArgs(node, deeper);
+        return;
+      case "struct_specifier":
+      case "union_specifier":
+      case "class_specifier": {
+        const name = node.childForFieldName("name");
+        if (name !== null) usePath(name, ctx, ctx.use === "inherit" ? "inherit" : "type");
+        return;
+      }
+      case "type_descriptor":
+      case "template_argument_list":
+        walkChildren(node, ctx, "type");
+        return;
+      case "cast_expression": {
+        const type = node.childForFieldName("type");
+        if (type !== null) walk(type, { ...deeper, use: "type" });
+        const value = node.childForFieldName("value");
+        if (value !== null) walk(value, { ...deeper, use: "value" });
+        return;
+      }
+      case "field_initializer": {
+        // `: member_(x)` in a constructor: the member is the class's own.
+        const kids = namedChildren(node);
+        const member = kids[0];
+        if (member !== undefined && (member.type === "field_identifier" || member.type === "identifier")) c.use(["this", member.text], member, "value", ctx.chain.length > 0 ? { selfClass: ctx.chain.join(".") } : {});
+        else if (member !== undefined) walk(member, { ...deeper, use: "call" });
+        for (const k of kids.slice(1)) walk(k, { ...deeper, use: "value" });
+        return;
+      }
+      default:
+        walkChildren(node, ctx, ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value");
+    }
+  };
+
+  /** The template arguments inside a (qualified) template name: type uses. */
+  const walkTemplateArgs = (node: SyntaxNode, ctx: Ctx) => {
+    for (let n: SyntaxNode | null = node, i = 0; n !== null && i < 32; i++) {
+      const args = n.childForFieldName("arguments");
+      if (args !== null && args.type === "template_argument_list") {
+        walk(args, { ...ctx, use: "type" });
+        return;
+      }
+      n = n.childForFieldName("name") ?? n.childForFieldName("field");
+    }
+  };
+
+  walkChildren(root, { use: "value", depth: 0, chain: [], inClass: false });
+  return c.facts();
+}
+
+/** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards, members of a class in any file, declarations in headers. */
+export const C_REFERENCE_RULES: ReferenceRules = {
+  extract: (root, source) => extractCReferences(root, source),
+  membersAnywhere: true,
+  separateDeclarations: true,
+};

@@ -1,0 +1,73 @@
+/** find_references for C, C++, C#, Kotlin, PHP, Swift and Ruby over small fixtures (issue 15): one test per rule of each language's `*-references.ts`. */
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { findReferences } from "../../src/evidence/references.js";
+import type { EvidenceResult } from "../../src/evidence/evidence.js";
+import type { FindReferencesArgs } from "../../src/evidence/args.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+
+const fixtures = path.resolve(import.meta.dirname, "../fixtures/references");
+const refs = (ws: Workspace, name: string, extra: Partial<FindReferencesArgs> = {}) => findReferences(ws, { name, max_results: 50, ...extra });
+/** `path:line flags context` per record. */
+const where = (r: EvidenceResult) => r.evidence.map((e) => `${e.path}:${e.start_line} ${(e.flags ?? []).join(",")} ${e.context ?? "-"}`);
+
+describe("find_references: C", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "c"));
+  });
+
+  it("a function declared in an included header: calls and values in the files that include it; not a parameter of the same name, a comment, a string, or a file that does not include the header", async () => {
+    const r = await refs(ws, "util_add", { path: "src/util.c" });
+    expect(where(r)).toEqual(["src/main.c:11 call main", "src/main.c:16 value main", "src/util.c:12 call util_scale"]);
+    expect(r.evidence[0]).toMatchObject({ kind: "reference", name: "util_add", language: "c", snippet: "  int total = util_add(origin.x, 3);" });
+  });
+
+  it("a static function of another file is its own definition", async () => {
+    expect(where(await refs(ws, "util_add", { path: "tools/standalone.c" }))).toEqual(["tools/standalone.c:4 call run"]);
+  });
+
+  it("struct tags and typedef names are type uses; the declaration in the header counts", async () => {
+    expect(where(await refs(ws, "point"))).toEqual([
+      "include/util.h:11 type include/util.h",
+      "include/util.h:14 type include/util.h",
+      "src/util.c:11 type util_scale",
+    ]);
+    expect(where(await refs(ws, "point_t"))).toEqual(["src/main.c:10 type main"]);
+  });
+
+  it("macros: uses in code and in #if conditions", async () => {
+    expect(where(await refs(ws, "UTIL_MAX"))).toEqual(["src/main.c:13 value main", "src/main.c:14 value main", "src/util.c:4 value clamp"]);
+  });
+});
+
+describe("find_references: C++", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "cpp"));
+  });
+
+  it("a method defined out of line: bare calls in the class's methods and calls on receivers declared with the class (a reference parameter)", async () => {
+    expect(where(await refs(ws, "Shape.area"))).toEqual(["src/shapes.cpp:9 call geo.Shape.scale", "src/shapes.cpp:14 call geo.total_area"]);
+  });
+
+  it("an inherited method on a subclass instance, through using namespace and the base named inside the namespace", async () => {
+    expect(where(await refs(ws, "Shape.scale"))).toEqual(["src/app.cpp:12 call main"]);
+  });
+
+  it("a namespace function: qualified and through using namespace; a parameter of the same name and a comment are not uses", async () => {
+    expect(where(await refs(ws, "total_area"))).toEqual(["src/app.cpp:14 call main", "src/app.cpp:16 call main"]);
+  });
+
+  it("a class: base clause (inherit), declared types, new (call), qualified method definitions", async () => {
+    expect(where(await refs(ws, "geo::Shape"))).toEqual([
+      "include/geo/shapes.h:15 inherit include/geo/shapes.h",
+      "include/geo/shapes.h:24 type include/geo/shapes.h",
+      "src/app.cpp:13 type main",
+      "src/shapes.cpp:5 type src/shapes.cpp",
+      "src/shapes.cpp:7 type src/shapes.cpp",
+      "src/shapes.cpp:14 type geo.total_area",
+    ]);
+    expect(where(await refs(ws, "Circle"))).toEqual(["src/app.cpp:11 type main", "src/app.cpp:13 call main", "src/shapes.cpp:12 type src/shapes.cpp"]);
+  });
+});
