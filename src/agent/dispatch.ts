@@ -6,7 +6,7 @@
  * with `tool_name`, and `tool_call_id` when the provider gave an id).
  */
 import type { Message } from "../llm/types.js";
-import type { DispatchResult, ToolRegistry } from "../tools/registry.js";
+import { expectedParametersHint, type DispatchResult, type ToolRegistry } from "../tools/index.js";
 import type { RecoveredBy, RejectedCall } from "../toolshim/types.js";
 import { callsCutNote, readOnlyHint, repeatedCallHint } from "./prompt.js";
 import type { TurnCalls } from "./recover-turn.js";
@@ -60,8 +60,7 @@ export async function runCall(s: Session, call: { name: string; arguments: unkno
 
 function rejectCall(s: Session, r: RejectedCall, recoveredBy: RecoveredBy): void {
   const schema = s.offered.find((t) => t.name === r.name)?.parameters;
-  const hint =
-    r.code === "INVALID_ARGUMENT" && schema ? `Expected parameters: ${JSON.stringify(schema.properties ?? {})}` : readOnlyHint(s.toolNames);
+  const hint = r.hint ?? (r.code === "INVALID_ARGUMENT" && schema ? expectedParametersHint(schema) : readOnlyHint(s.toolNames));
   const result: DispatchResult = { ok: false, error: { code: r.code, message: r.message, hint } };
   addToolResult(s, { tool: r.name, arguments: r.arguments, ok: false, total: 0, ms: 0, recovered_by: recoveredBy }, result);
 }

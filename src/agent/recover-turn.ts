@@ -6,7 +6,7 @@
  */
 import type { ToolCall } from "../llm/types.js";
 import type { RecoveredBy, RejectedCall } from "../toolshim/types.js";
-import { recover, type Interpreter } from "../toolshim/index.js";
+import { recover, type RecoverOptions } from "../toolshim/index.js";
 import type { ModelTurn } from "./model-turn.js";
 import type { Session } from "./session.js";
 
@@ -33,9 +33,10 @@ export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Pr
     out = { calls: turn.tool_calls, rejected: [], content: turn.content, recoveredBy, rejectedBy: recoveredBy, callCount: 0 };
     if (turn.thinking !== undefined) out.thinking = turn.thinking;
   } else {
-    const shimOpts: { interpreter?: Interpreter; signal?: AbortSignal } = {};
+    // The shim asks the registry's validator, so a bad call gets the text it gets in `off` mode.
+    const registry = s.opts.registry;
+    const shimOpts: RecoverOptions = { signal: s.signal, validate: (call) => registry.validate(call) };
     if (s.opts.interpreter) shimOpts.interpreter = s.opts.interpreter;
-    shimOpts.signal = s.signal;
     const turnIn = { content: turn.content, tool_calls: turn.tool_calls, ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}) };
     const r = await recover(turnIn, s.offered, shimOpts);
     // A refused native call (an unknown tool name) came natively, whatever the shim recovered.

@@ -14,6 +14,7 @@
  */
 import { ProviderError, type ChatRequest, type Message, type Provider } from "../llm/types.js";
 import { StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
+import { schemaValidator } from "../tools/argument-check.js";
 import { newCallId } from "./openai-api.js";
 import type { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
@@ -134,11 +135,11 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     }
     if (promptMode) stats.switches++;
     // The same recovery the filter applied, now with the native calls and for the reasoning it hid.
-    const result = recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools);
+    const result = recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools, { validate: schemaValidator(tools) });
     if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);
     for (const r of result.rejected) {
       stats.refusals++;
-      out.content(`\n\n[codecite: a call to ${r.name} was not passed on: ${r.message}]`);
+      out.content(`\n\n[codecite: a call to ${r.name} was not passed on: ${r.message}${r.hint === undefined ? "" : ` ${r.hint}`}]`);
     }
     const calls = result.tool_calls.map((c) => ({ ...c, id: c.id ?? newCallId() }));
     if (calls.length > 0) {

@@ -11,6 +11,7 @@ export {
   type ToolCallRequest,
   type ValueSuccess,
 } from "./registry.js";
+export { expectedParametersHint, schemaValidator } from "./argument-check.js";
 export { createCodeToolRegistry, CODE_TOOL_NAMES } from "./code-tools.js";
 export { locateFile, type LocatedFile } from "./locate-file.js";
 export { Workspace } from "../evidence/sandbox/workspace.js";

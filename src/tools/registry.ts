@@ -4,15 +4,8 @@
  */
 import type { z } from "zod";
 import type { AdviceText } from "../evidence/advice.js";
-import {
-  ToolError,
-  toFailure,
-  toSuccess,
-  type EvidenceResult,
-  type ToolFailure,
-  type ToolSuccess,
-  type ValidationIssue,
-} from "../evidence/evidence.js";
+import { ToolError, toFailure, toSuccess, type EvidenceResult, type ToolFailure, type ToolSuccess } from "../evidence/evidence.js";
+import { checkArguments, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
 import type { JsonSchema, Tool, ToolContext } from "./define-tool.js";
 
 /** A tool definition as the Ollama and OpenAI chat APIs take it (`tools[]`). */
@@ -30,11 +23,7 @@ export interface ValueSuccess {
 /** What dispatch returns: the evidence envelope, a value envelope, or a typed failure. */
 export type DispatchResult = ToolSuccess | ValueSuccess | ToolFailure;
 
-/** A requested call: name plus arguments (an object, or a JSON string as some servers send). */
-export interface ToolCallRequest {
-  name: string;
-  arguments: unknown;
-}
+export type { ToolCallRequest } from "./argument-check.js";
 
 function isEvidenceResult(v: unknown): v is EvidenceResult {
   return (
@@ -114,46 +103,9 @@ export class ToolRegistry {
    * (`UNKNOWN_TOOL`, or `INVALID_ARGUMENT` with its issues). The one argument validator of
    * codecite: the tool shim asks it too, so the same bad call gets the same error in every mode.
    */
-  validate(call: ToolCallRequest): { ok: true; args: unknown } | { ok: false; error: ToolError } {
+  validate(call: ToolCallRequest): ArgumentCheck {
     const tool = this.#tools.get(call.name);
-    if (!tool) {
-      return {
-        ok: false,
-        error: new ToolError(
-          "UNKNOWN_TOOL",
-          `no tool named ${JSON.stringify(call.name)}; the available tools are: ${this.names().join(", ")}`,
-          "All tools are read-only. Call one of the available tools by its exact name.",
-        ),
-      };
-    }
-    let raw: unknown = call.arguments ?? {};
-    if (typeof raw === "string") {
-      const text = raw;
-      try {
-        raw = text.trim() === "" ? {} : JSON.parse(text);
-      } catch {
-        return { ok: false, error: new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`) };
-      }
-    }
-    const parsed = tool.input.safeParse(raw);
-    if (parsed.success) return { ok: true, args: parsed.data };
-    const properties = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
-    const issues: ValidationIssue[] = [...parsed.error.issues]
-      .sort((a, b) => a.path.length - b.path.length)
-      .map((i) => {
-        const param = dotPath(i.path);
-        const expected = i.path.length > 0 ? properties[String(i.path[0])] : undefined;
-        return expected === undefined ? { param, problem: i.message } : { param, problem: i.message, expected };
-      });
-    return {
-      ok: false,
-      error: new ToolError(
-        "INVALID_ARGUMENT",
-        `invalid arguments for ${tool.name}: ${issues.map((i) => (i.param === "" ? `✖ ${i.problem}` : `✖ ${i.problem}\n  → at ${i.param}`)).join("\n")}`,
-        `Expected parameters: ${JSON.stringify(properties)}`,
-        issues,
-      ),
-    };
+    return tool ? checkArguments(tool, call.arguments) : { ok: false, error: unknownToolError(call.name, this.names()) };
   }
 }
 
@@ -168,15 +120,4 @@ export interface DispatchOutcome {
 
 function failed(error: ToolError): DispatchOutcome {
   return { result: toFailure(error), error };
-}
-
-/** A validation issue's path as zod's `prettifyError` writes it (`a.b`, `a[0]`, `["odd key"]`). */
-function dotPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const seg of path) {
-    if (typeof seg === "number") out += `[${seg}]`;
-    else if (typeof seg === "symbol" || /[^\w$]/.test(seg)) out += `[${JSON.stringify(String(seg))}]`;
-    else out += out === "" ? seg : `.${seg}`;
-  }
-  return out;
 }

@@ -1,18 +1,19 @@
 /**
- * Arguments of a recovered call: decode, type by the tool's JSON Schema,
- * validate. A call whose arguments still fail becomes a `RejectedCall` with `INVALID_ARGUMENT`,
- * which the agent answers with a tool error the model can correct (goose's
- * `toolshim.rs` only coerces scalars and never reports).
+ * Arguments of a recovered call: decode, type by the tool's JSON Schema, then ask the one
+ * argument validator (the `validate` port, `types.ts` `ArgumentValidator`). A call whose
+ * arguments fail becomes a `RejectedCall` with `INVALID_ARGUMENT` and the validator's own text,
+ * which the agent answers with a tool error the model can correct (goose's `toolshim.rs` only
+ * coerces scalars and never reports).
  */
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../llm/json-depth.js";
 import { isPlainObject, parseJsonTolerant } from "./json.js";
-import { coerceToSchema, validateAgainstSchema } from "./schema.js";
-import type { OfferedTool } from "./types.js";
+import { coerceToSchema, fitsSchema } from "./schema.js";
+import type { ArgumentValidator, OfferedTool } from "./types.js";
 
 /** Outcome of {@link prepareArguments}. */
 export type PreparedArguments =
   | { ok: true; arguments: Record<string, unknown> }
-  | { ok: false; arguments: unknown; message: string };
+  | { ok: false; arguments: unknown; message: string; hint?: string };
 
 /**
  * Decode raw arguments into an object: an object is taken as is; a string is parsed tolerantly
@@ -48,49 +49,50 @@ function dropNullOptionals(args: Record<string, unknown>, schema: Record<string,
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args)) {
     const p = props[k];
-    if (v === null && !required.includes(k) && isPlainObject(p) && validateAgainstSchema(null, p).length > 0) continue;
+    if (v === null && !required.includes(k) && isPlainObject(p) && !fitsSchema(null, p)) continue;
     out[k] = v;
   }
   return out;
 }
 
-/** ` Expected arguments: {k: type, opt?: type}.` for a tool with a schema, else `""` (appended to tool errors). */
-export function schemaHint(tool: OfferedTool): string {
-  const props = tool.parameters?.properties;
-  if (!isPlainObject(props)) return "";
-  const required = Array.isArray(tool.parameters?.required) ? (tool.parameters.required as unknown[]) : [];
-  const parts = Object.entries(props).map(([k, s]) => {
-    const t = isPlainObject(s) ? s.type : undefined;
-    const type = Array.isArray(t) ? t.join("|") : typeof t === "string" ? t : "any";
-    return `${k}${required.includes(k) ? "" : "?"}: ${type}`;
-  });
-  return parts.length > 0 ? ` Expected arguments: {${parts.join(", ")}}.` : "";
+/** Options of {@link prepareArguments}. */
+export interface PrepareOptions {
+  /** The values are raw XML text (`RawCall.untyped`). */
+  untyped?: boolean;
+  /** The argument validator; without it the typed arguments are accepted as they are. */
+  validate?: ArgumentValidator | undefined;
 }
 
 /**
  * Prepare the arguments of a call to `tool`: decode ({@link decodeArguments}), type by the
  * tool's schema (`schema.ts` `coerceToSchema`: `"5"` → 5 for an integer parameter, `"[1,2]"` →
  * [1, 2] for an array one; strings stay strings for string parameters and without a schema;
- * `opts.untyped` for raw XML text, `RawCall.untyped`),
- * then validate (`validateAgainstSchema`: required, types, enums, bounds).
+ * `opts.untyped` for raw XML text, `RawCall.untyped`), then ask `opts.validate`.
  *
- * @returns the arguments object, or `ok: false` with a message naming the problem, the tool and
- *   its expected parameters (at most three problems are listed).
+ * @returns the arguments object, or `ok: false` with the validator's message and hint. Arguments
+ *   that are not JSON or not an object go to the validator as they came, so its text is the one
+ *   a native call with the same arguments gets; without a validator the message says why.
  */
-export function prepareArguments(raw: unknown, tool: OfferedTool, opts: { untyped?: boolean } = {}): PreparedArguments {
+export function prepareArguments(raw: unknown, tool: OfferedTool, opts: PrepareOptions = {}): PreparedArguments {
   const decoded = decodeArguments(raw);
   if (!decoded.ok) {
     // A value too deep to serialise is not passed on (the caller prints and sends `arguments`).
-    const shown = typeof raw === "string" || !jsonDepthExceeds(raw) ? raw : {};
-    return { ok: false, arguments: shown, message: `invalid arguments for ${tool.name}: ${decoded.reason}.${schemaHint(tool)}` };
+    const deep = typeof raw !== "string" && jsonDepthExceeds(raw);
+    const shown = deep ? {} : raw;
+    const verdict = deep ? undefined : opts.validate?.({ name: tool.name, arguments: raw });
+    if (verdict !== undefined && !verdict.ok) return rejected(shown, verdict.error);
+    return { ok: false, arguments: shown, message: `invalid arguments for ${tool.name}: ${decoded.reason}.` };
   }
   const schema = tool.parameters;
   const value = schema ? dropNullOptionals(decoded.value, schema) : decoded.value;
-  const typed = schema ? (coerceToSchema(value, schema, opts) as Record<string, unknown>) : value;
-  const problems = schema ? validateAgainstSchema(typed, schema) : [];
-  if (problems.length > 0) {
-    const listed = problems.slice(0, 3).join("; ") + (problems.length > 3 ? `; and ${problems.length - 3} more` : "");
-    return { ok: false, arguments: typed, message: `invalid arguments for ${tool.name}: ${listed}.${schemaHint(tool)}` };
-  }
+  const typed = schema ? (coerceToSchema(value, schema, { untyped: opts.untyped === true }) as Record<string, unknown>) : value;
+  const verdict = opts.validate?.({ name: tool.name, arguments: typed });
+  if (verdict !== undefined && !verdict.ok) return rejected(typed, verdict.error);
   return { ok: true, arguments: typed };
+}
+
+function rejected(args: unknown, error: { message: string; hint?: string | undefined }): PreparedArguments {
+  return error.hint === undefined
+    ? { ok: false, arguments: args, message: error.message }
+    : { ok: false, arguments: args, message: error.message, hint: error.hint };
 }

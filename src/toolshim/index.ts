@@ -9,6 +9,7 @@ export { renderCatalogPrompt, renderHistoryForShim } from "./prompt.js";
 export { StreamFilter, type StreamFilterOptions } from "./stream-filter.js";
 export { resolveToolName } from "./names.js";
 export type {
+  ArgumentValidator,
   AssistantTurn,
   OfferedTool,
   RawCall,

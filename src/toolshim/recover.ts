@@ -20,11 +20,12 @@
  *    found and decided nothing, the text shows tool intent, and it does not call a side-effect
  *    tool (`policy.ts`). Its failures become diagnostics; stages 1–2 always run.
  *
- * Every call then goes through `resolveToolName` and `prepareArguments`; unknown names and
- * invalid arguments become `rejected` entries (tool errors the agent sends back to the model).
+ * Every call then goes through `resolveToolName` and `prepareArguments` (typing by the schema,
+ * then the one argument validator through the `validate` port); unknown names and invalid
+ * arguments become `rejected` entries (tool errors the agent sends back to the model).
  */
 import type { ToolCall } from "../llm/types.js";
-import { prepareArguments, schemaHint } from "./arguments.js";
+import { prepareArguments } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
 import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
@@ -33,6 +34,7 @@ import { splitReasoning } from "./reasoning.js";
 import { scanStructural } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
+  ArgumentValidator,
   AssistantTurn,
   BrokenBlock,
   Dialect,
@@ -59,6 +61,8 @@ export interface RecoverOptions {
   /** Stage 3; without it only the deterministic stages run. */
   interpreter?: Interpreter;
   signal?: AbortSignal;
+  /** The one argument validator (`ArgumentValidator`); without it calls are typed but not judged. */
+  validate?: ArgumentValidator | undefined;
 }
 
 interface DialectHit {
@@ -171,7 +175,10 @@ class Outcome {
   /** Set when the turn's reasoning came with a prefilled opener (see `RecoverResult`). */
   prefilledReasoning = false;
 
-  constructor(private readonly tools: readonly OfferedTool[]) {}
+  constructor(
+    private readonly tools: readonly OfferedTool[],
+    private readonly validate: ArgumentValidator | undefined,
+  ) {}
 
   note(stage: ShimDiagnostic["stage"], message: string): void {
     this.diagnostics.push({ stage, message });
@@ -196,9 +203,11 @@ class Outcome {
     }
     if (name !== raw.name) this.note("names", `${JSON.stringify(raw.name)} resolved to ${name}`);
     const tool = this.tools.find((t) => t.name === name)!;
-    const prepared = prepareArguments(raw.arguments, tool, { untyped: raw.untyped === true });
+    const prepared = prepareArguments(raw.arguments, tool, { untyped: raw.untyped === true, validate: this.validate });
     if (!prepared.ok) {
-      this.rejected.push({ name, arguments: prepared.arguments, code: "INVALID_ARGUMENT", message: prepared.message });
+      const refused: RejectedCall = { name, arguments: prepared.arguments, code: "INVALID_ARGUMENT", message: prepared.message };
+      if (prepared.hint !== undefined) refused.hint = prepared.hint;
+      this.rejected.push(refused);
       this.note("arguments", prepared.message);
       return true;
     }
@@ -228,12 +237,11 @@ class Outcome {
         this.note("dialect", `a garbled copy of the ${resolved} call was removed (${block.reason})`);
         return true;
       }
-      const tool = this.tools.find((t) => t.name === resolved)!;
       this.rejected.push({
         name: resolved,
         arguments: {},
         code: "INVALID_ARGUMENT",
-        message: `the call to ${resolved} could not be read (${block.reason}); nothing was run. Write the call again in valid form.${schemaHint(tool)}`,
+        message: `the call to ${resolved} could not be read (${block.reason}); nothing was run. Write the call again in valid form.`,
       });
       this.note("dialect", `unreadable ${resolved} call removed and refused (${block.reason})`);
       return true;
@@ -301,8 +309,13 @@ function trailingReasoningCall(
   return { rest: block.slice(0, start), hits: tail.chosen };
 }
 
-function deterministic(turn: AssistantTurn, tools: readonly OfferedTool[], dialects: readonly Dialect[] = DIALECTS): Deterministic {
-  const out = new Outcome(tools);
+function deterministic(
+  turn: AssistantTurn,
+  tools: readonly OfferedTool[],
+  dialects: readonly Dialect[] = DIALECTS,
+  validate?: ArgumentValidator,
+): Deterministic {
+  const out = new Outcome(tools, validate);
   const thinking: (string | undefined)[] = [];
   const reasoningCalls: { raw: RawCall; family: string }[] = [];
 
@@ -468,7 +481,7 @@ export function recoverDeterministic(
   tools: readonly OfferedTool[],
   opts: DeterministicOptions = {},
 ): RecoverResult {
-  return deterministic(turn, tools, opts.dialects).result;
+  return deterministic(turn, tools, opts.dialects, opts.validate).result;
 }
 
 /** Options of {@link recoverDeterministic}. */
@@ -478,6 +491,8 @@ export interface DeterministicOptions {
    * (`scripts/leave-one-out.ts`) passes the registry without one dialect.
    */
   dialects?: readonly Dialect[];
+  /** The one argument validator (`ArgumentValidator`); without it calls are typed but not judged. */
+  validate?: ArgumentValidator | undefined;
 }
 
 /** Markers that show tool intent for stage 3 (besides braces and offered tool names). */
@@ -514,7 +529,7 @@ export async function recover(
   tools: readonly OfferedTool[],
   opts: RecoverOptions = {},
 ): Promise<RecoverResult> {
-  const det = deterministic(turn, tools);
+  const det = deterministic(turn, tools, DIALECTS, opts.validate);
   const result = det.result;
   const interpreter = opts.interpreter;
   if (!interpreter || det.decided || result.tool_calls.length > 0 || result.rejected.length > 0) return result;
@@ -539,7 +554,7 @@ export async function recover(
     diagnostics.push({ stage: "interpreter", message: `interpreter failed: ${err instanceof Error ? err.message : String(err)}` });
     return result;
   }
-  const out = new Outcome(tools);
+  const out = new Outcome(tools, opts.validate);
   for (const raw of raws) {
     if (raw.name === "noop") continue;
     out.settle(raw, false);

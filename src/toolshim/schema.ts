@@ -1,5 +1,7 @@
 /**
- * A small JSON Schema reader for tool arguments: typing of untyped values and validation.
+ * A small JSON Schema reader for tool arguments: typing of untyped values. It judges no call:
+ * the verdict and its error text come from the one argument validator (`tools/argument-check.ts`)
+ * through the shim's `validate` port.
  *
  * Supports the subset that zod 4's `z.toJSONSchema` emits for tool inputs and that tool
  * definitions from other servers commonly use (JSON Schema 2020-12 keywords): `type` (a name or
@@ -7,10 +9,10 @@
  * `items`, `prefixItems`, `anyOf`/`oneOf`/`allOf`, `minimum`/`maximum`/`exclusiveMinimum`/
  * `exclusiveMaximum`/`multipleOf`, `minLength`/`maxLength`/`pattern`, `minItems`/`maxItems`.
  * Unknown keywords (`format`, `$ref`, `default`, `description` …) are ignored, which errs on the
- * side of accepting a call; the registry's zod validation still runs at dispatch.
+ * side of reading a value as the schema's type.
  *
- * The toolshim layer may import only `llm/` types (ARCHITECTURE.md "Layers"), so it cannot use the
- * registry's zod schemas; this reader works on the JSON Schema the tool definitions carry.
+ * The toolshim layer may import only `llm/` types (ARCHITECTURE.md "Layers"), so it types by the
+ * JSON Schema the tool definitions carry.
  */
 import { isPlainObject, parseJsonTolerant } from "./json.js";
 import type { JsonSchema } from "../llm/types.js";
@@ -128,14 +130,14 @@ export function coerceToSchema(value: unknown, schema: JsonSchema | undefined, o
       const ordered = [...alts].sort((a, b) => Number(schemaTypes(a).includes("string")) - Number(schemaTypes(b).includes("string")));
       for (const b of ordered) {
         const c = coerceToSchema(value, b, opts);
-        if (validateAgainstSchema(c, b).length === 0) return c;
+        if (fitsSchema(c, b)) return c;
       }
       return value;
     }
-    if (alts.some((b) => validateAgainstSchema(value, b).length === 0)) return value;
+    if (alts.some((b) => fitsSchema(value, b))) return value;
     for (const b of alts) {
       const c = coerceToSchema(value, b);
-      if (validateAgainstSchema(c, b).length === 0) return c;
+      if (fitsSchema(c, b)) return c;
     }
     return value;
   }
@@ -190,67 +192,34 @@ function deepEqual(a: unknown, b: unknown): boolean {
   );
 }
 
-function describe(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
-
-function where(path: string): string {
-  return path === "" ? "arguments" : `argument ${JSON.stringify(path)}`;
-}
-
 /**
- * Validate `value` against `schema`.
- *
- * @param path the dotted path of `value` inside the arguments (`""` for the arguments object).
- * @returns human-readable problems, each naming the argument (empty when valid). Written for a
- *   small model to act on: `missing required argument "query"`,
- *   `argument "max_results" must be integer, got "abc"`.
+ * Whether `value` has the shape `schema` describes (types, `enum`/`const`, bounds, lengths,
+ * `pattern`, item counts, required and extra properties). Used only to choose how to type a
+ * value (which `anyOf` branch, whether `null` stands for an absent parameter): the verdict on a
+ * call and its error text come from the argument validator (`tools/argument-check.ts`), asked
+ * through the shim's `validate` port.
  */
-export function validateAgainstSchema(value: unknown, schema: JsonSchema | undefined, path = ""): string[] {
-  if (!schema || !isPlainObject(schema)) return [];
-  const errors: string[] = [];
+export function fitsSchema(value: unknown, schema: JsonSchema | undefined): boolean {
+  if (!schema || !isPlainObject(schema)) return true;
   const alts = branches(schema);
-  if (alts.length > 0 && !alts.some((b) => validateAgainstSchema(value, b, path).length === 0)) {
-    const first = validateAgainstSchema(value, alts[0], path);
-    errors.push(first[0] ?? `${where(path)} does not match any allowed form`);
-  }
-  if (Array.isArray(schema.allOf)) {
-    for (const b of schema.allOf) if (isPlainObject(b)) errors.push(...validateAgainstSchema(value, b, path));
-  }
-  if ("const" in schema && !deepEqual(value, schema.const)) {
-    errors.push(`${where(path)} must be ${describe(schema.const)}`);
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.some((e) => deepEqual(e, value))) {
-    errors.push(`${where(path)} must be one of: ${schema.enum.map((e) => describe(e)).join(", ")} (got ${describe(value)})`);
-  }
+  if (alts.length > 0 && !alts.some((b) => fitsSchema(value, b))) return false;
+  if (Array.isArray(schema.allOf) && !schema.allOf.every((b) => !isPlainObject(b) || fitsSchema(value, b))) return false;
+  if ("const" in schema && !deepEqual(value, schema.const)) return false;
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => deepEqual(e, value))) return false;
   const types = schemaTypes(schema);
-  if (types.length > 0 && !types.some((t) => hasKind(value, t))) {
-    errors.push(`${where(path)} must be ${types.join(" or ")}, got ${describe(value)}`);
-    return errors;
-  }
+  if (types.length > 0 && !types.some((t) => hasKind(value, t))) return false;
   if (typeof value === "number") {
     const n = value;
-    if (typeof schema.minimum === "number" && n < schema.minimum) errors.push(`${where(path)} must be >= ${schema.minimum}`);
-    if (typeof schema.maximum === "number" && n > schema.maximum) errors.push(`${where(path)} must be <= ${schema.maximum}`);
-    if (typeof schema.exclusiveMinimum === "number" && n <= schema.exclusiveMinimum) {
-      errors.push(`${where(path)} must be > ${schema.exclusiveMinimum}`);
-    }
-    if (typeof schema.exclusiveMaximum === "number" && n >= schema.exclusiveMaximum) {
-      errors.push(`${where(path)} must be < ${schema.exclusiveMaximum}`);
-    }
-    if (typeof schema.multipleOf === "number" && schema.multipleOf > 0 && !Number.isInteger(n / schema.multipleOf)) {
-      errors.push(`${where(path)} must be a multiple of ${schema.multipleOf}`);
-    }
+    if (typeof schema.minimum === "number" && n < schema.minimum) return false;
+    if (typeof schema.maximum === "number" && n > schema.maximum) return false;
+    if (typeof schema.exclusiveMinimum === "number" && n <= schema.exclusiveMinimum) return false;
+    if (typeof schema.exclusiveMaximum === "number" && n >= schema.exclusiveMaximum) return false;
+    if (typeof schema.multipleOf === "number" && schema.multipleOf > 0 && !Number.isInteger(n / schema.multipleOf)) return false;
   }
   if (typeof value === "string") {
     const len = [...value].length;
-    if (typeof schema.minLength === "number" && len < schema.minLength) {
-      errors.push(`${where(path)} must have at least ${schema.minLength} character(s)`);
-    }
-    if (typeof schema.maxLength === "number" && len > schema.maxLength) {
-      errors.push(`${where(path)} must have at most ${schema.maxLength} characters`);
-    }
+    if (typeof schema.minLength === "number" && len < schema.minLength) return false;
+    if (typeof schema.maxLength === "number" && len > schema.maxLength) return false;
     if (typeof schema.pattern === "string") {
       let re: RegExp | undefined;
       try {
@@ -258,42 +227,28 @@ export function validateAgainstSchema(value: unknown, schema: JsonSchema | undef
       } catch {
         re = undefined;
       }
-      if (re && !re.test(value)) errors.push(`${where(path)} must match /${schema.pattern}/`);
+      if (re && !re.test(value)) return false;
     }
   }
   if (Array.isArray(value)) {
-    if (typeof schema.minItems === "number" && value.length < schema.minItems) {
-      errors.push(`${where(path)} must have at least ${schema.minItems} item(s)`);
-    }
-    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) {
-      errors.push(`${where(path)} must have at most ${schema.maxItems} items`);
-    }
+    if (typeof schema.minItems === "number" && value.length < schema.minItems) return false;
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) return false;
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
-    value.forEach((v, i) => {
-      const s = prefix[i] ?? schema.items;
-      if (isPlainObject(s)) errors.push(...validateAgainstSchema(v, s, `${path}[${i}]`));
-    });
+    if (!value.every((v, i) => { const s = prefix[i] ?? schema.items; return !isPlainObject(s) || fitsSchema(v, s); })) return false;
   }
   if (isPlainObject(value)) {
     const props = isPlainObject(schema.properties) ? schema.properties : {};
-    if (Array.isArray(schema.required)) {
-      for (const r of schema.required) {
-        if (typeof r === "string" && !(r in value)) errors.push(`missing required argument ${JSON.stringify(join(path, r))}`);
-      }
-    }
+    if (Array.isArray(schema.required) && schema.required.some((r) => typeof r === "string" && !(r in value))) return false;
     for (const [k, v] of Object.entries(value)) {
       const s = props[k];
-      if (isPlainObject(s)) errors.push(...validateAgainstSchema(v, s, join(path, k)));
-      else if (schema.additionalProperties === false) {
-        errors.push(`unknown argument ${JSON.stringify(join(path, k))} (expected: ${Object.keys(props).join(", ") || "none"})`);
-      } else if (isPlainObject(schema.additionalProperties)) {
-        errors.push(...validateAgainstSchema(v, schema.additionalProperties, join(path, k)));
+      if (isPlainObject(s)) {
+        if (!fitsSchema(v, s)) return false;
+      } else if (schema.additionalProperties === false) {
+        return false;
+      } else if (isPlainObject(schema.additionalProperties) && !fitsSchema(v, schema.additionalProperties)) {
+        return false;
       }
     }
   }
-  return errors;
-}
-
-function join(path: string, key: string): string {
-  return path === "" ? key : `${path}.${key}`;
+  return true;
 }

@@ -24,6 +24,7 @@
  * Values written as text are typed by the schema (`RawCall.untyped`).
  */
 import { prepareArguments } from "./arguments.js";
+import { fitsSchema } from "./schema.js";
 import { parseBraceCall } from "./dialects/brace-call.js";
 import { elementsToObject, readElement, type XmlElement } from "./dialects/xml-elements.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
@@ -205,9 +206,10 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
       continue;
     }
     const tool = offered(c.name)!;
+    // Whether the markup is a call is decided by its fit to the schema here; the validator judges it later.
     const prepared = prepareArguments(c.args, tool, { untyped: c.untyped });
-    if (!prepared.ok) {
-      notes.push(`${c.shape} markup for ${c.name} does not fit its parameters (${prepared.message}); not a call`);
+    if (!prepared.ok || !fitsSchema(prepared.arguments, tool.parameters)) {
+      notes.push(`${c.shape} markup for ${c.name} does not fit its parameters${prepared.ok ? "" : ` (${prepared.message})`}; not a call`);
       continue;
     }
     let span = c.span;

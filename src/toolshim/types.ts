@@ -124,7 +124,20 @@ export interface RejectedCall {
   /** Why: an unknown/forbidden tool (`UNKNOWN_TOOL`) or arguments that fail the schema (`INVALID_ARGUMENT`). */
   code: "UNKNOWN_TOOL" | "INVALID_ARGUMENT";
   message: string;
+  /** What to do instead, when the validator gave a hint (the expected parameters). */
+  hint?: string;
 }
+
+/**
+ * The port through which the shim asks the one argument validator of codecite
+ * (`ToolRegistry.validate`, or `schemaValidator` of `tools/argument-check.ts` for tools known only
+ * by their JSON Schema). It receives a call whose arguments the shim decoded and typed by the
+ * schema, and judges them; its error text is the text the model gets, the same in every shim mode.
+ * Without one the shim types arguments but judges nothing (the registry still does at dispatch).
+ */
+export type ArgumentValidator = (call: { name: string; arguments: unknown }) =>
+  | { ok: true }
+  | { ok: false; error: { message: string; hint?: string | undefined } };
 
 /** Result of `recover(turn, tools)`. */
 export interface RecoverResult {

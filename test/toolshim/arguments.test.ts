@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeArguments, prepareArguments } from "../../src/toolshim/arguments.js";
-import { coerceToSchema, validateAgainstSchema } from "../../src/toolshim/schema.js";
+import { coerceToSchema, fitsSchema } from "../../src/toolshim/schema.js";
+import { schemaValidator } from "../../src/tools/argument-check.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
 
 const searchCode: OfferedTool = {
@@ -67,29 +68,22 @@ describe("typing untyped values by the schema", () => {
   });
 });
 
-describe("validation", () => {
-  it("accepts valid arguments", () => {
-    expect(validateAgainstSchema({ query: "x", max_results: 10 }, searchCode.parameters)).toEqual([]);
+describe("fitting a schema (the typing stage's test, not a verdict)", () => {
+  it("fits valid arguments", () => {
+    expect(fitsSchema({ query: "x", max_results: 10 }, searchCode.parameters)).toBe(true);
   });
-  it("names missing required arguments, wrong types, bounds, enums and unknown keys", () => {
-    expect(validateAgainstSchema({}, searchCode.parameters)).toEqual(['missing required argument "query"']);
-    expect(validateAgainstSchema({ query: "x", max_results: "many" }, searchCode.parameters)).toEqual([
-      'argument "max_results" must be integer, got "many"',
-    ]);
-    expect(validateAgainstSchema({ query: "", max_results: 500 }, searchCode.parameters)).toEqual([
-      'argument "query" must have at least 1 character(s)',
-      'argument "max_results" must be <= 200',
-    ]);
-    expect(validateAgainstSchema({ name: "f", kind: "struct" }, findSymbol.parameters)).toEqual([
-      'argument "kind" must be one of: "function", "class", "method" (got "struct")',
-    ]);
-    expect(validateAgainstSchema({ name: "f", depth: 2 }, findSymbol.parameters)).toEqual([
-      'unknown argument "depth" (expected: name, kind)',
-    ]);
+  it("does not fit missing required arguments, wrong types, bounds, enums and unknown keys", () => {
+    expect(fitsSchema({}, searchCode.parameters)).toBe(false);
+    expect(fitsSchema({ query: "x", max_results: "many" }, searchCode.parameters)).toBe(false);
+    expect(fitsSchema({ query: "", max_results: 5 }, searchCode.parameters)).toBe(false);
+    expect(fitsSchema({ query: "x", max_results: 500 }, searchCode.parameters)).toBe(false);
+    expect(fitsSchema({ name: "f", kind: "struct" }, findSymbol.parameters)).toBe(false);
+    expect(fitsSchema({ name: "f", depth: 2 }, findSymbol.parameters)).toBe(false);
   });
-  it("checks nested arrays and objects with their paths", () => {
+  it("checks nested arrays and objects", () => {
     const schema = { type: "object", properties: { files: { type: "array", items: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } } } };
-    expect(validateAgainstSchema({ files: [{ path: "a" }, {}] }, schema)).toEqual(['missing required argument "files[1].path"']);
+    expect(fitsSchema({ files: [{ path: "a" }, {}] }, schema)).toBe(false);
+    expect(fitsSchema({ files: [{ path: "a" }, { path: "b" }] }, schema)).toBe(true);
   });
 });
 
@@ -123,26 +117,33 @@ describe("prepareArguments", () => {
   it("keeps strings as strings when the tool has no schema", () => {
     expect(prepareArguments({ a: "5", b: "10" }, { name: "add" })).toEqual({ ok: true, arguments: { a: "5", b: "10" } });
   });
-  it("turns schema failures into a message naming the tool, the problem and the expected arguments", () => {
-    const r = prepareArguments({ max_results: 0 }, searchCode);
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.message).toBe(
-      'invalid arguments for search_code: missing required argument "query"; argument "max_results" must be >= 1. ' +
-        "Expected arguments: {query: string, regex?: boolean, path?: string, max_results?: integer}.",
-    );
+  it("asks the validator and passes on its message and hint (the registry's zod text)", () => {
+    const validate = schemaValidator([searchCode]);
+    const r = prepareArguments({ max_results: 0 }, searchCode, { validate });
+    expect(r).toEqual({
+      ok: false,
+      arguments: { max_results: 0 },
+      message:
+        "invalid arguments for search_code: ✖ Invalid input: expected string, received undefined\n  → at query\n" +
+        "✖ Too small: expected number to be >=1\n  → at max_results",
+      hint: `Expected parameters: ${JSON.stringify(searchCode.parameters!.properties)}`,
+    });
+  });
+  it("judges nothing without a validator (the registry still does at dispatch)", () => {
+    expect(prepareArguments({ max_results: 0 }, searchCode)).toEqual({ ok: true, arguments: { max_results: 0 } });
   });
   it("rejects non-object arguments instead of dropping the call (goose toolshim.rs does not)", () => {
     const r = prepareArguments(["x"], searchCode);
-    expect(r).toMatchObject({ ok: false, arguments: ["x"] });
-    if (!r.ok) expect(r.message).toMatch(/^invalid arguments for search_code: the arguments must be a JSON object, got an array\./);
+    expect(r).toEqual({ ok: false, arguments: ["x"], message: "invalid arguments for search_code: the arguments must be a JSON object, got an array." });
+    const judged = prepareArguments(["x"], searchCode, { validate: schemaValidator([searchCode]) });
+    expect(judged).toMatchObject({ ok: false, arguments: ["x"], message: "invalid arguments for search_code: ✖ Invalid input: expected object, received array" });
   });
 });
 
 describe("null for optional parameters", () => {
   it("drops a null optional parameter the schema does not allow as null, keeps a required one for the error", () => {
     expect(prepareArguments({ query: "x", path: null, max_results: null }, searchCode)).toEqual({ ok: true, arguments: { query: "x" } });
-    const r = prepareArguments({ query: null }, searchCode);
+    const r = prepareArguments({ query: null }, searchCode, { validate: schemaValidator([searchCode]) });
     expect(r.ok).toBe(false);
   });
   it("keeps null where the schema allows it", () => {

@@ -5,6 +5,7 @@
  * content (`content_after`, compared trimmed with whitespace runs collapsed).
  */
 import { describe, expect, it } from "vitest";
+import { schemaValidator } from "../../src/tools/argument-check.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import { collapse, loadCorpus, toolsOf } from "./corpus-cases.js";
 
@@ -18,7 +19,9 @@ describe("tool-call corpus", () => {
 
   for (const c of cases) {
     it(`${c.id} (${c.family})`, () => {
-      const r = recoverDeterministic({ content: c.raw }, toolsOf(c));
+      // As the agent runs it: the one argument validator judges the typed arguments.
+      const tools = toolsOf(c);
+      const r = recoverDeterministic({ content: c.raw }, tools, { validate: schemaValidator(tools) });
       expect(r.tool_calls.map((t) => ({ name: t.name, arguments: t.arguments }))).toEqual(c.expected);
       expect(collapse(r.content)).toBe(collapse(c.content_after));
       if (c.expected.length === 0) expect(r.recovered_by).toBe("none");

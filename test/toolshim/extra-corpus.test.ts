@@ -14,6 +14,7 @@
  * with `known_failure` documents an open defect and must fail until it is fixed.
  */
 import { describe, expect, it } from "vitest";
+import { schemaValidator } from "../../src/tools/argument-check.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import { normalizeToolAlias } from "../../src/toolshim/policy.js";
 import { collapse, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
@@ -53,7 +54,9 @@ describe("extra tool-call corpus", () => {
   for (const c of cases) {
     const test = c.known_failure === undefined ? it : it.fails;
     test(`${c.id} (${c.family})`, () => {
-      const r = recoverDeterministic({ content: c.raw }, toolsOf(c));
+      // As the agent runs it: the one argument validator judges the typed arguments.
+      const tools = toolsOf(c);
+      const r = recoverDeterministic({ content: c.raw }, tools, { validate: schemaValidator(tools) });
       expect(r.tool_calls.map((t) => ({ name: t.name, arguments: t.arguments }))).toEqual(c.expected);
       expect(collapse(r.content)).toBe(collapse(c.content_after));
       if (c.expected.length === 0) expect(r.recovered_by).toBe("none");

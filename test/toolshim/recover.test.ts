@@ -8,11 +8,14 @@
 import { describe, expect, it } from "vitest";
 import { recover, recoverDeterministic, showsToolIntent, type Interpreter } from "../../src/toolshim/index.js";
 import type { OfferedTool, RawCall } from "../../src/toolshim/types.js";
+import { schemaValidator } from "../../src/tools/argument-check.js";
 
 const READ_TOOLS: OfferedTool[] = [
   { name: "search_code", parameters: { type: "object", properties: { query: { type: "string" }, max_results: { type: "integer" } }, required: ["query"] } },
   { name: "read_evidence", parameters: { type: "object", properties: { path: { type: "string" }, start_line: { type: "integer" } }, required: ["path"] } },
 ];
+/** The one argument validator, over the JSON Schemas of {@link READ_TOOLS}. */
+const validate = schemaValidator(READ_TOOLS);
 const section = (body: string) => `<|tool_calls_section_begin|> <|tool_call_begin|> ${body} <|tool_call_end|> <|tool_calls_section_end|>`;
 
 /** An interpreter that records its calls and answers with scripted calls (or throws). */
@@ -211,7 +214,7 @@ describe("goose weaknesses are absent", () => {
   });
 
   it("calls with array or scalar arguments are rejected with a tool error, not dropped silently", () => {
-    const r = recoverDeterministic({ content: '<tool_call>{"name": "search_code", "arguments": ["a"]}</tool_call>' }, READ_TOOLS);
+    const r = recoverDeterministic({ content: '<tool_call>{"name": "search_code", "arguments": ["a"]}</tool_call>' }, READ_TOOLS, { validate });
     expect(r.tool_calls).toEqual([]);
     expect(r.content).toBe("");
     expect(r.rejected).toEqual([
@@ -219,7 +222,8 @@ describe("goose weaknesses are absent", () => {
         name: "search_code",
         arguments: ["a"],
         code: "INVALID_ARGUMENT",
-        message: "invalid arguments for search_code: the arguments must be a JSON object, got an array. Expected arguments: {query: string, max_results?: integer}.",
+        message: "invalid arguments for search_code: ✖ Invalid input: expected object, received array",
+        hint: 'Expected parameters: {"query":{"type":"string"},"max_results":{"type":"integer"}}',
       },
     ]);
     const inline = recoverDeterministic({ content: '{"name": "read_evidence", "arguments": 42}' }, READ_TOOLS);
@@ -269,6 +273,7 @@ describe("pipeline rules", () => {
         ],
       },
       READ_TOOLS,
+      { validate },
     );
     expect(r.tool_calls).toEqual([{ id: "c1", name: "search_code", arguments: { query: "a", max_results: 3 } }]);
     expect(r.rejected.map((x) => [x.name, x.code])).toEqual([
@@ -279,7 +284,7 @@ describe("pipeline rules", () => {
   });
 
   it("a dialect call with invalid arguments becomes INVALID_ARGUMENT and its markup is removed", () => {
-    const r = recoverDeterministic({ content: 'Reading.<tool_call>{"name": "read_evidence", "arguments": {"start_line": "ten"}}</tool_call>' }, READ_TOOLS);
+    const r = recoverDeterministic({ content: 'Reading.<tool_call>{"name": "read_evidence", "arguments": {"start_line": "ten"}}</tool_call>' }, READ_TOOLS, { validate });
     expect(r.tool_calls).toEqual([]);
     expect(r.content).toBe("Reading.");
     expect(r.rejected).toEqual([
@@ -288,8 +293,9 @@ describe("pipeline rules", () => {
         arguments: { start_line: "ten" },
         code: "INVALID_ARGUMENT",
         message:
-          'invalid arguments for read_evidence: missing required argument "path"; argument "start_line" must be integer, got "ten". ' +
-          "Expected arguments: {path: string, start_line?: integer}.",
+          "invalid arguments for read_evidence: ✖ Invalid input: expected string, received undefined\n  → at path\n" +
+          "✖ Invalid input: expected number, received string\n  → at start_line",
+        hint: 'Expected parameters: {"path":{"type":"string"},"start_line":{"type":"integer"}}',
       },
     ]);
   });
@@ -342,7 +348,7 @@ describe("stage 3, the interpreter", () => {
 
   it("validates interpreter calls like any other call", async () => {
     const interp = fakeInterpreter([{ name: "read_evidence", arguments: { start_line: 3 } }]);
-    const r = await recover({ content: "open read_evidence please" }, READ_TOOLS, { interpreter: interp });
+    const r = await recover({ content: "open read_evidence please" }, READ_TOOLS, { interpreter: interp, validate });
     expect(r.tool_calls).toEqual([]);
     expect(r.rejected.map((x) => x.code)).toEqual(["INVALID_ARGUMENT"]);
   });

@@ -527,7 +527,9 @@ async function probe(
     );
     return;
   }
-  const result = await shim.recover(turn, offered, interpreter ? { interpreter, signal } : { signal });
+  const { schemaValidator } = await import("../../tools/argument-check.js");
+  const validate = schemaValidator(offered);
+  const result = await shim.recover(turn, offered, interpreter ? { interpreter, signal, validate } : { signal, validate });
   const called = result.tool_calls.some((c) => c.name === PROBE_TOOL.function.name);
   const via = textMode ? " (tool shim on: catalogue in the prompt)" : "";
   if (called && result.recovered_by === "native") {

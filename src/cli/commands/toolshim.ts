@@ -110,7 +110,8 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const tools = parseToolsOption(flags.tools);
         const text = await readStdin();
-        const shim = await import("../../toolshim/index.js");
+        const [shim, { schemaValidator }] = await Promise.all([import("../../toolshim/index.js"), import("../../tools/argument-check.js")]);
+        const validate = schemaValidator(tools);
         let result: RecoverResult;
         if (flags.interpreter === true) {
           const [{ resolveConfig }, { createInterpreterTarget, closeProviders }] = await Promise.all([
@@ -120,11 +121,11 @@ export function register(program: Command): void {
           const target = await createInterpreterTarget(resolveConfig({}, process.env));
           if ("disabled" in target) {
             logLine(`codecite: interpreter disabled: ${target.disabled}`);
-            result = shim.recoverDeterministic({ content: text }, tools);
+            result = shim.recoverDeterministic({ content: text }, tools, { validate });
           } else {
             try {
               const interpreter = shim.createInterpreter(target.provider, target.model);
-              result = await shim.recover({ content: text }, tools, { interpreter });
+              result = await shim.recover({ content: text }, tools, { interpreter, validate });
             } finally {
               // The local backend holds an embedded model and a native backend: free them.
               await closeProviders(target.provider);
@@ -134,7 +135,7 @@ export function register(program: Command): void {
             }
           }
         } else {
-          result = shim.recoverDeterministic({ content: text }, tools);
+          result = shim.recoverDeterministic({ content: text }, tools, { validate });
         }
         if (flags.json === true) printJson(toolshimJson(result));
         else printHuman(result);

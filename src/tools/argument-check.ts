@@ -1,0 +1,121 @@
+/**
+ * The one argument validator of codecite. Every call's arguments are judged here, by zod, in
+ * every tool-shim mode: the registry validates at dispatch, and the tool shim asks the same
+ * judge through its `validate` port (`toolshim/types.ts` `ArgumentValidator`), so the same bad
+ * call gets the same error text whether it came natively or as text. Tools known only by their
+ * JSON Schema (the gateway's client tools, `codecite toolshim --tools tools.json`, doctor's
+ * probe tool) are judged by the zod schema that `z.fromJSONSchema` builds from it.
+ */
+import { z } from "zod";
+import { ToolError, type ValidationIssue } from "../evidence/evidence.js";
+import type { JsonSchema } from "./define-tool.js";
+
+/** A requested call: name plus arguments (an object, or a JSON string as some servers send). */
+export interface ToolCallRequest {
+  name: string;
+  arguments: unknown;
+}
+
+/** The verdict on a call's arguments: the parsed arguments (defaults applied), or the error to answer with. */
+export type ArgumentCheck = { ok: true; args: unknown } | { ok: false; error: ToolError };
+
+/** What the validator needs of a tool: its name, its zod input and the JSON Schema shown to the model. */
+export interface CheckedTool {
+  name: string;
+  input: z.ZodType;
+  parameters: JsonSchema;
+}
+
+/** The hint of an `INVALID_ARGUMENT` error: the tool's parameters as its JSON Schema `properties`. */
+export function expectedParametersHint(parameters: JsonSchema | undefined): string {
+  return `Expected parameters: ${JSON.stringify(parameters?.properties ?? {})}`;
+}
+
+/** The `UNKNOWN_TOOL` error for a name that is not offered, naming the tools that are. */
+export function unknownToolError(name: string, available: readonly string[]): ToolError {
+  return new ToolError(
+    "UNKNOWN_TOOL",
+    `no tool named ${JSON.stringify(name)}; the available tools are: ${available.join(", ")}`,
+    "All tools are read-only. Call one of the available tools by its exact name.",
+  );
+}
+
+/**
+ * Judges the arguments of one call to `tool`: a JSON string is parsed first (an empty one
+ * means `{}`), then the zod input decides.
+ *
+ * @returns the parsed arguments, or `INVALID_ARGUMENT` with one {@link ValidationIssue} per
+ *   failing parameter; the message lists them as zod's `prettifyError` does (`✖ problem` and
+ *   `→ at param`), the hint is {@link expectedParametersHint}.
+ */
+export function checkArguments(tool: CheckedTool, raw: unknown): ArgumentCheck {
+  let value: unknown = raw ?? {};
+  if (typeof value === "string") {
+    const text = value;
+    try {
+      value = text.trim() === "" ? {} : JSON.parse(text);
+    } catch {
+      return { ok: false, error: new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`) };
+    }
+  }
+  const parsed = tool.input.safeParse(value);
+  if (parsed.success) return { ok: true, args: parsed.data };
+  const properties = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const issues: ValidationIssue[] = [...parsed.error.issues]
+    .sort((a, b) => a.path.length - b.path.length)
+    .map((i) => {
+      const param = dotPath(i.path);
+      const expected = i.path.length > 0 ? properties[String(i.path[0])] : undefined;
+      return expected === undefined ? { param, problem: i.message } : { param, problem: i.message, expected };
+    });
+  const listed = issues.map((i) => (i.param === "" ? `✖ ${i.problem}` : `✖ ${i.problem}\n  → at ${i.param}`)).join("\n");
+  return {
+    ok: false,
+    error: new ToolError("INVALID_ARGUMENT", `invalid arguments for ${tool.name}: ${listed}`, expectedParametersHint(tool.parameters), issues),
+  };
+}
+
+/** A validation issue's path as zod's `prettifyError` writes it (`a.b`, `a[0]`, `["odd key"]`). */
+function dotPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else if (typeof seg === "symbol" || /[^\w$]/.test(seg)) out += `[${JSON.stringify(String(seg))}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+/** A tool as a JSON Schema alone (an OpenAI/Ollama tool definition's `function`). */
+export interface SchemaTool {
+  name: string;
+  parameters?: JsonSchema;
+}
+
+/**
+ * The validator for tools known only by their JSON Schema: each schema becomes a zod schema
+ * once (`z.fromJSONSchema`), judged by {@link checkArguments}. A tool without a schema, or with
+ * one zod cannot read, accepts any arguments object (the tool's own server judges them).
+ *
+ * @returns a function of the same shape as `ToolRegistry.validate`.
+ */
+export function schemaValidator(tools: readonly SchemaTool[]): (call: ToolCallRequest) => ArgumentCheck {
+  const checked = new Map<string, CheckedTool>();
+  for (const t of tools) {
+    if (checked.has(t.name)) continue;
+    let input: z.ZodType = z.record(z.string(), z.unknown());
+    if (t.parameters !== undefined) {
+      try {
+        input = z.fromJSONSchema(t.parameters as Parameters<typeof z.fromJSONSchema>[0]);
+      } catch {
+        // A schema zod cannot read: the arguments are still decoded and must be an object.
+      }
+    }
+    checked.set(t.name, { name: t.name, input, parameters: t.parameters ?? {} });
+  }
+  const names = [...checked.keys()];
+  return (call) => {
+    const tool = checked.get(call.name);
+    return tool ? checkArguments(tool, call.arguments) : { ok: false, error: unknownToolError(call.name, names) };
+  };
+}
