@@ -4,88 +4,189 @@
  *
  * "Names something" is decided on code tokens, never on substrings of words:
  * - identifiers of the sentence (`load_index`, `Session.send`, `HTTPAdapter`) against the
- *   identifiers of the lines; a dotted or `::` name counts when any of its parts does; a plain
- *   English word counts only when it is not a common word (`common-words.ts`) and it equals an
- *   identifier of the lines, ignoring case and a plural `s` when it has at least 4 letters
- *   (words inside identifiers do not count: `timeout` is not `DEFAULT_TIMEOUT`, which would
- *   take a sentence about another value for support);
+ *   identifiers of the lines; a dotted or `::` name counts when any of its parts does;
+ * - a plain English word counts only when it is not a common word (`common-words.ts`) and, with
+ *   at least 4 letters, ignoring case and a plural `s`/`es`, it equals an identifier of the lines,
+ *   the head (last word) of a compound identifier (`list` for `TodoList`, `cache` for
+ *   `_index_cache`: a TodoList is a list), or a package name with its ecosystem affix (`Redux` for
+ *   `reduxjs`, `YAML` for `pyyaml`, `Jinja` for `jinja2`). Other words inside identifiers do not
+ *   count (`chunks` is not `chunk_size`, `users` is not `UserService`);
+ * - a word qualified by a word the lines do not show names something else (`blog blueprint`
+ *   over `register_blueprint(auth.bp)`, `missing keys` over `log.Printf("lookup %s", key)`): it
+ *   counts only when the word written right before it is a common word or occurs in the lines
+ *   (a word ending in a single `s` is not taken as a qualifier: English noun modifiers are
+ *   singular, so `reads JSON` is a verb and its object);
+ * - Chinese words for code nouns (`逾時` for `timeout`, `code-terms.ts`) count as those words;
  * - `backticked` code is always taken as code (even `return`);
  * - quoted strings (`"application/json"`, `'utf-8'`, `「…」`) against the text of the lines;
- * - numbers written in the sentence (`30`, `0.5`) against the numbers written in the lines.
+ * - numbers written in the sentence (`30`, `0.5`) against the numbers written in the lines; an
+ *   HTTP status number also against its reason phrase (`404` for `StatusNotFound`).
  * The citation itself (path and line numbers) is removed from the sentence first.
+ *
+ * A sentence that names something is still not supported when what it claims is visibly not
+ * what the lines show:
+ * - values: it states numbers or quoted strings and none of them occurs in the lines (`defaults
+ *   to 60` over `TIMEOUT = 30`, `"text/html"` over `'application/json'`) — the value is the
+ *   claim, and the lines do not show it;
+ * - the last code name: it names code that occurs in the lines, but the last code name it
+ *   writes does not (`` `create` persists the state to `localStorage` ``, `` `A` implements `B` ``
+ *   over `class A extends C`). In a sentence about code the subject usually comes first and may
+ *   be the context the lines sit in (`` `HTTPAdapter.send` builds… ``); the object comes last and
+ *   is what the lines must show.
+ * What tokens cannot tell is left to the reader: a sentence that names the right identifier but
+ * claims something about it the lines do not show (`` `parse_args` also checks the file `` over
+ * its `def` line) is `supported`.
  *
  * Also here: the unit of text that cites a location (a list item or a sentence; one made of
  * citations only belongs to the nearest one before it that has words) and the recognition of an
  * answer that says it could not find an answer (an abstention).
  */
 import { COMMON_WORDS } from "./common-words.js";
+import { chineseCodeWords, HTTP_STATUS_WORDS } from "./code-terms.js";
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const NUMBER_RE = /(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![A-Za-z0-9_])/g;
 const QUOTED_RE = /"([^"\n]{2,200})"|'([^'\n]{2,200})'|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』/g;
 const BACKTICK_RE = /`([^`\n]+)`/g;
+const LIST_MARKER_RE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
+const NAME_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
 /** What a sentence names, split by kind. */
 export interface SentenceNames {
   /** Identifiers taken as code (backticked, or shaped like code: `_`, digits, inner capitals, dots). */
   code: string[];
-  /** Plain words that are not common words. */
+  /** Plain words that are not common words (and the English words of Chinese code nouns). */
   words: string[];
+  /** For each of `words`, the word written right before it when that is not a common word (`blog` for `blog blueprint`). */
+  qualifiers: Array<string | undefined>;
   quoted: string[];
   numbers: string[];
+  /** Quoted strings written as such (`"…"`, `'…'`, a backticked string literal): stated values. */
+  values: string[];
+  /** The code names in the order the sentence writes them, each as its parts (`Session.send` → `["Session", "send"]`). */
+  codeNames: string[][];
 }
 
+/** Shaped like code: `_`, `$` or digits, inner capitals (`loadIndex`, `HTTPAdapter`); an acronym (`JSON`, `URL`) is a word. */
 function isCodeShaped(word: string): boolean {
-  return /[_$0-9]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z][A-Za-z0-9]*[A-Z]/.test(word);
+  return /[_$0-9]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z]+[A-Z][a-z]/.test(word);
 }
 
 /** The identifiers, words, quoted strings and numbers a sentence names (see the module comment). */
-export function sentenceNames(sentence: string): SentenceNames {
-  const out: SentenceNames = { code: [], words: [], quoted: [], numbers: [] };
-  let rest = sentence;
+export function sentenceNames(text: string): SentenceNames {
+  let sentence = text;
+  const out: SentenceNames = { code: [], words: [], qualifiers: [], quoted: [], numbers: [], values: [], codeNames: [] };
+  const positioned: Array<{ at: number; parts: string[] }> = [];
+  sentence = sentence.replace(LIST_MARKER_RE, (t) => " ".repeat(t.length));
   for (const m of sentence.matchAll(BACKTICK_RE)) {
-    for (const id of m[1]!.match(IDENT_RE) ?? []) if (id.length >= 2) out.code.push(id);
+    const ids = (m[1]!.match(IDENT_RE) ?? []).filter((id) => id.length >= 2);
+    out.code.push(...ids);
+    if (ids.length > 0) positioned.push({ at: m.index, parts: ids });
     const inner = m[1]!.trim();
     if (/["']/.test(inner) || /\s/.test(inner)) out.quoted.push(inner);
+    const literal = /^(["'])(.+)\1$/.exec(inner);
+    if (literal) out.values.push(literal[2]!);
     for (const n of m[1]!.match(NUMBER_RE) ?? []) out.numbers.push(n);
   }
-  rest = rest.replace(BACKTICK_RE, " ");
+  let rest = sentence.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
   for (const m of rest.matchAll(QUOTED_RE)) {
     const q = m.slice(1).find((g) => g !== undefined)!;
     out.quoted.push(q);
+    out.values.push(q);
   }
-  rest = rest.replace(QUOTED_RE, " ");
-  for (const m of rest.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*/g)) {
-    const whole = m[0];
-    const parts = whole.split(/\.|::|->/);
+  rest = rest.replace(QUOTED_RE, (t) => " ".repeat(t.length));
+  for (const m of rest.matchAll(NAME_RE)) {
+    const parts = m[0].split(/\.|::|->/);
     const dotted = parts.length > 1;
+    const code: string[] = [];
     for (const p of parts) {
       if (p.length < 2) continue;
-      if (dotted || isCodeShaped(p)) out.code.push(p);
-      else if (!COMMON_WORDS.has(p.toLowerCase())) out.words.push(p);
+      if (dotted || isCodeShaped(p)) code.push(p);
+      else if (!COMMON_WORDS.has(p.toLowerCase())) {
+        out.words.push(p);
+        const before = dotted ? undefined : /([A-Za-z][A-Za-z0-9]*)[ \t]+$/.exec(rest.slice(0, m.index))?.[1];
+        out.qualifiers.push(before !== undefined && !COMMON_WORDS.has(before.toLowerCase()) && !/[^s]s$/.test(before) ? before : undefined);
+      }
     }
+    out.code.push(...code);
+    if (code.length > 0) positioned.push({ at: m.index, parts: code });
+  }
+  for (const w of chineseCodeWords(rest)) {
+    out.words.push(w);
+    out.qualifiers.push(undefined);
   }
   for (const n of rest.match(NUMBER_RE) ?? []) out.numbers.push(n);
+  out.codeNames = positioned.sort((a, b) => a.at - b.at).map((p) => p.parts);
   return out;
+}
+
+/** The words of an identifier, lower-case: `get_connection` → get, connection; `TodoList` → todo, list; `HTTPAdapter` → http, adapter. */
+function identifierWords(id: string): string[] {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
+}
+
+/** What the cited lines write, indexed for the comparisons of {@link namesSomethingIn}. */
+interface LineTokens {
+  text: string;
+  ids: Set<string>;
+  lower: Set<string>;
+  heads: Set<string>;
+  numbers: Set<string>;
+  /** The lines' identifier words and other words in order, lower-case, space-separated and padded. */
+  wordText: string;
+}
+
+function lineTokens(lines: readonly string[]): LineTokens {
+  const text = lines.join("\n");
+  const ids = new Set(text.match(IDENT_RE) ?? []);
+  const heads = new Set<string>();
+  for (const id of ids) {
+    const words = identifierWords(id);
+    if (words.length >= 2) heads.add(words.at(-1)!);
+  }
+  const wordText = ` ${(text.match(IDENT_RE) ?? []).flatMap(identifierWords).join(" ")} `;
+  return { text, ids, lower: new Set([...ids].map((i) => i.toLowerCase())), heads, numbers: new Set(text.match(NUMBER_RE) ?? []), wordText };
+}
+
+/** The forms of a word to compare: itself and without a plural `s`/`es` (lower-case). */
+function wordForms(word: string): string[] {
+  const l = word.toLowerCase();
+  const out = [l];
+  if (l.endsWith("es") && l.length > 4) out.push(l.slice(0, -2));
+  if (l.endsWith("s") && !l.endsWith("ss")) out.push(l.slice(0, -1));
+  return out;
+}
+
+function wordOccurs(word: string, t: LineTokens): boolean {
+  if (t.ids.has(word)) return true;
+  if (word.length < 4) return false;
+  return wordForms(word).some((f) => t.lower.has(f) || t.heads.has(f) || t.lower.has(`${f}js`) || t.lower.has(`py${f}`) || [...t.lower].some((id) => id.startsWith(f) && /^\d+$/.test(id.slice(f.length))));
+}
+
+function numberOccurs(n: string, t: LineTokens): boolean {
+  if (t.numbers.has(n)) return true;
+  const phrase = HTTP_STATUS_WORDS.get(n);
+  if (phrase === undefined) return false;
+  return t.wordText.includes(` ${phrase.join(" ")} `) || t.text.toLowerCase().includes(phrase.join(" "));
 }
 
 /** True when the sentence names something that occurs in `lines` (see the module comment). */
 export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
   const names = sentenceNames(sentence);
-  const text = lines.join("\n");
-  const ids = new Set(text.match(IDENT_RE) ?? []);
-  const lower = new Set([...ids].map((i) => i.toLowerCase()));
-  if (names.code.some((c) => ids.has(c))) return true;
-  const wordMatches = (w: string) => {
-    if (ids.has(w)) return true;
-    if (w.length < 4) return false;
-    const l = w.toLowerCase();
-    return lower.has(l) || (l.endsWith("s") && lower.has(l.slice(0, -1)));
-  };
-  if (names.words.some(wordMatches)) return true;
-  if (names.quoted.some((q) => text.includes(q))) return true;
-  const numbers = new Set(text.match(NUMBER_RE) ?? []);
-  return names.numbers.some((n) => numbers.has(n));
+  const t = lineTokens(lines);
+  const statedValues = [...names.numbers, ...names.values];
+  if (statedValues.length > 0 && !names.numbers.some((n) => numberOccurs(n, t)) && !names.values.some((v) => t.text.includes(v))) return false;
+  const codeOccurs = (parts: readonly string[]) => parts.some((p) => t.ids.has(p));
+  if (names.codeNames.some(codeOccurs)) return names.codeNames.length === 0 || codeOccurs(names.codeNames.at(-1)!);
+  const qualifierOccurs = (q: string | undefined) => q === undefined || wordOccurs(q, t) || wordForms(q).some((f) => t.wordText.includes(` ${f} `));
+  if (names.words.some((w, i) => wordOccurs(w, t) && qualifierOccurs(names.qualifiers[i]))) return true;
+  if (names.quoted.some((q) => t.text.includes(q))) return true;
+  return names.numbers.some((n) => numberOccurs(n, t));
 }
 
 /** A unit of an answer: a list item or a sentence, with its character range. */
@@ -96,8 +197,8 @@ interface Unit {
 
 /**
  * Splits an answer into units: each line is a unit when it is a list item, a heading or a table
- * row; other lines are split into sentences at `.`/`!`/`?` followed by white space, and at
- * `。！？；`. A unit whose text is only citations and punctuation is merged into the one before.
+ * row; other lines are split into sentences (and clauses) at `.`/`!`/`?`/`;` followed by white
+ * space, and at `。！？；`. A unit whose text is only citations and punctuation is merged into the one before.
  */
 function units(answer: string): Unit[] {
   const out: Unit[] = [];
@@ -108,7 +209,7 @@ function units(answer: string): Unit[] {
       out.push({ start: lineStart, end: lineEnd });
     } else {
       let s = lineStart;
-      const re = /[.!?](?=\s+)|[。！？；]/g;
+      const re = /[.!?;](?=\s+)|[。！？；]/g;
       for (const m of line.matchAll(re)) {
         const cut = lineStart + m.index + 1;
         if (cut > s) out.push({ start: s, end: cut });

@@ -1,10 +1,13 @@
 /**
  * The citation status classifier against hand labels (issue 10, "Done means" asks for at least
- * 95% of at least 60 pairs). Prints the confusion table. The classifier agrees on 59 of 64
- * (92.2%); the misses are claims a human reads from meaning the tokens do not carry (`404` for
- * `StatusNotFound`, `Redux` for `@reduxjs/toolkit`, `connection` inside a longer identifier) and
- * plurals that match a name the claim is not about. The floor below guards that figure; it is
- * under the issue's 95%.
+ * 95% of at least 60 pairs). Prints the confusion table and every disagreement. On the 113 pairs
+ * of the fixture the classifier agrees on 105 (92.9%). The disagreements are claims a reader
+ * judges from meaning the tokens do not carry: a sentence that names the right identifier or its
+ * type but claims something the lines do not show (`` `parse_args` also checks… `` over its `def`
+ * line, "The server is started" over `func NewServer(…) *Server`), a word inside a longer
+ * identifier (`connection` in `get_connection_with_tls_context`), and a common word that is the
+ * thing meant ("The list component" for `TodoList`). The floor guards that figure; it is under
+ * the issue's 95%.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -29,7 +32,7 @@ function classify(p: Pair): Pair["label"] {
 }
 
 describe("citation status classifier vs hand labels", () => {
-  it("agrees on at least 95% of at least 60 pairs (confusion table printed)", () => {
+  it("agrees with the hand labels on at least 92% of at least 60 pairs (confusion table printed)", () => {
     expect(pairs.length).toBeGreaterThanOrEqual(60);
     const table = { supported: { supported: 0, seen: 0 }, seen: { supported: 0, seen: 0 } };
     const disagreements: string[] = [];
@@ -52,12 +55,46 @@ describe("citation status classifier vs hand labels", () => {
     expect(share).toBeGreaterThanOrEqual(0.92);
   });
 
+  // Sentences as `citingText` gives them: the citation is blanked before names are compared.
   it("compares code tokens, not substrings of words", () => {
-    expect(namesSomethingIn("The `load` step runs first (f.py:1).", ["def load_index(path):"])).toBe(false);
-    expect(namesSomethingIn("It listens on 80 (f.py:1).", ["PORT = 8080"])).toBe(false);
-    expect(namesSomethingIn("It listens on 8080 (f.py:1).", ["PORT = 8080"])).toBe(true);
-    expect(namesSomethingIn("Errors can be printed (f.rs:1).", ["impl fmt::Display for Error {"])).toBe(true);
+    expect(namesSomethingIn("The `load` step runs first.", ["def load_index(path):"])).toBe(false);
+    expect(namesSomethingIn("It listens on 80.", ["PORT = 8080"])).toBe(false);
+    expect(namesSomethingIn("It listens on 8080.", ["PORT = 8080"])).toBe(true);
+    expect(namesSomethingIn("Errors can be printed.", ["impl fmt::Display for Error {"])).toBe(true);
+    expect(namesSomethingIn("Chunks overlap.", ["    chunk_size: int = 800"])).toBe(false);
     expect(sentenceNames("`Session.send` returns a `Response` with \"ok\" and 3 retries").code).toEqual(["Session", "send", "Response"]);
+  });
+
+  it("takes the head word of a compound identifier, package names with their affix, and Chinese code nouns", () => {
+    expect(namesSomethingIn("This is where the cache lives.", ["_index_cache: dict[Path, list[Chunk]] = {}"])).toBe(true);
+    expect(namesSomethingIn("The store uses Redux.", ["import { configureStore } from '@reduxjs/toolkit';"])).toBe(true);
+    expect(namesSomethingIn("Templates use Jinja.", ["from jinja2 import Environment"])).toBe(true);
+    expect(namesSomethingIn("這裡設定了預設的逾時時間。", ["DEFAULT_TIMEOUT = 30"])).toBe(true);
+    expect(namesSomethingIn("Acronyms are words: it reads JSON.", ["    data = json.load(fh)"])).toBe(true);
+  });
+
+  it("reads an HTTP status number through its reason phrase", () => {
+    expect(namesSomethingIn("The handler returns 404.", ["\t\thttp.Error(w, \"not found\", http.StatusNotFound)"])).toBe(true);
+    expect(namesSomethingIn("A missing item gives a 404.", ["raise HTTPException(status_code=status.HTTP_404_NOT_FOUND)"])).toBe(true);
+    expect(namesSomethingIn("The handler returns 403.", ["\t\thttp.Error(w, \"unauthorized\", http.StatusUnauthorized)"])).toBe(false);
+  });
+
+  it("is not supported when the stated value, the last code name or the qualifier is not in the lines", () => {
+    expect(namesSomethingIn("The default timeout is 60 seconds.", ["DEFAULT_TIMEOUT = 30"])).toBe(false);
+    expect(namesSomethingIn("`top_k` defaults to 4.", ["def retrieve(q: str, top_k: int = DEFAULT_TOP_K):"])).toBe(false);
+    expect(namesSomethingIn("The log level falls back to \"debug\".", ['let level = var("RUST_LOG").unwrap_or("info");'])).toBe(false);
+    expect(namesSomethingIn("The log level falls back to \"info\".", ['let level = var("RUST_LOG").unwrap_or("info");'])).toBe(true);
+    expect(namesSomethingIn("`UserRepository` implements `CrudRepository`.", ["public class UserRepository extends BaseRepository<User, Long> {"])).toBe(false);
+    expect(namesSomethingIn("`UserRepository` extends `BaseRepository`.", ["public class UserRepository extends BaseRepository<User, Long> {"])).toBe(true);
+    expect(namesSomethingIn("The blog blueprint is registered.", ["    app.register_blueprint(auth.bp)"])).toBe(false);
+    expect(namesSomethingIn("The auth blueprint is registered.", ["    app.register_blueprint(auth.bp)"])).toBe(true);
+  });
+
+  it("a list item's number is not a stated value; a clause after a semicolon is its own unit", () => {
+    expect(namesSomethingIn("1.    — 這裡定義了 `Chunk` 資料類別", ["@dataclass", "class Chunk:"])).toBe(true);
+    const answer = "I was shown `class Store` (s.py:5); the lines of `save` were not shown.";
+    const at = answer.indexOf("s.py:5");
+    expect(citingText(answer, at, [{ index: at, length: 6 }]).trim()).toBe("I was shown `class Store` (      );");
   });
 
   it("recognises answers that abstain, in English and Chinese", () => {
