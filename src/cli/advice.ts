@@ -22,7 +22,7 @@ import { renderAdvice, type AdviceText, type Clause, type Term } from "../eviden
 export const EVIDENCE_COMMANDS = {
   search: { tool: "search_code", positional: ["query", "<query>"], options: ["--all", "--max-lines", "--regex", "--path", "--glob", "--case-sensitive", "--max-results", "--root", "--json"] },
   symbol: { tool: "find_symbol", positional: ["name", "<name>"], options: ["--all", "--max-lines", "--kind", "--path", "--max-results", "--root", "--json"] },
-  importers: { tool: "find_importers", positional: ["module_name", "<module>"], options: ["--all", "--max-lines", "--max-results", "--root", "--json"] },
+  importers: { tool: "find_importers", positional: ["module_name", "<module>"], options: ["--all", "--include-submodules", "--max-lines", "--max-results", "--root", "--json"] },
   refs: { tool: "find_references", positional: ["name", "<name>"], options: ["--all", "--max-lines", "--path", "--kind", "--max-results", "--root", "--json"] },
   read: { tool: "read_evidence", positional: ["path", "<path>"], options: ["--all", "--max-lines", "--start-line", "--end-line", "--root", "--json"] },
   diff: { tool: "read_git_diff", positional: undefined, options: ["--all", "--max-lines", "--base", "--head", "--path", "--context-lines", "--stat", "--root", "--json"] },

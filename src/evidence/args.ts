@@ -42,6 +42,8 @@ export interface ReadEvidenceArgs {
 export interface FindImportersArgs {
   /** Dotted Python module (or a unique trailing part), JS/TS specifier, Rust path (`crate::a::b`), Go import path or package folder, Java name, or repository-relative file path. */
   module_name: string;
+  /** The module and every module under it (package submodules, subpackages); absent or false: the exact module only. */
+  include_submodules?: boolean;
   /** 1..200. */
   max_results: number;
 }

@@ -27,12 +27,18 @@
  *    external or top-level, next to a nested `pkg/inner/flask.py`), that exact reading wins and
  *    `note` names the trailing-part candidates;
  * 5. otherwise a **name** of a module outside the tree: imports that resolve outside the tree
- *    and carry that name match (`numpy` matches `import numpy.linalg`, `react` matches
- *    `react/jsx-runtime`; `LanguageSpec.matchesExternal`), as do resolutions whose module name is
- *    exactly the query (Go import paths, Java names, Python namespace packages). When imports
+ *    and carry that name match (`numpy` matches `from numpy import linalg`, Java `java.util`
+ *    matches `import java.util.List`; `LanguageSpec.matchesExternal`, `lang/external-match.ts`),
+ *    as do resolutions whose module name is exactly the query (Go import paths, Java names, Python
+ *    namespace packages). When imports
  *    written exactly as the query resolve to files of the tree (an alias only some projects
  *    define, such as `~/Button` under `web/jsconfig.json`), those files become the targets and
  *    the search runs again, so importers using other specifiers are found too.
+ *
+ * **Submodules**: one rule for modules of the repository and outside it — the exact module by
+ * default (`flask` is not `flask.globals`, `numpy` is not `numpy.linalg`, `react` is not
+ * `react/jsx-runtime`), and with `include_submodules` the module and every module under it (the
+ * targets grow by `withSubmodules`; external names match below the query).
  *
  * **Matching**: an import matches when its resolution (`LanguageSpec.resolve`) reaches a target
  * file other than the importing file itself (a `.d.ts` is never an importer of its own module; a
@@ -63,7 +69,8 @@ import { familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./analysis/lang/language.js";
 import { jsImporterHints, jsResolver } from "./analysis/lang/js-resolve.js";
 import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
-import { joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
+import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
+import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
 import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
 import { filesMentioning, type Needles } from "./analysis/text-prefilter.js";
@@ -309,10 +316,46 @@ function describeFiles(project: ProjectView, files: readonly string[]): string {
   return dir !== undefined ? `${dir}/` : files.join(", ");
 }
 
-/** Default external matching: the module is the query or lies below it. */
-function defaultMatchesExternal(query: string, res: Resolution): boolean {
-  const m = res.module;
-  return m === query || m.startsWith(`${query}.`) || m.startsWith(`${query}/`) || m.startsWith(`${query}::`);
+/** Module paths of languages without their own rule: dotted, `/`-separated or `::` paths, no member segment. */
+const DEFAULT_PATH_SYNTAX = { separators: [".", "/", "::"], members: false } as const;
+
+/** External matching of a language without `matchesExternal`: the module is the query (or lies below it with `includeSubmodules`). */
+function defaultMatchesExternal(query: string, res: Resolution, includeSubmodules: boolean): boolean {
+  return matchesModulePath(query, res.module, DEFAULT_PATH_SYNTAX, includeSubmodules);
+}
+
+/** A file that stands for its whole folder as a package (`__init__.py`, `index.ts`, `mod.rs`, a crate root). */
+const PACKAGE_ENTRY = /^(?:__init__\.pyi?|index\.(?:d\.)?[mc]?[jt]sx?|mod\.rs|lib\.rs|main\.rs)$/;
+
+/**
+ * `files` and every module under them (`include_submodules`): the files whose module names lie below
+ * one of theirs (`pkg.sub`, `example.com/x/sub`, `shop::store::memory`; `crate::` names are left out,
+ * every crate of a workspace has them), and the files of the same family below a package entry's folder
+ * (`pkg/__init__.py` → `pkg/**`, `ui/index.ts` → `ui/**`, a Rust `a.rs` → `a/**`; a crate root's
+ * folder without `bin/`, whose files are crates of their own).
+ */
+async function withSubmodules(project: ProjectView, files: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set(files);
+  const index = await moduleNameIndex(project);
+  const names: string[] = [];
+  for (const [name, list] of index) if (!/^(crate|self|super)\b/.test(name) && list.some((f) => files.has(f))) names.push(name);
+  for (const [name, list] of index) {
+    if (!names.some((n) => DEFAULT_PATH_SYNTAX.separators.some((sep) => name.startsWith(`${n}${sep}`)))) continue;
+    for (const f of list) out.add(f);
+  }
+  for (const f of files) {
+    const base = f.slice(f.lastIndexOf("/") + 1);
+    const dir = PACKAGE_ENTRY.test(base) ? parentDir(f) : f.endsWith(".rs") ? f.slice(0, -".rs".length) : undefined;
+    if (dir === undefined) continue;
+    const crateRoot = base === "lib.rs" || base === "main.rs";
+    const family = familyOfFile(f);
+    for (const g of project.files) {
+      if (g === f || !isWithin(g, dir) || languageFor(g) === undefined || familyOfFile(g) !== family) continue;
+      if (crateRoot && isWithin(g, joinPath(dir, "bin") as string)) continue;
+      out.add(g);
+    }
+  }
+  return out;
 }
 
 /** The static prefix of a non-literal JS specifier's text (`` `./locale/${x}` `` → `./locale/`). */
@@ -380,6 +423,7 @@ async function collectMatches(
   query: string,
   signal: AbortSignal | undefined,
   final: boolean,
+  includeSubmodules: boolean,
 ): Promise<MatchPass | undefined> {
   const families = new Set<string>();
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
@@ -429,9 +473,9 @@ async function collectMatches(
         // A file never imports itself (a Go external test package imports its own folder's other files).
         matched = res.files.some((f) => target.files.has(f) && f !== file) && !res.files.some((t) => isOwnDeclaration(file, t));
       } else if (res.external) {
-        matched = lang.matchesExternal ? lang.matchesExternal(query, ref, res) : defaultMatchesExternal(query, res);
+        matched = lang.matchesExternal ? lang.matchesExternal(query, ref, res, includeSubmodules) : defaultMatchesExternal(query, res, includeSubmodules);
       } else {
-        matched = res.module === query;
+        matched = matchesModulePath(query, res.module, DEFAULT_PATH_SYNTAX, includeSubmodules);
         if (!matched && ref.specifier === query) for (const f of res.files) pass.specifierTargets.add(f);
       }
       if (matched) pass.records.push({ file, ref, res, lang, unresolved: false });
@@ -448,12 +492,14 @@ async function collectMatches(
  */
 export async function findImporters(ws: Workspace, args: FindImportersArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
   const { query, unwrapped } = checkModuleName(args.module_name);
+  const includeSubmodules = args.include_submodules === true;
   throwIfAborted(signal);
   let found: { project: ProjectView; target: QueryTarget; pass: MatchPass } | undefined;
   for (let attempt = 0; found === undefined; attempt++) {
     const final = attempt > 0;
     const project = (await treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final })).view;
     let target = await interpretQuery(ws, project, query);
+    if (includeSubmodules && target.files.size > 0) target = { ...target, files: await withSubmodules(project, target.files) };
     throwIfAborted(signal);
     let pass: MatchPass | undefined;
     if (target.trailing !== undefined) {
@@ -461,7 +507,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
       // modules that merely end in it (`cliapp.inner1.inner2.flask`); the note names them.
       const { candidates, families, ambiguity } = target.trailing;
       const guessed = target.files;
-      const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final);
+      const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules);
       if (exact === undefined) continue;
       if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
         const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;
@@ -472,14 +518,14 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
         throw ambiguity;
       }
     }
-    pass ??= await collectMatches(ws, project, target, query, signal, final);
+    pass ??= await collectMatches(ws, project, target, query, signal, final, includeSubmodules);
     if (pass === undefined) continue;
     if (target.files.size === 0 && pass.specifierTargets.size > 0) {
       // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
       // leads to as targets and look again, so importers that use other specifiers are found too.
       const files = pass.specifierTargets;
       target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
-      const second = await collectMatches(ws, project, target, query, signal, true);
+      const second = await collectMatches(ws, project, target, query, signal, true, includeSubmodules);
       if (second === undefined) continue;
       for (const r of pass.records) second.records.push(r); // no spread: a huge list would overflow the stack
       pass = second;

@@ -65,6 +65,10 @@ export const findImportersInput = z.object({
     .string()
     .min(1)
     .describe("Dotted module (or its last part), JS/TS specifier, Rust path (a::b), Go import path, or file/folder path"),
+  include_submodules: z
+    .boolean()
+    .default(false)
+    .describe("Also the modules under it (pkg.sub, pkg/sub, a::b::c); default: the exact module only"),
   max_results: maxResults(50),
 });
 
@@ -122,7 +126,8 @@ export const readEvidenceTool = defineTool({
 export const findImportersTool = defineTool({
   name: "find_importers",
   description:
-    "List the files that import a module, with each import statement.",
+    "List the files that import a module, with each import statement. By default the exact module only " +
+    "(for packages of the repository and libraries alike); include_submodules adds every module under it.",
   input: findImportersInput,
   run: async (args, ctx) => (await import("../evidence/importers.js")).findImporters(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });

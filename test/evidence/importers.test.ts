@@ -15,6 +15,8 @@ import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 const repo = path.resolve(import.meta.dirname, "../..");
 const open = (rel: string) => Workspace.open(path.join(repo, rel));
 const find = async (ws: Workspace, module_name: string, max_results = 50) => findImporters(ws, { module_name, max_results });
+/** `find` with `include_submodules`. */
+const findAll = async (ws: Workspace, module_name: string) => findImporters(ws, { module_name, include_submodules: true, max_results: 50 });
 /** `path:start-end name` per record. */
 const where = (r: EvidenceResult) => r.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line} ${e.name}`);
 
@@ -162,11 +164,13 @@ describe("find_importers: Python fixtures", () => {
     expect(where(await find(ws, "csv_tools"))).toEqual(["scripts/gen_data.py:1-1 csv_tools"]);
   });
 
-  it("external modules are matched by name, including submodules and aliases", async () => {
+  it("external modules are matched by name with aliases; submodules only with include_submodules", async () => {
     const ws = await open("test/fixtures/python-multi-root");
     const np = await find(ws, "numpy");
     expect(np.evidence.map((e) => [e.path, e.start_line, e.name, e.alias])).toEqual([["tools/report.py", 3, "numpy", "np"]]);
-    expect(where(await find(ws, "os"))).toEqual(["tools/report.py:1-1 os.path"]);
+    expect(where(await find(ws, "os"))).toEqual([]);
+    expect(where(await findAll(ws, "os"))).toEqual(["tools/report.py:1-1 os.path"]);
+    expect(where(await find(ws, "os.path"))).toEqual(["tools/report.py:1-1 os.path"]);
   });
 
   it("several roots: each file resolves in its own root; an ambiguous trailing part is an error listing the candidates", async () => {
@@ -350,10 +354,11 @@ describe("find_importers: an imported name beats a trailing part", () => {
       ["conftest.py:2-2 flask", "import flask", null],
       ["test_basic.py:1-1 flask", "import flask", null],
       ["test_basic.py:2-2 flask", "from flask import Flask", null],
-      ["test_json.py:1-1 flask.json", "import flask.json", null],
       ["test_json.py:2-2 flask", "from flask import json as fjson", null],
     ]);
-    expect(r.total).toBe(5);
+    expect(r.total).toBe(4);
+    // `import flask.json` imports the submodule flask.json: counted with include_submodules.
+    expect(where(await findAll(ws, "flask"))).toContain("test_json.py:1-1 flask.json");
     expect(noteOf(r)).toBe(
       "Read as the module named exactly 'flask', which files import; a module of this repository also ends in it: pkg.inner.flask (pkg/inner/flask.py). Pass that full name or path for its importers.",
     );
@@ -371,7 +376,7 @@ describe("find_importers: an imported name beats a trailing part", () => {
     const amb = writeTree("codecite-imported-name-amb-", { ...files, "other/__init__.py": "", "other/flask.py": "X = 1\n" });
     try {
       const r = await find(await Workspace.open(amb), "flask");
-      expect(where(r)).toEqual(["conftest.py:2-2 flask", "test_basic.py:1-1 flask", "test_basic.py:2-2 flask", "test_json.py:1-1 flask.json", "test_json.py:2-2 flask"]);
+      expect(where(r)).toEqual(["conftest.py:2-2 flask", "test_basic.py:1-1 flask", "test_basic.py:2-2 flask", "test_json.py:2-2 flask"]);
       expect(noteOf(r)).toContain("2 modules of this repository also end in it: other.flask (other/flask.py), pkg.inner.flask (pkg/inner/flask.py)");
     } finally {
       rmSync(amb, { recursive: true, force: true });

@@ -335,10 +335,13 @@ describe("python resolution", () => {
     expect(await resolvePython(ref("api.h"), "svc/b/api/routes.py", p)).toMatchObject({ files: ["svc/b/api/h.py"] });
   });
 
-  it("matches external modules by name: below the query, or from X import y naming X.y", () => {
-    const match = python.matchesExternal;
-    expect(match?.("numpy", ref("numpy.linalg"), { files: [], module: "numpy.linalg", external: true })).toBe(true);
-    expect(match?.("numpy.linalg", ref("numpy", ["linalg"]), { files: [], module: "numpy", external: true })).toBe(true);
-    expect(match?.("numpy", ref("numpyx"), { files: [], module: "numpyx", external: true })).toBe(false);
+  it("matches external modules by name: the exact module or from X import y naming X.y; below the query only with submodules", () => {
+    const match = (q: string, r: ImportRef, module: string, sub: boolean) => python.matchesExternal?.(q, r, { files: [], module, external: true }, sub);
+    expect(match("numpy", ref("numpy.linalg"), "numpy.linalg", false)).toBe(false);
+    expect(match("numpy", ref("numpy.linalg"), "numpy.linalg", true)).toBe(true);
+    expect(match("numpy", ref("numpy.linalg", ["norm"]), "numpy.linalg", true)).toBe(true);
+    expect(match("numpy", ref("numpy", ["linalg"]), "numpy", false)).toBe(true);
+    expect(match("numpy.linalg", ref("numpy", ["linalg"]), "numpy", false)).toBe(true);
+    expect(match("numpy", ref("numpyx"), "numpyx", true)).toBe(false);
   });
 });

@@ -345,10 +345,15 @@ describe("rust: resolution rules", () => {
   it("matches external uses by whole path segments, through groups and globs", () => {
     const group = ref("std", { names: ["fs", "io::*"] });
     const res = { files: [], module: "std", external: true };
-    const matches = (q: string) => rust.matchesExternal?.(q, group, res);
+    const matches = (q: string) => rust.matchesExternal?.(q, group, res, false);
     expect([matches("std"), matches("std::fs"), matches("std::io"), matches("std::io::Read"), matches("std::f"), matches("serde")]).toEqual([
       true, true, true, true, false, false,
     ]);
+    // `use std::collections::HashMap` takes a name from std::collections: std itself only with submodules.
+    const deep = ref("std::collections::HashMap");
+    const deepRes = { files: [], module: "std::collections::HashMap", external: true };
+    expect([false, true].map((sub) => rust.matchesExternal?.("std", deep, deepRes, sub))).toEqual([false, true]);
+    expect(rust.matchesExternal?.("std::collections", deep, deepRes, false)).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ import { parseInteger, runAction } from "../output.js";
 import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
 interface ImportersFlags extends OutputFlags {
+  includeSubmodules?: boolean;
   maxResults?: number;
   root?: string;
   json?: boolean;
@@ -14,6 +15,7 @@ export function register(program: Command): void {
   withOutputOptions(program.command("importers"))
     .description("list the files that import a module, with the import statements")
     .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
+    .option("--include-submodules", "also the modules under it (pkg.sub, pkg/sub, a::b::c); default: the exact module only")
     .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
     .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
@@ -22,7 +24,7 @@ export function register(program: Command): void {
         const { runEvidenceCommand } = await import("../evidence-command.js");
         await runEvidenceCommand({
           command: "importers",
-          args: { module_name: moduleName, max_results: flags.maxResults },
+          args: { module_name: moduleName, include_submodules: flags.includeSubmodules === true, max_results: flags.maxResults },
           root: flags.root,
           json: flags.json === true,
           output: outputScopeOf(flags),

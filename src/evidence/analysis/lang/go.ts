@@ -30,6 +30,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, type LineRange } from "./syntax.js";
 import { extractGoReferences } from "./go-references.js";
@@ -296,7 +297,7 @@ export const go: LanguageSpec = {
   importerHints,
   packageFiles: (dir, project) => goFilesIn(project, dir),
   // An import path names one package: `net` is not `net/http` (Go spec, "Import declarations").
-  matchesExternal: (query, _ref, res) => res.module === query,
+  matchesExternal: (query, _ref, res, sub) => matchesModulePath(query, res.module, { separators: ["/"], members: false }, sub),
   references: {
     extract: (root) => extractGoReferences(root),
     sharedScope: (file, project) => goFilesIn(project, parentDir(file)),

@@ -34,6 +34,7 @@ import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { fileTree, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines, selectNodes } from "./syntax.js";
 import { extractJavaReferences } from "./java-references.js";
@@ -274,6 +275,8 @@ export const java: LanguageSpec = {
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   blindSpotNote: JAVA_BLIND_SPOT_NOTE,
+  // `import java.util.List` imports from the package `java.util` (JLS §7.5).
+  matchesExternal: (query, _ref, res, sub) => matchesModulePath(query, res.module, { separators: ["."], members: true }, sub),
   references: {
     extract: (root) => extractJavaReferences(root),
     sharedScope: (file, project) => samePackageFiles(file, project),

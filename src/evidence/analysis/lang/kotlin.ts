@@ -33,6 +33,7 @@ import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { memoize } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
@@ -265,4 +266,6 @@ export const kotlin: LanguageSpec = {
   moduleNames,
   importerHints,
   blindSpotNote: KOTLIN_BLIND_SPOT_NOTE,
+  // `import kotlinx.coroutines.launch` imports from the package `kotlinx.coroutines`.
+  matchesExternal: (query, _ref, res, sub) => matchesModulePath(query, res.module, { separators: ["."], members: true }, sub),
 };

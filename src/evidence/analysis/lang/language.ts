@@ -296,10 +296,11 @@ export interface LanguageSpec {
   importerHints?(file: string, project: ProjectView): Promise<{ literals: string[]; patterns?: string[] }>;
   /**
    * Optional (additive, B1): whether an import that resolved outside the tree (`external: true`)
-   * matches a `module_name` query. Absent → `res.module` equals the query or starts with it plus one
-   * of `.`, `/`, `::`.
+   * matches a `module_name` query: the exact module, or with `includeSubmodules` the module and
+   * everything under it (`external-match.ts`). Absent → `res.module` equals the query (or, with
+   * `includeSubmodules`, starts with it plus one of `.`, `/`, `::`).
    */
-  matchesExternal?(query: string, ref: ImportRef, res: Resolution): boolean;
+  matchesExternal?(query: string, ref: ImportRef, res: Resolution, includeSubmodules: boolean): boolean;
   /**
    * Optional (additive, J): for languages where a folder is a package (Go), the files that make up
    * the package at folder `dir` (repository-relative), so `find_importers` reads a folder query as

@@ -32,6 +32,7 @@ import { posix } from "node:path";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { joinPath, memoize, parentDir } from "./project-files.js";
 import { callStatementLines } from "./call-range.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
@@ -318,10 +319,13 @@ async function moduleNames(file: string, project: ProjectView): Promise<string[]
   return [ns === "" ? stem : `${ns}\\${stem}`];
 }
 
-/** External matching: the name itself or a name below it (`Psr\Http` matches `Psr\Http\Message\…`). */
-function matchesExternal(query: string, _ref: ImportRef, res: Resolution): boolean {
+/**
+ * External matching: the name itself or a class of that namespace (`Psr\Http\Message` matches
+ * `use Psr\Http\Message\ResponseInterface`); with `includeSubmodules` any name below it.
+ */
+function matchesExternal(query: string, _ref: ImportRef, res: Resolution, includeSubmodules: boolean): boolean {
   const q = query.replace(/\\+/g, "\\").replace(/^\\/, "");
-  return res.module === q || res.module.startsWith(`${q}\\`);
+  return matchesModulePath(q, res.module, { separators: ["\\"], members: true }, includeSubmodules);
 }
 
 /** The PHP language module. */

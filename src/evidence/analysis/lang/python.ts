@@ -36,6 +36,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { callStatementLines, shortText } from "./call-range.js";
 import { escapeRustRegex } from "../text-prefilter.js";
 import { parentDir } from "./project-files.js";
@@ -354,14 +355,15 @@ export async function resolvePython(ref: ImportRef, fromFile: string, project: P
 }
 
 /**
- * `find_importers` matching for imports that left the tree: the written module equals the query or
- * lies below it (`numpy` matches `import numpy.linalg`), or `from X import y` names `X.y`.
+ * `find_importers` matching for imports that left the tree: the written module equals the query,
+ * or `from X import y` names `X.y`; with `includeSubmodules` also a module below the query
+ * (`numpy` then matches `import numpy.linalg` and `from numpy.linalg import norm`).
  */
-function matchesExternal(query: string, ref: ImportRef, res: Resolution): boolean {
-  const m = res.module;
-  if (m === query || m.startsWith(`${query}.`)) return true;
+function matchesExternal(query: string, ref: ImportRef, res: Resolution, includeSubmodules: boolean): boolean {
+  const syntax = { separators: ["."], members: false };
+  if (matchesModulePath(query, res.module, syntax, includeSubmodules)) return true;
   const name = ref.names?.length === 1 ? ref.names[0] : undefined;
-  return name !== undefined && name !== "*" && `${m}.${name}` === query;
+  return name !== undefined && name !== "*" && matchesModulePath(query, `${res.module}.${name}`, syntax, includeSubmodules);
 }
 
 /**

@@ -47,6 +47,7 @@ import { extractRustReferences } from "./rust-references.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { matchesModulePath } from "./external-match.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { namedChildren, nodeLines, selectNodes } from "./syntax.js";
 
@@ -623,16 +624,18 @@ async function importerHints(file: string, project: ProjectView): Promise<{ lite
 }
 
 /**
- * An external use matches a query naming its crate or a path it imports, compared by whole `::`
- * segments: `use std::{fs, io::*}` matches `std`, `std::fs`, `std::io` and (through the glob)
- * `std::io::Read`, but not `std::f`.
+ * An external use matches a query naming a path it imports or the module it imports a name from,
+ * compared by whole `::` segments: `use std::{fs, io::*}` matches `std` (`fs` is taken from it),
+ * `std::fs`, `std::io` and (through the glob) `std::io::Read`, but not `std::f`; `use
+ * std::collections::HashMap` matches `std` only with `includeSubmodules`.
  */
-function matchesExternal(query: string, ref: ImportRef, res: Resolution): boolean {
+function matchesExternal(query: string, ref: ImportRef, res: Resolution, includeSubmodules: boolean): boolean {
   const q = query.replace(/^::/, "");
   const prefix = ref.specifier.replace(/^::/, "");
   const paths = ref.names === undefined ? [prefix] : ref.names.map((n) => (prefix === "" ? n : `${prefix}::${n}`));
   paths.push(res.module);
-  return paths.some((p) => p === q || p.startsWith(`${q}::`) || (p.endsWith("::*") && q.startsWith(p.slice(0, -1))));
+  const syntax = { separators: ["::"], members: true };
+  return paths.some((p) => matchesModulePath(q, p, syntax, includeSubmodules) || (p.endsWith("::*") && q.startsWith(p.slice(0, -1))));
 }
 
 /** The Rust language module. */
