@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** Identifies the generator's output: a hash of this source file, so any edit rebuilds stored corpora. */
-export const GENERATOR_VERSION = createHash("sha256").update(readFileSync(new URL(import.meta.url))).digest("hex").slice(0, 16);
+const GENERATOR_VERSION = createHash("sha256").update(readFileSync(new URL(import.meta.url))).digest("hex").slice(0, 16);
 
 export interface CorpusSpec {
   name: string;
@@ -388,7 +388,6 @@ from typing import Any
 
 from acme.core import text_utils
 
-
 class RagIndexBuilder:
     """Builds the on-disk retrieval index from document chunks."""
 
@@ -406,7 +405,6 @@ class RagIndexBuilder:
             json.dump({"dim": self.dim, "chunks": self.chunks}, fh)
         return path
 
-
 def load_index(path: str) -> dict[str, Any]:
     """Load an index written by RagIndexBuilder.build."""
     with open(path, encoding="utf-8") as fh:
@@ -418,7 +416,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 def normalize_payload(payload: Any) -> Any:
     """Strip whitespace from every string value of a payload."""
     if isinstance(payload, dict):
@@ -429,7 +426,6 @@ def normalize_payload(payload: Any) -> Any:
 `;
 
 const LEGACY_RAG = `"""Deprecated index helpers kept for old exports (not acme.core.rag_common)."""
-
 
 def legacy_index(path):
     return open(path).read()

@@ -23,10 +23,10 @@ import path from "node:path";
 import { LineCounter, isMap, isScalar, parseDocument, type Node as YamlNode, type YAMLMap } from "yaml";
 
 /** Largest configuration file read, in bytes (a settings file is a few hundred bytes). */
-export const MAX_CONFIG_FILE_BYTES = 65_536;
+const MAX_CONFIG_FILE_BYTES = 65_536;
 
 /** The repository file's name, in the root given by `--root`. */
-export const REPO_CONFIG_NAME = ".codecite.yml";
+const REPO_CONFIG_NAME = ".codecite.yml";
 
 /** Which file a setting came from. */
 export type ConfigFileKind = "repo" | "user";
@@ -43,7 +43,7 @@ interface FileKey {
  * Every accepted key (`serve.*` are the keys of the `serve:` mapping) and what it mirrors.
  * Values are validated in `config.ts` exactly as the flag or variable named here.
  */
-export const FILE_KEYS: Readonly<Record<string, FileKey>> = {
+const FILE_KEYS: Readonly<Record<string, FileKey>> = {
   model: { mirrors: "--model", repo: true },
   toolshim: { mirrors: "--toolshim", repo: true },
   num_ctx: { mirrors: "--num-ctx", repo: true },

@@ -13,14 +13,13 @@ import {
   AddressError,
   BASE_URL_FORM,
   DEFAULT_OLLAMA_HOST,
-  OLLAMA_DEFAULT_PORT,
   normalizeHttpBaseURL,
   normalizeOllamaHost as normalizeHost,
   redactCredentials,
 } from "./llm/server-address.js";
 import { ConfigFileError, type ConfigFiles, type FileSetting } from "./config-file.js";
 
-export { DEFAULT_OLLAMA_HOST, OLLAMA_DEFAULT_PORT };
+export { DEFAULT_OLLAMA_HOST };
 
 /** Chat providers (`--provider`, `CODECITE_PROVIDER`). */
 export type ProviderName = "ollama" | "openai" | "llama-cpp";
@@ -38,16 +37,15 @@ export type InterpreterBackend = "ollama" | "local";
 export type ValueSource = "flag" | "env" | "repo_file" | "user_file" | "default";
 
 /** Largest `--max-steps` (a guard against runaway sessions). */
-export const MAX_STEPS_LIMIT = 100;
-
+const MAX_STEPS_LIMIT = 100;
 
 /** Smallest accepted context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`). */
-export const MIN_CONTEXT_TOKENS = 2048;
+const MIN_CONTEXT_TOKENS = 2048;
 /** Largest accepted context size in tokens (1 Mi tokens, the longest contexts models offer). */
-export const MAX_CONTEXT_TOKENS = 1_048_576;
+const MAX_CONTEXT_TOKENS = 1_048_576;
 
 /** Default interpreter model on Ollama (the same default as goose's tool shim). */
-export const DEFAULT_INTERPRETER_OLLAMA_MODEL = "mistral-nemo";
+const DEFAULT_INTERPRETER_OLLAMA_MODEL = "mistral-nemo";
 
 /** The resolved, validated configuration. */
 export interface Config {
@@ -163,7 +161,7 @@ export function parseInterpreterBackend(raw: string, variable = "CODECITE_TOOLSH
  * are read as `llama-cpp`).
  * @throws ConfigError naming `variable` for anything else.
  */
-export function parseProvider(raw: string, variable = "CODECITE_PROVIDER"): ProviderName {
+function parseProvider(raw: string, variable = "CODECITE_PROVIDER"): ProviderName {
   const v = raw.trim().toLowerCase();
   if (v === "ollama" || v === "openai") return v;
   if (v === "llama-cpp" || v === "llama.cpp" || v === "llama_cpp") return "llama-cpp";
@@ -217,7 +215,7 @@ function nonBlank(v: string | undefined): string | undefined {
  * Parses a step limit: a whole number from 1 to {@link MAX_STEPS_LIMIT}.
  * @throws ConfigError naming `variable` for anything else.
  */
-export function parseMaxSteps(raw: string, variable = "--max-steps"): number {
+function parseMaxSteps(raw: string, variable = "--max-steps"): number {
   const v = raw.trim();
   const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_STEPS_LIMIT) throw new ConfigError(variable, raw, [`an integer from 1 to ${MAX_STEPS_LIMIT}`]);
@@ -228,7 +226,7 @@ export function parseMaxSteps(raw: string, variable = "--max-steps"): number {
  * Parses a yes/no setting: `1/true/yes/on` and `0/false/no/off`, any case.
  * @throws ConfigError naming `variable` for anything else.
  */
-export function parseBoolean(raw: string, variable: string): boolean {
+function parseBoolean(raw: string, variable: string): boolean {
   const v = raw.trim().toLowerCase();
   if ((TRUE_WORDS as readonly string[]).includes(v)) return true;
   if ((FALSE_WORDS as readonly string[]).includes(v)) return false;
@@ -433,11 +431,11 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
 }
 
 /** Default port of `codecite serve` (one above Ollama's 11434). */
-export const DEFAULT_SERVE_PORT = 11435;
+const DEFAULT_SERVE_PORT = 11435;
 /** Default listen address of `codecite serve`: loopback only. */
-export const DEFAULT_SERVE_LISTEN = "127.0.0.1";
+const DEFAULT_SERVE_LISTEN = "127.0.0.1";
 /** Shortest accepted `--token` (a guessable token is no protection). */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** Flags of `codecite serve`, as typed. Absent = not given. */
 export interface ServeFlags {
@@ -468,7 +466,7 @@ export interface ServeConfig {
 }
 
 /** Whether `address` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`). */
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const a = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
   return a === "localhost" || a === "::1" || /^127(?:\.\d{1,3}){3}$/.test(a) || /^::ffff:127(?:\.\d{1,3}){3}$/.test(a);
 }

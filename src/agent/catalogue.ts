@@ -9,7 +9,7 @@ import type { ToolDefinition } from "../llm/types.js";
 import { estimateTokens } from "./context-budget.js";
 
 /** Most of the context the tool catalogue may take before it is compacted. */
-export const CATALOGUE_SHARE = 0.25;
+const CATALOGUE_SHARE = 0.25;
 
 /** Estimated tokens of a catalogue as sent (its JSON). */
 export function catalogueTokens(defs: readonly ToolDefinition[]): number {
@@ -38,7 +38,7 @@ function compactSchema(schema: unknown): unknown {
 }
 
 /** The compact form of the definitions (see the module comment). */
-export function compactCatalogue(defs: readonly ToolDefinition[]): ToolDefinition[] {
+function compactCatalogue(defs: readonly ToolDefinition[]): ToolDefinition[] {
   return defs.map((d) => ({
     type: "function",
     function: {

@@ -41,7 +41,7 @@ function fixedTokensOf(system: string, tools: readonly ToolDefinition[] | undefi
  * The smallest context (a multiple of 1024) in which `history` fits next to `system` and the
  * catalogue as it would be sent at that size; `undefined` when none up to 1M does.
  */
-export function smallestWorkingContext(
+function smallestWorkingContext(
   history: readonly Message[],
   system: string,
   fullTools: ToolDefinition[] | undefined,

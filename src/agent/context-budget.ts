@@ -35,16 +35,16 @@ export const DEFAULT_CONTEXT_TOKENS = 8192;
  * BPE tokenizers (the common figure is 3.5–4 characters per token; the lower end errs on the
  * side of a larger estimate). No tokenizer is loaded: the estimate is deliberately cheap.
  */
-export const CHARS_PER_TOKEN = 3.5;
+const CHARS_PER_TOKEN = 3.5;
 
 /** Tokens added per message for the chat template's role markers and separators (estimate). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
 /** Smallest reserve left for the model's reply, in tokens. */
-export const MIN_ANSWER_RESERVE_TOKENS = 1024;
+const MIN_ANSWER_RESERVE_TOKENS = 1024;
 
 /** Share of the context reserved for the model's reply (reasoning included). */
-export const ANSWER_RESERVE_SHARE = 0.2;
+const ANSWER_RESERVE_SHARE = 0.2;
 
 /** The note of a result compacted to references (records without snippets). */
 export const COMPACT_NOTE = "snippets omitted to save context; call read_evidence for the lines";
@@ -205,7 +205,7 @@ export function compactEvidence(
 }
 
 /** The counts-only form of a successful result (step 3). */
-export function countsOnly(parsed: EvidenceEnvelope | { kind: "value" }): CountsEnvelope {
+function countsOnly(parsed: EvidenceEnvelope | { kind: "value" }): CountsEnvelope {
   if (parsed.kind === "value") return { ok: true, note: "result omitted to save context; repeat the call to see it again" };
   return {
     ok: true,

@@ -29,7 +29,7 @@ function stepTotal(result: DispatchResult): number {
 }
 
 /** Records a step and its `tool` message in the session. */
-export function addToolResult(s: Session, step: AgentStep, result: DispatchResult, callId?: string): void {
+function addToolResult(s: Session, step: AgentStep, result: DispatchResult, callId?: string): void {
   s.steps.push(step);
   s.emit({ type: "tool_result", step, result });
   const message: Message = { role: "tool", content: JSON.stringify(result), tool_name: step.tool };
@@ -38,7 +38,7 @@ export function addToolResult(s: Session, step: AgentStep, result: DispatchResul
 }
 
 /** Runs one call (or answers it from an identical earlier one) and records it. */
-export async function runCall(s: Session, call: { name: string; arguments: unknown; id?: string }, recoveredBy: AgentStep["recovered_by"]): Promise<DispatchResult> {
+async function runCall(s: Session, call: { name: string; arguments: unknown; id?: string }, recoveredBy: AgentStep["recovered_by"]): Promise<DispatchResult> {
   const args = call.arguments;
   const previous = s.log.previous(call.name, args);
   let result: DispatchResult;

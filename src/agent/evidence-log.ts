@@ -14,7 +14,7 @@ import type { Evidence } from "../tools/index.js";
 import type { DispatchResult } from "../tools/registry.js";
 
 /** JSON with object keys sorted at every level: equal arguments give equal keys. */
-export function stableStringify(value: unknown): string {
+function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value as Record<string, unknown>)

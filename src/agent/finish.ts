@@ -38,7 +38,7 @@ export function gradeAnswer(s: Session, answer: string): Promise<Citation[]> {
 }
 
 /** `path: 1-12, 40-52` per file shown, at most {@link MAX_SEEN_LISTED} ranges. */
-export function seenRanges(seen: SeenLines): string[] {
+function seenRanges(seen: SeenLines): string[] {
   const out: string[] = [];
   for (const [path, lines] of seen) {
     const nums = [...lines.keys()].sort((a, b) => a - b);

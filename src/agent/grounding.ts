@@ -57,7 +57,6 @@ export interface Citation {
 /** Lines shown to the model: path → line number → text. */
 export type SeenLines = ReadonlyMap<string, ReadonlyMap<number, string>>;
 
-
 /** Looks a cited path up in the repository (exact path first, then a unique path ending). */
 export type LocateFile = (path: string) => Promise<LocatedFile>;
 
@@ -100,7 +99,7 @@ function looksLikePath(p: string): boolean {
 }
 
 /** `\` → `/`, leading `./` dropped, trailing sentence dots dropped. */
-export function normalizeCitedPath(p: string): string {
+function normalizeCitedPath(p: string): string {
   let out = p.replace(/\\/g, "/");
   while (out.startsWith("./")) out = out.slice(2);
   out = out.replace(/\.+$/, "");
@@ -205,9 +204,3 @@ export function groundingOf(answer: string, citations: readonly Citation[]): Gro
   return "partial";
 }
 
-/** Counts of each status, in the order supported, seen, unseen, invalid. */
-export function statusCounts(citations: readonly Citation[]): Record<CitationStatus, number> {
-  const counts: Record<CitationStatus, number> = { supported: 0, seen: 0, unseen: 0, invalid: 0 };
-  for (const c of citations) counts[c.status]++;
-  return counts;
-}

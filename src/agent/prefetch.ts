@@ -31,9 +31,9 @@ import { compactEvidence, estimateMessageTokens } from "./context-budget.js";
 import type { AgentStep, Session } from "./session.js";
 
 /** Most names looked up. */
-export const MAX_NAMES = 6;
+const MAX_NAMES = 6;
 /** Most of the context the prefetched results may take. */
-export const PREFETCH_SHARE = 0.25;
+const PREFETCH_SHARE = 0.25;
 /** Lines of a named file shown when the question names a file but no import. */
 const FILE_HEAD_LINES = 40;
 
@@ -51,7 +51,7 @@ const DIFF_RE = /\bdiff\w*|\bchang\w*|\bcommit\w*|\bmodif\w*|\bbetween\b|\bsince
 const SINCE_RE = /\bsince\b|\bafter\b|自從|自从|以來|以来|之後|之后/i;
 
 /** The intents of a question (see the module comment). */
-export function intentsOf(question: string): Intents {
+function intentsOf(question: string): Intents {
   return { imports: IMPORT_RE.test(question), references: REFERENCE_RE.test(question), diff: DIFF_RE.test(question), since: SINCE_RE.test(question) };
 }
 
@@ -93,7 +93,7 @@ export function questionNames(question: string): QuestionName[] {
 }
 
 /** The calls prefetch would try for a question, in order (files and refs resolved later). */
-export function plannedLookups(question: string, names: readonly QuestionName[], tools: readonly string[]): Array<{ name: string; arguments: Record<string, unknown>; path?: string }> {
+function plannedLookups(question: string, names: readonly QuestionName[], tools: readonly string[]): Array<{ name: string; arguments: Record<string, unknown>; path?: string }> {
   const intents = intentsOf(question);
   const has = (t: string) => tools.includes(t);
   const calls: Array<{ name: string; arguments: Record<string, unknown>; path?: string }> = [];

@@ -47,16 +47,12 @@ import { recoverTurn } from "./recover-turn.js";
 import { DEFAULT_SESSION_TIMEOUT_MS, SessionDeadline, prepare, type AgentResult, type RunAgentOptions, type Session, type StopReason } from "./session.js";
 
 export {
-  DEFAULT_MAX_CALLS_PER_TURN,
   DEFAULT_MAX_STEPS,
-  DEFAULT_SESSION_TIMEOUT_MS,
   type AgentEvent,
   type AgentResult,
   type AgentStep,
   type AgentToolshimMode,
-  type NoticeReason,
   type RunAgentOptions,
-  type StopReason,
 } from "./session.js";
 
 /** Model turns and tool calls until the model answers or a limit stops the loop. */

@@ -28,9 +28,9 @@
  */
 
 /** Count below this share of the estimate: clearly fewer tokens than were sent. */
-export const TRUNCATION_SHARE = 0.6;
+const TRUNCATION_SHARE = 0.6;
 /** Counts below this are taken as cache hits, never judged. */
-export const MIN_JUDGED_COUNT = 256;
+const MIN_JUDGED_COUNT = 256;
 
 /** Estimates of one request, in tokens. */
 export interface SentPrompt {

@@ -36,7 +36,7 @@ export interface AgentSession {
 }
 
 /** The `ConfigFlags` of the flags that were given. */
-export function configFlagsOf(flags: SessionFlags): ConfigFlags {
+function configFlagsOf(flags: SessionFlags): ConfigFlags {
   const out: ConfigFlags = {};
   if (flags.model !== undefined) out.model = flags.model;
   if (flags.provider !== undefined) out.provider = flags.provider;

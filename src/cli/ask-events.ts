@@ -18,7 +18,7 @@ import { colorEnabled, colorsFor, logLine } from "./output.js";
 import { visibleText } from "../evidence/visible-text.js";
 
 /** Starts each reasoning line on stderr when colour is off. */
-export const THINKING_PREFIX = "thinking: ";
+const THINKING_PREFIX = "thinking: ";
 
 /** Notices whose message also ends the answer (`[codecite] …` notes). */
 const ANSWER_NOTES: ReadonlySet<string> = new Set(["max_steps", "timeout", "calls_cut", "length", "context"]);

@@ -110,7 +110,7 @@ export interface DiffStatFile {
  * Per-file added/removed counts from `diff` records (unified-diff hunks: lines starting with
  * `+` are added, `-` removed; the `@@` header and context lines count for neither), in path order.
  */
-export function diffStat(evidence: readonly { path: string; snippet: string }[]): DiffStatFile[] {
+function diffStat(evidence: readonly { path: string; snippet: string }[]): DiffStatFile[] {
   const byPath = new Map<string, DiffStatFile>();
   for (const e of evidence) {
     const f = byPath.get(e.path) ?? { path: e.path, added: 0, removed: 0 };
@@ -124,7 +124,7 @@ export function diffStat(evidence: readonly { path: string; snippet: string }[])
 }
 
 /** `path | +A -R` lines and a total line, like `git diff --stat` without the bars. */
-export function renderDiffStat(files: readonly DiffStatFile[], view: { show(rel: string): string }): string {
+function renderDiffStat(files: readonly DiffStatFile[], view: { show(rel: string): string }): string {
   if (files.length === 0) return "";
   const shown = files.map((f) => visibleText(view.show(f.path)));
   const width = Math.max(...shown.map((s) => s.length));

@@ -42,13 +42,13 @@ export class UsageError extends Error {
 }
 
 /** The exit code of a failure: 2 for usage, configuration and tool errors; 1 for the rest. */
-export function exitCodeFor(err: unknown): 1 | 2 {
+function exitCodeFor(err: unknown): 1 | 2 {
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof ConfigFileError || err instanceof ToolError) return 2;
   return 1;
 }
 
 /** The JSON error object of a failure. */
-export function errorObject(err: unknown): { code: string; message: string; hint?: string } {
+function errorObject(err: unknown): { code: string; message: string; hint?: string } {
   if (err instanceof ToolError) return err.toJSON();
   if (err instanceof ConfigError || err instanceof ConfigFileError) return { code: "INVALID_ARGUMENT", message: err.message, hint: err.hint };
   if (err instanceof ProviderError) {
@@ -88,7 +88,7 @@ export function logLine(text: string): void {
  * Reports a failure and sets the exit code: with `json`, the error object on stdout; always a
  * readable `codecite: error: …` (and `hint: …`) on stderr.
  */
-export function reportFailure(err: unknown, json: boolean): void {
+function reportFailure(err: unknown, json: boolean): void {
   const obj = errorObject(err);
   if (json) printJson({ ok: false, error: obj });
   const c = colorsFor(process.stderr);

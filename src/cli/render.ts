@@ -26,7 +26,7 @@ import type { Colors } from "./output.js";
 import { SAME_DIR_VIEW, shellQuote, type RootView } from "./root-view.js";
 
 /** The `path:line` location of a record (its first line), with the path as `view` shows it. */
-export function location(e: Evidence, view: RootView = SAME_DIR_VIEW): string {
+function location(e: Evidence, view: RootView = SAME_DIR_VIEW): string {
   return `${shownPath(e.path, view)}:${e.start_line}`;
 }
 

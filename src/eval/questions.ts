@@ -121,7 +121,7 @@ function evidenceOf(r: DispatchResult): Evidence[] | undefined {
 }
 
 /** The digest that keys cached results of a question. */
-export function questionFingerprint(question: string, key: readonly KeyLocation[], snippets: readonly string[] = []): string {
+function questionFingerprint(question: string, key: readonly KeyLocation[], snippets: readonly string[] = []): string {
   return createHash("sha1").update(JSON.stringify([question, key, snippets])).digest("hex").slice(0, 16);
 }
 

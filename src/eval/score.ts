@@ -18,7 +18,7 @@ import type { AgentResult } from "../agent/index.js";
 import type { EvalQuestion, KeyLocation } from "./questions.js";
 
 /** A definition key matches citations within its first lines (decorators, the signature). */
-export const DEFINITION_HEAD_LINES = 4;
+const DEFINITION_HEAD_LINES = 4;
 
 /** Citation statuses (README, `ask --json` `citations[].status`). */
 export type CitationStatus = "supported" | "seen" | "unseen" | "invalid";
@@ -102,7 +102,7 @@ export function emptyCitations(): CitationCounts {
 }
 
 /** The status of a citation: its `status` when the grounding check gave one, else from `verified`. */
-export function citationStatus(c: { verified: boolean; status?: string }): CitationStatus {
+function citationStatus(c: { verified: boolean; status?: string }): CitationStatus {
   const s = c.status;
   if (s === "supported" || s === "seen" || s === "unseen" || s === "invalid") return s;
   return c.verified ? "seen" : "invalid";

@@ -145,7 +145,7 @@ function startsUpper(clause: Clause): boolean {
 }
 
 /** The model's words: tool and parameter names as the tool definitions spell them. */
-export function modelTerm(term: Term): string {
+function modelTerm(term: Term): string {
   switch (term.kind) {
     case "tool":
       return term.tool;

@@ -24,13 +24,13 @@ import { advice, joinAdvice, param, renderForModel, tool, type AdviceText } from
 import type { Evidence, EvidenceFlag, EvidenceResult } from "./evidence.js";
 
 /** Records returned when the caller gives no `max_results`. */
-export const DEFAULT_MAX_RESULTS = 50;
+const DEFAULT_MAX_RESULTS = 50;
 /** Snippet lines kept per record before the ladder. */
-export const DEFAULT_SNIPPET_LINES = 12;
+const DEFAULT_SNIPPET_LINES = 12;
 /** Characters kept per snippet line. */
-export const DEFAULT_LINE_CHARS = 300;
+const DEFAULT_LINE_CHARS = 300;
 /** Serialized size (UTF-8 bytes of the envelope JSON) above which the ladder starts: about 3–4K tokens. */
-export const DEFAULT_MAX_BYTES = 12_000;
+const DEFAULT_MAX_BYTES = 12_000;
 
 export interface BudgetOptions {
   maxResults?: number;
@@ -67,7 +67,7 @@ export function scopedBudget(opts: BudgetOptions, scope: OutputScope | undefined
 }
 
 /** The largest `max_results` the tools accept (`src/tools/code-tools.ts`). */
-export const MAX_RESULTS_LIMIT = 200;
+const MAX_RESULTS_LIMIT = 200;
 
 /** The form {@link applyBudget} settled on. */
 export type BudgetForm = "full" | "first_lines" | "per_file";

@@ -6,7 +6,7 @@
  */
 
 /** Optimal-string-alignment distance, stopping early once every entry of a row exceeds `max`. */
-export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -25,7 +25,7 @@ import { ToolError } from "./evidence.js";
 import { isInside } from "./sandbox/path-policy.js";
 
 /** Most directory entries inspected in git directories before the check gives up (and refuses). */
-export const MAX_GIT_DIR_ENTRIES = 2_000_000;
+const MAX_GIT_DIR_ENTRIES = 2_000_000;
 /** Depth of alternates of alternates that git follows (git's own limit, `link_alt_odb_entry`). */
 const MAX_ALTERNATE_DEPTH = 5;
 
@@ -68,7 +68,7 @@ async function realOrUndefined(p: string): Promise<string | undefined> {
  * points cannot be told apart from an outside file that exists).
  * @throws ToolError `UNSUPPORTED` ({@link refuseStore}).
  */
-export async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]): Promise<void> {
+async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]): Promise<void> {
   let seen = 0;
   const stack = [...new Set(dirs)];
   const visited = new Set<string>();
@@ -125,7 +125,7 @@ async function alternatesOf(objects: string): Promise<{ file: string; entries: s
  * of the alternates, so their folders can be checked for links too.
  * @throws ToolError `UNSUPPORTED` ({@link refuseStore}).
  */
-export async function checkAlternates(allowed: AllowedRoots, objects: string, depth = 0): Promise<string[]> {
+async function checkAlternates(allowed: AllowedRoots, objects: string, depth = 0): Promise<string[]> {
   const found: string[] = [];
   for (const { file, entries } of await alternatesOf(objects)) {
     for (const entry of entries) {

@@ -53,9 +53,9 @@ export interface RgOtherEvent {
 export type RgJsonEvent = RgMatchEvent | RgSummaryEvent | RgOtherEvent;
 
 /** Events up to this size (bytes) are decoded with `JSON.parse`; larger ones are streamed: 1 MiB. */
-export const MAX_PARSED_EVENT_BYTES = 1024 * 1024;
+const MAX_PARSED_EVENT_BYTES = 1024 * 1024;
 /** Bytes of a streamed event's line (as JSON string content) that are kept: 64 KiB. */
-export const KEPT_LINE_BYTES = 64 * 1024;
+const KEPT_LINE_BYTES = 64 * 1024;
 
 /** How ripgrep's JSON printer starts the events that {@link RgJsonReader} skips without parsing. */
 const BEGIN_PREFIX = Buffer.from('{"type":"begin"');

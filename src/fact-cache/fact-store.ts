@@ -35,7 +35,7 @@ import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
 
 /** Default racy window in ms (see the module comment): FAT's 2 s mtime granularity. */
-export const DEFAULT_RACY_WINDOW_MS = 2000;
+const DEFAULT_RACY_WINDOW_MS = 2000;
 
 export interface FactStoreOptions {
   /**

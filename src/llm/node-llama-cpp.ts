@@ -19,7 +19,7 @@ export type ChatModelFunctions = import("node-llama-cpp").ChatModelFunctions;
 /** The node-llama-cpp version the llama-cpp provider is written and tested against. */
 export const NODE_LLAMA_CPP_VERSION = "3.21.1";
 /** The command that installs it. */
-export const NODE_LLAMA_CPP_INSTALL_HINT = `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`;
+const NODE_LLAMA_CPP_INSTALL_HINT = `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`;
 
 /** True when `err` is Node's "cannot find package node-llama-cpp" error. */
 function isMissingPackage(err: unknown): boolean {

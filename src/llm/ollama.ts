@@ -34,7 +34,7 @@ import {
 } from "./types.js";
 
 /** Default per-request timeout: 5 minutes (a CPU-only 8B model can take minutes on a long prompt). */
-export const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
+const DEFAULT_OLLAMA_TIMEOUT_MS = 300_000;
 
 /** Options of `new OllamaProvider(…)`. */
 export interface OllamaProviderOptions {

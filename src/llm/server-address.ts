@@ -8,9 +8,9 @@
 /** Default Ollama address (Ollama's own default, `127.0.0.1:11434`). */
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 /** Ollama's default port, added to an address that names none (except `https://`, see below). */
-export const OLLAMA_DEFAULT_PORT = 11434;
+const OLLAMA_DEFAULT_PORT = 11434;
 /** The address forms `normalizeOllamaHost` accepts, for error messages. */
-export const OLLAMA_HOST_FORMS = "host, host:port, [IPv6]:port or http(s)://host[:port][/path]";
+const OLLAMA_HOST_FORMS = "host, host:port, [IPv6]:port or http(s)://host[:port][/path]";
 /** The form `normalizeHttpBaseURL` accepts, for error messages. */
 export const BASE_URL_FORM = "an http(s) URL such as http://127.0.0.1:8080/v1";
 

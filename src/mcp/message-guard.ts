@@ -20,7 +20,7 @@ import { Transform, type TransformCallback } from "node:stream";
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /** A JSON-RPC 2.0 error response, serialised as one line. */
-export function jsonRpcErrorLine(id: string | number | null, code: number, message: string): string {
+function jsonRpcErrorLine(id: string | number | null, code: number, message: string): string {
   return `${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`;
 }
 

@@ -20,7 +20,7 @@ const ERROR_CODES: readonly ToolErrorCode[] = [
 ];
 
 /** JSON Schema of one `Evidence` record (all six required fields; optional ones typed). */
-export const EVIDENCE_SCHEMA = {
+const EVIDENCE_SCHEMA = {
   type: "object",
   properties: {
     path: { type: "string", description: "Repository-relative path, '/'-separated" },

@@ -74,7 +74,7 @@ export function isWithin(child: string, parent: string): boolean {
 }
 
 /** The MCP tool list: the registry's definitions with annotations and the envelope as output schema. */
-export function mcpToolList(registry: ToolRegistry): Tool[] {
+function mcpToolList(registry: ToolRegistry): Tool[] {
   return registry.definitions().map((d) => ({
     name: d.function.name,
     title: titleOf(d.function.name),

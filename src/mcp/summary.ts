@@ -16,7 +16,7 @@ import { visibleText, type Evidence } from "../tools/index.js";
 import type { DispatchResult } from "../tools/registry.js";
 
 /** `path:line` for one-line records, `path:start-end` otherwise (editor-openable). */
-export function location(e: Evidence): string {
+function location(e: Evidence): string {
   const p = visibleText(e.path);
   return e.start_line === e.end_line ? `${p}:${e.start_line}` : `${p}:${e.start_line}-${e.end_line}`;
 }

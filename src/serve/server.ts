@@ -30,7 +30,7 @@ import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
 
 /** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
-export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Where the gateway forwards to. */
 export type Upstream =

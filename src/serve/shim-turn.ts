@@ -49,7 +49,7 @@ export class ToolSupport {
 }
 
 /** The messages of a prompt-mode request: history as text, the catalogue appended to the system prompt. */
-export function promptModeMessages(messages: Message[], tools: readonly OfferedTool[]): Message[] {
+function promptModeMessages(messages: Message[], tools: readonly OfferedTool[]): Message[] {
   const rendered = renderHistoryForShim(messages);
   const catalog = renderCatalogPrompt(tools);
   const first = rendered[0];
@@ -58,7 +58,7 @@ export function promptModeMessages(messages: Message[], tools: readonly OfferedT
 }
 
 /** The client's tools as the shim's whitelist. */
-export function offeredTools(chat: GatewayChat): OfferedTool[] {
+function offeredTools(chat: GatewayChat): OfferedTool[] {
   return chat.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
 }
 

@@ -21,7 +21,7 @@ import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 export const VIRTUAL_MODEL = "codecite";
 
 /** Longest earlier conversation passed with the question, in characters. */
-export const HISTORY_CHARS = 4000;
+const HISTORY_CHARS = 4000;
 
 /** Whether `model` is the virtual model; for `codecite/<name>`, the upstream model it names. */
 export function virtualTarget(model: string): { upstream?: string } | undefined {
@@ -45,7 +45,7 @@ export interface VirtualModelContext {
 }
 
 /** The question with the earlier conversation before it. */
-export function questionOf(chat: GatewayChat): string {
+function questionOf(chat: GatewayChat): string {
   const lastUser = chat.messages.map((m) => m.role).lastIndexOf("user");
   if (lastUser < 0 || chat.messages[lastUser]!.content.trim() === "") throw new GatewayError(400, "the conversation has no user message to answer");
   const question = chat.messages[lastUser]!.content.trim();
@@ -59,7 +59,7 @@ export function questionOf(chat: GatewayChat): string {
 }
 
 /** The Markdown appended to the answer: evidence records, then citations with their status. */
-export function evidenceMarkdown(result: AgentResult): string {
+function evidenceMarkdown(result: AgentResult): string {
   const lines = ["", "", "---", `**Evidence** (${result.evidence.length})`];
   for (const e of result.evidence) {
     const range = e.start_line === e.end_line ? `${e.start_line}` : `${e.start_line}-${e.end_line}`;

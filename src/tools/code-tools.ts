@@ -38,7 +38,7 @@ const SYMBOL_KINDS = [
 const maxResults = (dflt: number) =>
   z.int().min(1).max(200).default(dflt).describe("Maximum records returned");
 
-export const searchCodeInput = z.object({
+const searchCodeInput = z.object({
   query: z.string().min(1).describe("Text to find (literal unless regex is true)"),
   regex: z.boolean().default(false).describe("Query is a regex (Rust syntax, no lookaround)"),
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
@@ -54,7 +54,7 @@ export const findSymbolInput = z.object({
   max_results: maxResults(50),
 });
 
-export const readEvidenceInput = z.object({
+const readEvidenceInput = z.object({
   path: z.string().min(1).describe("Repository-relative file path"),
   start_line: z.int().min(1).max(100_000_000).optional().describe("First line, 1-based (default 1)"),
   end_line: z.int().min(1).max(100_000_000).optional().describe("Last line, inclusive (default: a capped window)"),
@@ -72,14 +72,14 @@ export const findImportersInput = z.object({
   max_results: maxResults(50),
 });
 
-export const findReferencesInput = z.object({
+const findReferencesInput = z.object({
   name: z.string().min(1).describe("The definition: 'func', 'Class.method', 'module.func', 'Type::method' or Go 'pkg.Func'"),
   path: z.string().optional().describe("The repository-relative file or folder holding the definition (to pick one of several)"),
   kind: z.enum(USE_KINDS).optional().describe("Only uses of this kind: call, import, type, inherit, value"),
   max_results: maxResults(50),
 });
 
-export const readGitDiffInput = z.object({
+const readGitDiffInput = z.object({
   base: z.string().optional().describe("Base commit or ref (default: HEAD)"),
   head: z.string().optional().describe("Head commit or ref (default: the working tree)"),
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
@@ -90,8 +90,6 @@ export type {
   SearchCodeArgs,
   FindSymbolArgs,
   ReadEvidenceArgs,
-  FindImportersArgs,
-  FindReferencesArgs,
   ReadGitDiffArgs,
 } from "../evidence/args.js";
 
@@ -100,7 +98,7 @@ function workspaceOf(ctx: ToolContext): Workspace {
   return ctx.workspace;
 }
 
-export const searchCodeTool = defineTool({
+const searchCodeTool = defineTool({
   name: "search_code",
   description:
     "Search file contents with ripgrep; returns the matching lines with path and line number.",
@@ -108,7 +106,7 @@ export const searchCodeTool = defineTool({
   run: async (args, ctx) => (await import("../evidence/search.js")).searchCode(workspaceOf(ctx), args, ctx.signal, {}, ctx.output),
 });
 
-export const findSymbolTool = defineTool({
+const findSymbolTool = defineTool({
   name: "find_symbol",
   description:
     "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java); returns the whole definition.",
@@ -116,14 +114,14 @@ export const findSymbolTool = defineTool({
   run: async (args, ctx) => (await import("../evidence/symbols.js")).findSymbol(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
-export const readEvidenceTool = defineTool({
+const readEvidenceTool = defineTool({
   name: "read_evidence",
   description: "Read exact lines of a file (1-based, inclusive), e.g. around a search hit or a definition.",
   input: readEvidenceInput,
   run: async (args, ctx) => (await import("../evidence/read.js")).readEvidence(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
-export const findImportersTool = defineTool({
+const findImportersTool = defineTool({
   name: "find_importers",
   description:
     "List the files that import a module, with each import statement. By default the exact module only " +
@@ -132,7 +130,7 @@ export const findImportersTool = defineTool({
   run: async (args, ctx) => (await import("../evidence/importers.js")).findImporters(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
-export const findReferencesTool = defineTool({
+const findReferencesTool = defineTool({
   name: "find_references",
   description:
     "Who calls or uses a function, class, method, type or constant: every place that refers to that definition, " +
@@ -142,7 +140,7 @@ export const findReferencesTool = defineTool({
   run: async (args, ctx) => (await import("../evidence/references.js")).findReferences(workspaceOf(ctx), args, ctx.signal, ctx.output),
 });
 
-export const readGitDiffTool = defineTool({
+const readGitDiffTool = defineTool({
   name: "read_git_diff",
   description: "Show git changes as hunks: working tree against HEAD by default, or between two commits.",
   input: readGitDiffInput,

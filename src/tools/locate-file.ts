@@ -14,7 +14,7 @@ import { treeSnapshot } from "../evidence/analysis/project-view.js";
 import type { Workspace } from "../evidence/sandbox/workspace.js";
 
 /** Candidates named for an ambiguous file name. */
-export const MAX_CANDIDATES = 5;
+const MAX_CANDIDATES = 5;
 
 /** A cited path as found in the repository, or why it is not a citable file. */
 export type LocatedFile =

@@ -6,13 +6,11 @@
 export { recover, recoverDeterministic, showsToolIntent, type Interpreter, type RecoverOptions } from "./recover.js";
 export { createInterpreter, interpreterFormat, interpreterRequest, parseInterpreterReply } from "./interpreter.js";
 export { renderCatalogPrompt, renderHistoryForShim } from "./prompt.js";
-export { StreamFilter, type StreamFilterOptions } from "./stream-filter.js";
+export { StreamFilter } from "./stream-filter.js";
 export { resolveToolName } from "./names.js";
 export type {
-  ArgumentValidator,
   AssistantTurn,
   OfferedTool,
-  RawCall,
   RecoverResult,
   RecoveredBy,
   RejectedCall,

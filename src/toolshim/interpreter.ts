@@ -69,7 +69,7 @@ function catalogue(tools: readonly OfferedTool[]): string {
  * {@link MAX_INTERPRETER_INPUT} characters of model output plus the tool catalogue (about 6K
  * tokens), more than the 2048–4096-token default of many Ollama installs.
  */
-export const INTERPRETER_CONTEXT_TOKENS = 8192;
+const INTERPRETER_CONTEXT_TOKENS = 8192;
 
 /** The chat request the interpreter sends (exported for tests). */
 export function interpreterRequest(

@@ -26,7 +26,7 @@ import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
 import { folderProject } from "./lang-test-kit.js";
 
 /** Per codecite language: the ctags language names and the ctags kinds codecite claims to find. */
-export const KINDS: Readonly<Record<string, { ctags: string[]; kinds: string[] }>> = {
+const KINDS: Readonly<Record<string, { ctags: string[]; kinds: string[] }>> = {
   c: { ctags: ["C"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro"] },
   cpp: { ctags: ["C++"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro", "class", "namespace"] },
   csharp: { ctags: ["C#"], kinds: ["class", "struct", "interface", "enum", "enumerator", "method", "property", "event"] },

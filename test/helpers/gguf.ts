@@ -147,7 +147,7 @@ function writeArray<T>(out: Bytes, elementType: ValueType, values: readonly T[],
 }
 
 /** Serialises a GGUF v3 file from metadata and F32 tensors. */
-export function encodeGguf(meta: ReadonlyArray<[string, MetaValue]>, tensors: readonly TensorSpec[]): Buffer {
+function encodeGguf(meta: ReadonlyArray<[string, MetaValue]>, tensors: readonly TensorSpec[]): Buffer {
   const out = new Bytes();
   out.push(Buffer.from("GGUF", "ascii"));
   out.u32(3);
@@ -188,7 +188,7 @@ function rng(seed: number): () => number {
 }
 
 /** ChatML chat template (Jinja), the form `<|im_start|>role\ncontent<|im_end|>\n`. */
-export const CHATML_TEMPLATE =
+const CHATML_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n' }}{% endfor %}" +
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
@@ -209,7 +209,7 @@ export interface TinyLlamaOptions {
  * Vocabulary: `<unk>`, `<s>`, `</s>`, `<0x00>`…`<0xFF>`, then `▁` (U+2581, SentencePiece's
  * escaped space, so that text with spaces survives a tokenize/detokenize round trip).
  */
-export const TINY_VOCAB: readonly string[] = [
+const TINY_VOCAB: readonly string[] = [
   "<unk>",
   "<s>",
   "</s>",
@@ -244,7 +244,7 @@ function preference(token: number): number {
 }
 
 /** Builds the tiny llama model (see the module comment) as GGUF bytes. */
-export function buildTinyLlamaGguf(opts: TinyLlamaOptions = {}): Buffer {
+function buildTinyLlamaGguf(opts: TinyLlamaOptions = {}): Buffer {
   const embd = opts.embd ?? 64;
   const layers = opts.layers ?? 1;
   const heads = opts.heads ?? 4;

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 
 /** The environment of every fixture git process. */
-export const GIT_TEST_ENV: NodeJS.ProcessEnv = {
+const GIT_TEST_ENV: NodeJS.ProcessEnv = {
   ...process.env,
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_CONFIG_NOSYSTEM: "1",

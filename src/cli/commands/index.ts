@@ -14,7 +14,7 @@ export interface CommandModule {
 }
 
 /** Command name → its module. */
-export const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> = [
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<CommandModule>]> = [
   ["ask", () => import("./ask.js")],
   ["chat", () => import("./chat.js")],
   ["search", () => import("./search.js")],

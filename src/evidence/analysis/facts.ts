@@ -30,10 +30,10 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-export const EXTRACTOR_SCHEMA = 3;
+const EXTRACTOR_SCHEMA = 3;
 
 /** Above this many files to parse in one load, parsing moves to worker threads. */
-export const POOL_THRESHOLD = 64;
+const POOL_THRESHOLD = 64;
 
 /**
  * What {@link loadFacts} returns: path → facts for every file that was parsed, in input order, plus
@@ -80,7 +80,7 @@ export function factsStats(): FactsStats {
  * @returns `undefined` when no language handles the path.
  * @throws Error when the grammar cannot be loaded or the parser gives up.
  */
-export async function factsFromSource(path: string, source: string): Promise<FileFacts | undefined> {
+async function factsFromSource(path: string, source: string): Promise<FileFacts | undefined> {
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
   const { extractFacts } = await import("./tree-sitter.js");
@@ -92,7 +92,11 @@ export async function factsFromSource(path: string, source: string): Promise<Fil
   return facts;
 }
 
-/** The worker-thread task of the parse pool: `{path, source}` → facts (see {@link factsFromSource}). */
+/**
+ * The worker-thread task of the parse pool: `{path, source}` → facts (see {@link factsFromSource}).
+ * Loaded by name (`exportName` below), so no import names it.
+ * @public
+ */
 export async function parseFactsTask(input: { path: string; source: string }): Promise<FileFacts> {
   const facts = await factsFromSource(input.path, input.source);
   if (facts === undefined) throw new Error(`no parser for ${input.path}`);

@@ -41,11 +41,11 @@ import type { FileEntry, Workspace } from "../sandbox/workspace.js";
 /** Configuration files larger than this are not read by resolvers (bytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /** An entry whose mtime lies within this many ms of the walk may have changed unseen (ms). */
-export const RACY_WINDOW_MS = 2000;
+const RACY_WINDOW_MS = 2000;
 /** Folders without listed files that are watched besides those with files (see the module comment). */
-export const MAX_EXTRA_DIRS = 2000;
+const MAX_EXTRA_DIRS = 2000;
 /** How many levels of folders without listed files are watched below a folder with files. */
-export const EXTRA_DIR_DEPTH = 2;
+const EXTRA_DIR_DEPTH = 2;
 /** Names of ignore files that change what a walk lists. */
 const IGNORE_FILE_NAMES: ReadonlySet<string> = new Set([".gitignore", ".ignore", ".rgignore"]);
 /** Folders never walked: new entries inside them never matter. */

@@ -78,7 +78,7 @@ export async function filesMentioning(
  * methods after an access modifier (Java). Group 1 or 2 is the name, matched by `name` (a regex
  * for one identifier). It over-approximates (a comment may match); callers confirm names by parsing.
  */
-export function definitionNamePattern(name = String.raw`[A-Za-z_$][\w$]*`): string {
+function definitionNamePattern(name = String.raw`[A-Za-z_$][\w$]*`): string {
   return (
     String.raw`\b(?:def|class|function|func|fn|struct|enum|trait|interface|type|const|let|var|static|mod|record|macro_rules!)\s+(?:\([^)]*\)\s*)?(${name})` +
     String.raw`|\b(?:public|private|protected)\s+(?:(?:static|final|abstract|synchronized|native|default)\s+)*[\w<>\[\],.?]+(?:\s*<[^>]*>)?\s+(${name})\s*\(`
@@ -93,7 +93,7 @@ export function definitionNamePattern(name = String.raw`[A-Za-z_$][\w$]*`): stri
  * name's length must lie within `d` of the query's. Names containing the query (any case) always
  * pass.
  */
-export function closeNamePattern(query: string): string {
+function closeNamePattern(query: string): string {
   const q = query.toLowerCase();
   const d = allowedDistance(query);
   const containing = String.raw`[\w$]*(?i:${escapeRustRegex(q)})[\w$]*`;

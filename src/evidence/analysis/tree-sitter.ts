@@ -25,7 +25,7 @@ const grammars = new Map<string, Promise<Language>>();
 let parser: Parser | undefined;
 
 /** Initialises the WASM runtime once. Later calls return the same promise. */
-export function initTreeSitter(): Promise<void> {
+function initTreeSitter(): Promise<void> {
   runtime ??= Parser.init().catch((err: unknown) => {
     runtime = undefined;
     throw err;
@@ -37,7 +37,7 @@ export function initTreeSitter(): Promise<void> {
  * Absolute path of a grammar `.wasm` given as `<package>/<file>.wasm`.
  * @throws Error (`MODULE_NOT_FOUND`) when the grammar package is not installed.
  */
-export function grammarPath(wasm: string): string {
+function grammarPath(wasm: string): string {
   return requireFromHere.resolve(wasm);
 }
 
@@ -45,7 +45,7 @@ export function grammarPath(wasm: string): string {
  * The grammar of a language, loaded once. A failed load is not cached, so a later call retries.
  * @throws Error when the `.wasm` is missing or its ABI is not supported by the runtime.
  */
-export async function loadGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<Language> {
+async function loadGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<Language> {
   let pending = grammars.get(lang.wasm);
   if (pending === undefined) {
     pending = initTreeSitter().then(() => Language.load(grammarPath(lang.wasm)));
@@ -70,7 +70,7 @@ export async function parseSource(lang: Pick<LanguageSpec, "wasm" | "id">, sourc
 }
 
 /** Parses `source`, runs `fn` on the tree and deletes the tree afterwards (also when `fn` throws). */
-export async function withTree<T>(
+async function withTree<T>(
   lang: Pick<LanguageSpec, "wasm" | "id">,
   source: string,
   fn: (tree: Tree) => T,

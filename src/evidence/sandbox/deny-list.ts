@@ -23,7 +23,7 @@ import ignore from "ignore";
 import { isCleanRelative } from "./path-policy.js";
 
 /** Deny-list patterns (gitignore syntax). Exported for documentation and for ripgrep globs. */
-export const DENY_PATTERNS: readonly string[] = Object.freeze([
+const DENY_PATTERNS: readonly string[] = Object.freeze([
   // environment files: .env, .env.local, .envrc …
   ".env*",
   // keys and certificates

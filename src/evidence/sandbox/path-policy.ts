@@ -20,9 +20,9 @@ import path from "node:path";
 import { ToolError } from "../evidence.js";
 
 /** Longest accepted path, in UTF-16 code units (Linux PATH_MAX is 4096 bytes). */
-export const MAX_PATH_CHARS = 4096;
+const MAX_PATH_CHARS = 4096;
 /** Longest accepted path segment, in UTF-8 bytes (NAME_MAX on common file systems). */
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 
 const IS_WINDOWS = process.platform === "win32";
 

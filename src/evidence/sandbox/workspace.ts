@@ -49,7 +49,7 @@ import { runProcess } from "./spawn.js";
 import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
 
 /** Default cap for loading a whole file (parsing, `readText`): 1 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /** Most directory entries {@link Workspace.checkIgnoreFiles} looks at. */
 const MAX_IGNORE_SCAN_ENTRIES = 2_000_000;
@@ -146,7 +146,7 @@ export function describeSkipped(counts: Partial<SkipCounts>, maxFileBytes = DEFA
 }
 
 /** `1048576` → `"1 MiB"`. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;

@@ -33,7 +33,7 @@ export interface CallShapeOptions {
  * @returns the object, or `undefined` when the value is not an object (a scalar, an array, a
  *   string that is not a JSON object).
  */
-export function decodeArguments(value: unknown): Record<string, unknown> | undefined {
+function decodeArguments(value: unknown): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {};
   if (isPlainObject(value)) return value;
   if (typeof value === "string") {

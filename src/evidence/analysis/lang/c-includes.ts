@@ -30,9 +30,9 @@ import type { ImportRef, ProjectView, Resolution } from "./language.js";
 import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 
 /** Flag of an include written with angle brackets. */
-export const SYSTEM_INCLUDE_FLAG = "system";
+const SYSTEM_INCLUDE_FLAG = "system";
 /** Flag of an include inside a preprocessor conditional (other than the include guard). */
-export const CONDITIONAL_INCLUDE_FLAG = "conditional";
+const CONDITIONAL_INCLUDE_FLAG = "conditional";
 
 interface Directive {
   /** 1-based line of the `#`. */

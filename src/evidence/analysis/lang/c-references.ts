@@ -147,7 +147,7 @@ interface Ctx {
 }
 
 /** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment). */
-export function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
+function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   const c = new ReferenceCollector();
   for (const ref of cIncludes(source)) {
     if (ref.flags?.includes("unresolved")) continue;

@@ -35,8 +35,8 @@ import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 export const CSHARP_BLIND_SPOT_NOTE = advice`C#: code in namespace A.B uses the types of A.B and A without a using, and a global using covers the whole project, so those uses are not listed; ${tool("search_code")} for the type name finds them.`;
 
 /** Flags of `global using` and `using static` directives. */
-export const GLOBAL_USING_FLAG = "global";
-export const STATIC_USING_FLAG = "static";
+const GLOBAL_USING_FLAG = "global";
+const STATIC_USING_FLAG = "static";
 
 const TYPE_KINDS: Readonly<Record<string, SymbolKind>> = {
   class_declaration: "class",

@@ -69,7 +69,7 @@ function goPath(node: SyntaxNode): string[] | undefined {
 }
 
 /** The package name an import path binds by default (`a/b/c/v2` → `c`, `gopkg.in/yaml.v3` → `yaml`). */
-export function defaultPackageName(importPath: string): string {
+function defaultPackageName(importPath: string): string {
   const parts = importPath.split("/");
   let last = parts.pop() ?? importPath;
   if (/^v\d+$/.test(last) && parts.length > 0) last = parts.pop() as string;

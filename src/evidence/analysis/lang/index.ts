@@ -47,7 +47,3 @@ export function familyOf(lang: LanguageSpec): string {
   return lang.family ?? lang.id;
 }
 
-/** Every file ending handled by a registered language. */
-export function sourceExtensions(): string[] {
-  return [...BY_EXTENSION.keys()];
-}

@@ -52,7 +52,7 @@ const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Endings tried after an extensionless path, in order. */
-export const PROBE_EXTENSIONS: readonly string[] = [
+const PROBE_EXTENSIONS: readonly string[] = [
   ".ts",
   ".tsx",
   ".d.ts",
@@ -104,7 +104,7 @@ function isRelative(spec: string): boolean {
 }
 
 /** `@scope/name/sub` → `["@scope/name", "./sub"]`; `name` → `["name", "."]`. */
-export function splitPackageSpecifier(spec: string): [string, string] | undefined {
+function splitPackageSpecifier(spec: string): [string, string] | undefined {
   const parts = spec.split("/");
   const n = spec.startsWith("@") ? 2 : 1;
   if (parts.length < n || parts.slice(0, n).some((p) => p === "")) return undefined;

@@ -38,7 +38,7 @@ import { callStatementLines } from "./call-range.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** Flag of a `require`/`include` import. */
-export const INCLUDE_FLAG = "include";
+const INCLUDE_FLAG = "include";
 
 const TYPE_KINDS: Readonly<Record<string, SymbolKind>> = {
   class_declaration: "class",

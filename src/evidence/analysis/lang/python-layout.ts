@@ -30,7 +30,7 @@ import { fileTree, isWithin, memoize, parentDir } from "./project-files.js";
 import type { ProjectView } from "./language.js";
 
 /** File endings of Python source and stub files. */
-export const PYTHON_EXTENSIONS: readonly string[] = [".py", ".pyi"];
+const PYTHON_EXTENSIONS: readonly string[] = [".py", ".pyi"];
 
 /** Folder names taken as import roots when they hold Python files (`src/`, `lib/` layouts). */
 const ROOT_FOLDER_NAMES = new Set(["src", "lib"]);

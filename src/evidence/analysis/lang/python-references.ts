@@ -26,9 +26,8 @@ import { namedChildren } from "./syntax.js";
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
 
-
 /** The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`. */
-export function attributePath(node: SyntaxNode): string[] | undefined {
+function attributePath(node: SyntaxNode): string[] | undefined {
   const parts: string[] = [];
   let n: SyntaxNode | null = node;
   for (let i = 0; n !== null && i < 64; i++) {

@@ -84,7 +84,7 @@ function isTypeCheckingCondition(node: SyntaxNode | null): boolean {
 }
 
 /** Extracts definitions and imports from a tree-sitter-python `module` tree. */
-export function extractPython(root: SyntaxNode, source: string): FileFacts {
+function extractPython(root: SyntaxNode, source: string): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
 
@@ -279,7 +279,7 @@ function collectDynamicImports(root: SyntaxNode, imports: ImportRef[]): void {
 }
 
 /** `importlib.util.resolve_name`: `..x` in package `a.b.c` → `a.b.x`; `undefined` above the top. */
-export function resolveRelativeName(name: string, pkg: string): string | undefined {
+function resolveRelativeName(name: string, pkg: string): string | undefined {
   const level = name.length - name.replace(/^\.+/, "").length;
   const rest = name.slice(level);
   const parts = pkg === "" ? [] : pkg.split(".");
@@ -377,7 +377,7 @@ function matchesExternal(query: string, ref: ImportRef, res: Resolution, include
  * search a fifth slower). A mention in a comment or inside other code does not make a file a
  * candidate.
  */
-export function importLinePatterns(word: string): string[] {
+function importLinePatterns(word: string): string[] {
   const w = escapeRustRegex(word);
   const name = String.raw`[\w.]+(?:[ \t]+as[ \t]+\w+)?`;
   return [

@@ -21,7 +21,7 @@ const BLOCK = /^(block|statement_block|module|program|source_file|class_body|dec
  * {@link MAX_USE_LINES} lines, else the largest enclosing expression that does (at least the
  * node's own lines). Walks at most 30 ancestors.
  */
-export function useRange(node: SyntaxNode): LineRange {
+function useRange(node: SyntaxNode): LineRange {
   let best = nodeLines(node);
   let p: SyntaxNode | null = node.parent;
   for (let depth = 0; p !== null && depth < 30; depth++, p = p.parent) {

@@ -33,9 +33,9 @@ import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { namedChildren, nodeLines } from "./syntax.js";
 
 /** Flag of a `require_relative` import. */
-export const RELATIVE_REQUIRE_FLAG = "relative";
+const RELATIVE_REQUIRE_FLAG = "relative";
 /** Flag of a `load` import (the path is a file name, searched from the requiring file's folder too). */
-export const LOAD_FLAG = "load";
+const LOAD_FLAG = "load";
 
 const REQUIRES = new Set(["require", "require_relative", "load", "autoload"]);
 const ACCESSORS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);

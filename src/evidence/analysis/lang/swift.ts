@@ -33,7 +33,7 @@ import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-file
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** Flag of a `@testable import`. */
-export const TESTABLE_IMPORT_FLAG = "testable";
+const TESTABLE_IMPORT_FLAG = "testable";
 
 const KINDS: Readonly<Record<string, SymbolKind>> = { struct: "struct", class: "class", actor: "class", enum: "enum" };
 const BODIES = new Set(["class_body", "enum_class_body", "protocol_body"]);
