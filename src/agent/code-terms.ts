@@ -44,7 +44,7 @@ export const HTTP_STATUS_WORDS: ReadonlyMap<string, readonly string[]> = new Map
  * of, longest first when one contains another. Only nouns that name a thing in code: verbs and
  * general words would make almost any sentence name something.
  */
-export const CHINESE_CODE_WORDS: ReadonlyArray<readonly [string, string]> = [
+const CHINESE_CODE_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["中介軟體", "middleware"], ["中间件", "middleware"],
   ["伺服器", "server"], ["服務器", "server"], ["服务器", "server"],
   ["客戶端", "client"], ["客户端", "client"],
