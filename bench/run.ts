@@ -9,6 +9,10 @@
  * (measure another compiled tree, e.g. an experiment), `--out FILE`
  * (default `bench/results.json`).
  *
+ * Prefetch recall (bench/prefetch-recall/): when `CODECITE_PREFETCH_REPOS` names checkouts of
+ * the question set's repositories, the share of real questions whose prefetched evidence holds
+ * the answer locations, at the default context and at 2048 tokens.
+ *
  * Steps: compile `src/` → `dist/` (the benchmark measures the shipped JavaScript), generate or
  * reuse the corpus, then measure every row (see rows.ts) and the cache-store comparison
  * (cache-store.ts), print a table of ratios and absolute figures, and write the same as JSON.
@@ -25,6 +29,7 @@ import { ensureCorpus, LARGE, QUICK } from "./corpus.js";
 import { loadEvidenceApi } from "./evidence-api.js";
 import { renderTable, type Row } from "./report.js";
 import { serveLoad } from "./serve-load.js";
+import { prefetchRecallRuns, renderRecall } from "./prefetch-recall/recall.js";
 import { agentRows, coldRows, makeScratch, referencesRows, searchRow, startupRow, warmRows, type BenchContext } from "./rows.js";
 
 const started = performance.now();
@@ -98,6 +103,7 @@ try {
   });
   log("serve load: 5 rounds of 100 concurrent streamed chats through codecite serve …");
   const serveLoadResult = await serveLoad(dist).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+  const recall = await prefetchRecallRuns(log);
   log("cache store comparison (5,000 files) …");
   const store = await compareCacheStores(5000, runs);
 
@@ -109,6 +115,7 @@ try {
     "",
     "serve load (100 concurrent streamed chats, goals: 0 errors, no socket growth, RSS ≤ 1.2× after warm-up, p99 added < 5 ms per chunk):",
     `  ${JSON.stringify(serveLoadResult)}`,
+    ...recall.flatMap((r) => ["", ...renderRecall(r)]),
   ];
   const totalS = (performance.now() - started) / 1000;
   process.stdout.write(
@@ -127,6 +134,7 @@ try {
         cache_store: store,
         agent: agentDetail,
         serve_load: serveLoadResult,
+        prefetch_recall: recall.map(({ rows: _rows, ...totals }) => ({ ...totals, misses: _rows.filter((r) => !r.hit) })),
         total_seconds: Math.round(totalS),
       },
       null,

@@ -5,7 +5,7 @@
  * replaced: they run as usual afterwards.
  *
  * Names: ASCII runs in a question of any language (`哪些檔案直接 import rag_common？` gives
- * `rag_common`): identifiers, dotted/`::` names, file paths, git refs (`HEAD~1`, a commit id,
+ * `rag_common`): identifiers, dotted/`::` names, file paths, module paths, git refs (`HEAD~1`, a commit id,
  * `v1.2.0`). Backticked and code-shaped names come first; common words are skipped
  * (`common-words.ts`). A name counts only if the repository knows it: a lookup whose result is
  * empty or an error is dropped.
@@ -13,12 +13,14 @@
  * Lookups by the question's intent (English and Chinese keywords, {@link intentsOf}):
  * - a file path (`locateFile`): `find_importers` of it for an import question, else
  *   `read_evidence` of its first lines;
- * - import questions: `find_importers` of each name;
+ * - import questions: `find_importers` of each name, and of each module written with `/`, `-`
+ *   or `@` (`net/http/httptest`, `use-sync-external-store`, `zustand/vanilla`);
  * - reference questions (callers, usages), when the registry has a references tool
  *   (`find_references`): it, for each name;
  * - otherwise (and after the above): `find_symbol` of each name;
  * - diff questions: `read_git_diff` between the refs named (one ref: the changes it made, or
- *   since it with "since"/"自從"); no ref: the working tree against HEAD.
+ *   since it with "since"/"自從"); no ref: the working tree against HEAD. A diff question that
+ *   names files gets the diff of each file instead of the whole diff (and no file head).
  * At most {@link MAX_NAMES} names are tried, and the results together take at most
  * {@link PREFETCH_SHARE} of the context (a result that does not fit whole is sent as record
  * locations with first lines, or left out).
@@ -58,10 +60,18 @@ function intentsOf(question: string): Intents {
 /** A name from the question and its shape. */
 export interface QuestionName {
   text: string;
-  kind: "path" | "ref" | "name";
+  /**
+   * `path`: a file (`src/a.py`, `a.ts`); `module`: a module or package written with `/`, `-` or
+   * `@` that is not a file name (`net/http/httptest`, `use-sync-external-store`,
+   * `@reduxjs/toolkit`, `zustand/vanilla`); `ref`: a git ref; `name`: an identifier.
+   */
+  kind: "path" | "module" | "ref" | "name";
   /** Backticked or shaped like code (`_`, digits, inner capitals, dots). */
   codeShaped: boolean;
 }
+
+/** A file name: a known source or text extension (`.py`, `.ts`, `.json`, …). */
+const FILE_EXT = /\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|c|h|cc|cpp|hpp|cs|rb|php|swift|json|toml|yaml|yml|md|txt|cfg|ini|sh)$/;
 
 const REF_SHAPE = /^(?:HEAD(?:[~^]\d*)*|[0-9a-f]{7,40}|v?\d+\.\d+(?:\.\d+)?(?:[-.][\w.]+)?|[\w.-]+(?:[~^]\d*)+)$/;
 
@@ -77,14 +87,15 @@ export function questionNames(question: string): QuestionName[] {
     if (!ticked && COMMON_WORDS.has(text.toLowerCase())) return;
     let kind: QuestionName["kind"] = "name";
     if (REF_SHAPE.test(text) && (/[~^]/.test(text) || /^HEAD/.test(text) || /^[0-9a-f]{7,40}$/.test(text) || /^v?\d+\.\d+/.test(text))) kind = "ref";
-    else if (text.includes("/") || /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(text) && !/^[A-Z]/.test(text.split(".").at(-1)!) && /\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|kts|c|h|cc|cpp|hpp|cs|rb|php|swift|json|toml|yaml|yml|md|txt|cfg|ini|sh)$/.test(text)) kind = "path";
+    else if (FILE_EXT.test(text)) kind = "path";
+    else if (/^@?[A-Za-z0-9_][\w.-]*(?:\/[\w.-]+)*$/.test(text) && /[/@-]/.test(text) && /[A-Za-z]/.test(text)) kind = "module";
     if (kind === "name" && !/^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(text)) return;
     seen.add(text);
     const codeShaped = ticked || kind !== "name" || /[_$0-9.:]/.test(text) || /[a-z][A-Z]/.test(text) || /^[A-Z][a-z]+[A-Z]/.test(text);
     out.push({ text, kind, codeShaped });
   };
   for (const b of backticked) add(b, true);
-  for (const m of question.matchAll(/[A-Za-z0-9_$.~^/-]*[A-Za-z0-9_$][A-Za-z0-9_$.~^/-]*(?:::[A-Za-z_$][\w$]*)*/g)) {
+  for (const m of question.matchAll(/@?[A-Za-z0-9_$.~^/-]*[A-Za-z0-9_$][A-Za-z0-9_$.~^/-]*(?:::[A-Za-z_$][\w$]*)*/g)) {
     if (/^\d+$/.test(m[0])) continue;
     add(m[0], backticked.has(m[0]));
   }
@@ -98,12 +109,20 @@ function plannedLookups(question: string, names: readonly QuestionName[], tools:
   const has = (t: string) => tools.includes(t);
   const calls: Array<{ name: string; arguments: Record<string, unknown>; path?: string }> = [];
   const refs = names.filter((n) => n.kind === "ref").map((n) => n.text);
-  if (intents.diff && has("read_git_diff")) {
-    if (refs.length >= 2) calls.push({ name: "read_git_diff", arguments: { base: refs[0], head: refs[1] } });
-    else if (refs.length === 1) calls.push({ name: "read_git_diff", arguments: intents.since ? { base: refs[0] } : { base: `${refs[0]}~1`, head: refs[0] } });
-    else calls.push({ name: "read_git_diff", arguments: {} });
+  const diffing = intents.diff && has("read_git_diff");
+  if (diffing) {
+    const range: Record<string, unknown> =
+      refs.length >= 2 ? { base: refs[0], head: refs[1] } : refs.length === 1 ? (intents.since ? { base: refs[0] } : { base: `${refs[0]}~1`, head: refs[0] }) : {};
+    const files = names.filter((n) => n.kind === "path").map((n) => n.text);
+    if (files.length === 0) calls.push({ name: "read_git_diff", arguments: range });
+    for (const f of files) calls.push({ name: "read_git_diff", arguments: { ...range, path: f }, path: f });
   }
   for (const n of names.filter((x) => x.kind !== "ref").slice(0, MAX_NAMES)) {
+    if (n.kind === "path" && diffing) continue;
+    if (n.kind === "module") {
+      if (intents.imports && has("find_importers")) calls.push({ name: "find_importers", arguments: { module_name: n.text } });
+      continue;
+    }
     if (n.kind === "path") {
       if (intents.imports && has("find_importers")) calls.push({ name: "find_importers", arguments: { module_name: n.text }, path: n.text });
       else if (has("read_evidence")) calls.push({ name: "read_evidence", arguments: { path: n.text, start_line: 1, end_line: FILE_HEAD_LINES }, path: n.text });
