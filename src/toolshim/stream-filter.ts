@@ -24,8 +24,9 @@
  *
  * Cost: the text before the hold point is recovered again only when it grew by something other
  * than plain prose; plain prose (no markup characters, no marker words, whole inline code spans)
- * extends the visible text directly, and shown text is compared with the pipeline's output with
- * whitespace runs counted as equal (the pipeline tidies whitespace at span junctions).
+ * extends the visible text directly and is shown as it is; after a recovery, shown text is
+ * compared with the pipeline's output with whitespace runs counted as equal (the pipeline tidies
+ * whitespace at span junctions). A message of plain prose costs time linear in its length.
  *
  * Known limit: a template that prefills a reasoning opener (the text holds only the closer)
  * cannot be recognised before the closer arrives; pass `prefilledReasoning: true` for such models
@@ -64,6 +65,10 @@ function markerList(): string[] {
   const fromDialects = DIALECTS.flatMap((d) => d.markers).filter((m) => m.length >= 2 && /^[<[>｜◁\]]/.test(m) && m !== "[{");
   return [...new Set([...OWN_MARKERS, ...fromDialects])].sort((a, b) => b.length - a.length);
 }
+
+/** Every marker, longest first, and their first characters: the same for every filter, so built once. */
+const MARKERS: readonly string[] = markerList();
+const MARKER_STARTS: ReadonlySet<string> = firstChars(MARKERS);
 
 type Scan = { hold: number } | { next: number };
 
@@ -331,6 +336,8 @@ export class StreamFilter {
   #target: string | undefined;
   /** Raw index up to which `#target` accounts for the buffer (its trailing whitespace excluded). */
   #rawEnd = 0;
+  /** What was shown covers `#target` exactly (the last `#advance` showed all of it). */
+  #inSync = false;
   readonly #tools: readonly OfferedTool[];
   readonly #prefilled: boolean;
   readonly #markers: readonly string[];
@@ -344,8 +351,8 @@ export class StreamFilter {
   constructor(tools: readonly OfferedTool[] = [], opts: StreamFilterOptions = {}) {
     this.#tools = tools;
     this.#prefilled = opts.prefilledReasoning === true;
-    this.#markers = markerList();
-    this.#starts = firstChars(this.#markers);
+    this.#markers = MARKERS;
+    this.#starts = MARKER_STARTS;
     this.#structural = structuralPattern(tools);
   }
 
@@ -375,8 +382,15 @@ export class StreamFilter {
     if (region !== undefined && this.#target !== undefined && isPlain(region)) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
       const piece = this.#buffer.slice(this.#rawEnd, hold).trimEnd();
-      this.#target += this.#target === "" ? piece.trimStart() : piece;
+      const added = this.#target === "" ? piece.trimStart() : piece;
+      this.#target += added;
       this.#rawEnd += piece.length;
+      if (this.#inSync) {
+        // What was shown equals the previous target, so what the target adds is what is new:
+        // no comparison of the whole shown text per delta (that would be quadratic in the message).
+        this.#emitted += added;
+        return added;
+      }
     } else {
       this.#target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
       this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
@@ -403,13 +417,19 @@ export class StreamFilter {
   #advance(target: string): string {
     const covered = coveredPrefix(this.#emitted, target);
     if (covered !== undefined) {
-      const delta = target.slice(covered);
+      const delta = target.slice(covered.at);
       this.#emitted += delta;
+      // Shown text longer than the target (the hold point moved back) is not in sync.
+      this.#inSync = covered.whole;
       return delta;
     }
     // What was shown turned out to be reasoning (a prefilled opener): show the content anew.
-    if (target.trim() === "") return "";
+    if (target.trim() === "") {
+      this.#inSync = false;
+      return "";
+    }
     this.#emitted = target;
+    this.#inSync = true;
     return `\n\n${target}`;
   }
 }
@@ -417,10 +437,11 @@ export class StreamFilter {
 const WS = /\s/;
 
 /**
- * How much of `target` the already shown text covers, comparing whitespace runs as equal;
+ * How much of `target` the already shown text covers (`at`), comparing whitespace runs as
+ * equal, and whether all of `shown` was matched (`whole`; false when `target` ends first);
  * `undefined` when `shown` is not a prefix of `target` in that sense.
  */
-function coveredPrefix(shown: string, target: string): number | undefined {
+function coveredPrefix(shown: string, target: string): { at: number; whole: boolean } | undefined {
   let i = 0;
   let j = 0;
   while (j < shown.length) {
@@ -431,11 +452,11 @@ function coveredPrefix(shown: string, target: string): number | undefined {
       else if (i < target.length) return undefined;
       continue;
     }
-    if (i >= target.length) return i;
+    if (i >= target.length) return { at: i, whole: false };
     if (WS.test(target[i]!)) return undefined;
     if (target[i] !== shown[j]) return undefined;
     i++;
     j++;
   }
-  return i;
+  return { at: i, whole: true };
 }
