@@ -30,6 +30,7 @@ import {
   type Message,
   type ModelInfo,
   type Provider,
+  type Sampling,
   type ToolCall,
 } from "./types.js";
 
@@ -126,6 +127,22 @@ async function withStdoutGuard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `Sampling` as Ollama `options` keys (Ollama API documentation, "Valid Parameters and Values"). */
+function samplingOptions(s: Sampling | undefined): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (s === undefined) return o;
+  if (s.topP !== undefined) o.top_p = s.topP;
+  if (s.topK !== undefined) o.top_k = s.topK;
+  if (s.minP !== undefined) o.min_p = s.minP;
+  if (s.seed !== undefined) o.seed = s.seed;
+  if (s.stop !== undefined) o.stop = s.stop;
+  if (s.maxTokens !== undefined) o.num_predict = s.maxTokens;
+  if (s.repeatPenalty !== undefined) o.repeat_penalty = s.repeatPenalty;
+  if (s.presencePenalty !== undefined) o.presence_penalty = s.presencePenalty;
+  if (s.frequencyPenalty !== undefined) o.frequency_penalty = s.frequencyPenalty;
+  return o;
+}
+
 function toWireMessage(m: Message): WireMessage {
   const out: WireMessage & { tool_call_id?: string } = { role: m.role, content: m.content };
   if (m.thinking) out.thinking = m.thinking;
@@ -205,8 +222,9 @@ export class OllamaProvider implements Provider {
   /**
    * One assistant turn (Ollama API `POST /api/chat`). Streams (`stream: true`) when
    * `opts.onContent` or `opts.onThinking` is given, calling them with each non-empty delta.
-   * Sends `tools`, `format`, `think`, `options.temperature` and `options.num_ctx`
-   * (`req.contextTokens`) when the request has them.
+   * Sends `tools`, `format`, `think`, `options.temperature`, `options.num_ctx`
+   * (`req.contextTokens`), the sampling settings (`samplingOptions`) and `req.ollamaOptions`
+   * when the request has them.
    * Tool-call `arguments` are always objects in the result.
    * @throws ProviderError `UNREACHABLE`, `MODEL_NOT_FOUND`, `TOOLS_UNSUPPORTED`, `TIMEOUT`,
    *   `BAD_RESPONSE` or `HTTP`; the caller's abort reason when `opts.signal` aborts.
@@ -221,6 +239,7 @@ export class OllamaProvider implements Provider {
     // Without num_ctx, Ollama runs with its server default (2048–4096 tokens on many installs)
     // and silently cuts the front of a longer prompt: the system prompt and the question.
     if (req.contextTokens !== undefined) options.num_ctx = req.contextTokens;
+    Object.assign(options, req.ollamaOptions, samplingOptions(req.sampling));
     if (Object.keys(options).length > 0) body.options = options;
     const streaming = opts.onContent !== undefined || opts.onThinking !== undefined;
     const client = this.#client(opts.signal);

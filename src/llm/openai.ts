@@ -21,12 +21,34 @@ import {
   type ChatTurn,
   type Message,
   type Provider,
+  type Sampling,
   type ToolCall,
 } from "./types.js";
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
+
+/**
+ * `Sampling` as request fields: `top_p`, `seed`, `stop`, `max_tokens`, `presence_penalty`,
+ * `frequency_penalty` (OpenAI API reference, "Create chat completion"), and `top_k`, `min_p`,
+ * `repeat_penalty` as llama.cpp's server names them (its README, `POST /v1/chat/completions`
+ * takes the `/completion` options; vLLM reads `top_k` and `min_p` as extra sampling parameters).
+ */
+function samplingParams(s: Sampling | undefined): Partial<CreateParams> & Record<string, unknown> {
+  const p: Partial<CreateParams> & Record<string, unknown> = {};
+  if (s === undefined) return p;
+  if (s.topP !== undefined) p.top_p = s.topP;
+  if (s.seed !== undefined) p.seed = s.seed;
+  if (s.stop !== undefined) p.stop = s.stop;
+  if (s.maxTokens !== undefined) p.max_tokens = s.maxTokens;
+  if (s.presencePenalty !== undefined) p.presence_penalty = s.presencePenalty;
+  if (s.frequencyPenalty !== undefined) p.frequency_penalty = s.frequencyPenalty;
+  if (s.topK !== undefined) p.top_k = s.topK;
+  if (s.minP !== undefined) p.min_p = s.minP;
+  if (s.repeatPenalty !== undefined) p.repeat_penalty = s.repeatPenalty;
+  return p;
+}
 
 /** The key sent when none is configured: local servers ignore it, the client requires one. */
 export const DUMMY_API_KEY = "sk-no-key-required";
@@ -181,7 +203,9 @@ export class OpenAIProvider implements Provider {
    * `opts.onContent` or `opts.onThinking` is set; tool-call deltas are assembled by `index`.
    * Text tool calls stay in `content` for the tool shim. `req.contextTokens` is not sent: the
    * context size of an OpenAI-compatible server is a server setting (vLLM `--max-model-len`,
-   * llama-server `-c`), and `max_tokens` stays unset so the reply may use what is left.
+   * llama-server `-c`), and `max_tokens` stays unset so the reply may use what is left unless
+   * `req.sampling.maxTokens` sets it. `req.sampling` goes out as `samplingParams` says;
+   * `req.ollamaOptions` is not sent.
    * @throws ProviderError: `UNREACHABLE` (names the base URL), `TIMEOUT`, `MODEL_NOT_FOUND`,
    *   `TOOLS_UNSUPPORTED` (HTTP 400 about tools), `HTTP` (401/403 with an API-key hint, others).
    *   An abort by `opts.signal` rejects with the signal's reason.
@@ -190,6 +214,7 @@ export class OpenAIProvider implements Provider {
     const params: CreateParams = { model: req.model, messages: toWireMessages(req.messages) };
     if (req.tools && req.tools.length > 0) params.tools = req.tools as WireTool[];
     if (req.temperature !== undefined) params.temperature = req.temperature;
+    Object.assign(params, samplingParams(req.sampling));
     if (req.format) {
       params.response_format = { type: "json_schema", json_schema: { name: "response", schema: req.format } };
     }

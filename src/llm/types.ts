@@ -53,6 +53,37 @@ export interface ChatRequest {
    * servers fix it server-side and ignore it. Absent: the server's default.
    */
   contextTokens?: number;
+  /** Sampling and length settings beyond `temperature`; absent fields keep the server's defaults. */
+  sampling?: Sampling;
+  /**
+   * Further Ollama `options` (e.g. `mirostat`, `repeat_last_n`, `num_keep`), sent as they are by
+   * the Ollama provider — an Ollama client's own options passed on by `serve`. Other providers
+   * ignore them.
+   */
+  ollamaOptions?: Record<string, unknown>;
+}
+
+/**
+ * Sampling and length settings of one request, in provider-neutral names. The Ollama provider
+ * sends them in `options` (Ollama API documentation, "Valid Parameters and Values": `top_p`,
+ * `top_k`, `min_p`, `seed`, `stop`, `num_predict`, `repeat_penalty`, `presence_penalty`,
+ * `frequency_penalty`); the OpenAI provider as `top_p`, `seed`, `stop`, `max_tokens`,
+ * `presence_penalty`, `frequency_penalty` (OpenAI API reference, "Create chat completion") and
+ * `top_k`, `min_p`, `repeat_penalty` as the extensions llama.cpp's server reads (vLLM reads
+ * `top_k` and `min_p` too).
+ */
+export interface Sampling {
+  topP?: number;
+  topK?: number;
+  minP?: number;
+  seed?: number;
+  /** Sequences that end the reply. */
+  stop?: string[];
+  /** Most tokens to generate (Ollama `num_predict`, OpenAI `max_tokens`). */
+  maxTokens?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  repeatPenalty?: number;
 }
 
 export interface ChatOptions {

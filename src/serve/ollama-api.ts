@@ -7,46 +7,24 @@
  * `{"error"}` line once streaming has begun (what Ollama itself does mid-stream).
  */
 import type { ServerResponse } from "node:http";
-import type { Message, Role, ToolCall, ToolDefinition } from "../llm/types.js";
-import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
+import type { Message, Role, ToolCall } from "../llm/types.js";
+import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
+import { BufferedChatWriter, isRecord, parseSampling, parseToolCalls, parseTools, type SamplingKeys, type Usage } from "./wire.js";
 
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Tool-call arguments as an object: Ollama sends objects; a JSON string is decoded; anything else is `{}`. */
-export function argumentsObject(raw: unknown): Record<string, unknown> {
-  if (isRecord(raw)) return raw;
-  if (typeof raw === "string") {
-    try {
-      const v: unknown = JSON.parse(raw);
-      if (isRecord(v)) return v;
-    } catch {
-      // fall through
-    }
-  }
-  return {};
-}
-
-/** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`. */
-export function parseTools(raw: unknown): ToolDefinition[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) throw new GatewayError(400, "tools must be an array");
-  return raw.map((t, i) => {
-    const fn = isRecord(t) ? t.function : undefined;
-    if (!isRecord(fn) || typeof fn.name !== "string" || fn.name === "") throw new GatewayError(400, `tools[${i}] needs function.name`);
-    return {
-      type: "function",
-      function: {
-        name: fn.name,
-        description: typeof fn.description === "string" ? fn.description : "",
-        parameters: isRecord(fn.parameters) ? fn.parameters : { type: "object", properties: {} },
-      },
-    };
-  });
-}
+/** Ollama `options` read as sampling settings (the rest pass on as `ollamaOptions`). */
+const SAMPLING_OPTIONS: SamplingKeys = {
+  topP: "top_p",
+  topK: "top_k",
+  minP: "min_p",
+  seed: "seed",
+  stop: "stop",
+  maxTokens: "num_predict",
+  repeatPenalty: "repeat_penalty",
+  presencePenalty: "presence_penalty",
+  frequencyPenalty: "frequency_penalty",
+};
 
 /**
  * Parses the body of `POST /api/chat`.
@@ -61,14 +39,8 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     if (m.content !== undefined && m.content !== null && typeof m.content !== "string") throw new GatewayError(400, `messages[${i}].content must be a string`);
     const out: Message = { role: m.role as Role, content: typeof m.content === "string" ? m.content : "" };
     if (typeof m.thinking === "string" && m.thinking !== "") out.thinking = m.thinking;
-    if (Array.isArray(m.tool_calls)) {
-      out.tool_calls = m.tool_calls.filter(isRecord).map((c) => {
-        const fn = isRecord(c.function) ? c.function : {};
-        const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments) };
-        if (typeof c.id === "string") call.id = c.id;
-        return call;
-      });
-    }
+    const calls = parseToolCalls(m.tool_calls);
+    if (calls) out.tool_calls = calls;
     if (typeof m.tool_name === "string") out.tool_name = m.tool_name;
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
     return out;
@@ -78,9 +50,22 @@ export function parseOllamaChat(body: unknown): GatewayChat {
   else if (body.think === false) chat.think = false;
   if (isRecord(body.format)) chat.format = body.format;
   else if (body.format === "json") chat.format = { type: "object" };
+  if (body.options !== undefined && body.options !== null && !isRecord(body.options)) throw new GatewayError(400, "options must be an object");
   const options = isRecord(body.options) ? body.options : {};
-  if (typeof options.temperature === "number") chat.temperature = options.temperature;
-  if (typeof options.num_ctx === "number" && Number.isInteger(options.num_ctx) && options.num_ctx > 0) chat.contextTokens = options.num_ctx;
+  const { temperature, num_ctx, ...rest } = options;
+  if (temperature !== undefined && temperature !== null) {
+    if (typeof temperature !== "number" || !Number.isFinite(temperature)) throw new GatewayError(400, "options.temperature must be a number");
+    chat.temperature = temperature;
+  }
+  if (num_ctx !== undefined && num_ctx !== null) {
+    if (typeof num_ctx !== "number" || !Number.isInteger(num_ctx) || num_ctx <= 0) throw new GatewayError(400, "options.num_ctx must be a positive integer");
+    chat.contextTokens = num_ctx;
+  }
+  const sampling = parseSampling(options, SAMPLING_OPTIONS, "options.");
+  if (Object.keys(sampling).length > 0) chat.sampling = sampling;
+  const samplingKeys = new Set(Object.values(SAMPLING_OPTIONS));
+  const other = Object.fromEntries(Object.entries(rest).filter(([k, v]) => !samplingKeys.has(k) && v !== undefined && v !== null));
+  if (Object.keys(other).length > 0) chat.ollamaOptions = other;
   return chat;
 }
 
@@ -95,59 +80,54 @@ export function sendOllamaError(res: ServerResponse, error: GatewayError): void 
 }
 
 /** A `ChatWriter` for Ollama clients. */
-export class OllamaChatWriter implements ChatWriter {
-  #content = "";
-  #thinking = "";
-  #calls: ToolCall[] = [];
+export class OllamaChatWriter extends BufferedChatWriter {
   readonly #created = new Date().toISOString();
 
   constructor(
     private readonly res: ServerResponse,
     private readonly model: string,
-    private readonly stream: boolean,
-  ) {}
+    stream: boolean,
+  ) {
+    super(stream);
+  }
 
   #line(message: Record<string, unknown>): void {
     if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
     this.res.write(`${JSON.stringify({ model: this.model, created_at: this.#created, message: { role: "assistant", content: "", ...message }, done: false })}\n`);
   }
 
-  thinking(delta: string): void {
-    if (delta === "") return;
-    if (this.stream) this.#line({ thinking: delta });
-    else this.#thinking += delta;
+  protected streamThinking(delta: string): void {
+    this.#line({ thinking: delta });
   }
 
-  content(delta: string): void {
-    if (delta === "") return;
-    if (this.stream) this.#line({ content: delta });
-    else this.#content += delta;
+  protected streamContent(delta: string): void {
+    this.#line({ content: delta });
   }
 
-  toolCalls(calls: ToolCall[]): void {
-    if (calls.length === 0) return;
-    if (this.stream) this.#line({ tool_calls: wireCalls(calls) });
-    else this.#calls.push(...calls);
+  protected streamToolCalls(calls: ToolCall[]): void {
+    this.#line({ tool_calls: wireCalls(calls) });
   }
 
-  finish(reason: FinishReason, usage?: { prompt_tokens?: number; completion_tokens?: number }): void {
+  /** The last line's or the body's fields: `done`, `done_reason` and the counts. */
+  #ending(reason: FinishReason, usage?: Usage): Record<string, unknown> {
     const counts: Record<string, number> = {};
     if (usage?.prompt_tokens !== undefined) counts.prompt_eval_count = usage.prompt_tokens;
     if (usage?.completion_tokens !== undefined) counts.eval_count = usage.completion_tokens;
     // Ollama reports `stop` also for a message that ends in tool calls.
-    const done_reason = reason === "length" ? "length" : "stop";
-    if (this.stream) {
-      if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
-      this.res.end(
-        `${JSON.stringify({ model: this.model, created_at: this.#created, message: { role: "assistant", content: "" }, done: true, done_reason, ...counts })}\n`,
-      );
-      return;
-    }
-    const message: Record<string, unknown> = { role: "assistant", content: this.#content };
-    if (this.#thinking !== "") message.thinking = this.#thinking;
-    if (this.#calls.length > 0) message.tool_calls = wireCalls(this.#calls);
+    return { done: true, done_reason: reason === "length" ? "length" : "stop", ...counts };
+  }
+
+  protected endStream(reason: FinishReason, usage?: Usage): void {
+    if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
+    this.res.end(`${JSON.stringify({ model: this.model, created_at: this.#created, message: { role: "assistant", content: "" }, ...this.#ending(reason, usage) })}\n`);
+  }
+
+  protected writeBody(reason: FinishReason, usage?: Usage): void {
+    const message: Record<string, unknown> = { role: "assistant", content: this.text };
+    if (this.reasoning !== "") message.thinking = this.reasoning;
+    if (this.calls.length > 0) message.tool_calls = wireCalls(this.calls);
     this.res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-    this.res.end(JSON.stringify({ model: this.model, created_at: this.#created, message, done: true, done_reason, ...counts }));
+    this.res.end(JSON.stringify({ model: this.model, created_at: this.#created, message, ...this.#ending(reason, usage) }));
   }
 
   fail(error: GatewayError): void {

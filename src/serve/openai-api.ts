@@ -13,12 +13,25 @@
 import type { ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { Message, ToolCall } from "../llm/types.js";
-import { argumentsObject, parseTools } from "./ollama-api.js";
-import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
+import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
+import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseToolCalls, parseTools, type SamplingKeys, type Usage } from "./wire.js";
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/**
+ * Request fields read as sampling settings: the OpenAI API's, `max_completion_tokens` before
+ * the older `max_tokens`, and the extensions llama.cpp's server and vLLM read (`top_k`, `min_p`,
+ * llama.cpp `repeat_penalty`).
+ */
+const SAMPLING_FIELDS: SamplingKeys = {
+  topP: "top_p",
+  topK: "top_k",
+  minP: "min_p",
+  seed: "seed",
+  stop: "stop",
+  maxTokens: "max_tokens",
+  repeatPenalty: "repeat_penalty",
+  presencePenalty: "presence_penalty",
+  frequencyPenalty: "frequency_penalty",
+};
 
 /** Text of a message `content`: a string, `null`, or an array of parts whose `text` parts are joined. */
 function contentText(raw: unknown, where: string): string {
@@ -31,11 +44,6 @@ function contentText(raw: unknown, where: string): string {
       .join("");
   }
   throw new GatewayError(400, `${where}.content must be a string or an array of content parts`);
-}
-
-/** A call id in OpenAI's form (`call_` and 24 base-62-like characters). */
-export function newCallId(): string {
-  return `call_${randomBytes(18).toString("base64url").slice(0, 24)}`;
 }
 
 /**
@@ -57,20 +65,21 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     const out: Message = { role, content: contentText(m.content, where) };
     const reasoning = m.reasoning_content ?? m.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") out.thinking = reasoning;
-    if (Array.isArray(m.tool_calls)) {
-      out.tool_calls = m.tool_calls.filter(isRecord).map((c) => {
-        const fn = isRecord(c.function) ? c.function : {};
-        const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments) };
-        if (typeof c.id === "string") call.id = c.id;
-        return call;
-      });
-    }
+    const calls = parseToolCalls(m.tool_calls);
+    if (calls) out.tool_calls = calls;
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
     if (typeof m.name === "string" && role === "tool") out.tool_name = m.name;
     return out;
   });
   const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: body.stream === true };
-  if (typeof body.temperature === "number") chat.temperature = body.temperature;
+  if (body.temperature !== undefined && body.temperature !== null) {
+    if (typeof body.temperature !== "number" || !Number.isFinite(body.temperature)) throw new GatewayError(400, "temperature must be a number");
+    chat.temperature = body.temperature;
+  }
+  const sampling = parseSampling(body, SAMPLING_FIELDS);
+  const maxCompletion = parseSampling(body, { maxTokens: "max_completion_tokens" });
+  if (maxCompletion.maxTokens !== undefined) sampling.maxTokens = maxCompletion.maxTokens;
+  if (Object.keys(sampling).length > 0) chat.sampling = sampling;
   if (typeof body.reasoning_effort === "string" && body.reasoning_effort !== "") chat.think = body.reasoning_effort !== "none";
   const rf = isRecord(body.response_format) ? body.response_format : undefined;
   if (rf?.type === "json_schema" && isRecord(rf.json_schema) && isRecord(rf.json_schema.schema)) chat.format = rf.json_schema.schema;
@@ -97,47 +106,38 @@ export function sendOpenAIError(res: ServerResponse, error: GatewayError): void 
 const ARGUMENT_PIECE = 24;
 
 /** A `ChatWriter` for OpenAI clients. */
-export class OpenAIChatWriter implements ChatWriter {
+export class OpenAIChatWriter extends BufferedChatWriter {
   readonly #id = `chatcmpl-${randomBytes(12).toString("hex")}`;
   readonly #created = Math.floor(Date.now() / 1000);
-  #content = "";
-  #thinking = "";
-  #calls: ToolCall[] = [];
   #sentRole = false;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly model: string,
-    private readonly stream: boolean,
-  ) {}
+    stream: boolean,
+  ) {
+    super(stream);
+  }
 
-  #chunk(delta: Record<string, unknown>, finish: FinishReason | null = null, extra: Record<string, unknown> = {}): void {
+  #chunk(delta: Record<string, unknown>, finish: FinishReason | null = null): void {
     if (!this.res.headersSent) {
       this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     }
     const d = this.#sentRole ? delta : { role: "assistant", ...delta };
     this.#sentRole = true;
-    const chunk = { id: this.#id, object: "chat.completion.chunk", created: this.#created, model: this.model, choices: [{ index: 0, delta: d, finish_reason: finish }], ...extra };
+    const chunk = { id: this.#id, object: "chat.completion.chunk", created: this.#created, model: this.model, choices: [{ index: 0, delta: d, finish_reason: finish }] };
     this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   }
 
-  thinking(delta: string): void {
-    if (delta === "") return;
-    if (this.stream) this.#chunk({ reasoning_content: delta });
-    else this.#thinking += delta;
+  protected streamThinking(delta: string): void {
+    this.#chunk({ reasoning_content: delta });
   }
 
-  content(delta: string): void {
-    if (delta === "") return;
-    if (this.stream) this.#chunk({ content: delta });
-    else this.#content += delta;
+  protected streamContent(delta: string): void {
+    this.#chunk({ content: delta });
   }
 
-  toolCalls(calls: ToolCall[]): void {
-    if (!this.stream) {
-      this.#calls.push(...calls);
-      return;
-    }
+  protected streamToolCalls(calls: ToolCall[]): void {
     calls.forEach((c, index) => {
       const args = JSON.stringify(c.arguments);
       this.#chunk({ tool_calls: [{ index, id: c.id ?? newCallId(), type: "function", function: { name: c.name, arguments: "" } }] });
@@ -147,20 +147,20 @@ export class OpenAIChatWriter implements ChatWriter {
     });
   }
 
-  finish(reason: FinishReason, usage?: { prompt_tokens?: number; completion_tokens?: number }): void {
+  protected endStream(reason: FinishReason): void {
+    this.#chunk({}, reason);
+    this.res.end("data: [DONE]\n\n");
+  }
+
+  protected writeBody(reason: FinishReason, usage?: Usage): void {
     const u =
       usage?.prompt_tokens !== undefined || usage?.completion_tokens !== undefined
         ? { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0, total_tokens: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0) }
         : undefined;
-    if (this.stream) {
-      this.#chunk({}, reason);
-      this.res.end("data: [DONE]\n\n");
-      return;
-    }
-    const message: Record<string, unknown> = { role: "assistant", content: this.#calls.length > 0 && this.#content === "" ? null : this.#content };
-    if (this.#thinking !== "") message.reasoning_content = this.#thinking;
-    if (this.#calls.length > 0) {
-      message.tool_calls = this.#calls.map((c) => ({ id: c.id ?? newCallId(), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
+    const message: Record<string, unknown> = { role: "assistant", content: this.calls.length > 0 && this.text === "" ? null : this.text };
+    if (this.reasoning !== "") message.reasoning_content = this.reasoning;
+    if (this.calls.length > 0) {
+      message.tool_calls = this.calls.map((c) => ({ id: c.id ?? newCallId(), type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
     }
     this.res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
     this.res.end(

@@ -15,9 +15,9 @@
 import { ProviderError, type ChatRequest, type Message, type Provider } from "../llm/types.js";
 import { StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
 import { schemaValidator } from "../tools/argument-check.js";
-import { newCallId } from "./openai-api.js";
-import type { GatewayStats } from "./stats.js";
+import type { GatewayStats, ModelStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
+import { newCallId } from "./wire.js";
 
 /** Remembers which models need prompt mode. */
 export class ToolSupport {
@@ -108,6 +108,8 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     if (chat.format !== undefined) req.format = chat.format;
     if (chat.temperature !== undefined) req.temperature = chat.temperature;
     if (chat.contextTokens !== undefined) req.contextTokens = chat.contextTokens;
+    if (chat.sampling !== undefined) req.sampling = chat.sampling;
+    if (chat.ollamaOptions !== undefined) req.ollamaOptions = chat.ollamaOptions;
     const turn = await ctx.provider.chat(req, {
       signal,
       onContent: (d) => {
@@ -150,8 +152,13 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     const reason: FinishReason = calls.length > 0 ? "tool_calls" : turn.done_reason === "length" ? "length" : "stop";
     out.finish(reason, turn.usage);
   } catch (err) {
-    if (signal.aborted) return;
-    stats.errors++;
-    out.fail(upstreamError(err));
+    failTurn(err, signal, stats, out);
   }
+}
+
+/** Ends a failed turn for the client (nothing when the client has gone) and counts the error. */
+export function failTurn(err: unknown, signal: AbortSignal, stats: ModelStats, out: ChatWriter): void {
+  if (signal.aborted) return;
+  stats.errors++;
+  out.fail(upstreamError(err));
 }

@@ -2,7 +2,7 @@
  * Types shared by the gateway's modules: one chat request in provider-neutral form, the writer
  * each client API implements, and the error every failure becomes.
  */
-import type { JsonSchema, Message, ToolCall, ToolDefinition } from "../llm/types.js";
+import type { JsonSchema, Message, Sampling, ToolCall, ToolDefinition } from "../llm/types.js";
 
 /** A client's chat request, parsed from either API (Ollama `POST /api/chat`, OpenAI `POST /v1/chat/completions`). */
 export interface GatewayChat {
@@ -17,6 +17,10 @@ export interface GatewayChat {
   temperature?: number;
   /** Ollama `options.num_ctx`. */
   contextTokens?: number;
+  /** The client's sampling and length settings, passed on to the upstream. */
+  sampling?: Sampling;
+  /** Ollama `options` beyond the sampling settings, passed on to an Ollama upstream. */
+  ollamaOptions?: Record<string, unknown>;
 }
 
 /** Why an assistant message ended, in the OpenAI API's words (`finish_reason`); Ollama `done_reason` uses the same. */

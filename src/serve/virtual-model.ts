@@ -13,7 +13,7 @@ import { runAgent, type AgentResult, type AgentToolshimMode } from "../agent/ind
 import type { Provider } from "../llm/types.js";
 import type { Interpreter } from "../toolshim/index.js";
 import type { ToolRegistry, Workspace } from "../tools/index.js";
-import { upstreamError } from "./shim-turn.js";
+import { failTurn } from "./shim-turn.js";
 import type { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 
@@ -116,8 +116,6 @@ export async function agentTurn(ctx: VirtualModelContext, chat: GatewayChat, tar
     out.content(evidenceMarkdown(result));
     out.finish("stop");
   } catch (err) {
-    if (signal.aborted) return;
-    stats.errors++;
-    out.fail(upstreamError(err));
+    failTurn(err, signal, stats, out);
   }
 }

@@ -235,3 +235,104 @@ describe("serve: the codecite model through the OpenAI API", () => {
     expect(path.basename(RAG_APP)).toBe("rag-app");
   });
 });
+
+describe("serve passes the client's sampling settings on", () => {
+  it("Ollama client → Ollama upstream: every option, the sampling ones and the rest, as sent", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "ok" }] });
+    const client = new Ollama({ host: await gatewayOnOllama(ollama) });
+    const options = {
+      temperature: 0.2,
+      top_p: 0.9,
+      top_k: 40,
+      min_p: 0.05,
+      seed: 7,
+      stop: ["</end>", "\n\n"],
+      num_predict: 128,
+      repeat_penalty: 1.1,
+      presence_penalty: 0.3,
+      frequency_penalty: 0.4,
+      num_ctx: 8192,
+      mirostat: 2,
+      repeat_last_n: 64,
+    };
+    const r = await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], options, stream: false });
+    expect(r.message.content).toBe("ok");
+    expect(ollama.chatRequests()[0]!.options).toEqual(options);
+  });
+
+  it("OpenAI client → Ollama upstream: OpenAI fields become Ollama options (max_tokens → num_predict, a stop string → a list)", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "ok" }] });
+    const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama)}/v1`, apiKey: "unused" });
+    await client.chat.completions.create({
+      model: "qwen3:8b",
+      messages: [{ role: "user", content: "hi" }],
+      temperature: 0.5,
+      top_p: 0.8,
+      seed: 11,
+      stop: "END",
+      max_tokens: 64,
+      presence_penalty: 0.1,
+      frequency_penalty: 0.2,
+    });
+    expect(ollama.chatRequests()[0]!.options).toEqual({
+      temperature: 0.5,
+      top_p: 0.8,
+      seed: 11,
+      stop: ["END"],
+      num_predict: 64,
+      presence_penalty: 0.1,
+      frequency_penalty: 0.2,
+    });
+  });
+
+  it("OpenAI client → OpenAI upstream, streamed: the fields as sent; max_completion_tokens goes out as max_tokens; llama.cpp's top_k, min_p, repeat_penalty too", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: "ok" }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    const body = {
+      model: "coder",
+      messages: [{ role: "user" as const, content: "hi" }],
+      temperature: 0.3,
+      top_p: 0.7,
+      seed: 5,
+      stop: ["STOP", "HALT"],
+      max_completion_tokens: 32,
+      presence_penalty: 0.6,
+      frequency_penalty: 0.5,
+      stream: true as const,
+    };
+    const extensions = { top_k: 20, min_p: 0.1, repeat_penalty: 1.05 };
+    const stream = await client.chat.completions.create({ ...body, ...extensions } as typeof body);
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("ok");
+    const sent = openaiUp.chatRequests()[0]!;
+    expect(sent).toMatchObject({ temperature: 0.3, top_p: 0.7, seed: 5, stop: ["STOP", "HALT"], max_tokens: 32, presence_penalty: 0.6, frequency_penalty: 0.5, ...extensions });
+    expect(sent).not.toHaveProperty("max_completion_tokens");
+  });
+
+  it("Ollama client → OpenAI upstream: options become OpenAI fields (num_predict → max_tokens); options the upstream has no field for are not sent", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: "ok" }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new Ollama({ host: `http://127.0.0.1:${a.port}` });
+    await client.chat({ model: "coder", messages: [{ role: "user", content: "hi" }], options: { temperature: 0.1, top_p: 0.95, seed: 3, stop: ["x"], num_predict: 10, mirostat: 1 }, stream: false });
+    const sent = openaiUp.chatRequests()[0]!;
+    expect(sent).toMatchObject({ temperature: 0.1, top_p: 0.95, seed: 3, stop: ["x"], max_tokens: 10 });
+    expect(sent).not.toHaveProperty("mirostat");
+    expect(sent).not.toHaveProperty("options");
+  });
+
+  it("a sampling value of the wrong type: 400 naming the field, in each API's shape", async () => {
+    ollama = await startFakeOllama();
+    const url = await gatewayOnOllama(ollama);
+    const o = await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "qwen3:8b", messages: [], options: { seed: 1.5 } }) });
+    expect(o.status).toBe(400);
+    expect(await o.json()).toEqual({ error: "options.seed must be an integer" });
+    const v = await fetch(`${url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "qwen3:8b", messages: [], stop: [1] }) });
+    expect(v.status).toBe(400);
+    expect(await v.json()).toMatchObject({ error: { message: "stop must be a string or an array of strings", type: "invalid_request_error" } });
+    expect(ollama.chatRequests()).toHaveLength(0);
+  });
+});

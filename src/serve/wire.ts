@@ -1,0 +1,140 @@
+/**
+ * What the gateway's two client APIs read alike (Ollama API documentation, docs/api.md
+ * `POST /api/chat`; OpenAI API reference, "Create chat completion"): the tool list, the calls of
+ * an assistant message, call arguments, sampling settings, and the writer both replies share
+ * (buffered for a single body, or passed on as they come for a stream).
+ */
+import { randomBytes } from "node:crypto";
+import type { Sampling, ToolCall, ToolDefinition } from "../llm/types.js";
+import { GatewayError, type ChatWriter, type FinishReason } from "./types.js";
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A call id in OpenAI's form (`call_` and 24 base-62-like characters). */
+export function newCallId(): string {
+  return `call_${randomBytes(18).toString("base64url").slice(0, 24)}`;
+}
+
+/** Tool-call arguments as an object: Ollama sends objects, OpenAI a JSON string (decoded); anything else is `{}`. */
+function argumentsObject(raw: unknown): Record<string, unknown> {
+  if (isRecord(raw)) return raw;
+  if (typeof raw === "string") {
+    try {
+      const v: unknown = JSON.parse(raw);
+      if (isRecord(v)) return v;
+    } catch {
+      // fall through
+    }
+  }
+  return {};
+}
+
+/** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`. */
+export function parseTools(raw: unknown): ToolDefinition[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new GatewayError(400, "tools must be an array");
+  return raw.map((t, i) => {
+    const fn = isRecord(t) ? t.function : undefined;
+    if (!isRecord(fn) || typeof fn.name !== "string" || fn.name === "") throw new GatewayError(400, `tools[${i}] needs function.name`);
+    return {
+      type: "function",
+      function: {
+        name: fn.name,
+        description: typeof fn.description === "string" ? fn.description : "",
+        parameters: isRecord(fn.parameters) ? fn.parameters : { type: "object", properties: {} },
+      },
+    };
+  });
+}
+
+/** The `tool_calls` of an assistant message in history (`[{id?, function: {name, arguments}}]`, both APIs). */
+export function parseToolCalls(raw: unknown): ToolCall[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.filter(isRecord).map((c) => {
+    const fn = isRecord(c.function) ? c.function : {};
+    const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments) };
+    if (typeof c.id === "string") call.id = c.id;
+    return call;
+  });
+}
+
+/** Where each `Sampling` field is read from a request: its key in the client API's object. */
+export type SamplingKeys = Partial<Record<Exclude<keyof Sampling, "stop">, string>> & { stop?: string };
+
+/**
+ * Reads sampling settings from `source` (Ollama `options`, or the OpenAI request body) under
+ * the `keys` given; `where` prefixes the field in errors (e.g. `options.`).
+ * Integers: `topK`, `seed`, `maxTokens`; `stop` is a string or an array of strings.
+ * @throws GatewayError 400 naming the field when a value has the wrong type.
+ */
+export function parseSampling(source: Record<string, unknown>, keys: SamplingKeys, where = ""): Sampling {
+  const out: Sampling = {};
+  const integers = new Set<keyof Sampling>(["topK", "seed", "maxTokens"]);
+  for (const [field, key] of Object.entries(keys) as [keyof Sampling, string][]) {
+    const v = source[key];
+    if (v === undefined || v === null) continue;
+    if (field === "stop") {
+      const list = typeof v === "string" ? [v] : v;
+      if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) throw new GatewayError(400, `${where}${key} must be a string or an array of strings`);
+      out.stop = list as string[];
+      continue;
+    }
+    if (typeof v !== "number" || !Number.isFinite(v) || (integers.has(field) && !Number.isInteger(v))) {
+      throw new GatewayError(400, `${where}${key} must be ${integers.has(field) ? "an integer" : "a number"}`);
+    }
+    out[field] = v;
+  }
+  return out;
+}
+
+/** Usage counts a reply may report. */
+export interface Usage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+}
+
+/**
+ * A `ChatWriter` that either passes each piece on as it comes (`stream`) or gathers the message
+ * for one body at the end. Subclasses write their API's stream pieces and bodies.
+ */
+export abstract class BufferedChatWriter implements ChatWriter {
+  protected text = "";
+  protected reasoning = "";
+  protected calls: ToolCall[] = [];
+
+  constructor(protected readonly stream: boolean) {}
+
+  protected abstract streamThinking(delta: string): void;
+  protected abstract streamContent(delta: string): void;
+  protected abstract streamToolCalls(calls: ToolCall[]): void;
+  /** The end of a stream. */
+  protected abstract endStream(reason: FinishReason, usage?: Usage): void;
+  /** The whole message as one body (`text`, `reasoning`, `calls` hold it). */
+  protected abstract writeBody(reason: FinishReason, usage?: Usage): void;
+  abstract fail(error: GatewayError): void;
+
+  thinking(delta: string): void {
+    if (delta === "") return;
+    if (this.stream) this.streamThinking(delta);
+    else this.reasoning += delta;
+  }
+
+  content(delta: string): void {
+    if (delta === "") return;
+    if (this.stream) this.streamContent(delta);
+    else this.text += delta;
+  }
+
+  toolCalls(calls: ToolCall[]): void {
+    if (calls.length === 0) return;
+    if (this.stream) this.streamToolCalls(calls);
+    else this.calls.push(...calls);
+  }
+
+  finish(reason: FinishReason, usage?: Usage): void {
+    if (this.stream) this.endStream(reason, usage);
+    else this.writeBody(reason, usage);
+  }
+}
