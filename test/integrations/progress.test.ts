@@ -38,8 +38,8 @@ const asStream = (s: FakeTty) => s as unknown as NodeJS.WriteStream;
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await tick();
-  expect(check()).toBe(true);
+  // Bounded only by the test timeout: a loaded machine may take long to run a timer.
+  while (!check()) await tick();
 }
 
 describe("progressEnabled", () => {
