@@ -94,6 +94,7 @@ function defKey(file: string, qualified: string): string {
  */
 class Resolver {
   readonly #memo = new Map<string, Promise<Value[]>>();
+  readonly #computing = new Set<string>();
   readonly #factsMemo = new Map<string, Promise<FileFacts | undefined>>();
 
   constructor(
@@ -116,11 +117,15 @@ class Resolver {
   }
 
   #once(key: string, compute: () => Promise<Value[]>): Promise<Value[]> {
+    // A cycle (a re-export loop; files of one namespace or package that see each other through
+    // wildcards) meets its own entry while it is being computed: it resolves to nothing. The
+    // resolver's calls run one at a time, so an entry being computed is always on the current
+    // chain, and awaiting it would never settle.
+    if (this.#computing.has(key)) return Promise.resolve([]);
     let p = this.#memo.get(key);
     if (p === undefined) {
-      // A cycle (a re-export loop) meets its own pending entry: it resolves to nothing.
-      this.#memo.set(key, Promise.resolve([]));
-      p = compute();
+      this.#computing.add(key);
+      p = compute().finally(() => this.#computing.delete(key));
       this.#memo.set(key, p);
     }
     return p;
@@ -141,7 +146,7 @@ class Resolver {
       for (const a of refs?.exportAliases ?? []) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
       for (const b of refs?.bindings ?? []) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
       if (out.length === 0 && lang.references?.sharedScope) {
-        for (const other of lang.references.sharedScope(file, this.project)) {
+        for (const other of await lang.references.sharedScope(file, this.project)) {
           if (other === file) continue;
           const f = await this.facts(other);
           for (const s of f?.symbols ?? []) if (s.name === name && s.container === undefined) out.push({ kind: "def", file: other, qualified: name });
@@ -223,7 +228,7 @@ class Resolver {
     return this.#once(`c\0${file}\0${cls}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
       const lang = languageFor(file);
-      const places = [file, ...(lang?.references?.sharedScope?.(file, this.project) ?? []).filter((f) => f !== file)];
+      const places = [file, ...((await lang?.references?.sharedScope?.(file, this.project)) ?? []).filter((f) => f !== file)];
       const out: Value[] = [];
       for (const f of places) {
         const facts = await this.facts(f);

@@ -2,7 +2,7 @@
  * Ground truth for `find_references`: precision and recall of codecite's resolved references (not
  * `by_name`) at (path, line) granularity against an independent tool, on any checkout:
  *
- *   npx tsx test/evidence/ground-truth-references.ts <repo-dir> --lang python|ts|go [--count N] [--details N]
+ *   npx tsx test/evidence/ground-truth-references.ts <repo-dir> --lang python|ts|go|c|cpp [--count N] [--details N]
  *
  * - **Targets**: `--count` (default 40) definitions of the language (functions, classes, methods,
  *   Go structs and interfaces; names of 4+ characters), chosen deterministically by a hash of
@@ -10,7 +10,8 @@
  * - **Oracles**: Python — jedi `Script.get_references` (Debian `python3-jedi`; helper
  *   `ground-truth-references.py`); TypeScript/JavaScript — the TypeScript language service
  *   `findReferences` over every JS/TS file of the checkout (`allowJs`); Go — `gopls references`
- *   (Debian `gopls`, needs the `go` toolchain).
+ *   (Debian `gopls`, needs the `go` toolchain); C and C++ — clangd `textDocument/references` after
+ *   its background index (Debian `clangd`; helper `ground-truth-clangd.ts`).
  * - **Compared**: the set of `path:line` of references of each target, without the line where the
  *   definition's name is written; lines outside the repository or in `node_modules` are dropped.
  *   Figures are summed over targets (micro average).
@@ -26,8 +27,9 @@ import type { SymbolDef } from "../../src/evidence/analysis/lang/language.js";
 import { statFiles, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { collectReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+import { clangdReferences } from "./ground-truth-clangd.js";
 
-type Lang = "python" | "ts" | "go";
+type Lang = "python" | "ts" | "go" | "c" | "cpp";
 
 interface Target {
   file: string;
@@ -43,6 +45,13 @@ const FAMILY: Record<Lang, (f: string) => boolean> = {
   python: (f) => languageFor(f)?.id === "python",
   ts: (f) => ["typescript", "tsx", "javascript"].includes(languageFor(f)?.id ?? "") && !f.endsWith(".d.ts"),
   go: (f) => languageFor(f)?.id === "go",
+  c: (f) => languageFor(f)?.family === "c",
+  cpp: (f) => languageFor(f)?.family === "c",
+};
+/** Where the targets are picked (C: `.c` files and headers; C++: C++ sources and headers). */
+const TARGET_FILES: Partial<Record<Lang, (f: string) => boolean>> = {
+  c: (f) => f.endsWith(".c") || f.endsWith(".h"),
+  cpp: (f) => languageFor(f)?.id === "cpp",
 };
 
 /** Where the definition's name is written: the first line of its range naming it after a keyword, else the first naming it. */
@@ -66,14 +75,14 @@ function namePosition(lines: readonly string[], def: SymbolDef): { line: number;
 
 async function pickTargets(ws: Workspace, lang: Lang, count: number): Promise<Target[]> {
   const snap = await treeSnapshot(ws, {});
-  const files = snap.files.filter(FAMILY[lang]);
+  const files = snap.files.filter(TARGET_FILES[lang] ?? FAMILY[lang]);
   const facts = await loadFacts(ws, statFiles(ws, files));
   const all: Target[] = [];
   for (const [file, f] of facts) {
     const lines = (await ws.readText(file)).lines;
     const seen = new Set<string>();
     for (const def of f.symbols) {
-      if (!KINDS.has(def.kind) || def.name.length < 4) continue;
+      if (!KINDS.has(def.kind) || def.name.length < 4 || def.declaration === true) continue;
       const qualified = def.container ? `${def.container}.${def.name}` : def.name;
       if (seen.has(qualified)) continue; // overloads: one target
       seen.add(qualified);
@@ -188,7 +197,13 @@ export async function compareReferences(root: string, lang: Lang, count = 40): P
   const targets = await pickTargets(ws, lang, count);
   const snap = await treeSnapshot(ws, {});
   const truths =
-    lang === "python" ? jediTruth(ws.root, targets) : lang === "ts" ? tsTruth(ws.root, snap.files.filter(FAMILY.ts), targets) : goplsTruth(ws.root, targets);
+    lang === "python"
+      ? jediTruth(ws.root, targets)
+      : lang === "ts"
+        ? tsTruth(ws.root, snap.files.filter(FAMILY.ts), targets)
+        : lang === "go"
+          ? goplsTruth(ws.root, targets)
+          : await clangdReferences(ws.root, snap.files.filter(FAMILY[lang]), targets);
   const a: ReferenceAgreement = { repo: root, lang, targets: targets.length, skipped: 0, truePositives: 0, ours: 0, truth: 0, precision: 1, recall: 1, onlyOurs: [], onlyTruth: [] };
   for (const [i, t] of targets.entries()) {
     const truthList = truths[i];
@@ -222,14 +237,14 @@ export async function compareReferences(root: string, lang: Lang, count = 40): P
 
 if (process.argv[1] !== undefined && import.meta.filename === path.resolve(process.argv[1])) {
   const args = process.argv.slice(2);
-  const root = args.find((x) => !x.startsWith("--") && !/^\d+$/.test(x) && !["python", "ts", "go"].includes(x));
+  const root = args.find((x) => !x.startsWith("--") && !/^\d+$/.test(x) && !["python", "ts", "go", "c", "cpp"].includes(x));
   const opt = (name: string) => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
   const lang = opt("--lang") as Lang | undefined;
-  if (root === undefined || lang === undefined || !["python", "ts", "go"].includes(lang)) {
-    process.stderr.write("usage: ground-truth-references.ts <repo-dir> --lang python|ts|go [--count N] [--details N]\n");
+  if (root === undefined || lang === undefined || !["python", "ts", "go", "c", "cpp"].includes(lang)) {
+    process.stderr.write("usage: ground-truth-references.ts <repo-dir> --lang python|ts|go|c|cpp [--count N] [--details N]\n");
     process.exit(2);
   }
   const a = await compareReferences(root, lang, Number(opt("--count") ?? "40"));

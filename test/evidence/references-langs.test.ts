@@ -29,11 +29,15 @@ describe("find_references: C", () => {
 
   it("struct tags and typedef names are type uses; the declaration in the header counts", async () => {
     expect(where(await refs(ws, "point"))).toEqual([
-      "include/util.h:11 type include/util.h",
-      "include/util.h:14 type include/util.h",
+      "include/util.h:12 type include/util.h",
+      "include/util.h:15 type include/util.h",
       "src/util.c:11 type util_scale",
     ]);
     expect(where(await refs(ws, "point_t"))).toEqual(["src/main.c:10 type main"]);
+  });
+
+  it("a prototype behind an export macro (EXPORT(type) f(args);) declares f for the files that include it", async () => {
+    expect(where(await refs(ws, "util_sub"))).toEqual(["src/main.c:16 call main"]);
   });
 
   it("macros: uses in code and in #if conditions", async () => {
@@ -69,5 +73,38 @@ describe("find_references: C++", () => {
       "src/shapes.cpp:14 type geo.total_area",
     ]);
     expect(where(await refs(ws, "Circle"))).toEqual(["src/app.cpp:11 type main", "src/app.cpp:13 call main", "src/shapes.cpp:12 type src/shapes.cpp"]);
+  });
+});
+
+describe("find_references: C#", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "csharp"));
+  });
+
+  it("a class through using, and fully qualified; not the class of the same name in another namespace", async () => {
+    expect(where(await refs(ws, "Order", { path: "Shop.Core/Order.cs" }))).toEqual([
+      "Shop.App/Checkout.cs:8 call Checkout",
+      "Shop.App/Checkout.cs:8 type Checkout",
+      "Shop.App/Checkout.cs:10 type Checkout.Run",
+      "Shop.App/Checkout.cs:13 call Checkout.Run",
+      "Shop.Other/Order.cs:11 call Use.Qualified",
+      "Shop.Other/Order.cs:11 type Use.Qualified",
+    ]);
+  });
+
+  it("a method on a field and a local declared with the class (var x = new C()); a delegate parameter of the same name and a string are not uses", async () => {
+    expect(where(await refs(ws, "Order.AddLine", { path: "Shop.Core/Order.cs" }))).toEqual(["Shop.App/Checkout.cs:12 call Checkout.Run", "Shop.App/Checkout.cs:14 call Checkout.Run"]);
+    expect(where(await refs(ws, "Order.AddLine", { path: "Shop.Other/Order.cs" }))).toEqual(["Shop.Other/Order.cs:10 call Use.Go"]);
+  });
+
+  it("members of a partial class are seen from every part (same namespace); an inherited member by bare name", async () => {
+    expect(where(await refs(ws, "Order.Total"))).toEqual(["Shop.Core/Order.Pricing.cs:8 value Order.Recalculate", "Shop.Core/Order.cs:9 value Order.AddLine"]);
+    expect(where(await refs(ws, "Order.Recalculate"))).toEqual(["Shop.Core/Order.cs:10 call Order.AddLine"]);
+    expect(where(await refs(ws, "Entity.Touch"))).toEqual(["Shop.Core/Order.cs:11 call Order.AddLine"]);
+  });
+
+  it("a base class in the base list is an inherit use", async () => {
+    expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });
 });

@@ -11,8 +11,9 @@
  *   classes plus the qualifier (`ns.A`), so `A::m` and `ns::A::m` find it. Constructors, destructors
  *   (`~A`) and operators (`operator==`) are methods named so. A qualifier naming a namespace of the
  *   same file keeps `function`.
- * - A prototype (a function declaration without body, also a method declared in a class body, and
- *   `= default` / `= delete` special members) →
+ * - A prototype (a function declaration without body, also a method declared in a class body,
+ *   `= default` / `= delete` special members, and `EXPORT_MACRO(type) name(params);`, which the
+ *   grammar cannot parse) →
  *   `function` or `method` marked {@link SymbolDef.declaration}: `find_symbol` shows it only when
  *   asked with `kind`.
  * - `struct`/`union` with a body → `struct`; `class` → `class` (also `class EXPORT_MACRO Name { … }`,
@@ -233,6 +234,20 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
         if (body === null) return;
         if (body.type === "declaration_list") walk(body, scope, depth + 1);
         else item(body, first, scope, depth + 1);
+        return;
+      }
+      case "ERROR": {
+        // `EXPORT_MACRO(type) name(params);` (a prototype behind an export macro) parses as two
+        // function declarators in an error: the second one declares `name`.
+        const kids = namedChildren(node);
+        kids.forEach((k, i) => {
+          if (k.type !== "function_declarator" || kids[i - 1]?.type !== "function_declarator") return;
+          const parts = functionName(k);
+          if (parts === undefined) return;
+          const { container, kind } = placeFunction(parts, scope);
+          push(parts.name, kind, container, k, kids[i - 1] as SyntaxNode, true);
+        });
+        walk(node, scope, depth + 1);
         return;
       }
       default:

@@ -373,6 +373,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
         }
         return;
       }
+      case "function_declarator": {
+        // Outside a declaration only in a region the parser gave up on (`EXPORT(type) f(args);`): the name is declared.
+        const params = node.childForFieldName("parameters");
+        if (params !== null) walkParams(namedChildren(params), deeper, false);
+        return;
+      }
       case "enumerator":
       case "preproc_params":
       case "namespace_alias_definition":

@@ -29,6 +29,7 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { memoize } from "./project-files.js";
+import { CSHARP_REFERENCE_RULES } from "./csharp-references.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** The note `find_importers` adds for C# results. */
@@ -217,6 +218,15 @@ async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution
   return { files: [], module: name, external: true };
 }
 
+/** The `.cs` files that declare one of the namespaces `file` declares (the file's own types' namespace mates). */
+async function sameNamespaceFiles(file: string, project: ProjectView): Promise<readonly string[]> {
+  const d = await declaredIn(project, file);
+  const index = await csharpIndex(project);
+  const out = new Set<string>();
+  for (const ns of d === undefined || d.namespaces.length === 0 ? [""] : d.namespaces) for (const f of index.namespaces.get(ns) ?? []) out.add(f);
+  return [...out].sort();
+}
+
 /** The names of a `.cs` file: its namespaces and `namespace.Type` for each type it declares. */
 async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
   if (!file.endsWith(".cs")) return [];
@@ -248,4 +258,5 @@ export const csharp: LanguageSpec = {
   moduleNames,
   importerHints,
   blindSpotNote: CSHARP_BLIND_SPOT_NOTE,
+  references: { ...CSHARP_REFERENCE_RULES, sharedScope: sameNamespaceFiles },
 };

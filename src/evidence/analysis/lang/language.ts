@@ -179,9 +179,10 @@ export interface ReferenceRules {
   extract(root: SyntaxNode, source: string): ReferenceFacts;
   /**
    * Files whose top-level definitions a file sees without importing them (Go: the other files of
-   * its package folder; Java: the classes of its package). Absent → none.
+   * its package folder; Java: the classes of its package; C#: the files of its namespaces). Absent →
+   * none. May answer with a promise (additive, issue 15) when the files come from reading the tree.
    */
-  sharedScope?(file: string, project: ProjectView): readonly string[];
+  sharedScope?(file: string, project: ProjectView): readonly string[] | Promise<readonly string[]>;
   /**
    * The specifier of the module named by a path not led by a bound name (Rust `["crate", "x"]` →
    * `crate::x`; Java `["com", "a", "B"]` → `com.a.B`); `undefined` when such a path names no

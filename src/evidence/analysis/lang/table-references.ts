@@ -1,0 +1,207 @@
+/**
+ * One walker for the reference extractors of languages whose names follow the class-based pattern
+ * of Java (C#, Kotlin): a language describes what each node of its grammar is
+ * ({@link ReferenceGrammar.classify}), and this module turns the tree into {@link ReferenceFacts}
+ * with the same rules for all of them:
+ *
+ * - **Locals**: a function's parameters and the local variables declared in it so far (in source
+ *   order) hide a member or file-level name of the same spelling; lambda parameters likewise.
+ * - **Uses**: every name or dotted path outside the declared names; `call` for a callee and the
+ *   type of an instantiation, `type` in type positions, `inherit` in base lists, `value` else.
+ *   Skipped nodes (comments, strings, the language's declarations of names) give none.
+ * - **Receivers**: `this.m` and, inside a class, a one-part name carry the class
+ *   (`NameUse.selfClass`: a member first); `x.m` where `x` is a local, parameter or field declared
+ *   with a type, or bound to an instantiation, carries that type (`NameUse.receiverType`).
+ * - **Contexts**: the enclosing class and function, qualified by the enclosing classes.
+ */
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { ReferenceFacts, UseKind } from "./language.js";
+import { ReferenceCollector } from "./reference-walk.js";
+import { namedChildren } from "./syntax.js";
+
+const MAX_DEPTH = 300;
+
+/** What a node of the grammar is, for the walker. Nodes the language does not classify are walked child by child. */
+export type NodeRole =
+  /** Walked no further (a comment, a literal, a declared name). */
+  | { role: "skip" }
+  /** A name or a path the language reads with {@link ReferenceGrammar.path}. */
+  | { role: "path" }
+  /** A class-like declaration: its name, base types (`inherit`), other parts walked as types (annotations, type parameters), its body. */
+  | { role: "class"; name: string | undefined; bases: SyntaxNode[]; types: SyntaxNode[]; body: SyntaxNode[] }
+  /** A function, method, constructor or accessor: parameters (name, type), parts walked as types (return type), the body. */
+  | { role: "function"; name: string | undefined; params: { name: string | undefined; type: SyntaxNode | null; rest: SyntaxNode[] }[]; types: SyntaxNode[]; body: SyntaxNode[] }
+  /** A lambda: parameter names and the body. */
+  | { role: "lambda"; params: string[]; body: SyntaxNode[] }
+  /** A variable declaration (local in a function, a field in a class body): names, declared type, initial values. */
+  | { role: "variable"; names: string[]; type: SyntaxNode | null; values: SyntaxNode[] }
+  /** A call: the callee (`call` use) and the other parts (arguments, `value`). */
+  | { role: "call"; callee: SyntaxNode; rest: SyntaxNode[] }
+  /** An instantiation `new T(…)`: the type (`call` use) and the other parts. */
+  | { role: "new"; type: SyntaxNode; rest: SyntaxNode[] }
+  /** Nodes in a type position (every name below is a `type` use). */
+  | { role: "type"; nodes: SyntaxNode[] }
+  /** Parts walked as types and as values; the rest (a declared name) not at all (an enum member, a cast, a named argument). */
+  | { role: "parts"; types?: SyntaxNode[]; values: SyntaxNode[] };
+
+/** A language's description of its grammar for {@link extractTableReferences}. */
+export interface ReferenceGrammar {
+  classify(node: SyntaxNode): NodeRole | undefined;
+  /** The parts of a name or path node (`a.b.C` → `a b C`; `this.m` → `this m`; `f().m` → `"" m`), `undefined` when it is none. */
+  path(node: SyntaxNode): string[] | undefined;
+  /** The node of the path's last part (its line is the use's line). */
+  lastPart(node: SyntaxNode): SyntaxNode;
+  /** The type an initial value gives a variable (`new T()`, Kotlin `T()`), as a path. */
+  valueType?(value: SyntaxNode): string[] | undefined;
+  /** Nodes inside a path node that are walked as types after it (type arguments of `List<Order>`). */
+  typeArguments?(node: SyntaxNode): SyntaxNode[];
+}
+
+interface Ctx {
+  use: UseKind;
+  depth: number;
+  /** Enclosing classes, outermost first. */
+  chain: string[];
+}
+
+/**
+ * Walks `root` by `grammar` (see the module comment) into `c`, which may already hold the file's
+ * import bindings; returns the collected facts.
+ */
+export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGrammar, c: ReferenceCollector = new ReferenceCollector()): ReferenceFacts {
+  const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
+    const head = path[0] as string;
+    const cls = ctx.chain.length > 0 ? ctx.chain.join(".") : undefined;
+    if (head === "this") {
+      if (path.length > 1) c.use(path, last, use, cls !== undefined ? { selfClass: cls } : {});
+      return;
+    }
+    if (head === "") {
+      c.use(path, last, use);
+      return;
+    }
+    if (c.isLocal(head)) {
+      if (path.length === 1) return;
+      const type = c.typeOf(head);
+      c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
+      return;
+    }
+    const type = path.length > 1 ? c.typeOf(head) : undefined;
+    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "type" && use !== "inherit" ? { selfClass: cls } : {};
+    c.use(path, last, use, extra);
+  };
+
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind): boolean => {
+    const path = grammar.path(node);
+    if (path === undefined) return false;
+    const last = grammar.lastPart(node);
+    const receiver = path[0] === "" && last.id !== node.id ? namedChildren(node).filter((k) => k.id !== last.id) : [];
+    // `new T().m`: the receiver's type is the instantiated one.
+    const created = receiver.length === 1 ? grammar.valueType?.(receiver[0] as SyntaxNode) : undefined;
+    if (created !== undefined && path.length === 2) c.use(path, last, use, { receiverType: created });
+    else pathUse(path, last, ctx, use);
+    walkAll(grammar.typeArguments?.(node) ?? [], ctx, "type");
+    // A receiver that is no path (`f().m`, `a[0].m`) is walked for its own uses.
+    walkAll(receiver, ctx, "value");
+    return true;
+  };
+
+  const walkAll = (nodes: readonly SyntaxNode[], ctx: Ctx, use: UseKind) => {
+    for (const n of nodes) walk(n, { ...ctx, use, depth: ctx.depth + 1 });
+  };
+
+  const walk = (node: SyntaxNode, ctx: Ctx): void => {
+    if (ctx.depth > MAX_DEPTH) return;
+    const r = grammar.classify(node);
+    if (r === undefined) {
+      walkAll(namedChildren(node), ctx, ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value");
+      return;
+    }
+    switch (r.role) {
+      case "skip":
+        return;
+      case "path":
+        if (!usePath(node, ctx, ctx.use)) walkAll(namedChildren(node), ctx, ctx.use);
+        return;
+      case "class": {
+        const top = !c.inFunction && r.name !== undefined;
+        const chain = top ? [...ctx.chain, r.name as string] : ctx.chain;
+        const bases = r.bases.map((b) => grammar.path(b)).filter((p): p is string[] => p !== undefined);
+        walkAll(r.bases, ctx, "inherit");
+        walkAll(r.types, ctx, "type");
+        if (top) {
+          c.classes.push({ name: chain.join("."), bases });
+          c.pushContext(chain.join("."));
+        }
+        const scope = c.pushScope("block");
+        // Field types first, so `x.m()` on a field declared below resolves too.
+        for (const member of r.body.flatMap((b) => [b, ...namedChildren(b).flatMap((m) => [m, ...namedChildren(m)])])) {
+          const m = grammar.classify(member);
+          if (m?.role !== "variable") continue;
+          const t = m.type === null ? undefined : grammar.path(m.type);
+          const vt = t ?? (m.values[0] !== undefined ? grammar.valueType?.(m.values[0]) : undefined);
+          if (vt !== undefined) for (const n of m.names) scope.types.set(n, vt);
+        }
+        walkAll(r.body, { ...ctx, chain }, "value");
+        c.popScope();
+        if (top) c.popContext();
+        return;
+      }
+      case "function": {
+        const qualified = r.name !== undefined && !c.inFunction ? [...ctx.chain, r.name].join(".") : undefined;
+        if (qualified !== undefined) c.pushContext(qualified);
+        walkAll(r.types, ctx, "type");
+        const scope = c.pushScope("function");
+        for (const p of r.params) {
+          if (p.type !== null) walk(p.type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+          walkAll(p.rest, ctx, "value");
+          if (p.name === undefined) continue;
+          scope.locals.add(p.name);
+          const t = p.type === null ? undefined : grammar.path(p.type);
+          if (t !== undefined) scope.types.set(p.name, t);
+        }
+        walkAll(r.body, ctx, "value");
+        c.popScope();
+        if (qualified !== undefined) c.popContext();
+        return;
+      }
+      case "lambda":
+        c.pushScope("function", r.params);
+        walkAll(r.body, ctx, "value");
+        c.popScope();
+        return;
+      case "variable": {
+        if (r.type !== null) walk(r.type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+        const s = c.scope;
+        if (s !== undefined && s.kind === "function") {
+          const t = r.type === null ? undefined : grammar.path(r.type);
+          const vt = t ?? (r.values[0] !== undefined ? grammar.valueType?.(r.values[0]) : undefined);
+          for (const n of r.names) {
+            s.locals.add(n);
+            if (vt !== undefined) s.types.set(n, vt);
+          }
+        }
+        walkAll(r.values, ctx, "value");
+        return;
+      }
+      case "call":
+        if (!usePath(r.callee, ctx, "call")) walk(r.callee, { ...ctx, use: "value", depth: ctx.depth + 1 });
+        walkAll(r.rest, ctx, "value");
+        return;
+      case "new":
+        if (!usePath(r.type, ctx, "call")) walk(r.type, { ...ctx, use: "type", depth: ctx.depth + 1 });
+        walkAll(r.rest, ctx, "value");
+        return;
+      case "type":
+        walkAll(r.nodes, ctx, ctx.use === "inherit" || ctx.use === "call" ? ctx.use : "type");
+        return;
+      case "parts":
+        walkAll(r.types ?? [], ctx, "type");
+        walkAll(r.values, ctx, "value");
+        return;
+    }
+  };
+
+  walkAll(namedChildren(root), { use: "value", depth: 0, chain: [] }, "value");
+  return c.facts();
+}
