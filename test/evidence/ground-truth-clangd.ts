@@ -16,7 +16,7 @@ import path from "node:path";
 import { pathToFileURL, fileURLToPath } from "node:url";
 
 /** A position to ask about: repository-relative file, 1-based line, 0-based column (UTF-16). */
-export interface ClangdQuery {
+interface ClangdQuery {
   file: string;
   line: number;
   column: number;

@@ -197,7 +197,7 @@ const grammar: ReferenceGrammar = {
 };
 
 /** Extracts {@link ReferenceFacts} from a tree-sitter-c-sharp `compilation_unit` (see the module comment). */
-export function extractCsharpReferences(root: SyntaxNode): ReferenceFacts {
+function extractCsharpReferences(root: SyntaxNode): ReferenceFacts {
   const c = new ReferenceCollector();
   const namespaces = new Set<string>();
   const stack: SyntaxNode[] = [root];
