@@ -63,6 +63,8 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** When set, requests without `Authorization: Bearer <key>` get HTTP 401. */
   apiKey?: string;
+  /** Answers a chat request when no scripted turn is left (e.g. a reply that depends on the request's tools). */
+  reply?: (body: Record<string, unknown>) => FakeOpenAITurn;
 }
 
 function pieces(text: string, size: number): string[] {
@@ -116,7 +118,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
           sendError(res, 404, `The model \`${model}\` does not exist.`);
           return;
         }
-        const turn = queue.shift();
+        const turn = queue.shift() ?? opts.reply?.(body);
         if (!turn) {
           sendError(res, 500, "fake-openai: no scripted turn left");
           return;

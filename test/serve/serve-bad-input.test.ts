@@ -99,6 +99,27 @@ describe("serve: bad requests", () => {
     expect(ollama.chatRequests()).toHaveLength(0);
   });
 
+  it("a huge body sent in chunks (no Content-Length): 413 in Ollama's shape, and the next request is served", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host, { maxBodyBytes: 1000 });
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${url}/api/chat`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      // The server may close the connection before the upload ends.
+      req.on("error", (err) => (err as NodeJS.ErrnoException).code === "EPIPE" || (err as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(err));
+      req.write(`{"model": "qwen3:8b", "messages": [{"role": "user", "content": "${"x".repeat(700)}`);
+      req.write(`${"y".repeat(700)}"}]}`);
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toEqual({ error: "request body over 1000 bytes" });
+    await stillServing(url);
+    expect(ollama.chatRequests()).toHaveLength(0);
+  });
+
   it("unknown routes (404) and wrong methods (405 with Allow)", async () => {
     ollama = await startFakeOllama();
     const url = await start(ollama.host);
@@ -111,6 +132,10 @@ describe("serve: bad requests", () => {
     expect(wm.status).toBe(405);
     expect(wm.headers.get("allow")).toBe("POST");
     expect(await wm.json()).toEqual({ error: "/api/chat accepts POST, not GET" });
+    const wm1 = await fetch(`${url}/v1/models`, { method: "DELETE" });
+    expect(wm1.status).toBe(405);
+    expect(wm1.headers.get("allow")).toBe("GET");
+    expect(await wm1.json()).toMatchObject({ error: { message: "/v1/models accepts GET, not DELETE", type: "invalid_request_error" } });
     await stillServing(url);
   });
 
@@ -125,6 +150,7 @@ describe("serve: bad requests", () => {
     expect(await wrong.json()).toMatchObject({ error: { type: "authentication_error" } });
     const ok = await fetch(`${url}/api/tags`, { headers: { authorization: "Bearer 0123456789abcdef-token" } });
     expect(ok.status).toBe(200);
+    expect(ollama.requests.filter((r) => r.path === "/api/tags")).toHaveLength(1);
   });
 });
 
@@ -162,6 +188,21 @@ describe("serve: bad upstreams", () => {
     await stillServing(url);
   });
 
+  it("upstream garbage mid-stream: what came is delivered, then an error event in OpenAI's shape and [DONE]", async () => {
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Partial answer" }, done: false })}\n`);
+      res.end("<html>502 Bad Gateway</html>\n");
+    });
+    const url = await start(up.host);
+    const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, stream: true }));
+    expect(v.status).toBe(200);
+    expect(v.text).toContain('"content":"Partial"');
+    expect(v.text).toMatch(/data: \{"error":\{"message":"upstream: [^"]+","type":"upstream_error"/);
+    expect(v.text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    await stillServing(url);
+  });
+
   it("a stream cut mid-way: what came is delivered, then an error line (Ollama) or event (OpenAI)", async () => {
     const up = await rawUpstream((res) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" });
@@ -196,5 +237,25 @@ describe("serve: bad upstreams", () => {
     controller.abort();
     await expect.poll(() => up.closedEarly(), { timeout: 5000 }).toBe(1);
     await stillServing(url);
+  });
+
+  it("an OpenAI client that hangs up mid-stream cancels the upstream request too", async () => {
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Thinking about it. " }, done: false })}\n`);
+    });
+    const url = await start(up.host);
+    const controller = new AbortController();
+    const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ ...CHAT, stream: true }), signal: controller.signal });
+    const reader = r.body!.getReader();
+    let first = "";
+    while (!first.includes("Thinking")) first += new TextDecoder().decode((await reader.read()).value);
+    expect(first).toMatch(/^data: \{"id":"chatcmpl-/);
+    controller.abort();
+    await expect.poll(() => up.closedEarly(), { timeout: 5000 }).toBe(1);
+    await stillServing(url);
+    const stats = (await (await fetch(`${url}/codecite/stats`)).json()) as { models: Record<string, { errors: number }> };
+    // A client that left is not an upstream failure.
+    expect(stats.models["qwen3:8b"]!.errors).toBe(0);
   });
 });
