@@ -43,8 +43,9 @@
  * **Matching**: an import matches when its resolution (`LanguageSpec.resolve`) reaches a target
  * file other than the importing file itself (a `.d.ts` is never an importer of its own module; a
  * Go external test package does import the other files of its folder). A
- * JS/TS `import()`/`require()` whose argument is not a literal matches when its static prefix
- * (`./locale/` of `` `./locale/${l}.js` ``) leads to a target; such records carry `unresolved`.
+ * JS/TS `import()`/`require()` whose argument is not a literal is not an import of any file: its
+ * static prefix (`./locale/` of `` `./locale/${l}.js` ``) may lead to a target, and then `note` names
+ * it as a computed import that could reach the module, but no record is made.
  * Only files of the target's language family are parsed, and of those only the files whose text
  * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`); facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
@@ -198,10 +199,16 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     if (exact !== undefined) {
       const files = new Set(exact);
       const pkg = onePackage(project, exact);
-      return {
-        files,
-        ...(files.size > 1 && pkg === undefined ? { note: `'${query}' names ${files.size} files: ${[...exact].sort().join(", ")}.` } : {}),
-      };
+      const notes: string[] = [];
+      if (files.size > 1 && pkg === undefined) notes.push(`'${query}' names ${files.size} files: ${[...exact].sort().join(", ")}.`);
+      const hidden = exact.every(inTestFolder) ? packageModulesEnding(index, query, separators) : [];
+      if (hidden.length > 0) {
+        const listed = hidden.slice(0, 5).map(({ name, files: f }) => `${name} (${describeFiles(project, f)})`).join(", ");
+        notes.push(
+          `Read as the module '${query}' of a test folder (${describeFiles(project, exact)}); ${hidden.length === 1 ? "a package module also ends in it" : `${hidden.length} package modules also end in it`}: ${listed}${hidden.length > 5 ? ", …" : ""}. Pass that full name or path for its importers.`,
+        );
+      }
+      return { files, ...(notes.length > 0 ? { note: notes.join(" ") } : {}) };
     }
     for (const [name, files] of index) {
       if (!separators.some((sep) => name.endsWith(`${sep}${query}`))) continue;
@@ -256,6 +263,22 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     return { files: new Set(), trailing: { candidates, families, ambiguity: ambiguous(query, candidates) } };
   }
   return { files: new Set() };
+}
+
+/** Whether a file lies in a test folder (`test/`, `tests/`, `testing/`, `__tests__/` at any depth). */
+function inTestFolder(file: string): boolean {
+  return /(^|\/)(tests?|testing|__tests__)\//.test(file);
+}
+
+/** Modules outside test folders whose names end in `query` after one of `separators` (`pkg.fields` for `fields`). */
+function packageModulesEnding(index: ReadonlyMap<string, string[]>, query: string, separators: readonly string[]): { name: string; files: string[] }[] {
+  const out: { name: string; files: string[] }[] = [];
+  for (const [name, files] of index) {
+    if (!separators.some((sep) => name.endsWith(`${sep}${query}`))) continue;
+    const outside = files.filter((f) => !inTestFolder(f));
+    if (outside.length > 0) out.push({ name, files: outside });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**
@@ -397,14 +420,14 @@ interface MatchRecord {
   ref: ImportRef;
   res: Resolution;
   lang: LanguageSpec;
-  /** Matched through the static prefix of a non-literal specifier. */
-  unresolved: boolean;
 }
 
 interface MatchPass {
   records: MatchRecord[];
   /** `file:line` of imports that could not be resolved, in the files parsed. */
   unresolvedSeen: string[];
+  /** `file:line` of computed `import()`/`require()` whose static prefix could lead to a target (not records). */
+  computedMayReach: string[];
   blindSpots: Set<AdviceText>;
   facts: FactsMap;
   /** Name-only queries: files that imports written exactly as the query lead to. */
@@ -441,7 +464,7 @@ async function collectMatches(
   const toParse = statFiles(ws, mentioned === undefined ? [...candidates] : [...mentioned].sort());
   const facts = await loadFacts(ws, toParse, signal);
 
-  const pass: MatchPass = { records: [], unresolvedSeen: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
+  const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
   const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
   for (const [file, fileFacts] of facts) {
     throwIfAborted(signal);
@@ -462,9 +485,7 @@ async function collectMatches(
         if (prefix !== undefined && target.files.size > 0 && familyOf(lang) === "js" && /^\.\.?\//.test(prefix)) {
           const base = joinPath(parentDir(file), prefix);
           const full = base === undefined ? undefined : prefix.endsWith("/") && base !== "" ? `${base}/` : base;
-          if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) {
-            pass.records.push({ file, ref, res, lang, unresolved: true });
-          }
+          if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) pass.computedMayReach.push(`${file}:${ref.start_line}`);
         }
         continue;
       }
@@ -478,7 +499,7 @@ async function collectMatches(
         matched = matchesModulePath(query, res.module, DEFAULT_PATH_SYNTAX, includeSubmodules);
         if (!matched && ref.specifier === query) for (const f of res.files) pass.specifierTargets.add(f);
       }
-      if (matched) pass.records.push({ file, ref, res, lang, unresolved: false });
+      if (matched) pass.records.push({ file, ref, res, lang });
     }
   }
   return pass;
@@ -533,13 +554,13 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
     found = { project, target, pass };
   }
   const { project, target, pass } = found;
-  const { records, unresolvedSeen, blindSpots, facts } = pass;
+  const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;
 
   // One record per statement and module name, in evidence order (path, lines, name).
   const seen = new Set<string>();
   const pending: { rec: MatchRecord; name: string }[] = [];
   for (const rec of records) {
-    const name = rec.unresolved ? rec.ref.specifier : rec.res.module;
+    const name = rec.res.module;
     const key = `${rec.file}\0${rec.ref.start_line}\0${rec.ref.end_line}\0${name}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -599,6 +620,12 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   if (target.note) notes.push(plain(target.note));
   if (target.reading && evidence.length === 0) notes.push(plain(`${target.reading}.`));
   if (evidence.length === 0) notes.push(plain(await emptyNote(query, target, project)));
+  if (computedMayReach.length > 0) {
+    const n = computedMayReach.length;
+    notes.push(plain(
+      `Not counted: ${n} import()/require() with a computed specifier whose literal start could lead here (${computedMayReach.slice(0, 3).join(", ")}${n > 3 ? ", …" : ""}); which file it loads is decided at run time.`,
+    ));
+  }
   if (evidence.length === 0 && unresolvedSeen.length > 0) {
     notes.push(plain(
       `${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${unresolvedSeen.slice(0, 3).join(", ")}.`,

@@ -156,7 +156,7 @@ describe("rust: import statements", () => {
       "    {", // 22
       "        use winapi::um::sysinfo;", // 23
       "    }", // 24
-      "    if true { use not::seen; }", // 25
+      "    if true { use in_arm::seen; }", // 25
       "}", // 26
       "",
     ].join("\n");
@@ -176,8 +176,9 @@ describe("rust: import statements", () => {
       { specifier: "super::util", scope: ["inline"], start_line: 13, end_line: 13 },
       { specifier: "crate", names: ["a::self", "a::b"], start_line: 15, end_line: 17 },
       { specifier: "std::os::unix::fs::PermissionsExt", start_line: 18, end_line: 19 },
-      // a statement block in a fn body is searched; an `if` arm is not (see ENTER_TYPES)
+      // a statement block in a fn body is searched, and (second pass) an `if` arm
       { specifier: "winapi::um::sysinfo", start_line: 23, end_line: 23 },
+      { specifier: "in_arm::seen", start_line: 25, end_line: 25 },
     ]);
   });
 });
@@ -331,7 +332,58 @@ describe("rust: resolution rules", () => {
 
   it("reads package, lib and bin keys from Cargo.toml", () => {
     const text = '[package]\nname = "shop-cli"\n\n[lib]\nname = "shopcore"\npath = \'lib/core.rs\'\n\n[[bin]]\nname = "a"\npath = "bin/a.rs"\n[dependencies]\nname = "nope"\n';
-    expect(parseCargoManifest(text)).toEqual({ packageName: "shop-cli", libName: "shopcore", libPath: "lib/core.rs", binPaths: ["bin/a.rs"] });
+    expect(parseCargoManifest(text)).toEqual({
+      packageName: "shop-cli", libName: "shopcore", libPath: "lib/core.rs", targets: [{ kind: "bin", name: "a", path: "bin/a.rs" }], noAutoDiscovery: [],
+    });
+  });
+
+  it("autotests = false: only the declared [[test]] targets are test crates, and their modules resolve under them", async () => {
+    const manifest = '[package]\nname = "lib"\nautotests = false\n\n[[test]]\nname = "integration"\npath = "tests/integration/main.rs"\n\n[[test]]\nname = "smoke"\n';
+    expect(parseCargoManifest(manifest)).toEqual({
+      packageName: "lib", targets: [{ kind: "test", name: "integration", path: "tests/integration/main.rs" }, { kind: "test", name: "smoke" }], noAutoDiscovery: ["test"],
+    });
+    const p = memoryProject({
+      "Cargo.toml": manifest,
+      "src/lib.rs": "pub mod api;\n",
+      "src/api.rs": "",
+      "tests/integration/main.rs": "mod util;\nmod routes;\n",
+      "tests/integration/util.rs": "",
+      "tests/integration/routes.rs": "use crate::util::helper;\nuse lib::api;\n",
+      "tests/smoke.rs": "",
+      "tests/helpers.rs": "",
+    });
+    // tests/integration/main.rs is a crate root: `mod util;` beside it, `crate::util` from its modules
+    expect((await rust.resolve({ specifier: "util", start_line: 1, end_line: 1, flags: [MOD_DECLARATION_FLAG] }, "tests/integration/main.rs", p)).files).toEqual(["tests/integration/util.rs"]);
+    expect((await rust.resolve(ref("crate::util::helper"), "tests/integration/routes.rs", p)).files).toEqual(["tests/integration/util.rs"]);
+    expect((await rust.resolve(ref("lib::api"), "tests/integration/routes.rs", p)).files).toEqual(["src/api.rs"]);
+    expect(await rust.moduleNames?.("tests/integration/util.rs", p)).toEqual(["crate::util"]);
+    expect(await rust.moduleNames?.("tests/smoke.rs", p)).toEqual(["crate"]);
+  });
+
+  it("use self::x::* (and the uniform path x::…) where #[path] chooses the file of mod x", async () => {
+    const p = memoryProject({
+      "Cargo.toml": '[package]\nname = "sys"\n',
+      "src/lib.rs": '#[cfg(unix)]\n#[path = "imp/unix.rs"]\nmod os;\npub use self::os::*;\nuse os::Handle;\n',
+      "src/imp/unix.rs": "pub struct Handle;\n",
+    });
+    expect(await rust.resolve(ref("self::os", { names: ["*"] }), "src/lib.rs", p)).toEqual({ files: ["src/imp/unix.rs"], module: "crate::os", external: false });
+    expect((await rust.resolve(ref("os::Handle"), "src/lib.rs", p)).files).toEqual(["src/imp/unix.rs"]);
+    expect((await rust.resolve(ref("crate::os::Handle"), "src/lib.rs", p)).files).toEqual(["src/imp/unix.rs"]);
+  });
+
+  it("use declarations inside closure bodies and match arms are imports", async () => {
+    const src = [
+      "fn main() {", //1
+      "    let f = || {", //2
+      "        use std::fmt::Write;", //3
+      "        1", //4
+      "    };", //5
+      "    match 1 {", //6
+      "        _ => { use crate::util::helper; helper() }", //7
+      "    }", //8
+      "}", //9
+    ].join("\n");
+    expect((await factsOf(rust, src)).imports.map((r) => [r.specifier, r.start_line])).toEqual([["std::fmt::Write", 3], ["crate::util::helper", 7]]);
   });
 
   it("names files by module path and hints importers (`super` reaches a module unnamed)", async () => {

@@ -189,6 +189,41 @@ describe("js-family extraction: definitions", () => {
     const js = "exports.h = function () {};\nmodule.exports.i = () => {};\nFoo.prototype.j = function () {};\nconst api = { get() {} };\n";
     expect(await defs(javascript, js)).toEqual(["h:function:1-1", "i:function:2-2", "Foo.j:method:3-3", "api:constant:4-4"]);
   });
+
+  it("prototype methods assigned inside a function body (an IIFE-wrapped library); exports.f only at the top level", async () => {
+    const js = [
+      "(function (root) {", //1
+      "  function Emitter() {}", //2
+      "  Emitter.prototype.on = function (ev, fn) {", //3
+      "    return this;", //4
+      "  };", //5
+      "  exports.local = function () {};", //6
+      "})(this);", //7
+    ].join("\n");
+    expect(await defs(javascript, js)).toEqual(["Emitter:function:2-2", "Emitter.on:method:3-5"]);
+  });
+
+  it("overload signatures of class methods are definitions, in .ts and in a .d.ts declare class; interface members are not", async () => {
+    const ts = [
+      "export class Parser {", //1
+      "  parse(text: string): Node;", //2
+      "  parse(text: Buffer): Node;", //3
+      "  parse(text: string | Buffer): Node {", //4
+      "    return null as never;", //5
+      "  }", //6
+      "}", //7
+      "interface Shape { area(): number; }", //8
+    ].join("\n");
+    expect(await defs(typescript, ts)).toEqual([
+      "Parser:class:1-7",
+      "Parser.parse:method:2-2",
+      "Parser.parse:method:3-3",
+      "Parser.parse:method:4-6",
+      "Shape:interface:8-8",
+    ]);
+    const dts = "export declare class Router {\n  use(fn: Handler): this;\n  use(path: string, fn: Handler): this;\n  static create(): Router;\n}\n";
+    expect(await defs(typescript, dts)).toEqual(["Router:class:1-5", "Router.use:method:2-2", "Router.use:method:3-3", "Router.create:method:4-4"]);
+  });
 });
 
 describe("js resolution", () => {
@@ -331,6 +366,25 @@ describe("js resolution", () => {
     expect(mapTargets({ ".": { "@x/source": "./src/a.ts", import: "./a.js" } }, ".", new Set(["@x/source"]))).toEqual(["./src/a.ts", "./a.js"]);
     expect(mapTargets("./main.js", ".")).toEqual(["./main.js"]);
     expect(mapTargets({ "./lib/": "./src/lib/" }, "./lib/x.js")).toEqual(["./src/lib/x.js"]);
+  });
+
+  it("rule 6: the first matching condition in the object's key order wins when its file is in the tree (Node's PACKAGE_TARGET_RESOLVE)", async () => {
+    const files = (exp: unknown) => ({
+      "pkgs/a/package.json": JSON.stringify({ name: "a", exports: exp }),
+      "pkgs/a/esm/index.js": "",
+      "pkgs/a/cjs/index.js": "",
+      "pkgs/a/index.d.ts": "",
+    });
+    const first = async (exp: unknown) => (await resolver(files(exp)).resolve("a", "app/x.ts")).files;
+    expect(await first({ import: "./esm/index.js", require: "./cjs/index.js", types: "./index.d.ts" })).toEqual(["pkgs/a/esm/index.js"]);
+    expect(await first({ require: "./cjs/index.js", import: "./esm/index.js", types: "./index.d.ts" })).toEqual(["pkgs/a/cjs/index.js"]);
+    expect(await first({ types: "./index.d.ts", import: "./esm/index.js" })).toEqual(["pkgs/a/index.d.ts"]);
+    // `default` always matches, so it wins when written first; a condition nobody sets (`browser`) is passed over
+    expect(await first({ browser: "./esm/index.js", default: "./cjs/index.js", import: "./esm/index.js" })).toEqual(["pkgs/a/cjs/index.js"]);
+    // nested conditions: the outer key order first, then the inner
+    expect(await first({ ".": { node: { require: "./cjs/index.js", import: "./esm/index.js" }, types: "./index.d.ts" } })).toEqual(["pkgs/a/cjs/index.js"]);
+    // a first target missing from the tree (build output not committed) falls to the next one
+    expect(await first({ import: "./build/gone.js", types: "./index.d.ts" })).toEqual(["pkgs/a/index.d.ts"]);
   });
 
   it("rule 2: subpath imports (#) from the nearest package.json with an imports map", async () => {

@@ -5,12 +5,15 @@
  * lacks (`interface_declaration` in JavaScript) are dropped when the query is built.
  *
  * **Definitions**: `function`/`function*` declarations and TS overload signatures (`function`),
- * classes (`class`), methods and class fields holding a function (`method`, container = class),
+ * classes (`class`), methods, their overload signatures (`m(a: string): void;` in a class body, also
+ * in a `.d.ts` `declare class`) and class fields holding a function (`method`, container = class;
+ * interface members are not definitions),
  * other class fields (`variable`, container = class),
  * interfaces, type aliases, enums, namespaces and `declare module` blocks (`module`), module-level
  * and namespace-level `const` (`constant`) and `let`/`var` (`variable`) — a declarator whose value
  * is a function or class takes that kind — and CommonJS `exports.f = function …` (`function`),
- * `C.prototype.m = function …` (`method` of `C`). Function declarations nested in functions are
+ * `C.prototype.m = function …` (`method` of `C`, also when assigned inside a function body, as an
+ * IIFE-wrapped library does; `exports.f = …` only at the top level). Function declarations nested in functions are
  * reported; local variables are not. Members of a namespace have it as container. The range of a
  * definition spans its `export`/`declare` keyword and decorators.
  *
@@ -44,6 +47,7 @@ const PATTERNS: readonly string[] = [
   `(abstract_class_declaration name: (_) @name) @class`,
   `(method_definition name: (_) @name) @method`,
   `(abstract_method_signature name: (_) @name) @method`,
+  `(method_signature name: (_) @name) @method`,
   `(public_field_definition name: (_) @name) @field`,
   `(field_definition property: (_) @name) @field`,
   `(interface_declaration name: (_) @name) @interface`,
@@ -296,7 +300,6 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
         break;
       }
       case "assign": {
-        if (node.parent?.type !== "program") break;
         const left = match.captures.find((c) => c.name === "left")?.node;
         const right = left?.parent?.childForFieldName("right");
         const prop = left?.childForFieldName("property")?.text;
@@ -304,7 +307,7 @@ export function extractJsFamily(root: SyntaxNode): FileFacts {
         if (!left || !prop || !object || !right) break;
         const kind: SymbolKind = right.type === "class" ? "class" : "function";
         if (object.text === "exports" || object.text === "module.exports") {
-          define(prop, kind, nodeLines(node), []);
+          if (node.parent?.type === "program") define(prop, kind, nodeLines(node), []);
         } else if (object.type === "member_expression" && object.childForFieldName("property")?.text === "prototype") {
           const owner = object.childForFieldName("object")?.text;
           if (owner && /^[\p{ID_Start}$_][\p{ID_Continue}$]*$/u.test(owner)) define(prop, "method", nodeLines(node), [owner]);

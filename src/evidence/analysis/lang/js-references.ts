@@ -161,6 +161,19 @@ function typeOfDeclarator(d: SyntaxNode): string[] | undefined {
   return t ? memberPath(t) : undefined;
 }
 
+/** `C.prototype.m = function …` (anywhere): the function is method `m` of `C`, and `this` in it is a `C`. */
+function prototypeMethod(fn: SyntaxNode): { owner: string; name: string } | undefined {
+  if (fn.type !== "function_expression" && fn.type !== "generator_function") return undefined;
+  const assign = fn.parent;
+  if (assign?.type !== "assignment_expression" || assign.childForFieldName("right")?.id !== fn.id) return undefined;
+  const left = assign.childForFieldName("left");
+  const object = left?.type === "member_expression" ? left.childForFieldName("object") : null;
+  if (object?.type !== "member_expression" || object.childForFieldName("property")?.text !== "prototype") return undefined;
+  const owner = object.childForFieldName("object");
+  const name = left?.childForFieldName("property")?.text;
+  return owner?.type === "identifier" && name !== undefined ? { owner: owner.text, name } : undefined;
+}
+
 interface Ctx {
   /** Enclosing classes and namespaces, outermost first (the container chain of definitions). */
   chain: string[];
@@ -204,7 +217,11 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     let name = nameNode?.text;
     if (name === undefined && fn.parent?.type === "variable_declarator") name = fn.parent.childForFieldName("name")?.text;
     const isMethod = fn.type === "method_definition";
-    const qualified = name === undefined || (!isMethod && c.inFunction && fn.type !== "function_declaration") ? undefined : isMethod && ctx.chain.length > 0 ? `${ctx.chain.join(".")}.${name}` : name;
+    const proto = prototypeMethod(fn);
+    const qualified =
+      proto !== undefined
+        ? `${proto.owner}.${proto.name}`
+        : name === undefined || (!isMethod && c.inFunction && fn.type !== "function_declaration") ? undefined : isMethod && ctx.chain.length > 0 ? `${ctx.chain.join(".")}.${name}` : name;
     const params = fn.childForFieldName("parameters") ?? fn.childForFieldName("parameter");
     // Defaults and annotations of parameters, and the return type.
     for (const p of params ? namedChildren(params) : []) {
@@ -226,7 +243,7 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
       if (pat?.type === "identifier" && tp) scope.types.set(pat.text, tp);
     }
     // `this`: the class for methods and arrow functions in them; unknown in other functions.
-    const self = isMethod ? (ctx.chain.length > 0 ? ctx.chain.join(".") : undefined) : fn.type === "arrow_function" ? ctx.self : undefined;
+    const self = isMethod ? (ctx.chain.length > 0 ? ctx.chain.join(".") : undefined) : proto !== undefined ? proto.owner : fn.type === "arrow_function" ? ctx.self : undefined;
     const body = fn.childForFieldName("body");
     const inner: Ctx = { chain: [], use: "value", depth: ctx.depth + 1, ...(self !== undefined ? { self } : {}) };
     if (body) {

@@ -15,7 +15,9 @@
  *    `name` of a `package.json` in the tree (a monorepo's packages, the root package itself).
  * 6. **Package entries**: `exports` (string, condition object, subpath map with `*` patterns and
  *    legacy folder keys; conditions `types`, `typescript`, `source`, `import`, `require`, `module`,
- *    `node`, `default`, `development`, in the package's own key order; every target is tried), else
+ *    `node`, `default`, `development`: the first matching condition in the object's key order wins,
+ *    nested objects included — Node's PACKAGE_TARGET_RESOLVE, not a fixed order; a later target is
+ *    tried only when that one is not in the tree even after the mapping to sources below), else
  *    `types`, `typings`, `module`, `main`, else the folder's `index`. A target missing from the tree
  *    (build output is seldom committed) is mapped to sources: its first folder (`dist`, `lib`,
  *    `build`, `out`, `esm`, `cjs`, `types`) becomes `src` and its extension is probed again.

@@ -64,7 +64,8 @@ const ITEM_TYPES = new Set([
 /**
  * Node types walked into: item containers, function bodies and the statement blocks inside them
  * (`#[cfg(unix)] { use …; }`, `unsafe { … }`), whose statements may be `use` declarations or
- * items. Other expressions are not entered, so a `use` inside an `if` arm or a closure is not seen.
+ * items. Other expressions are not entered for items; `use` declarations anywhere else (a closure
+ * body, an `if` or `match` arm, a `const` block) are collected by a second pass over the tree.
  */
 const ENTER_TYPES = new Set([
   "mod_item", "declaration_list", "impl_item", "trait_item", "foreign_mod_item", "function_item", "block",
@@ -192,9 +193,11 @@ function definitionKind(item: SyntaxNode, ctx: ItemContext): SymbolKind | undefi
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
+  const usesSeen = new Set<number>();
   for (const item of selectNodes(root, ITEM_TYPES, ENTER_TYPES)) {
     const ctx = contextOf(item);
     if (item.type === "use_declaration") {
+      usesSeen.add(item.id);
       collectUse(item, ctx, imports);
       continue;
     }
@@ -226,6 +229,12 @@ function extract(root: SyntaxNode): FileFacts {
     if (ctx.container !== undefined) def.container = ctx.container;
     symbols.push(def);
   }
+  // `use` inside expressions the walk does not enter (closure bodies, match arms).
+  for (const use of root.descendantsOfType("use_declaration")) {
+    if (use === null || usesSeen.has(use.id)) continue;
+    collectUse(use, contextOf(use), imports);
+  }
+  imports.sort((a, b) => a.start_line - b.start_line || a.end_line - b.end_line);
   return { symbols, imports };
 }
 
@@ -343,27 +352,55 @@ interface CrateRoot {
   packageDir?: string;
 }
 
-/** What the resolver needs from a Cargo.toml (Cargo reference, "The Manifest Format"). */
+/** The target kinds a Cargo.toml declares as arrays of tables (`[[bin]]`, `[[test]]` …). */
+export type CargoTargetKind = "bin" | "test" | "example" | "bench";
+
+/** One declared `[[bin]]`/`[[test]]`/`[[example]]`/`[[bench]]` target: its `name` and `path` keys as written. */
+export interface CargoTarget {
+  kind: CargoTargetKind;
+  name?: string;
+  path?: string;
+}
+
+/** What the resolver needs from a Cargo.toml (Cargo reference, "The Manifest Format" and "Cargo Targets"). */
 export interface CargoManifest {
   packageName?: string;
   libName?: string;
   libPath?: string;
-  binPaths: string[];
+  /** Declared targets other than the library, in order. */
+  targets: CargoTarget[];
+  /** `[package] autobins/autotests/autoexamples/autobenches = false`: that kind is not auto-discovered. */
+  noAutoDiscovery: CargoTargetKind[];
 }
 
+const TARGET_KINDS: ReadonlySet<string> = new Set<CargoTargetKind>(["bin", "test", "example", "bench"]);
+const AUTO_KEYS: Readonly<Record<string, CargoTargetKind>> = { autobins: "bin", autotests: "test", autoexamples: "example", autobenches: "bench" };
+
 /**
- * Reads the `[package] name`, `[lib] name/path` and `[[bin]] path` keys of a Cargo.toml. Only
- * basic `key = "string"` lines inside those tables are read (no inline tables, no multi-line
+ * Reads the `[package] name` and `auto*` keys, `[lib] name/path`, and the `name`/`path` of each
+ * `[[bin]]`, `[[test]]`, `[[example]]`, `[[bench]]` table of a Cargo.toml. Only basic `key =
+ * "string"` / `key = false` lines inside those tables are read (no inline tables, no multi-line
  * strings), which is how these keys are written in practice.
  */
 export function parseCargoManifest(text: string): CargoManifest {
-  const out: CargoManifest = { binPaths: [] };
+  const out: CargoManifest = { targets: [], noAutoDiscovery: [] };
   let table = "";
+  let target: CargoTarget | undefined;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\s+#.*$/, "").trim();
-    const header = /^\[\[?\s*([A-Za-z0-9_.-]+)\s*\]\]?$/.exec(line);
+    const header = /^(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?$/.exec(line);
     if (header !== null) {
-      table = header[1] ?? "";
+      table = header[2] ?? "";
+      target = undefined;
+      if (header[1] === "[[" && TARGET_KINDS.has(table)) {
+        target = { kind: table as CargoTargetKind };
+        out.targets.push(target);
+      }
+      continue;
+    }
+    const flag = /^(auto(?:bins|tests|examples|benches))\s*=\s*false\b/.exec(line);
+    if (flag !== null && table === "package") {
+      out.noAutoDiscovery.push(AUTO_KEYS[flag[1] as string] as CargoTargetKind);
       continue;
     }
     const kv = /^([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(line);
@@ -373,10 +410,13 @@ export function parseCargoManifest(text: string): CargoManifest {
     if (table === "package" && key === "name") out.packageName = value;
     else if (table === "lib" && key === "name") out.libName = value;
     else if (table === "lib" && key === "path") out.libPath = value;
-    else if (table === "bin" && key === "path") out.binPaths.push(value);
+    else if (target !== undefined && (key === "name" || key === "path")) target[key] = value;
   }
   return out;
 }
+
+/** Where Cargo looks for a declared target without `path`: `<folder>/<name>.rs`, then `<folder>/<name>/main.rs`. */
+const TARGET_FOLDER: Readonly<Record<CargoTargetKind, string>> = { bin: "src/bin", test: "tests", example: "examples", bench: "benches" };
 
 function crateRoots(project: ProjectView): Promise<CrateRoot[]> {
   return memoize(project, "rust:crates", async () => {
@@ -401,15 +441,22 @@ function crateRoots(project: ProjectView): Promise<CrateRoot[]> {
       const pkg = parentDir(manifestPath);
       const libName = (manifest.libName ?? manifest.packageName).replace(/-/g, "_");
       add(joinPath(pkg, manifest.libPath ?? "src/lib.rs"), pkg, libName);
-      add(joinPath(pkg, "src/main.rs"), pkg);
-      for (const bin of manifest.binPaths) add(joinPath(pkg, bin), pkg);
-      for (const f of rsIn(joinPath(pkg, "src/bin"))) add(f, pkg);
-      for (const sub of ["src/bin", "examples"]) {
-        const dir = joinPath(pkg, sub);
-        if (dir === undefined) continue;
-        for (const d of tree.dirs) if (parentDir(d) === dir) add(`${d}/main.rs`, pkg);
+      const auto = (kind: CargoTargetKind) => !manifest.noAutoDiscovery.includes(kind);
+      if (auto("bin")) add(joinPath(pkg, "src/main.rs"), pkg);
+      for (const t of manifest.targets) {
+        if (t.path !== undefined) add(joinPath(pkg, t.path), pkg);
+        else if (t.name !== undefined) {
+          const folder = `${TARGET_FOLDER[t.kind]}/${t.name}`;
+          const single = joinPath(pkg, `${folder}.rs`);
+          add(single !== undefined && project.has(single) ? single : joinPath(pkg, `${folder}/main.rs`), pkg);
+        }
       }
-      for (const sub of ["tests", "examples", "benches"]) for (const f of rsIn(joinPath(pkg, sub))) add(f, pkg);
+      for (const kind of ["bin", "example", "test", "bench"] as const) {
+        if (!auto(kind)) continue;
+        const dir = joinPath(pkg, TARGET_FOLDER[kind]);
+        for (const f of rsIn(dir)) add(f, pkg);
+        if (dir !== undefined && (kind === "bin" || kind === "example")) for (const d of tree.dirs) if (parentDir(d) === dir) add(`${d}/main.rs`, pkg);
+      }
       add(joinPath(pkg, "build.rs"), pkg);
     }
     return roots;
@@ -472,14 +519,40 @@ function moduleFileCandidates(crate: CrateRoot, path: readonly string[]): string
   return base === undefined ? [] : [`${base}.rs`, `${base}/mod.rs`];
 }
 
-/** The deepest existing module along `path`: its file and how many segments it consumed. */
-function deepestModule(project: ProjectView, crate: CrateRoot, path: readonly string[]): { file: string; depth: number } | undefined {
-  for (let depth = path.length; depth >= 0; depth--) {
+/**
+ * The file a `#[path = "…"] mod name;` item at the top level of `file` chooses for module `name`
+ * (relative to `file`'s folder; Rust Reference, "The path attribute"), when it exists. Read from
+ * the file's text, so a module chosen by `#[path]` is found while resolving `use` paths through it.
+ */
+async function pathAttributeModule(project: ProjectView, file: string, name: string): Promise<string | undefined> {
+  const text = await project.readText(file);
+  if (text === undefined || !text.includes("path")) return undefined;
+  const item = new RegExp(String.raw`^[ \t]*#\[\s*path\s*=\s*"([^"\n]+)"\s*\]\s*(?:#\[[^\]\n]*\]\s*)*(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?${name}\s*;`, "m");
+  const m = item.exec(text);
+  const target = m?.[1] === undefined ? undefined : joinPath(parentDir(file), m[1]);
+  return target !== undefined && project.has(target) ? target : undefined;
+}
+
+/**
+ * The deepest existing module along `path`: its file and how many segments it consumed. Past the
+ * deepest file found by place, modules that file declares with `#[path]` are followed.
+ */
+async function deepestModule(project: ProjectView, crate: CrateRoot, path: readonly string[]): Promise<{ file: string; depth: number } | undefined> {
+  let found: { file: string; depth: number } | undefined;
+  for (let depth = path.length; depth >= 0 && found === undefined; depth--) {
     for (const file of moduleFileCandidates(crate, path.slice(0, depth))) {
-      if (project.has(file)) return { file, depth };
+      if (project.has(file)) {
+        found = { file, depth };
+        break;
+      }
     }
   }
-  return undefined;
+  while (found !== undefined && found.depth < path.length) {
+    const next = await pathAttributeModule(project, found.file, path[found.depth] as string);
+    if (next === undefined) break;
+    found = { file: next, depth: found.depth + 1 };
+  }
+  return found;
 }
 
 /** Rust's primitive crates that are never in the tree. */
@@ -535,14 +608,14 @@ async function resolveUsePath(
     } else if (first !== "" && !SYSROOT_CRATES.has(name) && from !== undefined) {
       // Uniform paths: a child module of the current module named like the first segment.
       const child = [...current, first];
-      if (!moduleFileCandidates(from.crate, child).some((f) => project.has(f))) return external;
+      if ((await deepestModule(project, from.crate, child))?.depth !== child.length) return external;
       crate = from.crate;
       base = child;
     } else return external;
   }
   if (crate === undefined) return broken;
   const wanted = [...base, ...rest.filter((s) => s !== "*" && s !== "self")];
-  const found = deepestModule(project, crate, wanted);
+  const found = await deepestModule(project, crate, wanted);
   if (found === undefined) return broken;
   return { files: [found.file], module: moduleName(crate, from?.crate, wanted.slice(0, found.depth)), external: false };
 }
