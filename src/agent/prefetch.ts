@@ -14,7 +14,9 @@
  * - a file path (`locateFile`): `find_importers` of it for an import question, else
  *   `read_evidence` of its first lines;
  * - import questions: `find_importers` of each name, and of each module written with `/`, `-`
- *   or `@` (`net/http/httptest`, `use-sync-external-store`, `zustand/vanilla`);
+ *   or `@` (`net/http/httptest`, `use-sync-external-store`, `zustand/vanilla`), with the modules
+ *   under it (`include_submodules`: a package is mostly imported by its subpaths,
+ *   `use-sync-external-store/shim/with-selector`);
  * - reference questions (callers, usages), when the registry has a references tool
  *   (`find_references`): it, for each name;
  * - otherwise (and after the above): `find_symbol` of each name;
@@ -120,7 +122,7 @@ function plannedLookups(question: string, names: readonly QuestionName[], tools:
   for (const n of names.filter((x) => x.kind !== "ref").slice(0, MAX_NAMES)) {
     if (n.kind === "path" && diffing) continue;
     if (n.kind === "module") {
-      if (intents.imports && has("find_importers")) calls.push({ name: "find_importers", arguments: { module_name: n.text } });
+      if (intents.imports && has("find_importers")) calls.push({ name: "find_importers", arguments: { module_name: n.text, include_submodules: true } });
       continue;
     }
     if (n.kind === "path") {

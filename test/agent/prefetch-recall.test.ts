@@ -79,6 +79,6 @@ describe("prefetch recall on the shapes of real questions", () => {
 
   it("a module path or hyphenated package is looked up as a module of an import question", async () => {
     const row = await recallOf(workspace, { ...QUESTIONS[0]!, kind: "importers", keys: [] });
-    expect(row.lookups).toEqual(['find_importers({"module_name":"net/http/httptest"})']);
+    expect(row.lookups).toEqual(['find_importers({"module_name":"net/http/httptest","include_submodules":true})']);
   });
 });
