@@ -38,22 +38,34 @@ export interface ServeLoadResult {
   single: LoadFigures;
   /** CONCURRENCY chats at a time (the goal's figures). */
   loaded: LoadFigures;
+  /** CONCURRENCY chats at a time, chunks SLOW_CHUNK_INTERVAL_MS apart. */
+  loaded_slower_chunks: LoadFigures;
   p99_added_ms_per_chunk: number;
   goals_met: boolean;
 }
 
 const CHUNKS = 20;
-/** Time between upstream chunks: 50 chunks per second per chat, a fast local model's token rate. */
+/** Time between upstream chunks: 50 chunks per second per chat, a fast local model's token rate (5,000 chunks/s in all at 100 chats). */
 const CHUNK_INTERVAL_MS = 20;
+/**
+ * A slower rate for comparison: 10 chunks per second per chat (1,000 chunks/s in all at 100
+ * chats — still more than one local GPU server decodes for 100 concurrent chats).
+ */
+const SLOW_CHUNK_INTERVAL_MS = 100;
 const CONCURRENCY = 100;
 const ROUNDS = 5;
 const WARMUP_ROUNDS = 3;
 
-/** An upstream whose chat streams CHUNKS lines, each content `t<send time in ms>` written CHUNK_INTERVAL_MS apart. */
+/**
+ * An upstream whose chat streams CHUNKS lines, each content `t<send time in ms>`, written the
+ * number of ms apart that the model name says (`every-<ms>`).
+ */
 async function timestampUpstream(): Promise<{ host: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
-    req.resume();
+    let body = "";
+    req.setEncoding("utf8").on("data", (d: string) => (body += d));
     req.on("end", () => {
+      const interval = Number(/"every-(\d+)"/.exec(body)?.[1] ?? CHUNK_INTERVAL_MS);
       if (req.url === "/api/show") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ capabilities: ["completion", "tools"] }));
@@ -68,7 +80,7 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
         }
         i++;
         res.write(`${JSON.stringify({ model: "m", message: { role: "assistant", content: `Chunk t${performance.timeOrigin + performance.now()} done.\n` }, done: false })}\n`);
-        setTimeout(tick, CHUNK_INTERVAL_MS);
+        setTimeout(tick, interval);
       };
       tick();
     });
@@ -85,9 +97,9 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
 }
 
 /** One streamed chat; pushes the latency of every timestamp read, returns false on an error. */
-async function oneChat(base: string, latencies: number[]): Promise<boolean> {
+async function oneChat(base: string, latencies: number[], intervalMs: number): Promise<boolean> {
   try {
-    const r = await fetch(`${base}/api/chat`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "go" }], tools: [] }) });
+    const r = await fetch(`${base}/api/chat`, { method: "POST", body: JSON.stringify({ model: `every-${intervalMs}`, messages: [{ role: "user", content: "go" }], tools: [] }) });
     if (!r.ok || !r.body) return false;
     const decoder = new TextDecoder();
     let pending = "";
@@ -118,8 +130,8 @@ function percentile(xs: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-async function round(base: string, latencies: number[], concurrency: number): Promise<number> {
-  const ok = await Promise.all(Array.from({ length: concurrency }, () => oneChat(base, latencies)));
+async function round(base: string, latencies: number[], concurrency: number, intervalMs = CHUNK_INTERVAL_MS): Promise<number> {
+  const ok = await Promise.all(Array.from({ length: concurrency }, () => oneChat(base, latencies, intervalMs)));
   return ok.filter((x) => !x).length;
 }
 
@@ -160,6 +172,13 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 /** Latency and gateway CPU figures of `rounds` rounds at one concurrency (see {@link ServeLoadResult}). */
 interface LoadFigures {
   concurrency: number;
+  /** Time between an upstream's chunks in ms. */
+  chunk_interval_ms: number;
+  /** Mean wall time of a round straight to the upstream and through the gateway, in s. */
+  round_s_direct: number;
+  round_s_gateway: number;
+  /** The gateway's CPU time over the wall time of its rounds (1 = one core busy throughout). */
+  gateway_cpu_share: number;
   p50_direct_ms: number;
   p99_direct_ms: number;
   p50_gateway_ms: number;
@@ -174,16 +193,29 @@ interface LoadFigures {
  * Alternates rounds straight to the upstream and through the gateway (so a change in the
  * machine's load hits both alike), `rounds` of each.
  */
-async function measure(upstreamHost: string, base: string, pid: number, concurrency: number, rounds: number): Promise<{ errors: number; figures: LoadFigures }> {
+async function measure(
+  upstreamHost: string,
+  base: string,
+  pid: number,
+  concurrency: number,
+  rounds: number,
+  intervalMs = CHUNK_INTERVAL_MS,
+): Promise<{ errors: number; figures: LoadFigures }> {
   let errors = 0;
   const direct: number[] = [];
   const via: number[] = [];
   let cpu = 0;
+  let wallDirect = 0;
+  let wallVia = 0;
   for (let i = 0; i < rounds; i++) {
-    errors += await round(upstreamHost, direct, concurrency);
+    const t0 = performance.now();
+    errors += await round(upstreamHost, direct, concurrency, intervalMs);
+    const t1 = performance.now();
     const before = cpuMs(pid);
-    errors += await round(base, via, concurrency);
+    errors += await round(base, via, concurrency, intervalMs);
     cpu += cpuMs(pid) - before;
+    wallDirect += t1 - t0;
+    wallVia += performance.now() - t1;
   }
   const p99Direct = percentile(direct, 0.99);
   const p99Via = percentile(via, 0.99);
@@ -191,6 +223,10 @@ async function measure(upstreamHost: string, base: string, pid: number, concurre
     errors,
     figures: {
       concurrency,
+      chunk_interval_ms: intervalMs,
+      round_s_direct: round2(wallDirect / rounds / 1000),
+      round_s_gateway: round2(wallVia / rounds / 1000),
+      gateway_cpu_share: round2(cpu / wallVia),
       p50_direct_ms: round2(percentile(direct, 0.5)),
       p99_direct_ms: round2(p99Direct),
       p50_gateway_ms: round2(percentile(via, 0.5)),
@@ -238,7 +274,8 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
     // One chat at a time: the gateway's own cost per chunk, without queueing behind other chats.
     const single = await measure(upstream.host, base, pid, 1, ROUNDS);
     const loaded = await measure(upstream.host, base, pid, CONCURRENCY, ROUNDS);
-    errors += single.errors + loaded.errors;
+    const slower = await measure(upstream.host, base, pid, CONCURRENCY, ROUNDS, SLOW_CHUNK_INTERVAL_MS);
+    errors += single.errors + loaded.errors + slower.errors;
     await settle();
     const socketsAfter = sockets(pid);
     const rssAfter = rss(pid);
@@ -257,6 +294,7 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
       rss_ratio: round2(ratio),
       single: single.figures,
       loaded: loaded.figures,
+      loaded_slower_chunks: slower.figures,
       p99_added_ms_per_chunk: loaded.figures.p99_added_ms,
       goals_met: errors === 0 && socketsAfter <= socketsWarm && ratio <= 1.2 && loaded.figures.p99_added_ms < 5,
     };
