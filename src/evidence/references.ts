@@ -173,7 +173,7 @@ class Resolver {
       if (b.scope !== undefined) ref.scope = b.scope;
       const res = await lang.resolve(ref, file, this.project);
       if (res.unresolved || res.external || res.files.length === 0) return [];
-      let module = this.#moduleValue(lang, res.files, res.module);
+      let module = await this.#moduleValue(lang, res.files, res.module);
       // A name longer than the module it reached names members of it (Java `a.b.C.Inner`, Rust
       // `crate::a::f` reaching `crate::a`).
       const sep = [".", "::"].find((x) => b.specifier.startsWith(`${res.module}${x}`));
@@ -192,11 +192,16 @@ class Resolver {
     });
   }
 
-  /** A module value, or the class it is (`ReferenceRules.moduleIsClass`). */
-  #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Value[] {
+  /** A module value, or the class or declaration it is (`ReferenceRules.moduleIsClass`, `moduleIsDeclaration`). */
+  async #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Promise<Value[]> {
     const file = files[0] as string;
     const last = module.split(/\.|::|\/|\\/).pop() ?? module;
-    if (lang.references?.moduleIsDeclaration) return files.map((f) => ({ kind: "def", file: f, qualified: last }));
+    if (lang.references?.moduleIsDeclaration) {
+      // The files that declare `last` at top level (`ReferenceRules.moduleIsDeclaration`); none → the module itself.
+      const defs: Value[] = [];
+      for (const f of files) if ((await this.facts(f))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
+      if (defs.length > 0) return defs;
+    }
     if (lang.references?.moduleIsClass && files.length === 1 && file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "") === last) {
       return [{ kind: "def", file, qualified: last }];
     }
@@ -215,7 +220,7 @@ class Resolver {
         const spec = lang?.references?.submodulePath?.(value.module, name);
         if (out.length === 0 && lang !== undefined && spec !== undefined) {
           const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, value.files[0] as string, this.project);
-          if (!res.unresolved && !res.external && res.files.length > 0) out.push(...this.#moduleValue(lang, res.files, res.module));
+          if (!res.unresolved && !res.external && res.files.length > 0) out.push(...(await this.#moduleValue(lang, res.files, res.module)));
         }
         return dedupe(out);
       }
@@ -268,7 +273,7 @@ class Resolver {
         const spec = lang?.references?.modulePath?.(parts.slice(0, -1));
         if (lang !== undefined && spec !== undefined) {
           const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, file, this.project);
-          if (!res.unresolved && !res.external && res.files.length > 0) values = this.#moduleValue(lang, res.files, res.module);
+          if (!res.unresolved && !res.external && res.files.length > 0) values = await this.#moduleValue(lang, res.files, res.module);
         }
       }
       const out: Value[] = [];

@@ -108,3 +108,41 @@ describe("find_references: C#", () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });
 });
+
+describe("find_references: Kotlin", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "kotlin"));
+  });
+  const core = "src/main/kotlin/shop/core";
+
+  it("a class through an import and an import alias, in its own package without import, as a type and a call C(…); not the class of the same name in another package", async () => {
+    expect(where(await refs(ws, "Order", { path: `${core}/Order.kt` }))).toEqual([
+      "src/main/kotlin/shop/app/Checkout.kt:3 import src/main/kotlin/shop/app/Checkout.kt",
+      "src/main/kotlin/shop/app/Checkout.kt:4 import src/main/kotlin/shop/app/Checkout.kt",
+      "src/main/kotlin/shop/app/Checkout.kt:8 call Checkout",
+      "src/main/kotlin/shop/app/Checkout.kt:12 value Checkout.run",
+      `${core}/Order.kt:16 call Order.empty`,
+      `${core}/Order.kt:16 type Order.empty`,
+      `${core}/Order.kt:20 type describe`,
+      `${core}/Pricing.kt:3 type price`,
+    ]);
+  });
+
+  it("a method on a property bound to C(…) and a parameter declared C; a function-typed parameter of the same name, a comment and a string are not uses", async () => {
+    const r = await refs(ws, "Order.addLine", { path: `${core}/Order.kt` });
+    expect(where(r)).toEqual(["src/main/kotlin/shop/app/Checkout.kt:11 call Checkout.run", `${core}/Pricing.kt:4 call price`]);
+    expect(where(await refs(ws, "Order.addLine", { path: "src/main/kotlin/shop/other/Order.kt" }))).toEqual(["src/main/kotlin/shop/other/Order.kt:7 call use"]);
+  });
+
+  it("companion members through an alias, extension functions on a typed receiver, inherited members by bare name, properties", async () => {
+    expect(where(await refs(ws, "Order.empty"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:12 call Checkout.run"]);
+    expect(where(await refs(ws, "Order.describe"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:17 call Checkout.run"]);
+    expect(where(await refs(ws, "Entity.touch"))).toEqual([`${core}/Order.kt:12 call Order.addLine`]);
+    expect(where(await refs(ws, "Order.total"))).toEqual([`${core}/Order.kt:11 value Order.addLine`, `${core}/Pricing.kt:5 value price`]);
+  });
+
+  it("a top-level function imported by name", async () => {
+    expect(where(await refs(ws, "price"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:5 import src/main/kotlin/shop/app/Checkout.kt", "src/main/kotlin/shop/app/Checkout.kt:17 call Checkout.run"]);
+  });
+});

@@ -437,6 +437,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       case "call_expression": {
         const fn = node.childForFieldName("function");
         if (fn !== null && !usePath(fn, ctx, "call")) walk(fn, { ...deeper, use: "value" });
+        else if (fn?.type === "field_expression") walkReceiver(fn, deeper);
         if (fn !== null && (fn.type === "template_function" || fn.type === "qualified_identifier" || fn.type === "field_expression")) walkTemplateArgs(fn, deeper);
         const args = node.childForFieldName("arguments");
         if (args !== null) walk(args, { ...deeper, use: "value" });
@@ -451,9 +452,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       }
       case "field_expression": {
         if (usePath(node, ctx, ctx.use)) {
-          // The object of a call-like chain (`f().x`) is walked for its own uses.
-          const arg = node.childForFieldName("argument");
-          if (arg !== null && cPath(arg) === undefined) walk(arg, { ...deeper, use: "value" });
+          walkReceiver(node, deeper);
           return;
         }
         walkChildren(node, ctx, "value");
@@ -500,6 +499,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       default:
         walkChildren(node, ctx, ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value");
     }
+  };
+
+  /** The object of a field expression that is no path (`f().x`, `a[i]->x`), walked for its own uses. */
+  const walkReceiver = (node: SyntaxNode, ctx: Ctx) => {
+    const arg = node.childForFieldName("argument");
+    if (arg !== null && cPath(arg) === undefined) walk(arg, { ...ctx, use: "value" });
   };
 
   /** The template arguments inside a (qualified) template name: type uses. */

@@ -35,6 +35,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { matchesModulePath } from "./external-match.js";
 import { memoize } from "./project-files.js";
+import { KOTLIN_REFERENCE_RULES } from "./kotlin-references.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** The note `find_importers` adds for Kotlin results (the same-package blind spot). */
@@ -238,6 +239,13 @@ async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution
   return { files: [], module: segments.join("."), external: true };
 }
 
+/** The Kotlin files of the package `file` declares (its declarations are visible there without import). */
+async function samePackageFiles(file: string, project: ProjectView): Promise<readonly string[]> {
+  const d = await declaredIn(project, file);
+  if (d === undefined) return [];
+  return (await kotlinIndex(project)).packages.get(d.pkg) ?? [];
+}
+
 /** `package.Name` for each top-level declaration of the file, and its package. */
 async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
   if (!isKotlin(file)) return [];
@@ -268,4 +276,5 @@ export const kotlin: LanguageSpec = {
   blindSpotNote: KOTLIN_BLIND_SPOT_NOTE,
   // `import kotlinx.coroutines.launch` imports from the package `kotlinx.coroutines`.
   matchesExternal: (query, _ref, res, sub) => matchesModulePath(query, res.module, { separators: ["."], members: true }, sub),
+  references: { ...KOTLIN_REFERENCE_RULES, sharedScope: samePackageFiles },
 };

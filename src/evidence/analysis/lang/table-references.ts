@@ -53,6 +53,8 @@ export interface ReferenceGrammar {
   lastPart(node: SyntaxNode): SyntaxNode;
   /** The type an initial value gives a variable (`new T()`, Kotlin `T()`), as a path. */
   valueType?(value: SyntaxNode): string[] | undefined;
+  /** True for a path node that names a type wherever it stands (Kotlin `user_type`): a `type` use unless in a base list or instantiation. */
+  isType?(node: SyntaxNode): boolean;
   /** Nodes inside a path node that are walked as types after it (type arguments of `List<Order>`). */
   typeArguments?(node: SyntaxNode): SyntaxNode[];
 }
@@ -120,9 +122,11 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
     switch (r.role) {
       case "skip":
         return;
-      case "path":
-        if (!usePath(node, ctx, ctx.use)) walkAll(namedChildren(node), ctx, ctx.use);
+      case "path": {
+        const use = grammar.isType?.(node) === true && ctx.use !== "inherit" && ctx.use !== "call" ? "type" : ctx.use;
+        if (!usePath(node, ctx, use)) walkAll(namedChildren(node), ctx, use);
         return;
+      }
       case "class": {
         const top = !c.inFunction && r.name !== undefined;
         const chain = top ? [...ctx.chain, r.name as string] : ctx.chain;
