@@ -31,6 +31,7 @@ import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./in
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning } from "./reasoning.js";
+import { frameSpans } from "./markers.js";
 import { scanStructural } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
 import type {
@@ -436,9 +437,12 @@ function deterministic(
   for (const n of st2.notes) out.note("inline_json", n);
   const spans = [...st1Spans];
   let by: RecoveredBy | undefined = reasoningBy;
+  const isTool = (name: string) => resolveToolName(name, tools) !== undefined;
+  const offeredGroups = st2.groups.filter((g) => g.calls.some((c) => isTool(c.name)));
+  // Markers that frame an inline call (`[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`) go with it.
+  spans.push(...frameSpans(masked, offeredGroups.map((g) => g.span), isTool));
   for (const group of st2.groups) {
-    const offered = group.calls.some((c) => resolveToolName(c.name, tools) !== undefined);
-    if (offered) spans.push(group.span);
+    const offered = offeredGroups.includes(group);
     for (const raw of group.calls) {
       const before = out.calls.length;
       out.settle(raw, offered || group.clearlyTried);
@@ -451,6 +455,11 @@ function deterministic(
   if (out.calls.length === 0 && out.rejected.length === 0 && st2.groups.length === 0) {
     const st3 = scanStructural(masked, tools);
     for (const n of st3.notes) out.note("structural", n);
+    for (const b of st3.broken) {
+      if (!out.settleBroken(b)) continue;
+      spans.push(b.span);
+      structural = true;
+    }
     for (const f of st3.found) {
       const before = out.calls.length;
       out.settle(f.call, true);

@@ -108,9 +108,33 @@ function holdPoint(
   tools: readonly OfferedTool[],
   structural?: RegExp,
 ): HoldScan {
-  const scan = structuralHold(text, from, rawHoldPoint(text, from, resume, markers, starts, tools), structural);
+  const scan = cutPartialMarker(text, from, structuralHold(text, from, rawHoldPoint(text, from, resume, markers, starts, tools), structural));
   const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, scan.hold - 200), scan.hold));
   return sep ? { hold: scan.hold - sep[1]!.length, resume: Math.min(scan.resume, scan.hold - sep[1]!.length) } : scan;
+}
+
+/** A wrapper marker cut by the hold point (`[/TOOL_RE`, `</fn_ca`) (`markers.ts` shapes). */
+const PARTIAL_MARKER = /(?:\[\/?(?:[A-Z][A-Z0-9_]{0,40})?|<\/?(?:[A-Za-z_][\w.:-]{0,40})?|<[|｜][^<>|｜\n]{0,60})$/;
+/** A whole wrapper marker (`markers.ts` shapes), optionally with the header words a marker frames (`functions.x:0`, `to=functions.x`). */
+const FRAME_BEFORE = /(<[|｜][^<>|｜\n]{1,60}[|｜]>|<\/?[|｜][^<>|｜\s]{1,20}[|｜][A-Za-z_][\w.:-]{0,40}>|<\|[A-Za-z_][\w.:-]{0,40}>|<\/?[A-Za-z_][\w.:-]{0,40}\|?>|\[\/?[A-Z][A-Z0-9_]{1,40}\]|>>>)(?:[ \t]*[\w.:=-]{1,80}){0,2}\s*$/;
+
+/**
+ * The hold point moved back over a marker still being written and over whole markers (with the
+ * header words they frame) right before it: the structural stage removes the markers that frame a
+ * call (`markers.ts`), so they are not shown until what follows them is decided.
+ */
+function cutPartialMarker(text: string, from: number, scan: HoldScan): HoldScan {
+  // Reasoning tags have their own rule (held from the opener to the closer).
+  const reasoning = (s: string) => REASONING_MARKERS.some((r) => r.toLowerCase().startsWith(s.toLowerCase()));
+  let at = scan.hold;
+  const partial = PARTIAL_MARKER.exec(text.slice(Math.max(from, at - 64), at));
+  if (partial) at -= partial[0].length;
+  for (let k = 0; k < 8 && at > from; k++) {
+    const m = FRAME_BEFORE.exec(text.slice(Math.max(from, at - 200), at));
+    if (!m || m[0].length === 0 || reasoning(m[1]!)) break;
+    at -= m[0].length;
+  }
+  return at === scan.hold ? scan : { hold: at, resume: Math.min(scan.resume, at) };
 }
 
 function structuralHold(text: string, from: number, scan: HoldScan, structural?: RegExp): HoldScan {

@@ -15,9 +15,24 @@
  * - `bracket-block`: `[NAME]{json}[/NAME]` or `[NAME]{json}[END…]` (also at the end of the text);
  * - `keyword-call`: a line that is only `NAME(key=value, …)` (Python literals);
  * - `name-colon-json`: a line `NAME: {json}`;
- * - `brace-call`: `call:NAME{key:value,…}` (Gemma's body syntax without its markers).
+ * - `brace-call`: `call:NAME{key:value,…}` (Gemma's body syntax without its markers; the string
+ *   delimiter is whichever token opens the first value: `<|"|>`, `<escape>`);
+ * - `framed-name`: a tool name framed by wrapper markers (`markers.ts`: special tokens, bracketed
+ *   upper-case tokens, bare tags) — `<|tool_call_begin|>functions.NAME:0<|…|>{json}`,
+ *   `[TOOL_CALLS]NAME[ARGS]{json}`, `function<｜tool▁sep｜>NAME` + a fenced JSON body,
+ *   `to=functions.NAME <|constrain|>json<|message|>{json}`, `<function=NAME>` — followed by a JSON
+ *   object (or a JSON string holding one), a run of parameter elements (`<parameter=k>v`,
+ *   `<arg_key>k</arg_key><arg_value>v</arg_value>`, `<k>v</k>`), or nothing when only markers
+ *   follow (a call without arguments);
+ * - `name-keyed-json`: right after a marker, `{"NAME": {…}}` or a list of such objects.
  *
- * Never: prose that merely names a tool (every shape needs its structure), markup inside inline
+ * Line shapes count a marker as a line break (the text is searched with its markers masked, the
+ * original is parsed), and the markers that frame an accepted call are removed with it (a word
+ * standing between two of them, such as `assistant` or `json`, too). A framed call of an offered
+ * tool whose JSON is invalid or cut off is reported as a broken block (`StructuralScan.broken`).
+ *
+ * Never: prose that merely names a tool (every shape needs its structure; a bare name needs a
+ * marker next to it or parameter elements after it), markup inside inline
  * code or a code block in a programming language, markup the text introduces as an example
  * ("for example", "e.g." …: `inline-json.ts` `introducedAsExample`), tools that are not offered,
  * and arguments that fail the schema (then nothing is read; the interpreter may still run).
@@ -26,14 +41,16 @@
 import { prepareArguments } from "./arguments.js";
 import { fitsSchema } from "./schema.js";
 import { parseBraceCall } from "./dialects/brace-call.js";
-import { elementsToObject, readElement, type XmlElement } from "./dialects/xml-elements.js";
-import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
+import { elementsToObject, elementValue, readElement, type XmlElement } from "./dialects/xml-elements.js";
+import { cleanXmlValue, escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { introducedAsExample } from "./inline-json.js";
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "./json.js";
+import { growOverMarkers, MarkerIndex } from "./markers.js";
 import { resolveToolName } from "./names.js";
 import { parsePythonCallAt } from "./python-literal.js";
 import { findCodeRegions } from "./residue.js";
-import type { OfferedTool, RawCall, Span } from "./types.js";
+import type { JsonSchema } from "../llm/types.js";
+import type { BrokenBlock, OfferedTool, RawCall, Span } from "./types.js";
 
 /** One call the structural stage read. */
 export interface StructuralCall {
@@ -41,20 +58,36 @@ export interface StructuralCall {
   /** The markup to remove. */
   span: Span;
   /** Which shape matched (module comment). */
-  shape: "element" | "named-element" | "bracket-block" | "keyword-call" | "name-colon-json" | "brace-call";
+  shape: StructuralShape;
 }
+
+/** The shapes of the structural stage (module comment). */
+export type StructuralShape =
+  | "element"
+  | "named-element"
+  | "bracket-block"
+  | "keyword-call"
+  | "name-colon-json"
+  | "brace-call"
+  | "framed-name"
+  | "name-keyed-json";
 
 /** Fenced code whose body may hold a call (the rest is program code: quoted, never called). */
 const CALL_FENCE_INFO = /^(?:|json|xml|text|tool|tools|tool_call|tool_calls|tool_code|function|function_call)$/;
-/** Child tags that carry a parameter in their `name` attribute. */
+/** Child tags that carry a parameter in their `name` attribute (compared without a namespace: `steptml:parameter`). */
 const PARAM_TAGS = new Set(["parameter", "param", "arg", "argument", "property", "field", "value"]);
+/** Tag names of a key/value pair of elements (`<arg_key>k</arg_key><arg_value>v</arg_value>`). */
+const PAIR_KEY_TAG = /key|name/i;
+const PAIR_VALUE_TAG = /val/i;
+/** How far after a framed name its arguments may start (markers, a `json` word, a fence between). */
+const FRAME_REACH = 400;
 
 interface Candidate {
-  name: string;
-  args: unknown;
-  untyped: boolean;
+  calls: { name: string; args: unknown; untyped: boolean }[];
   span: Span;
-  shape: StructuralCall["shape"];
+  shape: StructuralShape;
+  /** The vendor prefix glued before every tag of the markup (`]<]minimax[>[`), when there is one. */
+  prefix?: string;
 }
 
 /**
@@ -68,6 +101,8 @@ function tagPrefix(text: string, lt: number, tag: string, limit: number): string
   return p !== "" && /[^\w]/.test(p) && !/["'`]/.test(p) && text.slice(lt, limit).includes(`${p}</${tag}>`) ? p : "";
 }
 
+const localName = (tag: string): string => tag.toLowerCase().replace(/^.*:/, "");
+
 function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> | undefined {
   if (el.children.length === 0) {
     const body = el.text.trim();
@@ -78,7 +113,7 @@ function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> |
     }
     return undefined;
   }
-  const named = el.children.filter((c) => PARAM_TAGS.has(c.tag.toLowerCase()) && c.attrs["name"]);
+  const named = el.children.filter((c) => PARAM_TAGS.has(localName(c.tag)) && c.attrs["name"]);
   if (named.length === el.children.length) {
     const out: Record<string, unknown> = {};
     for (const c of named) {
@@ -92,25 +127,178 @@ function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> |
 }
 
 /**
+ * Tags whose vendor prefix sits inside the bracket (`<｜DSML｜invoke …>`, DeepSeek V3.2) written
+ * with the prefix outside (`｜DSML｜<invoke …>`): the same length, so offsets hold, and the
+ * element reader's prefix rule reads them.
+ */
+function prefixOutside(text: string): string {
+  return text.replace(/<(\/?)([|｜][^<>|｜\s]{1,20}[|｜])(?=[A-Za-z_])/g, (_m, slash: string, pre: string) => `${pre}<${slash}`);
+}
+
+/**
+ * Arguments written as a run of elements right after a framed name, from `at` (whitespace
+ * first), not past `limit`: `<parameter=k>v</parameter>` (the key in the tag), `<arg name="k">v</arg>`
+ * (a `name` attribute), `<arg_key>k</arg_key><arg_value>v</arg_value>` (key/value pairs) or
+ * `<k>v</k>` for a parameter of the tool's schema. Values stay text (typed by the schema later).
+ */
+function readElementArgs(
+  text: string,
+  at: number,
+  limit: number,
+  tool: OfferedTool,
+): { args: Record<string, unknown>; end: number; cut: boolean } | undefined {
+  const props = isPlainObject(tool.parameters?.properties) ? (tool.parameters.properties as Record<string, JsonSchema>) : {};
+  const args: Record<string, unknown> = {};
+  let end = at;
+  let count = 0;
+  let pairTags: [string, string] | undefined;
+  let cut = false;
+  // `<parameter=k>` (a trailing space or a dropped `>` before the line break are tolerated).
+  const keyIn = /<([A-Za-z_][\w.:-]*)=([^<>\s"']{1,80})(?:[ \t]*>|(?=\r?\n))/y;
+  for (let guard = 0; guard < 256; guard++) {
+    const i = skipWs(text, end, limit);
+    if (i >= limit || text[i] !== "<") break;
+    keyIn.lastIndex = i;
+    const k = keyIn.exec(text);
+    if (k) {
+      // The value runs to the next closing tag or the next `<T=` opener (models drift the closer:
+      // `</parameter/>`, `</parameter1>`, `</parameter_function>`, or drop it); a closer of the
+      // same tag, drifted or not, goes with the value.
+      const from = keyIn.lastIndex;
+      const body = text.slice(from, limit);
+      const tag = escapeRegExp(k[1]!);
+      const stop = new RegExp(`</${tag}|<${tag}=`).exec(body) ?? /<\//.exec(body);
+      const valueEnd = stop ? from + stop.index : limit;
+      if (!stop) {
+        // The value runs into the end of the text (or the next call): cut off.
+        cut = true;
+        break;
+      }
+      args[k[2]!] = cleanXmlValue(text.slice(from, valueEnd));
+      const own = new RegExp(`</${escapeRegExp(k[1]!)}[^<>\n]{0,20}>`, "y");
+      own.lastIndex = valueEnd;
+      end = own.exec(text) && own.lastIndex <= limit ? own.lastIndex : valueEnd;
+      count++;
+      continue;
+    }
+    const r = readElement(text, i, "", limit);
+    if (!r.ok) {
+      // Cut off only when the unfinished element is one more argument.
+      const tag = /^<([A-Za-z_][\w.:-]*)/.exec(text.slice(i, i + 100))?.[1] ?? "";
+      cut = r.reason === "truncated" && count > 0 && (tag in props || tag === pairTags?.[0] || PARAM_TAGS.has(localName(tag)));
+      break;
+    }
+    const el = r.element;
+    const key = el.attrs["name"];
+    if (key !== undefined && el.children.length === 0) {
+      args[key] = el.text;
+    } else if (el.children.length === 0 && PAIR_KEY_TAG.test(el.tag) && /^[A-Za-z_][\w.-]{0,60}$/.test(el.text.trim())) {
+      const v = readElement(text, skipWs(text, el.end, limit), "", limit);
+      if (!v.ok) {
+        cut = v.reason === "truncated";
+        break;
+      }
+      if (v.element.tag === el.tag || !PAIR_VALUE_TAG.test(v.element.tag)) break;
+      if (pairTags && (pairTags[0] !== el.tag || pairTags[1] !== v.element.tag)) break;
+      pairTags = [el.tag, v.element.tag];
+      const name = el.text.trim();
+      args[name] = elementValue(v.element, props[name]);
+      end = v.element.end;
+      count++;
+      continue;
+    } else if (el.tag in props) {
+      args[el.tag] = elementValue(el, props[el.tag]);
+    } else break;
+    end = el.end;
+    count++;
+  }
+  return count > 0 || cut ? { args, end, cut } : undefined;
+}
+
+/** A marker that opens a frame which must close: `<tag>` (closed by `</tag>`) or a begin/start token. */
+const BEGIN_TOKEN = /begin|start|open/i;
+const END_TOKEN = /end|close|stop|finish/i;
+
+/**
+ * Whether the frame opened by the marker `opener` closes after a call that ends at `end`: a bare
+ * tag's closer follows before the tag opens again (`<tool_call>` … `</tool_call>`), or, for a
+ * begin/start opener (`<|tool_call_begin|>`, `<start_of_call>`), one of the markers right after
+ * the call (whitespace between) is an end token (`<|tool_call_end|>`, `<end_of_call>`). Other
+ * openers (`[TOOL_CALLS]`, `<|tool_sep|>`) need no closer.
+ */
+function frameCloses(text: string, end: number, limit: number, opener: string, markers: MarkerIndex): boolean {
+  const tag = /^<([A-Za-z_][\w.:-]*)>$/.exec(opener)?.[1];
+  if (tag !== undefined) {
+    // The tag's closer comes before the tag opens again (one wrapper may hold several calls).
+    const close = markers.nextSpelled(text, `</${tag}>`, end);
+    const again = markers.nextSpelled(text, opener, end);
+    if (close >= 0 && (again < 0 || close < again)) return true;
+    // `<start_of_call>` may close with `<end_of_call>` instead.
+    if (!BEGIN_TOKEN.test(tag)) return false;
+  } else if (!(/^<[|｜]/.test(opener) && BEGIN_TOKEN.test(opener))) return true;
+  let j = end;
+  for (let k = 0; k < 8; k++) {
+    j = skipWs(text, j, Math.min(limit, j + 200));
+    const m = markers.startingAt(j);
+    if (!m) return false;
+    const mk = text.slice(m.start, m.end);
+    if (END_TOKEN.test(mk)) return true;
+    j = m.end;
+  }
+  return false;
+}
+
+/** `{"name": NAME, "arguments": {…}}` around the arguments of NAME is an envelope: its arguments. */
+function unwrapEnvelope(v: Record<string, unknown>, tool: OfferedTool, tools: readonly OfferedTool[]): unknown {
+  const name = v["name"];
+  const inner = v["arguments"] ?? v["parameters"];
+  if (typeof name === "string" && isPlainObject(inner) && resolveToolName(name, tools) === tool.name) return inner;
+  return v;
+}
+
+/** Result of {@link scanStructural}. */
+export interface StructuralScan {
+  /** Accepted calls in text order. */
+  found: StructuralCall[];
+  /**
+   * Framed calls of an offered tool whose arguments cannot be read (invalid or cut-off JSON), not
+   * overlapping an accepted call: the pipeline's broken-block rule removes and refuses them.
+   */
+  broken: BrokenBlock[];
+  /** Why candidates were refused. */
+  notes: string[];
+}
+
+/**
  * Find structural calls in `text` (see the module comment).
  * @param tools the offered tools; only their names are read as calls.
- * @returns the accepted calls in text order, and notes on candidates that were refused.
+ * @returns the accepted calls in text order (each span grown over the markers that frame it), and
+ *   notes on candidates that were refused.
  */
-export function scanStructural(text: string, tools: readonly OfferedTool[]): { found: StructuralCall[]; notes: string[] } {
+export function scanStructural(text: string, tools: readonly OfferedTool[]): StructuralScan {
   const notes: string[] = [];
-  if (tools.length === 0 || text.trim() === "") return { found: [], notes };
+  if (tools.length === 0 || text.trim() === "") return { found: [], broken: [], notes };
   const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const N = `(${names.join("|")})`;
   const candidates: Candidate[] = [];
+  const broken: BrokenBlock[] = [];
+  // Memoised: markup repeats the same tag names many times.
+  const resolved = new Map<string, OfferedTool | undefined>();
   const offered = (name: string): OfferedTool | undefined => {
+    if (resolved.has(name)) return resolved.get(name);
     const r = resolveToolName(name, tools);
-    return r === undefined ? undefined : tools.find((t) => t.name === r);
+    const tool = r === undefined ? undefined : tools.find((t) => t.name === r);
+    resolved.set(name, tool);
+    return tool;
   };
+  const markers = new MarkerIndex(text, (name) => offered(name) !== undefined);
+  const masked = markers.mask(text);
+  const elemText = prefixOutside(text);
 
   // element / named-element. An element of a tool never holds the next element of the same tool:
   // each one is read only up to there (so many unclosed openers cost one pass, not one each).
   const opens: { at: number; tag: string; attrs: string; tool: OfferedTool; byTag: boolean; byAttr: boolean }[] = [];
-  for (const m of text.matchAll(/<([A-Za-z_][\w.:-]*)([^<>]*)>/g)) {
+  for (const m of elemText.matchAll(/<([A-Za-z_][\w.:-]*)([^<>]*)>/g)) {
     const attrs = m[2] ?? "";
     const nameAttr = /\bname\s*=\s*["']([^"'\n]{1,80})["']/.exec(attrs)?.[1];
     const byTag = offered(m[1]!);
@@ -125,8 +313,8 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
     nextOfTool.set(opens[k]!.tool.name, opens[k]!.at);
   }
   opens.forEach((o, k) => {
-    const prefix = tagPrefix(text, o.at, o.tag, limits[k]!);
-    const r = readElement(text, o.at - prefix.length, prefix, Math.max(limits[k]! - prefix.length, o.at));
+    const prefix = tagPrefix(elemText, o.at, o.tag, limits[k]!);
+    const r = readElement(elemText, o.at - prefix.length, prefix, Math.max(limits[k]! - prefix.length, o.at));
     if (!r.ok) return;
     const el = r.element;
     let args: Record<string, unknown> | undefined;
@@ -138,7 +326,12 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
       args = childArgs(el, o.tool);
     }
     if (args === undefined) return;
-    candidates.push({ name: o.tool.name, args, untyped: true, span: { start: o.at - prefix.length, end: el.end }, shape: o.byTag ? "element" : "named-element" });
+    candidates.push({
+      calls: [{ name: o.tool.name, args, untyped: true }],
+      span: { start: o.at - prefix.length, end: el.end },
+      shape: o.byTag ? "element" : "named-element",
+      ...(prefix !== "" ? { prefix } : {}),
+    });
   });
 
   // bracket-block: [NAME]{json}[/NAME] | [NAME]{json}[END…]
@@ -152,21 +345,25 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
     const close = new RegExp(`^\\s*\\[(?:\\/${escapeRegExp(m[1]!)}|END[A-Z_]*)\\]`).exec(text.slice(bm.end, bm.end + 80));
     if (!close && text.slice(bm.end).trim() !== "") continue;
     const args = isPlainObject(v["arguments"]) && v["name"] === m[1] ? v["arguments"] : v;
-    candidates.push({ name: m[1]!, args, untyped: false, span: { start: m.index, end: close ? bm.end + close[0].length : bm.end }, shape: "bracket-block" });
+    candidates.push({ calls: [{ name: m[1]!, args, untyped: false }], span: { start: m.index, end: close ? bm.end + close[0].length : bm.end }, shape: "bracket-block" });
   }
 
-  // keyword-call / name-colon-json / brace-call: a line that is only the call.
-  for (const m of text.matchAll(new RegExp(`(?:^|\\n)([ \\t]*)(call:\\s*)?${N}([ \\t]*)([({:])`, "g"))) {
+  // keyword-call / name-colon-json / brace-call: a line that is only the call (markers count as
+  // line breaks: the masked text is searched, the original is parsed).
+  for (const m of masked.matchAll(new RegExp(`(?:^|\\n)([ \\t]*)(call:\\s*)?${N}([ \\t]*)([({:])`, "g"))) {
     const at = m.index + (m[0].startsWith("\n") ? 1 : 0) + m[1]!.length;
     const name = m[3]!;
     const opener = m[5]!;
     const openAt = m.index + m[0].length - 1;
     let end: number;
     let args: unknown;
-    let shape: StructuralCall["shape"];
+    let shape: StructuralShape;
     if (m[2] !== undefined) {
       if (opener !== "{" && opener !== "(") continue;
-      const r = parseBraceCall(text, at, '<|"|>');
+      // The raw-string delimiter is whatever token opens the first value (`<|"|>`, `<escape>`).
+      const quote = /\s*[^\s:{}"<]+\s*:\s*(<[^<>\s]{1,20}>)/y;
+      quote.lastIndex = openAt + 1;
+      const r = parseBraceCall(text, at, quote.exec(text)?.[1] ?? '<|"|>');
       if (!r.ok) continue;
       ({ end, args } = { end: r.end, args: r.args });
       shape = "brace-call";
@@ -185,39 +382,223 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): { f
       ({ end, args } = { end: bm.end, args: v });
       shape = "name-colon-json";
     } else continue;
-    const rest = /^[ \t;]*(?:\n|$)/.exec(text.slice(end, end + 200));
+    const rest = /^[ \t;\r]*(?:\n|$)/.exec(masked.slice(end, end + 200));
     if (!rest) continue;
-    candidates.push({ name, args, untyped: false, span: { start: at, end }, shape });
+    candidates.push({ calls: [{ name, args, untyped: false }], span: { start: at, end }, shape });
   }
 
+  // framed-name: a tool name framed by markers (`<|tool_call_begin|>functions.NAME:0`,
+  // `[TOOL_CALLS]NAME[ARGS]`, `function<｜tool▁sep｜>NAME`, `to=functions.NAME`, `<function=NAME>`),
+  // then its arguments after more markers, a `json` word or a fence: a JSON object, a run of
+  // parameter elements, or nothing at all when only markers or the end follow.
+  const refs = [
+    ...masked.matchAll(
+      new RegExp(`<[A-Za-z_][\\w.:-]*=(?:[A-Za-z_][\\w-]*\\.)?${N}[ \\t]*>|(?<![\\w.:=-])(?:to=)?(?:[A-Za-z_][\\w-]*\\.)?${N}(?::\\d+)?(?![\\w-])`, "g"),
+    ),
+  ];
+  refs.forEach((m, k) => {
+    const tool = offered(m[1] ?? m[2]!);
+    if (!tool) return;
+    const a = m.index;
+    const b = a + m[0].length;
+    const limit = refs[k + 1]?.index ?? text.length;
+    const back = masked.slice(Math.max(0, a - 120), a);
+    const nl = back.lastIndexOf("\n");
+    if (nl < 0 && a > 120) return;
+    const lineStart = nl < 0 ? 0 : a - back.length + nl + 1;
+    const left = masked.slice(lineStart, a);
+    let q = lineStart;
+    while (q > 0 && /\s/.test(text[q - 1]!) && !markers.startingAt(q - 1)) q--;
+    const tagRef = m[1] !== undefined;
+    // The marker right before the line (a masked marker is the line break itself).
+    const openMarker = (lineStart > 0 ? markers.startingAt(lineStart - 1) : undefined) ?? markers.endingAt(q);
+    const leftMarker = openMarker !== undefined;
+    let opener = openMarker ? text.slice(openMarker.start, openMarker.end) : undefined;
+    if (tagRef) {
+      // `<function=NAME>`: the frame is the wrapper before it, if any.
+      let t = a;
+      while (t > 0 && /\s/.test(text[t - 1]!)) t--;
+      const wrap = markers.endingAt(t);
+      opener = wrap ? text.slice(wrap.start, wrap.end) : undefined;
+    }
+    if (!/^[ \t]*$/.test(left) && !(leftMarker && /^[ \t]*(?:[A-Za-z]+[ \t]+){1,2}$/.test(left))) return;
+    let i = b;
+    let crossed = 0;
+    let fence = false;
+    let jsonWord = false;
+    for (let guard = 0; guard < 12 && i < limit && i - b < FRAME_REACH; guard++) {
+      const j = skipWs(text, i, limit);
+      const mk = markers.startingAt(j);
+      if (mk && !(text[j] === "<" && readElementArgs(text, j, limit, tool))) {
+        i = mk.end;
+        crossed++;
+        continue;
+      }
+      if (!jsonWord && /^json(?![\w])/i.test(text.slice(j, j + 5))) {
+        i = j + 4;
+        jsonWord = true;
+        continue;
+      }
+      if (!fence && text.startsWith("```", j)) {
+        const eol = text.indexOf("\n", j);
+        if (eol < 0 || eol > limit || !/^```[ \t]*(?:json)?[ \t]*$/i.test(text.slice(j, eol))) break;
+        i = eol + 1;
+        fence = true;
+        continue;
+      }
+      i = j;
+      break;
+    }
+    let args: unknown;
+    let end: number;
+    let untyped = false;
+    let kvRun = false;
+    const framed = leftMarker || crossed > 0 || tagRef;
+    const start = lineStart + (left.length - left.trimStart().length);
+    if (text[i] === "{") {
+      const bm = matchBalanced(text.slice(0, limit), i);
+      if (!bm.ok) {
+        // A framed call cut off by the end of the text is a broken block (removed and refused).
+        if (framed && bm.reason === "eof" && limit >= text.length) broken.push({ span: { start, end: limit }, name: tool.name, reason: "its arguments are cut off" });
+        return;
+      }
+      const v = parseJsonTolerant(text.slice(i, bm.end));
+      if (!isPlainObject(v)) {
+        // Up to the next marker on the same line (`{"a",,}}<|tool_call_end|>`).
+        const tail = /^[^\n]{0,40}?(?=<|\[)/.exec(text.slice(bm.end, limit));
+        const stop = tail && markers.startingAt(bm.end + tail[0].length) ? bm.end + tail[0].length : bm.end;
+        if (framed) broken.push({ span: { start, end: stop }, name: tool.name, reason: "its arguments are not valid JSON" });
+        return;
+      }
+      args = unwrapEnvelope(v, tool, tools);
+      end = bm.end;
+    } else if (text[i] === '"' && framed) {
+      // Arguments written as a JSON string holding the object (double-encoded).
+      const lit = /"(?:[^"\\\n]|\\.)*"/y;
+      lit.lastIndex = i;
+      const sm = lit.exec(text);
+      if (!sm || lit.lastIndex > limit) return;
+      let inner: unknown;
+      try {
+        inner = parseJsonTolerant(JSON.parse(sm[0]) as string);
+      } catch {
+        return;
+      }
+      if (!isPlainObject(inner)) return;
+      args = inner;
+      end = lit.lastIndex;
+    } else if (text[i] === "<" && readElementArgs(text, i, limit, tool)) {
+      const r = readElementArgs(text, i, limit, tool)!;
+      if (r.cut) {
+        if (framed || r.args !== undefined) broken.push({ span: { start, end: limit }, name: tool.name, reason: "its arguments are cut off" });
+        return;
+      }
+      ({ args, end } = r);
+      untyped = true;
+      kvRun = true;
+    } else {
+      // No arguments: a name that a marker or its own tag opens, with only markers up to the next
+      // name or the end.
+      if (!(leftMarker || tagRef) || !/^[ \t]*$/.test(left) || skipWs(text, i) < limit) return;
+      args = {};
+      end = b;
+    }
+    if (fence) {
+      const q = skipWs(text, end, limit);
+      if (!text.startsWith("```", q)) return;
+      end = q + 3;
+    }
+    if (!framed && !kvRun) return;
+    if (opener !== undefined && !frameCloses(text, end, limit, opener, markers)) {
+      // A frame that opens with a begin token or a tag must close; one that never does was cut off.
+      broken.push({ span: { start, end: limit }, name: tool.name, reason: "its markup is not closed" });
+      return;
+    }
+    if (!/^[ \t;\r]*(?:\n|$)/.test(masked.slice(end, end + 200))) return;
+    candidates.push({ calls: [{ name: tool.name, args, untyped }], span: { start, end }, shape: "framed-name" });
+  });
+
+  // name-keyed-json: right after a marker, `{"NAME": {…}}` or a list of them (Apertus).
+  markers.spans.forEach((mk, k) => {
+    const p = skipWs(text, mk.end);
+    if (text[p] !== "{" && text[p] !== "[") return;
+    const limit = markers.spans[k + 1]?.start ?? text.length;
+    const bm = matchBalanced(text.slice(0, limit), p);
+    if (!bm.ok) return;
+    const v = parseJsonTolerant(text.slice(p, bm.end));
+    const items = Array.isArray(v) ? v : [v];
+    const calls: Candidate["calls"] = [];
+    for (const item of items) {
+      if (!isPlainObject(item)) return;
+      const keys = Object.keys(item);
+      const tool = keys.length === 1 ? offered(keys[0]!) : undefined;
+      if (!tool || !isPlainObject(item[keys[0]!])) return;
+      calls.push({ name: tool.name, args: item[keys[0]!], untyped: false });
+    }
+    if (calls.length === 0) return;
+    if (!/^[ \t;\r]*(?:\n|$)/.test(masked.slice(bm.end, bm.end + 200))) return;
+    candidates.push({ calls, span: { start: p, end: bm.end }, shape: "name-keyed-json" });
+  });
+
   const regions = findCodeRegions(text);
-  const found: StructuralCall[] = [];
+  const taken: Candidate[] = [];
   let takenEnd = -1;
   for (const c of candidates.sort((a, b) => a.span.start - b.span.start || b.span.end - a.span.end)) {
     // Candidates come in text order: one overlapping a call already taken starts before its end.
     if (c.span.start < takenEnd) continue;
+    const what = `${c.shape} markup for ${c.calls.map((x) => x.name).join(", ")}`;
     const region = regions.find((r) => r.start <= c.span.start && c.span.end <= r.end);
     if (region && (!region.fenced || !CALL_FENCE_INFO.test(region.info))) {
-      notes.push(`${c.shape} markup for ${c.name} is quoted in code; not a call`);
+      notes.push(`${what} is quoted in code; not a call`);
       continue;
     }
     if (introducedAsExample(text, region ? region.start : c.span.start)) {
-      notes.push(`${c.shape} markup for ${c.name} is introduced as an example; not a call`);
+      notes.push(`${what} is introduced as an example; not a call`);
       continue;
     }
-    const tool = offered(c.name)!;
     // Whether the markup is a call is decided by its fit to the schema here; the validator judges it later.
-    const prepared = prepareArguments(c.args, tool, { untyped: c.untyped });
-    if (!prepared.ok || !fitsSchema(prepared.arguments, tool.parameters)) {
-      notes.push(`${c.shape} markup for ${c.name} does not fit its parameters${prepared.ok ? "" : ` (${prepared.message})`}; not a call`);
+    const misfit = c.calls
+      .map((x) => {
+        const tool = offered(x.name)!;
+        const prepared = prepareArguments(x.args, tool, { untyped: x.untyped });
+        return prepared.ok ? (fitsSchema(prepared.arguments, tool.parameters) ? undefined : "") : ` (${prepared.message})`;
+      })
+      .find((m) => m !== undefined);
+    if (misfit !== undefined) {
+      notes.push(`${what} does not fit its parameters${misfit}; not a call`);
       continue;
     }
     let span = c.span;
     if (region && region.fenced && text.slice(region.bodyStart, span.start).trim() === "" && text.slice(span.end, region.bodyEnd).trim() === "") {
       span = { start: region.start, end: region.end };
     }
-    found.push({ call: { name: c.name, arguments: c.args, ...(c.untyped ? { untyped: true } : {}) }, span, shape: c.shape });
+    taken.push({ ...c, span });
     takenEnd = Math.max(takenEnd, span.end);
   }
-  return { found, notes };
+
+  // The markers that frame each call go with it (a vendor prefix found on its tags is a marker too).
+  const prefixes = [...new Set(taken.flatMap((c) => (c.prefix ? [c.prefix] : [])))];
+  const frame =
+    prefixes.length === 0
+      ? markers
+      : new MarkerIndex(
+          text,
+          (name) => offered(name) !== undefined,
+          prefixes.flatMap((p) =>
+            [...text.matchAll(new RegExp(`${escapeRegExp(p)}(?:<\\/?[A-Za-z_][\\w.:-]*>)?`, "g"))].map((m) => ({ start: m.index, end: m.index + m[0].length })),
+          ),
+        );
+  const found: StructuralCall[] = [];
+  taken.forEach((c, k) => {
+    const lo = found.length > 0 ? found[found.length - 1]!.span.end : 0;
+    const hi = taken[k + 1]?.span.start ?? text.length;
+    const span = growOverMarkers(text, c.span, frame, lo, hi);
+    for (const x of c.calls) found.push({ call: { name: x.name, arguments: x.args, ...(x.untyped ? { untyped: true } : {}) }, span, shape: c.shape });
+  });
+  const free = broken.filter((b) => !found.some((f) => f.span.start < b.span.end && b.span.start < f.span.end) && !regions.some((r) => r.start <= b.span.start && b.span.start < r.end));
+  return {
+    found,
+    broken: free.map((b) => ({ ...b, span: growOverMarkers(text, b.span, frame) })),
+    notes,
+  };
 }

@@ -122,6 +122,16 @@ describe("stream filter parity for the structural stage (every split point)", ()
     'call:search_code{query:<|"|>parse_args<|"|>}',
     "You could call search_code(query=...) later, for example.",
     "search_code is the tool that finds text.",
+    // Wrapper markers no dialect lists (the structural stage's framed-name and name-keyed shapes).
+    'Looking.<|call_start|>search_code<|call_args|>{"query": "def main"}<|call_end|>',
+    '<｜calls｜><｜call｜>function<｜sep｜>read_evidence\n```json\n{"path": "a.py", "start_line": 4}\n```<｜call_end｜>',
+    '[CALL]search_code[PARAMS]{"query": "x"}[CALL]read_evidence[PARAMS]{"path": "b.py"}[/CALL]',
+    'Now:\n<fn_call>functions.search_code:0 {"query": "TODO", "max_results": 3}</fn_call>\nDone.',
+    "<run>\n<tool=read_evidence>\n<arg=path>\nsrc/x.ts\n</arg>\n</tool>\n</run>",
+    "<start_of_call>search_code<key>query</key><val>a && b</val><end_of_call> then prose.",
+    '<|calls|>[{"search_code": {"query": "x"}}]<|/calls|>',
+    'Checking.<|call_start|>search_code<|call_args|>{"query": "unfinis',
+    "I will use search_code<|im_end|>",
   ];
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {

@@ -72,8 +72,93 @@ describe("structural stage: shapes", () => {
   });
 });
 
+describe("structural stage: wrapper markers nobody listed (synthetic formats)", () => {
+  // Invented frames: no dialect knows these markers; the structural stage reads the call from the
+  // tool name, the frame and the schema, and strips the frame from the visible text.
+  const cases: [string, string, { name: string; arguments: Record<string, unknown> }[], string][] = [
+    [
+      "special tokens around a name and JSON",
+      'Looking.<|call_start|>search_code<|call_args|>{"query": "def main"}<|call_end|>',
+      [{ name: "search_code", arguments: { query: "def main" } }],
+      "Looking.",
+    ],
+    [
+      "full-width tokens, a type word and a fenced body",
+      '<｜calls｜><｜call｜>function<｜sep｜>read_evidence\n```json\n{"path": "a.py", "start_line": 4}\n```<｜call_end｜>',
+      [{ name: "read_evidence", arguments: { path: "a.py", start_line: 4 } }],
+      "",
+    ],
+    [
+      "bracketed tokens, two calls",
+      '[CALL]search_code[PARAMS]{"query": "x"}[CALL]read_evidence[PARAMS]{"path": "b.py"}[/CALL]',
+      [
+        { name: "search_code", arguments: { query: "x" } },
+        { name: "read_evidence", arguments: { path: "b.py" } },
+      ],
+      "",
+    ],
+    [
+      "a bare wrapper tag, a functions. prefix and an index",
+      'Now:\n<fn_call>functions.search_code:0 {"query": "TODO", "max_results": 3}</fn_call>\nDone.',
+      [{ name: "search_code", arguments: { query: "TODO", max_results: 3 } }],
+      "Now:\nDone.",
+    ],
+    [
+      "a name in its tag and key-in-tag parameters",
+      "<run>\n<tool=read_evidence>\n<arg=path>\nsrc/x.ts\n</arg>\n<arg=start_line>\n9\n</arg>\n</tool>\n</run>",
+      [{ name: "read_evidence", arguments: { path: "src/x.ts", start_line: 9 } }],
+      "",
+    ],
+    [
+      "key/value element pairs after a framed name",
+      "<start_of_call>search_code<key>query</key><val>a && b</val><key>max_results</key><val>2</val><end_of_call>",
+      [{ name: "search_code", arguments: { query: "a && b", max_results: 2 } }],
+      "",
+    ],
+    [
+      "a list of name-keyed objects after a token",
+      '<|calls|>[{"search_code": {"query": "x"}}, {"read_evidence": {"path": "c.py"}}]<|/calls|>',
+      [
+        { name: "search_code", arguments: { query: "x" } },
+        { name: "read_evidence", arguments: { path: "c.py" } },
+      ],
+      "",
+    ],
+  ];
+  for (const [what, text, calls, content] of cases) {
+    it(what, () => {
+      const r = recover(text);
+      expect(r.calls).toEqual(calls);
+      expect(r.content).toBe(content);
+      expect(r.by).toBe("structural");
+    });
+  }
+
+  it("removes and refuses a framed call whose JSON is cut off", () => {
+    const r = recover('Checking.<|call_start|>search_code<|call_args|>{"query": "unfinis');
+    expect(r.calls).toEqual([]);
+    expect(r.content).toBe("Checking.");
+    expect(r.r.rejected.map((x) => [x.name, x.code])).toEqual([["search_code", "INVALID_ARGUMENT"]]);
+  });
+
+  it("reads a framed zero-argument call only when the schema allows no arguments", () => {
+    const open: OfferedTool[] = [...tools, { name: "read_git_diff", parameters: { type: "object", properties: {} } }];
+    const ok = recoverDeterministic({ content: "[CALL]read_git_diff[/CALL]" }, open);
+    expect(ok.tool_calls.map((c) => [c.name, c.arguments])).toEqual([["read_git_diff", {}]]);
+    expect(ok.content).toBe("");
+    expect(recover("[CALL]search_code[/CALL]").calls).toEqual([]);
+  });
+});
+
 describe("structural stage: never", () => {
   const never: [string, string][] = [
+    ["a tool named before a turn token", "I will use search_code<|im_end|>"],
+    ["a bold tool name before JSON in prose", 'Use <b>search_code</b> with {"query": "x"} when you need it.'],
+    ["a framed call in a Python code block", '```python\nprompt = "<|call|>search_code<|args|>{\\"query\\": \\"x\\"}"\n```'],
+    ["a framed call introduced as an example", 'The format looks like this, for example: <|call|>search_code<|args|>{"query": "x"}<|end|>'],
+    ["a framed call of a tool that is not offered", '<|call|>delete_file<|args|>{"path": "a.py"}<|end|>'],
+    ["a name between tokens with prose after it", '<|call|>search_code finds text {"query": "x"}'],
+
     ["prose naming a tool", "search_code is the tool that finds text; read_evidence reads a file."],
     ["a call inside a sentence", "You can call read_evidence(path=\"a.py\") to see it, and then carry on."],
     ["an example", 'For example:\n<search_code><query>x</query></search_code>'],

@@ -87,7 +87,7 @@ function typeOf(schema: JsonSchema | undefined): string | undefined {
  * schema is an array is the list of its children's values; otherwise an object of its children,
  * where a tag that repeats becomes a list.
  */
-function elementValue(el: XmlElement, schema?: JsonSchema): unknown {
+export function elementValue(el: XmlElement, schema?: JsonSchema): unknown {
   if (el.children.length === 0) return el.text;
   if (typeOf(schema) === "array") {
     const items = isPlainObject(schema?.items) ? (schema.items as JsonSchema) : undefined;
