@@ -24,48 +24,39 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
+import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
 
 /** The path of an identifier / `pkg.Name` / selector chain, or `undefined`. */
 function goPath(node: SyntaxNode): string[] | undefined {
-  const parts: string[] = [];
-  let n: SyntaxNode | null = node;
-  for (let i = 0; n !== null && i < 64; i++) {
-    switch (n.type) {
-      case "identifier":
-      case "type_identifier":
-      case "package_identifier":
-        parts.unshift(n.text);
-        return parts;
-      case "selector_expression": {
-        const field = n.childForFieldName("field");
-        if (field === null) return undefined;
-        parts.unshift(field.text);
-        n = n.childForFieldName("operand");
-        break;
-      }
-      case "qualified_type": {
-        const name = n.childForFieldName("name");
-        const pkg = n.childForFieldName("package");
-        if (name === null || pkg === null) return undefined;
-        return [pkg.text, name.text, ...parts];
-      }
-      case "pointer_type":
-      case "parenthesized_type":
-      case "parenthesized_expression":
-        if (parts.length > 0) return undefined;
-        n = n.namedChildren.find((c) => c !== null) ?? null;
-        break;
-      case "generic_type":
-        if (parts.length > 0) return undefined;
-        n = n.childForFieldName("type");
-        break;
-      default:
-        return undefined;
+  return namePath(node, goStep);
+}
+
+function goStep(n: SyntaxNode): NameStep {
+  switch (n.type) {
+    case "identifier":
+    case "type_identifier":
+    case "package_identifier":
+      return { head: n.text };
+    case "selector_expression": {
+      const field = n.childForFieldName("field");
+      return field === null ? undefined : { part: field.text, next: n.childForFieldName("operand") };
     }
+    case "qualified_type": {
+      const name = n.childForFieldName("name");
+      const pkg = n.childForFieldName("package");
+      return name === null || pkg === null ? undefined : { head: [pkg.text, name.text] };
+    }
+    case "pointer_type":
+    case "parenthesized_type":
+    case "parenthesized_expression":
+      return { through: n.namedChildren.find((c) => c !== null) ?? null, headOnly: true };
+    case "generic_type":
+      return { through: n.childForFieldName("type"), headOnly: true };
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 /** The package name an import path binds by default (`a/b/c/v2` → `c`, `gopkg.in/yaml.v3` → `yaml`). */

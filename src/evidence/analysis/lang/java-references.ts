@@ -23,6 +23,7 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
+import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
 
@@ -31,41 +32,32 @@ const METHODS = new Set(["method_declaration", "constructor_declaration", "compa
 
 /** The path of an identifier / `a.b.c` / type chain, or `undefined`. */
 function javaPath(node: SyntaxNode): string[] | undefined {
-  const parts: string[] = [];
-  let n: SyntaxNode | null = node;
-  for (let i = 0; n !== null && i < 64; i++) {
-    switch (n.type) {
-      case "identifier":
-      case "type_identifier":
-      case "this":
-      case "super":
-        parts.unshift(n.text);
-        return parts;
-      case "field_access": {
-        const f = n.childForFieldName("field");
-        if (f === null) return undefined;
-        parts.unshift(f.text);
-        n = n.childForFieldName("object");
-        break;
-      }
-      case "scoped_identifier":
-      case "scoped_type_identifier": {
-        const kids = namedChildren(n);
-        const name = n.childForFieldName("name") ?? kids[kids.length - 1] ?? null;
-        if (name === null) return undefined;
-        parts.unshift(name.text);
-        n = n.childForFieldName("scope") ?? (kids.length > 1 ? (kids[0] as SyntaxNode) : null);
-        break;
-      }
-      case "generic_type":
-        if (parts.length > 0) return undefined;
-        n = namedChildren(n)[0] ?? null;
-        break;
-      default:
-        return undefined;
+  return namePath(node, javaStep);
+}
+
+function javaStep(n: SyntaxNode): NameStep {
+  switch (n.type) {
+    case "identifier":
+    case "type_identifier":
+    case "this":
+    case "super":
+      return { head: n.text };
+    case "field_access": {
+      const f = n.childForFieldName("field");
+      return f === null ? undefined : { part: f.text, next: n.childForFieldName("object") };
     }
+    case "scoped_identifier":
+    case "scoped_type_identifier": {
+      const kids = namedChildren(n);
+      const name = n.childForFieldName("name") ?? kids[kids.length - 1] ?? null;
+      if (name === null) return undefined;
+      return { part: name.text, next: n.childForFieldName("scope") ?? (kids.length > 1 ? (kids[0] as SyntaxNode) : null) };
+    }
+    case "generic_type":
+      return { through: namedChildren(n)[0] ?? null, headOnly: true };
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 /** Local names a method or lambda binds (parameters and body declarations, not entering nested classes or lambdas). */

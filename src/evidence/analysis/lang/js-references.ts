@@ -26,6 +26,7 @@ import type { ReferenceFacts, UseKind } from "./language.js";
 import { literalValue } from "./js-family.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
+import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
 
@@ -44,41 +45,31 @@ const TYPE_NODES = new Set(["type_annotation", "type_arguments", "type_alias_dec
 
 /** The path of an `identifier`/`this`/`member_expression`/`nested_identifier` chain, or `undefined`. */
 function memberPath(node: SyntaxNode): string[] | undefined {
-  const parts: string[] = [];
-  let n: SyntaxNode | null = node;
-  for (let i = 0; n !== null && i < 64; i++) {
-    switch (n.type) {
-      case "identifier":
-      case "type_identifier":
-      case "this":
-      case "shorthand_property_identifier":
-        parts.unshift(n.text);
-        return parts;
-      case "member_expression": {
-        const prop = n.childForFieldName("property");
-        if (prop === null || prop.type === "private_property_identifier") return undefined;
-        parts.unshift(prop.text);
-        n = n.childForFieldName("object");
-        break;
-      }
-      case "nested_identifier":
-      case "nested_type_identifier": {
-        const kids = namedChildren(n);
-        const last = kids[kids.length - 1];
-        if (last === undefined || kids.length < 2) return undefined;
-        parts.unshift(last.text);
-        n = kids[0] ?? null;
-        break;
-      }
-      case "generic_type": {
-        n = n.childForFieldName("name") ?? namedChildren(n)[0] ?? null;
-        break;
-      }
-      default:
-        return undefined;
+  return namePath(node, jsStep);
+}
+
+function jsStep(n: SyntaxNode): NameStep {
+  switch (n.type) {
+    case "identifier":
+    case "type_identifier":
+    case "this":
+    case "shorthand_property_identifier":
+      return { head: n.text };
+    case "member_expression": {
+      const prop = n.childForFieldName("property");
+      return prop === null || prop.type === "private_property_identifier" ? undefined : { part: prop.text, next: n.childForFieldName("object") };
     }
+    case "nested_identifier":
+    case "nested_type_identifier": {
+      const kids = namedChildren(n);
+      const last = kids[kids.length - 1];
+      return last === undefined || kids.length < 2 ? undefined : { part: last.text, next: kids[0] ?? null };
+    }
+    case "generic_type":
+      return { through: n.childForFieldName("name") ?? namedChildren(n)[0] ?? null };
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 /** Names a binding pattern binds (`a`, `{a, b: c}`, `[a, ...b]`, `a = 1`). */

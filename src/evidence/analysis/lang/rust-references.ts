@@ -25,46 +25,40 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
+import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
 
 /** The path of an identifier / `a::b::c` / type chain, or `undefined` (generic arguments dropped). */
 function rustPath(node: SyntaxNode): string[] | undefined {
-  const parts: string[] = [];
-  let n: SyntaxNode | null = node;
-  for (let i = 0; n !== null && i < 64; i++) {
-    switch (n.type) {
-      case "identifier":
-      case "type_identifier":
-      case "crate":
-      case "self":
-      case "super":
-      case "metavariable":
-        parts.unshift(n.text);
-        return parts;
-      case "scoped_identifier":
-      case "scoped_type_identifier": {
-        const name = n.childForFieldName("name");
-        if (name === null) return undefined;
-        parts.unshift(name.text);
-        n = n.childForFieldName("path");
-        if (n === null) return parts;
-        break;
-      }
-      case "generic_type":
-      case "generic_function":
-        n = n.childForFieldName("type") ?? n.childForFieldName("function");
-        break;
-      case "reference_type":
-      case "pointer_type":
-        if (parts.length > 0) return undefined;
-        n = n.childForFieldName("type");
-        break;
-      default:
-        return undefined;
+  return namePath(node, rustStep);
+}
+
+function rustStep(n: SyntaxNode): NameStep {
+  switch (n.type) {
+    case "identifier":
+    case "type_identifier":
+    case "crate":
+    case "self":
+    case "super":
+    case "metavariable":
+      return { head: n.text };
+    case "scoped_identifier":
+    case "scoped_type_identifier": {
+      const name = n.childForFieldName("name");
+      if (name === null) return undefined;
+      const path = n.childForFieldName("path");
+      return path === null ? { head: name.text } : { part: name.text, next: path };
     }
+    case "generic_type":
+    case "generic_function":
+      return { through: n.childForFieldName("type") ?? n.childForFieldName("function") };
+    case "reference_type":
+    case "pointer_type":
+      return { through: n.childForFieldName("type"), headOnly: true };
+    default:
+      return undefined;
   }
-  return undefined;
 }
 
 /** Binding identifiers of a pattern (lower-case names; `ref`/`mut` allowed). */
