@@ -7,7 +7,9 @@
  * `--corpus-dir DIR` (where the corpus lives; default `$TMPDIR/codecite-bench/<quick|large>`,
  * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--dist DIR`
  * (measure another compiled tree, e.g. an experiment), `--out FILE`
- * (default `bench/results.json`).
+ * (default `bench/results.json`), `--only ID,…` (only these groups of rows: `search_code`,
+ * `find_importers_cold`, `warm`, `find_references`, `cli_startup`, `agent`, `serve_load`,
+ * `prefetch_recall`, `cache_store`; e.g. `npm run bench -- --only find_references`).
  *
  * Prefetch recall (bench/prefetch-recall/): when `CODECITE_PREFETCH_REPOS` names checkouts of
  * the question set's repositories, the share of real questions whose prefetched evidence holds
@@ -42,8 +44,12 @@ const { values } = parseArgs({
     "skip-build": { type: "boolean", default: false },
     out: { type: "string" },
     dist: { type: "string" },
+    only: { type: "string" },
   },
 });
+/** Groups asked for with `--only` (all when absent). */
+const only = values.only === undefined ? undefined : new Set(values.only.split(",").map((s) => s.trim()).filter((s) => s !== ""));
+const wanted = (id: string) => only === undefined || only.has(id);
 const projectRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const spec = values.quick ? QUICK : LARGE;
 const runs = Math.max(1, Number(values.runs ?? (values.quick ? 3 : 5)));
@@ -82,6 +88,7 @@ try {
   const rows: Row[] = [];
   /** Runs one group of rows; an unexpected failure becomes an `error` row instead of ending the bench. */
   const group = async (label: string, id: string, fn: () => Promise<Row | Row[]>) => {
+    if (!wanted(id)) return;
     log(`${label} …`);
     try {
       const r = await fn();
@@ -101,17 +108,27 @@ try {
     agentDetail = a.detail ?? null;
     return a.rows;
   });
-  log("serve load: 5 rounds of 100 concurrent streamed chats through codecite serve …");
-  const serveLoadResult = await serveLoad(dist).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
-  const recall = await prefetchRecallRuns(log);
-  log("cache store comparison (5,000 files) …");
-  const store = await compareCacheStores(5000, runs);
+  let serveLoadResult: unknown = "not run (--only)";
+  if (wanted("serve_load")) {
+    log("serve load: 5 rounds of 100 concurrent streamed chats through codecite serve …");
+    serveLoadResult = await serveLoad(dist).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+  }
+  const recall = wanted("prefetch_recall") ? await prefetchRecallRuns(log) : [];
+  let store: Awaited<ReturnType<typeof compareCacheStores>> | undefined;
+  if (wanted("cache_store")) {
+    log("cache store comparison (5,000 files) …");
+    store = await compareCacheStores(5000, runs);
+  }
 
   const table = renderTable(rows);
   const storeLines = [
-    `cache store, ${store.files} files of facts, median of ${store.runs} runs (ms):`,
-    ...store.rows.map((r) => `  ${r.operation.padEnd(40)} sqlite ${String(r.sqlite_ms).padStart(8)}   ndjson ${String(r.ndjson_ms).padStart(8)}`),
-    `  size on disk: sqlite ${(store.sqlite_bytes / 1e6).toFixed(1)} MB, ndjson ${(store.ndjson_bytes / 1e6).toFixed(1)} MB`,
+    ...(store === undefined
+      ? ["cache store comparison: not run (--only)"]
+      : [
+          `cache store, ${store.files} files of facts, median of ${store.runs} runs (ms):`,
+          ...store.rows.map((r) => `  ${r.operation.padEnd(40)} sqlite ${String(r.sqlite_ms).padStart(8)}   ndjson ${String(r.ndjson_ms).padStart(8)}`),
+          `  size on disk: sqlite ${(store.sqlite_bytes / 1e6).toFixed(1)} MB, ndjson ${(store.ndjson_bytes / 1e6).toFixed(1)} MB`,
+        ]),
     "",
     "serve load (100 concurrent streamed chats, goals: 0 errors, no socket growth, RSS ≤ 1.2× after warm-up, p99 added < 5 ms per chunk):",
     `  ${JSON.stringify(serveLoadResult)}`,
@@ -131,7 +148,8 @@ try {
         corpus: { name: manifest.spec.name, dir: root, files: manifest.files, bytes: manifest.bytes, by_language: manifest.byLanguage, generated },
         runs,
         rows,
-        cache_store: store,
+        cache_store: store ?? null,
+        ...(only !== undefined ? { only: [...only] } : {}),
         agent: agentDetail,
         serve_load: serveLoadResult,
         prefetch_recall: recall.map(({ rows: _rows, ...totals }) => ({ ...totals, misses: _rows.filter((r) => !r.hit) })),

@@ -124,6 +124,12 @@ function languagesLine(): string {
   return [...new Set(LANGUAGES.map((l) => `${l.id} (${l.extensions.join(" ")})`))].join(", ");
 }
 
+/**
+ * Scopes of at most this many files skip the ripgrep prefilter: their facts come straight from the
+ * cache (a `path` naming one file or a small folder), which costs less than starting ripgrep.
+ */
+const DIRECT_SCOPE_FILES = 16;
+
 /** The source files in scope and the facts of those that mention `q.name` (one ripgrep run, then the fact cache). */
 async function parseCandidates(
   ws: Workspace,
@@ -132,6 +138,7 @@ async function parseCandidates(
   signal: AbortSignal | undefined,
 ): Promise<{ scope: SearchScope; facts: FactsMap }> {
   let scope = await sourceFiles(ws, pathArg, signal, false);
+  if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal) };
   let mentioned = await mentioning(ws, scope, [q.name], signal);
   if (mentioned === "stale") {
     scope = await sourceFiles(ws, pathArg, signal, true);
