@@ -13,7 +13,8 @@
  * - **precision**: codecite definitions that agree with a ctags tag of any kind;
  * - **recall**: ctags tags of the kinds codecite claims for the language ({@link KINDS}) that agree
  *   with a codecite definition; tags inside function bodies (locals, lambdas, anonymous classes),
- *   which codecite never reports, are counted apart.
+ *   which codecite never reports, and ctags' made-up names of anonymous namespaces and enums
+ *   (`__anon…`) are counted apart.
  * With `--adjudicated <file>` (lines `ours|truth <path>:<line> <name> — reason`), listed
  * differences are taken as settled by reading the code: an `ours` line is a codecite definition
  * ctags misses (counts as agreeing), a `truth` line a ctags tag that is no definition (left out).
@@ -46,10 +47,32 @@ interface Tag {
 
 /**
  * ctags tags that are local by codecite's rules (no definitions inside function bodies): a tag
- * whose scope is a function or method, a lambda, an anonymous class.
+ * whose scope is a function or method, a lambda, an anonymous class, or lies below one (a method of
+ * a class declared in a function body: scope `ns::A::f::Local`, where `ns::A::f` is a function tag
+ * of the same file — `functions` holds those qualified names).
  */
-function isLocal(t: Tag): boolean {
-  return t.name === "<lambda>" || t.name.startsWith("AnonymousClass") || t.scope?.includes("<lambda>") === true || t.scope?.includes("AnonymousClass") === true || ["function", "method", "singletonMethod"].includes(t.scopeKind ?? "");
+function isLocal(t: Tag, functions: ReadonlySet<string>): boolean {
+  if (t.name === "<lambda>" || t.name.startsWith("AnonymousClass") || t.scope?.includes("<lambda>") === true || t.scope?.includes("AnonymousClass") === true || ["function", "method", "singletonMethod"].includes(t.scopeKind ?? "")) return true;
+  const parts = t.scope?.split(/::|\./) ?? [];
+  for (let i = 1; i < parts.length; i++) if (functions.has(`${t.path}\0${parts.slice(0, i).join("::")}`)) return true;
+  return false;
+}
+
+/**
+ * ctags' names for anonymous namespaces, enums and structs (`__anon17a4e9190111`): no name a user
+ * could ask for, and codecite reports none for them. Counted apart.
+ */
+const isAnonymous = (t: Tag): boolean => /^__anon[0-9a-f]+$/.test(t.name);
+
+/** `path\0qualified::name` of every function and method tag (scopes joined with `::`). */
+function functionNames(tags: readonly Tag[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tags) {
+    if (!["function", "method", "singletonMethod"].includes(t.kind)) continue;
+    const scope = t.scope?.split(/::|\./).join("::");
+    out.add(`${t.path}\0${scope ? `${scope}::` : ""}${t.name}`);
+  }
+  return out;
 }
 
 export interface DefinitionAgreement {
@@ -62,6 +85,8 @@ export interface DefinitionAgreement {
   truthFound: number;
   /** ctags tags left out as local ({@link isLocal}). */
   local: number;
+  /** ctags tags left out as anonymous ({@link isAnonymous}). */
+  anonymous: number;
   onlyOurs: string[];
   onlyTruth: string[];
 }
@@ -109,7 +134,7 @@ export async function compareDefinitions(root: string, language: string, opts: {
     const key = `${t.path}\0${t.name}`;
     byFileName.set(key, [...(byFileName.get(key) ?? []), t]);
   }
-  const result: DefinitionAgreement = { root, language, files: files.length, ours: 0, oursAgree: 0, truth: 0, truthFound: 0, local: 0, onlyOurs: [], onlyTruth: [] };
+  const result: DefinitionAgreement = { root, language, files: files.length, ours: 0, oursAgree: 0, truth: 0, truthFound: 0, local: 0, anonymous: 0, onlyOurs: [], onlyTruth: [] };
   const covered = new Set<Tag>();
   for (const f of files) {
     const lang = languageFor(f);
@@ -124,10 +149,15 @@ export async function compareDefinitions(root: string, language: string, opts: {
       else result.onlyOurs.push(`${f}:${d.start_line} ${d.name} (${d.kind}${d.container ? ` in ${d.container}` : ""})`);
     }
   }
+  const functions = functionNames(tags);
   for (const t of tags) {
     if (!spec.kinds.includes(t.kind)) continue;
-    if (isLocal(t)) {
+    if (isLocal(t, functions)) {
       result.local++;
+      continue;
+    }
+    if (isAnonymous(t)) {
+      result.anonymous++;
       continue;
     }
     if (settled.truth.has(`${t.path}:${t.line} ${t.name}`)) continue;
@@ -141,7 +171,7 @@ export async function compareDefinitions(root: string, language: string, opts: {
 const ratio = (a: number, b: number): string => (b === 0 ? "n/a" : (a / b).toFixed(4));
 
 export function summarizeDefinitions(a: DefinitionAgreement): string {
-  return `${a.root} [${a.language}]: ${a.files} files; precision ${ratio(a.oursAgree, a.ours)} (${a.oursAgree}/${a.ours}); recall ${ratio(a.truthFound, a.truth)} (${a.truthFound}/${a.truth}; ${a.local} local ctags tags left out)`;
+  return `${a.root} [${a.language}]: ${a.files} files; precision ${ratio(a.oursAgree, a.ours)} (${a.oursAgree}/${a.ours}); recall ${ratio(a.truthFound, a.truth)} (${a.truthFound}/${a.truth}; ${a.local} local and ${a.anonymous} anonymous ctags tags left out)`;
 }
 
 if (process.argv[1] !== undefined && import.meta.url.endsWith(path.basename(process.argv[1]))) {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { c } from "../../src/evidence/analysis/lang/c.js";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
+import { blankCMacros } from "../../src/evidence/analysis/lang/c-annotations.js";
 import { cIncludes, shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
@@ -103,8 +104,8 @@ describe("c/c++: definitions", () => {
     ]);
   });
 
-  it("`= default` / `= delete` members are declarations; `class EXPORT Name { … }` keeps its name; a #define in a function body counts", async () => {
-    const facts = await factsOf(cpp, "class API Cache {\n public:\n  int f();\n};\nclass K {\n  K(const K&) = delete;\n  ~K() = default;\n};\nvoid g() {\n#define LOCAL 1\n}\n");
+  it("`= default` / `= delete` members are declarations; `class export_api Name { … }` keeps its name; a #define in a function body counts", async () => {
+    const facts = await factsOf(cpp, "class export_api Cache {\n public:\n  int f();\n};\nclass K {\n  K(const K&) = delete;\n  ~K() = default;\n};\nvoid g() {\n#define LOCAL 1\n}\n");
     expect(facts.symbols).toEqual([
       { name: "Cache", kind: "class", start_line: 1, end_line: 4 },
       { name: "K", kind: "class", start_line: 5, end_line: 8 },
@@ -112,6 +113,42 @@ describe("c/c++: definitions", () => {
       { name: "~K", kind: "method", container: "K", start_line: 7, end_line: 7, declaration: true },
       { name: "g", kind: "function", start_line: 9, end_line: 11 },
       { name: "LOCAL", kind: "constant", start_line: 10, end_line: 10 },
+    ]);
+  });
+
+  it("an upper-case attribute macro after `class`/`struct` is blanked before parsing: the members are kept", async () => {
+    const src = "namespace db {\nclass DB_EXPORT Status {\n public:\n  static Status OK() { return Status(); }\n  bool ok() const { return true; }\n};\nstruct ALIGNED_API Node : public Base {\n  int Next() { return 0; }\n};\n}\nstruct FILE_T file;\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "db", kind: "module", start_line: 1, end_line: 10 },
+      { name: "Status", kind: "class", container: "db", start_line: 2, end_line: 6 },
+      { name: "OK", kind: "method", container: "db.Status", start_line: 4, end_line: 4 },
+      { name: "ok", kind: "method", container: "db.Status", start_line: 5, end_line: 5 },
+      { name: "Node", kind: "struct", container: "db", start_line: 7, end_line: 9 },
+      { name: "Next", kind: "method", container: "db.Node", start_line: 8, end_line: 8 },
+    ]);
+    // Same length and line breaks: only the macro names turned into spaces.
+    expect(blankCMacros("class A_API X {};\nstruct FILE_T f;\n")).toBe("class       X {};\nstruct FILE_T f;\n");
+  });
+
+  it("annotation macros after the parameter list (thread-safety attributes) are blanked: the method keeps its own name", async () => {
+    const src = "class Counter {\n public:\n  explicit Counter(Mutex* mu) EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {}\n  void Add(int n) LOCKS_EXCLUDED(mu_) {\n    n_ += n;\n  }\n  int Get() const SHARED_LOCKS_REQUIRED(mu_) ASSERT_HELD() { return n_; }\n};\nvoid run() {\n  if (ok) CHECK(x);\n}\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "Counter", kind: "class", start_line: 1, end_line: 8 },
+      { name: "Counter", kind: "method", container: "Counter", start_line: 3, end_line: 3 },
+      { name: "Add", kind: "method", container: "Counter", start_line: 4, end_line: 6 },
+      { name: "Get", kind: "method", container: "Counter", start_line: 7, end_line: 7 },
+      { name: "run", kind: "function", start_line: 9, end_line: 11 },
+    ]);
+    // A macro call used as a statement is left alone.
+    expect(blankCMacros(src)).toContain("if (ok) CHECK(x);");
+  });
+
+  it("`#if … #endif` without `#else` inside a constructor's initializer list is read as if the condition held", async () => {
+    const src = "class Limiter {\n public:\n  Limiter(int max)\n      :\n#if !defined(NDEBUG)\n        max_(max),\n#endif  // !defined(NDEBUG)\n        allowed_(max) {}\n  bool Acquire() { return true; }\n};\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "Limiter", kind: "class", start_line: 1, end_line: 10 },
+      { name: "Limiter", kind: "method", container: "Limiter", start_line: 3, end_line: 8 },
+      { name: "Acquire", kind: "method", container: "Limiter", start_line: 9, end_line: 9 },
     ]);
   });
 

@@ -84,11 +84,12 @@ async function withTree<T>(
 }
 
 /**
- * Parses `source` and extracts its definitions and imports with `lang.extract`, and its name uses
- * with `lang.references.extract` when the language has reference rules (one parse for both).
+ * Parses `source` (as `lang.prepare` gives it, when the language has that step) and extracts its
+ * definitions and imports with `lang.extract`, and its name uses with `lang.references.extract` when
+ * the language has reference rules (one parse for both).
  */
 export function extractFacts(lang: LanguageSpec, source: string): Promise<FileFacts> {
-  return withTree(lang, source, (tree) => {
+  return withTree(lang, lang.prepare?.(source) ?? source, (tree) => {
     const facts = lang.extract(tree.rootNode, source);
     if (lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source);
     return facts;

@@ -3,6 +3,8 @@
  * share their node names for the C part), shared by `c.ts` and `cpp.ts`. Includes are in
  * `c-includes.ts`.
  *
+ * The text parsed is the file's with annotation macros blanked (`c-annotations.ts`).
+ *
  * Definitions (at file level, inside `namespace`, `extern "C"`, `template`, preprocessor
  * conditionals, class/struct/union bodies, and regions the parser could not make sense of — never
  * inside function bodies):

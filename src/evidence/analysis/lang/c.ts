@@ -6,6 +6,7 @@
  */
 import { plain } from "../../advice.js";
 import type { LanguageSpec } from "./language.js";
+import { blankCMacros } from "./c-annotations.js";
 import { cDefinitions } from "./c-family.js";
 import { cIncludes, includeHints, resolveInclude } from "./c-includes.js";
 import { C_REFERENCE_RULES } from "./c-references.js";
@@ -23,6 +24,7 @@ export const c: LanguageSpec = {
   wasm: "tree-sitter-c/tree-sitter-c.wasm",
   sample: '#include "a.h"\n\nstruct s { int x; };\n\nint main(void) { return 0; }\n',
   extract: (root, source) => ({ symbols: cDefinitions(root), imports: cIncludes(source) }),
+  prepare: blankCMacros,
   resolve: resolveInclude,
   importerHints: (file) => includeHints(file),
   blindSpotNote: C_BLIND_SPOT_NOTE,

@@ -265,6 +265,13 @@ export interface LanguageSpec {
   readonly wasm: string;
   /** Extracts definitions and imports from a parsed tree. Must not recurse without a depth limit. */
   extract(root: SyntaxNode, source: string): FileFacts;
+  /**
+   * Optional (additive, issue 15): the text handed to the parser instead of the file's own, for
+   * forms the grammar cannot read (C/C++ annotation macros). It must keep every line break and the
+   * length of the source (blanking with spaces only), so rows and columns stay the file's; `extract`
+   * still receives the file's own text. Absent → the source as it is.
+   */
+  prepare?(source: string): string;
   /** Resolves one import of `fromFile`. */
   resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution>;
   /**
