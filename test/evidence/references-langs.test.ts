@@ -146,3 +146,36 @@ describe("find_references: Kotlin", () => {
     expect(where(await refs(ws, "price"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:5 import src/main/kotlin/shop/app/Checkout.kt", "src/main/kotlin/shop/app/Checkout.kt:17 call Checkout.run"]);
   });
 });
+
+describe("find_references: PHP", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "php"));
+  });
+
+  it("a class through use (PSR-4), fully qualified, and in its own namespace without use; not the class of the same name in another namespace", async () => {
+    expect(where(await refs(ws, "Order", { path: "src/Core/Order.php" }))).toEqual([
+      "src/Core/Order.php:15 type Order.create",
+      "src/Core/Order.php:17 call Order.create",
+      "src/Core/Pricing.php:6 type Pricing.price",
+      "src/Http/Checkout.php:4 import src/Http/Checkout.php",
+      "src/Http/Checkout.php:9 type Checkout.run",
+      "src/Http/Checkout.php:11 value Checkout.run",
+      "src/Http/Checkout.php:12 call Checkout.run",
+      "src/Http/Checkout.php:18 value Checkout.run",
+    ]);
+  });
+
+  it("methods on variables typed by a parameter or assigned new C; a callable variable of the same name, a comment and a string are not uses", async () => {
+    expect(where(await refs(ws, "Order.addLine", { path: "src/Core/Order.php" }))).toEqual(["src/Core/Pricing.php:8 call Pricing.price", "src/Http/Checkout.php:13 call Checkout.run"]);
+    expect(where(await refs(ws, "Order.addLine", { path: "src/Other/Order.php" }))).toEqual(["src/Other/Order.php:14 call useIt"]);
+  });
+
+  it("static calls C::m() and self::m(), $this->m() of an inherited method, (new Alias())->m()", async () => {
+    expect(where(await refs(ws, "Order.create"))).toEqual(["src/Http/Checkout.php:11 call Checkout.run", "src/Http/Checkout.php:18 call Checkout.run"]);
+    expect(where(await refs(ws, "Order.audit"))).toEqual(["src/Core/Order.php:12 call Order.addLine"]);
+    expect(where(await refs(ws, "Entity.touch"))).toEqual(["src/Core/Order.php:11 call Order.addLine"]);
+    expect(where(await refs(ws, "Pricing.price"))).toEqual(["src/Http/Checkout.php:17 call Checkout.run"]);
+    expect(where(await refs(ws, "Entity"))).toEqual(["src/Core/Order.php:4 inherit src/Core/Order.php"]);
+  });
+});

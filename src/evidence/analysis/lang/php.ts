@@ -35,6 +35,7 @@ import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, Symbo
 import { matchesModulePath } from "./external-match.js";
 import { joinPath, memoize, parentDir } from "./project-files.js";
 import { callStatementLines } from "./call-range.js";
+import { PHP_REFERENCE_RULES } from "./php-references.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** Flag of a `require`/`include` import. */
@@ -310,6 +311,25 @@ async function resolve(ref: ImportRef, fromFile: string, project: ProjectView): 
   return files.length > 0 ? { files, module: ref.specifier, external: false } : { files: [], module: ref.specifier, external: true };
 }
 
+/** The `.php` files that declare the same namespace as `file` (its classes and functions need no `use` there). */
+async function sameNamespaceFiles(file: string, project: ProjectView): Promise<readonly string[]> {
+  const ns = await declaredNamespace(project, file);
+  if (ns === undefined) return [];
+  const index = await memoize(project, "php:namespace-files", async () => {
+    const map = new Map<string, string[]>();
+    for (const f of project.files) {
+      if (!f.endsWith(".php")) continue;
+      const n = await declaredNamespace(project, f);
+      if (n === undefined) continue;
+      const list = map.get(n);
+      if (list === undefined) map.set(n, [f]);
+      else list.push(f);
+    }
+    return map;
+  });
+  return index.get(ns) ?? [];
+}
+
 /** A `.php` file's name: its namespace plus its base name (`Slim\Routing\Route`). */
 async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
   if (!file.endsWith(".php")) return [];
@@ -338,4 +358,5 @@ export const php: LanguageSpec = {
   resolve,
   moduleNames,
   matchesExternal,
+  references: { ...PHP_REFERENCE_RULES, sharedScope: sameNamespaceFiles },
 };

@@ -35,7 +35,7 @@ export type NodeRole =
   | { role: "lambda"; params: string[]; body: SyntaxNode[] }
   /** A variable declaration (local in a function, a field in a class body): names, declared type, initial values. */
   | { role: "variable"; names: string[]; type: SyntaxNode | null; values: SyntaxNode[] }
-  /** A call: the callee (`call` use) and the other parts (arguments, `value`). */
+  /** A call: the callee (`call` use; the node itself when the call is the path, PHP `$x->m()`) and the other parts (arguments, `value`). */
   | { role: "call"; callee: SyntaxNode; rest: SyntaxNode[] }
   /** An instantiation `new T(…)`: the type (`call` use) and the other parts. */
   | { role: "new"; type: SyntaxNode; rest: SyntaxNode[] }
@@ -99,7 +99,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
     const last = grammar.lastPart(node);
     const receiver = path[0] === "" && last.id !== node.id ? namedChildren(node).filter((k) => k.id !== last.id) : [];
     // `new T().m`: the receiver's type is the instantiated one.
-    const created = receiver.length === 1 ? grammar.valueType?.(receiver[0] as SyntaxNode) : undefined;
+    const created = receiver.length > 0 ? grammar.valueType?.(receiver[0] as SyntaxNode) : undefined;
     if (created !== undefined && path.length === 2) c.use(path, last, use, { receiverType: created });
     else pathUse(path, last, ctx, use);
     walkAll(grammar.typeArguments?.(node) ?? [], ctx, "type");
@@ -189,7 +189,10 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
         return;
       }
       case "call":
-        if (!usePath(r.callee, ctx, "call")) walk(r.callee, { ...ctx, use: "value", depth: ctx.depth + 1 });
+        if (!usePath(r.callee, ctx, "call")) {
+          if (r.callee.id === node.id) walkAll(namedChildren(node), ctx, "value");
+          else walk(r.callee, { ...ctx, use: "value", depth: ctx.depth + 1 });
+        }
         walkAll(r.rest, ctx, "value");
         return;
       case "new":
