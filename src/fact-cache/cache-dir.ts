@@ -51,11 +51,3 @@ export function cacheFileName(rootRealPath: string, suffix: string): string {
   return `${base}-${hash}${suffix}`;
 }
 
-/**
- * True when `candidate` is `root` itself or lies under it (lexical check on resolved paths;
- * callers pass real paths when symlinks matter).
- */
-export function isInside(candidate: string, root: string): boolean {
-  const rel = path.relative(path.resolve(root), path.resolve(candidate));
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}

@@ -6,10 +6,12 @@
  * Backends may throw (SQLite errors); {@link FactStore} catches, classifies and recovers.
  */
 
-/** One cached file. `value` is the JSON text of the caller's facts. */
-export interface FactRow {
-  /** Repository-relative, `/`-separated path (the key). */
-  path: string;
+/**
+ * The state of a file that a cached value was computed from: the stat fields that decide a
+ * stat hit, the content hash and when that content was read. The one declaration of this
+ * shape: rows, stored facts and the in-memory layer extend it.
+ */
+export interface FileState {
   /** File size in bytes when the value was computed. */
   size: number;
   /** File modification time in ms since the epoch (`fs.Stats.mtimeMs`, may be fractional). */
@@ -22,6 +24,12 @@ export interface FactRow {
   hash: string;
   /** Wall-clock time (ms since the epoch) just before the content behind `hash` was read. */
   checkedMs: number;
+}
+
+/** One cached file. `value` is the JSON text of the caller's facts. */
+export interface FactRow extends FileState {
+  /** Repository-relative, `/`-separated path (the key). */
+  path: string;
   /** Extractor/schema version the value was computed with. */
   version: string;
   /** The value as JSON text. */
@@ -29,16 +37,7 @@ export interface FactRow {
 }
 
 /** A stat refresh: the content (by hash) is unchanged, only size/mtime/check time move. */
-export interface RowRefresh {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  hash: string;
-  checkedMs: number;
-  version: string;
-}
+export type RowRefresh = Omit<FactRow, "value">;
 
 export interface FactBackend {
   readonly kind: "sqlite" | "memory";

@@ -18,6 +18,7 @@
  * aborted or a callback fails part-way, so finished work is never lost.
  */
 import { contentHash } from "./content-hash.js";
+import type { FileState } from "./fact-backend.js";
 import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type FileIdentity, type StatRefresh } from "./fact-store.js";
 
 /**
@@ -66,13 +67,7 @@ export interface LoadResult<T> {
   hits: { memory: number; store: number; hash: number };
 }
 
-interface MemoEntry<T> {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  hash: string;
-  checkedMs: number;
+interface MemoEntry<T> extends FileState {
   value: T;
 }
 

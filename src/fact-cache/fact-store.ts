@@ -29,8 +29,9 @@
  */
 import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { cacheFileName, isInside, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
-import type { FactBackend, FactRow } from "./fact-backend.js";
+import { isInside } from "../paths.js";
+import { cacheFileName, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
+import type { FactBackend, FactRow, FileState, RowRefresh } from "./fact-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
 
@@ -67,31 +68,14 @@ export interface FileIdentity {
 }
 
 /** A cached value with the file state it was computed from. */
-export interface StoredFact<T = unknown> {
+export interface StoredFact<T = unknown> extends FileState {
   path: string;
-  /** Bytes. */
-  size: number;
-  /** ms since the epoch. */
-  mtimeMs: number;
-  /** Inode change time, ms since the epoch (0: not recorded). */
-  ctimeMs: number;
-  /** Inode number (0: not recorded). */
-  ino: number;
-  /** Git blob id of the content (`content-hash.ts`). */
-  hash: string;
-  /** Wall-clock ms just before that content was read. */
-  checkedMs: number;
   value: T;
 }
 
 /** A value to store. `checkedMs` defaults to now; pass the time taken just before reading the file. */
-export interface FactEntry<T = unknown> extends FileIdentity {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  hash: string;
+export interface FactEntry<T = unknown> extends StatRefresh {
   value: T;
-  checkedMs?: number;
 }
 
 /** New stat for an entry whose content hash is unchanged. `checkedMs` defaults to now. */
@@ -298,24 +282,20 @@ export class FactStore {
    */
   putMany<T>(entries: readonly FactEntry<T>[]): void {
     const now = Date.now();
-    const rows: FactRow[] = entries.map((e) => ({
-      path: e.path,
-      size: e.size,
-      mtimeMs: e.mtimeMs,
-      ctimeMs: e.ctimeMs ?? 0,
-      ino: e.ino ?? 0,
-      hash: e.hash,
-      checkedMs: e.checkedMs ?? now,
-      version: this.version,
-      value: JSON.stringify(e.value),
-    }));
+    const rows: FactRow[] = entries.map((e) => ({ ...this.#row(e, now), value: JSON.stringify(e.value) }));
     this.#write((b) => b.putMany(rows));
   }
 
   /** Moves the stat of entries whose content hash (and version) still match; others are untouched. */
   refreshMany(entries: readonly StatRefresh[]): void {
     const now = Date.now();
-    const rows = entries.map((e) => ({
+    const rows = entries.map((e) => this.#row(e, now));
+    this.#write((b) => b.refreshMany(rows));
+  }
+
+  /** The stored row of an entry, without its value: absent identity fields are 0, the check time defaults to `now`. */
+  #row(e: StatRefresh, now: number): RowRefresh {
+    return {
       path: e.path,
       size: e.size,
       mtimeMs: e.mtimeMs,
@@ -324,8 +304,7 @@ export class FactStore {
       hash: e.hash,
       checkedMs: e.checkedMs ?? now,
       version: this.version,
-    }));
-    this.#write((b) => b.refreshMany(rows));
+    };
   }
 
   /**

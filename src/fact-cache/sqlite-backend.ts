@@ -44,6 +44,18 @@ interface RawRow {
   value: string;
 }
 
+/** A row's fields as the named parameters of the statements (column names). */
+const columns = (r: RowRefresh) => ({
+  path: r.path,
+  size: r.size,
+  mtime_ms: r.mtimeMs,
+  ctime_ms: r.ctimeMs,
+  ino: r.ino,
+  hash: r.hash,
+  checked_ms: r.checkedMs,
+  version: r.version,
+});
+
 const toRow = (r: RawRow): FactRow => ({
   path: r.path,
   size: r.size,
@@ -144,34 +156,11 @@ export class SqliteBackend implements FactBackend {
     // IMMEDIATE takes the write lock at BEGIN, so a busy database waits (busy_timeout) up front
     // instead of failing at the first write inside a read transaction.
     const putTx = db.transaction((rows: readonly FactRow[]) => {
-      for (const r of rows) {
-        this.#put.run({
-          path: r.path,
-          size: r.size,
-          mtime_ms: r.mtimeMs,
-          ctime_ms: r.ctimeMs,
-          ino: r.ino,
-          hash: r.hash,
-          checked_ms: r.checkedMs,
-          version: r.version,
-          value: r.value,
-        });
-      }
+      for (const r of rows) this.#put.run({ ...columns(r), value: r.value });
     });
     this.#putTx = (rows) => putTx.immediate(rows);
     const refreshTx = db.transaction((rows: readonly RowRefresh[]) => {
-      for (const r of rows) {
-        this.#refresh.run({
-          path: r.path,
-          size: r.size,
-          mtime_ms: r.mtimeMs,
-          ctime_ms: r.ctimeMs,
-          ino: r.ino,
-          hash: r.hash,
-          checked_ms: r.checkedMs,
-          version: r.version,
-        });
-      }
+      for (const r of rows) this.#refresh.run(columns(r));
     });
     this.#refreshTx = (rows) => refreshTx.immediate(rows);
     const deleteTx = db.transaction((paths: readonly string[]) => {
