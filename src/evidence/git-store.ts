@@ -22,7 +22,7 @@ import type { Dirent } from "node:fs";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./evidence.js";
-import { isInside } from "./sandbox/path-policy.js";
+import { isInside } from "../paths.js";
 
 /** Most directory entries inspected in git directories before the check gives up (and refuses). */
 const MAX_GIT_DIR_ENTRIES = 2_000_000;

@@ -26,7 +26,6 @@
  * arguments into our `INVALID_ARGUMENT` envelope rather than a protocol error.
  */
 import { realpath } from "node:fs/promises";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "node:util";
 import type { Readable, Writable } from "node:stream";
@@ -39,6 +38,7 @@ import {
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { isInside } from "../paths.js";
 import { Workspace } from "../tools/index.js";
 import { createCodeToolRegistry } from "../tools/code-tools.js";
 import { packageVersion } from "../version.js";
@@ -67,11 +67,6 @@ function titleOf(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** True when `child` is `parent` or lies inside it (both real, absolute paths; segment-wise, so `/a/b2` is not inside `/a/b`). */
-export function isWithin(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
 
 /** The MCP tool list: the registry's definitions with annotations and the envelope as output schema. */
 function mcpToolList(registry: ToolRegistry): Tool[] {
@@ -106,7 +101,7 @@ export async function narrowToRoots(base: Workspace, uris: readonly string[], lo
       log(`ignoring client root ${uri}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : "not a local file: URI"}`);
       continue;
     }
-    if (!isWithin(real, base.root)) {
+    if (!isInside(real, base.root)) {
       log(`ignoring client root ${uri}: outside --root ${base.root} (client roots may only narrow it)`);
       continue;
     }

@@ -128,12 +128,6 @@ export function isCleanRelative(p: string): boolean {
   return p.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
 }
 
-/** True when `real` (an absolute real path) is `root` or lies below it (segment-wise). */
-export function isInside(real: string, root: string): boolean {
-  if (real === root) return true;
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return real.startsWith(prefix);
-}
 
 /** Converts a native relative path to the `/`-separated form used in evidence. */
 export function toPosix(rel: string): string {
