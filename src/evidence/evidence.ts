@@ -125,6 +125,25 @@ export class ToolError extends Error {
   }
 }
 
+/**
+ * The error for work stopped by an abort signal — the one mapping of an abort to `TIMEOUT`: the
+ * signal's reason when it is a `ToolError` (a caller's deadline that names itself), else
+ * `TIMEOUT` with `message` and `hint`.
+ */
+export function cancelledError(
+  signal: AbortSignal | undefined,
+  message = "the query was cancelled before it finished",
+  hint?: string | AdviceText,
+): ToolError {
+  const reason: unknown = signal?.reason;
+  return reason instanceof ToolError ? reason : new ToolError("TIMEOUT", message, hint);
+}
+
+/** Throws {@link cancelledError} when `signal` is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw cancelledError(signal);
+}
+
 /** What an evidence function returns on success (the envelope minus `ok`, the note as data). */
 export interface EvidenceResult {
   evidence: Evidence[];

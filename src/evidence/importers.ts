@@ -61,11 +61,11 @@
 import { advice, joinAdvice, param, plain, type AdviceText } from "./advice.js";
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
-import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
+import { describeFactsSkips, loadFacts, type FactsMap } from "./analysis/facts.js";
 import { familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./analysis/lang/language.js";
 import { jsImporterHints, jsResolver } from "./analysis/lang/js-resolve.js";

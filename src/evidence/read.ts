@@ -20,7 +20,7 @@
  */
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { ReadEvidenceArgs } from "./args.js";
-import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
+import { cancelledError, type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
 import {
   BARE_CR_FLAG,
@@ -138,7 +138,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     let pos = info.bomBytes;
     read: for (;;) {
       if (signal?.aborted) {
-        throw new ToolError("TIMEOUT", "reading was cancelled", "Ask for a smaller line range or another file.");
+        throw cancelledError(signal, "reading was cancelled", "Ask for a smaller line range or another file.");
       }
       const { bytesRead } = await file.handle.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;

@@ -38,10 +38,10 @@
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
-import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
-import { describeFactsSkips, FactsMap, loadFacts, throwIfAborted } from "./analysis/facts.js";
+import { describeFactsSkips, FactsMap, loadFacts } from "./analysis/facts.js";
 import { familyOf, languageFor } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, UseKind } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";

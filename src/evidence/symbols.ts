@@ -22,11 +22,11 @@
  */
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { FindSymbolArgs } from "./args.js";
-import { compareEvidence, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
+import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, throwIfAborted, type FactsMap } from "./analysis/facts.js";
+import { describeFactsSkips, loadFacts, type FactsMap } from "./analysis/facts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";

@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FactIndex, type FileStat, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
 import { ParsePool } from "../../fact-cache/parse-pool.js";
-import { ToolError } from "../evidence.js";
+import { ToolError, throwIfAborted } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
@@ -103,13 +103,6 @@ export async function parseFactsTask(input: { path: string; source: string }): P
   return facts;
 }
 
-/** Throws the abort reason (a `ToolError TIMEOUT` unless the signal gave a `ToolError`). */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const reason: unknown = signal.reason;
-    throw reason instanceof ToolError ? reason : new ToolError("TIMEOUT", "the query was cancelled before it finished");
-  }
-}
 
 let version: string | undefined;
 

@@ -32,7 +32,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
 import { factsVersion } from "./facts.js";
-import { ToolError } from "../evidence.js";
+import { cancelledError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
 import { baseRipgrepArgs, NEVER_WALK_DIRS } from "../sandbox/ripgrep.js";
@@ -326,9 +326,9 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
 /** `pending`, or a rejection with ToolError `TIMEOUT` as soon as `signal` aborts. */
 function settle<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return pending;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
+  if (signal.aborted) return Promise.reject(cancelledError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
+    const onAbort = () => reject(cancelledError(signal));
     signal.addEventListener("abort", onAbort, { once: true });
     pending.then(
       (v) => {
@@ -343,10 +343,6 @@ function settle<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
-function abortReason(signal: AbortSignal): ToolError {
-  const reason: unknown = signal.reason;
-  return reason instanceof ToolError ? reason : new ToolError("TIMEOUT", "the query was cancelled before it finished");
-}
 
 /**
  * Size, mtime, ctime and inode of repository-relative files (`lstat`, symbolic links not

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
-import { ToolError } from "../evidence.js";
+import { cancelledError, ToolError } from "../evidence.js";
 
 export interface RunOptions {
   cwd: string;
@@ -47,7 +47,7 @@ export interface RunResult {
  *   `onStdout` threw (a non-ToolError becomes `INTERNAL`).
  */
 export function runProcess(command: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
-  if (opts.signal?.aborted) return Promise.reject(abortError());
+  if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal));
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
@@ -131,7 +131,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
     });
     child.on("close", (code) => {
       finish(() => {
-        if (aborted) reject(abortError());
+        if (aborted) reject(abortError(opts.signal));
         else if (consumerError !== undefined) {
           reject(
             consumerError instanceof ToolError
@@ -144,8 +144,8 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   });
 }
 
-function abortError(): ToolError {
-  return new ToolError("TIMEOUT", "the operation was cancelled", "Ask again with a narrower path or query.");
+function abortError(signal: AbortSignal | undefined): ToolError {
+  return cancelledError(signal, "the operation was cancelled", "Ask again with a narrower path or query.");
 }
 
 const found = new Map<string, Promise<string | undefined>>();
