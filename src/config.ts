@@ -18,14 +18,14 @@ import {
   redactCredentials,
 } from "./llm/server-address.js";
 import { ConfigFileError, type ConfigFiles, type FileSetting } from "./config-file.js";
+import type { ToolshimMode } from "./toolshim/types.js";
 
 export { DEFAULT_OLLAMA_HOST };
 
 /** Chat providers (`--provider`, `CODECITE_PROVIDER`). */
 export type ProviderName = "ollama" | "openai" | "llama-cpp";
 
-/** Tool-shim modes (`--toolshim`, `CODECITE_TOOLSHIM`). */
-export type ToolshimMode = "auto" | "on" | "off";
+export type { ToolshimMode } from "./toolshim/types.js";
 
 /** Interpreter backends (`CODECITE_TOOLSHIM_BACKEND`): Ollama, or an embedded GGUF model. */
 export type InterpreterBackend = "ollama" | "local";

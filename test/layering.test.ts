@@ -1,8 +1,10 @@
 /**
  * ARCHITECTURE.md "Layers": arrows point down only. Each folder of `src/` may
  * import only the layers listed for it (plus itself, Node built-ins and npm packages).
- * One exception is recorded here: `config.ts` re-exports the Ollama address rules from
- * `llm/server-address.ts`, so that one normaliser serves the provider and the configuration.
+ * Exceptions recorded here, each so that one concept has one home: `config.ts` re-exports the
+ * Ollama address rules from `llm/server-address.ts` (one normaliser serves the provider and the
+ * configuration) and takes the shim-mode type from `toolshim/types.ts`; `tools/` takes the
+ * `JsonSchema` and `ToolDefinition` types from `llm/types.ts` (the chat APIs' tool shape).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -13,16 +15,17 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src")
 
 /** Allowed targets per layer. A layer is a top-level folder or file of src/ (without `.ts`). */
 const ALLOWED: Record<string, readonly string[]> = {
-  evidence: ["fact-cache"],
-  "fact-cache": [],
-  tools: ["evidence"],
+  evidence: ["fact-cache", "paths"],
+  "fact-cache": ["paths"],
+  paths: [],
+  tools: ["evidence", "llm/types"],
   llm: [],
   toolshim: ["llm"],
   agent: ["tools", "llm", "toolshim"],
-  config: ["llm/server-address", "config-file"],
+  config: ["llm/server-address", "config-file", "toolshim/types"],
   "config-file": [],
   version: [],
-  mcp: ["tools", "version"],
+  mcp: ["tools", "version", "paths"],
   serve: ["agent", "toolshim", "llm", "tools"],
   eval: ["agent", "tools", "llm", "toolshim"],
   cli: ["*"],

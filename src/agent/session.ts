@@ -13,10 +13,11 @@ import type { Citation, Grounding } from "./grounding.js";
 import { EvidenceLog } from "./evidence-log.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
 import { DEFAULT_CONTEXT_TOKENS, answerReserve, type NewestForm } from "./context-budget.js";
+import type { ToolshimMode } from "../toolshim/types.js";
 import { fitCatalogue } from "./catalogue.js";
 
 /** Tool-shim mode of a session. */
-export type AgentToolshimMode = "auto" | "on" | "off";
+export type AgentToolshimMode = ToolshimMode;
 
 /** One tool call the session ran (or answered), as `ask --json` reports it. */
 export interface AgentStep {

@@ -16,6 +16,7 @@
  */
 import type { AgentResult } from "../agent/index.js";
 import type { EvalQuestion, KeyLocation } from "./questions.js";
+import type { ToolshimMode } from "../toolshim/types.js";
 
 /** A definition key matches citations within its first lines (decorators, the signature). */
 const DEFINITION_HEAD_LINES = 4;
@@ -80,7 +81,7 @@ export interface EvalRow {
 /** The settings a model runs with. */
 export interface EvalSettings {
   num_ctx: number;
-  toolshim: "auto" | "on" | "off";
+  toolshim: ToolshimMode;
   /**
    * Whether codecite looks up the question's code names before the first model call (`ask`'s
    * default). Off, the figures measure the model's own tool use; absent means off.

@@ -16,8 +16,9 @@ export interface ToolContext {
   output?: OutputScope;
 }
 
-/** JSON Schema object as sent to models (`parameters` of an OpenAI/Ollama tool definition). */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from "../llm/types.js";
+
+export type { JsonSchema };
 
 export interface ToolSpec<S extends z.ZodType, R> {
   /** Model-facing name: `^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`. */

@@ -6,13 +6,10 @@ import type { z } from "zod";
 import type { AdviceText } from "../evidence/advice.js";
 import { ToolError, toFailure, toSuccess, type EvidenceResult, type ToolFailure, type ToolSuccess } from "../evidence/evidence.js";
 import { checkArguments, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
-import type { JsonSchema, Tool, ToolContext } from "./define-tool.js";
+import type { ToolDefinition } from "../llm/types.js";
+import type { Tool, ToolContext } from "./define-tool.js";
 
-/** A tool definition as the Ollama and OpenAI chat APIs take it (`tools[]`). */
-export interface ToolDefinition {
-  type: "function";
-  function: { name: string; description: string; parameters: JsonSchema };
-}
+export type { ToolDefinition };
 
 /** Success envelope of a tool whose result is not evidence (library tools). */
 export interface ValueSuccess {

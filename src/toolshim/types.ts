@@ -4,6 +4,13 @@
  */
 import type { JsonSchema, ToolCall } from "../llm/types.js";
 
+/**
+ * Tool-shim modes (`--toolshim`, `CODECITE_TOOLSHIM`; README "Tool shim"): `off` takes native
+ * calls only, `on` puts the catalogue in the prompt and reads calls from text, `auto` sends native
+ * tools and also reads text calls, switching to `on` for a model without tool support.
+ */
+export type ToolshimMode = "auto" | "on" | "off";
+
 /** A tool the model may call, as the shim sees it: a name and, when known, its JSON Schema. */
 export interface OfferedTool {
   name: string;
