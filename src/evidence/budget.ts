@@ -24,7 +24,7 @@ import { advice, joinAdvice, param, renderForModel, tool, type AdviceText } from
 import type { Evidence, EvidenceFlag, EvidenceResult } from "./evidence.js";
 
 /** Records returned when the caller gives no `max_results`. */
-const DEFAULT_MAX_RESULTS = 50;
+export const DEFAULT_MAX_RESULTS = 50;
 /** Snippet lines kept per record before the ladder. */
 const DEFAULT_SNIPPET_LINES = 12;
 /** Characters kept per snippet line. */
@@ -66,8 +66,8 @@ export function scopedBudget(opts: BudgetOptions, scope: OutputScope | undefined
   return { ...opts, maxResults: Infinity, maxBytes: Infinity, maxLineChars: Infinity, maxSnippetLines: scope.maxSnippetLines ?? Infinity };
 }
 
-/** The largest `max_results` the tools accept (`src/tools/code-tools.ts`). */
-const MAX_RESULTS_LIMIT = 200;
+/** The largest `max_results` the tools accept (their schemas in `src/tools/code-tools.ts`, the CLI's `--max-results`). */
+export const MAX_RESULTS_LIMIT = 200;
 
 /** The form {@link applyBudget} settled on. */
 export type BudgetForm = "full" | "first_lines" | "per_file";

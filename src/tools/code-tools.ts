@@ -5,6 +5,7 @@
  * loads only that tool's code.
  */
 import { z } from "zod";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../evidence/budget.js";
 import { ToolError } from "../evidence/evidence.js";
 import type { Workspace } from "../evidence/sandbox/workspace.js";
 import { USE_KINDS } from "../evidence/analysis/lang/language.js";
@@ -36,7 +37,7 @@ const SYMBOL_KINDS = [
 ] as const;
 
 const maxResults = (dflt: number) =>
-  z.int().min(1).max(200).default(dflt).describe("Maximum records returned");
+  z.int().min(1).max(MAX_RESULTS_LIMIT).default(dflt).describe("Maximum records returned");
 
 const searchCodeInput = z.object({
   query: z.string().min(1).describe("Text to find (literal unless regex is true)"),
@@ -44,14 +45,14 @@ const searchCodeInput = z.object({
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
   glob: z.string().optional().describe("Limit to files matching this glob, e.g. '*.py' or 'src/**/*.ts'"),
   case_sensitive: z.boolean().optional().describe("Match case exactly (default: smart case)"),
-  max_results: maxResults(50),
+  max_results: maxResults(DEFAULT_MAX_RESULTS),
 });
 
 export const findSymbolInput = z.object({
   name: z.string().min(1).describe("Symbol name; 'Class.method' allowed"),
   kind: z.enum(SYMBOL_KINDS).optional().describe("Only definitions of this kind"),
   path: z.string().optional().describe("Limit to this repository-relative file or folder"),
-  max_results: maxResults(50),
+  max_results: maxResults(DEFAULT_MAX_RESULTS),
 });
 
 const readEvidenceInput = z.object({
@@ -69,14 +70,14 @@ export const findImportersInput = z.object({
     .boolean()
     .default(false)
     .describe("Also the modules under it (pkg.sub, pkg/sub, a::b::c); default: the exact module only"),
-  max_results: maxResults(50),
+  max_results: maxResults(DEFAULT_MAX_RESULTS),
 });
 
 const findReferencesInput = z.object({
   name: z.string().min(1).describe("The definition: 'func', 'Class.method', 'module.func', 'Type::method' or Go 'pkg.Func'"),
   path: z.string().optional().describe("The repository-relative file or folder holding the definition (to pick one of several)"),
   kind: z.enum(USE_KINDS).optional().describe("Only uses of this kind: call, import, type, inherit, value"),
-  max_results: maxResults(50),
+  max_results: maxResults(DEFAULT_MAX_RESULTS),
 });
 
 const readGitDiffInput = z.object({

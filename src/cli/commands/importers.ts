@@ -1,5 +1,6 @@
 /** `codecite importers <module>`: the `find_importers` tool from the command line. */
 import type { Command } from "commander";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../../evidence/budget.js";
 import { parseInteger, runAction } from "../output.js";
 import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
@@ -16,7 +17,7 @@ export function register(program: Command): void {
     .description("list the files that import a module, with the import statements")
     .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
     .option("--include-submodules", "also the modules under it (pkg.sub, pkg/sub, a::b::c); default: the exact module only")
-    .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
+    .option("--max-results <n>", `maximum records, 1-${MAX_RESULTS_LIMIT} (default ${DEFAULT_MAX_RESULTS})`, parseInteger)
     .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((moduleName: string, flags: ImportersFlags) =>

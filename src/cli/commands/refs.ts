@@ -1,5 +1,6 @@
 /** `codecite refs <name>`: the `find_references` tool from the command line. */
 import type { Command } from "commander";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../../evidence/budget.js";
 import { parseInteger, runAction } from "../output.js";
 import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
@@ -18,7 +19,7 @@ export function register(program: Command): void {
     .argument("<name>", "the definition: func, Class.method, module.func, Type::method, pkg.Func")
     .option("--path <p>", "the file or folder holding the definition")
     .option("--kind <k>", "only uses of this kind (call, import, type, inherit, value)")
-    .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
+    .option("--max-results <n>", `maximum records, 1-${MAX_RESULTS_LIMIT} (default ${DEFAULT_MAX_RESULTS})`, parseInteger)
     .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((name: string, flags: RefsFlags) =>

@@ -1,5 +1,6 @@
 /** `codecite search <query>`: the `search_code` tool from the command line. */
 import type { Command } from "commander";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../../evidence/budget.js";
 import { parseInteger, runAction } from "../output.js";
 import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
@@ -22,7 +23,7 @@ export function register(program: Command): void {
     .option("--path <p>", "limit to this repository-relative file or folder")
     .option("--glob <g>", "limit to files matching this glob, e.g. '*.py'")
     .option("--case-sensitive", "match case exactly (default: smart case)")
-    .option("--max-results <n>", "maximum records, 1-200 (default 50)", parseInteger)
+    .option("--max-results <n>", `maximum records, 1-${MAX_RESULTS_LIMIT} (default ${DEFAULT_MAX_RESULTS})`, parseInteger)
     .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print the tool result envelope as JSON")
     .action((query: string, flags: SearchFlags) =>
