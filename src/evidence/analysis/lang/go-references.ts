@@ -23,7 +23,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
+import { namedChildren, walkNodes } from "./syntax.js";
 import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
@@ -76,12 +76,10 @@ function parameterNames(list: SyntaxNode | null, out: Set<string>): void {
 
 /** Everything a function body declares (see the module comment), not entering function literals. */
 function bodyLocals(body: SyntaxNode, out: Set<string>): void {
-  const stack: SyntaxNode[] = [body];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
+  walkNodes([body], (n) => {
     switch (n.type) {
       case "func_literal":
-        continue;
+        return "skip";
       case "short_var_declaration":
       case "range_clause": {
         const left = n.childForFieldName("left");
@@ -110,8 +108,7 @@ function bodyLocals(body: SyntaxNode, out: Set<string>): void {
       }
       default:
     }
-    for (const c of namedChildren(n)) stack.push(c);
-  }
+  });
 }
 
 /** `T` of a type node `T`, `*T`, `pkg.T`, `T[K]`. */

@@ -22,7 +22,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
+import { namedChildren, walkNodes } from "./syntax.js";
 import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
@@ -63,10 +63,8 @@ function javaStep(n: SyntaxNode): NameStep {
 /** Local names a method or lambda binds (parameters and body declarations, not entering nested classes or lambdas). */
 function methodLocals(fn: SyntaxNode): Set<string> {
   const out = new Set<string>();
-  const stack: SyntaxNode[] = [...namedChildren(fn)];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
-    if (TYPE_DECLS.has(n.type) || n.type === "class_body" || (n.type === "lambda_expression" && n.id !== fn.id)) continue;
+  walkNodes(namedChildren(fn), (n, push) => {
+    if (TYPE_DECLS.has(n.type) || n.type === "class_body" || (n.type === "lambda_expression" && n.id !== fn.id)) return "skip";
     switch (n.type) {
       case "formal_parameter":
       case "spread_parameter":
@@ -77,7 +75,7 @@ function methodLocals(fn: SyntaxNode): Set<string> {
       case "record_pattern_component": {
         const name = n.childForFieldName("name") ?? namedChildren(n).find((k) => k.type === "identifier") ?? null;
         if (name) out.add(name.text);
-        if (n.type === "spread_parameter") for (const d of namedChildren(n)) if (d.type === "variable_declarator") stack.push(d);
+        if (n.type === "spread_parameter") for (const d of namedChildren(n)) if (d.type === "variable_declarator") push(d);
         break;
       }
       case "inferred_parameters":
@@ -89,11 +87,10 @@ function methodLocals(fn: SyntaxNode): Set<string> {
       case "string_literal":
       case "line_comment":
       case "block_comment":
-        continue;
+        return "skip";
       default:
     }
-    for (const c of namedChildren(n)) stack.push(c);
-  }
+  });
   return out;
 }
 

@@ -25,7 +25,7 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { literalValue } from "./js-family.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
+import { namedChildren, walkNodes } from "./syntax.js";
 import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
@@ -109,16 +109,14 @@ function functionLocals(fn: SyntaxNode, defs: Map<string, number> = new Map()): 
   if (params) patternNames(params, locals);
   const body = fn.childForFieldName("body");
   if (!body) return locals;
-  const stack: SyntaxNode[] = [body];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
+  walkNodes([body], (n) => {
     if (n !== body && (FUNCTIONS.has(n.type) || CLASSES.has(n.type))) {
       const name = n.childForFieldName("name");
       if (name && n.type.endsWith("_declaration")) {
         locals.add(name.text);
         defs.set(name.text, n.startPosition.row + 1);
       }
-      continue;
+      return "skip";
     }
     switch (n.type) {
       case "variable_declarator":
@@ -132,11 +130,10 @@ function functionLocals(fn: SyntaxNode, defs: Map<string, number> = new Map()): 
         break;
       case "string":
       case "comment":
-        continue;
+        return "skip";
       default:
     }
-    for (const c of namedChildren(n)) stack.push(c);
-  }
+  });
   return locals;
 }
 

@@ -21,7 +21,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
+import { namedChildren, walkNodes } from "./syntax.js";
 
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
@@ -89,9 +89,7 @@ function parameterNames(params: SyntaxNode | null): string[] {
 function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map()): Set<string> {
   const locals = new Set<string>();
   const declared = new Set<string>();
-  const stack: SyntaxNode[] = [...namedChildren(body)];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
+  walkNodes(namedChildren(body), (n, push) => {
     switch (n.type) {
       case "function_definition":
       case "class_definition": {
@@ -101,12 +99,12 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
           const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
           defs.set(name.text, outer.startPosition.row + 1);
         }
-        continue;
+        return "skip";
       }
       case "decorated_definition": {
         const def = n.childForFieldName("definition");
-        if (def) stack.push(def);
-        continue;
+        if (def) push(def);
+        return "skip";
       }
       case "lambda":
       case "list_comprehension":
@@ -117,11 +115,11 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
       case "comment":
       case "import_statement":
       case "import_from_statement":
-        continue;
+        return "skip";
       case "global_statement":
       case "nonlocal_statement":
         for (const c of namedChildren(n)) if (c.type === "identifier") declared.add(c.text);
-        continue;
+        return "skip";
       case "assignment":
       case "augmented_assignment":
         targetNames(n.childForFieldName("left"), locals);
@@ -147,8 +145,7 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
         break;
       default:
     }
-    for (const c of namedChildren(n)) stack.push(c);
-  }
+  });
   for (const d of declared) locals.delete(d);
   return locals;
 }

@@ -24,7 +24,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
+import { namedChildren, walkNodes } from "./syntax.js";
 import { namePath, type NameStep } from "./name-path.js";
 
 const MAX_DEPTH = 400;
@@ -84,10 +84,8 @@ function patternNames(node: SyntaxNode | null, out: Set<string>, depth = 0): voi
 /** Everything a function body binds (see the module comment), not entering nested items. */
 function functionLocals(fn: SyntaxNode): Set<string> {
   const out = new Set<string>();
-  const stack: SyntaxNode[] = [...namedChildren(fn)];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
-    if (n.type.endsWith("_item") && n.type !== "expression_item") continue;
+  walkNodes(namedChildren(fn), (n) => {
+    if (n.type.endsWith("_item") && n.type !== "expression_item") return "skip";
     switch (n.type) {
       case "parameter":
       case "let_declaration":
@@ -105,11 +103,10 @@ function functionLocals(fn: SyntaxNode): Set<string> {
       case "block_comment":
       case "string_literal":
       case "raw_string_literal":
-        continue;
+        return "skip";
       default:
     }
-    for (const c of namedChildren(n)) stack.push(c);
-  }
+  });
   return out;
 }
 

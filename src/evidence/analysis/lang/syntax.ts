@@ -69,3 +69,24 @@ export function namedChildren(node: SyntaxNode): SyntaxNode[] {
 export function allChildren(node: SyntaxNode): SyntaxNode[] {
   return node.children.filter((n): n is SyntaxNode => n !== null);
 }
+
+/**
+ * Visits `roots` and the nodes below them, depth first (a node's last named child first), at most
+ * `limit` nodes (guards against pathological trees). `visit` returning `"skip"` leaves the node's
+ * children out; it may add nodes to visit with `push` (a declarator inside a skipped node).
+ */
+export function walkNodes(
+  roots: readonly SyntaxNode[],
+  visit: (node: SyntaxNode, push: (node: SyntaxNode) => void) => "skip" | undefined,
+  limit = 200_000,
+): void {
+  const stack: SyntaxNode[] = [...roots];
+  const push = (node: SyntaxNode) => {
+    stack.push(node);
+  };
+  for (let steps = 0; stack.length > 0 && steps < limit; steps++) {
+    const n = stack.pop() as SyntaxNode;
+    if (visit(n, push) === "skip") continue;
+    for (const c of namedChildren(n)) stack.push(c);
+  }
+}
