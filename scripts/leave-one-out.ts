@@ -10,11 +10,13 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { schemaValidator } from "../src/tools/argument-check.js";
 import { DIALECTS } from "../src/toolshim/dialects/index.js";
 import { recoverDeterministic } from "../src/toolshim/recover.js";
 import type { OfferedTool } from "../src/toolshim/types.js";
 
-interface Case {
+/** One corpus case. */
+export interface Case {
   id: string;
   family: string;
   raw: string;
@@ -22,6 +24,8 @@ interface Case {
   tool_schemas?: Record<string, Record<string, unknown>>;
   expected: { name: string; arguments: unknown }[];
   content_after: string;
+  /** The corpus file the case comes from (set by {@link allCases}). */
+  file: string;
 }
 
 /** One dialect's row. */
@@ -53,7 +57,7 @@ export function allCases(): Case[] {
       readFileSync(FIXTURES + f, "utf8")
         .split("\n")
         .filter((l) => l.trim() !== "")
-        .map((l) => JSON.parse(l) as Case),
+        .map((l) => ({ ...(JSON.parse(l) as Omit<Case, "file">), file: f })),
     );
 }
 
@@ -71,10 +75,10 @@ export function leaveOneOut(cases: readonly Case[] = allCases()): LeaveOneOutRow
     const negatives = cases.filter((c) => c.family === d.family && c.expected.length === 0);
     const row: LeaveOneOutRow = { family: d.family, cases: own.length, exact: 0, structural: 0, falseCalls: 0, negatives: negatives.length, negativeFalseCalls: 0 };
     for (const c of negatives) {
-      if (recoverDeterministic({ content: c.raw }, toolsOf(c), { dialects: rest }).tool_calls.length > 0) row.negativeFalseCalls++;
+      if (recoverDeterministic({ content: c.raw }, toolsOf(c), { dialects: rest, validate: schemaValidator(toolsOf(c)) }).tool_calls.length > 0) row.negativeFalseCalls++;
     }
     for (const c of own) {
-      const r = recoverDeterministic({ content: c.raw }, toolsOf(c), { dialects: rest });
+      const r = recoverDeterministic({ content: c.raw }, toolsOf(c), { dialects: rest, validate: schemaValidator(toolsOf(c)) });
       const calls = r.tool_calls.map((t) => ({ name: t.name, arguments: t.arguments }));
       const same = JSON.stringify(calls) === JSON.stringify(c.expected) && collapse(r.content) === collapse(c.content_after);
       if (same) {
