@@ -3,18 +3,20 @@
  * of `CODECITE_PREFETCH_REPOS`, runs codecite's prefetch (`src/agent/prefetch.ts`) as `ask`
  * would before its first model call (the code tools; a 8192-token context unless given), and checks
  * that the tool results given to the model hold every answer location of the question: a record
- * of the same path whose line range covers the line. Records count as the model got them (after
- * the prefetch budget), not as the tools returned them.
+ * of the same path whose line range covers the line. Records count as the model gets them in the
+ * first request (after the prefetch budget and the context fitter), not as the tools returned them.
  *
  * Standalone: `CODECITE_PREFETCH_REPOS=/src/click,… node --import tsx bench/prefetch-recall/recall.ts`;
- * prints the figures at the default context and at `--num-ctx 2048`. `npm run bench` runs it
+ * prints the figures at the default context, 4096 and `--num-ctx 2048`. `npm run bench` runs it
  * too when the variable is set.
  */
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { prefetchEvidence } from "../../src/agent/prefetch.js";
 import { DEFAULT_CONTEXT_TOKENS } from "../../src/agent/context-budget.js";
+import { compactHistory, ContextTooSmall } from "../../src/agent/compact.js";
 import { prepare } from "../../src/agent/session.js";
+import type { Message } from "../../src/llm/types.js";
 import type { Provider } from "../../src/llm/types.js";
 import { createCodeToolRegistry, Workspace } from "../../src/tools/index.js";
 import { checkoutAt, HERE, namedCheckouts, readData, REPOS_VARIABLE, type RepoSpec } from "./checkouts.js";
@@ -65,7 +67,14 @@ export async function recallOf(workspace: Workspace, q: KeyedQuestion, contextTo
   const s = await prepare({ provider: idle, model: "m", registry: createCodeToolRegistry(), workspace, question: q.question, contextTokens });
   try {
     await prefetchEvidence(s);
-    const records = sentRecords(s.history);
+    // The first request's history as the context fitter sends it (a result it cuts to counts is no evidence).
+    let sent: readonly Message[] = [];
+    try {
+      sent = compactHistory(s, s.basePrompt, true).messages;
+    } catch (err) {
+      if (!(err instanceof ContextTooSmall)) throw err;
+    }
+    const records = sentRecords(sent);
     const missing = q.keys.filter((k) => !records.some((r) => r.path === k.path && r.start_line <= k.line && k.line <= r.end_line)).map((k) => `${k.path}:${k.line}`);
     const lookups = s.steps.map((st) => `${st.tool}(${JSON.stringify(st.arguments)})`);
     return { repo: q.repo, kind: q.kind, lang: q.lang, question: q.question, hit: missing.length === 0, missing, lookups };
@@ -117,8 +126,8 @@ export function renderRecall(s: RecallSummary): string[] {
   ];
 }
 
-/** The context sizes the recall is measured at: the default and the documented minimum. */
-export const RECALL_CONTEXTS = [DEFAULT_CONTEXT_TOKENS, 2048] as const;
+/** The context sizes the recall is measured at: the default, a small one and the documented minimum. */
+export const RECALL_CONTEXTS = [DEFAULT_CONTEXT_TOKENS, 4096, 2048] as const;
 
 /** Recall at each of {@link RECALL_CONTEXTS} over the named checkouts; none when no checkout is named. */
 export async function prefetchRecallRuns(log: (m: string) => void = () => {}): Promise<RecallSummary[]> {

@@ -67,6 +67,14 @@ function smallestWorkingContext(
 }
 
 /**
+ * Tokens the history may take before the session's first model call: the prompt limit less the
+ * system prompt and the tool catalogue as they are sent (estimates).
+ */
+export function historyRoom(s: Session): number {
+  return s.limitTokens - fixedTokensOf(s.basePrompt, s.definitions);
+}
+
+/**
  * The session's history as it fits the context next to `system` (and the native tool
  * definitions when `withTools`).
  * @throws ContextTooSmall when even the most compact form does not fit.

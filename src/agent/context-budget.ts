@@ -66,6 +66,37 @@ export function estimateTokens(text: string): number {
 }
 
 /**
+ * A pessimistic token estimate, for text that must fit whatever the model's tokenizer (the
+ * prefetched evidence, `prefetch.ts`): every character of a non-ASCII code point counts one
+ * token per UTF-8 byte (a byte-level BPE, or a SentencePiece model with byte fallback, never
+ * spends more on a character: CJK takes 3, emoji 4), every ASCII symbol one token, every run of
+ * white space one token, and words of letters and digits one token per 4 characters. Source
+ * code, JSON and CJK text that a 32K-vocabulary tokenizer splits finely stay under it, where
+ * {@link estimateTokens} (kept close to typical tokenizers, as the server-truncation check needs)
+ * can be 3× short.
+ * @returns a whole number ≥ 0.
+ */
+export function estimateTokensPessimistic(text: string): number {
+  let tokens = 0;
+  for (const m of text.matchAll(/[A-Za-z0-9]+|\s+|[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]|[\x00-\x1f\x7f]|[^\x00-\x7f]/gu)) {
+    const t = m[0];
+    const c = t.codePointAt(0)!;
+    if (c >= 0x80) tokens += c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    else if (/^[A-Za-z0-9]/.test(t)) tokens += Math.ceil(t.length / 4);
+    else tokens += 1;
+  }
+  return tokens;
+}
+
+/** {@link estimateMessageTokens} with {@link estimateTokensPessimistic}. */
+export function estimateMessageTokensPessimistic(m: Message): number {
+  let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTokensPessimistic(m.content);
+  if (m.thinking) tokens += estimateTokensPessimistic(m.thinking);
+  for (const c of m.tool_calls ?? []) tokens += estimateTokensPessimistic(c.name) + estimateTokensPessimistic(JSON.stringify(c.arguments));
+  return tokens;
+}
+
+/**
  * Estimated tokens of one chat message: content, reasoning, tool calls (name and JSON
  * arguments) and {@link MESSAGE_OVERHEAD_TOKENS}.
  */
@@ -216,7 +247,7 @@ function countsOnly(parsed: EvidenceEnvelope | { kind: "value" }): CountsEnvelop
 }
 
 /** Largest `x` in `[lo, hi]` with `ok(x)`, for `ok` true up to some point and false after it; `lo - 1` when none. */
-function largest(lo: number, hi: number, ok: (x: number) => boolean): number {
+export function largest(lo: number, hi: number, ok: (x: number) => boolean): number {
   let best = lo - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;

@@ -25,19 +25,24 @@
  *   names files gets the diff of each file instead of the whole diff (and no file head).
  * At most {@link MAX_NAMES} names are tried, and the results together take at most
  * {@link PREFETCH_SHARE} of the context (a result that does not fit whole is sent as record
- * locations with first lines, or left out).
+ * locations with first lines — as many records as fit, the first ones with their snippets as far
+ * as they fit — or left out), counted with the pessimistic estimate
+ * (`estimateTokensPessimistic`): prefetched evidence is often CJK or symbol-dense code, which
+ * fine-grained tokenizers split into several times the typical count, and it must never crowd
+ * the question and the model's own calls out of the context.
  */
 import type { DispatchResult } from "../tools/registry.js";
 import { locateFile } from "../tools/index.js";
 import type { Message, ToolCall } from "../llm/types.js";
 import { COMMON_WORDS } from "./common-words.js";
-import { compactEvidence, estimateMessageTokens } from "./context-budget.js";
+import { MESSAGE_OVERHEAD_TOKENS, compactEvidence, estimateMessageTokensPessimistic, estimateTokensPessimistic, largest } from "./context-budget.js";
+import { historyRoom } from "./compact.js";
 import type { AgentStep, Session } from "./session.js";
 
 /** Most names looked up. */
 const MAX_NAMES = 6;
 /** Most of the context the prefetched results may take. */
-const PREFETCH_SHARE = 0.25;
+export const PREFETCH_SHARE = 0.25;
 /** Lines of a named file shown when the question names a file but no import. */
 const FILE_HEAD_LINES = 40;
 
@@ -152,7 +157,10 @@ export async function prefetchEvidence(s: Session): Promise<number> {
   const names = questionNames(s.opts.question);
   if (names.length === 0) return 0;
   const planned = plannedLookups(s.opts.question, names, s.toolNames);
-  let room = Math.floor(s.contextTokens * PREFETCH_SHARE);
+  // A quarter of the context, and never more than the history has next to the fixed prompt,
+  // the question and the assistant message that carries the calls: a result the context fitter
+  // would cut to its counts at once is no evidence.
+  let room = Math.min(Math.floor(s.contextTokens * PREFETCH_SHARE), historyRoom(s) - s.history.reduce((n, m) => n + estimateMessageTokensPessimistic(m), 0) - MESSAGE_OVERHEAD_TOKENS);
   const kept: Array<{ call: ToolCall; result: DispatchResult; ms: number; content: string }> = [];
   const located = new Map<string, string | undefined>();
   for (const p of planned) {
@@ -175,18 +183,24 @@ export async function prefetchEvidence(s: Session): Promise<number> {
     s.log.record(p.name, args, result);
     if (!isUseful(result) || !("evidence" in result)) continue;
     let content = JSON.stringify(result);
-    let tokens = estimateMessageTokens({ role: "tool", content });
-    if (tokens > room) {
+    let tokens = estimateMessageTokensPessimistic({ role: "tool", content });
+    // The call in the assistant message costs room too.
+    const avail = room - estimateTokensPessimistic(p.name) - estimateTokensPessimistic(JSON.stringify(args));
+    if (tokens > avail) {
+      // As many records as fit as locations with first lines, then as many of the first ones
+      // as fit with their snippets.
       const env = { records: result.evidence as unknown as Record<string, unknown>[], total: result.total, truncated: result.truncated };
-      let listed = env.records.length;
-      for (; listed >= 1; listed = Math.floor(listed / 2)) {
-        content = JSON.stringify(compactEvidence(env, 0, listed, true));
-        tokens = estimateMessageTokens({ role: "tool", content });
-        if (tokens <= room) break;
-      }
+      const n = env.records.length;
+      const sized = (keep: number, listed: number) => {
+        const text = JSON.stringify(compactEvidence(env, keep, listed, true));
+        return { text, tokens: estimateMessageTokensPessimistic({ role: "tool", content: text }) };
+      };
+      const listed = largest(1, n, (x) => sized(0, x).tokens <= avail);
       if (listed < 1) continue;
+      const keep = listed === n ? largest(0, n - 1, (k) => sized(k, n).tokens <= avail) : 0;
+      ({ text: content, tokens } = sized(keep, listed));
     }
-    room -= tokens;
+    room = avail - tokens;
     kept.push({ call: { name: p.name, arguments: args }, result, ms, content });
   }
   if (kept.length === 0) return 0;
