@@ -13,7 +13,7 @@
  *
  * Prefetch recall (bench/prefetch-recall/): when `CODECITE_PREFETCH_REPOS` names checkouts of
  * the question set's repositories, the share of real questions whose prefetched evidence holds
- * the answer locations, at the default context and at 2048 tokens.
+ * the answer locations, at the default context, 4096 and 2048 tokens.
  *
  * Steps: compile `src/` → `dist/` (the benchmark measures the shipped JavaScript), generate or
  * reuse the corpus, then measure every row (see rows.ts) and the cache-store comparison
