@@ -46,13 +46,8 @@ export async function filesMentioning(
   if (alternatives.length === 0) return new Set();
   const wanted: ReadonlySet<string> = files instanceof Set ? files : new Set(files);
   if (wanted.size === 0) return new Set();
-  let rg: string;
-  try {
-    await ws.checkIgnoreFiles();
-    rg = await ripgrepPath(ws.root);
-  } catch {
-    return undefined;
-  }
+  const rg = await usableRipgrep(ws);
+  if (rg === undefined) return undefined;
   const args = ["--files-with-matches", "--null", "--no-messages", ...baseRipgrepArgs()];
   if (needles.caseInsensitive) args.push("--ignore-case");
   else args.push("--case-sensitive");
@@ -122,13 +117,8 @@ export async function definitionNamesIn(
   ws: Workspace,
   opts: { under?: string; signal?: AbortSignal; near?: string } = {},
 ): Promise<Set<string> | undefined> {
-  let rg: string;
-  try {
-    await ws.checkIgnoreFiles();
-    rg = await ripgrepPath(ws.root);
-  } catch {
-    return undefined;
-  }
+  const rg = await usableRipgrep(ws);
+  if (rg === undefined) return undefined;
   const args = [
     "--only-matching",
     "--no-filename",
@@ -177,4 +167,14 @@ async function runPrefilter(
   }
   if (res.timedOut || res.overflow || (res.code !== 0 && res.code !== 1)) return undefined;
   return res.stdout.toString("utf8");
+}
+
+/** The ripgrep binary for `ws`, or `undefined` when the ignore files cannot be read or ripgrep is missing (the callers then scan without a prefilter). */
+async function usableRipgrep(ws: Workspace): Promise<string | undefined> {
+  try {
+    await ws.checkIgnoreFiles();
+    return await ripgrepPath(ws.root);
+  } catch {
+    return undefined;
+  }
 }
