@@ -66,7 +66,15 @@ function singleQuoteStartsString(text: string, i: number): boolean {
  *   kind), or `not-open` (no opener at `start`). Never throws.
  */
 export function matchBalanced(text: string, start: number): BalancedMatch {
-  return balance(text, start);
+  return balance(text, start) as BalancedMatch;
+}
+
+/** {@link balance} stopped after its `limit` of characters: the outcome is unknown. */
+interface OverBudget {
+  ok: false;
+  reason: "budget";
+  /** Characters examined. */
+  steps: number;
 }
 
 /**
@@ -75,9 +83,17 @@ export function matchBalanced(text: string, start: number): BalancedMatch {
  * its outcome is known after one scan). This keeps {@link scanJsonValues} linear on texts full of
  * unclosed brackets.
  */
-function balance(text: string, start: number, memo?: Map<number, BalancedMatch>): BalancedMatch {
+function balance(
+  text: string,
+  start: number,
+  memo?: Map<number, BalancedMatch>,
+  meter?: ScanMeter,
+  limit = Number.POSITIVE_INFINITY,
+): BalancedMatch | OverBudget {
   const known = memo?.get(start);
   if (known) return known;
+  const from = start;
+  const stop = Math.min(text.length, start + limit);
   const first = text[start];
   if (first === undefined || !(first in OPENERS)) return { ok: false, reason: "not-open", depth: 0 };
   const stack: { close: string; at: number }[] = [];
@@ -86,7 +102,11 @@ function balance(text: string, start: number, memo?: Map<number, BalancedMatch>)
     if (!memo) return;
     stack.forEach((o, i) => memo.set(o.at, { ok: false, reason, depth: stack.length - i }));
   };
-  for (let i = start; i < text.length; i++) {
+  let i = start;
+  const count = (): void => {
+    if (meter) meter.steps += i - from + 1;
+  };
+  for (; i < stop; i++) {
     const c = text[i]!;
     if (quote !== undefined) {
       if (c === "\\") i++;
@@ -101,12 +121,19 @@ function balance(text: string, start: number, memo?: Map<number, BalancedMatch>)
       if (!top || top.close !== c) {
         if (top) stack.push(top);
         settleOpen("mismatch");
+        count();
         return { ok: false, reason: "mismatch", depth: stack.length };
       }
       memo?.set(top.at, { ok: true, end: i + 1 });
-      if (stack.length === 0) return { ok: true, end: i + 1 };
+      if (stack.length === 0) {
+        count();
+        return { ok: true, end: i + 1 };
+      }
     }
   }
+  i = stop - 1;
+  count();
+  if (stop < text.length) return { ok: false, reason: "budget", steps: stop - start };
   settleOpen("eof");
   return { ok: false, reason: "eof", depth: stack.length };
 }
@@ -125,39 +152,102 @@ function looksLikeJsonStart(text: string, start: number): boolean {
 }
 
 /**
+ * A work counter for {@link scanJsonValues}: `steps` grows by one for every character the bracket
+ * matcher examines and for every character handed to the tolerant parser. Tests read it to check
+ * that the scan stays linear in the input length on adversarial text.
+ */
+export interface ScanMeter {
+  steps: number;
+}
+
+/**
+ * How many unparseable bracketed candidates may enclose a position before values inside them are
+ * no longer tried. Calls inside prose or code braces (`{ see {"name": …} }`) sit one or two levels
+ * deep; deeper nesting of failed candidates is adversarial or generated text.
+ */
+export const MAX_FAILED_NESTING = 4;
+
+/**
+ * Parse work allowed for candidates nested inside unparseable ones, as a multiple of the text
+ * length. Candidates outside every failed candidate are disjoint, so parsing them costs at most
+ * the text length; together with this allowance a scan parses at most `(1 + PARSE_BUDGET_FACTOR)`
+ * times the text length, whatever the nesting.
+ */
+export const PARSE_BUDGET_FACTOR = 4;
+
+/**
+ * Bracket matching allowed per scan, as a multiple of the text length. Each opener's outcome is
+ * computed once per quoting context, so ordinary text needs about one pass; text whose quotes never
+ * close again (`"\"{[\"{[…`) would need a pass per opener. Once the allowance is spent, openers
+ * whose outcome is not known yet are skipped.
+ */
+export const BALANCE_BUDGET_FACTOR = 4;
+
+/**
  * Scan `text` for JSON objects and arrays, left to right.
  *
  * - A balanced candidate that parses (via {@link parseJsonTolerant}) is returned and scanning
  *   continues after it (values nested inside it are not returned separately; descend into
  *   `value` if you need them).
  * - A balanced candidate that does not parse (code such as `for { … }`, prose in braces) is
- *   skipped one character at a time, so values nested inside it are still found.
+ *   skipped one character at a time, so values nested inside it are still found — up to
+ *   {@link MAX_FAILED_NESTING} unparseable candidates deep, and while the parse allowance
+ *   ({@link PARSE_BUDGET_FACTOR} × the text length) for such nested candidates lasts. Candidates
+ *   outside every unparseable one are always tried.
  * - A mismatched candidate (`{"a": [1}`) is skipped the same way.
  * - A JSON-looking candidate that runs to the end of the text is returned once with
  *   `truncated: true`; every value found after its start is flagged `enclosed`.
  *
  * @param text any model output.
  * @param opts.from index to start at (default 0).
- * @returns values in text order; empty when none. Never throws. Cost is O(n) per candidate opener.
+ * @param opts.meter work counter (see {@link ScanMeter}); optional.
+ * @returns values in text order; empty when none. Never throws. Cost is linear in the text length:
+ *   each bracket outcome is computed once per quoting context and parse work is capped as above.
  */
-export function scanJsonValues(text: string, opts: { from?: number } = {}): ScannedJson[] {
+export function scanJsonValues(text: string, opts: { from?: number; meter?: ScanMeter } = {}): ScannedJson[] {
   const out: ScannedJson[] = [];
+  const meter = opts.meter;
   let enclosedFrom = Number.POSITIVE_INFINITY;
   const memo = new Map<number, BalancedMatch>();
+  /** Ends of the unparseable balanced candidates that enclose the current position, innermost last. */
+  const failedEnds: number[] = [];
+  let nestedBudget = PARSE_BUDGET_FACTOR * text.length;
+  const balanceBudget = BALANCE_BUDGET_FACTOR * text.length;
+  const matching: ScanMeter = { steps: 0 };
+  let parsing = 0;
+  const nextOpener = openerFinder(text);
   let i = opts.from ?? 0;
   for (;;) {
-    const p = nextOpener(text, i);
+    const p = nextOpener(i);
     if (p < 0) break;
-    const m = balance(text, p, memo);
+    while (failedEnds.length > 0 && failedEnds[failedEnds.length - 1]! <= p) failedEnds.pop();
+    if (failedEnds.length >= MAX_FAILED_NESTING) {
+      // Too deep inside unparseable text: nothing in the innermost candidate is tried.
+      i = failedEnds[failedEnds.length - 1]!;
+      continue;
+    }
+    // Once the allowance is spent, only openers with a known outcome are tried (limit 0).
+    const m = balance(text, p, memo, matching, Math.max(0, balanceBudget - matching.steps));
+    if (!m.ok && m.reason === "budget") {
+      i = p + 1;
+      continue;
+    }
     if (m.ok) {
-      const value = parseJsonTolerant(text.slice(p, m.end));
-      if (value !== undefined && typeof value === "object" && value !== null) {
-        const found: ScannedJson = { start: p, end: m.end, value };
-        if (p > enclosedFrom) found.enclosed = true;
-        out.push(found);
-        i = m.end;
-        continue;
+      const length = m.end - p;
+      const nested = failedEnds.length > 0;
+      if (!nested || length <= nestedBudget) {
+        if (nested) nestedBudget -= length;
+        parsing += length;
+        const value = parseJsonTolerant(text.slice(p, m.end));
+        if (value !== undefined && typeof value === "object" && value !== null) {
+          const found: ScannedJson = { start: p, end: m.end, value };
+          if (p > enclosedFrom) found.enclosed = true;
+          out.push(found);
+          i = m.end;
+          continue;
+        }
       }
+      failedEnds.push(m.end);
     } else if (m.reason === "eof" && looksLikeJsonStart(text, p)) {
       if (!(p > enclosedFrom)) {
         out.push({ start: p, end: text.length, value: undefined, truncated: true });
@@ -166,15 +256,25 @@ export function scanJsonValues(text: string, opts: { from?: number } = {}): Scan
     }
     i = p + 1;
   }
+  if (meter) meter.steps += matching.steps + parsing;
   return out;
 }
 
-function nextOpener(text: string, from: number): number {
-  const a = text.indexOf("{", from);
-  const b = text.indexOf("[", from);
-  if (a < 0) return b;
-  if (b < 0) return a;
-  return Math.min(a, b);
+/**
+ * The next `{` or `[` at or after a position, for positions that only grow: each bracket kind's
+ * next index is searched again only once the scan has passed it, so the whole walk reads the text
+ * once per kind (a fresh `indexOf` per call would re-read to the end whenever one kind is absent).
+ */
+function openerFinder(text: string): (from: number) => number {
+  let brace = -2;
+  let bracket = -2;
+  return (from) => {
+    if (brace !== -1 && brace < from) brace = text.indexOf("{", from);
+    if (bracket !== -1 && bracket < from) bracket = text.indexOf("[", from);
+    if (brace < 0) return bracket;
+    if (bracket < 0) return brace;
+    return Math.min(brace, bracket);
+  };
 }
 
 const VALID_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);

@@ -3,7 +3,7 @@
  * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
  * `"name"` and `"arguments"` (the false positive of goose's `sanitize_residual_markers` in `toolshim.rs`).
  */
-import { escapeRegExp } from "./dialects/text-scan.js";
+import { backtickRuns, escapeRegExp, pairBacktickRuns } from "./dialects/text-scan.js";
 import type { Span } from "./types.js";
 
 /** Merge overlapping or touching spans and clamp them to `[0, length)`. */
@@ -103,12 +103,23 @@ export function findCodeRegions(text: string): CodeRegion[] {
     out.push({ start, end, fenced: true, info: m[3]!.trim().toLowerCase(), bodyStart, bodyEnd });
     fence.lastIndex = Math.max(end, fence.lastIndex);
   }
-  const inline = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
-  while ((m = inline.exec(text))) {
-    const s = { start: m.index, end: m.index + m[0].length };
-    if (out.some((o) => o.fenced && overlaps(o, s)) || m[0].includes("\n\n")) continue;
-    const tick = m[1]!.length;
-    out.push({ ...s, fenced: false, info: "", bodyStart: s.start + tick, bodyEnd: s.end - tick });
+  // Inline spans (CommonMark §6.1), linear: openers are met left to right, so the next paragraph
+  // break and the next fenced block after an opener are found by pointers that only move forward.
+  const fenced = out.slice();
+  let nextFenced = 0;
+  let paragraphBreak = text.indexOf("\n\n");
+  const runs = backtickRuns(text);
+  for (const [o, c] of pairBacktickRuns(runs, (open, close) => {
+    const end = close.at + close.length;
+    while (paragraphBreak >= 0 && paragraphBreak < open.at) paragraphBreak = text.indexOf("\n\n", open.at);
+    if (paragraphBreak >= 0 && paragraphBreak < end) return false;
+    while (nextFenced < fenced.length && fenced[nextFenced]!.end <= open.at) nextFenced++;
+    return !(nextFenced < fenced.length && fenced[nextFenced]!.start < end);
+  })) {
+    const open = runs[o]!;
+    const close = runs[c]!;
+    const end = close.at + close.length;
+    out.push({ start: open.at, end, fenced: false, info: "", bodyStart: open.at + open.length, bodyEnd: close.at });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -240,12 +251,24 @@ export function cutImitatedResult(text: string): string | undefined {
   return m ? text.slice(0, m.index) : undefined;
 }
 
-/** Whitespace tidy: no trailing spaces on lines, at most one blank line in a row, trimmed. */
+/**
+ * Whitespace tidy: no trailing spaces on lines, at most one blank line in a row, trimmed.
+ * Linear in the text length (a `/[ \t]+$/gm` replace re-reads every run of spaces from each of
+ * its positions when the run does not end a line: quadratic on `<a` and 200k spaces).
+ */
 export function tidy(text: string): string {
   return text
-    .replace(/[ \t]+$/gm, "")
+    .split("\n")
+    .map(trimLineEnd)
+    .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+function trimLineEnd(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === " " || line[end - 1] === "\t")) end--;
+  return end === line.length ? line : line.slice(0, end);
 }
 
 /** The visible content: `spans` (grown over empty wrappers) removed, stray markers stripped, whitespace tidied. */

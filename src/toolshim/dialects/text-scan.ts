@@ -76,28 +76,74 @@ export function cleanXmlValue(raw: string): string {
   return v;
 }
 
+/** A run of backticks: where it starts and how many backticks it has. */
+export interface BacktickRun {
+  at: number;
+  length: number;
+}
+
+/**
+ * The backtick runs of `text[from, to)` (CommonMark 0.31 §6.1 "backtick strings": maximal runs),
+ * in text order. One pass.
+ */
+export function backtickRuns(text: string, from = 0, to = text.length): BacktickRun[] {
+  const out: BacktickRun[] = [];
+  let i = text.indexOf("`", from);
+  while (i >= 0 && i < to) {
+    let j = i + 1;
+    while (j < to && text[j] === "`") j++;
+    out.push({ at: i, length: j - i });
+    i = text.indexOf("`", j);
+  }
+  return out;
+}
+
+/**
+ * Pairs backtick runs into code spans the CommonMark way (§6.1: a span begins with a backtick
+ * string and ends with the next backtick string of equal length; a string without one is
+ * literal): for each opener (left to right, outside spans already taken) the next run of the
+ * same length, kept when `accept` agrees; a refused or unmatched opener is literal and the scan
+ * goes on after it. Linear: the next run of each length is precomputed, and `accept` sees
+ * openers in increasing order.
+ * @returns `[open, close]` index pairs into `runs`.
+ */
+export function pairBacktickRuns(runs: readonly BacktickRun[], accept: (open: BacktickRun, close: BacktickRun) => boolean): [number, number][] {
+  const nextSame = new Array<number>(runs.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const len = runs[k]!.length;
+    nextSame[k] = seen.get(len) ?? -1;
+    seen.set(len, k);
+  }
+  const out: [number, number][] = [];
+  for (let k = 0; k < runs.length; k++) {
+    const close = nextSame[k]!;
+    if (close < 0 || !accept(runs[k]!, runs[close]!)) continue;
+    out.push([k, close]);
+    k = close;
+  }
+  return out;
+}
+
 /**
  * Markdown inline code spans on one line: a run of one or two backticks up to the next run of
  * the same length on the same line. Runs of three or more are fences, not inline code.
+ * Linear in the text length ({@link pairBacktickRuns}).
  * @returns the spans' inner ranges `[start, end)`, in text order.
  */
 export function inlineCodeRanges(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   if (!text.includes("`")) return out;
   let lineStart = 0;
-  for (const line of text.split("\n")) {
-    const runs = [...line.matchAll(/`+/g)];
-    for (let k = 0; k < runs.length; k++) {
-      const open = runs[k]!;
-      const len = open[0].length;
-      if (len >= 3) continue;
-      const close = runs.slice(k + 1).findIndex((r) => r[0].length === len);
-      if (close < 0) continue;
-      const closeRun = runs[k + 1 + close]!;
-      out.push({ start: lineStart + open.index + len, end: lineStart + closeRun.index });
-      k += 1 + close;
+  while (lineStart <= text.length) {
+    const nl = text.indexOf("\n", lineStart);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const runs = backtickRuns(text, lineStart, lineEnd);
+    for (const [o, c] of pairBacktickRuns(runs, (open) => open.length < 3)) {
+      out.push({ start: runs[o]!.at + runs[o]!.length, end: runs[c]!.at });
     }
-    lineStart += line.length + 1;
+    if (nl < 0) break;
+    lineStart = nl + 1;
   }
   return out;
 }
