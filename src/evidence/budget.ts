@@ -28,7 +28,7 @@ export const DEFAULT_MAX_RESULTS = 50;
 /** Snippet lines kept per record before the ladder. */
 const DEFAULT_SNIPPET_LINES = 12;
 /** Characters kept per snippet line. */
-const DEFAULT_LINE_CHARS = 300;
+export const DEFAULT_LINE_CHARS = 300;
 /** Serialized size (UTF-8 bytes of the envelope JSON) above which the ladder starts: about 3–4K tokens. */
 const DEFAULT_MAX_BYTES = 12_000;
 

@@ -4,7 +4,7 @@
  * `bare_cr`; invisible or bidi characters flag `invisible_unicode`).
  */
 import type { Evidence, EvidenceFlag } from "./evidence.js";
-import { BARE_CR_FLAG, hasInvisibleUnicode, snippetLine } from "./sandbox/text-file.js";
+import { BARE_CR_FLAG, cutText, hasInvisibleUnicode, snippetLine } from "./sandbox/text-file.js";
 
 /**
  * One record for lines `start_line..end_line` (1-based, inclusive; clamped to the file) of `lines`,
@@ -21,6 +21,34 @@ export function linesEvidence(
   const start = Math.min(Math.max(1, start_line), last);
   const end = Math.min(Math.max(start, end_line), last);
   return rangeEvidence(path, lines.slice(start - 1, end), start, end, fields);
+}
+
+/**
+ * {@link linesEvidence} for a range whose first line is long (minified code): that line is shown
+ * as the window of at most `maxChars` characters around `column` (the definition's name sits a
+ * quarter into it), exact text, and the record is flagged `truncated`; the other lines are kept
+ * (the output budget cuts them as usual).
+ * @param column 0-based UTF-16 column on `start_line`.
+ */
+export function linesEvidenceAround(
+  path: string,
+  lines: readonly string[],
+  start_line: number,
+  end_line: number,
+  column: number,
+  maxChars: number,
+  fields: Omit<Evidence, "path" | "start_line" | "end_line" | "snippet">,
+): Evidence {
+  const last = Math.max(1, lines.length);
+  const start = Math.min(Math.max(1, start_line), last);
+  const end = Math.min(Math.max(start, end_line), last);
+  const range = lines.slice(start - 1, end);
+  const cut = cutText(range[0] ?? "", maxChars, column);
+  if (!cut.cut) return rangeEvidence(path, range, start, end, fields);
+  range[0] = cut.text;
+  const flags: EvidenceFlag[] = [...(fields.flags ?? [])];
+  if (!flags.includes("truncated")) flags.push("truncated");
+  return rangeEvidence(path, range, start, end, { ...fields, flags });
 }
 
 /**

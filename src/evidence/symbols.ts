@@ -23,14 +23,14 @@
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
-import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
+import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, type FactsMap } from "./analysis/facts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
-import { linesEvidence } from "./line-evidence.js";
+import { linesEvidence, linesEvidenceAround } from "./line-evidence.js";
 import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
 import { definitionNamesIn, filesMentioning } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
@@ -239,7 +239,14 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
     const fields = { kind: "definition" as const, name: qualified(def), ...(lang ? { language: lang.id } : {}), symbol_kind: def.kind };
     if (shown.has(i)) {
       const lines = texts.get(file);
-      if (lines !== undefined) evidence.push(linesEvidence(file, lines, def.start_line, def.end_line, fields));
+      if (lines === undefined) return;
+      // A definition on a long (minified) line: the columns around it, not the line's start.
+      const around = def.start_column !== undefined && output?.all !== true;
+      evidence.push(
+        around
+          ? linesEvidenceAround(file, lines, def.start_line, def.end_line, def.start_column!, DEFAULT_LINE_CHARS, fields)
+          : linesEvidence(file, lines, def.start_line, def.end_line, fields),
+      );
     } else if (texts.get(file) !== undefined || !texts.has(file)) {
       const { kind, name, ...rest } = fields;
       evidence.push({ path: file, start_line: def.start_line, end_line: def.end_line, kind, name, snippet: "", ...rest });

@@ -23,17 +23,27 @@ import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
-/** Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`), `no_parser`, `parse_failed`. */
-export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "parse_failed";
+/**
+ * Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`),
+ * `no_parser`, `too_deep` (syntax tree deeper than `MAX_SYNTAX_DEPTH` of `tree-sitter.ts`), `parse_failed`.
+ */
+export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "too_deep" | "parse_failed";
 
 /**
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-const EXTRACTOR_SCHEMA = 3;
+const EXTRACTOR_SCHEMA = 4;
 
 /** Above this many files to parse in one load, parsing moves to worker threads. */
 const POOL_THRESHOLD = 64;
+
+/**
+ * A source of at least this many characters is always parsed in a worker thread, so that one big
+ * file never blocks the event loop (an MCP server keeps answering, a cancelled query returns at
+ * once).
+ */
+const POOL_MIN_SOURCE_CHARS = 128 * 1024;
 
 /**
  * What {@link loadFacts} returns: path → facts for every file that was parsed, in input order, plus
@@ -224,7 +234,7 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
       },
       parse: async (p, content, ctx: ParseContext) => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
-        if (ctx.misses > POOL_THRESHOLD) {
+        if (ctx.misses > POOL_THRESHOLD || source.length >= POOL_MIN_SOURCE_CHARS) {
           const facts = await parsePool().run({ path: p, source }, signal ? { signal } : {});
           inWorkers++;
           return facts;
@@ -239,7 +249,7 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
     throwIfAborted(signal);
     throw err;
   }
-  const failed = new Map(result.failed.map((f) => [f.path, f.error instanceof ReadRefused ? f.error.reason : "parse_failed"] as const));
+  const failed = new Map(result.failed.map((f) => [f.path, failureReason(f.error)] as const));
   for (const f of parsable) {
     const facts = result.facts.get(f.path);
     if (facts !== undefined) out.set(f.path, facts);
@@ -253,6 +263,13 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
   return out;
 }
 
+/** The skip reason of a failed read or parse (errors from the parse pool keep their `name`). */
+function failureReason(error: unknown): FactsSkipReason {
+  if (error instanceof ReadRefused) return error.reason;
+  if (error instanceof Error && error.name === "SyntaxTooDeepError") return "too_deep";
+  return "parse_failed";
+}
+
 /** A `note` fragment for skipped files, e.g. "2 files not parsed (1 binary, 1 over the size limit)"; `undefined` when none. */
 export function describeFactsSkips(facts: FactsMap): string | undefined {
   const c = facts.skipCounts();
@@ -261,6 +278,7 @@ export function describeFactsSkips(facts: FactsMap): string | undefined {
     ["too_large", "over the size limit"],
     ["denied", "denied"],
     ["unreadable", "unreadable"],
+    ["too_deep", "nested too deeply to analyse"],
     ["parse_failed", "failed to parse"],
   ];
   const parts = words.filter(([k]) => (c[k] ?? 0) > 0).map(([k, w]) => `${c[k]} ${w}`);

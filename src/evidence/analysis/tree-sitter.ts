@@ -12,7 +12,7 @@
  */
 import { createRequire } from "node:module";
 import { Language, Parser, Query, type Tree } from "web-tree-sitter";
-import type { FileFacts, LanguageSpec } from "./lang/language.js";
+import type { FileFacts, LanguageSpec, SymbolDef } from "./lang/language.js";
 import { LANGUAGES } from "./lang/index.js";
 import { useQueryClass } from "./lang/query-cache.js";
 
@@ -84,13 +84,127 @@ async function withTree<T>(
 }
 
 /**
+ * Deepest syntax tree whose facts are extracted. Real sources stay far below it (about 30–80 levels
+ * in minified bundles and in the TypeScript compiler's 9 MB `typescript.js`); a file of thousands
+ * of nested functions goes far above it, and extractors that walk up to parents would then cost
+ * depth × nodes.
+ */
+export const MAX_SYNTAX_DEPTH = 512;
+
+/** {@link extractFacts} refused a tree deeper than {@link MAX_SYNTAX_DEPTH} (its `name` survives the parse pool). */
+export class SyntaxTooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`the syntax tree is nested more than ${limit} levels deep`);
+    this.name = "SyntaxTooDeepError";
+  }
+}
+
+/** Whether the tree under `root` is deeper than `limit` levels: one cursor walk, stopping as soon as it is. */
+export function syntaxDepthExceeds(root: Tree["rootNode"], limit: number): boolean {
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      if (cursor.gotoFirstChild()) {
+        if (++depth > limit) return true;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) return false;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** A line longer than this (UTF-16 code units) is minified or generated: definitions on it get `start_column`. */
+export const LONG_LINE_CHARS = 300;
+
+/** Fields under which grammars put a definition's name (`name`; `key` of an object pair; `property` of `a.b = …`; C's `declarator`). */
+const NAME_FIELDS = new Set(["name", "key", "property", "declarator"]);
+
+/**
+ * Sets `start_column` on the definitions whose start line is longer than {@link LONG_LINE_CHARS}:
+ * the column of an identifier with the definition's name in a name field on that line (the k-th
+ * such identifier for the k-th definition of that name there, in document order), else of the
+ * name's first whole-word occurrence on the line. One cursor walk, only when such lines exist.
+ */
+function addLongLineColumns(root: Tree["rootNode"], source: string, symbols: SymbolDef[]): void {
+  const lineStarts = [0];
+  let longest = 0;
+  for (let nl = source.indexOf("\n"); nl >= 0; nl = source.indexOf("\n", nl + 1)) {
+    longest = Math.max(longest, nl - lineStarts[lineStarts.length - 1]!);
+    lineStarts.push(nl + 1);
+  }
+  longest = Math.max(longest, source.length - lineStarts[lineStarts.length - 1]!);
+  if (longest <= LONG_LINE_CHARS) return;
+  const lineLength = (row: number): number => (row + 1 < lineStarts.length ? lineStarts[row + 1]! - 1 : source.length) - (lineStarts[row] ?? 0);
+  const wanted = new Map<string, SymbolDef[]>(); // `${row} ${name}` → definitions, in list order
+  for (const def of symbols) {
+    const row = def.start_line - 1;
+    if (lineLength(row) <= LONG_LINE_CHARS) continue;
+    const key = `${row} ${def.name}`;
+    const list = wanted.get(key);
+    if (list) list.push(def);
+    else wanted.set(key, [def]);
+  }
+  if (wanted.size === 0) return;
+  const columns = new Map<string, number[]>();
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    walk: for (;;) {
+      const field = cursor.currentFieldName;
+      if (field !== null && NAME_FIELDS.has(field)) {
+        const row = cursor.startPosition.row;
+        const key = `${row} ${cursor.currentNode.text}`;
+        if (wanted.has(key)) {
+          const list = columns.get(key);
+          if (list) list.push(cursor.startPosition.column);
+          else columns.set(key, [cursor.startPosition.column]);
+        }
+      }
+      if (depth < MAX_SYNTAX_DEPTH && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) break walk;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  for (const [key, defs] of wanted) {
+    const found = columns.get(key) ?? [];
+    const row = Number(key.slice(0, key.indexOf(" ")));
+    defs.forEach((def, k) => {
+      let column = found[k] ?? found[0];
+      if (column === undefined) {
+        const line = source.slice(lineStarts[row], lineStarts[row]! + lineLength(row));
+        const m = new RegExp(`(?<![\\w$])${def.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).exec(line);
+        column = m?.index;
+      }
+      if (column !== undefined) def.start_column = column;
+    });
+  }
+}
+
+/**
  * Parses `source` (as `lang.prepare` gives it, when the language has that step) and extracts its
  * definitions and imports with `lang.extract`, and its name uses with `lang.references.extract` when
  * the language has reference rules (one parse for both).
+ * @throws SyntaxTooDeepError when the tree is deeper than {@link MAX_SYNTAX_DEPTH} (extraction
+ *   would be superlinear); Error when the parser gives up.
  */
 export function extractFacts(lang: LanguageSpec, source: string): Promise<FileFacts> {
   return withTree(lang, lang.prepare?.(source) ?? source, (tree) => {
+    if (syntaxDepthExceeds(tree.rootNode, MAX_SYNTAX_DEPTH)) throw new SyntaxTooDeepError(MAX_SYNTAX_DEPTH);
     const facts = lang.extract(tree.rootNode, source);
+    addLongLineColumns(tree.rootNode, source, facts.symbols);
     if (lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source);
     return facts;
   });

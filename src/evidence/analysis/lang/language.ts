@@ -16,6 +16,13 @@ export interface SymbolDef {
   start_line: number;
   end_line: number;
   /**
+   * Optional (additive, issue 9): the 0-based column (UTF-16 code units) of the definition's name
+   * on `start_line`, set only when that line is longer than `LONG_LINE_CHARS` of `tree-sitter.ts`
+   * (minified code), so a snippet can show the columns around the definition instead of the
+   * line's start.
+   */
+  start_column?: number;
+  /**
    * Optional (additive, issue 15): a declaration without a body (a C/C++ prototype, a method declared
    * in a class body and defined elsewhere). `find_symbol` reports it only when asked with `kind`.
    */
