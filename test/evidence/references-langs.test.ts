@@ -179,3 +179,30 @@ describe("find_references: PHP", () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["src/Core/Order.php:4 inherit src/Core/Order.php"]);
   });
 });
+
+describe("find_references: Swift", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "swift"));
+  });
+
+  it("a type through import of its SwiftPM target and in its own target; T(…) is a call, annotations are types", async () => {
+    expect(where(await refs(ws, "Order"))).toEqual([
+      "Sources/App/main.swift:4 value run",
+      "Sources/App/main.swift:5 call run",
+      "Sources/Core/Order.swift:13 type Order.empty",
+      "Sources/Core/Order.swift:14 call Order.empty",
+    ]);
+  });
+
+  it("a method on a constant bound to T(…) and by bare name in an extension in another file; a closure parameter of the same name, a comment and a string are not uses", async () => {
+    expect(where(await refs(ws, "Order.addLine"))).toEqual(["Sources/App/main.swift:6 call run", "Sources/Core/Order+Describe.swift:3 call Order.describe"]);
+  });
+
+  it("members declared in an extension, inherited members by bare name, properties inside string interpolation", async () => {
+    expect(where(await refs(ws, "Order.describe"))).toEqual(["Sources/App/main.swift:10 call run"]);
+    expect(where(await refs(ws, "Entity.touch"))).toEqual(["Sources/Core/Order.swift:10 call Order.addLine"]);
+    expect(where(await refs(ws, "Order.total"))).toEqual(["Sources/Core/Order+Describe.swift:4 value Order.describe", "Sources/Core/Order.swift:9 value Order.addLine"]);
+    expect(where(await refs(ws, "Entity"))).toEqual(["Sources/Core/Order.swift:5 inherit Sources/Core/Order.swift"]);
+  });
+});

@@ -14,7 +14,7 @@ const MAX_USE_LINES = 4;
 /** Node types that are a statement or declaration of some grammar (tree-sitter naming conventions). */
 const STATEMENT = /(_statement|_declaration|_definition|_item|_spec|^decorator|^field_declaration|^export_statement)$/;
 /** Nodes above which a use's range is never looked for. */
-const BLOCK = /^(block|statement_block|module|program|source_file|class_body|declaration_list|compilation_unit|interface_body|enum_body|field_declaration_list)$/;
+const BLOCK = /^(block|statement_block|module|program|source_file|class_body|declaration_list|compilation_unit|interface_body|enum_body|field_declaration_list|statements|function_body)$/;
 
 /**
  * The lines reported for a use at `node`: the enclosing statement when it spans at most

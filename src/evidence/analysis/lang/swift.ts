@@ -31,6 +31,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
+import { SWIFT_REFERENCE_RULES } from "./swift-references.js";
 
 /** Flag of a `@testable import`. */
 const TESTABLE_IMPORT_FLAG = "testable";
@@ -199,6 +200,14 @@ async function moduleNames(file: string, project: ProjectView): Promise<string[]
   return out;
 }
 
+/** The files of the targets `file` belongs to (a module's declarations are visible in all its files); without a target, its folder's. */
+async function sameModuleFiles(file: string, project: ProjectView): Promise<readonly string[]> {
+  const out = new Set<string>();
+  for (const name of await moduleNames(file, project)) for (const f of (await resolve({ specifier: name, start_line: 1, end_line: 1 }, project)).files) out.add(f);
+  if (out.size === 0) for (const f of project.files) if (f.endsWith(".swift") && parentDir(f) === parentDir(file)) out.add(f);
+  return [...out].sort();
+}
+
 /** Every importer names the file's module. */
 async function importerHints(file: string, project: ProjectView): Promise<{ literals: string[] }> {
   const names = await moduleNames(file, project);
@@ -215,4 +224,5 @@ export const swift: LanguageSpec = {
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   importerHints,
+  references: { ...SWIFT_REFERENCE_RULES, sharedScope: sameModuleFiles },
 };

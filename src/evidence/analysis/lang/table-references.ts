@@ -71,6 +71,15 @@ interface Ctx {
  * import bindings; returns the collected facts.
  */
 export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGrammar, c: ReferenceCollector = new ReferenceCollector()): ReferenceFacts {
+  /** The type the first initial value that gives one gives (`new T()`, `T(…)`). */
+  const firstValueType = (values: readonly SyntaxNode[]): string[] | undefined => {
+    for (const v of values) {
+      const t = grammar.valueType?.(v);
+      if (t !== undefined) return t;
+    }
+    return undefined;
+  };
+
   const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
     const head = path[0] as string;
     const cls = ctx.chain.length > 0 ? ctx.chain.join(".") : undefined;
@@ -143,7 +152,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
           const m = grammar.classify(member);
           if (m?.role !== "variable") continue;
           const t = m.type === null ? undefined : grammar.path(m.type);
-          const vt = t ?? (m.values[0] !== undefined ? grammar.valueType?.(m.values[0]) : undefined);
+          const vt = t ?? firstValueType(m.values);
           if (vt !== undefined) for (const n of m.names) scope.types.set(n, vt);
         }
         walkAll(r.body, { ...ctx, chain }, "value");
@@ -179,7 +188,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
         const s = c.scope;
         if (s !== undefined && s.kind === "function") {
           const t = r.type === null ? undefined : grammar.path(r.type);
-          const vt = t ?? (r.values[0] !== undefined ? grammar.valueType?.(r.values[0]) : undefined);
+          const vt = t ?? firstValueType(r.values);
           for (const n of r.names) {
             s.locals.add(n);
             if (vt !== undefined) s.types.set(n, vt);
