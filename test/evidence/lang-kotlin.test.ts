@@ -2,6 +2,7 @@
 import { renderForModel } from "../../src/evidence/advice.js";
 import { describe, expect, it } from "vitest";
 import { kotlin, KOTLIN_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/kotlin.js";
+import { joinKotlinConstructors } from "../../src/evidence/analysis/lang/kotlin-prepare.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("kotlin-project");
@@ -12,6 +13,8 @@ describe("kotlin: definitions", () => {
   it("classes, companion members (container: the class), inner and enum classes, interfaces, objects, type aliases, extension functions and properties", async () => {
     expect(await symbolsIn(kotlin, project, `${MODEL}/Order.kt`)).toEqual([
       { name: "Order", kind: "class", start_line: 6, end_line: 20 },
+      // `val id` of the primary constructor
+      { name: "id", kind: "variable", container: "Order", start_line: 7, end_line: 7 },
       { name: "created", kind: "variable", container: "Order", start_line: 8, end_line: 8 },
       { name: "total", kind: "method", container: "Order", start_line: 10, end_line: 10 },
       // an unnamed companion object is `Companion`
@@ -36,6 +39,34 @@ describe("kotlin: definitions", () => {
     const expected = [`${MODEL}/Extensions.kt:3-3 Order.describe function | fun Order.describe(): String = id`];
     expect((await definitionsOf(root, "describe")).records).toEqual(expected);
     expect((await definitionsOf(root, "Order.describe")).records).toEqual(expected);
+  });
+
+  it("`val`/`var` parameters of a primary constructor are properties of the class; plain parameters are not", async () => {
+    const facts = await factsOf(kotlin, 'data class P(val x: Int, private var y: String = "", z: Int) {\n  val w = 1\n}\nclass Q private constructor(@Ann val a: Int)\n');
+    expect(facts.symbols).toEqual([
+      { name: "P", kind: "class", start_line: 1, end_line: 3 },
+      { name: "x", kind: "variable", container: "P", start_line: 1, end_line: 1 },
+      { name: "y", kind: "variable", container: "P", start_line: 1, end_line: 1 },
+      { name: "w", kind: "variable", container: "P", start_line: 2, end_line: 2 },
+      { name: "Q", kind: "class", start_line: 4, end_line: 4 },
+      { name: "a", kind: "variable", container: "Q", start_line: 4, end_line: 4 },
+    ]);
+  });
+
+  it("a nested class whose primary constructor starts on the next line keeps the rest of the enclosing class", async () => {
+    const src = "class Spec {\n  fun a() = 1\n\n  class Builder\n  internal constructor(internal val name: String) :\n    Base<Builder> {\n    fun build(): Spec = Spec()\n  }\n\n  fun b() = 2\n}\n";
+    expect((await factsOf(kotlin, src)).symbols).toEqual([
+      { name: "Spec", kind: "class", start_line: 1, end_line: 11 },
+      { name: "a", kind: "method", container: "Spec", start_line: 2, end_line: 2 },
+      { name: "Builder", kind: "class", container: "Spec", start_line: 4, end_line: 8 },
+      { name: "name", kind: "variable", container: "Spec.Builder", start_line: 5, end_line: 5 },
+      { name: "build", kind: "method", container: "Spec.Builder", start_line: 7, end_line: 7 },
+      { name: "b", kind: "method", container: "Spec", start_line: 10, end_line: 10 },
+    ]);
+    // Same length and line count; the line break moves after the constructor's `(`.
+    const prepared = joinKotlinConstructors(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n")[3]).toBe("  class Builder internal constructor(");
   });
 
   it("definitions inside a region the parser could not read are still found", async () => {

@@ -10,8 +10,11 @@
  * - `fun` → `function` at file level, `method` in a type; an extension function `fun String.ext()`
  *   (also at file level) has its receiver type as container (`String`), so `String.ext` finds it.
  * - `val`/`var` → `variable` (`const val` → `constant`), one per name; extension properties as
- *   extension functions. `typealias` → `type`.
+ *   extension functions. A `val`/`var` parameter of a primary constructor (`class P(val x: Int)`)
+ *   declares a property: `variable` with the class as container. `typealias` → `type`.
  * - Range: the whole declaration, annotations and modifiers included.
+ * - The text parsed is the file's with constructors split from their class head joined
+ *   (`kotlin-prepare.ts`).
  * - Where the parser gives up (an `ERROR` region), the functions and properties found inside it are
  *   still reported, as are types written `class X` / `interface X` / `object X` in it.
  *
@@ -35,6 +38,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { matchesModulePath } from "./external-match.js";
 import { memoize } from "./project-files.js";
+import { joinKotlinConstructors } from "./kotlin-prepare.js";
 import { KOTLIN_REFERENCE_RULES } from "./kotlin-references.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
@@ -69,6 +73,7 @@ function extract(root: SyntaxNode): FileFacts {
         case "object_declaration": {
           const name = node.childForFieldName("name")?.text;
           push(name, typeKind(node), types, node);
+          if (name !== undefined) for (const p of constructorProperties(node)) push(namedChildren(p).find((c) => c.type === "identifier")?.text, "variable", [...types, name], p);
           const body = namedChildren(node).find((c) => BODIES.has(c.type));
           if (body !== undefined && name !== undefined) members(body, [...types, name], depth);
           return;
@@ -113,6 +118,13 @@ function extract(root: SyntaxNode): FileFacts {
   };
   walk(root, [], 0);
   return { symbols, imports };
+}
+
+/** The `val`/`var` parameters of a class's primary constructor (each declares a property). */
+function constructorProperties(node: SyntaxNode): SyntaxNode[] {
+  const params = namedChildren(node).find((c) => c.type === "primary_constructor")?.children.find((c) => c?.type === "class_parameters");
+  if (params === undefined || params === null) return [];
+  return namedChildren(params).filter((p) => p.type === "class_parameter" && allChildren(p).some((c) => c.type === "val" || c.type === "var"));
 }
 
 /** `enum`, `interface` or `class` for a class or object declaration. */
@@ -270,6 +282,7 @@ export const kotlin: LanguageSpec = {
   wasm: "@tree-sitter-grammars/tree-sitter-kotlin/tree-sitter-kotlin.wasm",
   sample: "package a\n\nimport b.C\n\nclass D {\n  fun m(): Int = 1\n}\n",
   extract: (root) => extract(root),
+  prepare: joinKotlinConstructors,
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   importerHints,
