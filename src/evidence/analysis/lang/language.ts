@@ -274,9 +274,10 @@ export interface LanguageSpec {
   extract(root: SyntaxNode, source: string): FileFacts;
   /**
    * Optional (additive, issue 15): the text handed to the parser instead of the file's own, for
-   * forms the grammar cannot read (C/C++ annotation macros). It must keep every line break and the
-   * length of the source (blanking with spaces only), so rows and columns stay the file's; `extract`
-   * still receives the file's own text. Absent → the source as it is.
+   * forms the grammar cannot read (C/C++ annotation macros, Kotlin constructors split from their
+   * class head). It must keep the length and the number of lines of the source, and every
+   * definition's start line (C/C++ only blanks with spaces; Kotlin moves one line break inside a
+   * class head); `extract` still receives the file's own text. Absent → the source as it is.
    */
   prepare?(source: string): string;
   /** Resolves one import of `fromFile`. */
