@@ -10,7 +10,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { schemaValidator } from "../src/tools/argument-check.js";
+import { schemaValidator } from "../src/tools/schema-validator.js";
 import { DIALECTS } from "../src/toolshim/dialects/index.js";
 import { recoverDeterministic } from "../src/toolshim/recover.js";
 import type { OfferedTool } from "../src/toolshim/types.js";

@@ -13,7 +13,7 @@
  * `test/toolshim/measure.test.ts` checks the goals.
  */
 import { pathToFileURL } from "node:url";
-import { schemaValidator } from "../src/tools/argument-check.js";
+import { schemaValidator } from "../src/tools/schema-validator.js";
 import { recover } from "../src/toolshim/recover.js";
 import type { OfferedTool, RawCall } from "../src/toolshim/types.js";
 import { allCases } from "./leave-one-out.js";

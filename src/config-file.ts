@@ -18,9 +18,18 @@
  * or flags, and `codecite config` never prints a secret.
  */
 import { lstatSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { LineCounter, isMap, isScalar, parseDocument, type Node as YamlNode, type YAMLMap } from "yaml";
+import type { Node as YamlNode, YAMLMap } from "yaml";
+
+/**
+ * The `yaml` package, loaded when a configuration file is first parsed: commands that read no
+ * configuration (the evidence commands) never pay for it. (`parseConfigFile` is synchronous, so
+ * it is required, not imported; the package ships CommonJS beside ESM.)
+ */
+let yamlPackage: typeof import("yaml") | undefined;
+const yaml = (): typeof import("yaml") => (yamlPackage ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
 /** Largest configuration file read, in bytes (a settings file is a few hundred bytes). */
 const MAX_CONFIG_FILE_BYTES = 65_536;
@@ -127,6 +136,7 @@ function keysList(kind: ConfigFileKind): string {
  *   an unknown or duplicated key, and (repository file) a key only the user file may set.
  */
 export function parseConfigFile(text: string, file: string, kind: ConfigFileKind): ConfigFile {
+  const { LineCounter, isMap, isScalar, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);

@@ -35,6 +35,7 @@ export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Pr
   } else {
     // The shim asks the registry's validator, so a bad call gets the text it gets in `off` mode.
     const registry = s.opts.registry;
+    await registry.ready(); // schemas that load on demand, loaded before the synchronous validate port asks
     const shimOpts: RecoverOptions = { signal: s.signal, validate: (call) => registry.validate(call) };
     if (s.opts.interpreter) shimOpts.interpreter = s.opts.interpreter;
     const turnIn = { content: turn.content, tool_calls: turn.tool_calls, ...(turn.thinking !== undefined ? { thinking: turn.thinking } : {}) };

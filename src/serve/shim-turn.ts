@@ -14,7 +14,7 @@
  */
 import { ProviderError, type ChatRequest, type Message, type Provider } from "../llm/types.js";
 import { StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
-import { schemaValidator } from "../tools/argument-check.js";
+import { schemaValidator } from "../tools/schema-validator.js";
 import type { GatewayStats, ModelStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
 import { newCallId } from "./wire.js";

@@ -4,9 +4,11 @@
  * judge through its `validate` port (`toolshim/types.ts` `ArgumentValidator`), so the same bad
  * call gets the same error text whether it came natively or as text. Tools known only by their
  * JSON Schema (the gateway's client tools, `codecite toolshim --tools tools.json`, doctor's
- * probe tool) are judged by the zod schema that `z.fromJSONSchema` builds from it.
+ * probe tool) are judged by the zod schema that `z.fromJSONSchema` builds from it
+ * (`schema-validator.ts`). This module loads no zod itself: a CLI query whose arguments pass the
+ * quick check never needs it (`lazy-tool.ts`).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { ToolError, type ValidationIssue } from "../evidence/evidence.js";
 import type { JsonSchema } from "./define-tool.js";
 
@@ -41,6 +43,19 @@ export function unknownToolError(name: string, available: readonly string[]): To
 }
 
 /**
+ * A call's arguments as a value: a JSON string parsed (an empty one means `{}`), `null` or
+ * `undefined` as `{}`, anything else as it is; `INVALID_ARGUMENT` for a string that is not JSON.
+ */
+export function decodeArguments(toolName: string, raw: unknown): { ok: true; value: unknown } | { ok: false; error: ToolError } {
+  if (typeof raw !== "string") return { ok: true, value: raw ?? {} };
+  try {
+    return { ok: true, value: raw.trim() === "" ? {} : JSON.parse(raw) };
+  } catch {
+    return { ok: false, error: new ToolError("INVALID_ARGUMENT", `arguments of ${toolName} are not valid JSON: ${raw.slice(0, 200)}`) };
+  }
+}
+
+/**
  * Judges the arguments of one call to `tool`: a JSON string is parsed first (an empty one
  * means `{}`), then the zod input decides.
  *
@@ -49,16 +64,9 @@ export function unknownToolError(name: string, available: readonly string[]): To
  *   `→ at param`), the hint is {@link expectedParametersHint}.
  */
 export function checkArguments(tool: CheckedTool, raw: unknown): ArgumentCheck {
-  let value: unknown = raw ?? {};
-  if (typeof value === "string") {
-    const text = value;
-    try {
-      value = text.trim() === "" ? {} : JSON.parse(text);
-    } catch {
-      return { ok: false, error: new ToolError("INVALID_ARGUMENT", `arguments of ${tool.name} are not valid JSON: ${text.slice(0, 200)}`) };
-    }
-  }
-  const parsed = tool.input.safeParse(value);
+  const decoded = decodeArguments(tool.name, raw);
+  if (!decoded.ok) return decoded;
+  const parsed = tool.input.safeParse(decoded.value);
   if (parsed.success) return { ok: true, args: parsed.data };
   const properties = (tool.parameters.properties ?? {}) as Record<string, Record<string, unknown>>;
   const issues: ValidationIssue[] = [...parsed.error.issues]
@@ -84,38 +92,4 @@ function dotPath(path: readonly PropertyKey[]): string {
     else out += out === "" ? seg : `.${seg}`;
   }
   return out;
-}
-
-/** A tool as a JSON Schema alone (an OpenAI/Ollama tool definition's `function`). */
-export interface SchemaTool {
-  name: string;
-  parameters?: JsonSchema;
-}
-
-/**
- * The validator for tools known only by their JSON Schema: each schema becomes a zod schema
- * once (`z.fromJSONSchema`), judged by {@link checkArguments}. A tool without a schema, or with
- * one zod cannot read, accepts any arguments object (the tool's own server judges them).
- *
- * @returns a function of the same shape as `ToolRegistry.validate`.
- */
-export function schemaValidator(tools: readonly SchemaTool[]): (call: ToolCallRequest) => ArgumentCheck {
-  const checked = new Map<string, CheckedTool>();
-  for (const t of tools) {
-    if (checked.has(t.name)) continue;
-    let input: z.ZodType = z.record(z.string(), z.unknown());
-    if (t.parameters !== undefined) {
-      try {
-        input = z.fromJSONSchema(t.parameters as Parameters<typeof z.fromJSONSchema>[0]);
-      } catch {
-        // A schema zod cannot read: the arguments are still decoded and must be an object.
-      }
-    }
-    checked.set(t.name, { name: t.name, input, parameters: t.parameters ?? {} });
-  }
-  const names = [...checked.keys()];
-  return (call) => {
-    const tool = checked.get(call.name);
-    return tool ? checkArguments(tool, call.arguments) : { ok: false, error: unknownToolError(call.name, names) };
-  };
 }

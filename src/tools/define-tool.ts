@@ -37,6 +37,17 @@ export interface ToolSpec<S extends z.ZodType, R> {
 export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> extends ToolSpec<S, R> {
   /** JSON Schema of the input, from `z.toJSONSchema(input, {io: "input"})` without `$schema`. */
   readonly parameters: JsonSchema;
+  /**
+   * The input schema, loaded if need be. (`input` of a tool from `defineLazyTool`, `lazy-tool.ts`,
+   * is readable only once this has resolved.)
+   */
+  loadInput(): Promise<S>;
+  /**
+   * The quick argument check of a tool whose `parameters` show every rule of its schema
+   * (`argument-precheck.ts`): the parsed arguments when certainly valid, else `undefined` and the
+   * schema decides. Absent: the schema always decides.
+   */
+  precheck?(raw: unknown): Record<string, unknown> | undefined;
 }
 
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
@@ -51,7 +62,7 @@ export function defineTool<S extends z.ZodType, R>(spec: ToolSpec<S, R>): Tool<S
   if (!NAME.test(spec.name)) throw new Error(`invalid tool name ${JSON.stringify(spec.name)}`);
   if (!(spec.input instanceof z.ZodObject)) throw new Error(`tool ${spec.name}: input must be a z.object schema`);
   let schema: JsonSchema | undefined;
-  const tool = { ...spec } as Tool<S, R>;
+  const tool = { ...spec, loadInput: () => Promise.resolve(spec.input) as Promise<S> } as unknown as Tool<S, R>;
   Object.defineProperty(tool, "parameters", {
     enumerable: true,
     get(): JsonSchema {

@@ -5,7 +5,7 @@
 import type { z } from "zod";
 import type { AdviceText } from "../evidence/advice.js";
 import { ToolError, toFailure, toSuccess, type EvidenceResult, type ToolFailure, type ToolSuccess } from "../evidence/evidence.js";
-import { checkArguments, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
+import { checkArguments, decodeArguments, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
 import type { ToolDefinition } from "../llm/types.js";
 import type { Tool, ToolContext } from "./define-tool.js";
 
@@ -83,7 +83,8 @@ export class ToolRegistry {
    * advice themselves (the CLI).
    */
   async run(call: ToolCallRequest, ctx: ToolContext = {}): Promise<DispatchOutcome> {
-    const checked = this.validate(call);
+    // Arguments the quick check cannot vouch for are judged by the schema, loaded first if need be.
+    const checked = this.#quick(call) ?? (await this.#tools.get(call.name)?.loadInput(), this.validate(call));
     if (!checked.ok) return failed(checked.error);
     try {
       const value = await this.#tools.get(call.name)!.run(checked.args, ctx);
@@ -99,10 +100,32 @@ export class ToolRegistry {
    * parsed arguments (defaults applied), or the `ToolError` dispatch would answer with
    * (`UNKNOWN_TOOL`, or `INVALID_ARGUMENT` with its issues). The one argument validator of
    * codecite: the tool shim asks it too, so the same bad call gets the same error in every mode.
+   * Arguments the tool's quick check vouches for ({@link Tool.precheck}) are taken as it parsed
+   * them; the others are judged by the schema (of a tool whose schema loads on demand, only
+   * after {@link ready}; before it, such a call throws).
    */
   validate(call: ToolCallRequest): ArgumentCheck {
     const tool = this.#tools.get(call.name);
-    return tool ? checkArguments(tool, call.arguments) : { ok: false, error: unknownToolError(call.name, this.names()) };
+    if (!tool) return { ok: false, error: unknownToolError(call.name, this.names()) };
+    return this.#quick(call) ?? checkArguments(tool, call.arguments);
+  }
+
+  /**
+   * Loads the input schema of every tool whose schema loads on demand (`lazy-tool.ts`): after
+   * it, {@link validate} can judge any call. Sessions that validate calls outside dispatch (the
+   * agent's tool shim) await it first; {@link run} and {@link dispatch} need no such step.
+   */
+  async ready(): Promise<void> {
+    await Promise.all([...this.#tools.values()].map((t) => t.loadInput()));
+  }
+
+  /** The quick check's verdict ({@link Tool.precheck}) when it vouches for the arguments, else undefined. */
+  #quick(call: ToolCallRequest): ArgumentCheck | undefined {
+    const tool = this.#tools.get(call.name);
+    if (tool?.precheck === undefined) return undefined;
+    const decoded = decodeArguments(tool.name, call.arguments);
+    const args = decoded.ok ? tool.precheck(decoded.value) : undefined;
+    return args === undefined ? undefined : { ok: true, args };
   }
 }
 

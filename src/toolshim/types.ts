@@ -137,7 +137,7 @@ export interface RejectedCall {
 
 /**
  * The port through which the shim asks the one argument validator of codecite
- * (`ToolRegistry.validate`, or `schemaValidator` of `tools/argument-check.ts` for tools known only
+ * (`ToolRegistry.validate`, or `schemaValidator` of `tools/schema-validator.ts` for tools known only
  * by their JSON Schema). It receives a call whose arguments the shim decoded and typed by the
  * schema, and judges them; its error text is the text the model gets, the same in every shim mode.
  * Without one the shim types arguments but judges nothing (the registry still does at dispatch).

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { findImporters } from "../../src/evidence/importers.js";
-import { findImportersInput } from "../../src/tools/code-tools.js";
+import { findImportersInput } from "../../src/tools/code-tool-inputs.js";
 
 interface Truth {
   repository: string;

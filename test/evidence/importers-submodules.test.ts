@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findImporters } from "../../src/evidence/importers.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { findImportersInput } from "../../src/tools/code-tools.js";
+import { findImportersInput } from "../../src/tools/code-tool-inputs.js";
 import { runCli } from "../cli/run-cli.js";
 
 const where = (r: EvidenceResult) => r.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`);

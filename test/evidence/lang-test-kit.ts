@@ -16,7 +16,7 @@ import { findImporters } from "../../src/evidence/importers.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { findImportersInput, findSymbolInput } from "../../src/tools/code-tools.js";
+import { findImportersInput, findSymbolInput } from "../../src/tools/code-tool-inputs.js";
 
 /** Absolute path of `test/fixtures/<name>`. */
 export function fixtureDir(name: string): string {

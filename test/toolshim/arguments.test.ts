@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeArguments, prepareArguments } from "../../src/toolshim/arguments.js";
 import { coerceToSchema, fitsSchema } from "../../src/toolshim/schema.js";
-import { schemaValidator } from "../../src/tools/argument-check.js";
+import { schemaValidator } from "../../src/tools/schema-validator.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
 
 const searchCode: OfferedTool = {

@@ -5,7 +5,7 @@
  * content (`content_after`, compared trimmed with whitespace runs collapsed).
  */
 import { describe, expect, it } from "vitest";
-import { schemaValidator } from "../../src/tools/argument-check.js";
+import { schemaValidator } from "../../src/tools/schema-validator.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import { collapse, loadCorpus, toolsOf } from "./corpus-cases.js";
 

@@ -14,7 +14,7 @@
  * with `known_failure` documents an open defect and must fail until it is fixed.
  */
 import { describe, expect, it } from "vitest";
-import { schemaValidator } from "../../src/tools/argument-check.js";
+import { schemaValidator } from "../../src/tools/schema-validator.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import { normalizeToolAlias } from "../../src/toolshim/policy.js";
 import { collapse, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { recover, recoverDeterministic, showsToolIntent, type Interpreter } from "../../src/toolshim/index.js";
 import type { OfferedTool, RawCall } from "../../src/toolshim/types.js";
-import { schemaValidator } from "../../src/tools/argument-check.js";
+import { schemaValidator } from "../../src/tools/schema-validator.js";
 
 const READ_TOOLS: OfferedTool[] = [
   { name: "search_code", parameters: { type: "object", properties: { query: { type: "string" }, max_results: { type: "integer" } }, required: ["query"] } },

@@ -527,7 +527,7 @@ async function probe(
     );
     return;
   }
-  const { schemaValidator } = await import("../../tools/argument-check.js");
+  const { schemaValidator } = await import("../../tools/schema-validator.js");
   const validate = schemaValidator(offered);
   const result = await shim.recover(turn, offered, interpreter ? { interpreter, signal, validate } : { signal, validate });
   const called = result.tool_calls.some((c) => c.name === PROBE_TOOL.function.name);

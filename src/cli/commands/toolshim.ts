@@ -110,7 +110,7 @@ export function register(program: Command): void {
       runAction(flags.json === true, async () => {
         const tools = parseToolsOption(flags.tools);
         const text = await readStdin();
-        const [shim, { schemaValidator }] = await Promise.all([import("../../toolshim/index.js"), import("../../tools/argument-check.js")]);
+        const [shim, { schemaValidator }] = await Promise.all([import("../../toolshim/index.js"), import("../../tools/schema-validator.js")]);
         const validate = schemaValidator(tools);
         let result: RecoverResult;
         if (flags.interpreter === true) {
