@@ -14,7 +14,9 @@ import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
 import { defaultRoot, pathForRoot } from "./locations.js";
 import type { OutputScope } from "../evidence/budget.js";
+import type { DispatchOutcome } from "../tools/registry.js";
 import { visibleText } from "../evidence/visible-text.js";
+import { watchQuery, type QueryActivity } from "./query-activity.js";
 
 /** What `runEvidenceCommand` runs: the command's code tool with its arguments, over `root`. */
 export interface EvidenceCommandInput {
@@ -52,14 +54,29 @@ export function errorForCommandLine(error: ToolError, command: EvidenceCommandNa
   return { code: error.code, message: `invalid value: ${issues.join("; ")}`, hint: `See \`codecite ${command} --help\`.` };
 }
 
-/** Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. */
+/**
+ * Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. Shows a
+ * progress line while files are parsed, and the time line with `CODECITE_TIMING=1`
+ * (`query-activity.ts`).
+ */
 export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<void> {
+  const activity = watchQuery({ json: input.json });
+  try {
+    await runAndPrint(input, activity);
+  } finally {
+    activity.finish();
+  }
+}
+
+async function runAndPrint(input: EvidenceCommandInput, activity: QueryActivity): Promise<void> {
   const [{ Workspace }, { createCodeToolRegistry }] = await Promise.all([
     import("../evidence/sandbox/workspace.js"),
     import("../tools/code-tools.js"),
   ]);
+  activity.phaseDone("load");
   const root = defaultRoot(input.root, logLine);
   const workspace = await Workspace.open(root);
+  activity.phaseDone("workspace");
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
   // A pasted location (current-directory-relative or absolute) as the tool's repository-relative path.
   if (typeof args.path === "string") args.path = pathForRoot(args.path, root);
@@ -68,6 +85,21 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
     { name: tool, arguments: args },
     { workspace, ...(input.output ? { output: input.output } : {}) },
   );
+  activity.phaseDone("query");
+  try {
+    print(input, root, result, note, error);
+  } finally {
+    activity.phaseDone("output");
+  }
+}
+
+function print(
+  input: EvidenceCommandInput,
+  root: string,
+  result: DispatchOutcome["result"],
+  note: DispatchOutcome["note"],
+  error: DispatchOutcome["error"],
+): void {
   if (input.stat === true && result.ok && "evidence" in result) {
     const files = diffStat(result.evidence);
     if (input.json) printJson({ ok: true, files });

@@ -17,6 +17,7 @@
  * Writes to the store happen once per `load`, in one transaction, also when the load is
  * aborted or a callback fails part-way, so finished work is never lost.
  */
+import { factLoadChannel, publishTiming, type FactLoadProgress } from "./activity.js";
 import { contentHash } from "./content-hash.js";
 import type { FileState } from "./fact-backend.js";
 import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type FileIdentity, type StatRefresh } from "./fact-store.js";
@@ -95,7 +96,9 @@ export class FactIndex<T> {
     const key = `${rootRealPath}\0${opts.version}`;
     let index = shared.get(key);
     if (!index) {
+      const t0 = performance.now();
       index = new FactIndex<unknown>(FactStore.open(rootRealPath, opts));
+      publishTiming("cache open", t0);
       shared.set(key, index);
     }
     return index as FactIndex<T>;
@@ -143,6 +146,11 @@ export class FactIndex<T> {
       missed.push(i);
     });
     const ctx: ParseContext = { misses: missed.length };
+    let doneCount = 0;
+    const report = () => {
+      if (factLoadChannel.hasSubscribers) factLoadChannel.publish({ done: doneCount, toParse: missed.length } satisfies FactLoadProgress);
+    };
+    if (missed.length > 0) report();
 
     const one = async (f: FileStat): Promise<Outcome<T>> => {
       const memo = this.#memo.get(f.path);
@@ -179,6 +187,8 @@ export class FactIndex<T> {
         if (signal?.aborted) return;
         const i = missed[next++] as number;
         outcomes[i] = await one(files[i] as FileStat);
+        doneCount++;
+        report();
       }
     };
     const width = Math.max(1, Math.min(opts.concurrency ?? 8, missed.length));

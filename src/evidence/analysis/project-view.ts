@@ -30,6 +30,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
+import { publishTiming } from "../../fact-cache/activity.js";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
 import { factsVersion } from "./facts.js";
 import { cancelledError } from "../evidence.js";
@@ -299,7 +300,9 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
   if (entry.pending !== undefined) return settle(entry.pending, opts.signal);
   if (entry.current !== undefined && opts.refresh !== true && isFresh(entry.current)) return entry.current;
   if (entry.current === undefined && opts.refresh !== true) {
+    const t0 = performance.now();
     const restored = restore(ws, entry.generation + 1);
+    publishTiming("validation", t0);
     if (restored !== undefined) {
       entry.generation++;
       entry.current = restored;

@@ -1,0 +1,94 @@
+/**
+ * What an evidence command shows about its own work (issue 17): the first query on a repository
+ * draws `indexing: N/M files parsed` on a terminal's stderr while it parses, and nothing with
+ * `--json` or a stderr that is not a terminal; `CODECITE_TIMING=1` prints where the time went.
+ * The terminal is a real pseudo-terminal (`test/helpers/pty-driver.py`, Python's `pty`; skipped
+ * without python3); `CODECITE_PROGRESS_DELAY_MS=0` shows the line at once, so no test depends on
+ * how fast the machine parses.
+ */
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempDir, putFile } from "../helpers/temp-tree.js";
+import { CLI, REPO_ROOT, runCli } from "./run-cli.js";
+
+const HAS_PYTHON = spawnSync("python3", ["--version"]).status === 0;
+const DRIVER = path.join(REPO_ROOT, "test/helpers/pty-driver.py");
+const FILES = 40;
+
+let root: string;
+let cache: string;
+beforeEach(() => {
+  root = makeTempDir("codecite-progress-");
+  cache = makeTempDir("codecite-progress-cache-");
+  for (let i = 0; i < FILES; i++) putFile(root, `pkg/m${i}.py`, `from pkg import base\n\ndef f${i}():\n    return base.value + ${i}\n`);
+  putFile(root, "pkg/base.py", "value = 1\n");
+  putFile(root, "pkg/__init__.py", "");
+});
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
+
+/** Runs the CLI in a pseudo-terminal (stdout and stderr both the terminal); the transcript and exit code. */
+function inTerminal(args: string[], env: Record<string, string> = {}): { transcript: string; code: number } {
+  const r = spawnSync("python3", [DRIVER, "[]", "--", process.execPath, CLI, ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm", CODECITE_CACHE_DIR: cache, CODECITE_PROGRESS_DELAY_MS: "0", ...env },
+    timeout: 60_000,
+  });
+  const m = /\nEXIT (-?\d+)\n/.exec(r.stdout);
+  return { transcript: r.stdout, code: m ? Number(m[1]) : -1 };
+}
+
+describe.skipIf(!HAS_PYTHON)("progress line on a terminal", () => {
+  it("the first query draws files parsed out of the files to parse, then clears the line before the answer", () => {
+    const { transcript, code } = inTerminal(["importers", "pkg.base", "--root", root]);
+    expect(code).toBe(0);
+    expect(transcript).toMatch(new RegExp(`indexing: \\d+/${FILES} files parsed`));
+    // The line is erased (carriage return, erase line) before the records are printed.
+    const lastProgress = transcript.lastIndexOf("files parsed");
+    const cleared = transcript.indexOf("\r\u001b[2K", lastProgress);
+    expect(cleared).toBeGreaterThan(lastProgress);
+    expect(transcript.indexOf("pkg/m0.py:1", cleared)).toBeGreaterThan(cleared);
+    expect(transcript).toContain(`${FILES} results`);
+  });
+
+  it("a warm query parses nothing and draws no line", () => {
+    expect(inTerminal(["importers", "pkg.base", "--root", root]).code).toBe(0);
+    const warm = inTerminal(["importers", "pkg.base", "--root", root]);
+    expect(warm.code).toBe(0);
+    expect(warm.transcript).toContain(`${FILES} results`);
+    expect(warm.transcript).not.toContain("files parsed");
+  });
+
+  it("--json stays quiet on a terminal", () => {
+    const { transcript, code } = inTerminal(["importers", "pkg.base", "--root", root, "--json"]);
+    expect(code).toBe(0);
+    expect(transcript).toContain('"ok": true');
+    expect(transcript).not.toContain("files parsed");
+  });
+});
+
+describe("progress line and timing off a terminal", () => {
+  it("a stderr that is not a terminal gets no progress line", async () => {
+    const r = await runCli(["importers", "pkg.base", "--root", root], { env: { CODECITE_CACHE_DIR: cache, CODECITE_PROGRESS_DELAY_MS: "0" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("pkg/m0.py:1");
+    expect(r.stderr).not.toContain("files parsed");
+  });
+
+  it("CODECITE_TIMING=1 prints one line with every phase and the total", async () => {
+    const r = await runCli(["symbol", "f3", "--root", root], { env: { CODECITE_CACHE_DIR: cache, CODECITE_TIMING: "1" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("pkg/m3.py:3");
+    const line = r.stderr.split("\n").find((l) => l.startsWith("timing: "));
+    expect(line).toMatch(/^timing: start-up \d+ ms, load \d+ ms, workspace \d+ ms, cache open \d+ ms, validation \d+ ms, query \d+ ms, output \d+ ms, total \d+ ms$/);
+    const total = Number(/total (\d+) ms/.exec(line!)![1]);
+    const parts = [...line!.matchAll(/(?:start-up|load|workspace|cache open|validation|query|output) (\d+) ms/g)].reduce((s, m) => s + Number(m[1]), 0);
+    // The phases cover the run (rounding of 7 parts aside).
+    expect(Math.abs(total - parts)).toBeLessThanOrEqual(8);
+  });
+});
