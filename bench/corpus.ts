@@ -44,6 +44,18 @@ export const QUICK: CorpusSpec = {
   java: { files: 30 },
 };
 
+/** `--medium` and the first tree of a default run: ~1k files, ~9 MB (a medium-sized repository). */
+export const MEDIUM: CorpusSpec = {
+  name: "medium",
+  seed: 7,
+  python: { packages: 16, files: 640, avgBytes: 9_000 },
+  ts: { files: 200, avgBytes: 5_000 },
+  js: { files: 40 },
+  go: { files: 40 },
+  rust: { files: 40 },
+  java: { files: 40 },
+};
+
 /** Default: ~7k Python files / ~280 MB (the memory goal's tree) plus ~2.7k files of other languages. */
 export const LARGE: CorpusSpec = {
   name: "large",

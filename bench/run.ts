@@ -7,7 +7,8 @@
  * `--corpus-dir DIR` (where the corpus lives; default `$TMPDIR/codecite-bench/<quick|large>`,
  * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--dist DIR`
  * (measure another compiled tree, e.g. an experiment), `--out FILE`
- * (default `bench/results.json`), `--only ID,…` (only these groups of rows: `search_code`,
+ * (default `bench/results.json`), `--only ID,…` (only these groups of rows: `cli` (the command line
+ * in fresh processes, `cli-rows.ts`, on the medium tree and the corpus), `search_code`,
  * `find_importers_cold`, `warm`, `find_references`, `cli_startup`, `agent`, `serve_load`,
  * `prefetch_recall`, `cache_store`; e.g. `npm run bench -- --only find_references`).
  *
@@ -27,7 +28,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { rgPath } from "@vscode/ripgrep";
 import { compareCacheStores } from "./cache-store.js";
-import { ensureCorpus, LARGE, QUICK } from "./corpus.js";
+import { cliColdRows, cliWarmRows, type CliBenchContext } from "./cli-rows.js";
+import { ensureCorpus, LARGE, MEDIUM, QUICK } from "./corpus.js";
 import { loadEvidenceApi } from "./evidence-api.js";
 import { renderTable, type Row } from "./report.js";
 import { serveLoad } from "./serve-load.js";
@@ -97,6 +99,14 @@ try {
       rows.push({ id, measure: label, reference: "-", unit: "ms", goal: 0, goalKind: "ratio", status: "error", note: err instanceof Error ? err.message : String(err) });
     }
   };
+  // The command line as a user runs it: fresh processes on the medium tree (~1k files) and on this run's corpus.
+  const mediumDir = path.join(path.dirname(corpusDir), MEDIUM.name);
+  const medium = spec.name === "quick" || !wanted("cli") ? undefined : ensureCorpus(mediumDir, MEDIUM, log);
+  for (const [label, tree] of [...(medium ? [[MEDIUM.name, medium] as const] : []), [spec.name, { root, manifest }] as const]) {
+    const cliCtx: CliBenchContext = { dist, root: tree.root, manifest: tree.manifest, rg: rgPath, runs, scratch, label, log };
+    await group(`CLI, warm, fresh process (${label} tree)`, "cli", () => cliWarmRows(cliCtx));
+    await group(`CLI, first query vs ctags -R (${label} tree)`, "cli", () => cliColdRows(cliCtx));
+  }
   await group("search_code", "search_code", () => searchRow(ctx));
   await group("cold find_importers and peak memory (fresh processes)", "find_importers_cold", () => coldRows(ctx));
   await group("warm find_importers / find_symbol, re-query after an edit", "warm", () => warmRows(ctx));

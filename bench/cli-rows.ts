@@ -1,0 +1,169 @@
+/**
+ * Rows of `npm run bench` for the command line as a user runs it: every figure is a fresh
+ * `node dist/cli/main.js …` process, measured against the reference in the same run.
+ *
+ * - warm (cache on disk, nothing changed): `codecite symbol|importers|search|refs NAME` vs
+ *   `node -e 0` followed by `rg -n -w NAME` over the same tree (a Node start plus the search a
+ *   user would otherwise type); goal ≤ 1.5×. The row's note says where the time went, from the
+ *   CLI's own `CODECITE_TIMING=1` line (medians per phase).
+ * - first query (empty cache) of each kind vs `ctags -R` over the tree; goal ≤ 1×. One of them is
+ *   `importers session`: a name written in most files of the tree, so the prefilter keeps most
+ *   files and nearly all are parsed.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { Manifest } from "./corpus.js";
+import { finish, unavailable, type Row } from "./report.js";
+import { median, repeat, repeatPaired, timeSpawnSync } from "./stats.js";
+
+export interface CliBenchContext {
+  dist: string;
+  root: string;
+  manifest: Manifest;
+  rg: string;
+  runs: number;
+  /** Scratch folder for this tree's caches (removed by the caller). */
+  scratch: string;
+  /** Label of the tree in row ids and texts, e.g. `medium`. */
+  label: string;
+  log(msg: string): void;
+}
+
+interface Query {
+  kind: string;
+  args: string[];
+  /** The word `rg -n -w` looks for. */
+  word: string;
+}
+
+function queries(m: Manifest): Query[] {
+  const p = m.probes;
+  return [
+    { kind: "symbol", args: ["symbol", p.symbol.name], word: p.symbol.name },
+    { kind: "importers", args: ["importers", p.pythonModule], word: p.pythonModule.split(".").pop() as string },
+    { kind: "search", args: ["search", p.searchQuery.replace(/\($/, "")], word: p.searchQuery.replace(/\($/, "") },
+    { kind: "refs", args: ["refs", p.symbol.name, "--path", p.symbol.path], word: p.symbol.name },
+  ];
+}
+
+const PHASES = ["start-up", "load", "workspace", "cache open", "validation", "query", "output", "total"] as const;
+
+/** Medians of the `timing:` lines of several runs, as `start-up 40 ms, load 35 ms, …`. */
+function timingNote(lines: readonly string[]): string {
+  const by = new Map<string, number[]>();
+  for (const line of lines) {
+    for (const m of line.matchAll(/([a-z -]+?) (\d+) ms/g)) {
+      const k = (m[1] as string).replace(/^[ ,]+/, "");
+      by.set(k, [...(by.get(k) ?? []), Number(m[2])]);
+    }
+  }
+  return PHASES.filter((p) => by.has(p)).map((p) => `${p} ${Math.round(median(by.get(p) as number[]))}`).join(", ") + " ms";
+}
+
+function cli(ctx: CliBenchContext, q: Query, cacheDir: string, extraEnv: Record<string, string> = {}) {
+  return timeSpawnSync(process.execPath, [path.join(ctx.dist, "cli/main.js"), ...q.args, "--root", ctx.root], {
+    cwd: ctx.root,
+    env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1", ...extraEnv },
+  });
+}
+
+/** Warm fresh-process rows (see the module comment). */
+export async function cliWarmRows(ctx: CliBenchContext): Promise<Row[]> {
+  const main = path.join(ctx.dist, "cli/main.js");
+  const cacheDir = path.join(ctx.scratch, `cli-warm-${ctx.label}`);
+  mkdirSync(cacheDir, { recursive: true });
+  const rows: Row[] = [];
+  const runs = Math.max(ctx.runs, 7);
+  for (const q of queries(ctx.manifest)) {
+    const base = {
+      id: `cli_warm_${q.kind}_${ctx.label}`,
+      measure: `codecite ${q.args.join(" ")}, warm, fresh process (${ctx.label}, ${ctx.manifest.files} files)`,
+      reference: `node -e 0 + rg -n -w ${q.word}`,
+      unit: "ms" as const,
+      goal: 1.5,
+      goalKind: "ratio" as const,
+    };
+    if (!existsSync(main)) {
+      rows.push(unavailable(base, "dist/cli/main.js not built"));
+      continue;
+    }
+    try {
+      ctx.log(`  ${ctx.label}: warm ${q.kind} …`);
+      cli(ctx, q, cacheDir); // fills the cache
+      // Alternating runs; the reference's time is its two processes, one after the other.
+      const m = await repeatPaired(
+        () => cli(ctx, q, cacheDir),
+        () => {
+          timeSpawnSync(process.execPath, ["-e", "0"]);
+          timeSpawnSync(ctx.rg, ["-n", "-w", q.word, "."], { cwd: ctx.root, okCodes: [0, 1] });
+        },
+        { runs, warmup: 1 },
+      );
+      const timings: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const line = cli(ctx, q, cacheDir, { CODECITE_TIMING: "1" }).stderr.split("\n").find((l) => l.startsWith("timing: "));
+        if (line) timings.push(line);
+      }
+      const records = m.lastOurs.stdout.split("\n").filter((l) => /:\d+/.test(l)).length;
+      rows.push(
+        finish({
+          ...base,
+          ours: median(m.ours),
+          ref: median(m.ref),
+          samples: { ours: m.ours, ref: m.ref },
+          check: `${records} location lines printed`,
+          status: "met",
+          note: `where the time goes (CODECITE_TIMING=1, medians): ${timingNote(timings)}`,
+        }),
+      );
+    } catch (err) {
+      rows.push({ ...base, status: "error", note: err instanceof Error ? err.message.split("\n")[0] : String(err) });
+    }
+  }
+  return rows;
+}
+
+/** First-query rows: each kind on an empty cache vs `ctags -R` (see the module comment). */
+export async function cliColdRows(ctx: CliBenchContext): Promise<Row[]> {
+  const hasCtags = spawnSync("ctags", ["--version"], { encoding: "utf8" }).status === 0;
+  const coldRuns = Math.min(Math.max(ctx.runs, 1), 3);
+  let ref: number[] | undefined;
+  if (hasCtags) {
+    const tags = path.join(ctx.scratch, `tags-${ctx.label}`);
+    ref = (await repeat(() => timeSpawnSync("ctags", ["-R", "-f", tags, "."], { cwd: ctx.root }), { runs: coldRuns, warmup: 0 })).samples;
+  }
+  const all: Query[] = [...queries(ctx.manifest), { kind: "importers-session", args: ["importers", "session"], word: "session" }];
+  const rows: Row[] = [];
+  for (const q of all) {
+    const base = {
+      id: `cli_first_${q.kind}_${ctx.label}`,
+      measure: `codecite ${q.args.join(" ")}, empty cache, fresh process (${ctx.label})`,
+      reference: "ctags -R",
+      unit: "ms" as const,
+      goal: 1.0,
+      goalKind: "ratio" as const,
+    };
+    try {
+      ctx.log(`  ${ctx.label}: first query, ${q.kind} …`);
+      const samples: number[] = [];
+      let out = "";
+      for (let i = 0; i < coldRuns; i++) {
+        const cacheDir = path.join(ctx.scratch, `cli-cold-${ctx.label}-${q.kind}-${i}`);
+        const r = cli(ctx, q, cacheDir, { CODECITE_TIMING: "1" });
+        samples.push(r.ms);
+        out = r.stdout;
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
+      const check = `${out.split("\n").filter((l) => /:\d+/.test(l)).length} location lines printed`;
+      rows.push(
+        ref
+          ? finish({ ...base, ours: median(samples), ref: median(ref), samples: { ours: samples, ref }, check, status: "met" })
+          : { ...base, ours: median(samples), samples: { ours: samples }, check, status: "reference missing", note: "universal-ctags not installed (apt-get install -y universal-ctags)" },
+      );
+    } catch (err) {
+      rows.push({ ...base, status: "error", note: err instanceof Error ? err.message.split("\n")[0] : String(err) });
+    }
+  }
+  return rows;
+}
