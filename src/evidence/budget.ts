@@ -88,9 +88,41 @@ function cutLine(line: string, max: number): { text: string; cut: boolean } {
   return { text: line.slice(0, end), cut: true };
 }
 
-/** A copy of `e` whose snippet holds at most `lines` lines of at most `chars` characters. */
+/**
+ * How many leading lines of a definition's snippet it takes to reach the line that names it:
+ * the decorator, annotation or attribute lines before it (`@app.route(...)` in Python and
+ * TypeScript, `@Override` in Java, `#[derive(...)]` in Rust, also spread over several lines
+ * while a bracket they opened is open, with blank and comment lines between), plus that line.
+ * 1 when the snippet does not start with one.
+ */
+export function definitionHeadLines(snippetLines: readonly string[]): number {
+  let depth = 0;
+  let sawDecorator = false;
+  for (let i = 0; i < snippetLines.length; i++) {
+    const t = (snippetLines[i] as string).trim();
+    const starts = depth === 0 && (t.startsWith("@") || t.startsWith("#[") || t.startsWith("#!["));
+    if (depth === 0 && !starts) {
+      if (!sawDecorator) return 1;
+      if (t === "" || t.startsWith("#") || t.startsWith("//") || t.startsWith("/*") || t.startsWith("*")) continue;
+      return i + 1;
+    }
+    sawDecorator = true;
+    for (const ch of t) {
+      if (ch === "(" || ch === "[" || ch === "{") depth++;
+      else if ((ch === ")" || ch === "]" || ch === "}") && depth > 0) depth--;
+    }
+  }
+  return 1;
+}
+
+/**
+ * A copy of `e` whose snippet holds at most `lines` lines of at most `chars` characters. A
+ * definition keeps at least the lines down to the one that names it ({@link definitionHeadLines}),
+ * so a decorated definition always shows its `def`/`class` line.
+ */
 export function cutSnippet(e: Evidence, lines: number, chars: number): Evidence {
   const all = e.snippet.split("\n");
+  if (e.kind === "definition") lines = Math.max(lines, definitionHeadLines(all));
   let cut = all.length > lines;
   const kept = all.slice(0, lines).map((l) => {
     const r = cutLine(l, chars);

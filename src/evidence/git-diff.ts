@@ -53,6 +53,7 @@ import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
+import { closeNames } from "./close-names.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isInside } from "../paths.js";
 import { isCleanRelative } from "./sandbox/path-policy.js";
@@ -182,6 +183,9 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const what = describeRange(base, head);
   const notes: AdviceText[] = [];
   if (shownFiles.length === 0 && visible.length === 0) {
+    // A path that is not in the working tree and shows no change (a deleted file would): a typo,
+    // answered as a read would be (NOT_FOUND, with close names).
+    if (pathspec !== undefined && head === undefined && deniedFiles.size + unsafeFiles.size === 0) await ws.resolve(pathspec);
     const none = deniedFiles.size + unsafeFiles.size > 0 ? "No changes to show" : "No changes";
     notes.push(plain(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`));
     if (head === undefined) notes.push(plain("Untracked files are not shown."));
@@ -547,13 +551,35 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
         advice`There is no history to diff yet; use ${tool("search_code")} or ${tool("read_evidence")} instead.`,
       );
     }
+    const close = await closeRefs(ws, repo, ref, signal);
     throw new ToolError(
       "NOT_FOUND",
       `unknown revision ${JSON.stringify(ref)}`,
-      "Use an existing branch, tag or commit id, or HEAD~N.",
+      `${close.length > 0 ? `Did you mean ${close.map((c) => `'${c}'`).join(" or ")}? ` : ""}Use an existing branch, tag or commit id, or HEAD~N.`,
     );
   }
   return sha;
+}
+
+/**
+ * Branch and tag names close to a mistyped `ref` (`close-names.ts`), with its `~N`/`^N` suffix
+ * kept (`mian~2` → `main~2`). Names come from `git for-each-ref` (refs only, no object read);
+ * none when that fails. At most 3.
+ */
+async function closeRefs(ws: Workspace, repo: Repo, ref: string, signal: AbortSignal | undefined): Promise<string[]> {
+  const m = /^([^~^]*)(.*)$/.exec(ref) as RegExpExecArray;
+  const [name, suffix] = [m[1] as string, m[2] as string];
+  if (name === "") return [];
+  const res = await rawGit(
+    ws.root,
+    ["for-each-ref", "--format=%(refname:short)", "refs/heads", "refs/tags", "refs/remotes"],
+    gitEnv(repo.nested ? undefined : path.dirname(ws.root)),
+    signal,
+    256 * 1024,
+  );
+  if (res.code !== 0) return [];
+  const names = res.stdout.toString("utf8").split("\n").filter((n) => n !== "" && !hasInvisibleUnicode(n));
+  return closeNames(name, names, 3).map((n) => `${n}${suffix}`);
 }
 
 interface FileStat {

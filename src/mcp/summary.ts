@@ -2,8 +2,9 @@
  * The text `content` that accompanies each MCP tool result. Many MCP clients hand only the
  * text blocks to their model and ignore `structuredContent`, so the text must carry the
  * evidence itself: a count line, then one `path:line` (or `path:start-end`) heading per record
- * with its kind and name, followed by the exact snippet lines indented by two spaces, then the
- * note. Failures read `ERROR CODE: message` plus the hint. The tools already cap their output
+ * with its kind and name, followed by the exact snippet lines, each after two spaces and its line
+ * number (`  12 | def f():`, numbers right-aligned within the record; a diff hunk's lines are not
+ * file lines and carry none), then the note. Failures read `ERROR CODE: message` plus the hint. The tools already cap their output
  * for small contexts, so nothing is cut here.
  *
  * One-line fields (path, kind, name, flags, note, error message and hint) go through
@@ -42,7 +43,12 @@ export function summarizeResult(result: DispatchResult): string {
   const lines = [count];
   for (const e of result.evidence) {
     lines.push(heading(e));
-    for (const l of e.snippet.split("\n")) lines.push(`  ${visibleText(l, { multiline: true })}`);
+    const snippet = e.snippet.split("\n");
+    const width = String(e.start_line + snippet.length - 1).length;
+    snippet.forEach((l, i) => {
+      const gutter = e.kind === "diff" ? "" : `${String(e.start_line + i).padStart(width)} | `;
+      lines.push(`  ${gutter}${visibleText(l, { multiline: true })}`);
+    });
   }
   if (result.note) lines.push(`Note: ${visibleText(result.note)}`);
   return lines.join("\n");

@@ -70,9 +70,9 @@ describe("notes and hints in the CLI's words", () => {
   });
 
   it("read: a missing file's hint names commands; a long file says how to read on with --start-line", async () => {
-    const missing = await runCli(["read", "src/x.py", "--root", RAG_APP]);
+    const missing = await runCli(["read", "src/no_such_module.py", "--root", RAG_APP]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe("codecite: error: NOT_FOUND: no such file: src/x.py\nhint: Check the path with codecite search or codecite symbol.\n");
+    expect(missing.stderr).toBe("codecite: error: NOT_FOUND: no such file: src/no_such_module.py\nhint: Check the path with codecite search or codecite symbol.\n");
     const long = await runCli(["read", "big.txt", "--root", root]);
     expect(long.code).toBe(0);
     expect(long.stderr).toContain("note: Showing lines 1-200 of 450; read on with --start-line 201.\n");

@@ -1,7 +1,7 @@
 /** The output budget ladder (src/evidence/budget.ts) on synthetic evidence. */
 import { noteOf } from "../helpers/note.js";
 import { describe, expect, it } from "vitest";
-import { applyBudget, cutSnippet, recordsShown } from "../../src/evidence/budget.js";
+import { applyBudget, cutSnippet, definitionHeadLines, recordsShown } from "../../src/evidence/budget.js";
 import { toSuccess, type Evidence, type EvidenceResult } from "../../src/evidence/evidence.js";
 
 const rec = (path: string, line: number, lines: number, width = 20): Evidence => ({
@@ -120,5 +120,43 @@ describe("recordsShown", () => {
       expect(applyBudget(blanked, { maxResults: max })).toEqual(full);
     }
     expect([...forms].sort()).toEqual(["first_lines", "full", "per_file"]);
+  });
+});
+
+describe("decorated definitions keep the line that names them", () => {
+  const decorated = (snippet: string[], kind: Evidence["kind"] = "definition"): Evidence => ({
+    path: "app.py",
+    start_line: 10,
+    end_line: 10 + snippet.length - 1,
+    kind,
+    name: "view",
+    snippet: snippet.join("\n"),
+  });
+
+  it("Python decorators (one spread over lines, a comment between), TS decorators, Java annotations, Rust attributes", () => {
+    const py = ["@app.route(", '    "/items",', '    methods=["GET"],', ")", "# cached", "@cache", "def view():", "    return 1", "    # more"];
+    expect(definitionHeadLines(py)).toBe(7);
+    expect(cutSnippet(decorated(py), 1, 300).snippet.split("\n")).toEqual(py.slice(0, 7));
+    expect(cutSnippet(decorated(py), 1, 300).flags).toEqual(["truncated"]);
+    expect(definitionHeadLines(["@Component({", "  selector: 'x',", "})", "export class X {}"])).toBe(4);
+    expect(definitionHeadLines(["@Override", "@SuppressWarnings(\"unchecked\")", "public void run() {", "}"])).toBe(3);
+    expect(definitionHeadLines(["#[derive(Debug, Clone)]", "#[serde(rename_all = \"camelCase\")]", "pub struct S {", "}"])).toBe(3);
+    expect(definitionHeadLines(["def plain():", "    pass"])).toBe(1);
+  });
+
+  it("the ladder's first-lines rung shows the def line of a decorated definition; other kinds are cut as before", () => {
+    const many = Array.from({ length: 40 }, (_, i) => decorated(["@register", `def view${i}():`, ...Array.from({ length: 30 }, () => `    x = "${"y".repeat(60)}"`)]));
+    const r = applyBudget(many, { maxResults: 40 });
+    expect(r.form).not.toBe("full");
+    expect(r.evidence.length).toBeGreaterThan(0);
+    for (const e of r.evidence) {
+      const shown = e.snippet.split("\n");
+      expect(shown).toHaveLength(2);
+      expect(shown[0]).toBe("@register");
+      expect(shown[1]).toMatch(/^def view\d+\(\):$/);
+    }
+    // A diff hunk starts with "@@": not a decorator.
+    const hunk = decorated(["@@ -1,2 +1,2 @@", "-a", "+b"], "diff");
+    expect(cutSnippet(hunk, 1, 300).snippet).toBe("@@ -1,2 +1,2 @@");
   });
 });

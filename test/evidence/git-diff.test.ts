@@ -11,6 +11,7 @@ import { commitAll, git } from "../helpers/git.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 import { toolErrorOf } from "../helpers/tool-error.js";
 
+
 let tmp: string;
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
@@ -127,6 +128,30 @@ describe("readGitDiff", () => {
     expect((await fail(ws, { base: "a..b" })).code).toBe("INVALID_ARGUMENT");
     expect((await fail(ws, { head: "-p" })).code).toBe("INVALID_ARGUMENT");
     expect(() => validateRef("feature/x-1.2^2~3")).not.toThrow();
+  });
+
+  it("a mistyped ref names the close branches and tags, keeping its ~N suffix", async () => {
+    const ws = await Workspace.open(repo);
+    const typo = await fail(ws, { base: "mian~1" });
+    expect(typo.code).toBe("NOT_FOUND");
+    expect(typo.message).toBe('unknown revision "mian~1"');
+    expect(typo.hint).toBe("Did you mean 'main~1'? Use an existing branch, tag or commit id, or HEAD~N.");
+    expect((await fail(ws, { head: "v3" })).hint).toBe("Did you mean 'v2'? Use an existing branch, tag or commit id, or HEAD~N.");
+    expect((await fail(ws, { base: "zzzzzz" })).hint).toBe("Use an existing branch, tag or commit id, or HEAD~N.");
+  });
+
+  it("a path that is not in the working tree and shows no change is NOT_FOUND, with close names", async () => {
+    const ws = await Workspace.open(repo);
+    const missing = await fail(ws, { path: "src/ap.py" });
+    expect(missing.code).toBe("NOT_FOUND");
+    expect(missing.message).toBe("no such file: src/ap.py");
+    expect(missing.hint).toContain("Did you mean 'src/app.py'?");
+    expect((await fail(ws, { path: "nowhere/at/all" })).code).toBe("NOT_FOUND");
+    // A file deleted from the working tree still shows its deletion; an unchanged existing path is "No changes".
+    const deleted = await readGitDiff(ws, diffArgs({ path: "src/old.py" }));
+    expect(deleted.evidence.map((e) => e.path)).toEqual(["src/old.py"]);
+    const unchanged = await readGitDiff(ws, diffArgs({ path: "src/app.py" }));
+    expect(noteOf(unchanged)).toContain("No changes");
   });
 
   it("uses --relative when the root is a tracked folder of a bigger repository", async () => {

@@ -166,4 +166,19 @@ describe("readEvidence", () => {
     expect((await err({ path: "src" })).code).toBe("INVALID_ARGUMENT");
     expect((await err({ path: "missing.py" })).code).toBe("NOT_FOUND");
   });
+
+  it("a mistyped path names the close paths that exist (never a denied one)", async () => {
+    put("src/.env", "TOKEN=x\n");
+    put("src/.enc", "x\n");
+    const file = await err({ path: "src/mian.py" });
+    expect(file.code).toBe("NOT_FOUND");
+    expect(file.message).toBe("no such file: src/mian.py");
+    expect(file.hint).toBe("Did you mean 'src/main.py'? Check the path with search_code or find_symbol.");
+    // A mistyped folder: the rest of the path is kept.
+    expect((await err({ path: "scr/main.py" })).hint).toBe("Did you mean 'src/main.py'? Check the path with search_code or find_symbol.");
+    // `.env` is denied: `.enc` (as close) is offered, `.env` never.
+    expect((await err({ path: "src/.enx" })).hint).toBe("Did you mean 'src/.enc'? Check the path with search_code or find_symbol.");
+    // Nothing close: the plain hint.
+    expect((await err({ path: "src/zzzzzzzz.py" })).hint).toBe("Check the path with search_code or find_symbol.");
+  });
 });

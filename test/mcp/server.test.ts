@@ -128,7 +128,7 @@ describe("codecite mcp", () => {
     const s = search.structuredContent as { ok: boolean; evidence: { path: string; start_line: number }[]; total: number };
     expect(s.ok).toBe(true);
     expect(s.evidence.map((e) => `${e.path}:${e.start_line}`)).toEqual(["app/main.py:1", "app/main.py:3", "lib/util.py:1"]);
-    expect(textOf(search)).toContain("lib/util.py:1 match helper\n  def helper():");
+    expect(textOf(search)).toContain("lib/util.py:1 match helper\n  1 | def helper():");
 
     const symbol = await call(client, "find_symbol", { name: "helper" });
     expect(symbol.structuredContent).toMatchObject({

@@ -4,7 +4,7 @@ import { TOOL_RESULT_SCHEMA } from "../../src/mcp/result-schema.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 
 describe("summarizeResult", () => {
-  it("lists path:line headings with the exact snippet lines", () => {
+  it("lists path:line headings with the exact snippet lines, each after its line number", () => {
     const text = summarizeResult({
       ok: true,
       evidence: [
@@ -19,13 +19,36 @@ describe("summarizeResult", () => {
       [
         "2 of 5 results (truncated; narrow the query for the rest).",
         "src/a.py:3 import pkg.b",
-        "  from pkg import b",
+        "  3 | from pkg import b",
         "src/b.py:1-2 definition function f [truncated]",
-        "  def f():",
-        "      return 1",
+        "  1 | def f():",
+        "  2 |     return 1",
         "Note: narrow with path",
       ].join("\n"),
     );
+  });
+
+  it("right-aligns the numbers of a record crossing a power of ten, and leaves diff hunks unnumbered", () => {
+    const text = summarizeResult({
+      ok: true,
+      evidence: [
+        { path: "m.py", start_line: 8, end_line: 11, kind: "source", name: "m.py", snippet: "a\nb\nc\nd" },
+        { path: "m.py", start_line: 9, end_line: 10, kind: "diff", name: "m.py", snippet: "@@ -9,1 +9,2 @@\n-x\n+y" },
+      ],
+      total: 2,
+      truncated: false,
+    });
+    expect(text.split("\n").slice(1)).toEqual([
+      "m.py:8-11 source m.py",
+      "   8 | a",
+      "   9 | b",
+      "  10 | c",
+      "  11 | d",
+      "m.py:9-10 diff m.py",
+      "  @@ -9,1 +9,2 @@",
+      "  -x",
+      "  +y",
+    ]);
   });
 
   it("renders errors with their hint, and empty results", () => {

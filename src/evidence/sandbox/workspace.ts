@@ -34,7 +34,7 @@
  *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
-import { advice, tool, type AdviceText } from "../advice.js";
+import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
 import { constants as fsc, existsSync, promises as fsp } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
@@ -46,6 +46,7 @@ import { isInside } from "../../paths.js";
 import { normalizeRelative, toPosix } from "./path-policy.js";
 import { baseRipgrepArgs, IGNORE_FILE_NAMES, NEVER_WALK_DIRS, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { mapLimit } from "../concurrency.js";
+import { closeNames } from "../close-names.js";
 import { runProcess } from "./spawn.js";
 import { BINARY_SNIFF_BYTES, decodeText, sniff, splitLines } from "./text-file.js";
 
@@ -328,6 +329,14 @@ export class Workspace {
     } catch (err) {
       // A dangling chain that leaves the root must look exactly like one whose target exists.
       if (await this.leadsOutside(rel)) throw outsideError(rel);
+      const code = (err as NodeJS.ErrnoException | undefined)?.code;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        const close = await this.closePaths(rel);
+        if (close.length > 0) {
+          const listed = close.map((c) => `'${c}'`).join(" or ");
+          throw new ToolError("NOT_FOUND", `no such file: ${rel}`, joinAdvice(plain(`Did you mean ${listed}?`), NOT_FOUND_HINT));
+        }
+      }
       throw fsError(err, rel);
     }
     this.checkReal(real, rel);
@@ -338,6 +347,47 @@ export class Workspace {
       throw fsError(err, rel);
     }
     return { rel, abs: real, isDirectory: st.isDirectory() };
+  }
+
+  /**
+   * Existing paths close to a missing one, for "did you mean": the first missing component of
+   * `rel` is matched against the names in its folder (`close-names.ts`), and a candidate is kept
+   * when the whole path with it exists and is not denied. At most 3, best first.
+   */
+  private async closePaths(rel: string): Promise<string[]> {
+    const parts = rel.split("/");
+    let dir = "";
+    for (let i = 0; i < parts.length; i++) {
+      const seg = parts[i] as string;
+      const here = dir === "" ? seg : `${dir}/${seg}`;
+      try {
+        await fsp.lstat(path.join(this.root, ...here.split("/")));
+        dir = here;
+        continue;
+      } catch {
+        // the first missing component
+      }
+      let names: string[];
+      try {
+        names = await fsp.readdir(dir === "" ? this.root : path.join(this.root, ...dir.split("/")));
+      } catch {
+        return [];
+      }
+      const out: string[] = [];
+      for (const name of closeNames(seg, names, 10)) {
+        const candidate = [...(dir === "" ? [] : [dir]), name, ...parts.slice(i + 1)].join("/");
+        if (isDeniedPath(candidate)) continue;
+        try {
+          await fsp.lstat(path.join(this.root, ...candidate.split("/")));
+        } catch {
+          continue;
+        }
+        out.push(candidate);
+        if (out.length === 3) break;
+      }
+      return out;
+    }
+    return [];
   }
 
   /**
