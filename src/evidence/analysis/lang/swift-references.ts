@@ -17,7 +17,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, ReferenceRules } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { extractTableReferences, type NodeRole, type ReferenceGrammar } from "./table-references.js";
+import { capitalisedCallType, extractTableReferences, type NodeRole, type ReferenceGrammar } from "./table-references.js";
 import { namedChildren } from "./syntax.js";
 
 const SKIP = new Set([
@@ -155,13 +155,7 @@ const grammar: ReferenceGrammar = {
 
   isType: (node) => node.type === "user_type",
 
-  valueType(value) {
-    // `T(…)` of a type name (capitalised, as the Swift API Design Guidelines name types).
-    if (value.type !== "call_expression") return undefined;
-    const callee = namedChildren(value)[0];
-    const path = callee === undefined ? undefined : grammar.path(callee);
-    return path !== undefined && path[0] !== "" && /^[A-Z]/.test(path[path.length - 1] as string) ? path : undefined;
-  },
+  valueType: (value) => capitalisedCallType(value, grammar.path),
 
   typeArguments(node) {
     return node.type === "user_type" ? namedChildren(node).filter((k) => k.type === "type_arguments") : [];

@@ -44,6 +44,20 @@ export type NodeRole =
   /** Parts walked as types and as values; the rest (a declared name) not at all (an enum member, a cast, a named argument). */
   | { role: "parts"; types?: SyntaxNode[]; values: SyntaxNode[] };
 
+/**
+ * The type a constructor call without `new` gives a variable (Kotlin `C(…)`, Swift `T(…)`): the
+ * callee's path when its last part is capitalised, as both languages' style guides name types
+ * (https://kotlinlang.org/docs/coding-conventions.html#naming-rules,
+ * https://www.swift.org/documentation/api-design-guidelines/#follow-case-conventions);
+ * `undefined` for any other value.
+ */
+export function capitalisedCallType(value: SyntaxNode, path: (node: SyntaxNode) => string[] | undefined): string[] | undefined {
+  if (value.type !== "call_expression") return undefined;
+  const callee = namedChildren(value)[0];
+  const parts = callee === undefined ? undefined : path(callee);
+  return parts !== undefined && parts[0] !== "" && /^[A-Z]/.test(parts[parts.length - 1] as string) ? parts : undefined;
+}
+
 /** A language's description of its grammar for {@link extractTableReferences}. */
 export interface ReferenceGrammar {
   classify(node: SyntaxNode): NodeRole | undefined;
