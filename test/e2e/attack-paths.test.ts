@@ -6,7 +6,7 @@
  * typed error code and that a canary string placed outside the root or in a secret never appears
  * in any output (stdout, stderr, MCP results, what `ask` sends back to the model).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -256,6 +256,74 @@ describe("kind 2: programs shipped in the repository are never run", () => {
     }
     expect(existsSync(`${marker}-git`)).toBe(false);
     expect(existsSync(`${marker}-rg`)).toBe(false);
+  });
+});
+
+describe("kind 3: a file swapped for a link to an outside file while the tools run", () => {
+  let r: string;
+  let swapper: ChildProcess | undefined;
+  beforeAll(() => {
+    r = path.join(w, "race");
+    putFile(outside, "race-target.py", `def needle():\n    return "${CANARY}-raced"\n`);
+    putFile(r, "app/a.py", "def needle():\n    return 'in-root'\n");
+    putFile(r, "app/b.py", "from app.a import needle\n\nneedle()\n");
+    // Swaps app/a.py, by atomic renames, between a plain file and a link to the outside file, as
+    // fast as it can, for as long as the tests of this block run.
+    const script = [
+      'const fs = require("node:fs");',
+      "const [file, target] = process.argv.slice(1);",
+      'const plain = "def needle():\\n    return \'in-root\'\\n";',
+      "for (;;) {",
+      '  try { fs.rmSync(file + ".l", { force: true }); fs.symlinkSync(target, file + ".l"); fs.renameSync(file + ".l", file); } catch {}',
+      '  try { fs.writeFileSync(file + ".f", plain); fs.renameSync(file + ".f", file); } catch {}',
+      "}",
+    ].join("\n");
+    swapper = spawn(process.execPath, ["-e", script, path.join(r, "app/a.py"), path.join(outside, "race-target.py")], { stdio: "ignore" });
+  });
+  afterAll(() => {
+    swapper?.kill("SIGKILL");
+  });
+
+  it("CLI search, symbol, refs and read: the in-root text or a typed refusal, never the outside file", async () => {
+    for (let i = 0; i < 4; i++) {
+      for (const args of [["search", "needle"], ["symbol", "needle"], ["refs", "needle"], ["read", "app/a.py"]]) {
+        const res = await runCli([...args, "--root", r, "--json"], { cwd: r });
+        noCanary(res.stdout, res.stderr);
+        const out = jsonOf(res);
+        if (out.ok) expect(res.code, args.join(" ")).toBe(0);
+        else expect(["DENIED", "NOT_FOUND", "OUTSIDE_ROOT", "UNSUPPORTED"], `${args.join(" ")}: ${out.error?.message}`).toContain(out.error?.code);
+      }
+    }
+  });
+
+  it("MCP search_code, find_symbol, find_references and read_evidence never return the outside file", async () => {
+    const { client } = await mcp(r);
+    for (let i = 0; i < 10; i++) {
+      for (const [name, args] of [
+        ["search_code", { query: "needle" }],
+        ["find_symbol", { name: "needle" }],
+        ["find_references", { name: "needle" }],
+        ["read_evidence", { path: "app/a.py" }],
+      ] as const) {
+        const o = await callTool(client, name, args);
+        noCanary(o.text);
+      }
+    }
+  });
+
+  it("ask: what the model is sent back never holds the outside file", async () => {
+    const { r: res, toolResults } = await askWith(r, {
+      tool_calls: [
+        { name: "search_code", arguments: { query: "needle" } },
+        { name: "find_symbol", arguments: { name: "needle" } },
+        { name: "read_evidence", arguments: { path: "app/a.py" } },
+        { name: "search_code", arguments: { query: "in-root" } },
+        { name: "read_evidence", arguments: { path: "app/a.py" } },
+      ],
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(toolResults.length).toBeGreaterThan(0);
+    noCanary(res.stdout, res.stderr, toolResults);
   });
 });
 
