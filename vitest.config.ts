@@ -12,6 +12,7 @@ export const E2E_FILES = [
   "test/integrations/ask-llama-cpp.test.ts",
   "test/eval/eval-cli.test.ts",
   "test/evidence/bad-input-resources.test.ts",
+  "test/serve/third-party-agent.test.ts",
 ];
 
 export default defineConfig({
