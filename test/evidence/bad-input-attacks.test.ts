@@ -452,10 +452,8 @@ describe("read_git_diff: secrets and budgets", () => {
     const r = repo("ref-tricks", { "a.txt": "a\n" });
     putFile(r, "a.txt", "b\n");
     const ws = await Workspace.open(r);
-    for (const p of ["--output=pwned", "-", "-p"]) {
-      const res = await readGitDiff(ws, d({ path: p }));
-      expect(res.evidence).toEqual([]);
-    }
+    // Each is a literal path (no option reaches git): absent from the tree and unchanged, so NOT_FOUND.
+    for (const p of ["--output=pwned", "-", "-p"]) await expectCode(() => readGitDiff(ws, d({ path: p })), "NOT_FOUND");
     expect(existsSync(path.join(r, "pwned"))).toBe(false);
     for (const ref of ["HEAD@{upstream}", "refs/../x", "@", "HEAD^{tree}", "main^!", "main^@", ":/one", "HEAD\n--output=x"]) {
       await expectCode(() => readGitDiff(ws, d({ base: ref })), "INVALID_ARGUMENT");

@@ -429,8 +429,8 @@ describe("regex and argument injection", () => {
     await expectCode(() => readGitDiff(ws, d({ path: ":(top)" })), "INVALID_ARGUMENT");
     await expectCode(() => readGitDiff(ws, d({ path: ":!src" })), "INVALID_ARGUMENT");
     await expectCode(() => readGitDiff(ws, d({ path: ".env" })), "DENIED");
-    // a glob-looking pathspec is literal (GIT_LITERAL_PATHSPECS)
-    expect((await readGitDiff(ws, d({ path: "*" }))).evidence).toEqual([]);
+    // a glob-looking pathspec is literal (GIT_LITERAL_PATHSPECS): no file is named `*`, so NOT_FOUND, not every change
+    await expectCode(() => readGitDiff(ws, d({ path: "*" })), "NOT_FOUND");
   });
 });
 
