@@ -2,8 +2,8 @@
  * Vitest global setup.
  *
  * - The CLI tests spawn the built CLI (`dist/`). So that they test the current code, `dist/` is
- *   rebuilt here (`tsc -p tsconfig.build.json`, once per run) whenever a file under `src/` is
- *   newer than `dist/cli/main.js`.
+ *   rebuilt here (`tsc -p tsconfig.build.json`, then the CLI bundle `scripts/bundle-cli.ts`, as
+ *   `npm run build` does; once per run) whenever a file under `src/` is newer than `dist/cli/main.js`.
  * - The whole test run (workers and the CLI processes they spawn) keeps its fact cache in one
  *   temporary folder, removed at the end, so `npm test` never writes into the user's real cache
  *   (`~/.cache/codecite`), nor reads the user's configuration file. Tests that check the
@@ -33,6 +33,8 @@ function buildWhenStale(): void {
   if (existsSync(main) && statSync(main).mtimeMs >= newestUnder(path.join(ROOT, "src"))) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  // Then the CLI bundle, as `npm run build` does: the CLI tests run what users run.
+  execFileSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/bundle-cli.ts")], { cwd: ROOT, stdio: "inherit" });
 }
 
 export default function setup(): () => void {
