@@ -47,7 +47,9 @@
  * static prefix (`./locale/` of `` `./locale/${l}.js` ``) may lead to a target, and then `note` names
  * it as a computed import that could reach the module, but no record is made.
  * Only files of the target's language family are parsed, and of those only the files whose text
- * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`); facts come from the
+ * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`; for a module known by
+ * name only, `LanguageSpec.importerNameHints`: Python and JS/TS look at import lines and
+ * specifiers, not at every use of the word); facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. Snippets are read only for the records the budget can show.
@@ -387,8 +389,8 @@ function staticPrefix(text: string): string | undefined {
   return m?.[1];
 }
 
-/** Needles for the prefilter: every target file's hints, or the query's last name part. */
-async function needlesFor(target: QueryTarget, query: string, project: ProjectView): Promise<Needles> {
+/** Needles for the prefilter: every target file's hints (a query that names files of the tree). */
+async function needlesFor(target: QueryTarget, project: ProjectView): Promise<Needles> {
   const literals = new Set<string>();
   const patterns = new Set<string>();
   for (const f of target.files) {
@@ -403,11 +405,34 @@ async function needlesFor(target: QueryTarget, query: string, project: ProjectVi
     for (const l of hints.literals) literals.add(l);
     for (const p of hints.patterns ?? []) patterns.add(p);
   }
-  if (target.files.size === 0) {
-    const parts = query.split(/[./:\\]+/).filter((p) => p !== "" && p !== "@");
-    literals.add(parts[parts.length - 1] ?? query);
-  }
   return { literals: [...literals], patterns: [...patterns] };
+}
+
+/**
+ * Needles for a query known by name only (no target file), per family: the hints of the family's
+ * languages (`LanguageSpec.importerNameHints`), or the name's last part anywhere in the file.
+ * Families with the same needles share one group, so one ripgrep run serves them.
+ */
+function nameNeedlesFor(query: string, families: ReadonlySet<string>, includeSubmodules: boolean): { families: Set<string>; needles: Needles }[] {
+  const parts = query.split(/[./:\\]+/).filter((p) => p !== "" && p !== "@");
+  const word = parts[parts.length - 1] ?? query;
+  const groups = new Map<string, { families: Set<string>; needles: Needles }>();
+  for (const family of [...families].sort()) {
+    const literals = new Set<string>();
+    const patterns = new Set<string>();
+    for (const lang of LANGUAGES) {
+      if (familyOf(lang) !== family) continue;
+      const hints = lang.importerNameHints?.(query, word, includeSubmodules) ?? { literals: [word] };
+      for (const l of hints.literals) literals.add(l);
+      for (const p of hints.patterns ?? []) patterns.add(p);
+    }
+    const needles = { literals: [...literals].sort(), patterns: [...patterns].sort() };
+    const key = JSON.stringify(needles);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { families: new Set([family]), needles });
+    else group.families.add(family);
+  }
+  return [...groups.values()];
 }
 
 /** `file` is a declaration file of the same module as `target` (`x.d.ts` next to `x.ts`/`x.js`). */
@@ -452,16 +477,27 @@ async function collectMatches(
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
   else if (target.families !== undefined) for (const f of target.families) families.add(f);
   else for (const l of LANGUAGES) families.add(familyOf(l));
-  const inFamily = (p: string) => {
-    const lang = languageFor(p);
-    return lang !== undefined && families.has(familyOf(lang));
-  };
-  const candidates = memoize(project, `importers:family:${[...families].sort().join(",")}`, () => new Set(project.files.filter(inFamily)));
-  const needles = await needlesFor(target, query, project);
-  const unlisted: string[] = [];
-  const mentioned = await filesMentioning(ws, candidates, needles, { ...(signal ? { signal } : {}), unlisted });
-  if (!final && (await changedSince(ws, unlisted.filter(inFamily)))) return undefined;
-  const toParse = statFiles(ws, mentioned === undefined ? [...candidates] : [...mentioned].sort());
+  const candidatesOf = (fams: ReadonlySet<string>) =>
+    memoize(project, `importers:family:${[...fams].sort().join(",")}`, () =>
+      new Set(project.files.filter((p) => {
+        const lang = languageFor(p);
+        return lang !== undefined && fams.has(familyOf(lang));
+      })),
+    );
+  const groups = target.files.size > 0 ? [{ families, needles: await needlesFor(target, project) }] : nameNeedlesFor(query, families, includeSubmodules);
+  const chosen = new Set<string>();
+  for (const group of groups) {
+    const candidates = candidatesOf(group.families);
+    const unlisted: string[] = [];
+    const mentioned = await filesMentioning(ws, candidates, group.needles, { ...(signal ? { signal } : {}), unlisted });
+    const inGroup = (p: string) => {
+      const lang = languageFor(p);
+      return lang !== undefined && group.families.has(familyOf(lang));
+    };
+    if (!final && (await changedSince(ws, unlisted.filter(inGroup)))) return undefined;
+    for (const f of mentioned ?? candidates) chosen.add(f);
+  }
+  const toParse = statFiles(ws, [...chosen].sort());
   const facts = await loadFacts(ws, toParse, signal);
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, specifierTargets: new Set() };

@@ -231,6 +231,51 @@ describe("find_importers: the Python prefilter", () => {
   });
 });
 
+describe("find_importers: a module known by name only", () => {
+  // `session` is no module of this tree; the word is written in most files (a parameter, a
+  // comment), and six files name the module in an import. Only those are parsed: a tree where the
+  // word is everywhere once made a first query parse nearly every file.
+  let dir: string;
+  beforeAll(() => {
+    const files: Record<string, string> = {
+      "app/a.py": "import session\n",
+      "app/b.py": "from session import Store\n\nstore = Store()\n",
+      "app/c.py": "import session.backends as backends\n",
+      "app/d.py": 'import importlib\n\nmod = importlib.import_module("session")\n',
+      "web/a.ts": 'import { open } from "session";\n',
+      "web/b.ts": 'const cookies = require("session/cookies");\n',
+      "web/c.ts": 'import { Store } from "./session-store.js";\n// the session store\n',
+      "web/session-store.ts": "export class Store {}\n",
+    };
+    for (let i = 0; i < 20; i++) files[`app/m${i}.py`] = "def handle(session):\n    session.close()\n    return session\n";
+    for (let i = 0; i < 10; i++) files[`web/m${i}.ts`] = "export function f(session: string) {\n  return session;\n}\n";
+    dir = writeTree("codecite-importers-name-", files);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("finds the imports of the name and parses only the files with an import naming it", async () => {
+    const ws = await Workspace.open(dir);
+    const before = factsStats().parsed;
+    const r = await find(ws, "session");
+    expect(where(r)).toEqual(["app/a.py:1-1 session", "app/b.py:1-1 session", "app/d.py:3-3 session", "web/a.ts:1-1 session"]);
+    expect(r.evidence.map((e) => e.language)).toEqual(["python", "python", "python", "typescript"]);
+    // app/{a,b,c,d}.py and web/{a,b}.ts; not the 30 files that only use the word, nor web/c.ts
+    expect(factsStats().parsed - before).toBe(6);
+  });
+
+  it("with include_submodules also the modules below the name", async () => {
+    const r = await findAll(await Workspace.open(dir), "session");
+    expect(where(r)).toEqual([
+      "app/a.py:1-1 session",
+      "app/b.py:1-1 session",
+      "app/c.py:1-1 session.backends",
+      "app/d.py:3-3 session",
+      "web/a.ts:1-1 session",
+      "web/b.ts:1-1 session/cookies",
+    ]);
+  });
+});
+
 describe("find_importers: TS/JS fixtures", () => {
   it("tsconfig paths and baseUrl, ESM .js specifiers, workspace packages with exports", async () => {
     const ws = await open("test/fixtures/ts-monorepo");

@@ -44,6 +44,7 @@ import { createRequire } from "node:module";
 import { posix } from "node:path";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
+import { escapeRustRegex } from "../text-prefilter.js";
 
 /** TypeScript files a JavaScript ending stands for, in TypeScript's order. */
 const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {
@@ -613,6 +614,20 @@ export async function jsImporterHints(file: string, project: ProjectView): Promi
   for (const [name, dir] of await resolver.packages()) if (isWithin(file, dir)) literals.add(name);
   for (const key of await resolver.aliasKeys()) literals.add(key);
   return { literals: [...literals].filter((l) => l !== ""), patterns };
+}
+
+/**
+ * Text that every JS/TS file importing the module `query` by name must contain (see
+ * `LanguageSpec.importerNameHints`). A specifier that leaves the tree is its own module name
+ * (`JsResolver.resolve`), and `find_importers` matches it when it is the query or, with
+ * `includeSubmodules`, starts with the query and a separator; a specifier equal to the query also
+ * leads to the files it reaches. Either way a string literal starts with the query: `"session"`,
+ * `'lodash/fp'`. With `includeSubmodules` a file of the tree below a folder named like the query
+ * matches however it is imported, so the query's last part, anywhere, is the hint then.
+ */
+export function jsImporterNameHints(query: string, word: string, includeSubmodules: boolean): { literals: string[]; patterns?: string[] } {
+  if (includeSubmodules) return { literals: [word] };
+  return { literals: [], patterns: [String.raw`['"\x60]${escapeRustRegex(query)}(?:['"\x60./]|::)`] };
 }
 
 /** tsconfig `paths` matching (TypeScript's `matchPatternOrExact`): exact key, else the longest-prefix `*` pattern. */

@@ -311,6 +311,13 @@ export interface LanguageSpec {
    */
   importerHints?(file: string, project: ProjectView): Promise<{ literals: string[]; patterns?: string[] }>;
   /**
+   * Optional (additive, issue 17): text that every file of this language must contain to import a
+   * module that `find_importers` knows by name only (`numpy`, `session`: no file of the tree has
+   * it), in the form of {@link importerHints}. `query` is the name as asked, `word` its last part
+   * (`linalg` of `numpy.linalg`). Absent → `word` as a plain string, anywhere in the file.
+   */
+  importerNameHints?(query: string, word: string, includeSubmodules: boolean): { literals: string[]; patterns?: string[] };
+  /**
    * Optional (additive, B1): whether an import that resolved outside the tree (`external: true`)
    * matches a `module_name` query: the exact module, or with `includeSubmodules` the module and
    * everything under it (`external-match.ts`). Absent → `res.module` equals the query (or, with

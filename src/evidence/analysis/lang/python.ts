@@ -413,6 +413,10 @@ export const python: LanguageSpec = {
   resolve: resolvePython,
   moduleNames: async (file, project) => pythonLayout(project).moduleNames(file),
   importerHints: (file) => importerHints(file),
+  // An import of a module outside the tree names the module's last part in an import line
+  // (`import numpy.linalg`, `from numpy import linalg`, `import_module("numpy.linalg")`), as an
+  // import of a file names its stem.
+  importerNameHints: (_query, word) => ({ literals: [], patterns: importLinePatterns(word) }),
   matchesExternal,
   references: {
     extract: extractPythonReferences,

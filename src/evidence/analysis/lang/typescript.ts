@@ -6,7 +6,7 @@
  */
 import type { LanguageSpec } from "./language.js";
 import { extractJsFamily } from "./js-family.js";
-import { jsImporterHints, jsResolver } from "./js-resolve.js";
+import { jsImporterHints, jsImporterNameHints, jsResolver } from "./js-resolve.js";
 import { extractJsReferences } from "./js-references.js";
 
 /** Functions every JS-family language module shares. */
@@ -18,6 +18,7 @@ export const jsFamilyParts = {
       ? Promise.resolve({ files: [], module: ref.specifier, external: false, unresolved: true })
       : jsResolver(project).resolve(ref.specifier, fromFile),
   importerHints: jsImporterHints,
+  importerNameHints: jsImporterNameHints,
   references: { extract: (root) => extractJsReferences(root) },
 } satisfies Partial<LanguageSpec>;
 
