@@ -2,39 +2,31 @@
  * `find_importers` against hand-checked truth on a real repository (`ground-truth/<lang>-<repo>-importers.json`:
  * query file → `path:line` of every statement importing it). Runs when the checkout is named in
  * the environment at the truth's commit: `CODECITE_GT_RUBY_RACK=/src/rack` (rack/rack),
- * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim).
+ * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim), `CODECITE_GT_CSHARP_MEDIATR` (jbogard/MediatR),
+ * `CODECITE_GT_KOTLIN_KOTLINPOET` (square/kotlinpoet), `CODECITE_GT_SWIFT_ARGUMENTPARSER`
+ * (apple/swift-argument-parser). Precision and recall on any checkout:
+ * `ground-truth-importers-score.ts`.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { findImporters } from "../../src/evidence/importers.js";
-import { findImportersInput } from "../../src/tools/code-tool-inputs.js";
-
-interface Truth {
-  repository: string;
-  commit: string;
-  importers: Record<string, string[]>;
-}
+import { readTruth, scoreImporters } from "./ground-truth-importers-score.js";
 
 const suites: { env: string; file: string }[] = [
   { env: "CODECITE_GT_RUBY_RACK", file: "ruby-rack-importers.json" },
   { env: "CODECITE_GT_PHP_SLIM", file: "php-slim-importers.json" },
+  { env: "CODECITE_GT_CSHARP_MEDIATR", file: "csharp-mediatr-importers.json" },
+  { env: "CODECITE_GT_KOTLIN_KOTLINPOET", file: "kotlin-kotlinpoet-importers.json" },
+  { env: "CODECITE_GT_SWIFT_ARGUMENTPARSER", file: "swift-argumentparser-importers.json" },
 ];
 
 for (const { env, file } of suites) {
   const root = process.env[env];
   describe.skipIf(root === undefined || root === "")(`find_importers vs ${file}`, () => {
-    const truth = JSON.parse(readFileSync(new URL(`./ground-truth/${file}`, import.meta.url), "utf8")) as Truth;
+    const truth = readTruth(new URL(`./ground-truth/${file}`, import.meta.url).pathname);
     it(`${truth.repository}: every query's importers, exactly`, async () => {
-      const ws = await Workspace.open(root as string);
-      const diffs: string[] = [];
-      for (const [query, expected] of Object.entries(truth.importers)) {
-        const r = await findImporters(ws, findImportersInput.parse({ module_name: query, max_results: 200 }));
-        const got = [...new Set(r.evidence.map((e) => `${e.path}:${e.start_line}`))].sort();
-        const want = [...expected].sort();
-        if (JSON.stringify(got) !== JSON.stringify(want)) diffs.push(`${query}: missing ${want.filter((w) => !got.includes(w)).join(" ")} extra ${got.filter((g) => !want.includes(g)).join(" ")}`);
-      }
+      const score = await scoreImporters(root as string, truth);
+      const diffs = score.queries.filter((q) => q.onlyOurs.length + q.onlyTruth.length > 0).map((q) => `${q.query}: missing ${q.onlyTruth.join(" ")} extra ${q.onlyOurs.join(" ")}`);
       expect(diffs).toEqual([]);
+      expect(score.truth).toBe(Object.values(truth.importers).reduce((n, l) => n + l.length, 0));
     }, 600_000);
   });
 }
