@@ -2,7 +2,7 @@
 import { renderForModel } from "../../src/evidence/advice.js";
 import { describe, expect, it } from "vitest";
 import { csharp, CSHARP_BLIND_SPOT_NOTE } from "../../src/evidence/analysis/lang/csharp.js";
-import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("csharp-project");
 const CORE = "src/Shop.Core";
@@ -76,6 +76,34 @@ describe("c#: using directives", () => {
     expect(await Promise.all(refs.map((r) => csharp.resolve(r, "b.cs", view)))).toEqual([
       { files: [], module: "Fake", external: true },
       { files: ["a.cs"], module: "Real", external: false },
+    ]);
+  });
+
+  it("a using inside a namespace (also a nested block) reads its name relative to the enclosing namespaces, innermost first, then as written", async () => {
+    const view = memoryProject({
+      "Core/Wrappers.cs": "namespace Shop.Wrappers;\npublic class W { }\n",
+      "Core/Inner.cs": "namespace Shop.App.Wrappers { class X { } }\n",
+      "Core/Util.cs": "namespace Util { class U { } }\n",
+      "Core/Nested.cs": "namespace Shop\n{\n    namespace Extra { class E { } }\n}\n",
+      "App/Mediator.cs": "namespace Shop;\n\nusing System;\nusing Wrappers;\nusing Extra;\n",
+      "App/Deep.cs": "namespace Shop.App\n{\n    using Wrappers;\n    using Util;\n}\nusing Wrappers;\n",
+    });
+    const resolved = async (file: string) => {
+      const facts = await factsOf(csharp, (await view.readText(file)) as string);
+      return Promise.all(facts.imports.map(async (r) => ({ line: r.start_line, scope: r.scope, ...(await csharp.resolve(r, file, view)) })));
+    };
+    expect(await resolved("App/Mediator.cs")).toEqual([
+      { line: 3, scope: ["Shop"], files: [], module: "System", external: true },
+      { line: 4, scope: ["Shop"], files: ["Core/Wrappers.cs"], module: "Shop.Wrappers", external: false },
+      // a namespace block nested in another declares the joined name
+      { line: 5, scope: ["Shop"], files: ["Core/Nested.cs"], module: "Shop.Extra", external: false },
+    ]);
+    expect(await resolved("App/Deep.cs")).toEqual([
+      // Shop.App.Wrappers exists, so it wins over Shop.Wrappers
+      { line: 3, scope: ["Shop", "App"], files: ["Core/Inner.cs"], module: "Shop.App.Wrappers", external: false },
+      { line: 4, scope: ["Shop", "App"], files: ["Core/Util.cs"], module: "Util", external: false },
+      // outside any namespace: the name as written, which the tree does not declare
+      { line: 6, scope: undefined, files: [], module: "Wrappers", external: true },
     ]);
   });
 

@@ -16,7 +16,10 @@
  *
  * Resolution: `using N;` → every `.cs` file of the tree that declares `namespace N` (block or
  * file-scoped); `using static N.T;` and an alias → the files that declare a type `T` in namespace
- * `N` (an alias may also name a namespace: tried first). Declarations are read from each file's
+ * `N` (an alias may also name a namespace: tried first). A directive inside a namespace
+ * (`namespace A.B { using C; }`, or after `namespace A.B;`) carries the enclosing namespace parts as
+ * `ImportRef.scope`, and its name is read relative to them first: `C` is `A.B.C` when the tree has
+ * a namespace or type `A.B.C`, else `A.C`, else `C` ({@link qualified}). Declarations are read from each file's
  * text (comments and strings blanked). Anything else (the .NET libraries, packages) is external,
  * matched by its name. A file is named by its namespaces and by `namespace.Type` for its types
  * ({@link LanguageSpec.moduleNames}).
@@ -72,8 +75,11 @@ function extract(root: SyntaxNode): FileFacts {
     if (types.length > 0) def.container = types.join(".");
     symbols.push(def);
   };
-  const walk = (parent: SyntaxNode, types: readonly string[], depth: number): void => {
+  // `spaces`: the namespace parts around `parent`'s children; a file-scoped namespace extends them
+  // for the declarations after it.
+  const walk = (parent: SyntaxNode, types: readonly string[], depth: number, spaces: readonly string[]): void => {
     if (depth > MAX_DEPTH) return;
+    let here = spaces;
     for (const node of namedChildren(parent)) {
       const name = node.childForFieldName("name")?.text;
       const typeKind = node.type === "record_declaration" && allChildren(node).some((c) => c.type === "struct") ? "struct" : TYPE_KINDS[node.type];
@@ -84,25 +90,33 @@ function extract(root: SyntaxNode): FileFacts {
         if (node.type === "enum_declaration") {
           for (const m of namedChildren(body)) if (m.type === "enum_member_declaration") push(m.childForFieldName("name")?.text, "constant", [...types, name], m);
         } else {
-          walk(body, [...types, name], depth + 1);
+          walk(body, [...types, name], depth + 1, here);
         }
         continue;
       }
       switch (node.type) {
         case "using_directive": {
           const ref = usingRef(node);
-          if (ref !== undefined) imports.push(ref);
+          if (ref !== undefined) {
+            if (here.length > 0) ref.scope = [...here];
+            imports.push(ref);
+          }
           continue;
         }
-        case "namespace_declaration":
-        case "file_scoped_namespace_declaration": {
+        case "namespace_declaration": {
           const body = node.childForFieldName("body");
-          if (body !== null) walk(body, types, depth + 1);
+          if (body !== null) walk(body, types, depth + 1, [...here, ...namespaceParts(node)]);
+          continue;
+        }
+        case "file_scoped_namespace_declaration": {
+          here = [...here, ...namespaceParts(node)];
+          const body = node.childForFieldName("body");
+          if (body !== null) walk(body, types, depth + 1, here);
           continue;
         }
         case "declaration_list":
         case "ERROR":
-          walk(node, types, depth + 1);
+          walk(node, types, depth + 1, here);
           continue;
         case "field_declaration":
           if (allChildren(node).some((c) => c.type === "modifier" && c.text === "const")) {
@@ -122,8 +136,14 @@ function extract(root: SyntaxNode): FileFacts {
       else push(name, kind, types, node);
     }
   };
-  walk(root, [], 0);
+  walk(root, [], 0, []);
   return { symbols, imports };
+}
+
+/** `["A", "B"]` for `namespace A.B` (block or file-scoped). */
+function namespaceParts(node: SyntaxNode): string[] {
+  const name = node.childForFieldName("name");
+  return name === null ? [] : name.text.replace(/\s+/g, "").replace(/@/g, "").split(".").filter((p) => p !== "");
 }
 
 /** `operator+` for `public static T operator +(T a, T b)`. */
@@ -167,19 +187,47 @@ function codeOnly(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@"(?:[^"]|"")*"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, " ");
 }
 
+/** The full names of the namespaces `code` declares: a block nested in `namespace A { … }` adds `A.`. */
+function declaredNamespaces(code: string): string[] {
+  const out: string[] = [];
+  const open: (string | undefined)[] = []; // per open brace: the namespace it opens, if any
+  let fileScoped: string | undefined;
+  for (const m of code.matchAll(/\bnamespace\s+([A-Za-z_@][\w.@]*)\s*([{;])|[{}]/g)) {
+    if (m[0] === "}") open.pop();
+    else if (m[0] === "{") open.push(undefined);
+    else {
+      const name = [fileScoped, ...open, (m[1] as string).replace(/@/g, "")].filter((p) => p !== undefined).join(".");
+      out.push(name);
+      if (m[2] === "{") open.push((m[1] as string).replace(/@/g, ""));
+      else fileScoped = name;
+    }
+  }
+  return out;
+}
+
 function declaredIn(project: ProjectView, file: string): Promise<Declared | undefined> {
   return memoize(project, `csharp:declared:${file}`, async () => {
     const text = await project.readText(file);
     if (text === undefined) return undefined;
     const code = codeOnly(text);
-    const namespaces = [...code.matchAll(/\bnamespace\s+([A-Za-z_@][\w.@]*)\s*[{;]/g)].map((m) => (m[1] as string).replace(/@/g, ""));
+    const namespaces = declaredNamespaces(code);
     const types = [...code.matchAll(/\b(?:class|struct|interface|enum|record|delegate\s+[\w<>.,?[\]\s]+?)\s+([A-Za-z_]\w*)/g)].map((m) => m[1] as string);
     return { namespaces: [...new Set(namespaces)], types: [...new Set(types)] };
   });
 }
 
+/** What the `.cs` files of a tree declare. */
+interface CSharpIndex {
+  /** Namespace → files declaring it. */
+  namespaces: Map<string, string[]>;
+  /** `namespace.Type` → files declaring the type. */
+  types: Map<string, string[]>;
+  /** Every declared namespace and each of its leading parts (`A`, `A.B` for `A.B.C`). */
+  prefixes: Set<string>;
+}
+
 /** Namespace → files, and `namespace.Type` → files, over every `.cs` file (once per view). */
-function csharpIndex(project: ProjectView): Promise<{ namespaces: Map<string, string[]>; types: Map<string, string[]> }> {
+function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
   return memoize(project, "csharp:index", async () => {
     const namespaces = new Map<string, string[]>();
     const types = new Map<string, string[]>();
@@ -198,14 +246,37 @@ function csharpIndex(project: ProjectView): Promise<{ namespaces: Map<string, st
         for (const t of d.types) add(types, ns === "" ? t : `${ns}.${t}`, file);
       }
     }
-    return { namespaces, types };
+    const prefixes = new Set<string>();
+    for (const ns of namespaces.keys()) {
+      const parts = ns.split(".");
+      for (let i = 1; i <= parts.length; i++) prefixes.add(parts.slice(0, i).join("."));
+    }
+    return { namespaces, types, prefixes };
   });
+}
+
+/**
+ * The full name a using directive written inside namespace `scope` stands for (C# language
+ * specification, "Namespace and type names"): its first identifier is looked up as a member of each
+ * enclosing namespace, innermost first, then of the global namespace; the first namespace that has
+ * a namespace or type of that name wins (`using Wrappers;` inside `namespace MediatR` →
+ * `MediatR.Wrappers`). Only namespaces and types of the tree are known, so a name found in none of
+ * them is taken as written.
+ */
+function qualified(name: string, scope: readonly string[] | undefined, index: CSharpIndex): string {
+  if (scope === undefined) return name;
+  const first = name.split(".")[0] as string;
+  for (let k = scope.length; k > 0; k--) {
+    const prefix = scope.slice(0, k).join(".");
+    if (index.prefixes.has(`${prefix}.${first}`) || index.types.has(`${prefix}.${first}`)) return `${prefix}.${name}`;
+  }
+  return name;
 }
 
 /** Resolves one `using` directive (rules in the module comment). Never throws. */
 async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution> {
-  const name = ref.specifier.replace(/<.*$/, "");
   const index = await csharpIndex(project);
+  const name = qualified(ref.specifier.replace(/<.*$/, ""), ref.scope, index);
   const isStatic = ref.flags?.includes(STATIC_USING_FLAG) === true;
   if (!isStatic) {
     const files = index.namespaces.get(name);
@@ -240,10 +311,10 @@ async function moduleNames(file: string, project: ProjectView): Promise<string[]
   return out;
 }
 
-/** Every importer names one of the file's namespaces in full. */
+/** Every importer names the last part of one of the file's namespaces (in full, or relative to an enclosing namespace). */
 async function importerHints(file: string, project: ProjectView): Promise<{ literals: string[] }> {
   const d = await declaredIn(project, file);
-  const literals = d?.namespaces.filter((n) => n !== "") ?? [];
+  const literals = [...new Set(d?.namespaces.filter((n) => n !== "").map((n) => n.slice(n.lastIndexOf(".") + 1)) ?? [])];
   return { literals: literals.length > 0 ? literals : [file.slice(file.lastIndexOf("/") + 1, -".cs".length)] };
 }
 

@@ -49,6 +49,8 @@ export interface ImportRef {
   /**
    * Inline modules that enclose the statement, outermost first (Rust `mod a { mod b { use super::x; } }`
    * → `["a", "b"]`). Relative paths (`self::`, `super::`, `mod x;`) resolve from there. Absent at file level.
+   * C# (additive, issue 15): the parts of the namespace around a `using` placed inside one
+   * (`namespace A.B { using C; }` → `["A", "B"]`), whose name is then read relative to it.
    */
   scope?: string[];
   /**
