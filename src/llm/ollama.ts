@@ -1,5 +1,7 @@
 /**
- * `OllamaProvider`: chat against an Ollama server through the official `ollama` client (0.6.x).
+ * `OllamaProvider`: chat against an Ollama server through the official `ollama` client (0.6.x);
+ * a streamed chat is read line by line over `node:http` (`http-lines.ts`) unless a custom
+ * `fetch` is given (the client's web streams cost more per chunk than a gateway can spend).
  *
  * Wire protocol (Ollama API documentation): `POST /api/chat` (NDJSON stream when the caller
  * wants deltas, one JSON body otherwise), `GET /api/tags`, `POST /api/show`, `GET /api/version`.
@@ -20,6 +22,7 @@ import type {
   Message as WireMessage,
   Tool as WireTool,
 } from "ollama";
+import { HttpStatusError, postLines } from "./http-lines.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
@@ -46,7 +49,7 @@ export interface OllamaProviderOptions {
   host?: string;
   /** Whole-request timeout in ms, streaming included (default `DEFAULT_OLLAMA_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** `fetch` to use underneath (default: the global one). */
+  /** `fetch` to use underneath, streamed chats included (default: the global one, and `node:http` for streamed chats). */
   fetch?: typeof fetch;
 }
 
@@ -66,6 +69,22 @@ interface ResponseErrorLike {
 
 function isResponseError(e: unknown): e is ResponseErrorLike {
   return typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ResponseError";
+}
+
+/** The status and message of an HTTP error reply: Ollama's `{"error": …}` body, else the text (what the client reads). */
+function statusError(e: unknown): { status: number; text: string } | undefined {
+  if (isResponseError(e)) return { status: e.status_code, text: String(e.error ?? e.message ?? "") };
+  if (!(e instanceof HttpStatusError)) return undefined;
+  if (e.contentType.includes("application/json")) {
+    try {
+      const body: unknown = JSON.parse(e.body);
+      const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;
+      if (typeof error === "string" && error !== "") return { status: e.status, text: error };
+    } catch {
+      // not JSON after all: the text below
+    }
+  }
+  return { status: e.status, text: e.body || `Error ${e.status}: ${e.statusText}` };
 }
 
 /** Network error codes that mean "nothing is listening / cannot connect". */
@@ -178,6 +197,47 @@ function usageOf(r: Partial<WireChatResponse>): ChatTurn["usage"] {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
+/** A streamed reply gathered part by part (Ollama NDJSON lines), passing each delta on. */
+class StreamedTurn {
+  #content = "";
+  #thinking = "";
+  readonly #calls: ToolCall[] = [];
+  #last: Partial<WireChatResponse> = {};
+  /** The last part (`done: true`) has come. */
+  done = false;
+
+  constructor(private readonly opts: ChatOptions) {}
+
+  /** Takes one part; returns whether it was the last. */
+  add(part: Partial<WireChatResponse>): boolean {
+    const msg = part.message;
+    if (msg) {
+      if (typeof msg.thinking === "string" && msg.thinking !== "") {
+        this.#thinking += msg.thinking;
+        this.opts.onThinking?.(msg.thinking);
+      }
+      if (typeof msg.content === "string" && msg.content !== "") {
+        this.#content += msg.content;
+        this.opts.onContent?.(msg.content);
+      }
+      // One loop push per call: a spread of 150k calls would overflow the stack.
+      if (msg.tool_calls !== undefined) for (const c of fromWireToolCalls(msg.tool_calls)) this.#calls.push(c);
+    }
+    this.#last = part;
+    this.done = part.done === true;
+    return this.done;
+  }
+
+  result(): ChatTurn {
+    const turn: ChatTurn = { content: this.#content, tool_calls: this.#calls };
+    if (this.#thinking !== "") turn.thinking = this.#thinking;
+    if (typeof this.#last.done_reason === "string" && this.#last.done_reason !== "") turn.done_reason = this.#last.done_reason;
+    const usage = usageOf(this.#last);
+    if (usage) turn.usage = usage;
+    return turn;
+  }
+}
+
 /** A chat provider backed by an Ollama server. */
 export class OllamaProvider implements Provider {
   readonly id = "ollama";
@@ -188,6 +248,7 @@ export class OllamaProvider implements Provider {
   readonly location: string;
   readonly timeoutMs: number;
   readonly #fetch: typeof fetch;
+  readonly #customFetch: typeof fetch | undefined;
   readonly #authorization: string | undefined;
 
   /** @throws AddressError when `host` is not an address (see `normalizeOllamaHost`). */
@@ -196,6 +257,7 @@ export class OllamaProvider implements Provider {
     this.location = url;
     this.#authorization = authorization;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
+    this.#customFetch = opts.fetch;
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
   }
 
@@ -242,6 +304,7 @@ export class OllamaProvider implements Provider {
     Object.assign(options, req.ollamaOptions, samplingOptions(req.sampling));
     if (Object.keys(options).length > 0) body.options = options;
     const streaming = opts.onContent !== undefined || opts.onThinking !== undefined;
+    if (streaming && this.#customFetch === undefined) return this.#streamLines(body, req.model, opts);
     const client = this.#client(opts.signal);
     return withStdoutGuard(async () => {
       try {
@@ -261,36 +324,40 @@ export class OllamaProvider implements Provider {
           return turn;
         }
         const stream = await client.chat({ ...body, stream: true });
-        let content = "";
-        let thinking = "";
-        const calls: ToolCall[] = [];
-        let last: Partial<WireChatResponse> = {};
-        for await (const part of stream) {
-          const msg = part.message;
-          if (msg) {
-            if (typeof msg.thinking === "string" && msg.thinking !== "") {
-              thinking += msg.thinking;
-              opts.onThinking?.(msg.thinking);
-            }
-            if (typeof msg.content === "string" && msg.content !== "") {
-              content += msg.content;
-              opts.onContent?.(msg.content);
-            }
-            // One loop push per call: a spread of 150k calls would overflow the stack.
-            for (const c of fromWireToolCalls(msg.tool_calls)) calls.push(c);
-          }
-          last = part;
-        }
-        const turn: ChatTurn = { content, tool_calls: calls };
-        if (thinking !== "") turn.thinking = thinking;
-        if (typeof last.done_reason === "string" && last.done_reason !== "") turn.done_reason = last.done_reason;
-        const usage = usageOf(last);
-        if (usage) turn.usage = usage;
-        return turn;
+        const turn = new StreamedTurn(opts);
+        for await (const part of stream) turn.add(part);
+        return turn.result();
       } catch (err) {
         throw this.#toProviderError(err, req.model, opts.signal);
       }
     });
+  }
+
+  /** A streamed `POST /api/chat` read line by line over `node:http` (see the module comment). */
+  async #streamLines(body: WireChatRequest, model: string, opts: ChatOptions): Promise<ChatTurn> {
+    const turn = new StreamedTurn(opts);
+    const headers: Record<string, string> = { accept: "application/x-ndjson" };
+    if (this.#authorization !== undefined) headers.authorization = this.#authorization;
+    try {
+      await postLines(`${this.location}/api/chat`, JSON.stringify({ ...body, stream: true }), { headers, signal: opts.signal, timeoutMs: this.timeoutMs }, (line) => {
+        if (line.trim() === "") return false;
+        let part: unknown;
+        try {
+          part = JSON.parse(line);
+        } catch {
+          throw new ProviderError("BAD_RESPONSE", `Ollama at ${this.location} sent a line that is not JSON: ${line.slice(0, 120)}`);
+        }
+        if (typeof part !== "object" || part === null || Array.isArray(part)) {
+          throw new ProviderError("BAD_RESPONSE", `Ollama at ${this.location} sent a line that is not a JSON object: ${line.slice(0, 120)}`);
+        }
+        if ("error" in part) throw new ProviderError("BAD_RESPONSE", `unexpected reply from Ollama at ${this.location}: ${String((part as { error: unknown }).error)}`);
+        return turn.add(part as Partial<WireChatResponse>);
+      });
+    } catch (err) {
+      throw this.#toProviderError(err, model, opts.signal);
+    }
+    if (!turn.done) throw new ProviderError("BAD_RESPONSE", `unexpected reply from Ollama at ${this.location}: the stream ended without its last ("done") line`);
+    return turn.result();
   }
 
   /**
@@ -375,9 +442,9 @@ export class OllamaProvider implements Provider {
         "A first request loads the model and can be slow; try again, use a smaller model, or check `ollama ps`.",
       );
     }
-    if (isResponseError(err)) {
-      const status = err.status_code;
-      const text = String(err.error ?? err.message ?? "");
+    const http = statusError(err);
+    if (http) {
+      const { status, text } = http;
       if (status === 400 && /does not support tools/i.test(text)) {
         return new ProviderError(
           "TOOLS_UNSUPPORTED",

@@ -231,3 +231,129 @@ describe("OllamaProvider model queries", () => {
     expect(new OllamaProvider({ host: "HTTP://Example.com:8080/" }).location).toBe("http://example.com:8080");
   });
 });
+
+/** An upstream that answers every request with `reply`; counts TCP connections and records request bodies. */
+async function rawServer(reply: (res: http.ServerResponse, body: string) => void): Promise<{ host: string; connections: () => number; bodies: string[]; close(): Promise<void> }> {
+  let connections = 0;
+  const bodies: string[] = [];
+  const s = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (d: string) => (body += d));
+    req.on("end", () => {
+      bodies.push(body);
+      reply(res, body);
+    });
+  });
+  s.on("connection", () => connections++);
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  return {
+    host: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    connections: () => connections,
+    bodies,
+    close: () =>
+      new Promise<void>((r) => {
+        s.closeAllConnections();
+        s.close(() => r());
+      }),
+  };
+}
+
+const part = (content: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model: "m", message: { role: "assistant", content }, done: false, ...extra });
+
+describe("OllamaProvider.chat streamed over node:http", () => {
+  let raw: Awaited<ReturnType<typeof rawServer>> | undefined;
+  afterEach(async () => {
+    await raw?.close();
+    raw = undefined;
+  });
+
+  it("joins lines split across writes, accepts CRLF, reads the last line's reason and counts, and reuses the connection", async () => {
+    raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      const text = `${part("Hel")}\r\n${part("lo, ")}\n${part("wörld")}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "length", prompt_eval_count: 7, eval_count: 3 })}\n`;
+      // Cut inside a line and inside the two bytes of "ö".
+      const bytes = Buffer.from(text);
+      const cut = bytes.indexOf(Buffer.from("ö")) + 1;
+      res.write(bytes.subarray(0, 10));
+      setTimeout(() => {
+        res.write(bytes.subarray(10, cut));
+        setTimeout(() => res.end(bytes.subarray(cut)), 10);
+      }, 10);
+    });
+    const p = new OllamaProvider({ host: raw.host });
+    for (let i = 0; i < 2; i++) {
+      const deltas: string[] = [];
+      const turn = await p.chat({ model: "m", messages: [{ role: "user", content: "q" }], temperature: 0.5 }, { onContent: (d) => deltas.push(d) });
+      expect(deltas).toEqual(["Hel", "lo, ", "wörld"]);
+      expect(turn).toEqual({ content: "Hello, wörld", tool_calls: [], done_reason: "length", usage: { prompt_tokens: 7, completion_tokens: 3 } });
+    }
+    expect(JSON.parse(raw.bodies[0]!)).toEqual({ model: "m", messages: [{ role: "user", content: "q" }], options: { temperature: 0.5 }, stream: true });
+    expect(raw.connections()).toBe(1);
+  });
+
+  it("a line that is not JSON, or a stream without its done line, is BAD_RESPONSE", async () => {
+    raw = await rawServer((res, body) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      if (body.includes("garbage")) res.end(`${part("a")}\n<html>502</html>\n`);
+      else res.end(`${part("a")}\n`);
+    });
+    const p = new OllamaProvider({ host: raw.host });
+    const garbage = await expectProviderError(p.chat({ model: "m", messages: [{ role: "user", content: "garbage" }] }, { onContent: () => {} }));
+    expect(garbage.code).toBe("BAD_RESPONSE");
+    expect(garbage.message).toContain("sent a line that is not JSON: <html>502</html>");
+    const cut = await expectProviderError(p.chat({ model: "m", messages: [{ role: "user", content: "short" }] }, { onContent: () => {} }));
+    expect(cut.code).toBe("BAD_RESPONSE");
+    expect(cut.message).toContain('the stream ended without its last ("done") line');
+  });
+
+  it("an HTTP error body is read as the client reads it: Ollama's JSON error, else the text", async () => {
+    raw = await rawServer((res, body) => {
+      if (body.includes("json")) {
+        res.writeHead(404, { "content-type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ error: 'model "m" not found, try pulling it first' }));
+      } else {
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end("busy");
+      }
+    });
+    const p = new OllamaProvider({ host: raw.host });
+    const missing = await expectProviderError(p.chat({ model: "m", messages: [{ role: "user", content: "json" }] }, { onContent: () => {} }));
+    expect(missing.code).toBe("MODEL_NOT_FOUND");
+    expect(missing.hint).toBe("ollama pull m");
+    const busy = await expectProviderError(p.chat({ model: "m", messages: [{ role: "user", content: "text" }] }, { onContent: () => {} }));
+    expect(busy.code).toBe("HTTP");
+    expect(busy.status).toBe(503);
+    expect(busy.message).toContain("HTTP 503: busy");
+  });
+
+  it("a stream that stops mid-way times out with TIMEOUT, and a caller's abort rejects with its reason", async () => {
+    raw = await rawServer((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${part("first")}\n`);
+    });
+    const seen: string[] = [];
+    const e = await expectProviderError(new OllamaProvider({ host: raw.host, timeoutMs: 200 }).chat({ model: "m", messages: [] }, { onContent: (d) => seen.push(d) }));
+    expect(e.code).toBe("TIMEOUT");
+    expect(seen).toEqual(["first"]);
+    const ac = new AbortController();
+    const pending = new OllamaProvider({ host: raw.host }).chat({ model: "m", messages: [] }, { signal: ac.signal, onContent: () => ac.abort(new Error("client left")) });
+    await expect(pending).rejects.toThrow("client left");
+  });
+
+  it("a custom fetch carries the streamed chat too", async () => {
+    server = await startFakeOllama({ turns: [{ content: "via fetch", chunkSize: 4 }] });
+    const urls: string[] = [];
+    const p = new OllamaProvider({
+      host: server.host,
+      fetch: (input, init) => {
+        urls.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    const deltas: string[] = [];
+    const turn = await p.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "q" }] }, { onContent: (d) => deltas.push(d) });
+    expect(urls).toEqual([`${server.host}/api/chat`]);
+    expect(deltas).toEqual(["via ", "fetc", "h"]);
+    expect(turn.content).toBe("via fetch");
+  });
+});

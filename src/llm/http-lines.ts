@@ -1,0 +1,138 @@
+/**
+ * A streamed HTTP `POST` read line by line (NDJSON, server-sent events), over `node:http` /
+ * `node:https` with a keep-alive agent. The providers stream chats this way instead of through
+ * `fetch`: web streams cost a promise, a copy and a decode per read, which a gateway relaying
+ * thousands of chunks a second (`codecite serve`) pays on every chunk.
+ */
+import http from "node:http";
+import https from "node:https";
+
+/** A reply with a status outside 2xx: its status, content type and body (at most `ERROR_BODY_BYTES`). */
+export class HttpStatusError extends Error {
+  override readonly name = "HttpStatusError";
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly contentType: string,
+    readonly body: string,
+  ) {
+    super(`HTTP ${status} ${statusText}`);
+  }
+}
+
+/** Most bytes of an error reply's body that are kept. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/** Options of {@link postLines}. */
+export interface PostLinesOptions {
+  headers?: Record<string, string>;
+  /** Aborts the request; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Whole-request limit in ms, reading included; the promise rejects with a `TimeoutError` DOMException. */
+  timeoutMs?: number;
+  /** Connection pool (default: one keep-alive agent per protocol for this module). */
+  agent?: http.Agent;
+}
+
+const AGENTS = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+/**
+ * POSTs `body` (a JSON text) to `url` and calls `onLine` with each line of a 2xx reply, without
+ * its line break (`\n` or `\r\n`), as soon as the line is complete; a last line without a line
+ * break too. `onLine` returns `true` to stop: the rest of the reply is read and dropped.
+ * Resolves once the reply has ended or `onLine` stopped it.
+ * @throws HttpStatusError for a status outside 2xx; the socket's error (with its `code`, e.g.
+ *   `ECONNREFUSED`, or `ECONNRESET` for a reply cut short) when the connection fails; a
+ *   `TimeoutError` DOMException after `timeoutMs`; the signal's reason when it aborts; whatever
+ *   `onLine` throws (the request is then destroyed).
+ */
+export function postLines(url: string, body: string, opts: PostLinesOptions, onLine: (line: string) => boolean | void): Promise<void> {
+  const { signal } = opts;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    const fail = (err: unknown) => {
+      settle(err);
+      req.destroy();
+    };
+    const onAbort = () => fail(signal!.reason);
+    const req = (secure ? https : http).request(
+      target,
+      {
+        method: "POST",
+        agent: opts.agent ?? (secure ? AGENTS.https : AGENTS.http),
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...opts.headers },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.setEncoding("utf8");
+        if (status < 200 || status > 299) {
+          let text = "";
+          res.on("data", (d: string) => {
+            if (text.length < ERROR_BODY_BYTES) text += d;
+          });
+          res.on("end", () => settle(new HttpStatusError(status, res.statusMessage ?? "", String(res.headers["content-type"] ?? ""), text.slice(0, ERROR_BODY_BYTES))));
+          res.on("error", fail);
+          return;
+        }
+        let pending = "";
+        let stopped = false;
+        const deliver = (line: string): void => {
+          if (stopped) return;
+          try {
+            if (onLine(line.endsWith("\r") ? line.slice(0, -1) : line) === true) {
+              stopped = true;
+              settle();
+            }
+          } catch (err) {
+            fail(err);
+          }
+        };
+        res.on("data", (d: string) => {
+          if (stopped) return;
+          let start: number;
+          let nl = d.indexOf("\n");
+          if (nl === -1) {
+            pending += d;
+            return;
+          }
+          // The usual case: a chunk holds whole lines; the first joins what was pending.
+          deliver(pending === "" ? d.slice(0, nl) : pending + d.slice(0, nl));
+          pending = "";
+          start = nl + 1;
+          while (!stopped && (nl = d.indexOf("\n", start)) !== -1) {
+            deliver(d.slice(start, nl));
+            start = nl + 1;
+          }
+          if (start < d.length) pending = d.slice(start);
+        });
+        res.on("end", () => {
+          if (pending !== "") deliver(pending);
+          settle();
+        });
+        // A reply cut short: an `ECONNRESET` error (and no `end`).
+        res.on("error", fail);
+        res.on("close", () => {
+          if (!res.complete) fail(Object.assign(new Error("the reply was cut short"), { code: "ECONNRESET" }));
+        });
+      },
+    );
+    req.on("error", fail);
+    if (opts.timeoutMs !== undefined) {
+      timer = setTimeout(() => fail(new DOMException(`no complete reply within ${opts.timeoutMs} ms`, "TimeoutError")), opts.timeoutMs);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.end(body);
+  });
+}
