@@ -91,21 +91,26 @@ export class OllamaChatWriter extends BufferedChatWriter {
     super(stream);
   }
 
-  #line(message: Record<string, unknown>): void {
+  /** The start of every streamed line, up to the message's `"content":` (built once per reply). */
+  #head: string | undefined;
+
+  /** Writes one line `{"model","created_at","message":{"role":"assistant","content":<content><rest>},"done":false}`; `content` and `rest` are JSON text. */
+  #line(content: string, rest = ""): void {
     if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
-    this.res.write(`${JSON.stringify({ model: this.model, created_at: this.#created, message: { role: "assistant", content: "", ...message }, done: false })}\n`);
+    this.#head ??= `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`;
+    this.res.write(`${this.#head}${content}${rest}},"done":false}\n`);
   }
 
   protected streamThinking(delta: string): void {
-    this.#line({ thinking: delta });
+    this.#line('""', `,"thinking":${JSON.stringify(delta)}`);
   }
 
   protected streamContent(delta: string): void {
-    this.#line({ content: delta });
+    this.#line(JSON.stringify(delta));
   }
 
   protected streamToolCalls(calls: ToolCall[]): void {
-    this.#line({ tool_calls: wireCalls(calls) });
+    this.#line('""', `,"tool_calls":${JSON.stringify(wireCalls(calls))}`);
   }
 
   /** The last line's or the body's fields: `done`, `done_reason` and the counts. */

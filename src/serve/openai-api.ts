@@ -119,22 +119,36 @@ export class OpenAIChatWriter extends BufferedChatWriter {
     super(stream);
   }
 
+  /** The start of every event, up to the choice's `"delta":` (built once per reply). */
+  #head: string | undefined;
+
   #chunk(delta: Record<string, unknown>, finish: FinishReason | null = null): void {
+    const d = this.#sentRole ? delta : { role: "assistant", ...delta };
+    this.#event(JSON.stringify(d), finish);
+  }
+
+  /** Writes one `chat.completion.chunk` event whose `delta` is the JSON text `delta`. */
+  #event(delta: string, finish: FinishReason | null = null): void {
     if (!this.res.headersSent) {
       this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     }
-    const d = this.#sentRole ? delta : { role: "assistant", ...delta };
     this.#sentRole = true;
-    const chunk = { id: this.#id, object: "chat.completion.chunk", created: this.#created, model: this.model, choices: [{ index: 0, delta: d, finish_reason: finish }] };
-    this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    this.#head ??= `data: {"id":${JSON.stringify(this.#id)},"object":"chat.completion.chunk","created":${this.#created},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":`;
+    this.res.write(`${this.#head}${delta},"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`);
+  }
+
+  /** One text field's delta: the common case after the first event, written without building objects. */
+  #text(field: "content" | "reasoning_content", delta: string): void {
+    if (this.#sentRole) this.#event(`{"${field}":${JSON.stringify(delta)}}`);
+    else this.#chunk({ [field]: delta });
   }
 
   protected streamThinking(delta: string): void {
-    this.#chunk({ reasoning_content: delta });
+    this.#text("reasoning_content", delta);
   }
 
   protected streamContent(delta: string): void {
-    this.#chunk({ content: delta });
+    this.#text("content", delta);
   }
 
   protected streamToolCalls(calls: ToolCall[]): void {
