@@ -49,6 +49,25 @@ describe("ruby: definitions", () => {
     ]);
   });
 
+  it("blocks of a call that is the receiver of another (`Class.new do … end.new`), of an argument of a call with a receiver, and of a call inside an indexed value count", async () => {
+    const src = [
+      "describe 'x' do",
+      "  it 'y' do",
+      "    lock = Class.new do",
+      "      def unlock; end",
+      "    end.new",
+      "    lambda { def input.binmode?; end }.must_raise(E)",
+      "    app = Rack::Lint.new(lambda { |env| def io.each; end })",
+      "    body = lint(app) { |b| def b.close; end }.call(env)[2]",
+      "  end",
+      "end",
+      "",
+    ].join("\n");
+    expect((await factsOf(ruby, src)).symbols.map((s) => `${s.container ?? ""}.${s.name} ${s.kind} ${s.start_line}`)).toEqual([
+      ".unlock function 4", "input.binmode? method 6", "io.each method 7", "b.close method 8",
+    ]);
+  });
+
   it("find_symbol: `Cart` finds both sites, `Shop::Cart.build` the singleton method, `Cart#items` the accessor", async () => {
     expect((await definitionsOf(root, "Cart")).records).toEqual([
       "lib/shop/cart.rb:4-29 Shop.Cart flags=truncated class |   class Cart",

@@ -13,6 +13,9 @@
  *   have `obj` as container.
  * - `CONST = …` → `constant`; the `def`s in a block passed on its right (`X = Struct.new(:a) do … end`)
  *   have `X` as container.
+ * - A block passed to a call that is the receiver of another (`Class.new do … end.new`,
+ *   `lambda { def obj.m … }.call`) is walked like any call's block: its `def`s belong to the scope
+ *   around (an anonymous class has no name of its own).
  * - Range: the whole definition.
  *
  * Imports: one {@link ImportRef} per `require`, `require_relative`, `load` or `autoload` call whose
@@ -40,7 +43,7 @@ const LOAD_FLAG = "load";
 const REQUIRES = new Set(["require", "require_relative", "load", "autoload"]);
 const ACCESSORS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);
 /** Nodes walked into for definitions (bodies of classes, modules and blocks, never of methods). */
-const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "if_modifier", "unless_modifier", "ERROR"]);
+const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "if_modifier", "unless_modifier", "element_reference", "ERROR"]);
 const MAX_DEPTH = 128;
 
 /** A `Const` or `A::B` name as parts (`::A::B` → `["A", "B"]`). */
@@ -111,6 +114,8 @@ function extract(root: SyntaxNode): FileFacts {
           // `X = Struct.new(:a) do def m … end end`, `app = Class.new do … end`: the block's definitions.
           const right = node.childForFieldName("right");
           if (right?.type === "call") call(right, inner);
+          // `body = f { … }.call(env)[2]`: the call is inside the value.
+          else if (right !== null && ENTER.has(right.type)) walk(right, inner, depth + 1);
           break;
         }
         case "call":
@@ -121,9 +126,12 @@ function extract(root: SyntaxNode): FileFacts {
       }
     }
   };
-  const call = (node: SyntaxNode, scope: readonly string[]): void => {
+  const call = (node: SyntaxNode, scope: readonly string[], depth = 0): void => {
     const method = node.childForFieldName("method")?.text ?? "";
     const args = node.childForFieldName("arguments");
+    // `Class.new do … end.new`, `lambda { … }.must_raise(E)`: the block belongs to the receiver's call.
+    const receiver = node.childForFieldName("receiver");
+    if (receiver?.type === "call" && depth < MAX_DEPTH) call(receiver, scope, depth + 1);
     if (node.childForFieldName("receiver") === null && ACCESSORS.has(method)) {
       for (const a of namedChildren(args ?? node)) {
         if (a.type !== "simple_symbol") continue;
@@ -134,7 +142,8 @@ function extract(root: SyntaxNode): FileFacts {
       return;
     }
     // `private def m … end`, `memoize def m … end`: the definition is the argument.
-    if (node.childForFieldName("receiver") === null && args !== null) walk(args, scope, 1);
+    // `Rack::Lint.new(lambda { def obj.m … })`: definitions in blocks passed as arguments too.
+    if (args !== null) walk(args, scope, 1);
     // `included do … end`, `Foo.configure do … end`: definitions in the block belong to this scope.
     const block = node.childForFieldName("block");
     if (block !== null) walk(block, scope, 1);
