@@ -18,7 +18,11 @@
  * package: `ReferenceRules.sharedScope`); a wildcard import. A path not led by a bound name may
  * name a module (Rust `crate::a::f`, Java `com.a.B`: `ReferenceRules.modulePath`). Each further
  * part is a member: of a module (its top-level names, or a submodule), or of a class (its members,
- * then its bases' members, in the order written).
+ * then its bases' members, in the order written). Where definitions are global and open (Ruby:
+ * `ReferenceRules.globalDefinitions`), every site of one qualified name is one definition, and a
+ * path also names the definitions of its qualified name in the files the query read. Of a chain
+ * of readings of one written name in nested scopes (`NameUse.alternative`), only the first that
+ * names anything counts.
  *
  * **Methods**: `self.m`/`this.m`/`cls.m` resolve in the class around them (so in subclasses too);
  * `x.m` where `x` is bound to `C(...)`/`new C()` or declared with type `C` resolves in `C`. Any other
@@ -152,12 +156,14 @@ class Resolver {
           for (const s of f?.symbols ?? []) if (s.name === name && s.container === undefined) out.push({ kind: "def", file: other, qualified: name });
         }
       }
-      if (out.length === 0) {
+      // Wildcard imports; where definitions are open (Ruby), a name defined here may be reopened in a required file too.
+      if (out.length === 0 || lang.references?.globalDefinitions) {
         for (const b of refs?.bindings ?? []) {
           if (b.member !== "*") continue;
           for (const m of await this.binding(file, { ...b, member: undefined }, hops + 1)) out.push(...(await this.member(m, name, hops + 1)));
         }
       }
+      if (out.length === 0 && lang.references?.globalDefinitions) out.push(...this.#global(lang, name));
       return dedupe(out);
     });
   }
@@ -171,6 +177,7 @@ class Resolver {
       const ref: ImportRef = { specifier: b.specifier, start_line: b.line, end_line: b.line };
       if (b.member !== undefined) ref.names = [b.member];
       if (b.scope !== undefined) ref.scope = b.scope;
+      if (b.flags !== undefined) ref.flags = b.flags;
       const res = await lang.resolve(ref, file, this.project);
       if (res.unresolved || res.external || res.files.length === 0) return [];
       let module = await this.#moduleValue(lang, res.files, res.module);
@@ -240,6 +247,7 @@ class Resolver {
         for (const s of facts?.symbols ?? []) if (s.name === name && s.container === cls) out.push({ kind: "def", file: f, qualified: `${cls}.${name}` });
         if (out.length > 0) break;
       }
+      if (lang?.references?.globalDefinitions) out.push(...this.#global(lang, `${cls}.${name}`));
       if (out.length === 0 && lang?.references?.membersAnywhere) {
         const bare = cls.split(".").pop() as string;
         for (const [f, facts] of this.loaded) {
@@ -278,8 +286,52 @@ class Resolver {
       }
       const out: Value[] = [];
       for (const v of values) out.push(...(await this.member(v, parts[parts.length - 1] as string, hops + 1)));
+      const lang = languageFor(file);
+      if (lang?.references?.globalDefinitions) out.push(...this.#global(lang, parts.join(".")));
       return dedupe(out);
     });
+  }
+
+  /**
+   * True when `parts` written in `file` name anything: a definition, a module, or (with
+   * `ReferenceRules.globalDefinitions`) the container of a definition the query read (`A::B` when
+   * `class A::B::C` was read, though `A::B` itself is defined in an unread file).
+   */
+  async names(file: string, parts: readonly string[]): Promise<boolean> {
+    if ((await this.path(file, parts)).length > 0) return true;
+    const lang = languageFor(file);
+    return lang?.references?.globalDefinitions === true && this.#globalIndex(lang).containers.has(parts.join("."));
+  }
+
+  readonly #globalIndexes = new Map<string, { size: number; defs: Map<string, Value[]>; containers: Set<string> }>();
+
+  /** The definitions of qualified name `qualified` in every loaded file of `lang`'s family (`ReferenceRules.globalDefinitions`). */
+  #global(lang: LanguageSpec, qualified: string): Value[] {
+    return this.#globalIndex(lang).defs.get(qualified) ?? [];
+  }
+
+  /** Qualified name → definitions, and every container name with its prefixes, over the loaded files of `lang`'s family (rebuilt when more files are loaded). */
+  #globalIndex(lang: LanguageSpec): { size: number; defs: Map<string, Value[]>; containers: Set<string> } {
+    const family = familyOf(lang);
+    const have = this.#globalIndexes.get(family);
+    if (have !== undefined && have.size === this.loaded.size) return have;
+    const defs = new Map<string, Value[]>();
+    const containers = new Set<string>();
+    for (const [f, facts] of this.loaded) {
+      const other = languageFor(f);
+      if (other === undefined || familyOf(other) !== family) continue;
+      for (const s of facts.symbols) {
+        const q = s.container === undefined ? s.name : `${s.container}.${s.name}`;
+        const list = defs.get(q) ?? [];
+        if (!list.some((v) => v.kind === "def" && v.file === f)) list.push({ kind: "def", file: f, qualified: q });
+        defs.set(q, list);
+        const parts = s.container?.split(".") ?? [];
+        for (let i = 1; i <= parts.length; i++) containers.add(parts.slice(0, i).join("."));
+      }
+    }
+    const index = { size: this.loaded.size, defs, containers };
+    this.#globalIndexes.set(family, index);
+    return index;
   }
 }
 
@@ -315,11 +367,18 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const distinct = new Map<string, LocatedDefinition>();
   // A declaration without a body (a C/C++ prototype) stands for the definition when there is one.
   const bodies = found.filter((d) => d.def.declaration !== true);
-  for (const d of bodies.length > 0 ? bodies : found) if (!distinct.has(defKey(d.file, d.qualified))) distinct.set(defKey(d.file, d.qualified), d);
+  // Where definitions are global and open (Ruby), every site of one qualified name is one thing.
+  const thingKey = (d: LocatedDefinition) => (languageFor(d.file)?.references?.globalDefinitions ? defKey(`*${familyOf(languageFor(d.file) as LanguageSpec)}`, d.qualified) : defKey(d.file, d.qualified));
+  const sites = new Map<string, LocatedDefinition[]>();
+  for (const d of bodies.length > 0 ? bodies : found) {
+    const k = thingKey(d);
+    if (!distinct.has(k)) distinct.set(k, d);
+    sites.set(k, [...(sites.get(k) ?? []), d]);
+  }
   // A constructor named after its class (Java `Order.Order`) stands for the class.
   for (const [k, d] of distinct) {
     const owner = d.def.container;
-    if (owner !== undefined && owner.split(".").pop() === d.def.name && distinct.has(defKey(d.file, owner))) distinct.delete(k);
+    if (owner !== undefined && owner.split(".").pop() === d.def.name && distinct.has(thingKey({ ...d, qualified: owner }))) distinct.delete(k);
   }
   if (distinct.size > 1) {
     throw new ToolError(
@@ -337,7 +396,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const project = snap.view;
   const family = familyOf(language);
   const inFamily = memoize(project, `references:family:${family}`, () => new Set(project.files.filter((f) => { const l = languageFor(f); return l !== undefined && familyOf(l) === family; })));
-  const want = new Set([defKey(target.file, target.qualified)]);
+  const want = new Set((sites.get(thingKey(target)) ?? [target]).map((d) => defKey(d.file, d.qualified)));
   const name = target.def.name;
   const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
   // Names that may stand for the target: its own, then the aliases imports and re-exports give it
@@ -374,7 +433,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
   if (target.def.container !== undefined) {
-    for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(defKey(file, s.container));
+    // A class reopened in several files of a language with global definitions is one definer.
+    const global = language.references.globalDefinitions === true;
+    for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(file, s.container));
   }
   const hits: ReferenceHit[] = [];
   let leftOut = 0;
@@ -383,7 +444,14 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const refs = f.references;
     if (refs === undefined) continue;
     const moduleContext = file;
+    /** The readings before the current one in its chain of `NameUse.alternative` readings. */
+    let chain: NameUse[] = [];
     for (const u of refs.uses) {
+      if (u.alternative !== true) chain = [];
+      const earlier = chain;
+      chain = [...chain, u];
+      if (!u.path.slice(u.from ?? 0).some((p) => names.has(p))) continue;
+      if (earlier.length > 0 && (await shadowed(resolver, file, earlier))) continue;
       for (let i = u.from ?? 0; i < u.path.length; i++) {
         if (!names.has(u.path[i] as string)) continue;
         const verdict = await judge(resolver, file, u, i, refs.bindings, want, target);
@@ -398,6 +466,12 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     }
   }
   return { target, hits, leftOut, definers: definers.size, facts, language };
+}
+
+/** True when an earlier reading of a chain of `NameUse.alternative` readings names anything, so the later ones do not count. */
+async function shadowed(r: Resolver, file: string, earlier: readonly NameUse[]): Promise<boolean> {
+  for (const e of earlier) if (await r.names(file, e.path.slice(0, (e.from ?? 0) + 1))) return true;
+  return false;
 }
 
 /** Most files of an include closure walked for {@link declarationsOf}. */

@@ -5,6 +5,7 @@ import { findReferences } from "../../src/evidence/references.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import type { FindReferencesArgs } from "../../src/evidence/args.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+import { noteOf } from "../helpers/note.js";
 
 const fixtures = path.resolve(import.meta.dirname, "../fixtures/references");
 const refs = (ws: Workspace, name: string, extra: Partial<FindReferencesArgs> = {}) => findReferences(ws, { name, max_results: 50, ...extra });
@@ -204,5 +205,51 @@ describe("find_references: Swift", () => {
     expect(where(await refs(ws, "Entity.touch"))).toEqual(["Sources/Core/Order.swift:10 call Order.addLine"]);
     expect(where(await refs(ws, "Order.total"))).toEqual(["Sources/Core/Order+Describe.swift:4 value Order.describe", "Sources/Core/Order.swift:9 value Order.addLine"]);
     expect(where(await refs(ws, "Entity"))).toEqual(["Sources/Core/Order.swift:5 inherit Sources/Core/Order.swift"]);
+  });
+});
+
+describe("find_references: Ruby", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "ruby"));
+  });
+
+  it("a nested class: read in the lexical scopes of module nesting (Order inside module Shop), qualified (Shop::Order), C.new is a call; not the Order of another module, a comment or a string", async () => {
+    expect(where(await refs(ws, "Shop::Order"))).toEqual([
+      "lib/shop/cart.rb:8 call Shop.Cart.initialize",
+      "lib/shop/cart.rb:20 value Shop.Cart.checkout",
+      "test/order_test.rb:5 call OrderTest.test_describe",
+    ]);
+    expect(where(await refs(ws, "Other::Order"))).toEqual(["lib/other/order.rb:10 call Other.Report.run"]);
+  });
+
+  it("the innermost lexical reading that names a definition wins: a top-level class is not the one inside a module that defines its own, and a module a required file defines shadows a top-level one", async () => {
+    expect(where(await refs(ws, "Order", { path: "lib/legacy.rb" }))).toEqual(["lib/legacy.rb:4 call lib/legacy.rb"]);
+    // lib/shop/report.rb requires shop/util.rb, so its Util::Order is Shop::Util::Order (undefined), not the top-level Util::Order.
+    expect(where(await refs(ws, "Util::Order"))).toEqual(["test/util_test.rb:3 call UtilTest.test_order"]);
+    expect(where(await refs(ws, "Shop::Util"))).toEqual(["lib/shop/report.rb:6 value Shop.Report.run"]);
+  });
+
+  it("a method: on an instance variable and a local assigned C.new, by bare name in a reopened class (another file); an unknown receiver is left out when several classes define the name", async () => {
+    const r = await refs(ws, "Shop::Order#describe");
+    expect(where(r)).toEqual(["lib/shop/cart.rb:14 call Shop.Cart.add", "lib/shop/order_ext.rb:4 call Shop.Order.urgent?", "test/order_test.rb:6 call OrderTest.test_describe"]);
+    expect(noteOf(r)).toContain("1 use of .describe on receivers of unknown type left out: 2 classes define describe.");
+    expect(where(await refs(ws, "Other::Order#describe"))).toEqual(["lib/other/order.rb:10 call Other.Report.run"]);
+  });
+
+  it("an unknown receiver is a by_name use when one class defines the name; class methods C.m; attr_reader accessors by bare name (in an interpolation), not a local of the same name", async () => {
+    expect(where(await refs(ws, "Shop::Util.round"))).toEqual(["lib/shop/util.rb:4 call,by_name Shop.Util.round"]);
+    expect(where(await refs(ws, "Shop::Order.create"))).toEqual(["lib/shop/cart.rb:20 call Shop.Cart.checkout"]);
+    expect(where(await refs(ws, "Shop::Order#total"))).toEqual(["lib/shop/order.rb:10 call Shop.Order.describe"]);
+  });
+
+  it("bases: the superclass read outside the class, include read inside it; a bare call finds the included module's method before the superclass's; a top-level method and a nested constant", async () => {
+    expect(where(await refs(ws, "Base"))).toEqual(["lib/shop/cart.rb:4 inherit Shop"]);
+    expect(where(await refs(ws, "Shop::Pricing"))).toEqual(["lib/shop/cart.rb:5 inherit Shop.Cart"]);
+    expect(where(await refs(ws, "Pricing#summary"))).toEqual(["lib/shop/cart.rb:15 call Shop.Cart.add"]);
+    expect(where(await refs(ws, "Base#summary"))).toEqual([]);
+    expect(where(await refs(ws, "format_money"))).toEqual(["lib/shop/cart.rb:16 call Shop.Cart.add"]);
+    expect(where(await refs(ws, "Shop::VERSION"))).toEqual(["lib/shop/cart.rb:16 value Shop.Cart.add", "test/order_test.rb:8 value OrderTest.test_describe"]);
+    expect(where(await refs(ws, "Shop::Cart"))).toEqual(["lib/shop.rb:8 call Shop.build"]);
   });
 });

@@ -139,6 +139,14 @@ export interface NameUse {
    * Ruby constant inside `module M` tried as `M::X`) and are not uses themselves. Absent → 0.
    */
   from?: number;
+  /**
+   * Optional (additive, issue 15): this use is another reading of the same written name, in an
+   * outer lexical scope, of the use just before it (Ruby `Module.nesting`: `X` inside `module A;
+   * class B` is read as `A::B::X`, then `A::X`, then `X`). The readings form a chain from the
+   * first use without this flag; a reading counts only when no earlier reading of its chain names
+   * anything (its parts up to `from` resolve to no definition, module or namespace of the tree).
+   */
+  alternative?: boolean;
 }
 
 /**
@@ -156,6 +164,8 @@ export interface NameBinding {
   line: number;
   /** As {@link ImportRef.scope} (Rust inline modules). */
   scope?: string[];
+  /** Optional (additive, issue 15): as {@link ImportRef.flags} of the statement (Ruby `relative` for `require_relative`). */
+  flags?: EvidenceFlag[];
 }
 
 /** A class (or struct, interface, trait) of the file and the base paths it names, as written. */
@@ -232,6 +242,15 @@ export interface ReferenceRules {
    * the file of class `C`), so the module is that top-level declaration in each of its files.
    */
   readonly moduleIsDeclaration?: boolean;
+  /**
+   * Optional (additive, issue 15): true when definitions are global and open (Ruby: constants live
+   * in one tree, a class or module may be reopened in any file, a method redefined). Every
+   * definition of one qualified name is one thing (`find_references` of a class reopened in three
+   * files is one query); a path names the definitions of its qualified name in any file the query
+   * read (`A::B::C` → the definitions `C` with container `A.B`), and a class's members are those
+   * of its qualified name in those files. Absent → definitions are per file.
+   */
+  readonly globalDefinitions?: boolean;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */

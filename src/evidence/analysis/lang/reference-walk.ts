@@ -14,7 +14,8 @@ const MAX_USE_LINES = 4;
 /** Node types that are a statement or declaration of some grammar (tree-sitter naming conventions). */
 const STATEMENT = /(_statement|_declaration|_definition|_item|_spec|^decorator|^field_declaration|^export_statement)$/;
 /** Nodes above which a use's range is never looked for. */
-const BLOCK = /^(block|statement_block|module|program|source_file|class_body|declaration_list|compilation_unit|interface_body|enum_body|field_declaration_list|statements|function_body)$/;
+const BLOCK =
+  /^(block|statement_block|module|program|source_file|class_body|declaration_list|compilation_unit|interface_body|enum_body|field_declaration_list|statements|function_body|body_statement|block_body|then|else|do|ensure|parenthesized_statements)$/;
 
 /**
  * The lines reported for a use at `node`: the enclosing statement when it spans at most
@@ -145,7 +146,12 @@ export class ReferenceCollector {
    * {@link useRange} of `rangeNode` (default `at`). Paths with an empty part other than the
    * first, or empty paths, are dropped.
    */
-  use(path: string[], at: SyntaxNode, use: UseKind, extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number } = {}): void {
+  use(
+    path: string[],
+    at: SyntaxNode,
+    use: UseKind,
+    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean } = {},
+  ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at);
     const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
@@ -155,6 +161,7 @@ export class ReferenceCollector {
     if (extra.receiverType !== undefined) u.receiverType = extra.receiverType;
     if (extra.localDef !== undefined) u.localDef = extra.localDef;
     if (extra.from !== undefined && extra.from > 0) u.from = extra.from;
+    if (extra.alternative === true) u.alternative = true;
     this.uses.push(u);
   }
 

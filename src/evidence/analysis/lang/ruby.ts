@@ -34,13 +34,9 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { namedChildren, nodeLines } from "./syntax.js";
+import { LOAD_FLAG, RELATIVE_REQUIRE_FLAG, requires } from "./ruby-requires.js";
+import { RUBY_REFERENCE_RULES } from "./ruby-references.js";
 
-/** Flag of a `require_relative` import. */
-const RELATIVE_REQUIRE_FLAG = "relative";
-/** Flag of a `load` import (the path is a file name, searched from the requiring file's folder too). */
-const LOAD_FLAG = "load";
-
-const REQUIRES = new Set(["require", "require_relative", "load", "autoload"]);
 const ACCESSORS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);
 /** Nodes walked into for definitions (bodies of classes, modules and blocks, never of methods). */
 const ENTER = new Set(["program", "body_statement", "begin_block", "do_block", "block", "block_body", "if", "unless", "then", "else", "begin", "if_modifier", "unless_modifier", "element_reference", "ERROR"]);
@@ -50,14 +46,6 @@ const MAX_DEPTH = 128;
 function constPath(node: SyntaxNode | null): string[] {
   if (node === null) return [];
   return node.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
-}
-
-/** The literal text of a string argument, or `undefined` when it interpolates. */
-function stringText(node: SyntaxNode): string | undefined {
-  if (node.type !== "string") return undefined;
-  const parts = namedChildren(node);
-  if (parts.some((p) => p.type !== "string_content" && p.type !== "escape_sequence")) return undefined;
-  return parts.map((p) => p.text).join("");
 }
 
 /** Extracts Ruby definitions and requires from a `program` (rules in the module comment). */
@@ -152,46 +140,6 @@ function extract(root: SyntaxNode): FileFacts {
   return { symbols, imports: requires(root) };
 }
 
-/** The import a `require`-like call makes, or `undefined` for any other node. */
-function requireRef(node: SyntaxNode): ImportRef | undefined {
-  if (node.type !== "call" || node.childForFieldName("receiver") !== null) return undefined;
-  const method = node.childForFieldName("method")?.text ?? "";
-  if (!REQUIRES.has(method)) return undefined;
-  const arg = namedChildren(node.childForFieldName("arguments") ?? node)[method === "autoload" ? 1 : 0];
-  if (arg === undefined) return undefined;
-  const text = stringText(arg);
-  const ref: ImportRef = { specifier: text ?? arg.text.split("\n")[0] ?? "", ...nodeLines(node) };
-  const flags: string[] = [];
-  if (method === "require_relative") flags.push(RELATIVE_REQUIRE_FLAG);
-  if (method === "load") flags.push(LOAD_FLAG);
-  if (text === undefined) flags.push("unresolved");
-  if (flags.length > 0) ref.flags = flags;
-  return ref;
-}
-
-/** Every require of the file, wherever it is (conditionals, method bodies, `begin` blocks), in order. */
-function requires(root: SyntaxNode): ImportRef[] {
-  const out: ImportRef[] = [];
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      const ref = requireRef(cursor.currentNode);
-      if (ref !== undefined) out.push(ref);
-      if (ref === undefined && depth < 256 && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return out;
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
 /** The load paths of the tree: `lib` and every gemspec's `require_paths` (once per view). */
 function loadPaths(project: ProjectView): Promise<string[]> {
   return memoize(project, "ruby:load-paths", async () => {
@@ -255,4 +203,5 @@ export const ruby: LanguageSpec = {
   extract: (root) => extract(root),
   resolve,
   moduleNames,
+  references: RUBY_REFERENCE_RULES,
 };
