@@ -42,12 +42,11 @@
  * answer that says it could not find an answer (an abstention).
  */
 import { COMMON_WORDS } from "./common-words.js";
-import { chineseCodeWords, HTTP_STATUS_WORDS } from "./code-terms.js";
+import { unshownClaim } from "./claim-checks.js";
+import { BACKTICK_RE, chineseCodeWords, ENUM_VALUES, HTTP_STATUS_WORDS, identifierWords, QUOTED_RE, stem, unitForms } from "./code-terms.js";
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const NUMBER_RE = /(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![A-Za-z0-9_])/g;
-const QUOTED_RE = /"([^"\n]{2,200})"|'([^'\n]{2,200})'|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』/g;
-const BACKTICK_RE = /`([^`\n]+)`/g;
 const LIST_MARKER_RE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 const NAME_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 
@@ -59,23 +58,29 @@ export interface SentenceNames {
   words: string[];
   /** For each of `words`, the word written right before it when that is not a common word (`blog` for `blog blueprint`). */
   qualifiers: Array<string | undefined>;
+  /** For each of `words`, the word written right after it when that is not a common word (`pool` for `connection pool`): the noun it may modify. */
+  modified: Array<string | undefined>;
   quoted: string[];
   numbers: string[];
+  /** For each of `numbers`, the numbers code may write it as (a duration also in seconds, milliseconds, minutes; a size in bytes). */
+  numberForms: string[][];
+  /** Values of a closed set written in capitals (`INFO`, `POST`; `code-terms.ts` `ENUM_VALUES`): stated values. */
+  enums: string[];
   /** Quoted strings written as such (`"…"`, `'…'`, a backticked string literal): stated values. */
   values: string[];
   /** The code names in the order the sentence writes them, each as its parts (`Session.send` → `["Session", "send"]`). */
   codeNames: string[][];
 }
 
-/** Shaped like code: `_`, `$` or digits, inner capitals (`loadIndex`, `HTTPAdapter`); an acronym (`JSON`, `URL`) is a word. */
+/** Shaped like code: `_`, `$` or digits, inner capitals (`loadIndex`, `HTTPAdapter`); an acronym (`JSON`, `URL`, plural `CPUs`) is a word. */
 function isCodeShaped(word: string): boolean {
-  return /[_$0-9]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z]+[A-Z][a-z]/.test(word);
+  return /[_$0-9]/.test(word) || /[a-z][A-Z]/.test(word) || (/^[A-Z]+[A-Z][a-z]/.test(word) && !/^[A-Z]{2,}s$/.test(word));
 }
 
 /** The identifiers, words, quoted strings and numbers a sentence names (see the module comment). */
 export function sentenceNames(text: string): SentenceNames {
   let sentence = text;
-  const out: SentenceNames = { code: [], words: [], qualifiers: [], quoted: [], numbers: [], values: [], codeNames: [] };
+  const out: SentenceNames = { code: [], words: [], qualifiers: [], modified: [], quoted: [], numbers: [], numberForms: [], values: [], enums: [], codeNames: [] };
   const positioned: Array<{ at: number; parts: string[] }> = [];
   sentence = sentence.replace(LIST_MARKER_RE, (t) => " ".repeat(t.length));
   for (const m of sentence.matchAll(BACKTICK_RE)) {
@@ -86,7 +91,10 @@ export function sentenceNames(text: string): SentenceNames {
     if (/["']/.test(inner) || /\s/.test(inner)) out.quoted.push(inner);
     const literal = /^(["'])(.+)\1$/.exec(inner);
     if (literal) out.values.push(literal[2]!);
-    for (const n of m[1]!.match(NUMBER_RE) ?? []) out.numbers.push(n);
+    for (const n of m[1]!.match(NUMBER_RE) ?? []) {
+      out.numbers.push(n);
+      out.numberForms.push([n]);
+    }
   }
   let rest = sentence.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
   for (const m of rest.matchAll(QUOTED_RE)) {
@@ -106,6 +114,9 @@ export function sentenceNames(text: string): SentenceNames {
         out.words.push(p);
         const before = dotted ? undefined : /([A-Za-z][A-Za-z0-9]*)[ \t]+$/.exec(rest.slice(0, m.index))?.[1];
         out.qualifiers.push(before !== undefined && !COMMON_WORDS.has(before.toLowerCase()) && !/[^s]s$/.test(before) ? before : undefined);
+        const after = dotted ? undefined : /^[ \t]+([A-Za-z][A-Za-z0-9]*)/.exec(rest.slice(m.index + m[0].length))?.[1];
+        out.modified.push(after !== undefined && !COMMON_WORDS.has(after.toLowerCase()) ? after : undefined);
+        if (ENUM_VALUES.has(p)) out.enums.push(p);
       }
     }
     out.code.push(...code);
@@ -114,20 +125,14 @@ export function sentenceNames(text: string): SentenceNames {
   for (const w of chineseCodeWords(rest)) {
     out.words.push(w);
     out.qualifiers.push(undefined);
+    out.modified.push(undefined);
   }
-  for (const n of rest.match(NUMBER_RE) ?? []) out.numbers.push(n);
+  for (const m of rest.matchAll(NUMBER_RE)) {
+    out.numbers.push(m[0]);
+    out.numberForms.push(unitForms(m[0], rest.slice(m.index + m[0].length)));
+  }
   out.codeNames = positioned.sort((a, b) => a.at - b.at).map((p) => p.parts);
   return out;
-}
-
-/** The words of an identifier, lower-case: `get_connection` → get, connection; `TodoList` → todo, list; `HTTPAdapter` → http, adapter. */
-function identifierWords(id: string): string[] {
-  return id
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== "")
-    .map((w) => w.toLowerCase());
 }
 
 /** What the cited lines write, indexed for the comparisons of {@link namesSomethingIn}. */
@@ -135,28 +140,46 @@ interface LineTokens {
   text: string;
   ids: Set<string>;
   lower: Set<string>;
+  /** The last word of each compound identifier, also in the singular (`list` for `TodoList`, `retry` for `max_retries`). */
   heads: Set<string>;
+  /** The noun a compound identifier's leading verb acts on, before its first preposition (`connection` for `get_connection_with_tls_context`). */
+  objects: Set<string>;
   numbers: Set<string>;
   /** The lines' identifier words and other words in order, lower-case, space-separated and padded. */
   wordText: string;
+}
+
+/** Identifier words that start a prepositional tail (`…_with_tls_context`, `…_if_stale`, `…ForUser`). */
+const PREPOSITION_PARTS = new Set(["with", "for", "from", "to", "by", "of", "in", "on", "at", "if", "or", "and", "as", "into"]);
+
+function singular(word: string): string {
+  if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
+  return word;
 }
 
 function lineTokens(lines: readonly string[]): LineTokens {
   const text = lines.join("\n");
   const ids = new Set(text.match(IDENT_RE) ?? []);
   const heads = new Set<string>();
+  const objects = new Set<string>();
   for (const id of ids) {
     const words = identifierWords(id);
-    if (words.length >= 2) heads.add(words.at(-1)!);
+    if (words.length >= 2) heads.add(words.at(-1)!).add(singular(words.at(-1)!));
+    const prep = words.findIndex((w, i) => i >= 2 && PREPOSITION_PARTS.has(w));
+    // A participle before the preposition (`config_validated_at`) is no object.
+    if (prep > 0 && !/(?:ed|ing)$/.test(words[prep - 1]!)) objects.add(words[prep - 1]!).add(singular(words[prep - 1]!));
   }
   const wordText = ` ${(text.match(IDENT_RE) ?? []).flatMap(identifierWords).join(" ")} `;
-  return { text, ids, lower: new Set([...ids].map((i) => i.toLowerCase())), heads, numbers: new Set(text.match(NUMBER_RE) ?? []), wordText };
+  const lower = new Set([...ids].map((i) => i.toLowerCase()));
+  return { text, ids, lower, heads, objects, numbers: new Set(text.match(NUMBER_RE) ?? []), wordText };
 }
 
-/** The forms of a word to compare: itself and without a plural `s`/`es` (lower-case). */
+/** The forms of a word to compare: itself and without a plural `s`/`es`/`ies` (lower-case). */
 function wordForms(word: string): string[] {
   const l = word.toLowerCase();
   const out = [l];
+  if (/[^aeiou]ies$/.test(l)) out.push(`${l.slice(0, -3)}y`);
   if (l.endsWith("es") && l.length > 4) out.push(l.slice(0, -2));
   if (l.endsWith("s") && !l.endsWith("ss")) out.push(l.slice(0, -1));
   return out;
@@ -165,28 +188,73 @@ function wordForms(word: string): string[] {
 function wordOccurs(word: string, t: LineTokens): boolean {
   if (t.ids.has(word)) return true;
   if (word.length < 4) return false;
-  return wordForms(word).some((f) => t.lower.has(f) || t.heads.has(f) || t.lower.has(`${f}js`) || t.lower.has(`py${f}`) || [...t.lower].some((id) => id.startsWith(f) && /^\d+$/.test(id.slice(f.length))));
+  const packageBase = (f: string) => (f.startsWith("py") && f.length >= 5 ? [f.slice(2)] : []);
+  return wordForms(word).some(
+    (f) =>
+      t.lower.has(f) ||
+      t.heads.has(f) ||
+      t.lower.has(`${f}js`) ||
+      t.lower.has(`py${f}`) ||
+      packageBase(f).some((b) => t.lower.has(b)) ||
+      [...t.lower].some((id) => id.startsWith(f) && /^\d+$/.test(id.slice(f.length))),
+  );
 }
 
-function numberOccurs(n: string, t: LineTokens): boolean {
-  if (t.numbers.has(n)) return true;
-  const phrase = HTTP_STATUS_WORDS.get(n);
+/**
+ * A word the lines abbreviate to an identifier of at least 3 letters that is its start (`conn`
+ * for `connection`, `req` for `request`); an inflection is no abbreviation (`logged` is not `log`).
+ */
+function abbreviated(word: string, t: LineTokens): boolean {
+  const base = stem(word);
+  return [...t.lower].some((id) => id.length >= 3 && base.length >= id.length + 2 && base.startsWith(id) && !COMMON_WORDS.has(id));
+}
+
+/** A word that is the object inside a longer identifier (`connection` in `get_connection_with_tls_context`). */
+function objectOccurs(word: string, t: LineTokens): boolean {
+  return word.length >= 4 && wordForms(word).some((f) => t.objects.has(f));
+}
+
+/** True when a word, or one of its forms, is among the lines' identifier words. */
+function inWordText(word: string, t: LineTokens): boolean {
+  return wordForms(word).some((f) => t.wordText.includes(` ${f} `));
+}
+
+function numberOccurs(forms: readonly string[], t: LineTokens): boolean {
+  if (forms.some((f) => t.numbers.has(f))) return true;
+  const phrase = HTTP_STATUS_WORDS.get(forms[0]!);
   if (phrase === undefined) return false;
   return t.wordText.includes(` ${phrase.join(" ")} `) || t.text.toLowerCase().includes(phrase.join(" "));
 }
 
-/** True when the sentence names something that occurs in `lines` (see the module comment). */
+/** True when the names of the sentence (code, words, quoted strings, numbers) occur in the lines, before its claims are checked. */
+function namesOccur(names: SentenceNames, t: LineTokens): boolean {
+  const codeOccurs = (parts: readonly string[]) => parts.some((p) => t.ids.has(p));
+  if (names.codeNames.some(codeOccurs)) return codeOccurs(names.codeNames.at(-1)!);
+  // A qualifier counts when the lines write it, or abbreviate it to its first letter (`read lock` for `RLock`).
+  const qualifierOccurs = (q: string | undefined, w: string) =>
+    q === undefined || wordOccurs(q, t) || inWordText(q, t) || wordForms(w).some((f) => t.wordText.includes(` ${q[0]!.toLowerCase()} ${f} `));
+  const modifiedOccurs = (m: string | undefined) => m === undefined || wordOccurs(m, t) || inWordText(m, t);
+  const wordMatches = (w: string, i: number) => wordOccurs(w, t) || ((objectOccurs(w, t) || abbreviated(w, t)) && modifiedOccurs(names.modified[i]));
+  if (names.words.some((w, i) => wordMatches(w, i) && qualifierOccurs(names.qualifiers[i], w))) return true;
+  if (names.quoted.some((q) => t.text.includes(q))) return true;
+  return names.numberForms.some((forms) => numberOccurs(forms, t));
+}
+
+/** True when the sentence names something that occurs in `lines` and claims nothing they visibly do not show (see the module comment). */
 export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
   const names = sentenceNames(sentence);
   const t = lineTokens(lines);
-  const statedValues = [...names.numbers, ...names.values];
-  if (statedValues.length > 0 && !names.numbers.some((n) => numberOccurs(n, t)) && !names.values.some((v) => t.text.includes(v))) return false;
-  const codeOccurs = (parts: readonly string[]) => parts.some((p) => t.ids.has(p));
-  if (names.codeNames.some(codeOccurs)) return names.codeNames.length === 0 || codeOccurs(names.codeNames.at(-1)!);
-  const qualifierOccurs = (q: string | undefined) => q === undefined || wordOccurs(q, t) || wordForms(q).some((f) => t.wordText.includes(` ${f} `));
-  if (names.words.some((w, i) => wordOccurs(w, t) && qualifierOccurs(names.qualifiers[i]))) return true;
-  if (names.quoted.some((q) => t.text.includes(q))) return true;
-  return names.numbers.some((n) => numberOccurs(n, t));
+  const statedValues = [...names.numbers, ...names.values, ...names.enums];
+  if (
+    statedValues.length > 0 &&
+    !names.numberForms.some((forms) => numberOccurs(forms, t)) &&
+    !names.values.some((v) => t.text.includes(v)) &&
+    !names.enums.some((e) => t.wordText.includes(` ${e.toLowerCase()} `))
+  ) {
+    return false;
+  }
+  if (!namesOccur(names, t)) return false;
+  return unshownClaim(sentence, { names: [...names.code, ...names.words], occurs: (w) => wordOccurs(w, t) || inWordText(w, t) || abbreviated(w, t) }, lines) === undefined;
 }
 
 /** A unit of an answer: a list item or a sentence, with its character range. */

@@ -94,3 +94,202 @@ export function chineseCodeWords(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * The words of an identifier, lower-case: `get_connection` → get, connection; `TodoList` → todo,
+ * list; `HTTPAdapter` → http, adapter; `RLock` → r, lock.
+ */
+export function identifierWords(id: string): string[] {
+  return id
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "")
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * A crude English stem, the same for a word's inflections: `committed`, `commits`, `commit` →
+ * `commit`; `closed`, `close` → `clos`; `retries`, `retried`, `retry` → `retry`. Compare stems
+ * only with stems.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (/[^aeiou](?:ies|ied)$/.test(w) && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+  else if (/(?:ss|sh|ch|x|z|s)es$/.test(w) && w.length > 4) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && w.length > 3) w = w.slice(0, -1);
+  // An agent noun with a doubled consonant names its verb: `logger` → `log`, `runner` → `run`.
+  if (/([bdgklmnprt])\1er$/.test(w)) w = w.slice(0, -2);
+  if (w.endsWith("e") && w.length > 3) w = w.slice(0, -1);
+  if (/([bdfgklmnprtz])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/**
+ * Verbs for operations that code names with the same verb (`commit()`, `close()`, `validate`,
+ * `sorted`, `split`, `exists`), each with the other names code commonly gives the operation
+ * (`del`/`remove`/`unlink` delete, `go`/`spawn` start, `logger.info` logs, `bcrypt`/`sha256`
+ * hash). A sentence saying the operation happens (`the user is committed`, `the helper splits
+ * on…`) is shown by lines that write one of them. Left out on purpose are verbs code often does
+ * without naming them: a decorator registers, a component renders, a `Display` impl prints, a
+ * config is read or parsed by a call named after the format, a port setting is what a server
+ * listens on or connects to.
+ */
+const OPERATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ["commit", []], ["rollback", []], ["close", ["shutdown", "dispose"]], ["save", ["persist", "dump", "write", "store"]],
+  ["start", ["go", "spawn", "launch", "run"]], ["stop", ["shutdown", "halt", "kill"]], ["restart", []], ["refresh", ["reload"]],
+  ["validate", ["valid"]], ["cache", ["memoize", "lru_cache"]], ["hash", ["digest", "hashpw", "sha256", "sha1", "md5", "bcrypt"]],
+  ["retry", []], ["convert", []], ["serialize", ["dump", "dumps", "marshal", "stringify"]], ["serialise", ["dump", "dumps", "marshal", "stringify"]],
+  ["deserialize", ["load", "loads", "unmarshal"]], ["encode", []], ["decode", []], ["encrypt", []], ["decrypt", []],
+  ["compress", ["gzip", "zlib"]], ["decompress", ["gunzip", "zlib"]], ["sort", []], ["split", []], ["filter", []],
+  ["lock", ["acquire", "mutex"]], ["unlock", ["release"]], ["delete", ["del", "remove", "rm", "unlink", "drop"]], ["flush", []],
+  ["normalize", []], ["normalise", []], ["sanitize", []], ["escape", []], ["cancel", []],
+  ["exist", ["is_file", "isfile", "is_dir", "isdir"]], ["log", ["logging", "info", "debug", "warn", "warning"]],
+];
+
+const OPERATION_NAMES: ReadonlyMap<string, readonly string[]> = new Map(OPERATIONS.map(([v, names]) => [stem(v), [stem(v), ...names.map(stem)]]));
+
+/** For the stem of an operation verb ({@link stem}), the stems of the names code writes it with (itself included); undefined for other words. */
+export function operationNames(verbStem: string): readonly string[] | undefined {
+  return OPERATION_NAMES.get(verbStem);
+}
+
+/**
+ * Properties code declares with a keyword, an annotation or a type (`nullable`, `unique`,
+ * `static`, `@deprecated`, a `session`-scoped fixture), each with what the lines write for it
+ * (identifiers, or text such as `?:` for an optional TypeScript field). A sentence saying a thing
+ * is so (`` `email` is nullable ``) is shown by lines that write one of them.
+ */
+const PROPERTIES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["nullable", ["nullable", "Nullable", "Optional", "None", "null", "nil", "undefined", "?:"]],
+  ["optional", ["Optional", "optional", "None", "undefined", "default", "?:", "Option"]],
+  ["required", ["required", "Required", "NotNull", "NonNull", "nonnull", "NOT NULL", "nullable=False"]],
+  ["unique", ["unique", "Unique", "UNIQUE"]],
+  ["static", ["static", "staticmethod", "classmethod"]],
+  ["abstract", ["abstract", "ABC", "abstractmethod", "interface", "trait"]],
+  ["readonly", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val"]],
+  ["read-only", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val"]],
+  ["immutable", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val", "immutable"]],
+  ["deprecated", ["deprecated", "Deprecated", "DeprecationWarning"]],
+  ["thread-safe", ["Mutex", "RWMutex", "Lock", "RLock", "lock", "synchronized", "atomic", "Atomic", "sync"]],
+  ["scoped", ["scope", "Scope", "scoped"]],
+]);
+
+/** What lines write for a property word (`nullable`, `session-scoped`), or undefined for a word that names no property. */
+export function propertySpellings(word: string): readonly string[] | undefined {
+  const w = word.toLowerCase();
+  return PROPERTIES.get(w) ?? (w.endsWith("-scoped") ? PROPERTIES.get("scoped") : undefined);
+}
+
+/**
+ * Words that claim a type, each with the names languages write that type with (identifiers,
+ * compared exactly). Sources: the built-in types of Python (https://docs.python.org/3/library/stdtypes.html),
+ * TypeScript (https://www.typescriptlang.org/docs/handbook/2/everyday-types.html), Go
+ * (https://go.dev/ref/spec#Types), Rust (https://doc.rust-lang.org/book/ch03-02-data-types.html)
+ * and Java (https://docs.oracle.com/javase/specs/jls/se21/html/jls-4.html).
+ */
+const INTEGER_NAMES = ["int", "integer", "Integer", "long", "Long", "short", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "BigInt", "bigint"];
+const FLOAT_NAMES = ["float", "Float", "double", "Double", "f32", "f64", "float32", "float64", "decimal", "Decimal"];
+const LIST_NAMES = ["list", "List", "Vec", "Array", "array", "ArrayList", "Sequence", "Collection", "slice", "tuple", "Tuple"];
+const STRING_NAMES = ["str", "string", "String", "Text", "CharSequence"];
+const TYPE_SPELLINGS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["integer", INTEGER_NAMES],
+  ["int", INTEGER_NAMES],
+  ["float", FLOAT_NAMES],
+  ["number", ["number", "Number", ...INTEGER_NAMES, ...FLOAT_NAMES]],
+  ["numeric", ["number", "Number", ...INTEGER_NAMES, ...FLOAT_NAMES]],
+  ["list", LIST_NAMES],
+  ["array", LIST_NAMES],
+  ["string", STRING_NAMES],
+  ["str", STRING_NAMES],
+  ["boolean", ["bool", "boolean", "Boolean"]],
+  ["bool", ["bool", "boolean", "Boolean"]],
+  ["dict", ["dict", "Dict", "map", "Map", "HashMap", "Record", "Mapping", "dictionary"]],
+  ["dictionary", ["dict", "Dict", "map", "Map", "HashMap", "Record", "Mapping", "dictionary"]],
+  ["map", ["dict", "Dict", "map", "Map", "HashMap", "BTreeMap", "Record", "Mapping"]],
+  ["bytes", ["bytes", "bytearray", "byte", "Buffer", "Uint8Array", "u8"]],
+  ["promise", ["Promise", "async", "Future", "Awaitable", "Coroutine"]],
+  ["async", ["Promise", "async", "Future", "Awaitable", "Coroutine"]],
+  ["future", ["Promise", "async", "Future", "Awaitable"]],
+  ["iterator", ["Iterator", "Iterable", "Generator", "yield", "iter", "Iter"]],
+  ["generator", ["Iterator", "Iterable", "Generator", "yield"]],
+]);
+
+/** Chinese words for the type words of {@link TYPE_SPELLINGS} (Traditional and Simplified). */
+const CHINESE_TYPE_WORDS: ReadonlyArray<readonly [string, string]> = [
+  ["字串", "string"], ["字符串", "string"],
+  ["整數", "integer"], ["整数", "integer"],
+  ["浮點數", "float"], ["浮点数", "float"],
+  ["數字", "number"], ["数字", "number"],
+  ["列表", "list"], ["清單", "list"], ["清单", "list"], ["陣列", "array"], ["数组", "array"],
+  ["布林", "boolean"], ["布尔", "boolean"],
+  ["字典", "dict"],
+  ["位元組", "bytes"], ["字节", "bytes"],
+  ["非同步", "async"], ["异步", "async"],
+];
+
+/** The type names a type word (English, lower-case, or Chinese) can be written with in code; undefined for a word that names no type. */
+export function typeSpellings(word: string): readonly string[] | undefined {
+  const zh = CHINESE_TYPE_WORDS.find(([w]) => w === word)?.[1];
+  return TYPE_SPELLINGS.get(zh ?? word.toLowerCase());
+}
+
+/** The Chinese type words (none contains another). */
+export const CHINESE_TYPE_WORD_LIST: readonly string[] = CHINESE_TYPE_WORDS.map(([w]) => w);
+
+/**
+ * Values written in capitals that name one of a closed set, so a sentence that writes one states
+ * a value the lines must show: log levels (Python `logging`, https://docs.python.org/3/library/logging.html#logging-levels;
+ * syslog severities, RFC 5424 section 6.2.1) and HTTP methods (RFC 9110 section 9).
+ */
+export const ENUM_VALUES: ReadonlySet<string> = new Set([
+  "TRACE", "DEBUG", "INFO", "NOTICE", "WARN", "WARNING", "ERROR", "CRITICAL", "FATAL",
+  "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "PATCH",
+]);
+
+/**
+ * Units as an answer writes them (English and Chinese), with what one of them is in the base
+ * unit (seconds for time, bytes for size: a kilobyte both 1024 and 1000 bytes, as code writes
+ * either; IEC 80000-13 and SI prefixes).
+ */
+const UNITS: ReadonlyArray<{ re: RegExp; factors: readonly number[]; per: readonly number[] }> = [
+  { re: /^(?:ms|msec|millis|milliseconds?|毫秒)(?![a-z])/, factors: [0.001], per: [0.001, 1, 60, 3600] },
+  { re: /^(?:s|secs?|seconds?|秒)(?![a-z])/, factors: [1], per: [0.001, 1, 60, 3600] },
+  { re: /^(?:mins?|minutes?|分鐘|分钟)(?![a-z])/, factors: [60], per: [0.001, 1, 60, 3600] },
+  { re: /^(?:h|hrs?|hours?|小時|小时)(?![a-z])/, factors: [3600], per: [0.001, 1, 60, 3600] },
+  { re: /^(?:days?|天)(?![a-z])/, factors: [86400], per: [1, 60, 3600, 86400] },
+  { re: /^(?:kb|kib|kilobytes?|k)(?![a-z])/, factors: [1024, 1000], per: [1, 1024, 1000] },
+  { re: /^(?:mb|mib|megabytes?)(?![a-z])/, factors: [1024 ** 2, 1000 ** 2], per: [1, 1024, 1000, 1024 ** 2, 1000 ** 2] },
+  { re: /^(?:gb|gib|gigabytes?)(?![a-z])/, factors: [1024 ** 3, 1000 ** 3], per: [1, 1024, 1000, 1024 ** 2, 1000 ** 2, 1024 ** 3, 1000 ** 3] },
+];
+
+/**
+ * The numbers a quantity can be written with in code: `10` followed by `minutes` (or `分鐘`) is
+ * also 600 (seconds) and 600000 (milliseconds); `8 KB` is also 8192 and 8000 (bytes). `after`
+ * is the text right after the number. Returns just the number when no unit follows.
+ */
+export function unitForms(n: string, after: string): string[] {
+  const rest = after.trimStart().toLowerCase();
+  const unit = UNITS.find((u) => u.re.test(rest));
+  const out = new Set([n]);
+  if (!unit) return [...out];
+  for (const factor of unit.factors) {
+    for (const per of unit.per) {
+      const v = (Number(n) * factor) / per;
+      const whole = Math.round(v);
+      if (whole > 0 && Math.abs(v - whole) < 1e-9 * v) out.add(String(whole));
+    }
+  }
+  return [...out];
+}
+
+/** Code an answer writes in backticks (group 1: the code). */
+export const BACKTICK_RE = /`([^`\n]+)`/g;
+
+/**
+ * A quoted string in an answer, in ASCII, typographic or CJK quotes (one group per kind; the one
+ * that matched holds the text). An apostrophe inside a word (`doesn't`, `PyYAML's`) opens or closes none.
+ */
+export const QUOTED_RE = /"([^"\n]{2,200})"|(?<![A-Za-z])'([^'\n]{2,200})'(?![A-Za-z])|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』/g;

@@ -1,0 +1,246 @@
+/**
+ * Claims a sentence makes about the lines it cites that the lines visibly do not show, beyond
+ * the names it writes: the citation status classifier (`citation-status.ts`) grades a sentence
+ * that names something in its lines `seen`, not `supported`, when one of these is found.
+ *
+ * - `quoted-code`: it quotes code (`` `len(items) > MAX` ``, `` `self.timeout = timeout or 10` ``)
+ *   and none of its quotes occurs in the lines token by token in that order (gaps allowed, so
+ *   `` `raise AuthError()` `` quotes `raise AuthError("missing")`; a sentence citing two places
+ *   may quote each);
+ * - `negation`: it says something is not done (`does not raise`, `never retries`, `is not
+ *   cached`) and the lines write that very verb, or a Chinese clause negates a code noun the
+ *   lines write (`沒有處理例外` over `except ValueError:`);
+ * - `operation`: it says an operation happens that code names with the same verb (`is
+ *   committed`, `splits on`, `are converted`, `exists`; `code-terms.ts` `operationNames`) and
+ *   the lines write neither that verb nor another name code gives the operation;
+ * - `property`: it says a thing has a property code declares (`is nullable`, `is unique`, `is
+ *   session-scoped`; `code-terms.ts` `propertySpellings`) and the lines do not declare it;
+ * - `definition`: it says something is defined or declared there and the lines define none of
+ *   the things it names (a `def`/`class`/`func`/`fn`/`const`… of that name, an assignment or a
+ *   field at the start of a line, or a C-like `Type name(` signature);
+ * - `call`: it says something is called there (`is called at`, `` calls `x` ``) and none of
+ *   the things it names is called in the lines (`name(` that is not its definition, nor a
+ *   method listed in an `interface`/`trait`/`protocol` body);
+ * - `import`: it says something is imported and the lines import nothing;
+ * - `type`: it claims a type (`returns a list`, `is an integer`, `takes a numeric id`, `is
+ *   async`, `回傳…字串`) and the lines write none of that type's names in any language
+ *   (`code-terms.ts` `typeSpellings`); a claim about what is returned is checked against the
+ *   declared return type (`-> bytes`, `): User {`) when the lines show one;
+ * - `instrument`: it names the tool something is done with (`hashed with bcrypt`, `parsed
+ *   using argparse`; not `with status 200`, which states a value) and that name does not occur
+ *   in the lines.
+ * Quoted code that is a bare name (`` `Session.send` ``, `` `--strict` ``) is a name, compared
+ * by the classifier; with parentheses or operators it is code (`` `chi.NewRouter()` ``).
+ */
+import { COMMON_WORDS } from "./common-words.js";
+import { BACKTICK_RE, chineseCodeWords, CHINESE_TYPE_WORD_LIST, identifierWords, operationNames, propertySpellings, QUOTED_RE, stem, typeSpellings } from "./code-terms.js";
+
+/** The kind of claim the lines do not show (see the module comment). */
+export type UnshownClaim = "quoted-code" | "negation" | "operation" | "property" | "definition" | "call" | "import" | "type" | "instrument";
+
+/** What the caller knows about the sentence: the names it writes, and how a plain word is matched with the lines. */
+export interface SentenceSubjects {
+  /** Code names (each part of a dotted name) and plain words the sentence writes. */
+  names: readonly string[];
+  /** True when a plain word occurs in the cited lines (the classifier's own word rule). */
+  occurs: (word: string) => boolean;
+}
+
+const CODE_TOKEN_RE = /[A-Za-z_$][\w$]*|\d+(?:\.\d+)?|===|!==|==|!=|<=|>=|=>|->|::|\*\*|&&|\|\||\+\+|--|[^\s\w"'`]/g;
+
+/** Code tokens: identifiers, numbers, operators and punctuation; quote marks are dropped so a string's words are tokens. */
+function codeTokens(text: string): string[] {
+  return text.match(CODE_TOKEN_RE) ?? [];
+}
+
+function isSubsequence(needle: readonly string[], hay: readonly string[]): boolean {
+  let i = 0;
+  for (const t of hay) if (i < needle.length && t === needle[i]) i++;
+  return i === needle.length;
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+const CONTROL_WORDS = /^(?:if|elif|else|for|while|return|await|new|throw|case|switch|yield|print|assert|not|and|or|in|is)$/;
+
+/** True when `line` defines `name`: a definition keyword, an assignment or field at the start, or a C-like signature. */
+function definesName(line: string, name: string): boolean {
+  const n = escape(name);
+  const keyword = new RegExp(
+    String.raw`\b(?:def|class|function|func|fn|fun|struct|interface|type|enum|trait|const|let|var|val|module|mod|object|record|protocol|typedef|namespace|macro_rules!)\s+(?:\([^)]*\)\s*)?(?:[\w$]+\.)?${n}\b`,
+    "i",
+  );
+  if (keyword.test(line)) return true;
+  const assignment = new RegExp(String.raw`^\s*(?:export\s+)?(?:(?:pub|public|private|protected|static|final|readonly|declare)\s+)*(?:[\w$]+\.)?${n}\s*(?:\??:[^=\n]*)?(?::=|=(?!=)|:|;)`, "i");
+  if (assignment.test(line)) return true;
+  const signature = new RegExp(String.raw`^\s*((?:[\w$<>\[\],.?@]+\s+)+)${n}\s*\(`, "i").exec(line);
+  return signature !== null && !CONTROL_WORDS.test(signature[1]!.trim().split(/\s+/)[0]!) && !/[=]/.test(signature[1]!);
+}
+
+/** True when one of `names` is called in `lines`: `name(` that is not its definition nor a method declared in an interface body. */
+function callsAny(lines: readonly string[], names: readonly string[]): boolean {
+  let inInterface = false;
+  for (const line of lines) {
+    if (/\b(?:interface|trait|protocol)\b[^{]*\{\s*$/.test(line)) {
+      inInterface = true;
+      continue;
+    }
+    if (inInterface && /^\s*\}/.test(line)) inInterface = false;
+    if (inInterface) continue;
+    if (names.some((n) => new RegExp(String.raw`(?<![\w$])${escape(n)}!?\s*\(`, "i").test(line) && !definesName(line, n))) return true;
+  }
+  return false;
+}
+
+/** The sentence without backticked code and quoted strings (each replaced by spaces), for its grammar. */
+function plainText(sentence: string): string {
+  return sentence.replace(BACKTICK_RE, (t) => " ".repeat(t.length)).replace(QUOTED_RE, (t) => " ".repeat(t.length));
+}
+
+const NEGATED_VERB_RES: readonly RegExp[] = [
+  /\b(?:does|do|did|is|are|was|were|will|can|could|should|must|would)\s+not\s+(?:be\s+|been\s+|ever\s+|even\s+)?([a-z]{3,})/gi,
+  /\b(?:doesn't|don't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|never|no longer)\s+(?:be\s+|been\s+|ever\s+|even\s+)?([a-z]{3,})/gi,
+];
+const NOT_VERBS = new Set(["any", "only", "all", "always", "actually", "need", "needed", "have", "has", "the", "this", "that", "there", "found", "shown", "seen", "clear", "sure", "possible", "part", "used"]);
+
+function negatedVerbs(plain: string): Array<{ verb: string; at: number }> {
+  const out: Array<{ verb: string; at: number }> = [];
+  for (const re of NEGATED_VERB_RES) for (const m of plain.matchAll(re)) if (!NOT_VERBS.has(m[1]!.toLowerCase())) out.push({ verb: m[1]!, at: m.index + m[0].length - m[1]!.length });
+  return out;
+}
+
+const CHINESE_NEGATION = /沒有|没有|不會|不会|並未|并未|從不|从不|從未|从未/;
+
+/** The code words (as English words) a Chinese clause negates: `沒有處理例外` → exception. */
+function chineseNegations(sentence: string): string[] {
+  const out: string[] = [];
+  for (const clause of sentence.split(/[，。；、,.;!?！？]/)) {
+    const m = CHINESE_NEGATION.exec(clause);
+    if (m) out.push(...chineseCodeWords(clause.slice(m.index + m[0].length)));
+  }
+  return out;
+}
+
+/** Words before which an operation verb is a passive or bare infinitive, not a noun (`is split`, `to cache`). */
+const VERB_BEFORE = /^(?:is|are|was|were|be|been|being|get|gets|got|to|will|can|then|and|also)$/i;
+
+function unshownOperation(plain: string, stems: ReadonlySet<string>, negated: ReadonlySet<number>): boolean {
+  const words = [...plain.matchAll(/[A-Za-z][A-Za-z'-]*/g)];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]![0].toLowerCase();
+    const s = stem(w);
+    const names = operationNames(s);
+    if (names === undefined || negated.has(words[i]!.index)) continue;
+    const inflected = /(?:ed|s|ing)$/.test(w) && w !== s;
+    if (!inflected && !(i > 0 && VERB_BEFORE.test(words[i - 1]![0]))) continue;
+    const before = words.slice(Math.max(0, i - 3), i).map((x) => x[0].toLowerCase());
+    if (before.some((b) => b === "not" || b.endsWith("n't") || b === "never" || b === "without")) continue;
+    // "The loop starts at f.py:1", "starts here": a place, not the operation.
+    const after = plain.slice(words[i]!.index + words[i]![0].length);
+    if (/s$/.test(w) && !/ed$/.test(w) && /^\s+(?:at|here|there)\b|^\s+(?:in|on)\s*[^\w\s]*\s*$/.test(after)) continue;
+    if (!names.some((n) => stems.has(n))) return true;
+  }
+  return false;
+}
+
+/** A property claimed in predicate position (`is nullable`, `are unique`, `is session-scoped`); a negated one is left to the negation check. */
+const PROPERTY_CLAIM_RE = /\b(?:is|are|be|been|being|was|were)\s+(?:also\s+|always\s+)?((?:[a-z]+-)?[a-z]+)\b/gi;
+
+function unshownProperty(plain: string, text: string, ids: ReadonlySet<string>): boolean {
+  for (const m of plain.matchAll(PROPERTY_CLAIM_RE)) {
+    const spellings = propertySpellings(m[1]!);
+    if (spellings === undefined) continue;
+    if (!spellings.some((s) => ids.has(s) || (/^\w+$/.test(s) ? new RegExp(String.raw`\b${escape(s)}\b`).test(text) : text.includes(s)))) return true;
+  }
+  return false;
+}
+
+const DEFINITION_CLAIM = /\b(?:is|are|was|were|gets?|being)\s+(?:\w+\s+)?(?:defined|declared)\b|\b(?:defines|declares)\b|\bdefinition of\b|定義|定义|宣告|聲明|声明/i;
+const CALL_CLAIM_PASSIVE = /\b(?:is|are|was|were|gets?|being)\s+(?:\w+\s+)?(?:called|invoked)\b(?!\s*[`"'“「])/i;
+const CALL_CLAIM_ACTIVE = /\b(?:calls|invokes)\s+(?:the\s+|a\s+)?(?:`|[A-Za-z_$][\w$]*(?:\(|\.|_|[a-z][A-Z]))|呼叫|調用|调用/;
+const IMPORT_CLAIM = /\b(?:is|are|was|were|gets?)\s+(?:\w+\s+)?imported\b|\bimports\b|\bimport\s+[`\w]|匯入|导入|導入|引入/i;
+const IMPORT_LINE = /\b(?:import|from|require|use|using|include|extern\s+crate)\b|#include|@import/;
+
+/** Words after which a type word is a claim about a type (`returns a list`, `is an integer`, `as a string`). */
+const TYPE_CLAIM_RE = /\b(returns?|returning|returned|yields?|is|are|be|as|takes?|accepts?|typed as|of type)\s+(?:(?:an?|the|its|their)\s+)?(?:([a-z]+)\s+)?([a-z]+)(\s+of\b)?/gi;
+const CHINESE_TYPE_CLAIM = /回傳|回传|返回|傳回|型別|類型|类型|是/;
+const RETURN_WORD = /^(?:returns?|returning|returned|yields?)$|回傳|回传|返回|傳回/i;
+
+/** A type word the sentence claims, and whether it claims it of a returned value. */
+interface TypeClaim {
+  word: string;
+  returned: boolean;
+}
+
+function claimedTypes(sentence: string, plain: string): TypeClaim[] {
+  const out: TypeClaim[] = [];
+  for (const m of plain.matchAll(TYPE_CLAIM_RE)) {
+    const before = /(\w+)\s*$/.exec(plain.slice(0, m.index))?.[1]?.toLowerCase();
+    if (before !== undefined && /^(?:here|this|that|these|those|below|following|there)$/.test(before)) continue;
+    for (const [i, w] of [m[2], m[3]].entries()) {
+      if (w === undefined || typeSpellings(w) === undefined) continue;
+      // "the number of retries" is a count, not a type.
+      if (/^numbers?$/i.test(w) && i === 1 && m[4] !== undefined) continue;
+      out.push({ word: w.toLowerCase(), returned: RETURN_WORD.test(m[1]!) });
+    }
+  }
+  for (const clause of sentence.split(/[，。；、,.;!?！？]/)) {
+    const trigger = CHINESE_TYPE_CLAIM.exec(clause);
+    if (!trigger) continue;
+    for (const zh of CHINESE_TYPE_WORD_LIST) if (clause.includes(zh)) out.push({ word: zh, returned: RETURN_WORD.test(trigger[0]) });
+  }
+  return out;
+}
+
+/** The declared return type of a signature in the lines (`-> bytes`, `): User {`), when they show one. */
+function declaredReturnType(text: string): string | undefined {
+  return /\)\s*(?:->|:)\s*([^{=\n]+?)\s*(?:[{:=]|=>)?\s*$/m.exec(text)?.[1];
+}
+
+/** The first claim of `sentence` that `lines` visibly do not show, or undefined (see the module comment). */
+export function unshownClaim(sentence: string, subjects: SentenceSubjects, lines: readonly string[]): UnshownClaim | undefined {
+  const text = lines.join("\n");
+  const tokens = codeTokens(text);
+  const ids = new Set(text.match(/[A-Za-z_$][\w$]*/g) ?? []);
+  const stems = new Set<string>();
+  for (const id of ids) {
+    stems.add(stem(id));
+    for (const w of identifierWords(id)) stems.add(stem(w));
+  }
+  const plain = plainText(sentence);
+
+  const quotes = [...sentence.matchAll(BACKTICK_RE)]
+    .filter((m) => !/^(["']).*\1$/.test(m[1]!.trim()) && !/^[\w$@./-]+$/.test(m[1]!.trim().replace(/::/g, ".")))
+    .map((m) => codeTokens(m[1]!))
+    .filter((q) => q.length >= 2);
+  if (quotes.length > 0 && !quotes.some((q) => isSubsequence(q, tokens))) return "quoted-code";
+
+  const negated = negatedVerbs(plain);
+  if (negated.some((n) => stems.has(stem(n.verb)))) return "negation";
+  if (chineseNegations(sentence).some((w) => subjects.occurs(w))) return "negation";
+  if (unshownOperation(plain, stems, new Set(negated.map((n) => n.at)))) return "operation";
+  if (unshownProperty(plain, text, ids)) return "property";
+
+  const names = subjects.names.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
+  if (DEFINITION_CLAIM.test(plain) && names.length > 0 && !lines.some((l) => names.some((n) => definesName(l, n)))) return "definition";
+  if ((CALL_CLAIM_PASSIVE.test(sentence) || CALL_CLAIM_ACTIVE.test(sentence)) && names.length > 0 && !callsAny(lines, names)) return "call";
+  if (IMPORT_CLAIM.test(sentence) && !IMPORT_LINE.test(text)) return "import";
+
+  const returnType = declaredReturnType(text);
+  for (const claim of claimedTypes(sentence, plain)) {
+    const spellings = typeSpellings(claim.word)!;
+    // A claim about the returned value is checked against the declared return type when the lines show one.
+    const where = claim.returned && returnType !== undefined ? returnType : text;
+    const written = new Set(where.match(/[A-Za-z_$][\w$]*/g) ?? []);
+    const listLike = spellings.includes("Vec") && /\[\]/.test(where);
+    if (!listLike && !spellings.some((s) => written.has(s))) return "type";
+  }
+
+  // "with a regex" describes; "with bcrypt", "with its status code" name what the lines must show.
+  for (const m of plain.matchAll(/\b(?:with|using|via)\s+(?:(?:the|its|their|this|that|these|those)\s+)?([A-Za-z][A-Za-z0-9_-]*)\b(?!\s+(?:\d|[`"“「]))/g)) {
+    const tool = m[1]!;
+    if (COMMON_WORDS.has(tool.toLowerCase()) || /^(?:respect|regard)$/i.test(tool)) continue;
+    if (!subjects.occurs(tool) && !ids.has(tool)) return "instrument";
+  }
+  return undefined;
+}
