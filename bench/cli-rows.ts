@@ -13,6 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import type { CTreeManifest } from "./c-corpus.js";
 import type { Manifest } from "./corpus.js";
 import { finish, unavailable, type Row } from "./report.js";
 import { median, repeat, repeatPaired, timeSpawnSync } from "./stats.js";
@@ -20,7 +21,9 @@ import { median, repeat, repeatPaired, timeSpawnSync } from "./stats.js";
 export interface CliBenchContext {
   dist: string;
   root: string;
-  manifest: Manifest;
+  manifest: Manifest | CTreeManifest;
+  /** The queries to time; absent → the generated corpus's (symbol, importers, search, refs; `manifest` is a {@link Manifest}). */
+  queries?: CliQuery[];
   rg: string;
   runs: number;
   /** Scratch folder for this tree's caches (removed by the caller). */
@@ -30,12 +33,14 @@ export interface CliBenchContext {
   log(msg: string): void;
 }
 
-interface Query {
+/** One timed command: `codecite <args>` and the word of its `rg -n -w` reference. */
+export interface CliQuery {
   kind: string;
   args: string[];
   /** The word `rg -n -w` looks for. */
   word: string;
 }
+type Query = CliQuery;
 
 function queries(m: Manifest): Query[] {
   const p = m.probes;
@@ -75,7 +80,7 @@ export async function cliWarmRows(ctx: CliBenchContext): Promise<Row[]> {
   mkdirSync(cacheDir, { recursive: true });
   const rows: Row[] = [];
   const runs = Math.max(ctx.runs, 7);
-  for (const q of queries(ctx.manifest)) {
+  for (const q of ctx.queries ?? queries(ctx.manifest as Manifest)) {
     const base = {
       id: `cli_warm_${q.kind}_${ctx.label}`,
       measure: `codecite ${q.args.join(" ")}, warm, fresh process (${ctx.label}, ${ctx.manifest.files} files)`,
@@ -133,7 +138,7 @@ export async function cliColdRows(ctx: CliBenchContext): Promise<Row[]> {
     const tags = path.join(ctx.scratch, `tags-${ctx.label}`);
     ref = (await repeat(() => timeSpawnSync("ctags", ["-R", "-f", tags, "."], { cwd: ctx.root }), { runs: coldRuns, warmup: 0 })).samples;
   }
-  const all: Query[] = [...queries(ctx.manifest), { kind: "importers-session", args: ["importers", "session"], word: "session" }];
+  const all: Query[] = ctx.queries ?? [...queries(ctx.manifest as Manifest), { kind: "importers-session", args: ["importers", "session"], word: "session" }];
   const rows: Row[] = [];
   for (const q of all) {
     const base = {

@@ -105,7 +105,8 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-class Rng {
+/** Seeded choices (mulberry32), shared by the tree generators. */
+export class Rng {
   readonly next: () => number;
   constructor(seed: number) {
     this.next = mulberry32(seed);
@@ -121,7 +122,8 @@ class Rng {
   }
 }
 
-const seedOf = (spec: CorpusSpec, lang: string, i: number) => {
+/** The seed of file `i` of `lang` under a tree's seed. */
+export const seedOf = (spec: { seed: number }, lang: string, i: number) => {
   let h = spec.seed ^ 0x9e3779b9;
   for (const c of `${lang}:${i}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
   return h >>> 0;
@@ -129,7 +131,7 @@ const seedOf = (spec: CorpusSpec, lang: string, i: number) => {
 
 // ---------------------------------------------------------------- vocabulary
 
-const NOUNS = [
+export const NOUNS = [
   "account", "order", "invoice", "payment", "customer", "session", "token", "record", "batch", "report",
   "metric", "event", "message", "channel", "queue", "worker", "task", "job", "schedule", "policy",
   "rule", "profile", "address", "product", "catalog", "price", "discount", "cart", "shipment", "warehouse",
@@ -137,12 +139,12 @@ const NOUNS = [
   "query", "result", "cursor", "page", "filter", "index", "segment", "partition", "replica", "lease",
   "quota", "tenant", "region", "cluster", "node", "route", "request", "response", "header", "payload",
 ];
-const VERBS = [
+export const VERBS = [
   "load", "save", "fetch", "build", "parse", "render", "validate", "compute", "merge", "split",
   "encode", "decode", "resolve", "dispatch", "collect", "flush", "refresh", "apply", "compare", "export",
   "import_from", "sync", "schedule", "cancel", "retry", "register", "lookup", "update", "delete", "create",
 ];
-const ADJECTIVES = [
+export const ADJECTIVES = [
   "pending", "active", "cached", "remote", "local", "default", "primary", "shared", "stale", "partial",
   "signed", "encrypted", "batched", "async", "lazy", "strict", "raw", "normalized", "weighted", "scoped",
 ];
@@ -150,14 +152,14 @@ const MODULE_SUFFIXES = [
   "service", "utils", "models", "handlers", "client", "store", "views", "tasks", "schemas", "helpers",
   "api", "repository", "validators", "serializers", "signals", "admin", "forms", "config", "loader", "parser",
 ];
-const KINDS = ["Manager", "Service", "Builder", "Client", "Store", "Handler", "Config", "Repository", "Policy", "Adapter"];
+export const KINDS = ["Manager", "Service", "Builder", "Client", "Store", "Handler", "Config", "Repository", "Policy", "Adapter"];
 const PACKAGES = [
   "core", "billing", "catalog", "search", "accounts", "orders", "shipping", "notifications", "analytics", "reports",
   "ingest", "storage", "scheduler", "auth", "payments", "inventory", "pricing", "support", "gateway", "workers",
   "legacy", "exports", "imports", "metrics", "audit", "tenancy", "routing", "cache", "streams", "documents",
 ];
 
-const pascal = (s: string) => s.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+export const pascal = (s: string) => s.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
 const camel = (s: string) => {
   const p = pascal(s);
   return p.charAt(0).toLowerCase() + p.slice(1);
@@ -165,7 +167,8 @@ const camel = (s: string) => {
 
 // ---------------------------------------------------------------- writing
 
-interface Out {
+/** A tree being written: where, and the running totals for its manifest. */
+export interface Out {
   root: string;
   files: number;
   bytes: number;
@@ -173,7 +176,8 @@ interface Out {
   dirs: Set<string>;
 }
 
-function emit(out: Out, lang: string, rel: string, text: string): void {
+/** Writes one file of the tree and counts it under `lang`. */
+export function emit(out: Out, lang: string, rel: string, text: string): void {
   const abs = path.join(out.root, rel);
   const d = path.dirname(abs);
   if (!out.dirs.has(d)) {
@@ -236,7 +240,8 @@ function planPython(spec: CorpusSpec): PyModule[] {
   return mods;
 }
 
-function pyDocSentence(r: Rng): string {
+/** A short English sentence for comments and docstrings. */
+export function pyDocSentence(r: Rng): string {
   return `${pascal(r.pick(VERBS)).replace(/_/g, " ")} the ${r.pick(ADJECTIVES)} ${r.pick(NOUNS)} for each ${r.pick(NOUNS)}.`;
 }
 

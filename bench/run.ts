@@ -8,7 +8,8 @@
  * reused while its manifest matches), `--skip-build` (use `dist/` as it is), `--dist DIR`
  * (measure another compiled tree, e.g. an experiment), `--out FILE`
  * (default `bench/results.json`), `--only ID,…` (only these groups of rows: `cli` (the command line
- * in fresh processes, `cli-rows.ts`, on the medium tree and the corpus), `search_code`,
+ * in fresh processes, `cli-rows.ts`, on the medium tree and the corpus), `c_cpp` (the same rows on a
+ * generated mixed C/C++ tree, `c-corpus.ts`: symbol, importers of a header, refs of a C function), `search_code`,
  * `find_importers_cold`, `warm`, `find_references`, `cli_startup`, `agent`, `serve_load`,
  * `prefetch_recall`, `cache_store`; e.g. `npm run bench -- --only find_references`).
  *
@@ -28,6 +29,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { rgPath } from "@vscode/ripgrep";
 import { compareCacheStores } from "./cache-store.js";
+import { C_TREE, cQueries, ensureCTree } from "./c-corpus.js";
 import { cliColdRows, cliWarmRows, type CliBenchContext } from "./cli-rows.js";
 import { ensureCorpus, LARGE, MEDIUM, QUICK } from "./corpus.js";
 import { loadEvidenceApi } from "./evidence-api.js";
@@ -109,6 +111,13 @@ try {
     const cliCtx: CliBenchContext = { dist, root: tree.root, manifest: tree.manifest, rg: rgPath, runs, scratch, label, log };
     await group(`CLI, warm, fresh process (${label} tree)`, "cli", () => cliWarmRows(cliCtx));
     await group(`CLI, first query vs ctags -R (${label} tree)`, "cli", () => cliColdRows(cliCtx));
+  }
+  // A mixed C/C++ tree (bench/c-corpus.ts): the same command-line rows on its probes.
+  if (wanted("c_cpp")) {
+    const cTree = ensureCTree(path.join(path.dirname(corpusDir), C_TREE.name), C_TREE, log);
+    const cCtx: CliBenchContext = { dist, root: cTree.root, manifest: cTree.manifest, queries: cQueries(cTree.manifest), rg: rgPath, runs, scratch, label: C_TREE.name, log };
+    await group(`CLI, warm, fresh process (${C_TREE.name} tree)`, "c_cpp", () => cliWarmRows(cCtx));
+    await group(`CLI, first query vs ctags -R (${C_TREE.name} tree)`, "c_cpp", () => cliColdRows(cCtx));
   }
   await group("search_code", "search_code", () => searchRow(ctx));
   await group("cold find_importers and peak memory (fresh processes)", "find_importers_cold", () => coldRows(ctx));
