@@ -95,9 +95,14 @@ interface SearchScope {
   fromSnapshot: boolean;
 }
 
+/** True when `pathArg` names no narrower scope than the whole tree. */
+function isWholeTree(pathArg: string | undefined): boolean {
+  return pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".";
+}
+
 async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: AbortSignal | undefined, refresh: boolean): Promise<SearchScope> {
   const snapshot = async () => treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh });
-  if (pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".") {
+  if (isWholeTree(pathArg)) {
     const snap = await snapshot();
     const { files, set } = memoize(snap.view, "symbols:sources", () => {
       const list = snap.files.filter((f) => languageFor(f) !== undefined);
@@ -137,9 +142,19 @@ async function parseCandidates(
   pathArg: string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ scope: SearchScope; facts: FactsMap }> {
-  let scope = await sourceFiles(ws, pathArg, signal, false);
-  if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal) };
-  let mentioned = await mentioning(ws, scope, [q.name], signal);
+  let scope: SearchScope;
+  let mentioned: Set<string> | undefined | "stale";
+  if (isWholeTree(pathArg)) {
+    // ripgrep needs no file list to start: it runs (in its own process) while this one reads the
+    // cached list of the tree and opens the fact cache.
+    const pending = sourceFiles(ws, undefined, signal, false);
+    mentioned = await mentioning(ws, pending, [q.name], signal);
+    scope = await pending;
+  } else {
+    scope = await sourceFiles(ws, pathArg, signal, false);
+    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal) };
+    mentioned = await mentioning(ws, scope, [q.name], signal);
+  }
   if (mentioned === "stale") {
     scope = await sourceFiles(ws, pathArg, signal, true);
     mentioned = await mentioning(ws, scope, [q.name], signal);
@@ -268,15 +283,27 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
  * The files of `scope` that mention one of `literals` (one ripgrep run), `undefined` when the
  * prefilter cannot run, or `"stale"` when ripgrep saw source files that the snapshot lacks.
  */
-async function mentioning(ws: Workspace, scope: SearchScope, literals: string[], signal: AbortSignal | undefined, caseInsensitive = false): Promise<Set<string> | undefined | "stale"> {
+/**
+ * The files of `scope` that mention any of `literals` ({@link filesMentioning}), or `"stale"` when
+ * ripgrep met files the snapshot lacks. `scope` may still be pending when it is the whole tree
+ * (no `under`): ripgrep starts without it.
+ */
+async function mentioning(
+  ws: Workspace,
+  scope: SearchScope | Promise<SearchScope>,
+  literals: string[],
+  signal: AbortSignal | undefined,
+  caseInsensitive = false,
+): Promise<Set<string> | undefined | "stale"> {
   const unlisted: string[] = [];
+  const under = scope instanceof Promise ? undefined : scope.under;
   const found = await filesMentioning(
     ws,
-    scope.set ?? scope.files,
+    scope instanceof Promise ? scope.then((s) => s.set ?? s.files) : (scope.set ?? scope.files),
     { literals, ...(caseInsensitive ? { caseInsensitive } : {}) },
-    { ...(scope.under ? { under: scope.under } : {}), ...(signal ? { signal } : {}), unlisted },
+    { ...(under ? { under } : {}), ...(signal ? { signal } : {}), unlisted },
   );
-  if (scope.fromSnapshot && (await changedSince(ws, unlisted.filter((p) => languageFor(p) !== undefined)))) return "stale";
+  if ((await scope).fromSnapshot && (await changedSince(ws, unlisted.filter((p) => languageFor(p) !== undefined)))) return "stale";
   return found;
 }
 

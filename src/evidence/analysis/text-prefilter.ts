@@ -28,38 +28,57 @@ export function escapeRustRegex(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, "\\$&");
 }
 
+/** Repository-relative paths, as a list or a set. */
+type FileList = readonly string[] | ReadonlySet<string>;
+
 /**
  * The subset of `files` (repository-relative) whose text matches any needle, or `undefined` when
  * the prefilter cannot run (ripgrep missing or failing, timeout): callers then parse every file.
  * With no needles at all the result is the empty set.
+ * @param files the files of interest, or a promise of them: ripgrep then starts at once and runs
+ *   (in its own process) while the caller still computes the list; the list is awaited only to
+ *   filter ripgrep's answer, and a rejection of it is this call's rejection.
  * @param opts.under limit the ripgrep walk to this repository-relative folder or file (already validated).
  * @param opts.unlisted receives the matching paths that are not in `files` (a list that may be stale).
  * @throws the abort reason when `signal` aborts.
  */
 export async function filesMentioning(
   ws: Workspace,
-  files: readonly string[] | ReadonlySet<string>,
+  files: FileList | Promise<FileList>,
   needles: Needles,
   opts: { under?: string; signal?: AbortSignal; unlisted?: string[] } = {},
 ): Promise<Set<string> | undefined> {
+  const set = (list: FileList): ReadonlySet<string> => (list instanceof Set ? list : new Set(list));
+  let wanted: ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  if (files instanceof Promise) {
+    wanted = files.then(set);
+    wanted.catch(() => undefined); // awaited below, unless ripgrep fails first: never an unhandled rejection
+  } else wanted = set(files);
   const alternatives = [...new Set(needles.literals.filter((l) => l !== "").map(escapeRustRegex)), ...(needles.patterns ?? [])];
-  if (alternatives.length === 0) return new Set();
-  const wanted: ReadonlySet<string> = files instanceof Set ? files : new Set(files);
-  if (wanted.size === 0) return new Set();
+  if (alternatives.length === 0) {
+    await wanted;
+    return new Set();
+  }
+  if (!(wanted instanceof Promise) && wanted.size === 0) return new Set();
   const rg = await usableRipgrep(ws);
-  if (rg === undefined) return undefined;
+  if (rg === undefined) {
+    await wanted;
+    return undefined;
+  }
   const args = ["--files-with-matches", "--null", "--no-messages", ...baseRipgrepArgs()];
   if (needles.caseInsensitive) args.push("--ignore-case");
   else args.push("--case-sensitive");
   args.push(`--regexp=${alternatives.join("|")}`);
   if (opts.under !== undefined && opts.under !== "") args.push("--", ripgrepPathArg(opts.under));
   const stdout = await runPrefilter(ws, rg, args, MAX_OUTPUT_BYTES, opts.signal);
+  const listed = await wanted;
+  if (listed.size === 0) return new Set();
   if (stdout === undefined) return undefined;
   const out = new Set<string>();
   for (const raw of stdout.split("\0")) {
     if (raw === "") continue;
     const rel = raw.startsWith("./") ? raw.slice(2) : raw;
-    if (wanted.has(rel)) out.add(rel);
+    if (listed.has(rel)) out.add(rel);
     else opts.unlisted?.push(rel);
   }
   return out;
