@@ -116,6 +116,13 @@ export async function parseFactsTask(input: { path: string; source: string }): P
 
 let version: string | undefined;
 
+/**
+ * {@link factsVersion} as computed when the command-line bundle was built (`scripts/bundle-cli.ts`
+ * defines it from the same `dist/` files the bundle holds); not defined anywhere else (sources,
+ * the library in `dist/`), where it is computed at first use.
+ */
+declare const __CODECITE_FACTS_VERSION__: string | undefined;
+
 /** `name` and `version` of a package.json, `undefined` when unreadable. */
 function packageMeta(file: string): { name?: string; version?: string } | undefined {
   try {
@@ -139,10 +146,12 @@ export function grammarPackage(wasm: string): string {
  * The cache version of facts: codecite's version, {@link EXTRACTOR_SCHEMA}, the version of
  * `web-tree-sitter` and of every grammar package, and a digest of the extractor code (`lang/`,
  * `tree-sitter`), e.g. `0.1.0+s1+web-tree-sitter@0.25.10+tree-sitter-python@0.25.0+…+x1a2b3c4d`.
- * Computed once per process.
+ * Computed once per process; in the command-line bundle, once when it was built (reading the
+ * grammar packages and the extractor code costs a fresh process tens of ms).
  */
 export function factsVersion(): string {
   if (version !== undefined) return version;
+  if (typeof __CODECITE_FACTS_VERSION__ === "string") return (version = __CODECITE_FACTS_VERSION__);
   const here = fileURLToPath(import.meta.url);
   const require = createRequire(import.meta.url);
   const parts = [packageMeta(path.join(path.dirname(here), "..", "..", "..", "package.json"))?.version ?? "?", `s${EXTRACTOR_SCHEMA}`];
