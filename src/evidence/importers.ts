@@ -52,7 +52,9 @@
  * specifiers, not at every use of the word); facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
- * costs about one ripgrep run. Snippets are read only for the records the budget can show.
+ * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
+ * the resolutions an earlier one kept in the fact cache (`loadDerived`: same walk, every file the
+ * resolvers read unchanged; a file's resolutions are reused while its imports are the same). Snippets are read only for the records the budget can show.
  *
  * **Records**: `kind: "import"`, `name` = the resolved module (`pkg.rag_common`, `src/util.ts`,
  * `numpy.linalg`), the whole statement's lines, `alias` (only when it renames that module:
@@ -75,7 +77,7 @@ import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
 import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
 import { filesMentioning, type Needles } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -302,6 +304,8 @@ function nameSeparators(query: string): string[] {
  */
 export function moduleNameIndex(project: ProjectView): Promise<Map<string, string[]>> {
   return memoize(project, "importers:module-names", async () => {
+    const saved = loadDerived<[string, string[]][]>(project, "importers:module-names");
+    if (Array.isArray(saved)) return new Map(saved);
     const index = new Map<string, string[]>();
     for (const f of project.files) {
       const lang = languageFor(f);
@@ -313,6 +317,7 @@ export function moduleNameIndex(project: ProjectView): Promise<Map<string, strin
       }
     }
     for (const list of index.values()) list.sort();
+    saveDerived(project, "importers:module-names", [...index]);
     return index;
   });
 }
@@ -502,14 +507,26 @@ async function collectMatches(
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
   const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
+  const kept = keptResolutions(project);
   for (const [file, fileFacts] of facts) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
     if (lang.blindSpotNote) pass.blindSpots.add(lang.blindSpotNote);
-    // Resolutions depend only on the import and the tree: kept per view for facts that did not change.
+    // Resolutions depend only on the import and the tree: kept per view for facts that did not
+    // change, and for later processes while the tree is the same (`keptResolutions`).
     let pending = resolved.get(fileFacts);
     if (pending === undefined) {
-      pending = Promise.all(fileFacts.imports.map((ref) => lang.resolve(ref, file, project)));
+      const key = importsKey(fileFacts.imports);
+      const saved = kept.byFile.get(file);
+      if (saved !== undefined && saved[0] === key) pending = Promise.resolve(saved[1]);
+      else {
+        pending = Promise.all(fileFacts.imports.map((ref) => lang.resolve(ref, file, project)));
+        const done = pending;
+        void done.then((res) => {
+          kept.byFile.set(file, [key, res]);
+          kept.changed = true;
+        }, () => undefined);
+      }
       resolved.set(fileFacts, pending);
     }
     const resolutions = await pending;
@@ -539,6 +556,41 @@ async function collectMatches(
     }
   }
   return pass;
+}
+
+/** Resolutions of each file's imports kept across processes: file → [{@link importsKey}, resolutions]. */
+interface KeptResolutions {
+  byFile: Map<string, [string, Resolution[]]>;
+  changed: boolean;
+}
+
+/** Above this many characters the kept resolutions start again from the current query's files. */
+const MAX_KEPT_RESOLUTION_CHARS = 4_000_000;
+
+/** The resolutions an earlier process kept for this tree (`project-view.ts` `loadDerived`), loaded once per view. */
+function keptResolutions(project: ProjectView): KeptResolutions {
+  return memoize(project, "importers:kept-resolutions", () => {
+    const saved = loadDerived<[string, [string, Resolution[]]][]>(project, "importers:resolutions");
+    return { byFile: new Map(Array.isArray(saved) ? saved : []), changed: false };
+  });
+}
+
+/** Keeps the resolutions computed by this query for later processes (see {@link keptResolutions}). */
+function saveResolutions(project: ProjectView, files: Iterable<string>): void {
+  const kept = keptResolutions(project);
+  if (!kept.changed) return;
+  let entries = [...kept.byFile];
+  if (JSON.stringify(entries).length > MAX_KEPT_RESOLUTION_CHARS) {
+    const now = new Set(files);
+    entries = entries.filter(([f]) => now.has(f));
+  }
+  saveDerived(project, "importers:resolutions", entries);
+  kept.changed = false;
+}
+
+/** What a file's resolutions are computed from, besides the tree: its imports, without their text. */
+function importsKey(imports: readonly ImportRef[]): string {
+  return JSON.stringify(imports.map(({ lines: _lines, ...ref }) => ref));
 }
 
 /**
@@ -591,6 +643,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   }
   const { project, target, pass } = found;
   const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;
+  saveResolutions(project, facts.keys());
 
   // One record per statement and module name, in evidence order (path, lines, name).
   const seen = new Set<string>();

@@ -25,7 +25,9 @@
  * The walked state (files, watched folders and files with their stamps) is also kept in the fact
  * cache's side table ({@link FactIndex}), so that a new process (a CLI query) checks it with the
  * same `lstat`s instead of walking the tree again; it is keyed by the facts version and by the
- * walk's ripgrep arguments (ignore rules, deny-list), and a racy walk is never kept.
+ * walk's ripgrep arguments (ignore rules, deny-list), and a racy walk is never kept. Values derived
+ * from a view (a module-name index, import resolutions) can be kept next to it ({@link saveDerived},
+ * {@link loadDerived}), valid for the same walk while every file the view read is unchanged.
  */
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -249,7 +251,72 @@ function stateOf(
     if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) box.state.racy = true;
   });
   box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
+  viewStates.set(view, { ws, state: box.state, loaded: new Map() });
   return box.state;
+}
+
+/** The state behind each view {@link stateOf} made, and the stamps of derived values loaded for it. */
+const viewStates = new WeakMap<ProjectView, { ws: Workspace; state: TreeState; loaded: Map<string, Stamp>; walkId?: string }>();
+
+/** The persisted form of a value derived from a view (version 1); see {@link loadDerived}. */
+interface PersistedDerived {
+  v: 1;
+  /** {@link walkIdOf} of the walk the value was derived from. */
+  walk: string;
+  /** Files read through the view (and the walk's ignore files), absolute → size, mtime. */
+  watched: [string, number, number][];
+  value: unknown;
+}
+
+/** Identifies one walk: when it started and a digest of the files it listed. */
+function walkIdOf(entry: { state: TreeState; walkId?: string }): string {
+  entry.walkId ??= `${entry.state.startedMs}:${createHash("sha1").update(entry.state.files.join("\0")).digest("hex").slice(0, 16)}`;
+  return entry.walkId;
+}
+
+/**
+ * A value an earlier process derived from a view of the same walk and kept with
+ * {@link saveDerived} (a module-name index, import resolutions), so a CLI query need not derive it
+ * again. It is returned only when it was derived from the very walk behind `view` (same start,
+ * same files) and every file any view of it had read by then (configuration files, sources a
+ * resolver looked into) still has the size and mtime it had; otherwise `undefined`.
+ * @param name which value (`importers:module-names` …).
+ */
+export function loadDerived<T>(view: ProjectView, name: string): T | undefined {
+  const entry = viewStates.get(view);
+  if (entry === undefined) return undefined;
+  const text = storeOf(entry.ws).getMeta(`${persistKey()}:derived:${name}`);
+  if (text === undefined) return undefined;
+  let data: PersistedDerived;
+  try {
+    data = JSON.parse(text) as PersistedDerived;
+  } catch {
+    return undefined;
+  }
+  if (data.v !== 1 || data.walk !== walkIdOf(entry) || !Array.isArray(data.watched)) return undefined;
+  for (const [abs, size, mtimeMs] of data.watched) {
+    const now = stampOf(abs);
+    if (now.size !== size || now.mtimeMs !== mtimeMs) return undefined;
+  }
+  for (const [abs, size, mtimeMs] of data.watched) entry.loaded.set(abs, { size, mtimeMs });
+  return data.value as T;
+}
+
+/**
+ * Keeps `value`, derived from `view`, for later processes (see {@link loadDerived}), with the
+ * stamps of every file read through the view so far and of those behind values loaded for it.
+ * Nothing is kept for a racy view or when one of those files changed within the racy window.
+ * @param value JSON-serialisable data.
+ */
+export function saveDerived(view: ProjectView, name: string, value: unknown): void {
+  const entry = viewStates.get(view);
+  if (entry === undefined || entry.state.racy) return;
+  const watched = new Map(entry.loaded);
+  for (const [abs, stamp] of entry.state.watched) watched.set(abs, stamp);
+  const recent = Date.now() - RACY_WINDOW_MS;
+  for (const stamp of watched.values()) if (stamp.mtimeMs > recent) return;
+  const data: PersistedDerived = { v: 1, walk: walkIdOf(entry), watched: [...watched].map(([abs, s]) => [abs, s.size, s.mtimeMs]), value };
+  storeOf(entry.ws).putMeta(`${persistKey()}:derived:${name}`, JSON.stringify(data));
 }
 
 async function walk(ws: Workspace, generation: number): Promise<TreeState> {

@@ -1,0 +1,78 @@
+/**
+ * find_importers keeps the resolutions of imports (and the module-name index) in the fact cache
+ * for later processes of the same tree: a new Workspace over an unchanged tree answers the same
+ * records without resolving again, and an edit of a file that resolution read (tsconfig.json)
+ * makes it resolve again. A new process is a new Workspace here (the tree state and what is
+ * derived from it come back from the cache); the tree's mtimes lie in the past so nothing is racy.
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { findImporters } from "../../src/evidence/importers.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
+import { typescript } from "../../src/evidence/analysis/lang/typescript.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import type { EvidenceResult } from "../../src/evidence/evidence.js";
+
+const PAST = new Date(Date.UTC(2021, 0, 1));
+const LATER = new Date(Date.UTC(2022, 0, 1));
+let tmp = "";
+let root = "";
+const savedCacheDir = process.env.CODECITE_CACHE_DIR;
+
+function write(rel: string, text: string, mtime = PAST): void {
+  const abs = path.join(root, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, text);
+  utimesSync(abs, mtime, mtime);
+}
+
+const where = (r: EvidenceResult) => r.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line} ${e.name}`);
+const query = async (module_name: string) => findImporters(await Workspace.open(root), { module_name, max_results: 50 });
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), "codecite-kept-"));
+  root = path.join(tmp, "tree");
+  process.env.CODECITE_CACHE_DIR = path.join(tmp, "cache");
+  write("tsconfig.json", JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@lib/*": ["lib/*"] } } }));
+  write("lib/util.ts", "export const x = 1;\n");
+  write("other/util.ts", "export const y = 2;\n");
+  write("app/main.ts", 'import { x } from "@lib/util";\n');
+  write("app/alt.ts", 'import { y } from "../other/util";\n');
+  write("py/pkg/__init__.py", "");
+  write("py/pkg/target.py", "VALUE = 1\n");
+  write("py/use.py", "from pkg.target import VALUE\n");
+  for (const d of ["lib", "other", "app", "py/pkg", "py", ""]) utimesSync(path.join(root, d), PAST, PAST);
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+afterAll(() => {
+  FactIndex.closeShared();
+  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
+  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("find_importers: resolutions kept for later processes", () => {
+  it("a new workspace over the unchanged tree gives the same records without resolving again", async () => {
+    expect(where(await query("lib/util.ts"))).toEqual(["app/main.ts:1-1 lib/util.ts"]);
+    expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    const ts = vi.spyOn(typescript, "resolve");
+    const py = vi.spyOn(python, "resolve");
+    expect(where(await query("lib/util.ts"))).toEqual(["app/main.ts:1-1 lib/util.ts"]);
+    expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    expect(ts).not.toHaveBeenCalled();
+    expect(py).not.toHaveBeenCalled();
+  });
+
+  it("an edit of tsconfig.json (read by the resolver) makes the next workspace resolve again", async () => {
+    write("tsconfig.json", JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@lib/*": ["other/*"] } } }), LATER);
+    const ts = vi.spyOn(typescript, "resolve");
+    expect(where(await query("lib/util.ts"))).toEqual([]);
+    expect(ts).toHaveBeenCalled();
+    expect(where(await query("other/util.ts"))).toEqual(["app/alt.ts:1-1 other/util.ts", "app/main.ts:1-1 other/util.ts"]);
+  });
+});
