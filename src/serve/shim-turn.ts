@@ -100,8 +100,10 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
   let promptMode = hasTools && !(await ctx.support.native(chat.model));
   let started = false;
 
+  const validate = schemaValidator(tools);
+  let filter: StreamFilter | undefined;
   const attempt = async (textTools: boolean) => {
-    const filter = new StreamFilter(tools);
+    filter = new StreamFilter(tools, { validate });
     const req: ChatRequest = { model: chat.model, messages: textTools ? promptModeMessages(chat.messages, tools) : chat.messages };
     if (hasTools && !textTools) req.tools = chat.tools;
     if (chat.think !== undefined) req.think = chat.think;
@@ -110,18 +112,19 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     if (chat.contextTokens !== undefined) req.contextTokens = chat.contextTokens;
     if (chat.sampling !== undefined) req.sampling = chat.sampling;
     if (chat.ollamaOptions !== undefined) req.ollamaOptions = chat.ollamaOptions;
+    if (chat.keepAlive !== undefined) req.keepAlive = chat.keepAlive;
     const turn = await ctx.provider.chat(req, {
       signal,
       onContent: (d) => {
         started = true;
-        out.content(filter.push(d));
+        out.content(filter!.push(d));
       },
       onThinking: (d) => {
         started = true;
         out.thinking(d);
       },
     });
-    out.content(filter.end());
+    out.content(filter!.end());
     return turn;
   };
 
@@ -136,8 +139,9 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       turn = await attempt(true);
     }
     if (promptMode) stats.switches++;
-    // The same recovery the filter applied, now with the native calls and for the reasoning it hid.
-    const result = recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools, { validate: schemaValidator(tools) });
+    // The recovery the filter applied at its end (calls and the reasoning it hid); again with native calls.
+    const filtered = turn.tool_calls.length === 0 && filter?.text === turn.content ? filter.result : undefined;
+    const result = filtered ?? recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools, { validate });
     if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);
     for (const r of result.rejected) {
       stats.refusals++;

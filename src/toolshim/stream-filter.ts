@@ -38,12 +38,18 @@ import { DIALECTS } from "./dialects/index.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
-import type { OfferedTool, RecoverResult } from "./types.js";
+import type { ArgumentValidator, OfferedTool, RecoverResult } from "./types.js";
 
 /** Options of {@link StreamFilter}. */
 export interface StreamFilterOptions {
   /** The model's template prefills a reasoning opener: hold everything until a closer arrives. */
   prefilledReasoning?: boolean;
+  /**
+   * The argument validator for the recovery at {@link StreamFilter.end} (`recoverDeterministic`'s
+   * `validate`), so that {@link StreamFilter.result} is the turn's whole recovery when the model
+   * made no native calls. It judges calls only; the visible text does not depend on it.
+   */
+  validate?: ArgumentValidator;
 }
 
 const OWN_MARKERS = [
@@ -364,6 +370,7 @@ export class StreamFilter {
   #inSync = false;
   readonly #tools: readonly OfferedTool[];
   readonly #prefilled: boolean;
+  readonly #validate: ArgumentValidator | undefined;
   readonly #markers: readonly string[];
   readonly #starts: ReadonlySet<string>;
   readonly #structural: RegExp | undefined;
@@ -375,6 +382,7 @@ export class StreamFilter {
   constructor(tools: readonly OfferedTool[] = [], opts: StreamFilterOptions = {}) {
     this.#tools = tools;
     this.#prefilled = opts.prefilledReasoning === true;
+    this.#validate = opts.validate;
     this.#markers = MARKERS;
     this.#starts = MARKER_STARTS;
     this.#structural = structuralPattern(tools);
@@ -400,9 +408,20 @@ export class StreamFilter {
     const hold = scan.hold;
     // The visible text depends only on the text before the hold point, which only grows.
     if (hold === this.#lastHold) return "";
+    if (hold <= from && this.#emitted === "") {
+      this.#lastHold = hold;
+      return "";
+    }
+    if (this.#target === undefined && this.#lastHold < from && !this.#prefilled) {
+      // The first decided text: plain prose from the message's start is decided as it is, like
+      // plain prose after decided text (the constructs that only the message's start can open
+      // — a Harmony `analysis` lead, a lone header line — are held by the hold point).
+      this.#target = "";
+      this.#rawEnd = from;
+      this.#lastHold = from;
+    }
     const region = this.#lastHold >= from && hold > this.#lastHold ? this.#buffer.slice(this.#lastHold, hold) : undefined;
     this.#lastHold = hold;
-    if (hold <= from && this.#emitted === "") return "";
     if (region !== undefined && this.#target !== undefined && isPlain(region)) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
       const piece = this.#buffer.slice(this.#rawEnd, hold).trimEnd();
@@ -424,11 +443,11 @@ export class StreamFilter {
 
   /** End of the message: returns the rest of the visible text. */
   end(): string {
-    this.#result ??= recoverDeterministic({ content: this.#buffer }, this.#tools);
+    this.#result ??= recoverDeterministic({ content: this.#buffer }, this.#tools, { validate: this.#validate });
     return this.#advance(this.#result.content);
   }
 
-  /** The deterministic recovery of the whole message (available after {@link end}). */
+  /** The deterministic recovery of the whole message without native calls (available after {@link end}). */
   get result(): RecoverResult | undefined {
     return this.#result;
   }
