@@ -35,6 +35,8 @@ function buildRequest(s: Session): { req: ChatRequest; prompt: SentPrompt; keys:
   }
   for (const m of history) if (m.role === "tool") s.log.markShown(m.content);
   if (s.opts.temperature !== undefined) req.temperature = s.opts.temperature;
+  if (s.opts.sampling !== undefined) req.sampling = s.opts.sampling;
+  if (s.opts.keepAlive !== undefined) req.keepAlive = s.opts.keepAlive;
   if (s.opts.think !== undefined) req.think = s.opts.think;
   const keys = history.map(keyOf);
   const fresh = freshTokens(keys, history.map(estimateMessageTokens), s.previousPrompt?.messages);

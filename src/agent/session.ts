@@ -5,7 +5,7 @@
  * `recover-turn.ts`, `dispatch.ts`, `compact.ts`, `finish.ts`) read and update this state.
  */
 import type { Evidence, Workspace } from "../tools/index.js";
-import { ProviderError, type Message, type Provider, type ToolCall, type ToolDefinition } from "../llm/types.js";
+import { ProviderError, type Message, type Provider, type Sampling, type ToolCall, type ToolDefinition } from "../llm/types.js";
 import type { DispatchResult, ToolRegistry } from "../tools/registry.js";
 import type { OfferedTool, RecoveredBy, ShimDiagnostic } from "../toolshim/types.js";
 import type { Interpreter } from "../toolshim/index.js";
@@ -145,6 +145,10 @@ export interface RunAgentOptions {
   /** Replaces the default system prompt. */
   systemPrompt?: string;
   temperature?: number;
+  /** Sampling and length settings of every model call (`ChatRequest.sampling`). */
+  sampling?: Sampling;
+  /** How long the server keeps the model loaded after each call (`ChatRequest.keepAlive`). */
+  keepAlive?: string | number;
   think?: boolean;
 }
 

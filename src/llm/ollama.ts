@@ -285,8 +285,8 @@ export class OllamaProvider implements Provider {
    * One assistant turn (Ollama API `POST /api/chat`). Streams (`stream: true`) when
    * `opts.onContent` or `opts.onThinking` is given, calling them with each non-empty delta.
    * Sends `tools`, `format`, `think`, `options.temperature`, `options.num_ctx`
-   * (`req.contextTokens`), the sampling settings (`samplingOptions`) and `req.ollamaOptions`
-   * when the request has them.
+   * (`req.contextTokens`), the sampling settings (`samplingOptions`), `req.ollamaOptions` and
+   * `keep_alive` (`req.keepAlive`) when the request has them.
    * Tool-call `arguments` are always objects in the result.
    * @throws ProviderError `UNREACHABLE`, `MODEL_NOT_FOUND`, `TOOLS_UNSUPPORTED`, `TIMEOUT`,
    *   `BAD_RESPONSE` or `HTTP`; the caller's abort reason when `opts.signal` aborts.
@@ -296,6 +296,7 @@ export class OllamaProvider implements Provider {
     if (req.tools && req.tools.length > 0) body.tools = req.tools as unknown as WireTool[];
     if (req.format !== undefined) body.format = req.format;
     if (req.think !== undefined) body.think = req.think;
+    if (req.keepAlive !== undefined) body.keep_alive = req.keepAlive;
     const options: NonNullable<WireChatRequest["options"]> = {};
     if (req.temperature !== undefined) options.temperature = req.temperature;
     // Without num_ctx, Ollama runs with its server default (2048–4096 tokens on many installs)

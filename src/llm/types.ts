@@ -61,6 +61,12 @@ export interface ChatRequest {
    * ignore them.
    */
   ollamaOptions?: Record<string, unknown>;
+  /**
+   * How long the server keeps the model loaded after this request (Ollama API `keep_alive`: a
+   * duration such as `"10m"`, or seconds; `0` unloads it at once, a negative value keeps it
+   * loaded). Sent by the Ollama provider; other providers ignore it.
+   */
+  keepAlive?: string | number;
 }
 
 /**

@@ -50,6 +50,12 @@ export function parseOllamaChat(body: unknown): GatewayChat {
   else if (body.think === false) chat.think = false;
   if (isRecord(body.format)) chat.format = body.format;
   else if (body.format === "json") chat.format = { type: "object" };
+  if (body.keep_alive !== undefined && body.keep_alive !== null) {
+    if (typeof body.keep_alive !== "string" && (typeof body.keep_alive !== "number" || !Number.isFinite(body.keep_alive))) {
+      throw new GatewayError(400, 'keep_alive must be a duration such as "10m" or a number of seconds');
+    }
+    chat.keepAlive = body.keep_alive;
+  }
   if (body.options !== undefined && body.options !== null && !isRecord(body.options)) throw new GatewayError(400, "options must be an object");
   const options = isRecord(body.options) ? body.options : {};
   const { temperature, num_ctx, ...rest } = options;

@@ -21,6 +21,8 @@ export interface GatewayChat {
   sampling?: Sampling;
   /** Ollama `options` beyond the sampling settings, passed on to an Ollama upstream. */
   ollamaOptions?: Record<string, unknown>;
+  /** Ollama `keep_alive` (a duration string or seconds), passed on to an Ollama upstream. */
+  keepAlive?: string | number;
 }
 
 /** Why an assistant message ended, in the OpenAI API's words (`finish_reason`); Ollama `done_reason` uses the same. */

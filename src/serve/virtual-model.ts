@@ -7,7 +7,9 @@
  *
  * The question is the conversation's last user message; earlier user and assistant messages
  * (text only, the newest {@link HISTORY_CHARS} characters) go before it as context. Client tools
- * are ignored: this model calls only codecite's own tools, and only inside the gateway.
+ * are ignored: this model calls only codecite's own tools, and only inside the gateway. The
+ * client's temperature, sampling settings and Ollama `keep_alive` apply to every model call the
+ * agent makes.
  */
 import { runAgent, type AgentResult, type AgentToolshimMode } from "../agent/index.js";
 import type { Provider } from "../llm/types.js";
@@ -100,6 +102,10 @@ export async function agentTurn(ctx: VirtualModelContext, chat: GatewayChat, tar
       ...(ctx.maxSteps !== undefined ? { maxSteps: ctx.maxSteps } : {}),
       ...(ctx.contextTokens !== undefined ? { contextTokens: ctx.contextTokens } : {}),
       ...(ctx.interpreter !== undefined ? { interpreter: ctx.interpreter } : {}),
+      // The client's sampling settings apply to every model call of the agent.
+      ...(chat.temperature !== undefined ? { temperature: chat.temperature } : {}),
+      ...(chat.sampling !== undefined ? { sampling: chat.sampling } : {}),
+      ...(chat.keepAlive !== undefined ? { keepAlive: chat.keepAlive } : {}),
       onEvent: (e) => {
         if (e.type === "content" && e.delta !== "") {
           out.content(e.delta);

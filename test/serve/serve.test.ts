@@ -335,4 +335,54 @@ describe("serve passes the client's sampling settings on", () => {
     expect(await v.json()).toMatchObject({ error: { message: "stop must be a string or an array of strings", type: "invalid_request_error" } });
     expect(ollama.chatRequests()).toHaveLength(0);
   });
+
+  it("Ollama's keep_alive reaches an Ollama upstream, streamed or not; a keep_alive of the wrong type is a 400", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "ok", repeat: true }] });
+    const url = await gatewayOnOllama(ollama);
+    const client = new Ollama({ host: url });
+    await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], keep_alive: "10m", stream: false });
+    const stream = await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], keep_alive: 0, stream: true });
+    for await (const part of stream) expect(part.message.content).not.toContain("error");
+    await client.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], stream: false });
+    expect(ollama.chatRequests().map((r) => r.keep_alive)).toEqual(["10m", 0, undefined]);
+    const bad = await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "qwen3:8b", messages: [], keep_alive: [5] }) });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'keep_alive must be a duration such as "10m" or a number of seconds' });
+  });
+
+  it("the codecite model passes the client's sampling settings and keep_alive to every model call of the agent", async () => {
+    ollama = await startFakeOllama({
+      turns: [
+        { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { content: "`src/rag_chat.py:10` imports rag_common." },
+      ],
+    });
+    const url = await gatewayOnOllama(ollama, true);
+    const stream = await new Ollama({ host: url }).chat({
+      model: "codecite",
+      messages: [{ role: "user", content: "Who imports rag_common?" }],
+      options: { temperature: 0.1, top_p: 0.8, seed: 3, num_predict: 300 },
+      keep_alive: "1h",
+      stream: true,
+    });
+    let text = "";
+    for await (const part of stream) text += part.message.content;
+    expect(text).toContain("imports rag_common.");
+    const calls = ollama.chatRequests();
+    expect(calls).toHaveLength(2);
+    for (const r of calls) {
+      expect(r.options).toMatchObject({ temperature: 0.1, top_p: 0.8, seed: 3, num_predict: 300 });
+      expect(r.keep_alive).toBe("1h");
+    }
+  });
+
+  it("the codecite model through the OpenAI client: its sampling fields reach the agent's model calls", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "No tools needed; see `src/rag_chat.py:10`.", repeat: true }] });
+    const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama, true)}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({ model: "codecite", messages: [{ role: "user", content: "Where?" }], temperature: 0.3, top_p: 0.7, max_tokens: 200, stop: "END" });
+    expect(r.choices[0]!.message.content).toContain("No tools needed");
+    const calls = ollama.chatRequests();
+    expect(calls.length).toBeGreaterThan(0);
+    for (const c of calls) expect(c.options).toMatchObject({ temperature: 0.3, top_p: 0.7, num_predict: 200, stop: ["END"] });
+  });
 });
