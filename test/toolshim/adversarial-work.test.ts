@@ -3,6 +3,8 @@
  * unbalanced or deeply nested brackets, long runs of spaces or backticks — costs work linear in
  * its length. The JSON scanner is checked by its work counter (steps ≤ c·n, no clock); the other
  * stages by finishing 1 MB inputs whose quadratic cost would be hours, and by their results.
+ * `npm test` runs every shape at a quarter of its size (the bound and the results are the same
+ * at any size); the full run (`npm run test:e2e`, `test/helpers/thoroughness.ts`) at full size.
  */
 import { describe, expect, it } from "vitest";
 import { BALANCE_BUDGET_FACTOR, MAX_FAILED_NESTING, PARSE_BUDGET_FACTOR, scanJsonValues, type ScanMeter } from "../../src/toolshim/json.js";
@@ -10,28 +12,30 @@ import { findCodeRegions, tidy } from "../../src/toolshim/residue.js";
 import { inlineCodeRanges } from "../../src/toolshim/dialects/text-scan.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
+import { thorough } from "../helpers/thoroughness.js";
 
-const MB = 1 << 20;
-const fill = (unit: string, size = MB): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+/** The size of the large inputs, in characters: 1 MiB in the full run, 256 KiB in the sampled one; every size below scales with it. */
+const SIZE = thorough(1 << 18, 1 << 20);
+const fill = (unit: string, size = SIZE): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 const CALL = '{"name": "search_code", "arguments": {"query": "needle"}}';
 const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
 /** Shapes that made the scanner superlinear: unclosed openers, nested unparseable candidates, quoting tricks. */
-const KB256 = 256 * 1024;
+const QUARTER = SIZE / 4;
 const SHAPES: Record<string, string> = {
-  "[ repeated (1 MB)": fill("["),
-  '{"a":[ repeated (1 MB)': fill('{"a":['),
-  "{a nested 64k deep, then closed": "{a".repeat(KB256 / 4) + "}".repeat(KB256 / 4),
-  "JSON nested 40k deep failing at the innermost value": '{"a":'.repeat(KB256 / 6) + "x" + "}".repeat(KB256 / 6),
-  "{ repeated": fill("{", KB256),
-  "{a repeated (unclosed prose braces)": fill("{a", KB256),
-  "{a} repeated (many small unparseable values)": fill("{a}", KB256),
-  "[ then } (mismatch at the end)": "[".repeat(KB256 / 2) + "}".repeat(KB256 / 2),
-  'alternating quote contexts "{': fill('"{', KB256),
-  "single-quote contexts ['": fill("['", KB256),
-  "mixed quotes and openers": fill("{'[\"", KB256),
-  "only ] and } (no opener)": fill("]}", KB256),
-  "escaped quotes inside a string": '{"a": "' + fill('\\"{[', KB256 - 8),
+  "[ repeated (full size)": fill("["),
+  '{"a":[ repeated (full size)': fill('{"a":['),
+  "{a nested deep (a quarter of the size), then closed": "{a".repeat(QUARTER / 4) + "}".repeat(QUARTER / 4),
+  "JSON nested deep failing at the innermost value": '{"a":'.repeat(QUARTER / 6) + "x" + "}".repeat(QUARTER / 6),
+  "{ repeated": fill("{", QUARTER),
+  "{a repeated (unclosed prose braces)": fill("{a", QUARTER),
+  "{a} repeated (many small unparseable values)": fill("{a}", QUARTER),
+  "[ then } (mismatch at the end)": "[".repeat(QUARTER / 2) + "}".repeat(QUARTER / 2),
+  'alternating quote contexts "{': fill('"{', QUARTER),
+  "single-quote contexts ['": fill("['", QUARTER),
+  "mixed quotes and openers": fill("{'[\"", QUARTER),
+  "only ] and } (no opener)": fill("]}", QUARTER),
+  "escaped quotes inside a string": '{"a": "' + fill('\\"{[', QUARTER - 8),
 };
 
 function measure(text: string): { steps: number } {
@@ -52,7 +56,7 @@ describe("scanJsonValues: work is linear in the text length (counted, not timed)
   }
 
   it("a real call after a nesting bomb is still found", () => {
-    const bomb = "{a".repeat(50_000) + "}".repeat(50_000);
+    const bomb = "{a".repeat(Math.round(SIZE / 20)) + "}".repeat(Math.round(SIZE / 20));
     const found = scanJsonValues(`${bomb}\n${CALL}`);
     expect(found.map((v) => v.value)).toContainEqual({ name: "search_code", arguments: { query: "needle" } });
   });
@@ -66,19 +70,19 @@ describe("scanJsonValues: work is linear in the text length (counted, not timed)
   });
 });
 
-describe("other shim stages on 1 MB adversarial text finish and stay correct", () => {
-  it("tidy trims line ends without rescanning runs of spaces (<a followed by 1M spaces)", { timeout: 120_000 }, () => {
-    const text = `<a${" ".repeat(MB)}<a${" ".repeat(MB)}b\nkeep  \t\n\n\n\nend   `;
-    expect(tidy(text)).toBe(`<a${" ".repeat(MB)}<a${" ".repeat(MB)}b\nkeep\n\nend`);
-    expect(tidy(`x${" ".repeat(MB)}\ny`)).toBe("x\ny");
+describe("other shim stages on large adversarial text finish and stay correct", () => {
+  it("tidy trims line ends without rescanning runs of spaces (<a followed by a full size of spaces)", { timeout: 120_000 }, () => {
+    const text = `<a${" ".repeat(SIZE)}<a${" ".repeat(SIZE)}b\nkeep  \t\n\n\n\nend   `;
+    expect(tidy(text)).toBe(`<a${" ".repeat(SIZE)}<a${" ".repeat(SIZE)}b\nkeep\n\nend`);
+    expect(tidy(`x${" ".repeat(SIZE)}\ny`)).toBe("x\ny");
   });
 
-  it("inline code spans follow CommonMark (equal backtick runs) on 1 MB of backticks", { timeout: 120_000 }, () => {
+  it("inline code spans follow CommonMark (equal backtick runs) on a full size of backticks", { timeout: 120_000 }, () => {
     expect(findCodeRegions("a `x` b ``y`z`` c ```no` d").filter((r) => !r.fenced).map((r) => [r.start, r.end])).toEqual([
       [2, 5],
       [8, 15],
     ]);
-    for (const text of [fill("`"), fill("` ", KB256), fill("``x`", KB256), fill("`a\n\n", KB256)]) {
+    for (const text of [fill("`"), fill("` ", QUARTER), fill("``x`", QUARTER), fill("`a\n\n", QUARTER)]) {
       const regions = findCodeRegions(text);
       for (const r of regions) expect(r.end).toBeGreaterThan(r.start);
     }
@@ -86,17 +90,17 @@ describe("other shim stages on 1 MB adversarial text finish and stay correct", (
       { start: 3, end: 4 },
       { start: 10, end: 13 },
     ]);
-    expect(inlineCodeRanges(fill("` ", KB256))).toHaveLength(KB256 / 4);
-    expect(inlineCodeRanges(fill("`` ` ", KB256)).length).toBeGreaterThan(0);
+    expect(inlineCodeRanges(fill("` ", QUARTER))).toHaveLength(QUARTER / 4);
+    expect(inlineCodeRanges(fill("`` ` ", QUARTER)).length).toBeGreaterThan(0);
     expect(inlineCodeRanges(fill("`"))).toEqual([]);
   });
 
   const PIPELINE: Record<string, string> = {
-    "<a followed by 200k spaces, twice": `<a${" ".repeat(200_000)}<a${" ".repeat(200_000)}`,
-    "<tool_call> repeated 16,000 times": "<tool_call>".repeat(16_000),
-    "``` repeated": fill("```", 256 * 1024),
-    "` and spaces repeated": fill("` ", 256 * 1024),
-    "{a nested 64k deep": "{a".repeat(64 * 1024) + "}".repeat(64 * 1024),
+    "<a followed by a fifth of the size in spaces, twice": `<a${" ".repeat(Math.round(SIZE / 5))}<a${" ".repeat(Math.round(SIZE / 5))}`,
+    "<tool_call> repeated": "<tool_call>".repeat(SIZE / 64),
+    "``` repeated": fill("```", QUARTER),
+    "` and spaces repeated": fill("` ", QUARTER),
+    "{a nested deep": "{a".repeat(QUARTER / 4) + "}".repeat(QUARTER / 4),
   };
   for (const [name, bomb] of Object.entries(PIPELINE)) {
     it(`recoverDeterministic: ${name}, then a real call`, { timeout: 180_000 }, () => {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
+import { splitPoints, thorough } from "../helpers/thoroughness.js";
 import { collapse, loadCorpus, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
 
 const cases = loadCorpus();
@@ -40,9 +41,8 @@ describe("stream filter parity over the corpus", () => {
       const prefilled = whole.prefilledReasoning === true;
       const want = collapse(whole.content);
       const chars = [...c.raw];
-      // Every split point of short cases; long ones are sampled at about 120 evenly spaced points.
-      const step = Math.max(1, Math.floor(chars.length / 120));
-      for (let k = 0; k <= chars.length; k += step) {
+      // Every split point of short cases; long ones at about 120 evenly spaced points (30 in the sampled run).
+      for (const k of splitPoints(chars.length, thorough(30, 120))) {
         const chunks = [chars.slice(0, k).join(""), chars.slice(k).join("")];
         const { shown, filter } = run(chunks, tools, prefilled);
         expect(collapse(shown), `split at ${k}`).toBe(want);
@@ -67,7 +67,7 @@ describe("stream filter parity over the corpus", () => {
 
 const EXTRA = new URL("../fixtures/toolcalls-extra.jsonl", import.meta.url);
 
-describe.skipIf(!existsSync(EXTRA))("stream filter parity over the extra corpus (character by character, 40 split points)", () => {
+describe.skipIf(!existsSync(EXTRA))("stream filter parity over the extra corpus (character by character, 40 split points; 8 sampled)", () => {
   const extra = existsSync(EXTRA)
     ? readFileSync(EXTRA, "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as CorpusCase)
     : [];
@@ -79,8 +79,7 @@ describe.skipIf(!existsSync(EXTRA))("stream filter parity over the extra corpus 
       const want = collapse(whole.content);
       const chars = [...c.raw];
       expect(collapse(run(chars, tools, prefilled).shown), `${c.id} character by character`).toBe(want);
-      const step = Math.max(1, Math.floor(chars.length / 40));
-      for (let k = 0; k <= chars.length; k += step) {
+      for (const k of splitPoints(chars.length, thorough(8, 40))) {
         const chunks = [chars.slice(0, k).join(""), chars.slice(k).join("")];
         expect(collapse(run(chunks, tools, prefilled).shown), `${c.id} split at ${k}`).toBe(want);
       }
@@ -96,9 +95,8 @@ describe("stream filter parity over the issue 12 formats (every split point, cha
       const whole = recoverDeterministic({ content: c.raw }, tools);
       const want = collapse(whole.content);
       const chars = [...c.raw];
-      // Long cases are sampled at 60 split points to keep the suite fast.
-      const step = Math.max(1, Math.floor(chars.length / 60));
-      for (let k = 0; k <= chars.length; k += step) {
+      // Long cases are sampled at 60 split points to keep the suite fast (20 in the sampled run).
+      for (const k of splitPoints(chars.length, thorough(20, 60))) {
         const { shown, filter } = run([chars.slice(0, k).join(""), chars.slice(k).join("")], tools, false);
         expect(collapse(shown), `split at ${k}`).toBe(want);
         expect(filter.result).toEqual(whole);
@@ -136,7 +134,7 @@ describe("stream filter parity for the structural stage (every split point)", ()
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
       const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      for (let k = 0; k <= text.length; k++) {
+      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
         expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
       }
       expect(collapse(run([...text], tools, false).shown)).toBe(want);
@@ -161,7 +159,7 @@ describe("stream filter parity for shapes outside the corpus", () => {
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
       const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      for (let k = 0; k <= text.length; k++) {
+      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
         expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
       }
       expect(collapse(run([...text], tools, false).shown)).toBe(want);

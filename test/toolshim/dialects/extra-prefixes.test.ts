@@ -3,10 +3,12 @@
  * (`test/fixtures/toolcalls-extra.jsonl`) through every dialect: `detect`/`parse` never throw and
  * the spans they return are well-formed (inside the prefix, non-empty, sorted, disjoint). Prefixes
  * are what a streaming caller parses; the cases hold cut bodies, drifted closers and decoys.
+ * `npm test` samples about 60 prefixes per case; the full run (`test/helpers/thoroughness.ts`) takes every one.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../src/toolshim/dialects/index.js";
+import { splitPoints, thorough } from "../../helpers/thoroughness.js";
 
 interface ExtraCase {
   id: string;
@@ -24,7 +26,7 @@ describe("dialects on every prefix of the extra corpus", () => {
     const problems: string[] = [];
     for (const c of cases) {
       const tools = c.tools.map((name) => ({ name }));
-      for (let n = 0; n <= c.raw.length; n++) {
+      for (const n of splitPoints(c.raw.length, thorough(60, Infinity))) {
         const prefix = c.raw.slice(0, n);
         for (const d of DIALECTS) {
           if (!d.detect(prefix)) continue;

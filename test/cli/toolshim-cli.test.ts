@@ -7,7 +7,7 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
-import { CLI, REPO_ROOT } from "../cli/run-cli.js";
+import { CLI, REPO_ROOT } from "./run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
 
