@@ -12,7 +12,9 @@
  * `prefetch`); keys that choose a server, an address or a file to load (`host`, `provider`,
  * `serve:`, the interpreter's settings, GGUF paths) are refused with an error naming the file
  * and line — otherwise cloning a repository could send the user's questions (and a gateway's
- * client traffic) to a server of the repository author's choosing. A repository file that is a
+ * client traffic) to a server of the repository author's choosing. So are the bounds of a
+ * session on the user's machine (`max_calls_per_turn`, `timeout`): how long and how hard a
+ * question may run is the user's decision, not the repository's. A repository file that is a
  * symbolic link is not read (it could point at a private file whose text an error would quote).
  * Neither file can hold a secret: API keys and the serve token come only from the environment
  * or flags, and `codecite config` never prints a secret.
@@ -46,7 +48,12 @@ interface FileKey {
   mirrors: string;
   /** A repository file may set it (it neither chooses a server nor a file to load). */
   repo: boolean;
+  /** Why a repository file may not set it, for the error (default: it chooses a server, an address or a model file). */
+  refusal?: string;
 }
+
+/** Why the session bounds are the user's to set. */
+const USER_BOUND = "a repository cannot set how long or how hard a question runs on your machine";
 
 /**
  * Every accepted key (`serve.*` are the keys of the `serve:` mapping) and what it mirrors.
@@ -58,6 +65,8 @@ const FILE_KEYS: Readonly<Record<string, FileKey>> = {
   num_ctx: { mirrors: "--num-ctx", repo: true },
   max_steps: { mirrors: "--max-steps", repo: true },
   prefetch: { mirrors: "--no-prefetch", repo: true },
+  max_calls_per_turn: { mirrors: "--max-calls-per-turn", repo: false, refusal: USER_BOUND },
+  timeout: { mirrors: "--timeout", repo: false, refusal: USER_BOUND },
   provider: { mirrors: "--provider", repo: false },
   host: { mirrors: "--host", repo: false },
   toolshim_backend: { mirrors: "CODECITE_TOOLSHIM_BACKEND", repo: false },
@@ -180,7 +189,7 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
         throw new ConfigFileError(
           file,
           keyLine,
-          `${full} is not accepted in a repository file (a repository cannot choose servers, addresses or model files)`,
+          `${full} is not accepted in a repository file (${spec.refusal ?? "a repository cannot choose servers, addresses or model files"})`,
           `Remove ${full} from ${file}; set it with ${spec.mirrors}, its environment variable or your user configuration file.`,
         );
       }

@@ -39,6 +39,11 @@ export type ValueSource = "flag" | "env" | "repo_file" | "user_file" | "default"
 /** Largest `--max-steps` (a guard against runaway sessions). */
 const MAX_STEPS_LIMIT = 100;
 
+/** Largest `--max-calls-per-turn` (`CODECITE_MAX_CALLS_PER_TURN`, `max_calls_per_turn`). */
+const MAX_CALLS_PER_TURN_LIMIT = 1000;
+/** Largest `--timeout` in seconds (`CODECITE_TIMEOUT`, `timeout`): one day. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
 /** Smallest accepted context size in tokens (`--num-ctx`, `CODECITE_NUM_CTX`). */
 const MIN_CONTEXT_TOKENS = 2048;
 /** Largest accepted context size in tokens (1 Mi tokens, the longest contexts models offer). */
@@ -75,9 +80,29 @@ export interface Config {
   maxSteps?: number;
   /** Gather evidence before the first model turn (`--no-prefetch` turns it off; `prefetch` in a file). */
   prefetch: boolean;
+  /**
+   * Most tool calls run from one model turn (`--max-calls-per-turn`, `CODECITE_MAX_CALLS_PER_TURN`,
+   * the user file's `max_calls_per_turn`; 1–1000); undefined = the agent's default (16).
+   */
+  maxCallsPerTurn?: number;
+  /**
+   * Deadline of a session in seconds (`--timeout`, `CODECITE_TIMEOUT`, the user file's `timeout`;
+   * 1–86400); undefined = the agent's default (600).
+   */
+  timeoutSeconds?: number;
   /** Where each top-level setting came from. */
   sources: Record<
-    "provider" | "model" | "ollamaHost" | "openaiBaseURL" | "toolshim" | "interpreterBackend" | "contextTokens" | "maxSteps" | "prefetch",
+    | "provider"
+    | "model"
+    | "ollamaHost"
+    | "openaiBaseURL"
+    | "toolshim"
+    | "interpreterBackend"
+    | "contextTokens"
+    | "maxSteps"
+    | "prefetch"
+    | "maxCallsPerTurn"
+    | "timeoutSeconds",
     ValueSource
   >;
   /** The file and line of each setting that came from a configuration file. */
@@ -97,6 +122,10 @@ export interface ConfigFlags {
   maxSteps?: string | number;
   /** `false` for `--no-prefetch`; absent when not given. */
   prefetch?: boolean;
+  /** Tool calls per model turn, as typed (`--max-calls-per-turn`). */
+  maxCallsPerTurn?: string;
+  /** Session deadline in seconds, as typed (`--timeout`). */
+  timeout?: string;
 }
 
 /** The environment as `process.env` gives it. */
@@ -223,6 +252,17 @@ function parseMaxSteps(raw: string, variable = "--max-steps"): number {
 }
 
 /**
+ * Parses a bound of a session: a whole number from 1 to `max` (`unit` names what it counts).
+ * @throws ConfigError naming `variable` for anything else (a unit such as `10m` is not accepted).
+ */
+function parseSessionBound(raw: string, variable: string, max: number, unit: string): number {
+  const v = raw.trim();
+  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new ConfigError(variable, raw, [`an integer from 1 to ${max} (${unit})`]);
+  return n;
+}
+
+/**
  * Parses a yes/no setting: `1/true/yes/on` and `0/false/no/off`, any case.
  * @throws ConfigError naming `variable` for anything else.
  */
@@ -271,6 +311,12 @@ function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name:
   return undefined;
 }
 
+/** The user file's candidate of `key` (for settings a repository file may not make). */
+function userFileLayer(files: ConfigFiles | undefined, key: string): Candidate[] {
+  const user = files?.user?.settings.get(key);
+  return user ? [{ name: key, raw: user.raw, source: "user_file", at: user }] : [];
+}
+
 /** The file candidates of `key`: the repository file, then the user file. */
 function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
   const out: Candidate[] = [];
@@ -287,8 +333,11 @@ function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
  * Variables (README "Configuration"): `OLLAMA_HOST`, `CODECITE_MODEL`, `CODECITE_PROVIDER`,
  * `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `CODECITE_TOOLSHIM`, `CODECITE_TOOLSHIM_BACKEND`,
  * `CODECITE_TOOLSHIM_OLLAMA_MODEL`, `CODECITE_TOOLSHIM_MODEL`, `CODECITE_LOCAL_MODEL`,
- * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`). File keys: see
- * `config-file.ts` `FILE_KEYS` (a repository file sets none of the server or file settings).
+ * `CODECITE_NUM_CTX` (and the flag `--num-ctx`; see `parseContextTokens`),
+ * `CODECITE_MAX_CALLS_PER_TURN` and `CODECITE_TIMEOUT` (with `--max-calls-per-turn`, `--timeout`
+ * and the user file's `max_calls_per_turn`, `timeout`: layers flag, environment, user file). File
+ * keys: see `config-file.ts` `FILE_KEYS` (a repository file sets none of the server or file
+ * settings, nor the session bounds).
  * Blank variables count as unset (except `CODECITE_TOOLSHIM_BACKEND`, where empty means `ollama`).
  * `--host` (and the file key `host`) sets the Ollama host for `ollama` and the base URL for
  * `openai`. The chosen provider's server or model must be known: `OPENAI_BASE_URL` (or `--host`)
@@ -321,6 +370,22 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
   const prefetchSetting = layered(
     [{ name: "--no-prefetch", raw: flags.prefetch === undefined ? undefined : String(flags.prefetch), source: "flag" }, ...fileLayers(files, "prefetch")],
     parseBoolean,
+  );
+  const callsSetting = layered(
+    [
+      { name: "--max-calls-per-turn", raw: flags.maxCallsPerTurn, source: "flag" },
+      { name: "CODECITE_MAX_CALLS_PER_TURN", raw: env.CODECITE_MAX_CALLS_PER_TURN, source: "env" },
+      ...userFileLayer(files, "max_calls_per_turn"),
+    ],
+    (raw, name) => parseSessionBound(raw, name, MAX_CALLS_PER_TURN_LIMIT, "tool calls"),
+  );
+  const timeoutSetting = layered(
+    [
+      { name: "--timeout", raw: flags.timeout, source: "flag" },
+      { name: "CODECITE_TIMEOUT", raw: env.CODECITE_TIMEOUT, source: "env" },
+      ...userFileLayer(files, "timeout"),
+    ],
+    (raw, name) => parseSessionBound(raw, name, MAX_TIMEOUT_SECONDS, "seconds"),
   );
 
   // Empty CODECITE_TOOLSHIM_BACKEND means `ollama` (not "unset"), so it is a layer of its own.
@@ -397,6 +462,8 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
     contextTokens: contextSetting,
     maxSteps: stepsSetting,
     prefetch: prefetchSetting,
+    maxCallsPerTurn: callsSetting,
+    timeoutSeconds: timeoutSetting,
   };
   const sources = {} as Config["sources"];
   const origins: Config["origins"] = {};
@@ -420,6 +487,8 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
   };
   if (contextSetting !== undefined) config.contextTokens = contextSetting.value;
   if (stepsSetting !== undefined) config.maxSteps = stepsSetting.value;
+  if (callsSetting !== undefined) config.maxCallsPerTurn = callsSetting.value;
+  if (timeoutSetting !== undefined) config.timeoutSeconds = timeoutSetting.value;
   if (model !== undefined) config.model = model;
   if (baseURL !== undefined) config.openai.baseURL = baseURL;
   const apiKey = nonBlank(env.OPENAI_API_KEY);

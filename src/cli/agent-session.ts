@@ -21,6 +21,8 @@ export interface SessionFlags {
   numCtx?: string;
   /** Commander's negated `--no-prefetch`: false when given. */
   prefetch?: boolean;
+  maxCallsPerTurn?: string;
+  timeout?: string;
 }
 
 /** An opened session's inputs for `runAgent`. */
@@ -45,6 +47,8 @@ function configFlagsOf(flags: SessionFlags): ConfigFlags {
   if (flags.numCtx !== undefined) out.numCtx = flags.numCtx;
   if (flags.maxSteps !== undefined) out.maxSteps = flags.maxSteps;
   if (flags.prefetch === false) out.prefetch = false;
+  if (flags.maxCallsPerTurn !== undefined) out.maxCallsPerTurn = flags.maxCallsPerTurn;
+  if (flags.timeout !== undefined) out.timeout = flags.timeout;
   return out;
 }
 

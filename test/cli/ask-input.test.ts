@@ -2,8 +2,11 @@
  * `codecite ask -` reads the question from stdin; `--strict` exits with code 3 when the
  * grounding is `failed`; session-bound flags are validated (built CLI, fake Ollama).
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { RAG_APP, runCli } from "./run-cli.js";
+import { makeTempDir } from "../helpers/temp-tree.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 
 let server: FakeOllama | undefined;
@@ -55,9 +58,34 @@ describe("codecite ask (input and exit codes)", () => {
   it("--max-calls-per-turn and CODECITE_TIMEOUT are checked before anything runs", async () => {
     const bad = await runCli(["ask", "q", "--root", RAG_APP, "--max-calls-per-turn", "0"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--max-calls-per-turn must be a whole number between 1 and 1000, got "0"');
+    expect(bad.stderr).toContain('invalid --max-calls-per-turn="0"; accepted: an integer from 1 to 1000 (tool calls)');
     const env = await runCli(["ask", "q", "--root", RAG_APP], { env: { CODECITE_TIMEOUT: "10m" } });
     expect(env.code).toBe(2);
-    expect(env.stderr).toContain('CODECITE_TIMEOUT must be a whole number between 1 and 86400, got "10m"');
+    expect(env.stderr).toContain('invalid CODECITE_TIMEOUT="10m"; accepted: an integer from 1 to 86400 (seconds)');
+  });
+
+  it("the user file's max_calls_per_turn caps the calls of a turn; the flag beats it", async () => {
+    const home = makeTempDir("codecite-ask-home-");
+    try {
+      mkdirSync(path.join(home, "codecite"));
+      writeFileSync(path.join(home, "codecite", "config.yml"), "max_calls_per_turn: 1\n");
+      const turns = [
+        { tool_calls: [{ name: "find_symbol", arguments: { name: "load_index" } }, { name: "find_symbol", arguments: { name: "retrieve" } }] },
+        { repeat: true, content: "`load_index` is defined in src/rag_common.py." },
+      ];
+      const args = ["ask", "Where is load_index?", "--root", RAG_APP, "--model", "qwen3:8b", "--json", "--no-prefetch"];
+      server = await startFakeOllama({ turns });
+      const capped = await runCli(args, { env: { OLLAMA_HOST: server.host, XDG_CONFIG_HOME: home } });
+      expect(capped.code).toBe(0);
+      const out = JSON.parse(capped.stdout) as { answer: string; steps: Array<{ tool: string; arguments: unknown }> };
+      expect(out.steps.map((s) => s.arguments)).toEqual([{ name: "load_index" }]);
+      expect(out.answer).toContain('[codecite] One model turn asked for more than 1 tool calls (the per-turn cap, --max-calls-per-turn); 1 were not run: find_symbol({"name":"retrieve"}).');
+      await server.close();
+      server = await startFakeOllama({ turns });
+      const flagged = await runCli([...args, "--max-calls-per-turn", "2"], { env: { OLLAMA_HOST: server.host, XDG_CONFIG_HOME: home } });
+      expect((JSON.parse(flagged.stdout) as { steps: unknown[] }).steps).toHaveLength(2);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

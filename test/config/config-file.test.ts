@@ -203,6 +203,68 @@ describe("serve settings", () => {
   });
 });
 
+describe("session bounds: max_calls_per_turn and timeout (user file only)", () => {
+  it("layers flag > environment > user file, each with its source and the file line", () => {
+    const file = userFile("# bounds\nmax_calls_per_turn: 4\ntimeout: 120\n");
+    const files = loadConfigFiles(repo, env);
+    const fromFile = resolveConfig({}, env, files);
+    expect(fromFile).toMatchObject({ maxCallsPerTurn: 4, timeoutSeconds: 120 });
+    expect(fromFile.sources).toMatchObject({ maxCallsPerTurn: "user_file", timeoutSeconds: "user_file" });
+    expect(fromFile.origins).toMatchObject({ maxCallsPerTurn: { file, line: 2 }, timeoutSeconds: { file, line: 3 } });
+    const fromEnv = resolveConfig({}, { ...env, CODECITE_MAX_CALLS_PER_TURN: "8", CODECITE_TIMEOUT: "30" }, files);
+    expect(fromEnv).toMatchObject({ maxCallsPerTurn: 8, timeoutSeconds: 30, sources: { maxCallsPerTurn: "env", timeoutSeconds: "env" } });
+    const fromFlags = resolveConfig({ maxCallsPerTurn: "2", timeout: "5" }, { ...env, CODECITE_MAX_CALLS_PER_TURN: "8", CODECITE_TIMEOUT: "30" }, files);
+    expect(fromFlags).toMatchObject({ maxCallsPerTurn: 2, timeoutSeconds: 5, sources: { maxCallsPerTurn: "flag", timeoutSeconds: "flag" } });
+    // A blank variable counts as unset: the file's value stands.
+    expect(resolveConfig({}, { ...env, CODECITE_TIMEOUT: " " }, files)).toMatchObject({ timeoutSeconds: 120, sources: { timeoutSeconds: "user_file" } });
+    const none = resolveConfig({}, env);
+    expect(none.maxCallsPerTurn).toBeUndefined();
+    expect(none.timeoutSeconds).toBeUndefined();
+    expect(none.sources).toMatchObject({ maxCallsPerTurn: "default", timeoutSeconds: "default" });
+  });
+
+  it.each([
+    ["max_calls_per_turn: 8\n", "max_calls_per_turn"],
+    ["timeout: 86400\n", "timeout"],
+  ])("a repository file may not set %j", (text, key) => {
+    putFile(repo, ".codecite.yml", `model: m\n${text}`);
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.line).toBe(2);
+    expect(e.message).toBe(
+      `${path.join(repo, ".codecite.yml")}:2: ${key} is not accepted in a repository file (a repository cannot set how long or how hard a question runs on your machine)`,
+    );
+    expect(e.hint).toBe(`Remove ${key} from ${path.join(repo, ".codecite.yml")}; set it with ${key === "timeout" ? "--timeout" : "--max-calls-per-turn"}, its environment variable or your user configuration file.`);
+  });
+
+  it("a bad value is a typed error naming the flag, the variable, or the file and line", () => {
+    const configError = (fn: () => unknown): ConfigError => {
+      try {
+        fn();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return e as ConfigError;
+      }
+      throw new Error("expected a ConfigError");
+    };
+    const flag = configError(() => resolveConfig({ timeout: "10m" }, {}));
+    expect(flag).toMatchObject({ variable: "--timeout", value: "10m", accepted: ["an integer from 1 to 86400 (seconds)"] });
+    expect(flag.message).toBe('invalid --timeout="10m"; accepted: an integer from 1 to 86400 (seconds)');
+    expect(configError(() => resolveConfig({ timeout: "86401" }, {})).message).toBe('invalid --timeout="86401"; accepted: an integer from 1 to 86400 (seconds)');
+    const variable = configError(() => resolveConfig({}, { CODECITE_MAX_CALLS_PER_TURN: "0" }));
+    expect(variable.message).toBe('invalid CODECITE_MAX_CALLS_PER_TURN="0"; accepted: an integer from 1 to 1000 (tool calls)');
+    expect(variable.hint).toBe("Fix or remove the CODECITE_MAX_CALLS_PER_TURN environment variable.");
+    expect(configError(() => resolveConfig({ maxCallsPerTurn: "2.5" }, {})).message).toBe('invalid --max-calls-per-turn="2.5"; accepted: an integer from 1 to 1000 (tool calls)');
+
+    const file = userFile("max_calls_per_turn: 1001\ntimeout: -5\n");
+    const e = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(e.line).toBe(1);
+    expect(e.message).toBe(`${file}:1: invalid max_calls_per_turn="1001"; accepted: an integer from 1 to 1000 (tool calls)`);
+    expect(e.hint).toBe(`Fix or remove max_calls_per_turn in ${file}.`);
+    // A flag over a bad file value: the file's value is never read, so it is no error.
+    expect(resolveConfig({ maxCallsPerTurn: "3", timeout: "9" }, env, loadConfigFiles(repo, env))).toMatchObject({ maxCallsPerTurn: 3, timeoutSeconds: 9 });
+  });
+});
+
 describe("codecite config", () => {
   it("--json prints each setting with its source and file line; secrets are not shown", async () => {
     userFile("num_ctx: 4096\nserve:\n  port: 12001\n");
@@ -218,6 +280,8 @@ describe("codecite config", () => {
     expect(out.settings.num_ctx).toEqual({ value: 4096, source: "user_file", file: path.join(home, "codecite", "config.yml"), line: 1 });
     expect(out.settings.toolshim).toEqual({ value: "on", source: "env" });
     expect(out.settings.max_steps).toEqual({ value: null, source: "default" });
+    expect(out.settings.max_calls_per_turn).toEqual({ value: null, source: "default" });
+    expect(out.settings.timeout).toEqual({ value: null, source: "default" });
     expect(out.settings.openai_api_key).toEqual({ value: "(set)", source: "env" });
     expect(out.settings["serve.port"]).toEqual({ value: 12001, source: "user_file" });
     expect(out.settings["serve.token"]).toEqual({ value: "(set)", source: "env" });
@@ -225,6 +289,20 @@ describe("codecite config", () => {
       repo: { path: path.join(repo, ".codecite.yml"), found: true },
       user: { path: path.join(home, "codecite", "config.yml"), found: true },
     });
+  });
+
+  it("shows the session bounds with their sources (user file, environment)", async () => {
+    const file = userFile("timeout: 120\nmax_calls_per_turn: 3\n");
+    const cliEnv = { XDG_CONFIG_HOME: home, CODECITE_MAX_CALLS_PER_TURN: "5" };
+    const r = await runCli(["config", "--root", repo, "--json"], { env: cliEnv });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { settings: Record<string, unknown> };
+    expect(out.settings.timeout).toEqual({ value: 120, source: "user_file", file, line: 1 });
+    expect(out.settings.max_calls_per_turn).toEqual({ value: 5, source: "env" });
+    const human = await runCli(["config", "--root", repo], { env: cliEnv });
+    // The name column is as wide as the longest name, max_calls_per_turn.
+    expect(human.stdout.split("\n")).toContain(`timeout${" ".repeat(11)}  120  (user file ${file}:1)`);
+    expect(human.stdout.split("\n")).toContain("max_calls_per_turn  5  (environment)");
   });
 
   it("a bad repository file stops every command with exit 2, naming file and line", async () => {

@@ -9,8 +9,9 @@
  * code 3 when the grounding is `failed`. Without `--model`/`CODECITE_MODEL` the model is chosen by
  * `default-model.ts` and named on stderr.
  *
- * Session bounds: `--max-calls-per-turn` (`CODECITE_MAX_CALLS_PER_TURN`, default 16) and
- * `--timeout` in seconds (`CODECITE_TIMEOUT`, default 600); a flag wins over the variable.
+ * Session bounds: `--max-calls-per-turn` (`CODECITE_MAX_CALLS_PER_TURN`, the user file's
+ * `max_calls_per_turn`; default 16) and `--timeout` in seconds (`CODECITE_TIMEOUT`, `timeout`;
+ * default 600), resolved with the other settings by `resolveConfig`.
  */
 import type { Command } from "commander";
 import type { SessionFlags } from "../agent-session.js";
@@ -21,33 +22,10 @@ export interface AskFlags extends SessionFlags {
   json?: boolean;
   verbose?: boolean;
   strict?: boolean;
-  maxCallsPerTurn?: string;
-  timeout?: string;
 }
 
 /** Exit code of `--strict` when the grounding is `failed`. */
 export const STRICT_EXIT_CODE = 3;
-
-/** Bounds of `--max-calls-per-turn` and `--timeout` (seconds). */
-export const MAX_CALLS_LIMIT = 1000;
-export const MAX_TIMEOUT_SECONDS = 86_400;
-
-/**
- * A positive whole number from a flag, else from the variable, else `undefined`.
- * @throws UsageError naming the flag or variable, the bounds and what was given.
- */
-export function boundedSetting(flag: [string, string | undefined], variable: [string, string | undefined], max: number): number | undefined {
-  for (const [name, raw] of [flag, variable]) {
-    if (raw === undefined || raw.trim() === "") continue;
-    const text = raw.trim();
-    const n = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > max) {
-      throw new UsageError(`${name} must be a whole number between 1 and ${max}, got ${JSON.stringify(raw)}`);
-    }
-    return n;
-  }
-  return undefined;
-}
 
 /** The question: the argument, or stdin for `-`. */
 async function readQuestion(arg: string): Promise<string> {
@@ -63,8 +41,6 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
   const verbose = flags.verbose === true;
   const question = await readQuestion(questionArg);
   if (question.trim() === "") throw new UsageError(questionArg === "-" ? "the question read from stdin is empty" : "the question is empty");
-  const maxCallsPerTurn = boundedSetting(["--max-calls-per-turn", flags.maxCallsPerTurn], ["CODECITE_MAX_CALLS_PER_TURN", process.env.CODECITE_MAX_CALLS_PER_TURN], MAX_CALLS_LIMIT);
-  const timeoutSeconds = boundedSetting(["--timeout", flags.timeout], ["CODECITE_TIMEOUT", process.env.CODECITE_TIMEOUT], MAX_TIMEOUT_SECONDS);
   const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent }, models, { AskEventPrinter }, output, render, { rootView }] =
     await Promise.all([
       import("../agent-session.js"),
@@ -91,8 +67,8 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
       workspace,
       question,
       ...(config.maxSteps !== undefined ? { maxSteps: config.maxSteps } : {}),
-      ...(maxCallsPerTurn !== undefined ? { maxCallsPerTurn } : {}),
-      ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+      ...(config.maxCallsPerTurn !== undefined ? { maxCallsPerTurn: config.maxCallsPerTurn } : {}),
+      ...(config.timeoutSeconds !== undefined ? { timeoutMs: config.timeoutSeconds * 1000 } : {}),
       prefetch: config.prefetch,
       ...(config.contextTokens !== undefined ? { contextTokens: config.contextTokens } : {}),
       toolshim: config.toolshim,
@@ -156,8 +132,8 @@ export function register(program: Command): void {
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
     .option("--max-steps <n>", "maximum tool steps before answering, 1-100 (default 8)")
     .option("--num-ctx <n>", "context size in tokens, 2048-1048576 (default: CODECITE_NUM_CTX, else 8192; capped by the model's)")
-    .option("--max-calls-per-turn <n>", "most tool calls run from one model turn (default: CODECITE_MAX_CALLS_PER_TURN, else 16)")
-    .option("--timeout <seconds>", "deadline of the whole session (default: CODECITE_TIMEOUT, else 600)")
+    .option("--max-calls-per-turn <n>", "most tool calls run from one model turn (default: CODECITE_MAX_CALLS_PER_TURN, max_calls_per_turn in the user file, else 16)")
+    .option("--timeout <seconds>", "deadline of the whole session (default: CODECITE_TIMEOUT, timeout in the user file, else 600)")
     .option("--no-prefetch", "do not look the question's code names up before the first model call")
     .option("--strict", `exit with code ${STRICT_EXIT_CODE} when no citation of the answer was shown to the model (grounding failed)`)
     .option("--json", "print {answer, evidence, citations, grounding, stop_reason, steps, model, provider} as JSON")

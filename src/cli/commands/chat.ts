@@ -110,7 +110,7 @@ type ChatFlags = AskFlags;
 
 async function chat(flags: ChatFlags): Promise<void> {
   const verbose = flags.verbose === true;
-  const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent, gradeCitations }, { locateFile }, { AskEventPrinter }, output, render, { rootView }, ask, readline] =
+  const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent, gradeCitations }, { locateFile }, { AskEventPrinter }, output, render, { rootView }, readline] =
     await Promise.all([
       import("../agent-session.js"),
       import("../../tools/code-tools.js"),
@@ -120,11 +120,8 @@ async function chat(flags: ChatFlags): Promise<void> {
       import("../output.js"),
       import("../render.js"),
       import("../root-view.js"),
-      import("./ask.js"),
       import("node:readline"),
     ]);
-  const maxCallsPerTurn = ask.boundedSetting(["--max-calls-per-turn", flags.maxCallsPerTurn], ["CODECITE_MAX_CALLS_PER_TURN", process.env.CODECITE_MAX_CALLS_PER_TURN], ask.MAX_CALLS_LIMIT);
-  const timeoutSeconds = ask.boundedSetting(["--timeout", flags.timeout], ["CODECITE_TIMEOUT", process.env.CODECITE_TIMEOUT], ask.MAX_TIMEOUT_SECONDS);
   const session: AgentSession = await openAgentSession(flags, false);
   const registry = createCodeToolRegistry();
   const memory = new ChatMemory();
@@ -149,8 +146,8 @@ async function chat(flags: ChatFlags): Promise<void> {
         workspace: session.workspace,
         question: memory.prompt(question),
         ...(session.config.maxSteps !== undefined ? { maxSteps: session.config.maxSteps } : {}),
-        ...(maxCallsPerTurn !== undefined ? { maxCallsPerTurn } : {}),
-        ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+        ...(session.config.maxCallsPerTurn !== undefined ? { maxCallsPerTurn: session.config.maxCallsPerTurn } : {}),
+        ...(session.config.timeoutSeconds !== undefined ? { timeoutMs: session.config.timeoutSeconds * 1000 } : {}),
         prefetch: session.config.prefetch,
         // A follow-up may cite what earlier answers were shown; the session grades that below,
         // so the agent's own re-ask (which knows only this answer's evidence) stays off.
@@ -295,8 +292,8 @@ export function register(program: Command): void {
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
     .option("--max-steps <n>", "maximum tool steps per answer, 1-100 (default 8)")
     .option("--num-ctx <n>", "context size in tokens, 2048-1048576 (default: CODECITE_NUM_CTX, else 8192; capped by the model's)")
-    .option("--max-calls-per-turn <n>", "most tool calls run from one model turn (default: CODECITE_MAX_CALLS_PER_TURN, else 16)")
-    .option("--timeout <seconds>", "deadline of each answer (default: CODECITE_TIMEOUT, else 600)")
+    .option("--max-calls-per-turn <n>", "most tool calls run from one model turn (default: CODECITE_MAX_CALLS_PER_TURN, max_calls_per_turn in the user file, else 16)")
+    .option("--timeout <seconds>", "deadline of each answer (default: CODECITE_TIMEOUT, timeout in the user file, else 600)")
     .option("--no-prefetch", "do not look the question's code names up before the first model call")
     .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")
     .action((flags: ChatFlags) => runAction(false, () => chat(flags)));

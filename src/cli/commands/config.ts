@@ -41,6 +41,8 @@ export function effectiveSettings(config: Config, serve: ServeConfig): Record<st
     num_ctx: row(config.contextTokens ?? null, "contextTokens"),
     max_steps: row(config.maxSteps ?? null, "maxSteps"),
     prefetch: row(config.prefetch, "prefetch"),
+    max_calls_per_turn: row(config.maxCallsPerTurn ?? null, "maxCallsPerTurn"),
+    timeout: row(config.timeoutSeconds ?? null, "timeoutSeconds"),
     "serve.provider": { value: upstream.provider, source: upstream.sources.provider, ...(upstream.origins.provider ?? {}) },
     "serve.upstream": {
       value: upstream.provider === "ollama" ? redactCredentials(upstream.ollamaHost) : upstream.openai.baseURL === undefined ? null : redactCredentials(upstream.openai.baseURL),
