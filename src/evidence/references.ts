@@ -37,8 +37,10 @@
  * `kind` keeps one use kind. Ordered by path and line; budgeted by `budget.ts`.
  *
  * **Cost**: only files of the definition's language family whose text contains the name are
- * parsed (`text-prefilter.ts`); their uses come from the fact cache (`facts.ts`), so a warm query
- * costs one ripgrep run plus the lookups.
+ * parsed. Which files those are is remembered across queries (`analysis/mention-index.ts`): a warm
+ * query `lstat`s the family's files and reads only those that changed, a first query runs one
+ * ripgrep (`text-prefilter.ts`) while the tree is walked. Their uses come from the fact cache
+ * (`facts.ts`).
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
@@ -46,17 +48,23 @@ import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, To
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { describeFactsSkips, FactsMap, loadFacts } from "./analysis/facts.js";
-import { familyOf, languageFor } from "./analysis/lang/index.js";
+import { familyOf, LANGUAGES, languageFor } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, UseKind } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
+import { rememberedMentions } from "./analysis/mention-index.js";
 import { statFiles, treeSnapshot } from "./analysis/project-view.js";
-import { filesMentioning } from "./analysis/text-prefilter.js";
-import { findSymbol, locateDefinitions, type LocatedDefinition } from "./symbols.js";
+import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
 import type { Workspace } from "./sandbox/workspace.js";
+
+/** Kinds of definitions that a type name can name. */
+const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "enum", "struct", "trait", "type"]);
 
 /** Rounds of alias discovery (`from a import f as g`, then importers of `g` …). */
 export const MAX_ALIAS_ROUNDS = 4;
+
+/** Most answers computed again per query because a cycle was cut while they were computed. */
+export const MAX_RECOMPUTED = 20_000;
 
 /** Most re-export / base-class hops followed from one name. */
 export const MAX_HOPS = 12;
@@ -98,7 +106,11 @@ function defKey(file: string, qualified: string): string {
  */
 class Resolver {
   readonly #memo = new Map<string, Promise<Value[]>>();
+  /** Keys being computed, in the order their computations started (the current chain). */
   readonly #computing = new Set<string>();
+  /** Keys of {@link #computing} that met a cycle cut below them. */
+  readonly #partial = new Set<string>();
+  #recomputed = 0;
   readonly #factsMemo = new Map<string, Promise<FileFacts | undefined>>();
 
   constructor(
@@ -124,12 +136,25 @@ class Resolver {
     // A cycle (a re-export loop; files of one namespace or package that see each other through
     // wildcards) meets its own entry while it is being computed: it resolves to nothing. The
     // resolver's calls run one at a time, so an entry being computed is always on the current
-    // chain, and awaiting it would never settle.
-    if (this.#computing.has(key)) return Promise.resolve([]);
+    // chain, and awaiting it would never settle. The entries between the two meetings were
+    // computed without the cut one's answer: they are not kept (asked again from elsewhere, they
+    // are computed again, up to MAX_RECOMPUTED times per query), so a name that a crate root
+    // re-exports from a module that imports it back from the root still resolves.
+    if (this.#computing.has(key)) {
+      let above = false;
+      for (const k of this.#computing) {
+        if (above) this.#partial.add(k);
+        else above = k === key;
+      }
+      return Promise.resolve([]);
+    }
     let p = this.#memo.get(key);
     if (p === undefined) {
       this.#computing.add(key);
-      p = compute().finally(() => this.#computing.delete(key));
+      p = compute().finally(() => {
+        this.#computing.delete(key);
+        if (this.#partial.delete(key) && this.#recomputed++ < MAX_RECOMPUTED) this.#memo.delete(key);
+      });
       this.#memo.set(key, p);
     }
     return p;
@@ -269,6 +294,17 @@ class Resolver {
     });
   }
 
+  /** The definitions among `values` whose kind passes `keep` (modules are dropped). */
+  async ofKinds(values: Value[], keep: (kind: string) => boolean): Promise<Value[]> {
+    const out: Value[] = [];
+    for (const v of values) {
+      if (v.kind !== "def") continue;
+      const facts = await this.facts(v.file);
+      if (facts?.symbols.some((s) => (s.container === undefined ? s.name : `${s.container}.${s.name}`) === v.qualified && keep(s.kind))) out.push(v);
+    }
+    return out;
+  }
+
   /** What a whole path (`a.b.c`) written in `file` resolves to. */
   path(file: string, parts: readonly string[], hops = 0): Promise<Value[]> {
     return this.#once(`p\0${file}\0${parts.join("\0")}`, async () => {
@@ -358,6 +394,12 @@ function candidatesText(defs: readonly LocatedDefinition[]): string {
  *   rules), `OUTSIDE_ROOT`/`DENIED`/`NOT_FOUND` (path), `TIMEOUT`.
  */
 export async function collectReferences(ws: Workspace, args: Pick<FindReferencesArgs, "name" | "path">, signal?: AbortSignal): Promise<ReferenceCollection> {
+  // The walk of the tree, and (when `path` names the definition's file) the text prefilter of its
+  // name, start while the definition is located: on a first query they are most of the time.
+  const snapshot = treeSnapshot(ws, signal ? { signal } : {});
+  snapshot.catch(() => undefined);
+  const early = earlyMentions(ws, args, snapshot, signal);
+  early?.mentions.catch(() => undefined);
   const found = await locateDefinitions(ws, args.name, args.path, signal);
   throwIfAborted(signal);
   if (found.length === 0) {
@@ -392,10 +434,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   if (language.references === undefined) {
     throw new ToolError("UNSUPPORTED", `find_references has no rules for ${language.id} yet (${target.file})`, "Use search_code for the name.");
   }
-  const snap = await treeSnapshot(ws, signal ? { signal } : {});
-  const project = snap.view;
+  const project = (await snapshot).view;
   const family = familyOf(language);
-  const inFamily = memoize(project, `references:family:${family}`, () => new Set(project.files.filter((f) => { const l = languageFor(f); return l !== undefined && familyOf(l) === family; })));
+  const inFamily = familyFiles(project, family);
   const want = new Set((sites.get(thingKey(target)) ?? [target]).map((d) => defKey(d.file, d.qualified)));
   const name = target.def.name;
   const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
@@ -405,7 +446,10 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const facts = new FactsMap();
   const resolver = new Resolver(ws, project, facts, signal);
   for (let round = 0, fresh = [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
-    const mentioned = await filesMentioning(ws, inFamily, { literals: fresh }, signal ? { signal } : {});
+    const mentioned =
+      round === 0 && early?.family === family && early.name === name
+        ? await early.mentions
+        : await rememberedMentions(ws, `references:${family}`, inFamily, fresh, { endings: familyEndings(family), ...(signal ? { signal } : {}) });
     const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
     if (round === 0 && !files.includes(target.file)) files.push(target.file);
     const loaded = await loadFacts(ws, statFiles(ws, files), signal);
@@ -474,6 +518,43 @@ async function shadowed(r: Resolver, file: string, earlier: readonly NameUse[]):
   return false;
 }
 
+/** The files of a language family in the tree, sorted (memoised on the view). */
+function familyFiles(project: ProjectView, family: string): readonly string[] {
+  return memoize(project, `references:family:${family}`, () => project.files.filter((f) => {
+    const l = languageFor(f);
+    return l !== undefined && familyOf(l) === family;
+  }));
+}
+
+/** The file endings of a language family (`.py`, `.pyi`). */
+function familyEndings(family: string): string[] {
+  return LANGUAGES.filter((l) => familyOf(l) === family).flatMap((l) => l.extensions);
+}
+
+/**
+ * The prefilter of round 0 started before the definition is located, when `path` is a file of a
+ * language: its family and the name's last part are then known (the caller checks them against
+ * the definition found).
+ */
+function earlyMentions(
+  ws: Workspace,
+  args: Pick<FindReferencesArgs, "name" | "path">,
+  snapshot: ReturnType<typeof treeSnapshot>,
+  signal: AbortSignal | undefined,
+): { family: string; name: string; mentions: Promise<Set<string> | undefined> } | undefined {
+  const lang = args.path === undefined ? undefined : languageFor(args.path);
+  if (lang === undefined || lang.references === undefined) return undefined;
+  let name: string;
+  try {
+    name = parseSymbolName(args.name).name;
+  } catch {
+    return undefined; // locateDefinitions reports it
+  }
+  const family = familyOf(lang);
+  const files = snapshot.then((s) => familyFiles(s.view, family));
+  return { family, name, mentions: rememberedMentions(ws, `references:${family}`, files, [name], { endings: familyEndings(family), ...(signal ? { signal } : {}) }) };
+}
+
 /** Most files of an include closure walked for {@link declarationsOf}. */
 const MAX_CLOSURE_FILES = 4000;
 
@@ -539,13 +620,16 @@ async function judge(
     return i === 0 && file === target.file && target.def.container === undefined && target.def.start_line === u.localDef ? "yes" : "no";
   }
   const name = u.path[i] as string;
-  if (i === 1 && u.selfClass !== undefined) return has(await r.classMember(file, u.selfClass, name)) ? "yes" : "no";
+  // `methodsOnlyCalled`: a member that is not called (`this.x = …`, `o.x`) is no method.
+  const noMethods = (i < u.path.length - 1 || u.use !== "call") && languageFor(file)?.references?.methodsOnlyCalled === true;
+  const nonMethods = async (values: Value[]) => (noMethods ? r.ofKinds(values, (k) => k !== "method") : values);
+  if (i === 1 && u.selfClass !== undefined) return has(await nonMethods(await r.classMember(file, u.selfClass, name))) ? "yes" : "no";
   if (i === 1 && u.receiverType !== undefined) {
     const types = await r.path(file, u.receiverType);
     let members = 0;
     for (const t of types) {
       if (t.kind !== "def") continue;
-      const found = await r.classMember(t.file, t.qualified, name);
+      const found = await nonMethods(await r.classMember(t.file, t.qualified, name));
       if (has(found)) return "yes";
       members += found.length;
     }
@@ -556,9 +640,15 @@ async function judge(
   }
   if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? "unknown" : "no";
   if (i === 0 && u.selfClass !== undefined) {
-    // A bare name inside a class of a language with implicit `this` (Java): a member first.
-    const member = await r.classMember(file, u.selfClass, name);
-    if (member.length > 0) return has(member) ? "yes" : "no";
+    // A bare name inside a class of a language with implicit `this` (Java): a member of the class
+    // first, then of each enclosing class; a type name only a member type, and (`methodsOnlyCalled`)
+    // a name not called no method.
+    const typeUse = u.use === "type" || u.use === "inherit";
+    for (let cls: string | undefined = u.selfClass; cls !== undefined; cls = cls.includes(".") ? cls.slice(0, cls.lastIndexOf(".")) : undefined) {
+      let member = await r.classMember(file, cls, name);
+      if (typeUse || noMethods) member = await r.ofKinds(member, (k) => (typeUse ? TYPE_KINDS.has(k) : k !== "method"));
+      if (member.length > 0) return has(member) ? "yes" : "no";
+    }
   }
   const values = await r.path(file, u.path.slice(0, i + 1));
   if (has(values)) return "yes";

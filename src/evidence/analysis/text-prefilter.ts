@@ -40,13 +40,15 @@ type FileList = readonly string[] | ReadonlySet<string>;
  *   filter ripgrep's answer, and a rejection of it is this call's rejection.
  * @param opts.under limit the ripgrep walk to this repository-relative folder or file (already validated).
  * @param opts.unlisted receives the matching paths that are not in `files` (a list that may be stale).
+ * @param opts.endings read only files whose name ends so, any case (`.py`; ripgrep `--iglob`);
+ *   the deny-list and the folders never walked still apply.
  * @throws the abort reason when `signal` aborts.
  */
 export async function filesMentioning(
   ws: Workspace,
   files: FileList | Promise<FileList>,
   needles: Needles,
-  opts: { under?: string; signal?: AbortSignal; unlisted?: string[] } = {},
+  opts: { under?: string; signal?: AbortSignal; unlisted?: string[]; endings?: readonly string[] } = {},
 ): Promise<Set<string> | undefined> {
   const set = (list: FileList): ReadonlySet<string> => (list instanceof Set ? list : new Set(list));
   let wanted: ReadonlySet<string> | Promise<ReadonlySet<string>>;
@@ -65,7 +67,9 @@ export async function filesMentioning(
     await wanted;
     return undefined;
   }
-  const args = ["--files-with-matches", "--null", "--no-messages", ...baseRipgrepArgs()];
+  // Include globs first: a later glob wins in ripgrep, so the exclusions of the base arguments still apply.
+  const endings = (opts.endings ?? []).map((e) => `--iglob=*${e.replace(/[\\*?[\]{}!]/g, "\\$&")}`);
+  const args = ["--files-with-matches", "--null", "--no-messages", ...endings, ...baseRipgrepArgs()];
   if (needles.caseInsensitive) args.push("--ignore-case");
   else args.push("--case-sensitive");
   args.push(`--regexp=${alternatives.join("|")}`);

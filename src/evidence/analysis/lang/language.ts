@@ -251,6 +251,14 @@ export interface ReferenceRules {
    * of its qualified name in those files. Absent → definitions are per file.
    */
   readonly globalDefinitions?: boolean;
+  /**
+   * Optional (additive, issue 11): true when a simple name that is not called never names a method
+   * (Java: an expression name is a variable, JLS §6.5.6; a method is named only by an invocation
+   * or a method reference), so a bare name inside a class that is not a call skips the class's
+   * methods of that name (a field of the same name is meant). Absent → a bare name may name a
+   * method (C# method groups, Python bound methods).
+   */
+  readonly methodsOnlyCalled?: boolean;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */
