@@ -167,6 +167,10 @@ describe("find_references: Java", () => {
     expect(where(await refs(ws, "Order.Line"))).toEqual([
       "shop-app/src/main/java/com/shop/app/App.java:7 import shop-app/src/main/java/com/shop/app/App.java",
       "shop-app/src/main/java/com/shop/app/App.java:25 call App.place",
+      // the simple name inside its enclosing class (JLS §6.5.5.1): List<Line>, add(Line line), List<Line> lines()
+      "shop-core/src/main/java/com/shop/model/Order.java:12 type Order",
+      "shop-core/src/main/java/com/shop/model/Order.java:42 type Order.add",
+      "shop-core/src/main/java/com/shop/model/Order.java:49 type Order.lines",
     ]);
     expect(where(await refs(ws, "Store"))).toEqual([
       "shop-app/src/main/java/com/shop/app/App.java:15 type App",

@@ -3,7 +3,7 @@
  * 0.23 grammar; names per The Java Language Specification, chapter 6 "Names", and §7.5 "Import
  * Declarations").
  *
- * - **Package scope**: the classes of the other files of the same folder (same package) are visible
+ * - **Package scope**: the classes of the other files of the same package (in every source root) are visible
  *   without import (`ReferenceRules.sharedScope` of `java.ts`). A fully qualified name written in
  *   code (`com.acme.Util.run()`) is resolved as a class name (`ReferenceRules.modulePath`).
  * - **Locals** (which hide a member of the same name): parameters, local variables, `for` and
@@ -13,8 +13,9 @@
  *   without a receiver), `new C()` (`call`), type positions (`type`: declared types, type
  *   arguments, casts, `instanceof`, `throws`), `extends`/`implements` (`inherit`), imports
  *   (`import`). Strings, comments and the names being declared give none.
- * - **Receivers**: `this.m()`/`super.m()` and a bare `m()` or field name inside a class carry the
- *   class (a bare name is a member of the class first, JLS §6.5.7.1); a local, parameter or field
+ * - **Receivers**: `this.m()`/`super.m()` and a bare `m()`, field or type name inside a class carry
+ *   the class (a bare name is a member of the class or of an enclosing class first, JLS §6.5.7.1,
+ *   §6.5.5.1); `C::m`/`this::m` name `m` through `C`/the class; a local, parameter or field
  *   declared with type `C` carries `C`.
  * - **Bindings**: `import a.b.C;` binds `C` to the class, `import static a.b.C.m;` binds `m` to
  *   member `m` of `C`, `import a.b.*;` and `import static a.b.C.*;` are wildcards.
@@ -125,8 +126,9 @@ export function extractJavaReferences(root: SyntaxNode): ReferenceFacts {
       return;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    // A bare name inside a class may be one of its members (implicit `this`).
-    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "type" && use !== "inherit" ? { selfClass: cls } : {};
+    // A bare name inside a class may be one of its members (implicit `this`), a type name one of
+    // its member types (JLS §6.5.5.1).
+    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined ? { selfClass: cls } : {};
     c.use(path, last, use, extra);
   };
 
@@ -218,6 +220,16 @@ export function extractJavaReferences(root: SyntaxNode): ReferenceFacts {
       case "import_declaration":
         walkImport(node);
         return;
+      case "method_reference": {
+        // `C::m`, `this::m`, `x::m`: the method named through its class or receiver (`C::new` uses `C`).
+        const [obj, ...rest] = namedChildren(node);
+        const name = rest.find((k) => k.type === "identifier");
+        const objPath = obj ? javaPath(obj) : undefined;
+        if (obj && name && objPath !== undefined) pathUse([...objPath, name.text], name, deeper, "value");
+        else if (obj) walk(obj, { ...deeper, use: name ? "value" : "call" });
+        for (const k of rest) if (k.type === "type_arguments") walk(k, { ...deeper, use: "type" });
+        return;
+      }
       case "lambda_expression": {
         c.pushScope("function", methodLocals(node));
         const body = node.childForFieldName("body");

@@ -282,13 +282,22 @@ export const java: LanguageSpec = {
     sharedScope: (file, project) => samePackageFiles(file, project),
     modulePath: (parts) => (parts.length > 0 ? parts.join(".") : undefined),
     moduleIsClass: true,
+    methodsOnlyCalled: true,
   },
 };
 
-/** The `.java` files of the folder of `file` (the classes of its package, by the folder convention above). */
-function samePackageFiles(file: string, project: ProjectView): readonly string[] {
+/**
+ * The classes of the package of `file`: the `.java` files of every folder that holds that package
+ * under any source root (`src/main/java/a/b` and `src/test/java/a/b` alike: a test sees the
+ * classes of its package without import), by the folder convention above; the file's own folder
+ * when its package cannot be read or is the default package.
+ */
+async function samePackageFiles(file: string, project: ProjectView): Promise<readonly string[]> {
+  const pkg = await declaredPackage(project, file);
+  if (pkg !== undefined && pkg !== "") {
+    const files = await packageFiles(project, pkg.split("."));
+    if (files.includes(file)) return files;
+  }
   const dir = parentDir(file);
-  return memoize(project, `java:package-files:${dir}`, () =>
-    project.files.filter((f) => f.endsWith(".java") && parentDir(f) === dir),
-  );
+  return memoize(project, `java:folder-files:${dir}`, () => project.files.filter((f) => f.endsWith(".java") && parentDir(f) === dir));
 }

@@ -11,6 +11,7 @@
  *   invocations), types (`type`), the trait of `impl Trait for T` (`inherit`), `use` declarations
  *   (`import`), and identifiers inside macro token trees (`value`, `.m` there as a member of an
  *   unknown receiver). Strings and comments give none.
+ *   `x.f` not called is a field access, no use; `Self` alone (the impl's own type) is no use of it.
  * - **Receivers**: `self.m()` and `Self::m()` inside an `impl` carry its type; a local declared
  *   `x: T`/`&T`, or bound by `T { … }` or `T::new(…)`-style calls on a CamelCase type, carries `T`.
  * - **Bindings**: `use a::b::c;` binds `c` to member `c` of module `a::b` (an item or a submodule),
@@ -143,8 +144,8 @@ export function extractRustReferences(root: SyntaxNode): ReferenceFacts {
   const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
     const head = path[0] as string;
     if ((head === "self" || head === "Self") && ctx.selfType !== undefined && (head === "Self" || c.isLocal("self"))) {
+      // `Self` alone names the impl's own type from inside it: no other place uses the type there.
       if (path.length > 1) c.use(path, last, use, { selfClass: ctx.selfType });
-      else if (head === "Self") c.use([ctx.selfType], last, use);
       return;
     }
     if (c.isLocal(head)) {
@@ -344,6 +345,12 @@ export function extractRustReferences(root: SyntaxNode): ReferenceFacts {
         const value = node.childForFieldName("value");
         const field = node.childForFieldName("field");
         if (!field) return;
+        // `x.f` that is not called reads a field (a method is only ever called: The Rust Reference,
+        // "Field access expressions", "Method call expressions"); fields are no definitions here.
+        if (ctx.use !== "call") {
+          if (value) walk(value, { ...deeper, use: "value" });
+          return;
+        }
         const vp = value && (value.type === "identifier" || value.type === "self") ? [value.text] : undefined;
         if (vp) pathUse([...vp, field.text], field, deeper, ctx.use);
         else {
