@@ -621,7 +621,7 @@ async function judge(
   }
   const name = u.path[i] as string;
   // `methodsOnlyCalled`: a member that is not called (`this.x = …`, `o.x`) is no method.
-  const noMethods = (i < u.path.length - 1 || u.use !== "call") && languageFor(file)?.references?.methodsOnlyCalled === true;
+  const noMethods = (i < u.path.length - 1 || (u.use !== "call" && u.methodRef !== true)) && languageFor(file)?.references?.methodsOnlyCalled === true;
   const nonMethods = async (values: Value[]) => (noMethods ? r.ofKinds(values, (k) => k !== "method") : values);
   if (i === 1 && u.selfClass !== undefined) return has(await nonMethods(await r.classMember(file, u.selfClass, name))) ? "yes" : "no";
   if (i === 1 && u.receiverType !== undefined) {

@@ -150,13 +150,14 @@ export function javacTruth(root: string, targets: readonly HandTarget[]): (strin
   const res = spawnSync("java", [path.join(import.meta.dirname, "ground-truth-javac.java"), root], { input, maxBuffer: 256 * 1024 * 1024, timeout: 600_000 });
   if (res.status !== 0) throw new Error(`javac oracle failed: ${res.stderr.toString().slice(0, 2000)}`);
   const byTarget = new Map<string, string[]>();
+  const kindOf = (kind: string) => (kind === "method" || kind === "field" ? kind : "type");
   for (const l of res.stdout.toString().split("\n")) {
-    const [file, qualified, use] = l.split("\t");
+    const [file, qualified, kind, use] = l.split("\t");
     if (use === undefined) continue;
-    const k = `${file}\t${qualified}`;
+    const k = `${file}\t${qualified}\t${kind}`;
     byTarget.set(k, [...(byTarget.get(k) ?? []), use]);
   }
-  return targets.map((t) => byTarget.get(`${t.file}\t${t.qualified}`) ?? []);
+  return targets.map((t) => byTarget.get(`${t.file}\t${t.qualified}\t${kindOf(t.kind)}`) ?? []);
 }
 
 export interface HandAgreement {

@@ -10,7 +10,8 @@
  * (kind class, interface, enum), `Outer.Inner.member` for a method (kind method: every overload)
  * or field (kind field), as find_references takes them; a field and a method of one name are two
  * targets.
- * Output (stdout): `path<TAB>qualified<TAB>usePath:line` per use, the line being the one where the
+ * Output (stdout): `path<TAB>qualified<TAB>kind<TAB>usePath:line` per use (kind `type`, `method`
+ * or `field`), the line being the one where the
  * used name is written. Missing dependencies (test libraries) only leave their own names
  * unresolved: attribution goes on after errors (`-XDshould-stop.ifError=FLOW`). Constructors are
  * not targets; `new C()` is a use of the type C.
@@ -21,6 +22,7 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.JavacTask;
@@ -102,7 +104,7 @@ public class GroundTruthJavac {
                 private void mark(TreePath p, String qualified, String kind) {
                     if (!wanted.contains(rel + "\t" + qualified + "\t" + kind)) return;
                     Element e = trees.getElement(p);
-                    if (e != null) targets.put(e, rel + "\t" + qualified);
+                    if (e != null) targets.put(e, rel + "\t" + qualified + "\t" + kind);
                 }
             }.scan(cu, List.of());
         }
@@ -118,6 +120,20 @@ public class GroundTruthJavac {
                     String key = targets.get(e);
                     if (key == null || namePos < 0) return;
                     out.computeIfAbsent(key, k -> new TreeSet<>()).add(rel + ":" + cu.getLineMap().getLineNumber(namePos));
+                }
+
+                @Override
+                public Void visitVariable(VariableTree node, Void v) {
+                    // An enum constant's implicit `new E(…)` writes no name: only its arguments and body are uses.
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null && e.getKind() == ElementKind.ENUM_CONSTANT && node.getInitializer() instanceof NewClassTree init) {
+                        scan(node.getModifiers(), v);
+                        TreePath initPath = new TreePath(getCurrentPath(), init);
+                        for (Tree arg : init.getArguments()) scan(new TreePath(initPath, arg), v);
+                        if (init.getClassBody() != null) scan(new TreePath(initPath, init.getClassBody()), v);
+                        return null;
+                    }
+                    return super.visitVariable(node, v);
                 }
 
                 @Override

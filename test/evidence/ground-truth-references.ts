@@ -12,6 +12,9 @@
  *   `findReferences` over every JS/TS file of the checkout (`allowJs`); Go — `gopls references`
  *   (Debian `gopls`, needs the `go` toolchain); C and C++ — clangd `textDocument/references` after
  *   its background index (Debian `clangd`; helper `ground-truth-clangd.ts`).
+ * - **Rust and Java**: `--truth FILE` instead of `--lang` checks against hand-checked truth
+ *   (`ground-truth/references-rust.md`, `references-java.md`; `--oracle javac` adds the javac
+ *   tree walk for Java); targets, rule and details in `ground-truth-hand.ts`.
  * - **Compared**: the set of `path:line` of references of each target, without the line where the
  *   definition's name is written; lines outside the repository or in `node_modules` are dropped.
  *   Figures are summed over targets (micro average).
@@ -28,6 +31,7 @@ import { statFiles, treeSnapshot } from "../../src/evidence/analysis/project-vie
 import { collectReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { clangdReferences } from "./ground-truth-clangd.js";
+import { checkTruth } from "./ground-truth-hand.js";
 
 type Lang = "python" | "ts" | "go" | "c" | "cpp";
 
@@ -242,9 +246,18 @@ if (process.argv[1] !== undefined && import.meta.filename === path.resolve(proce
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
+  const truthFile = opt("--truth");
+  if (root !== undefined && truthFile !== undefined) {
+    // Hand-checked truth (Rust, Java): ground-truth-hand.ts
+    const r = await checkTruth(root, truthFile, opt("--oracle") === "javac" ? "javac" : undefined);
+    for (const [label, a] of [["hand-checked truth", r.ours], ["javac vs truth", r.oracle?.vsTruth], ["codecite vs javac", r.oracle?.oursVsOracle]] as const) {
+      if (a !== undefined) process.stdout.write(`${path.basename(root)} ${label}: ${a.targets} targets, found ${a.ours}, truth ${a.truth}, agree ${a.agree}; precision ${a.precision.toFixed(3)}, recall ${a.recall.toFixed(3)}\n`);
+    }
+    process.exit(0);
+  }
   const lang = opt("--lang") as Lang | undefined;
   if (root === undefined || lang === undefined || !["python", "ts", "go", "c", "cpp"].includes(lang)) {
-    process.stderr.write("usage: ground-truth-references.ts <repo-dir> --lang python|ts|go|c|cpp [--count N] [--details N]\n");
+    process.stderr.write("usage: ground-truth-references.ts <repo-dir> --lang python|ts|go|c|cpp [--count N] [--details N]\n       ground-truth-references.ts <repo-dir> --truth test/evidence/ground-truth/references-rust.md|references-java.md [--oracle javac]\n");
     process.exit(2);
   }
   const a = await compareReferences(root, lang, Number(opt("--count") ?? "40"));

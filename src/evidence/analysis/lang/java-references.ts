@@ -113,23 +113,24 @@ export function extractJavaReferences(root: SyntaxNode): ReferenceFacts {
     return true;
   };
 
-  const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
+  const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind, methodRef = false) => {
     const head = path[0] as string;
     const cls = ctx.chain.length > 0 ? ctx.chain.join(".") : undefined;
+    const ref = methodRef ? { methodRef } : {};
     if (head === "this" || head === "super") {
-      if (path.length > 1) c.use(path, last, use, cls !== undefined ? { selfClass: cls } : {});
+      if (path.length > 1) c.use(path, last, use, cls !== undefined ? { selfClass: cls, ...ref } : ref);
       return;
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
-      if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
+      if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type, ...ref } : ref);
       return;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
     // A bare name inside a class may be one of its members (implicit `this`), a type name one of
     // its member types (JLS §6.5.5.1).
     const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined ? { selfClass: cls } : {};
-    c.use(path, last, use, extra);
+    c.use(path, last, use, { ...extra, ...ref });
   };
 
   const walkChildren = (node: SyntaxNode, ctx: Ctx) => {
@@ -225,7 +226,7 @@ export function extractJavaReferences(root: SyntaxNode): ReferenceFacts {
         const [obj, ...rest] = namedChildren(node);
         const name = rest.find((k) => k.type === "identifier");
         const objPath = obj ? javaPath(obj) : undefined;
-        if (obj && name && objPath !== undefined) pathUse([...objPath, name.text], name, deeper, "value");
+        if (obj && name && objPath !== undefined) pathUse([...objPath, name.text], name, deeper, "value", true);
         else if (obj) walk(obj, { ...deeper, use: name ? "value" : "call" });
         for (const k of rest) if (k.type === "type_arguments") walk(k, { ...deeper, use: "type" });
         return;

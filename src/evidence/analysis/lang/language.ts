@@ -147,6 +147,11 @@ export interface NameUse {
    * anything (its parts up to `from` resolve to no definition, module or namespace of the tree).
    */
   alternative?: boolean;
+  /**
+   * Optional (additive, issue 11): the last part is named by a method reference (Java `C::m`,
+   * `this::m`): a method, though not called (`ReferenceRules.methodsOnlyCalled` does not drop it).
+   */
+  methodRef?: boolean;
 }
 
 /**

@@ -150,7 +150,7 @@ export class ReferenceCollector {
     path: string[],
     at: SyntaxNode,
     use: UseKind,
-    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean } = {},
+    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean; methodRef?: boolean } = {},
   ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at);
@@ -162,6 +162,7 @@ export class ReferenceCollector {
     if (extra.localDef !== undefined) u.localDef = extra.localDef;
     if (extra.from !== undefined && extra.from > 0) u.from = extra.from;
     if (extra.alternative === true) u.alternative = true;
+    if (extra.methodRef === true) u.methodRef = true;
     this.uses.push(u);
   }
 
