@@ -271,36 +271,20 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
   return out.sort((a, b) => a.start_line - b.start_line || b.end_line - a.end_line);
 }
 
-/** `#define`s inside function bodies (the declaration walk does not enter bodies). */
+/**
+ * `#define`s inside function bodies (the declaration walk does not enter bodies): every `#define`
+ * of the tree (found by the grammar's own search) that has a `compound_statement` above it.
+ */
 function macrosInBodies(root: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    let inBody = 0;
-    const bodyDepths: number[] = [];
-    for (;;) {
-      const type = cursor.nodeType;
-      if (inBody > 0 && (type === "preproc_def" || type === "preproc_function_def")) out.push(cursor.currentNode);
-      const entering = type === "compound_statement";
-      if (depth < 512 && cursor.gotoFirstChild()) {
-        depth++;
-        if (entering) {
-          inBody++;
-          bodyDepths.push(depth);
-        }
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return out;
-        if (bodyDepths[bodyDepths.length - 1] === depth) {
-          bodyDepths.pop();
-          inBody--;
-        }
-        depth--;
+  for (const m of root.descendantsOfType(["preproc_def", "preproc_function_def"])) {
+    if (m === null) continue;
+    for (let p = m.parent, depth = 0; p !== null && depth < 512; p = p.parent, depth++) {
+      if (p.type === "compound_statement") {
+        out.push(m);
+        break;
       }
     }
-  } finally {
-    cursor.delete();
   }
+  return out;
 }

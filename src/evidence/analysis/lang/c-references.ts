@@ -119,20 +119,30 @@ function typePath(type: SyntaxNode | null): string[] | undefined {
   return type === null ? undefined : cPath(type);
 }
 
-/** Local names of a function (parameters and body declarations), not entering lambdas or local classes. */
+/** Nodes that bind local names through their `declarator` fields. */
+const LOCAL_DECLARATIONS = ["parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration", "declaration", "for_range_loop", "condition_clause"];
+/** Subtrees whose declarations are not the function's own: nested lambdas and local classes. */
+const OWN_SCOPES = ["lambda_expression", ...CLASS_SPECIFIERS];
+
+/**
+ * Local names of a function (parameters and body declarations), not entering lambdas or local
+ * classes. The declarations are found by the grammar's own search (`descendantsOfType`, one call
+ * into the parser instead of one per node), and those inside a nested lambda or class are told by
+ * their byte ranges.
+ */
 function functionLocals(fn: SyntaxNode): Set<string> {
   const out = new Set<string>();
-  const stack: SyntaxNode[] = [...namedChildren(fn)];
-  for (let steps = 0; stack.length > 0 && steps < 200_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
-    if (SKIP.has(n.type) || CLASS_SPECIFIERS.has(n.type) || (n.type === "lambda_expression" && n.id !== fn.id)) continue;
-    if (n.type === "parameter_declaration" || n.type === "optional_parameter_declaration" || n.type === "variadic_parameter_declaration" || n.type === "declaration" || n.type === "for_range_loop" || n.type === "condition_clause") {
-      for (const d of n.childrenForFieldName("declarator")) {
-        const name = declaredNameNode(d);
-        if (name?.type === "identifier") out.add(name.text);
-      }
+  const nested = fn
+    .descendantsOfType(OWN_SCOPES)
+    .filter((n): n is SyntaxNode => n !== null && n.id !== fn.id)
+    .map((n) => [n.startIndex, n.endIndex] as const);
+  const inNested = (n: SyntaxNode) => nested.some(([a, b]) => n.startIndex >= a && n.endIndex <= b);
+  for (const n of fn.descendantsOfType(LOCAL_DECLARATIONS)) {
+    if (n === null || n.id === fn.id || inNested(n)) continue;
+    for (const d of n.childrenForFieldName("declarator")) {
+      const name = declaredNameNode(d);
+      if (name?.type === "identifier") out.add(name.text);
     }
-    for (const k of namedChildren(n)) stack.push(k);
   }
   return out;
 }

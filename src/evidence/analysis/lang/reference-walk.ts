@@ -20,19 +20,54 @@ const BLOCK =
 /**
  * The lines reported for a use at `node`: the enclosing statement when it spans at most
  * {@link MAX_USE_LINES} lines, else the largest enclosing expression that does (at least the
- * node's own lines). Walks at most 30 ancestors.
+ * node's own lines). Walks at most 30 ancestors. `tree` caches parents and lines by node id:
+ * `node.parent` walks down from the root in web-tree-sitter, and the uses of one statement share
+ * their ancestors.
  */
-function useRange(node: SyntaxNode): LineRange {
-  let best = nodeLines(node);
-  let p: SyntaxNode | null = node.parent;
-  for (let depth = 0; p !== null && depth < 30; depth++, p = p.parent) {
+function useRange(node: SyntaxNode, tree: TreeCache): LineRange {
+  const known = tree.ranges.get(node.id);
+  if (known !== undefined) return known;
+  let best = tree.lines(node);
+  let p = tree.parent(node);
+  let out: LineRange | undefined;
+  for (let depth = 0; p !== null && depth < 30; depth++, p = tree.parent(p)) {
     if (BLOCK.test(p.type)) break;
-    const lines = nodeLines(p);
+    const lines = tree.lines(p);
     const fits = lines.end_line - lines.start_line < MAX_USE_LINES;
-    if (STATEMENT.test(p.type) || p.type === "expression_statement") return fits ? lines : best;
+    if (STATEMENT.test(p.type) || p.type === "expression_statement") {
+      out = fits ? lines : best;
+      break;
+    }
     if (fits) best = lines;
   }
-  return best;
+  out ??= best;
+  tree.ranges.set(node.id, out);
+  return out;
+}
+
+/** Parents, lines and use ranges of the nodes of one tree, by node id. */
+class TreeCache {
+  readonly ranges = new Map<number, LineRange>();
+  readonly #parents = new Map<number, SyntaxNode | null>();
+  readonly #lines = new Map<number, LineRange>();
+
+  parent(node: SyntaxNode): SyntaxNode | null {
+    let p = this.#parents.get(node.id);
+    if (p === undefined) {
+      p = node.parent;
+      this.#parents.set(node.id, p);
+    }
+    return p;
+  }
+
+  lines(node: SyntaxNode): LineRange {
+    let l = this.#lines.get(node.id);
+    if (l === undefined) {
+      l = nodeLines(node);
+      this.#lines.set(node.id, l);
+    }
+    return l;
+  }
 }
 
 /**
@@ -63,6 +98,7 @@ export class ReferenceCollector {
   readonly classes: ClassFact[] = [];
   readonly exportAliases: { exported: string; local: string }[] = [];
   readonly #scopes: Scope[] = [];
+  readonly #tree = new TreeCache();
   readonly #contexts: string[] = [];
   /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
   readonly topTypes = new Map<string, string[]>();
@@ -153,7 +189,7 @@ export class ReferenceCollector {
     extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean; methodRef?: boolean } = {},
   ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
-    const range = useRange(extra.rangeNode ?? at);
+    const range = useRange(extra.rangeNode ?? at, this.#tree);
     const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
     const ctx = this.context;
     if (ctx !== undefined) u.context = ctx;
@@ -173,7 +209,7 @@ export class ReferenceCollector {
   bind(binding: NameBinding, at: SyntaxNode, silent = false): void {
     this.bindings.push(binding);
     if (silent) return;
-    const range = useRange(at);
+    const range = useRange(at, this.#tree);
     const written = binding.member !== undefined && binding.member !== "*" ? binding.member : binding.local;
     const u: NameUse = { path: [written], line: at.startPosition.row + 1, ...range, use: "import", binding: this.bindings.length - 1 };
     const ctx = this.context;
