@@ -14,6 +14,8 @@ export const E2E_FILES = [
   "test/eval/eval-cli.test.ts",
   "test/evidence/bad-input-resources.test.ts",
   "test/serve/third-party-agent.test.ts",
+  "test/cli/human-output.test.ts",
+  "test/fact-cache/incremental-queries.test.ts",
 ];
 
 /**

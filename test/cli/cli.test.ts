@@ -182,7 +182,7 @@ describe("audit fixes: pipes, human errors, required provider settings", () => {
   it("a reader that closes early (`| head -1`) ends the CLI quietly with exit 0, not an EPIPE crash", async () => {
     const { spawn } = await import("node:child_process");
     const { CLI, REPO_ROOT } = await import("./run-cli.js");
-    const child = spawn(process.execPath, [CLI, "search", "import", "--root", REPO_ROOT, "--max-results", "200"], {
+    const child = spawn(process.execPath, [CLI, "search", "import", "--root", RAG_APP, "--max-results", "200"], {
       cwd: REPO_ROOT,
       env: { ...process.env, NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
