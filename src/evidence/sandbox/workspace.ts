@@ -35,7 +35,7 @@
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
-import { constants as fsc, existsSync, promises as fsp } from "node:fs";
+import { constants as fsc, existsSync, promises as fsp, readdirSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -55,6 +55,9 @@ const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 
 /** Most directory entries {@link Workspace.checkIgnoreFiles} looks at. */
 const MAX_IGNORE_SCAN_ENTRIES = 2_000_000;
+
+/** Folders {@link Workspace.checkIgnoreFiles} reads per turn of the event loop. */
+const IGNORE_SCAN_BATCH = 64;
 
 /** Time limit for one directory walk (`rg --files`), in ms. */
 const WALK_TIMEOUT_MS = 60_000;
@@ -689,6 +692,12 @@ export class Workspace {
     }
   }
 
+  /**
+   * The scan behind {@link checkIgnoreFiles}. Folders are read synchronously, in batches of
+   * {@link IGNORE_SCAN_BATCH} with a turn of the event loop between batches: one promise-based
+   * `readdir` costs several times the read itself (a thread-pool round trip per folder), which a
+   * fresh CLI process pays for every folder of the tree, while a server stays responsive.
+   */
   private async scanIgnoreFiles(): Promise<void> {
     // ripgrep 15 still opens the ignore files of the folders above the root with
     // --no-ignore-parent (it does not apply their rules): a FIFO there would hang it too.
@@ -698,7 +707,7 @@ export class Workspace {
       for (const name of IGNORE_FILE_NAMES) {
         let st;
         try {
-          st = await fsp.stat(path.join(dir, name));
+          st = statSync(path.join(dir, name));
         } catch {
           continue;
         }
@@ -715,11 +724,13 @@ export class Workspace {
     const skip = new Set([".git", ...NEVER_WALK_DIRS]);
     const stack: string[] = [""];
     let seen = 0;
+    let read = 0;
     while (stack.length > 0) {
+      if (++read % IGNORE_SCAN_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = stack.pop() as string;
       let entries;
       try {
-        entries = await fsp.readdir(rel === "" ? this.root : path.join(this.root, rel), { withFileTypes: true });
+        entries = readdirSync(rel === "" ? this.root : path.join(this.root, rel), { withFileTypes: true });
       } catch {
         continue;
       }
