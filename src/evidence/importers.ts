@@ -77,7 +77,9 @@ import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
 import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, loadDerived, RACY_WINDOW_MS, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { isStatHit } from "../fact-cache/fact-store.js";
+import type { FileStat } from "../fact-cache/fact-index.js";
 import { filesMentioning, type Needles } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -459,7 +461,10 @@ interface MatchPass {
   /** `file:line` of computed `import()`/`require()` whose static prefix could lead to a target (not records). */
   computedMayReach: string[];
   blindSpots: Set<AdviceText>;
+  /** Facts loaded by this pass (files answered from the kept imports are not in it). */
   facts: FactsMap;
+  /** Every file whose imports were looked at, sorted. */
+  searched: string[];
   /** Name-only queries: files that imports written exactly as the query lead to. */
   specifierTargets: Set<string>;
 }
@@ -502,35 +507,52 @@ async function collectMatches(
     if (!final && (await changedSince(ws, unlisted.filter(inGroup)))) return undefined;
     for (const f of mentioned ?? candidates) chosen.add(f);
   }
-  const toParse = statFiles(ws, [...chosen].sort());
-  const facts = await loadFacts(ws, toParse, signal);
+  // A file whose imports and resolutions a process kept (`keptImports`) and whose stat still
+  // matches needs no facts; the others come from the fact cache (or are parsed).
+  const checkedMs = Date.now();
+  const stats = statFiles(ws, [...chosen].sort());
+  const kept = keptImports(project);
+  const fromKept = new Map<string, KeptFile>();
+  const toLoad: FileStat[] = [];
+  for (const st of stats) {
+    const k = kept.byFile.get(st.path);
+    if (k !== undefined && isStatHit(k.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st)) fromKept.set(st.path, k);
+    else toLoad.push(st);
+  }
+  const facts = await loadFacts(ws, toLoad, signal);
+  const statOf = new Map(toLoad.map((st) => [st.path, st]));
+  const searched = [...fromKept.keys(), ...facts.keys()].sort();
 
-  const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, specifierTargets: new Set() };
+  const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, searched, specifierTargets: new Set() };
   const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
-  const kept = keptResolutions(project);
-  for (const [file, fileFacts] of facts) {
+  for (const file of searched) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
     if (lang.blindSpotNote) pass.blindSpots.add(lang.blindSpotNote);
-    // Resolutions depend only on the import and the tree: kept per view for facts that did not
-    // change, and for later processes while the tree is the same (`keptResolutions`).
-    let pending = resolved.get(fileFacts);
-    if (pending === undefined) {
-      const key = importsKey(fileFacts.imports);
-      const saved = kept.byFile.get(file);
-      if (saved !== undefined && saved[0] === key) pending = Promise.resolve(saved[1]);
-      else {
-        pending = Promise.all(fileFacts.imports.map((ref) => lang.resolve(ref, file, project)));
-        const done = pending;
-        void done.then((res) => {
-          kept.byFile.set(file, [key, res]);
-          kept.changed = true;
-        }, () => undefined);
+    let imports: readonly ImportRef[];
+    let resolutions: Resolution[];
+    const hit = fromKept.get(file);
+    if (hit !== undefined) {
+      imports = hit.imports;
+      resolutions = hit.resolutions;
+    } else {
+      const fileFacts = facts.get(file) as FileFacts;
+      imports = fileFacts.imports;
+      // Resolutions depend only on the import and the tree: kept per view for facts that did not
+      // change, and for later processes while the tree is the same.
+      const key = importsKey(imports);
+      let pending = resolved.get(fileFacts);
+      if (pending === undefined) {
+        const saved = kept.byFile.get(file);
+        pending = saved !== undefined && saved.key === key ? Promise.resolve(saved.resolutions) : Promise.all(imports.map((ref) => lang.resolve(ref, file, project)));
+        resolved.set(fileFacts, pending);
       }
-      resolved.set(fileFacts, pending);
+      resolutions = await pending;
+      const st = statOf.get(file) as FileStat;
+      kept.byFile.set(file, { stat: { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs ?? 0, ino: st.ino ?? 0, checkedMs }, key, imports: [...imports], resolutions });
+      kept.changed = true;
     }
-    const resolutions = await pending;
-    for (const [i, ref] of fileFacts.imports.entries()) {
+    for (const [i, ref] of imports.entries()) {
       const res = resolutions[i] as Resolution;
       if (res.unresolved) {
         pass.unresolvedSeen.push(`${file}:${ref.start_line}`);
@@ -558,33 +580,51 @@ async function collectMatches(
   return pass;
 }
 
-/** Resolutions of each file's imports kept across processes: file → [{@link importsKey}, resolutions]. */
-interface KeptResolutions {
-  byFile: Map<string, [string, Resolution[]]>;
+/**
+ * A file's imports and their resolutions, kept across processes with the file's state when its
+ * facts were checked (the fields and racy rule of the fact cache, `fact-store.ts` `isStatHit`;
+ * `checkedMs` is taken before the facts were loaded).
+ */
+interface KeptFile {
+  stat: { size: number; mtimeMs: number; ctimeMs: number; ino: number; checkedMs: number };
+  /** {@link importsKey} of `imports`. */
+  key: string;
+  imports: ImportRef[];
+  resolutions: Resolution[];
+}
+
+interface KeptImports {
+  byFile: Map<string, KeptFile>;
   changed: boolean;
 }
 
-/** Above this many characters the kept resolutions start again from the current query's files. */
-const MAX_KEPT_RESOLUTION_CHARS = 4_000_000;
+/** Above this many characters the kept imports start again from the current query's files. */
+const MAX_KEPT_CHARS = 8_000_000;
 
-/** The resolutions an earlier process kept for this tree (`project-view.ts` `loadDerived`), loaded once per view. */
-function keptResolutions(project: ProjectView): KeptResolutions {
-  return memoize(project, "importers:kept-resolutions", () => {
-    const saved = loadDerived<[string, [string, Resolution[]]][]>(project, "importers:resolutions");
+/**
+ * The imports and resolutions an earlier process kept for this tree (`project-view.ts`
+ * `loadDerived`: same walk, files read by resolvers unchanged), loaded once per view.
+ */
+function keptImports(project: ProjectView): KeptImports {
+  return memoize(project, "importers:kept-imports", () => {
+    const saved = loadDerived<[string, KeptFile][]>(project, "importers:imports");
     return { byFile: new Map(Array.isArray(saved) ? saved : []), changed: false };
   });
 }
 
-/** Keeps the resolutions computed by this query for later processes (see {@link keptResolutions}). */
-function saveResolutions(project: ProjectView, files: Iterable<string>): void {
-  const kept = keptResolutions(project);
+/** Keeps what this query read and resolved for later processes (see {@link keptImports}). */
+function saveKeptImports(project: ProjectView, files: readonly string[]): void {
+  const kept = keptImports(project);
   if (!kept.changed) return;
   let entries = [...kept.byFile];
-  if (JSON.stringify(entries).length > MAX_KEPT_RESOLUTION_CHARS) {
+  let text = JSON.stringify(entries);
+  if (text.length > MAX_KEPT_CHARS) {
     const now = new Set(files);
     entries = entries.filter(([f]) => now.has(f));
+    text = JSON.stringify(entries);
+    if (text.length > MAX_KEPT_CHARS) return;
   }
-  saveDerived(project, "importers:resolutions", entries);
+  saveDerived(project, "importers:imports", entries);
   kept.changed = false;
 }
 
@@ -643,7 +683,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   }
   const { project, target, pass } = found;
   const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;
-  saveResolutions(project, facts.keys());
+  saveKeptImports(project, pass.searched);
 
   // One record per statement and module name, in evidence order (path, lines, name).
   const seen = new Set<string>();

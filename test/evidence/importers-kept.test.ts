@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { factsStats } from "../../src/evidence/analysis/facts.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { python } from "../../src/evidence/analysis/lang/python.js";
 import { typescript } from "../../src/evidence/analysis/lang/typescript.js";
@@ -62,10 +63,14 @@ describe("find_importers: resolutions kept for later processes", () => {
     expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
     const ts = vi.spyOn(typescript, "resolve");
     const py = vi.spyOn(python, "resolve");
+    const before = factsStats();
     expect(where(await query("lib/util.ts"))).toEqual(["app/main.ts:1-1 lib/util.ts"]);
     expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
     expect(ts).not.toHaveBeenCalled();
     expect(py).not.toHaveBeenCalled();
+    // the importers' imports came with the kept resolutions: no facts were loaded or parsed
+    const after = factsStats();
+    expect([after.cached - before.cached, after.parsed - before.parsed, after.rehashed - before.rehashed]).toEqual([0, 0, 0]);
   });
 
   it("an edit of tsconfig.json (read by the resolver) makes the next workspace resolve again", async () => {
@@ -74,5 +79,13 @@ describe("find_importers: resolutions kept for later processes", () => {
     expect(where(await query("lib/util.ts"))).toEqual([]);
     expect(ts).toHaveBeenCalled();
     expect(where(await query("other/util.ts"))).toEqual(["app/alt.ts:1-1 other/util.ts", "app/main.ts:1-1 other/util.ts"]);
+  });
+
+  it("an edited importer (tree and tsconfig unchanged) is read again, not answered from what was kept", async () => {
+    await query("other/util.ts"); // kept for this tsconfig
+    write("app/alt.ts", '\nimport { x } from "../lib/util";\n', LATER);
+    const before = factsStats().parsed;
+    expect(where(await query("lib/util.ts"))).toEqual(["app/alt.ts:2-2 lib/util.ts"]);
+    expect(factsStats().parsed - before).toBe(1);
   });
 });

@@ -44,7 +44,7 @@ import type { FileEntry, Workspace } from "../sandbox/workspace.js";
 /** Configuration files larger than this are not read by resolvers (bytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /** An entry whose mtime lies within this many ms of the walk may have changed unseen (ms). */
-const RACY_WINDOW_MS = 2000;
+export const RACY_WINDOW_MS = 2000;
 /** Folders without listed files that are watched besides those with files (see the module comment). */
 const MAX_EXTRA_DIRS = 2000;
 /** How many levels of folders without listed files are watched below a folder with files. */
