@@ -47,6 +47,15 @@ const AGENTS = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  *   `onLine` throws (the request is then destroyed).
  */
 export function postLines(url: string, body: string, opts: PostLinesOptions, onLine: (line: string) => boolean | void): Promise<void> {
+  return attempt(url, body, opts, onLine, true);
+}
+
+/**
+ * One request. A kept-alive connection that the server closed while it was idle fails the next
+ * request on it before any reply (`ECONNRESET`, `EPIPE`): that request is sent once more on a new
+ * connection (Node.js documentation, `http.Agent`, "`request.reusedSocket`").
+ */
+function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (line: string) => boolean | void, mayRetry: boolean): Promise<void> {
   const { signal } = opts;
   if (signal?.aborted) return Promise.reject(signal.reason);
   const target = new URL(url);
@@ -128,7 +137,18 @@ export function postLines(url: string, body: string, opts: PostLinesOptions, onL
         });
       },
     );
-    req.on("error", fail);
+    let replied = false;
+    req.on("response", () => (replied = true));
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (mayRetry && !replied && !settled && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        attempt(url, body, opts, onLine, false).then(resolve, reject);
+        return;
+      }
+      fail(err);
+    });
     if (opts.timeoutMs !== undefined) {
       timer = setTimeout(() => fail(new DOMException(`no complete reply within ${opts.timeoutMs} ms`, "TimeoutError")), opts.timeoutMs);
     }

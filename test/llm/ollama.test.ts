@@ -291,6 +291,28 @@ describe("OllamaProvider.chat streamed over node:http", () => {
     expect(raw.connections()).toBe(1);
   });
 
+  it("a kept-alive connection the server dropped is replaced: the request is sent once more on a new one", async () => {
+    const served = new WeakMap<object, number>();
+    raw = await rawServer((res) => {
+      const n = (served.get(res.socket!) ?? 0) + 1;
+      served.set(res.socket!, n);
+      // The second request on a connection finds it closed (the server's idle timeout raced it).
+      if (n === 2) {
+        res.socket!.destroy();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.end(`${part("ok")}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true })}\n`);
+    });
+    const p = new OllamaProvider({ host: raw.host });
+    for (let i = 0; i < 2; i++) {
+      const turn = await p.chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} });
+      expect(turn.content).toBe("ok");
+    }
+    expect(raw.connections()).toBe(2);
+    expect(raw.bodies).toHaveLength(3);
+  });
+
   it("a line that is not JSON, or a stream without its done line, is BAD_RESPONSE", async () => {
     raw = await rawServer((res, body) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" });
