@@ -43,6 +43,8 @@ export interface ServeLoadResult {
   load_average_1min: number;
   cpus: number;
   errors: number;
+  /** The first few errors: which path (`gateway` or `direct`) and what went wrong. */
+  error_samples: string[];
   sockets_after_warmup: number;
   sockets_after: number;
   rss_after_warmup_mb: number;
@@ -107,13 +109,22 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
   };
 }
 
+/** Errors seen in this run, by path and reason (at most 5 kept). */
+const errorSamples: string[] = [];
+/** `:<port>` of the gateway under test (tells its requests from direct ones). */
+let gatewayPort = "";
+
 /** One streamed chat; pushes the latency of every timestamp read, resolves false on an error. */
 function oneChat(base: string, latencies: number[], intervalMs: number): Promise<boolean> {
+  const failed = (why: string): false => {
+    if (errorSamples.length < 5) errorSamples.push(`${base.endsWith(gatewayPort) ? "gateway" : "direct"}: ${why}`);
+    return false;
+  };
   return new Promise((resolve) => {
     const req = http.request(`${base}/api/chat`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
-        resolve(false);
+        resolve(failed(`HTTP ${res.statusCode}`));
         return;
       }
       res.setEncoding("utf8");
@@ -128,15 +139,15 @@ function oneChat(base: string, latencies: number[], intervalMs: number): Promise
         for (const line of lines) {
           if (line.trim() === "") continue;
           const part = JSON.parse(line) as { message?: { content?: string }; done?: boolean; error?: string };
-          if (part.error) ok = false;
+          if (part.error) ok = failed(`error line: ${part.error}`);
           for (const m of (part.message?.content ?? "").matchAll(/t(\d+(?:\.\d+)?)/g)) latencies.push(now - Number(m[1]));
           if (part.done) done = true;
         }
       });
-      res.on("end", () => resolve(ok && done));
-      res.on("error", () => resolve(false));
+      res.on("end", () => resolve(ok && (done || failed("no done line"))));
+      res.on("error", (err) => resolve(failed(`reply: ${err.message}`)));
     });
-    req.on("error", () => resolve(false));
+    req.on("error", (err) => resolve(failed(`request: ${err.message}`)));
     req.end(JSON.stringify({ model: `every-${intervalMs}`, messages: [{ role: "user", content: "go" }], tools: [] }));
   });
 }
@@ -276,6 +287,8 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
     child.on("close", () => reject(new Error(`serve exited: ${err}`)));
   });
   child.stderr!.resume();
+  gatewayPort = `:${new URL(base).port}`;
+  errorSamples.length = 0;
   const pid = child.pid!;
   try {
     let errors = 0;
@@ -308,6 +321,7 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
       load_average_1min: round2(os.loadavg()[0]!),
       cpus: os.cpus().length,
       errors,
+      error_samples: [...errorSamples],
       sockets_after_warmup: socketsWarm,
       sockets_after: socketsAfter,
       rss_after_warmup_mb: round2(rssWarm / 2 ** 20),
