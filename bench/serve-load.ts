@@ -123,8 +123,9 @@ function oneChat(base: string, latencies: number[], intervalMs: number): Promise
   return new Promise((resolve) => {
     const req = http.request(`${base}/api/chat`, { method: "POST", headers: { "content-type": "application/json" } }, (res) => {
       if (res.statusCode !== 200) {
-        res.resume();
-        resolve(failed(`HTTP ${res.statusCode}`));
+        let text = "";
+        res.setEncoding("utf8").on("data", (d: string) => (text += d));
+        res.on("end", () => resolve(failed(`HTTP ${res.statusCode} ${text.slice(0, 200)}`)));
         return;
       }
       res.setEncoding("utf8");
