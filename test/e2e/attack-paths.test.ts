@@ -294,7 +294,8 @@ describe("kind 3: a file swapped for a link to an outside file while the tools r
         else expect(["DENIED", "NOT_FOUND", "OUTSIDE_ROOT", "UNSUPPORTED"], `${args.join(" ")}: ${out.error?.message}`).toContain(out.error?.code);
       }
     }
-  });
+    // 16 CLI processes one after another while the swapper keeps a core busy: more room than the suite's 60 s.
+  }, 240_000);
 
   it("MCP search_code, find_symbol, find_references and read_evidence never return the outside file", async () => {
     const { client } = await mcp(r);
