@@ -243,10 +243,10 @@ describe("find_references: Ruby", () => {
     expect(where(await refs(ws, "Shop::Order#total"))).toEqual(["lib/shop/order.rb:10 call Shop.Order.describe"]);
   });
 
-  it("bases: the superclass read outside the class, include read inside it; a bare call finds the included module's method before the superclass's; a top-level method and a nested constant", async () => {
+  it("bases: the superclass read outside the class, include read inside it; a bare call finds the included module's method before the superclass's (module_function :m names it too); a top-level method and a nested constant", async () => {
     expect(where(await refs(ws, "Base"))).toEqual(["lib/shop/cart.rb:4 inherit Shop"]);
     expect(where(await refs(ws, "Shop::Pricing"))).toEqual(["lib/shop/cart.rb:5 inherit Shop.Cart"]);
-    expect(where(await refs(ws, "Pricing#summary"))).toEqual(["lib/shop/cart.rb:15 call Shop.Cart.add"]);
+    expect(where(await refs(ws, "Pricing#summary"))).toEqual(["lib/shop/cart.rb:15 call Shop.Cart.add", "lib/shop/pricing.rb:6 value Shop.Pricing"]);
     expect(where(await refs(ws, "Base#summary"))).toEqual([]);
     expect(where(await refs(ws, "format_money"))).toEqual(["lib/shop/cart.rb:16 call Shop.Cart.add"]);
     expect(where(await refs(ws, "Shop::VERSION"))).toEqual(["lib/shop/cart.rb:16 value Shop.Cart.add", "test/order_test.rb:8 value OrderTest.test_describe"]);

@@ -24,7 +24,10 @@
  *   engine's `by_name` rule decides. `x.m = v` calls `m=`.
  * - **Bases**: the superclass (`inherit`), and the modules of `include`, `extend`, `prepend` in the
  *   body (`inherit`), in each lexical reading; a class's members are looked up in them too.
- * - **Not uses**: comments, strings (but `#{…}` inside them), symbols (`:m`, `send(:m)`,
+ * - **Symbols naming methods**: the symbol arguments of `module_function`, `private`, `public`,
+ *   `protected`, `private_class_method`, `public_class_method`, `remove_method`, `undef_method`,
+ *   and the second of `alias_method`, are `value` uses of the method they name (as a bare call).
+ * - **Not uses**: comments, strings (but `#{…}` inside them), other symbols (`send(:m)`,
  *   `before_action :m`), `alias`/`undef`, the names being defined, `super` (the overridden
  *   method is not resolved). `require` calls are bindings, not uses.
  * - **Contexts**: the enclosing class or module and method, qualified (`A.B.m`).
@@ -44,6 +47,12 @@ const SKIP = new Set([
   "heredoc_content", "heredoc_end", "uninterpreted", "alias", "undef", "super", "encoding", "file", "line", "bare_symbol",
   "forward_argument", "forward_parameter", "hash_splat_nil", "operator",
 ]);
+
+/**
+ * Module methods whose symbol arguments name methods of the class or module (`module_function :m`,
+ * `private :m`, `alias_method :new, :old`): each symbol is a `value` use of that method.
+ */
+const METHOD_SYMBOLS = new Set(["module_function", "private", "public", "protected", "private_class_method", "public_class_method", "alias_method", "remove_method", "undef_method"]);
 
 /** Module methods whose constant arguments are mixed into the class or module (bases). */
 const MIXINS = new Set(["include", "extend", "prepend"]);
@@ -189,6 +198,11 @@ function extractRubyReferences(root: SyntaxNode): ReferenceFacts {
         return;
       }
       if (m !== undefined && methodNode !== null) selfCall(m, methodNode, ctx, "call");
+      if (m !== undefined && METHOD_SYMBOLS.has(m)) {
+        // `alias_method :new, :old` names a new method first; the others name existing ones.
+        const symbols = namedChildren(args ?? node).filter((a) => a.type === "simple_symbol");
+        for (const a of m === "alias_method" ? symbols.slice(1) : symbols) selfCall(a.text.slice(1), a, ctx, "value");
+      }
     } else if (m !== undefined && methodNode !== null) {
       const constant = constantPath(receiver);
       if (receiver.type === "self") {
