@@ -1,7 +1,7 @@
 /** Swift (`lang/swift.ts`): one test per rule. */
 import { describe, expect, it } from "vitest";
 import { swift } from "../../src/evidence/analysis/lang/swift.js";
-import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("swift-project");
 const GEO = ["Sources/Geometry/Point+Shape.swift", "Sources/Geometry/Point.swift"];
@@ -40,6 +40,13 @@ describe("swift: definitions", () => {
       { name: "centroid", kind: "method", container: "Array", start_line: 7, end_line: 7 },
     ]);
     expect((await definitionsOf(root, "Point.area")).records).toEqual(["Sources/Geometry/Point+Shape.swift:2-2 Point.area method |     public func area() -> Double { 0 }"]);
+  });
+
+  it("an extension of a nested type (`extension Outer.Inner`) gives its members the nested type's qualified name", async () => {
+    const src = "struct Outer {\n  enum Inner { case a }\n}\nextension Outer.Inner {\n  static func < (lhs: Self, rhs: Self) -> Bool { true }\n  var flag: Bool { true }\n}\n";
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.container ?? ""}.${s.name} ${s.kind} ${s.start_line}`)).toEqual([
+      ".Outer struct 1", "Outer.Inner enum 2", "Outer.Inner.a constant 2", "Outer.Inner.< method 5", "Outer.Inner.flag variable 6",
+    ]);
   });
 });
 

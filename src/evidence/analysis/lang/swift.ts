@@ -9,7 +9,8 @@
  *   `subscript` → `method` named `subscript`; protocol requirements likewise.
  * - `var` → `variable`, `let` → `constant`, one per name, in types and at file level.
  * - An `extension T` is no definition itself: its members are reported with `T` as container
- *   (`extension Array where …` → `Array`), so `T.member` finds members wherever they are declared.
+ *   (`extension Array where …` → `Array`; `extension Outer.Inner` → `Outer.Inner`), so
+ *   `T.member` finds members wherever they are declared.
  * - Nested types have their enclosing types as container. Range: the whole declaration, attributes
  *   and modifiers included.
  *
@@ -65,7 +66,9 @@ function extract(root: SyntaxNode): FileFacts {
           const name = nameNode?.type === "user_type" ? typeName(nameNode) : nameNode?.text;
           const body = node.childForFieldName("body") ?? namedChildren(node).find((c) => BODIES.has(c.type)) ?? null;
           if (kindWord === "extension") {
-            if (body !== null && name !== undefined) walk(body, [name], depth + 1);
+            // `extension Outer.Inner`: the members belong to the nested type `Outer.Inner`.
+            const extended = nameNode?.type === "user_type" ? extendedPath(nameNode) : name;
+            if (body !== null && extended !== undefined) walk(body, [extended], depth + 1);
             break;
           }
           push(name, KINDS[kindWord] ?? "class", types, node);
@@ -115,6 +118,12 @@ function extract(root: SyntaxNode): FileFacts {
 }
 
 /** The type a `user_type` names, without generic arguments or module prefix (`Swift.Array<Int>` → `Array`). */
+/** Every part of an extended type (`Outer.Inner` of `extension Outer.Inner`), joined with `.`. */
+function extendedPath(node: SyntaxNode): string | undefined {
+  const ids = namedChildren(node).filter((c) => c.type === "type_identifier");
+  return ids.length === 0 ? undefined : ids.map((c) => c.text).join(".");
+}
+
 function typeName(node: SyntaxNode): string | undefined {
   const ids = namedChildren(node).filter((c) => c.type === "type_identifier");
   return ids[ids.length - 1]?.text;
