@@ -1,7 +1,8 @@
 /**
  * Scores `find_references` against hand-checked truth (`ground-truth/<lang>-<repo>-references.json`:
  * `targets`, chosen by the file's `rule` before codecite was run, and `references`, target →
- * `path:line` of every line whose name refers to it) on any checkout of the truth's repository:
+ * `path:line` of every line whose name refers to it; optional `paths`, target → the file that defines it,
+ * for a name several definitions share) on any checkout of the truth's repository:
  *
  *   npx tsx test/evidence/ground-truth-references-score.ts <checkout> <truth.json> [--details N]
  *
@@ -25,6 +26,7 @@ export interface ReferenceTruth {
   rule: string;
   targets: string[];
   references: Record<string, string[]>;
+  paths?: Record<string, string>;
 }
 
 /** One target's comparison: lines (`path:line`) only codecite lists and only the truth lists. */
@@ -47,7 +49,8 @@ export async function scoreReferences(root: string, truth: ReferenceTruth): Prom
     let ours = new Set<string>();
     let error: string | undefined;
     try {
-      const { hits } = await collectReferences(ws, { name: target });
+      const path = truth.paths?.[target];
+      const { hits } = await collectReferences(ws, path === undefined ? { name: target } : { name: target, path });
       ours = new Set(hits.map((h) => `${h.file}:${h.line}`));
     } catch (e) {
       error = (e as Error).message;

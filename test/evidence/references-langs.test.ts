@@ -108,6 +108,11 @@ describe("find_references: C#", () => {
   it("a base class in the base list is an inherit use", async () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });
+
+  it("a using after a file-scoped namespace is read relative to it (using Core.Audit in namespace Shop → Shop.Core.Audit)", async () => {
+    expect(where(await refs(ws, "Auditor"))).toEqual(["Shop.App/Report.cs:10 call Report.Run"]);
+    expect(where(await refs(ws, "Auditor.Log"))).toEqual(["Shop.App/Report.cs:11 call Report.Run"]);
+  });
 });
 
 describe("find_references: Kotlin", () => {

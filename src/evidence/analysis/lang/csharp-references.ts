@@ -4,8 +4,11 @@
  * "Using directives"), walked by `table-references.ts` (locals, receivers, contexts as stated there).
  *
  * - **Bindings**: `using N;` (also `global using N;`) makes the types of namespace `N` visible (a
- *   wildcard); so do the file's own namespaces and each namespace enclosing them (code in `A.B`
- *   sees `A.B` and `A` without a `using`). `using static` and alias directives bind nothing here.
+ *   wildcard); a `using` inside a namespace (block or file-scoped) names `N` relative to the
+ *   enclosing namespaces first (`using Wrappers;` in `namespace MediatR;` → `MediatR.Wrappers`,
+ *   as `csharp.ts` resolves it); the file's own namespaces and each namespace enclosing them are
+ *   visible too (code in `A.B` sees `A.B` and `A` without a `using`; nested blocks join their
+ *   names). `using static` and alias directives bind nothing here.
  * - **Qualified names**: `A.B.T` written in code resolves through namespace `A.B`
  *   (`ReferenceRules.modulePath`).
  * - **Uses**: names in expressions, invocations (`call`), `new T()` (`call`), declared types,
@@ -200,22 +203,27 @@ const grammar: ReferenceGrammar = {
 function extractCsharpReferences(root: SyntaxNode): ReferenceFacts {
   const c = new ReferenceCollector();
   const namespaces = new Set<string>();
-  const stack: SyntaxNode[] = [root];
+  // Each node with the namespace parts around its children; a file-scoped namespace extends them for the nodes after it.
+  const stack: { node: SyntaxNode; spaces: string[] }[] = [{ node: root, spaces: [] }];
   for (let steps = 0; stack.length > 0 && steps < 10_000; steps++) {
-    const n = stack.pop() as SyntaxNode;
+    const { node: n, spaces } = stack.pop() as { node: SyntaxNode; spaces: string[] };
+    let here = spaces;
     for (const k of namedChildren(n)) {
       if (k.type === "using_directive") {
         const all = allChildren(k);
         if (k.childForFieldName("name") !== null || all.some((x) => x.type === "static")) continue;
         const target = namedChildren(k).find((x) => x.type === "qualified_name" || x.type === "identifier");
         const path = target === undefined ? undefined : grammar.path(target);
-        if (path !== undefined) c.bindings.push({ local: "*", specifier: path.join("."), member: "*", line: k.startPosition.row + 1 });
+        // A using inside a namespace is read relative to it first (`csharp.ts` resolves `ImportRef.scope`).
+        if (path !== undefined) c.bindings.push({ local: "*", specifier: path.join("."), member: "*", line: k.startPosition.row + 1, ...(here.length > 0 ? { scope: [...here] } : {}) });
       } else if (k.type === "namespace_declaration" || k.type === "file_scoped_namespace_declaration") {
         const name = k.childForFieldName("name");
         const path = name === null ? undefined : grammar.path(name);
-        if (path !== undefined) for (let i = path.length; i >= 1; i--) namespaces.add(path.slice(0, i).join("."));
+        const inner = path === undefined ? here : [...here, ...path];
+        for (let i = inner.length; i >= 1; i--) namespaces.add(inner.slice(0, i).join("."));
+        if (k.type === "file_scoped_namespace_declaration") here = inner;
         const body = k.childForFieldName("body");
-        if (body !== null) stack.push(body);
+        if (body !== null) stack.push({ node: body, spaces: inner });
       }
     }
   }
