@@ -192,10 +192,11 @@ describe("find_references: Swift", () => {
     ws = await Workspace.open(path.join(fixtures, "swift"));
   });
 
-  it("a type through import of its SwiftPM target and in its own target; T(…) is a call, annotations are types", async () => {
+  it("a type through import of its SwiftPM target and in its own target; T(…) is a call, annotations and `extension T` are types", async () => {
     expect(where(await refs(ws, "Order"))).toEqual([
       "Sources/App/main.swift:4 value run",
       "Sources/App/main.swift:5 call run",
+      "Sources/Core/Order+Describe.swift:1 type Sources/Core/Order+Describe.swift",
       "Sources/Core/Order.swift:13 type Order.empty",
       "Sources/Core/Order.swift:14 call Order.empty",
     ]);

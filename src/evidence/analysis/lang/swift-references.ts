@@ -7,7 +7,8 @@
  *   wildcard); the files of the file's own target are visible without import (`sharedScope` of
  *   `swift.ts`).
  * - **Uses**: names, calls (`call`; `T(…)` of a type too), navigation `a.b.c`, types (`type`:
- *   annotations, return and parameter types, `is`/`as` types), supertypes and protocols (`inherit`).
+ *   annotations, return and parameter types, `is`/`as` types, the `T` of `extension T`), supertypes
+ *   and protocols (`inherit`).
  *   Declared names, argument labels, strings (their `\(…)` parts are walked) and comments give none.
  * - **Locals**: parameters, `let`/`var` in function bodies, `for` and closure parameters, `$0`.
  * - **Members**: `self.m` and a bare `m` inside a type or an `extension T` resolve in the type first
@@ -51,11 +52,15 @@ const grammar: ReferenceGrammar = {
     if (SKIP.has(node.type)) return { role: "skip" };
     if (node.type === "class_declaration" || node.type === "protocol_declaration") {
       const nameNode = node.childForFieldName("name");
-      // `extension T` is written as a class declaration whose name is a type: its members are T's.
-      const name = nameNode === null ? undefined : (grammar.path(nameNode)?.pop() ?? nameNode.text);
+      // `extension T` is written as a class declaration whose name is a type: its members are T's
+      // (`extension A.B` → `A.B`, as `swift.ts` names their container), and T is a `type` use.
+      const extension = node.childForFieldName("declaration_kind")?.text === "extension";
+      const path = nameNode === null ? undefined : grammar.path(nameNode);
+      const name = nameNode === null ? undefined : extension && path !== undefined ? path.join(".") : (path?.pop() ?? nameNode.text);
       const bases = namedChildren(node).filter((k) => k.type === "inheritance_specifier").flatMap((k) => namedChildren(k));
       const body = namedChildren(node).filter((k) => k.type === "class_body" || k.type === "enum_class_body" || k.type === "protocol_body");
       const types = namedChildren(node).filter((k) => k.type === "type_constraints" || k.type === "attribute");
+      if (extension && nameNode !== null) types.unshift(nameNode);
       return { role: "class", name, bases, types, body };
     }
     if (FUNCTIONS.has(node.type)) {
