@@ -35,8 +35,11 @@ import type { FactBackend, FactRow, FileState, RowRefresh } from "./fact-backend
 import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
 
-/** Default racy window in ms (see the module comment): FAT's 2 s mtime granularity. */
-const DEFAULT_RACY_WINDOW_MS = 2000;
+/**
+ * The racy window in ms (see the module comment): a file changed within this many ms of being read may
+ * change again unseen (FAT's 2 s mtime granularity). The one value for every stamp check of the cache's users.
+ */
+export const RACY_WINDOW_MS = 2000;
 
 export interface FactStoreOptions {
   /**
@@ -50,7 +53,7 @@ export interface FactStoreOptions {
   env?: CacheDirEnv;
   /** Use the in-memory backend only (tests, `--no-cache`). */
   inMemory?: boolean;
-  /** See the module comment; default {@link DEFAULT_RACY_WINDOW_MS}. */
+  /** See the module comment; default {@link RACY_WINDOW_MS}. */
   racyWindowMs?: number;
   /** How long a write waits for another process's lock, in ms (default 5000). */
   busyTimeoutMs?: number;
@@ -168,7 +171,7 @@ export class FactStore {
   private constructor(root: string, opts: FactStoreOptions, backend: FactBackend, reason: string | undefined) {
     this.root = root;
     this.version = opts.version;
-    this.#racyWindowMs = opts.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
+    this.#racyWindowMs = opts.racyWindowMs ?? RACY_WINDOW_MS;
     this.#busyTimeoutMs = opts.busyTimeoutMs ?? 5000;
     this.#backend = backend;
     this.#reason = reason;

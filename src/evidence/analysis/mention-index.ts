@@ -28,20 +28,18 @@ import { createHash } from "node:crypto";
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import { FactIndex } from "../../fact-cache/fact-index.js";
-import type { FactStore } from "../../fact-cache/fact-store.js";
+import { RACY_WINDOW_MS, type FactStore } from "../../fact-cache/fact-store.js";
 import { throwIfAborted } from "../evidence.js";
 import type { Workspace } from "../sandbox/workspace.js";
 import { factsVersion } from "./facts.js";
 import { filesMentioning } from "./text-prefilter.js";
 
-/** A file changed within this many ms of being searched may change again unseen (ms; FAT's 2 s granularity). */
-export const RACY_WINDOW_MS = 2000;
 /** At most this many changed files are searched in-process; more → one ripgrep run. */
-export const MAX_RECHECK = 256;
+const MAX_RECHECK = 256;
 /** An answer naming more files than this is not kept (it would cost more to store than to find). */
-export const MAX_REMEMBERED_FILES = 5000;
+const MAX_REMEMBERED_FILES = 5000;
 /** Answers kept per root (least recently used dropped first). */
-export const MAX_REMEMBERED_ANSWERS = 512;
+const MAX_REMEMBERED_ANSWERS = 512;
 
 /** Stamp of a file whose text may have changed unseen (never equal to a real stamp). */
 const RACY = "racy";

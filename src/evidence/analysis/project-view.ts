@@ -34,6 +34,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { publishTiming } from "../../fact-cache/activity.js";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
+import { RACY_WINDOW_MS } from "../../fact-cache/fact-store.js";
 import { factsVersion } from "./facts.js";
 import { cancelledError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
@@ -43,8 +44,6 @@ import type { FileEntry, Workspace } from "../sandbox/workspace.js";
 
 /** Configuration files larger than this are not read by resolvers (bytes). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
-/** An entry whose mtime lies within this many ms of the walk may have changed unseen (ms). */
-export const RACY_WINDOW_MS = 2000;
 /** Folders without listed files that are watched besides those with files (see the module comment). */
 const MAX_EXTRA_DIRS = 2000;
 /** How many levels of folders without listed files are watched below a folder with files. */
