@@ -36,7 +36,7 @@ import { matchesModulePath } from "./external-match.js";
 import { joinPath, memoize, parentDir } from "./project-files.js";
 import { callStatementLines } from "./call-range.js";
 import { PHP_REFERENCE_RULES } from "./php-references.js";
-import { allChildren, namedChildren, nodeLines } from "./syntax.js";
+import { allChildren, namedChildren, nodeLines, visitNodes } from "./syntax.js";
 
 /** Flag of a `require`/`include` import. */
 const INCLUDE_FLAG = "include";
@@ -181,32 +181,19 @@ function includePath(arg: SyntaxNode): { path: string; relative: boolean } | und
 /** Every `require`/`include` of the file (anywhere), in order. */
 function includes(root: SyntaxNode): ImportRef[] {
   const out: ImportRef[] = [];
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      const node = cursor.currentNode;
-      if (INCLUDES.has(node.type)) {
-        const arg = namedChildren(node)[0];
-        if (arg !== undefined) {
-          const p = includePath(arg);
-          const ref: ImportRef = { specifier: p?.path ?? (arg.text.split("\n")[0] ?? ""), ...callStatementLines(node) };
-          ref.flags = p === undefined ? [INCLUDE_FLAG, "unresolved"] : [INCLUDE_FLAG];
-          if (p?.relative === true) ref.filePath = p.path;
-          out.push(ref);
-        }
-      } else if (depth < 256 && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return out;
-        depth--;
-      }
+  visitNodes(root, (node) => {
+    if (!INCLUDES.has(node.type)) return true;
+    const arg = namedChildren(node)[0];
+    if (arg !== undefined) {
+      const p = includePath(arg);
+      const ref: ImportRef = { specifier: p?.path ?? (arg.text.split("\n")[0] ?? ""), ...callStatementLines(node) };
+      ref.flags = p === undefined ? [INCLUDE_FLAG, "unresolved"] : [INCLUDE_FLAG];
+      if (p?.relative === true) ref.filePath = p.path;
+      out.push(ref);
     }
-  } finally {
-    cursor.delete();
-  }
+    return false;
+  });
+  return out;
 }
 
 /** One autoload rule: a namespace prefix (with its trailing `\`, or `''`) and a folder. */

@@ -5,7 +5,7 @@
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ImportRef } from "./language.js";
-import { namedChildren, nodeLines } from "./syntax.js";
+import { namedChildren, nodeLines, visitNodes } from "./syntax.js";
 
 /** Flag of a `require_relative` import. */
 export const RELATIVE_REQUIRE_FLAG = "relative";
@@ -43,23 +43,12 @@ function requireRef(node: SyntaxNode): ImportRef | undefined {
 /** Every require of the file, wherever it is (conditionals, method bodies, `begin` blocks), in order. */
 export function requires(root: SyntaxNode): ImportRef[] {
   const out: ImportRef[] = [];
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      const ref = requireRef(cursor.currentNode);
-      if (ref !== undefined) out.push(ref);
-      if (ref === undefined && depth < 256 && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return out;
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
+  visitNodes(root, (node) => {
+    const ref = requireRef(node);
+    if (ref === undefined) return true;
+    out.push(ref);
+    return false;
+  });
+  return out;
 }
 

@@ -28,6 +28,30 @@ export function spanLines(first: SyntaxNode, last: SyntaxNode): LineRange {
 }
 
 /**
+ * Visits `root` and every node below it in document order with one tree cursor (iterative, so a deep
+ * tree cannot overflow the stack; `maxDepth` bounds the descent). `visit` returns `false` to skip the
+ * children of a node it has taken whole (a `require` call whose arguments need no second look).
+ */
+export function visitNodes(root: SyntaxNode, visit: (node: SyntaxNode) => boolean, maxDepth = 256): void {
+  const cursor = root.walk();
+  try {
+    let depth = 0;
+    for (;;) {
+      if (visit(cursor.currentNode) && depth < maxDepth && cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (depth === 0 || !cursor.gotoParent()) return;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
  * The nodes of the `collect` types below `root`, in document order, found with a tree cursor that
  * descends only into nodes of the `enter` types (the root is always entered), so the bodies of
  * functions and expressions are skipped unless asked for. Iterative; `maxDepth` bounds the descent.
