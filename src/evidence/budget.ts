@@ -29,6 +29,11 @@ export const DEFAULT_MAX_RESULTS = 50;
 const DEFAULT_SNIPPET_LINES = 12;
 /** Characters kept per snippet line. */
 export const DEFAULT_LINE_CHARS = 300;
+/**
+ * Characters (UTF-16 code units) of all snippets, paths and names of one `search_code` or `read_git_diff`
+ * result together, the tools that cut their own records as they collect them: fits an 8K context.
+ */
+export const RESULT_TEXT_CHARS = 16_000;
 /** Serialized size (UTF-8 bytes of the envelope JSON) above which the ladder starts: about 3–4K tokens. */
 const DEFAULT_MAX_BYTES = 12_000;
 

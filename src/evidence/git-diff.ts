@@ -41,7 +41,7 @@
  * old-file range is used and the record is flagged `old_lines`. `snippet` = the hunk exactly as git
  * prints it, including its `@@ … @@` header and the ` `/`+`/`-` prefixes, with a `\r` at line end
  * dropped; a hunk longer than {@link MAX_HUNK_LINES} lines or {@link MAX_HUNK_CHARS} characters
- * is cut and flagged `truncated`. Results are capped at {@link MAX_DIFF_CHARS} characters (snippets,
+ * is cut and flagged `truncated`. Results are capped at {@link RESULT_TEXT_CHARS} characters (snippets,
  * paths and names together) and {@link MAX_HUNKS} records; the note lists up to 20 changed files
  * with their +/− counts, each path shown with at most {@link MAX_NOTE_PATH_CHARS} characters.
  */
@@ -52,7 +52,7 @@ import { checkObjectStores, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
-import type { OutputScope } from "./budget.js";
+import { RESULT_TEXT_CHARS, type OutputScope } from "./budget.js";
 import { closeNames } from "./close-names.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isInside } from "../paths.js";
@@ -65,8 +65,6 @@ import type { Workspace } from "./sandbox/workspace.js";
 export const REF_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._/~^-]{0,199}$/;
 /** Most hunk records returned. */
 export const MAX_HUNKS = 60;
-/** Most characters of all snippets together (fits an 8K context). */
-export const MAX_DIFF_CHARS = 16_000;
 /** Longest hunk snippet, in lines (header included). */
 export const MAX_HUNK_LINES = 120;
 /** Longest hunk snippet, in characters. */
@@ -171,7 +169,7 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
     const rec = toEvidence(h, cutOutput && h === lastHunk, all ? scope?.maxSnippetLines ?? Infinity : undefined);
     // Budget: the snippet, the path and the name (the path again) all reach the model.
     const cost = rec.snippet.length + rec.path.length + rec.name.length;
-    if (!all && evidence.length > 0 && chars + cost > MAX_DIFF_CHARS) break;
+    if (!all && evidence.length > 0 && chars + cost > RESULT_TEXT_CHARS) break;
     chars += cost;
     if (rec.flags?.includes("truncated")) cutHunk = true;
     evidence.push(rec);

@@ -16,13 +16,13 @@
  * the same on every run; `total` is then a lower bound and the note says so.
  *
  * Snippets follow `text-file.ts` (`\r` dropped, same line numbers as `read_evidence`); a line
- * longer than {@link MAX_LINE_CHARS} is cut around the first match and flagged `truncated`.
+ * longer than {@link DEFAULT_LINE_CHARS} is cut around the first match and flagged `truncated`.
  * Each line is cut as soon as its event is read, so memory stays bounded by the number of hits,
  * not by line length; ripgrep's output is read by `ripgrep-json.ts` (linear time, bounded events).
  * When an event was too large to keep whole and its first match lies past the kept prefix, the
  * window around the match is read back from the file (race-safely, through the Workspace).
  *
- * Budget: at most {@link MAX_RESULT_CHARS} characters of snippets, paths and names together (a
+ * Budget: at most {@link RESULT_TEXT_CHARS} characters of snippets, paths and names together (a
  * repository with very long paths cannot blow the budget), and at most `max_results` records.
  *
  * A `glob` only narrows the search: ripgrep's `--glob` would also re-include files that
@@ -35,7 +35,7 @@ import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
-import type { OutputScope } from "./budget.js";
+import { DEFAULT_LINE_CHARS, RESULT_TEXT_CHARS, type OutputScope } from "./budget.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { toPosix } from "./sandbox/path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./sandbox/ripgrep.js";
@@ -54,10 +54,6 @@ import type { Workspace } from "./sandbox/workspace.js";
 
 /** Files larger than this are not searched (ripgrep `--max-filesize`): 16 MiB. */
 export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;
-/** Longest snippet line, in UTF-16 code units; longer lines are cut around the first match. */
-export const MAX_LINE_CHARS = 300;
-/** Budget for all snippets of one result together, in UTF-16 code units (fits an 8K context). */
-export const MAX_RESULT_CHARS = 16_000;
 /** Matching lines collected from a parallel run before switching to a sorted, stopped run. */
 export const COLLECT_CAP = 5000;
 /** Longest accepted query, in characters. */
@@ -79,7 +75,7 @@ export interface SearchOptions {
 interface Hit {
   path: string;
   line: number;
-  /** The snippet (cut to {@link MAX_LINE_CHARS}, `\r` shown as `\n`). */
+  /** The snippet (cut to {@link DEFAULT_LINE_CHARS}, `\r` shown as `\n`). */
   snippet: string;
   flags: EvidenceFlag[];
   /**
@@ -215,7 +211,7 @@ export async function searchCode(
     if (chosen.length >= maxResults) break;
     // Budget: snippet, path and name (the query) all reach the model.
     const cost = h.snippet.length + h.path.length + query.length;
-    if (!all && chosen.length > 0 && chars + cost > MAX_RESULT_CHARS) {
+    if (!all && chosen.length > 0 && chars + cost > RESULT_TEXT_CHARS) {
       budgetHit = true;
       break;
     }
@@ -247,8 +243,8 @@ export async function searchCode(
     const parts: string[] = [];
     if (over) parts.push(`more than ${cap} matching lines; showing the first ${evidence.length} in path order`);
     else if (evidence.length < total) parts.push(`showing ${evidence.length} of ${total} matching lines`);
-    if (budgetHit) parts.push(`output budget of ${MAX_RESULT_CHARS} characters reached`);
-    if (cutSnippet) parts.push(`long lines cut to ${MAX_LINE_CHARS} characters (flag truncated)`);
+    if (budgetHit) parts.push(`output budget of ${RESULT_TEXT_CHARS} characters reached`);
+    if (cutSnippet) parts.push(`long lines cut to ${DEFAULT_LINE_CHARS} characters (flag truncated)`);
     // Advice names only search_code's own parameters; raising max_results helps when it, not the budget, stopped the records.
     const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? advice`Or raise ${param("max_results")} to see more.` : undefined;
     note = joinAdvice(advice`${parts.join("; ")}. Narrow the search with ${param("path")} or ${param("glob")}, or a more specific query.`, raise);
@@ -436,10 +432,10 @@ function toHit(m: RgMatchEvent): Hit | undefined {
   const firstByte = m.first_start ?? 0;
   // Submatch offsets are in bytes of the raw line; convert the first to a UTF-16 offset.
   const raw = l.raw ?? Buffer.from(l.value, "utf8");
-  // The kept prefix serves only when the whole window (≤ MAX_LINE_CHARS characters of at most
+  // The kept prefix serves only when the whole window (≤ DEFAULT_LINE_CHARS characters of at most
   // 4 bytes after the match) lies inside it; otherwise the window is read from the file, so the
   // snippet is the same as for a line that was read whole.
-  const beyond = !m.complete && firstByte + 4 * MAX_LINE_CHARS + 4 > raw.length;
+  const beyond = !m.complete && firstByte + 4 * DEFAULT_LINE_CHARS + 4 > raw.length;
   const at = beyond ? 0 : lossy.decode(raw.subarray(0, firstByte)).length;
   const text = m.complete ? stripLineEnding(l.value) : l.value;
   const hit = snippetHit(rel, m.line_number, text, at, !m.complete);
@@ -451,7 +447,7 @@ function toHit(m: RgMatchEvent): Hit | undefined {
 /** Builds a hit from (part of) a line: cut around `at`, `\r` shown as `\n`, flags set. */
 function snippetHit(path: string, line: number, text: string, at: number, partial: boolean): Hit {
   const flags: EvidenceFlag[] = [];
-  const cut = cutText(text, MAX_LINE_CHARS, at);
+  const cut = cutText(text, DEFAULT_LINE_CHARS, at);
   // A lone "\r" is one character either way, so cutting first keeps the window and the flags
   // describe exactly what is shown.
   const { text: shown, bareCr } = snippetLine(cut.text);
@@ -483,8 +479,8 @@ async function fillWindows(ws: Workspace, hits: Hit[]): Promise<void> {
       if (enc.encoding !== "utf-8") continue;
       const lineStart = enc.bomBytes + h.window.lineOffset;
       const match = lineStart + h.window.matchOffset;
-      const from = Math.max(lineStart, match - 4 * MAX_LINE_CHARS);
-      const buf = Buffer.alloc(match - from + 4 * MAX_LINE_CHARS);
+      const from = Math.max(lineStart, match - 4 * DEFAULT_LINE_CHARS);
+      const buf = Buffer.alloc(match - from + 4 * DEFAULT_LINE_CHARS);
       const { bytesRead: n } = await f.handle.read(buf, 0, buf.length, from);
       let bytes = buf.subarray(0, n);
       let skip = 0;

@@ -19,10 +19,11 @@ import {
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { foldForDenyCheck, isDeniedPath } from "../../src/evidence/sandbox/deny-list.js";
-import { MAX_DIFF_CHARS, MAX_NOTE_PATH_CHARS, readGitDiff } from "../../src/evidence/git-diff.js";
+import { MAX_NOTE_PATH_CHARS, readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
 import { RgJsonReader, type RgJsonEvent, safeJsonPrefix } from "../../src/evidence/ripgrep-json.js";
-import { MAX_LINE_CHARS, MAX_RESULT_CHARS, searchCode } from "../../src/evidence/search.js";
+import { searchCode } from "../../src/evidence/search.js";
+import { DEFAULT_LINE_CHARS, RESULT_TEXT_CHARS } from "../../src/evidence/budget.js";
 import { runProcess } from "../../src/evidence/sandbox/spawn.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
@@ -176,9 +177,9 @@ describe("search_code: ignore rules, odd paths, budgets", () => {
     const res = await searchCode(lws, s({ query: "needle", max_results: 200 }));
     expect(res.total).toBe(60);
     expect(res.truncated).toBe(true);
-    expect(noteOf(res)).toContain(`output budget of ${MAX_RESULT_CHARS} characters reached`);
+    expect(noteOf(res)).toContain(`output budget of ${RESULT_TEXT_CHARS} characters reached`);
     const chars = res.evidence.reduce((n, e) => n + e.snippet.length + e.path.length + e.name.length, 0);
-    expect(chars).toBeLessThanOrEqual(MAX_RESULT_CHARS);
+    expect(chars).toBeLessThanOrEqual(RESULT_TEXT_CHARS);
     // each record costs 3,824 (path) + 6 (name) + 8 (snippet) characters
     expect(`${deep}/f.txt`.length).toBe(3824);
     expect(res.evidence.map((e) => e.start_line)).toEqual([1, 2, 3, 4]);
@@ -214,7 +215,7 @@ describe("search_code: very long lines (bounded ripgrep events)", () => {
       "start.txt",
     ]);
     for (const e of normal.evidence) {
-      expect(e.snippet.length, e.path).toBeLessThanOrEqual(MAX_LINE_CHARS);
+      expect(e.snippet.length, e.path).toBeLessThanOrEqual(DEFAULT_LINE_CHARS);
       expect(e.snippet, e.path).toContain("needle");
     }
     expect(normal.evidence.find((e) => e.path === "bom.js")).toMatchObject({ start_line: 2, flags: ["truncated"] });
@@ -471,12 +472,12 @@ describe("read_git_diff: secrets and budgets", () => {
     expect(res.total).toBe(40);
     expect(res.truncated).toBe(true);
     const chars = res.evidence.reduce((n, e) => n + e.snippet.length + e.path.length + e.name.length, 0);
-    expect(chars).toBeLessThanOrEqual(MAX_DIFF_CHARS);
+    expect(chars).toBeLessThanOrEqual(RESULT_TEXT_CHARS);
     expect(res.evidence.length).toBeLessThan(40);
     expect(noteOf(res)).toContain("40 file(s) changed: ");
     expect(noteOf(res)).not.toContain(long(0));
     expect(noteOf(res)).toContain(`${long(0).slice(0, Math.floor((MAX_NOTE_PATH_CHARS - 1) / 2))}…`);
-    expect(JSON.stringify(res).length).toBeLessThan(MAX_DIFF_CHARS + 6000);
+    expect(JSON.stringify(res).length).toBeLessThan(RESULT_TEXT_CHARS + 6000);
   });
 });
 

@@ -22,7 +22,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
-import { MAX_LINE_CHARS, searchCode } from "../../src/evidence/search.js";
+import { searchCode } from "../../src/evidence/search.js";
+import { DEFAULT_LINE_CHARS } from "../../src/evidence/budget.js";
 import { Workspace, kBeforeOpen } from "../../src/evidence/sandbox/workspace.js";
 import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
 import { commitAll, git } from "../helpers/git.js";
@@ -296,7 +297,7 @@ describe("file content edge cases", () => {
     const hits = await searchCode(cws, s({ query: "needle", path: "app.min.js" }));
     expect(hits.evidence).toHaveLength(1);
     expect(hits.evidence[0]).toMatchObject({ start_line: 1, end_line: 1, flags: ["truncated"] });
-    expect(hits.evidence[0]?.snippet.length).toBeLessThanOrEqual(MAX_LINE_CHARS);
+    expect(hits.evidence[0]?.snippet.length).toBeLessThanOrEqual(DEFAULT_LINE_CHARS);
     expect(hits.evidence[0]?.snippet).toContain("needle");
     const read = await readEvidence(cws, { path: "app.min.js" });
     expect(read.evidence[0]).toMatchObject({ start_line: 1, end_line: 1, flags: ["truncated"] });

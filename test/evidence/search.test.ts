@@ -3,7 +3,8 @@ import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolError } from "../../src/evidence/evidence.js";
-import { MAX_LINE_CHARS, searchCode } from "../../src/evidence/search.js";
+import { searchCode } from "../../src/evidence/search.js";
+import { DEFAULT_LINE_CHARS } from "../../src/evidence/budget.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import type { SearchCodeArgs } from "../../src/tools/code-tools.js";
 import { searchArgs as args } from "../helpers/evidence-args.js";
@@ -121,7 +122,7 @@ describe("searchCode", () => {
     const e = r.evidence[0];
     expect(e?.start_line).toBe(1);
     expect(e?.flags).toEqual(["truncated"]);
-    expect(e?.snippet.length).toBe(MAX_LINE_CHARS);
+    expect(e?.snippet.length).toBe(DEFAULT_LINE_CHARS);
     expect(e?.snippet).toContain("load_index");
     expect(r.truncated).toBe(true);
   });
