@@ -15,6 +15,7 @@ import { Language, Parser, Query, type Tree } from "web-tree-sitter";
 import type { FileFacts, LanguageSpec, SymbolDef } from "./lang/language.js";
 import { LANGUAGES } from "./lang/index.js";
 import { useQueryClass } from "./lang/query-cache.js";
+import { visitNodes } from "./lang/syntax.js";
 
 useQueryClass(Query);
 
@@ -152,10 +153,9 @@ function addLongLineColumns(root: Tree["rootNode"], source: string, symbols: Sym
   }
   if (wanted.size === 0) return;
   const columns = new Map<string, number[]>();
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    walk: for (;;) {
+  visitNodes(
+    root,
+    (cursor) => {
       const field = cursor.currentFieldName;
       if (field !== null && NAME_FIELDS.has(field)) {
         const row = cursor.startPosition.row;
@@ -166,18 +166,10 @@ function addLongLineColumns(root: Tree["rootNode"], source: string, symbols: Sym
           else columns.set(key, [cursor.startPosition.column]);
         }
       }
-      if (depth < MAX_SYNTAX_DEPTH && cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) break walk;
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
+      return true;
+    },
+    MAX_SYNTAX_DEPTH,
+  );
   for (const [key, defs] of wanted) {
     const found = columns.get(key) ?? [];
     const row = Number(key.slice(0, key.indexOf(" ")));

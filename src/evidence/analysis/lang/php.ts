@@ -181,7 +181,8 @@ function includePath(arg: SyntaxNode): { path: string; relative: boolean } | und
 /** Every `require`/`include` of the file (anywhere), in order. */
 function includes(root: SyntaxNode): ImportRef[] {
   const out: ImportRef[] = [];
-  visitNodes(root, (node) => {
+  visitNodes(root, (cursor) => {
+    const node = cursor.currentNode;
     if (!INCLUDES.has(node.type)) return true;
     const arg = namedChildren(node)[0];
     if (arg !== undefined) {

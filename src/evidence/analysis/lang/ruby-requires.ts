@@ -43,8 +43,8 @@ function requireRef(node: SyntaxNode): ImportRef | undefined {
 /** Every require of the file, wherever it is (conditionals, method bodies, `begin` blocks), in order. */
 export function requires(root: SyntaxNode): ImportRef[] {
   const out: ImportRef[] = [];
-  visitNodes(root, (node) => {
-    const ref = requireRef(node);
+  visitNodes(root, (cursor) => {
+    const ref = requireRef(cursor.currentNode);
     if (ref === undefined) return true;
     out.push(ref);
     return false;

@@ -2,7 +2,7 @@
  * Small helpers over web-tree-sitter syntax nodes shared by the language modules:
  * 1-based line ranges and a selective, iterative walk.
  */
-import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { Node as SyntaxNode, TreeCursor } from "web-tree-sitter";
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {
@@ -29,15 +29,16 @@ export function spanLines(first: SyntaxNode, last: SyntaxNode): LineRange {
 
 /**
  * Visits `root` and every node below it in document order with one tree cursor (iterative, so a deep
- * tree cannot overflow the stack; `maxDepth` bounds the descent). `visit` returns `false` to skip the
+ * tree cannot overflow the stack; `maxDepth` bounds the descent). `visit` gets the cursor on each
+ * node (its `currentNode`, `currentFieldName`, `startPosition`) and returns `false` to skip the
  * children of a node it has taken whole (a `require` call whose arguments need no second look).
  */
-export function visitNodes(root: SyntaxNode, visit: (node: SyntaxNode) => boolean, maxDepth = 256): void {
+export function visitNodes(root: SyntaxNode, visit: (cursor: TreeCursor) => boolean, maxDepth = 256): void {
   const cursor = root.walk();
   try {
     let depth = 0;
     for (;;) {
-      if (visit(cursor.currentNode) && depth < maxDepth && cursor.gotoFirstChild()) {
+      if (visit(cursor) && depth < maxDepth && cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
