@@ -5,23 +5,12 @@
  * C++ grammar parses C declarations too; universal-ctags maps `.h` to C++ likewise).
  */
 import type { LanguageSpec } from "./language.js";
-import { blankCMacros } from "./c-annotations.js";
-import { cDefinitions } from "./c-family.js";
-import { cIncludes, includeHints, resolveInclude } from "./c-includes.js";
-import { C_BLIND_SPOT_NOTE } from "./c.js";
-import { C_REFERENCE_RULES } from "./c-references.js";
+import { cFamilySpec } from "./c.js";
 
 /** The C++ language module (importer family `c`, shared with C). */
-export const cpp: LanguageSpec = {
+export const cpp: LanguageSpec = cFamilySpec({
   id: "cpp",
-  family: "c",
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
   wasm: "tree-sitter-cpp/tree-sitter-cpp.wasm",
   sample: '#include <vector>\n\nnamespace a {\nclass B {\n public:\n  int m() const { return 1; }\n};\n}  // namespace a\n',
-  extract: (root, source) => ({ symbols: cDefinitions(root), imports: cIncludes(source) }),
-  prepare: blankCMacros,
-  resolve: resolveInclude,
-  importerHints: (file) => includeHints(file),
-  blindSpotNote: C_BLIND_SPOT_NOTE,
-  references: C_REFERENCE_RULES,
-};
+});
