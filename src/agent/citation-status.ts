@@ -290,11 +290,35 @@ function units(answer: string): Unit[] {
   return out;
 }
 
+/** Where one clause of a sentence ends and the next begins: a comma or semicolon (with `and`/`but`/`while`/`whereas`), or those words alone; 、，；以及 並且 而且 in Chinese. */
+const CLAUSE_BOUNDARY_RE = /[,;]\s*(?:(?:and|but|while|whereas)\s+)?|\s+(?:and|but|while|whereas)\s+|[，、；]|以及|並且|并且|而且/g;
+
+/**
+ * When a unit cites several locations (`a.py:10 imports x, and a.py:20 calls y`), the clause of the
+ * one at `index`: from the last clause boundary between the previous citation and this one to the
+ * last boundary between this one and the next (no boundary → that side stays the unit's edge).
+ * `undefined` when the unit cites one location only.
+ */
+function ownClause(answer: string, unit: Unit, index: number, spans: ReadonlyArray<{ index: number; length: number }>): Unit | undefined {
+  const inUnit = spans.filter((s) => s.index >= unit.start && s.index < unit.end).sort((a, b) => a.index - b.index);
+  const k = inUnit.findIndex((s) => index >= s.index && index < s.index + s.length);
+  if (inUnit.length < 2 || k < 0) return undefined;
+  const lastBoundary = (from: number, to: number): { start: number; end: number } | undefined => {
+    let found: { start: number; end: number } | undefined;
+    for (const m of answer.slice(from, to).matchAll(CLAUSE_BOUNDARY_RE)) found = { start: from + m.index, end: from + m.index + m[0].length };
+    return found;
+  };
+  const before = k > 0 ? lastBoundary(inUnit[k - 1]!.index + inUnit[k - 1]!.length, inUnit[k]!.index) : undefined;
+  const after = k < inUnit.length - 1 ? lastBoundary(inUnit[k]!.index + inUnit[k]!.length, inUnit[k + 1]!.index) : undefined;
+  return { start: before?.end ?? unit.start, end: after?.start ?? unit.end };
+}
+
 /**
  * The text of the unit that cites the location at `index` (a list item or a sentence), with
  * every citation span in `spans` blanked out. A unit that names nothing once its citations are
  * blanked (`See a.py:3.`, a list item that is only a location) is read together with the units
- * before it, up to the first one that has words (the sentence that leads the list).
+ * before it, up to the first one that has words (the sentence that leads the list). A unit that cites
+ * several locations gives each its own clause when that clause names something ({@link ownClause}).
  */
 export function citingText(answer: string, index: number, spans: ReadonlyArray<{ index: number; length: number }>): string {
   let blank = answer;
@@ -303,6 +327,12 @@ export function citingText(answer: string, index: number, spans: ReadonlyArray<{
   const i = all.findIndex((u) => index >= u.start && index < u.end);
   if (i < 0) return "";
   const textOf = (u: Unit) => blank.slice(u.start, u.end);
+  const clause = ownClause(answer, all[i]!, index, spans);
+  if (clause !== undefined) {
+    const own = blank.slice(clause.start, clause.end);
+    const names = sentenceNames(own);
+    if (names.code.length > 0 || names.words.length > 0) return own;
+  }
   let text = textOf(all[i]!);
   const empty = (t: string) => !/[A-Za-z0-9_\u3400-\u9fff]/.test(t.replace(/\b(?:see|at|in|line|lines|and|also)\b/gi, ""));
   for (let j = i - 1; j >= 0 && empty(text); j--) text = `${textOf(all[j]!)} ${text}`;

@@ -179,3 +179,35 @@ describe("citation status classifier vs hand labels", () => {
     expect(isAbstention("`load_index` is defined in rag_common.py.")).toBe(false);
   });
 });
+
+describe("a unit that cites several locations", () => {
+  const spansOf = (answer: string, cites: string[]) => {
+    let from = 0;
+    return cites.map((c) => {
+      const index = answer.indexOf(c, from);
+      from = index + c.length;
+      return { index, length: c.length };
+    });
+  };
+
+  it("gives each citation the clause it leads or closes", () => {
+    const lead = "src/rag_chat.py:10 imports rag_common, and src/rag_chat.py:20 calls load_index.";
+    const s1 = spansOf(lead, ["src/rag_chat.py:10", "src/rag_chat.py:20"]);
+    expect(citingText(lead, s1[0]!.index, s1).trim()).toBe("imports rag_common");
+    expect(citingText(lead, s1[1]!.index, s1).trim()).toBe("calls load_index.");
+    expect(namesSomethingIn(citingText(lead, s1[0]!.index, s1), ["from rag_common import RagConfig, load_index, retrieve"])).toBe(true);
+
+    const close = "The loader reads the index (a.py:3), while the CLI prints it (b.py:9).";
+    const s2 = spansOf(close, ["a.py:3", "b.py:9"]);
+    expect(citingText(close, s2[0]!.index, s2)).toContain("reads the index");
+    expect(citingText(close, s2[0]!.index, s2)).not.toContain("prints");
+    expect(citingText(close, s2[1]!.index, s2)).toContain("the CLI prints it");
+  });
+
+  it("keeps the whole sentence when a clause names nothing of its own", () => {
+    const answer = "load_index is defined in a.py:3 and used in b.py:7.";
+    const spans = spansOf(answer, ["a.py:3", "b.py:7"]);
+    expect(citingText(answer, spans[1]!.index, spans)).toContain("load_index");
+    expect(citingText(answer, spans[0]!.index, spans)).toContain("load_index is defined in");
+  });
+});
