@@ -162,7 +162,8 @@ describe("doctor --for a purpose", () => {
     const bad = await runCli(["doctor", "--for", "everything"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--for must be ask, mcp or serve, got "everything"');
-  });
+    // Four CLI processes, each running doctor's grammar self-test: more room than the suite's 60 s.
+  }, 240_000);
 
   it("serve is not ready when its listen address needs a token", async () => {
     const report = await runDoctor({}, { OLLAMA_HOST: "127.0.0.1:1", XDG_CONFIG_HOME: "/nonexistent" }, { purpose: "serve" });
