@@ -12,7 +12,11 @@
  * `GET /` (a liveness line, as Ollama answers).
  *
  * Safety: when a token is set every request needs `Authorization: Bearer <token>` (compared in
- * constant time); request bodies over `maxBodyBytes` get 413; the upstream comes only from the
+ * constant time); without one, only requests addressed to the loopback and not sent by another
+ * site's web page are answered (`request-guard.ts`: DNS rebinding, cross-site POSTs; else 403);
+ * request bodies over `maxBodyBytes` get 413; a request not received within `requestTimeoutMs`
+ * gets 408 and a connection that sends no request within `clientIdleMs` is closed (slow or idle
+ * clients cannot hold sockets); the upstream comes only from the
  * options, never from a request; upstream failures become errors in the client API's shape (an
  * HTTP status before the first byte, an error line or event after it); a client that hangs up
  * cancels its upstream request; request and response content are logged only with `verbose`.
@@ -24,6 +28,7 @@ import { Readable } from "node:stream";
 import type { Provider } from "../llm/types.js";
 import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
+import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
 import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
@@ -31,6 +36,12 @@ import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } fro
 
 /** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Default time to receive a whole request (headers and body), ms: 16 MiB at about 2 Mbit/s. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** Default time a connection may stay silent before its request's headers are complete, ms. */
+const DEFAULT_CLIENT_IDLE_MS = 30_000;
 
 /** Where the gateway forwards to. */
 export type Upstream =
@@ -47,6 +58,13 @@ export interface GatewayOptions {
   /** Bearer token every request must carry; absent = none. */
   token?: string;
   maxBodyBytes?: number;
+  /**
+   * Time to receive a whole request, headers and body, ms (default 60,000); past it the client
+   * gets 408 and the connection is closed. The reply is not limited (a streamed answer may take minutes).
+   */
+  requestTimeoutMs?: number;
+  /** Time a connection may stay silent before its request's headers are complete, ms (default 30,000); past it the connection is closed. */
+  clientIdleMs?: number;
   /** Reported by `GET /api/version` when the upstream is not Ollama. */
   version?: string;
   /** One line per request (method, path, status, ms); with `verbose`, also the request bodies. */
@@ -232,6 +250,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal): Promise<void> {
     const api = apiOf(path);
     const method = req.method ?? "GET";
+    if (opts.token === undefined) refuseForeignPages(req);
     if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
       res.setHeader("www-authenticate", "Bearer");
       throw new GatewayError(401, "missing or wrong bearer token (Authorization: Bearer <token>)", "authentication_error");
@@ -283,7 +302,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
   }
 
-  const server = http.createServer((req, res) => {
+  const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const clientIdle = Math.min(opts.clientIdleMs ?? DEFAULT_CLIENT_IDLE_MS, requestTimeout);
+  const server = http.createServer(
+    // Node checks both limits every `connectionsCheckingInterval` ms (its default, 30 s, would let a
+    // short limit run far over).
+    { requestTimeout, headersTimeout: clientIdle, connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(clientIdle / 4))) },
+    (req, res) => {
+    // The request's headers are in: its body is bounded by `requestTimeout`, its reply by nothing.
+    req.socket.setTimeout(0);
     const started = Date.now();
     const path = (req.url ?? "/").split("?")[0]!;
     const api = apiOf(path);
@@ -301,9 +328,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
       sendError(res, api, error);
     });
   });
-  // Slow or idle clients must not hold sockets forever; streamed replies may take minutes.
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 0;
+  // A connection that sends nothing at all is not covered by `headersTimeout` (Node starts that
+  // clock at the first byte): it is closed after `clientIdle` ms of silence. Node destroys a socket
+  // whose timeout fires when the server has no 'timeout' listener.
+  server.on("connection", (socket) => socket.setTimeout(clientIdle));
   server.keepAliveTimeout = 5_000;
 
   return {
@@ -323,6 +351,31 @@ export function createGateway(opts: GatewayOptions): Gateway {
         server.close(() => resolve());
       }),
   };
+}
+
+/** @throws GatewayError 403 for a request from another site's web page (see `request-guard.ts`). */
+function refuseForeignPages(req: http.IncomingMessage): void {
+  const host = req.headers.host;
+  if (!isLoopbackHost(host)) {
+    throw new GatewayError(
+      403,
+      `requests for host ${shown(host ?? "")} are refused: without a token, codecite serve answers only requests addressed to this machine's loopback (localhost, 127.0.0.1, [::1])`,
+      "permission_error",
+    );
+  }
+  const origin = req.headers.origin;
+  if (!isTrustedOrigin(origin)) {
+    throw new GatewayError(
+      403,
+      `requests from the web page ${shown(origin ?? "")} are refused: without a token, codecite serve answers only pages served from this machine's loopback`,
+      "permission_error",
+    );
+  }
+}
+
+/** A header value quoted for a message, at most 100 characters. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 100 ? `${value.slice(0, 97)}...` : value);
 }
 
 function causeOf(err: unknown): string {

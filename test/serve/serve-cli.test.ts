@@ -1,5 +1,6 @@
 /** `codecite serve` as a process (the built CLI): start-up line, a forwarded request, refusals. */
 import { spawn } from "node:child_process";
+import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RAG_APP, runCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
@@ -29,6 +30,18 @@ describe("codecite serve (CLI)", () => {
     expect(stderr).toContain(`upstream ollama at ${ollama.host}`);
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
     expect(tags.models.map((m) => m.name)).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
+    // A web page of another site (its name rebound to 127.0.0.1) is refused; the upstream never sees it.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const port = Number(new URL(url).port);
+      const req = http.request({ host: "127.0.0.1", port, path: "/api/tags", headers: { host: `attacker.example:${port}` }, setHost: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(rebound).toBe(403);
+    expect(ollama.requests.filter((r) => r.path === "/api/tags")).toHaveLength(1);
     const closed = new Promise<number | null>((r) => child.on("close", r));
     child.kill("SIGTERM");
     expect(await closed).toBe(0);
