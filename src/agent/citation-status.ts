@@ -23,19 +23,20 @@
  *   HTTP status number also against its reason phrase (`404` for `StatusNotFound`).
  * The citation itself (path and line numbers) is removed from the sentence first.
  *
- * A sentence that names something is still not supported when what it claims is visibly not
- * what the lines show:
- * - values: it states numbers or quoted strings and none of them occurs in the lines (`defaults
+ * That is the status rule of issue 10 ({@link gradeCitation} `names`: `supported` or `seen`).
+ * A sentence that names something may still claim what the lines visibly do not show; that is
+ * reported beside the status as a concern (`claim-concern.ts`), never by changing the status:
+ * - `value`: it states numbers or quoted strings and none of them occurs in the lines (`defaults
  *   to 60` over `TIMEOUT = 30`, `"text/html"` over `'application/json'`) — the value is the
  *   claim, and the lines do not show it;
- * - the last code name: it names code that occurs in the lines, but the last code name it
- *   writes does not (`` `create` persists the state to `localStorage` ``, `` `A` implements `B` ``
- *   over `class A extends C`). In a sentence about code the subject usually comes first and may
- *   be the context the lines sit in (`` `HTTPAdapter.send` builds… ``); the object comes last and
- *   is what the lines must show.
- * What tokens cannot tell is left to the reader: a sentence that names the right identifier but
- * claims something about it the lines do not show (`` `parse_args` also checks the file `` over
- * its `def` line) is `supported`.
+ * - `object`: it names code that occurs in the lines, but the last code name it writes does not
+ *   (`` `create` persists the state to `localStorage` ``, `` `A` implements `B` `` over
+ *   `class A extends C`). In a sentence about code the subject usually comes first and may be the
+ *   context the lines sit in (`` `HTTPAdapter.send` builds… ``); the object comes last and is
+ *   what the lines must show;
+ * - the claim kinds of `claim-checks.ts` (negation, operation, type, call, …).
+ * {@link namesSomethingIn} is the stricter reading (names something and no concern): it is what
+ * hand labels of "do the lines support the sentence" are compared with.
  *
  * Also here: the unit of text that cites a location (a list item or a sentence; one made of
  * citations only belongs to the nearest one before it that has words) and the recognition of an
@@ -43,6 +44,7 @@
  */
 import { COMMON_WORDS } from "./common-words.js";
 import { unshownClaim } from "./claim-checks.js";
+import type { ClaimConcern } from "./claim-concern.js";
 import { BACKTICK_RE, chineseCodeWords, ENUM_VALUES, HTTP_STATUS_WORDS, identifierWords, QUOTED_RE, stem, unitForms } from "./code-terms.js";
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
@@ -226,10 +228,10 @@ function numberOccurs(forms: readonly string[], t: LineTokens): boolean {
   return t.wordText.includes(` ${phrase.join(" ")} `) || t.text.toLowerCase().includes(phrase.join(" "));
 }
 
-/** True when the names of the sentence (code, words, quoted strings, numbers) occur in the lines, before its claims are checked. */
-function namesOccur(names: SentenceNames, t: LineTokens): boolean {
-  const codeOccurs = (parts: readonly string[]) => parts.some((p) => t.ids.has(p));
-  if (names.codeNames.some(codeOccurs)) return codeOccurs(names.codeNames.at(-1)!);
+const codeNameOccurs = (t: LineTokens) => (parts: readonly string[]) => parts.some((p) => t.ids.has(p));
+
+/** True when a plain word, quoted string or number of the sentence occurs in the lines. */
+function otherNamesOccur(names: SentenceNames, t: LineTokens): boolean {
   // A qualifier counts when the lines write it, or abbreviate it to its first letter (`read lock` for `RLock`).
   const qualifierOccurs = (q: string | undefined, w: string) =>
     q === undefined || wordOccurs(q, t) || inWordText(q, t) || wordForms(w).some((f) => t.wordText.includes(` ${q[0]!.toLowerCase()} ${f} `));
@@ -240,10 +242,24 @@ function namesOccur(names: SentenceNames, t: LineTokens): boolean {
   return names.numberForms.some((forms) => numberOccurs(forms, t));
 }
 
-/** True when the sentence names something that occurs in `lines` and claims nothing they visibly do not show (see the module comment). */
-export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
+/**
+ * The grade of one citing sentence against the lines it cites: `names` is the citation status
+ * rule of issue 10 (`supported` when the sentence names an identifier, quoted string or number
+ * that occurs in the lines, compared as code tokens; else `seen`); `concern`, only when it names
+ * something, is the first claim the lines visibly do not show (see the module comment).
+ */
+export interface CitationGrade {
+  names: boolean;
+  concern?: ClaimConcern;
+}
+
+/** Grades a citing sentence against its cited lines (see {@link CitationGrade}). */
+export function gradeCitation(sentence: string, lines: readonly string[]): CitationGrade {
   const names = sentenceNames(sentence);
   const t = lineTokens(lines);
+  const occurs = codeNameOccurs(t);
+  const someCode = names.codeNames.some(occurs);
+  if (!someCode && !otherNamesOccur(names, t)) return { names: false };
   const statedValues = [...names.numbers, ...names.values, ...names.enums];
   if (
     statedValues.length > 0 &&
@@ -251,10 +267,17 @@ export function namesSomethingIn(sentence: string, lines: readonly string[]): bo
     !names.values.some((v) => t.text.includes(v)) &&
     !names.enums.some((e) => t.wordText.includes(` ${e.toLowerCase()} `))
   ) {
-    return false;
+    return { names: true, concern: "value" };
   }
-  if (!namesOccur(names, t)) return false;
-  return unshownClaim(sentence, { names: [...names.code, ...names.words], occurs: (w) => wordOccurs(w, t) || inWordText(w, t) || abbreviated(w, t) }, lines) === undefined;
+  if (someCode && !occurs(names.codeNames.at(-1)!)) return { names: true, concern: "object" };
+  const unshown = unshownClaim(sentence, { names: [...names.code, ...names.words], occurs: (w) => wordOccurs(w, t) || inWordText(w, t) || abbreviated(w, t) }, lines);
+  return unshown === undefined ? { names: true } : { names: true, concern: unshown };
+}
+
+/** True when the sentence names something that occurs in `lines` and claims nothing they visibly do not show (see the module comment). */
+export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
+  const grade = gradeCitation(sentence, lines);
+  return grade.names && grade.concern === undefined;
 }
 
 /** A unit of an answer: a list item or a sentence, with its character range. */

@@ -1,7 +1,7 @@
 /**
  * Claims a sentence makes about the lines it cites that the lines visibly do not show, beyond
- * the names it writes: the citation status classifier (`citation-status.ts`) grades a sentence
- * that names something in its lines `seen`, not `supported`, when one of these is found.
+ * the names it writes: the citation status classifier (`citation-status.ts`) reports one of
+ * these beside a `supported` status as its concern (`claim-concern.ts`).
  *
  * - `quoted-code`: it quotes code (`` `len(items) > MAX` ``, `` `self.timeout = timeout or 10` ``)
  *   and none of its quotes occurs in the lines token by token in that order (gaps allowed, so

@@ -4,7 +4,8 @@
  *
  * Status of a citation:
  * - `supported`: the cited lines were shown to the model and the sentence (or list item) that
- *   cites them names something that occurs in them (`citation-status.ts`);
+ *   cites them names something that occurs in them (`citation-status.ts`); when it also claims
+ *   what the lines visibly do not show, `concern` says which kind of claim;
  * - `seen`: the lines were shown, but the citing sentence names nothing found there;
  * - `unseen`: the file and lines exist in the repository but were never shown to the model;
  * - `invalid`: no such file inside the root, a line past its end, or a denied/outside path.
@@ -29,7 +30,8 @@
  * Paths are compared exactly after `\` → `/` and dropping a leading `./`.
  */
 import type { LocatedFile } from "../tools/index.js";
-import { citingText, isAbstention, namesSomethingIn } from "./citation-status.js";
+import { citingText, gradeCitation, isAbstention } from "./citation-status.js";
+import type { ClaimConcern } from "./claim-concern.js";
 
 /** How a cited location was graded (see the module comment). */
 export type CitationStatus = "supported" | "seen" | "unseen" | "invalid";
@@ -52,6 +54,12 @@ export interface Citation {
   reason?: string;
   /** Repository paths a bare or partial file name could mean (for an ambiguous one). */
   candidates?: string[];
+  /**
+   * For a `supported` citation: a claim of the sentence that the cited lines visibly do not show
+   * (a stated value they lack, a last-named object they lack, a negation of what they do, …;
+   * `citation-status.ts`). The status stays `supported`: the sentence does name something there.
+   */
+  concern?: ClaimConcern;
 }
 
 /** Lines shown to the model: path → line number → text. */
@@ -189,8 +197,9 @@ export async function gradeCitations(answer: string, seen: SeenLines, locate?: L
       out.push({ path, ...base, status: "unseen", verified: false, ...resolved, reason });
       continue;
     }
-    const supported = namesSomethingIn(citingText(answer, c.index, cited), lines);
-    out.push({ path, ...base, status: supported ? "supported" : "seen", verified: true, ...resolved });
+    const grade = gradeCitation(citingText(answer, c.index, cited), lines);
+    const concern = grade.concern !== undefined ? { concern: grade.concern } : {};
+    out.push({ path, ...base, status: grade.names ? "supported" : "seen", verified: true, ...resolved, ...concern });
   }
   return out;
 }

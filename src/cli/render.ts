@@ -20,6 +20,7 @@
  * shown relative to the current directory (or absolute when shorter) and suggested commands carry
  * `--root <dir>`, so both work where the user is. The default view shows paths unchanged.
  */
+import { CONCERN_WORDS, type ClaimConcern } from "../agent/claim-concern.js";
 import type { Evidence } from "../evidence/evidence.js";
 import { visibleText } from "../evidence/visible-text.js";
 import type { Colors } from "./output.js";
@@ -110,6 +111,7 @@ interface RenderedCitation {
   resolved_from?: string;
   reason?: string;
   candidates?: string[];
+  concern?: ClaimConcern;
 }
 
 function statusOf(x: RenderedCitation): Status {
@@ -119,7 +121,7 @@ function statusOf(x: RenderedCitation): Status {
 /**
  * The citations block of `ask`: a heading with how many are verified (supported or seen), one
  * line per citation with its status sign (`✓` supported, `~` seen, `?` unseen, `✗` invalid)
- * and, for the last three, why; then a one-line summary (`3 supported · 1 seen · 1 invalid`).
+ * and, for the last three, why (for a supported one with a `concern`, what to check); then a one-line summary (`3 supported · 1 seen · 1 invalid`).
  * Locations are shown as seen from the current directory.
  */
 export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: Colors, view: RootView = SAME_DIR_VIEW): string {
@@ -134,7 +136,10 @@ export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: C
     const where = `${shownPath(x.path, view)}:${range}`;
     const from = x.resolved_from !== undefined ? c.dim(` (written ${visibleText(x.resolved_from)})`) : "";
     const { sign, words } = STATUS_SIGNS[status];
-    if (status === "supported") lines.push(`  ${c.green(sign)} ${where}${from}`);
+    if (status === "supported") {
+      const check = x.concern !== undefined ? `  ${c.yellow(`supported, but check: ${CONCERN_WORDS[x.concern]}`)}` : "";
+      lines.push(`  ${c.green(sign)} ${where}${from}${check}`);
+    }
     else if (status === "seen") lines.push(`  ${c.yellow(sign)} ${where}${from}  ${c.yellow(words)}`);
     else {
       const why = x.reason !== undefined ? `: ${visibleText(x.reason)}` : "";

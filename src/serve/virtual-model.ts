@@ -12,6 +12,7 @@
  * agent makes.
  */
 import { runAgent, type AgentResult, type AgentToolshimMode } from "../agent/index.js";
+import { CONCERN_WORDS } from "../agent/claim-concern.js";
 import type { Provider } from "../llm/types.js";
 import type { Interpreter } from "../toolshim/index.js";
 import type { ToolRegistry, Workspace } from "../tools/index.js";
@@ -71,7 +72,8 @@ function evidenceMarkdown(result: AgentResult): string {
   lines.push("", `**Citations** (${result.citations.length})`);
   for (const c of result.citations) {
     const status = (c as { status?: unknown }).status;
-    lines.push(`- \`${c.path}:${c.line}\` ${typeof status === "string" ? status : c.verified ? "verified" : "unverified"}`);
+    const check = c.concern !== undefined ? ` (check: ${CONCERN_WORDS[c.concern]})` : "";
+    lines.push(`- \`${c.path}:${c.line}\` ${typeof status === "string" ? status : c.verified ? "verified" : "unverified"}${check}`);
   }
   if (result.citations.length === 0) lines.push("- none");
   return `${lines.join("\n")}\n`;

@@ -19,7 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { extractCitations } from "../../src/agent/grounding.js";
-import { citingText, isAbstention, namesSomethingIn, sentenceNames } from "../../src/agent/citation-status.js";
+import { citingText, gradeCitation, isAbstention, namesSomethingIn, sentenceNames } from "../../src/agent/citation-status.js";
 import { unshownClaim } from "../../src/agent/claim-checks.js";
 
 interface Pair {
@@ -46,11 +46,11 @@ function classify(p: Pair): Pair["label"] {
 }
 
 /** Agreement with the hand labels: the confusion table and every disagreement, as printable lines. */
-function agreement(name: string, pairs: readonly Pair[]): { share: number; report: string[] } {
+function agreement(name: string, pairs: readonly Pair[], read: (p: Pair) => Pair["label"] = classify): { share: number; report: string[] } {
   const table = { supported: { supported: 0, seen: 0 }, seen: { supported: 0, seen: 0 } };
   const disagreements: string[] = [];
   for (const p of pairs) {
-    const got = classify(p);
+    const got = read(p);
     table[p.label][got]++;
     if (got !== p.label) disagreements.push(`  label ${p.label}, classifier ${got}: ${p.answer.replace(/\n/g, " ")}`);
   }
@@ -67,6 +67,43 @@ function agreement(name: string, pairs: readonly Pair[]): { share: number; repor
     ],
   };
 }
+
+/**
+ * The status rule itself (issue 10: `supported` when the citing sentence names an identifier,
+ * quoted string or number that occurs in the lines, compared as code tokens), against pairs
+ * labelled by that definition, whatever the truth of the claim (citation-pairs-names-c.json,
+ * written blind to the classifier; its `about` gives the labelling rules).
+ */
+const NAMES_SETS = { "naming set C (citation-pairs-names-c.json)": load("citation-pairs-names-c.json") };
+const NAMES_FLOOR = 0.85;
+
+function status(p: Pair): Pair["label"] {
+  const cited = extractCitations(p.answer);
+  expect(cited).toHaveLength(1);
+  return gradeCitation(citingText(p.answer, cited[0]!.index, cited), p.lines).names ? "supported" : "seen";
+}
+
+describe("citation status (the naming rule) vs pairs labelled by the issue's definition", () => {
+  it(`agrees on at least ${NAMES_FLOOR * 100}% of each set (confusion tables printed)`, () => {
+    for (const [name, pairs] of Object.entries(NAMES_SETS)) {
+      expect(pairs.length).toBeGreaterThanOrEqual(60);
+      const got = agreement(name, pairs, status);
+      console.log(got.report.join("\n"));
+      expect(got.share).toBeGreaterThanOrEqual(NAMES_FLOOR);
+    }
+  });
+
+  it("a false claim that names an occurring identifier is supported with a concern; naming nothing is seen", () => {
+    expect(gradeCitation("`retry` defaults to 5.", ["  retry: options.retry ?? 3,"])).toEqual({ names: true, concern: "value" });
+    expect(gradeCitation("`retry` defaults to 3.", ["  retry: options.retry ?? 3,"])).toEqual({ names: true });
+    expect(gradeCitation("`UserRepository` implements `CrudRepository`.", ["public class UserRepository extends BaseRepository<User, Long> {"])).toEqual({
+      names: true,
+      concern: "object",
+    });
+    expect(gradeCitation("`parse` does not raise on invalid input.", ["def parse(text):", '    raise ValueError("invalid input")'])).toEqual({ names: true, concern: "negation" });
+    expect(gradeCitation("Requests are retried.", ["const x = 3"])).toEqual({ names: false });
+  });
+});
 
 describe("citation status classifier vs hand labels", () => {
   it(`agrees with the hand labels on at least ${FLOOR * 100}% of the pairs, each set and combined (confusion tables printed)`, () => {
