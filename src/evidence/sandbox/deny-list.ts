@@ -87,7 +87,43 @@ const DENY_PATTERNS: readonly string[] = Object.freeze([
   "*.git/",
 ]);
 
-const matcher = ignore({ ignorecase: true }).add([...DENY_PATTERNS]);
+/** The patterns compiled, created on the first path that passes {@link mayBeDenied}. */
+let matcher: ReturnType<typeof ignore> | undefined;
+
+/**
+ * For each pattern, its longest run of literal characters within one path segment, lower case:
+ * `.env*` → `.env`, `id_rsa*` → `id_rsa`, `.config/gcloud/` → `.config` (a bracket expression,
+ * `*`, `?`, `\\` and `/` end a run).
+ * A path can match a pattern only when it holds that run, in any case (see {@link mayBeDenied}).
+ * `undefined` when some pattern has no literal character (then every path is checked in full).
+ */
+const PATTERN_NEEDLES: readonly string[] | undefined = (() => {
+  const needles: string[] = [];
+  for (const pattern of DENY_PATTERNS) {
+    const runs = pattern.toLowerCase().replace(/\[[^\]]*\]?/gu, "/").split(/[/*?!\\]+/u);
+    const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), "");
+    if (longest === "") return undefined;
+    needles.push(longest);
+  }
+  return needles;
+})();
+
+/**
+ * A quick necessary condition for {@link checkDenied}, for clean paths made of ASCII characters
+ * only: false when the path, in lower case, holds none of the {@link PATTERN_NEEDLES}, and then
+ * no pattern can match it or its folded form. Why that holds: every needle lies within one
+ * segment of the patterns, so a match puts it within one segment of the matched path (patterns
+ * are matched case-insensitively). For an ASCII path, {@link foldForDenyCheck} only lower-cases
+ * (NFKC leaves ASCII unchanged and no HFS-ignorable code point is ASCII), cuts the end of a
+ * segment (a `:` stream suffix, trailing dots and spaces) and drops segments that became empty;
+ * each folded segment is thus the start of a lower-cased segment of the path, and a needle in
+ * it is in the lower-cased path. Other paths (any non-ASCII character) are always checked in full.
+ */
+function mayBeDenied(rel: string): boolean {
+  if (PATTERN_NEEDLES === undefined || !/^[\x01-\x7f]*$/u.test(rel)) return true;
+  const lower = rel.toLowerCase();
+  return PATTERN_NEEDLES.some((needle) => lower.includes(needle));
+}
 
 /**
  * True when a normalized repository-relative path (`/`-separated, no `..`, not absolute) is on
@@ -112,12 +148,14 @@ const DENIED_CACHE_MAX = 200_000;
 function checkDenied(rel: string): boolean {
   if (rel === "" || rel === ".") return false;
   if (!isCleanRelative(rel)) return true;
+  if (!mayBeDenied(rel)) return false;
   if (matches(rel)) return true;
   const folded = foldForDenyCheck(rel);
   return folded !== rel && folded !== "" && matches(folded);
 }
 
 function matches(rel: string): boolean {
+  matcher ??= ignore({ ignorecase: true }).add([...DENY_PATTERNS]);
   return matcher.ignores(rel) || matcher.ignores(`${rel}/`);
 }
 
