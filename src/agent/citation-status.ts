@@ -28,7 +28,8 @@
  * reported beside the status as a concern (`claim-concern.ts`), never by changing the status:
  * - `value`: it states numbers or quoted strings and none of them occurs in the lines (`defaults
  *   to 60` over `TIMEOUT = 30`, `"text/html"` over `'application/json'`) — the value is the
- *   claim, and the lines do not show it;
+ *   claim, and the lines do not show it. A number the lines write only inside a power or a shift
+ *   (`2 ** attempt`, `1 << n`) is part of a computed value, not one they state;
  * - `object`: it names code that occurs in the lines, but the last code name it writes does not
  *   (`` `create` persists the state to `localStorage` ``, `` `A` implements `B` `` over
  *   `class A extends C`). In a sentence about code the subject usually comes first and may be the
@@ -146,7 +147,10 @@ interface LineTokens {
   heads: Set<string>;
   /** The noun a compound identifier's leading verb acts on, before its first preposition (`connection` for `get_connection_with_tls_context`). */
   objects: Set<string>;
+  /** Every number the lines write. */
   numbers: Set<string>;
+  /** The numbers the lines write as values: not only inside a power or a shift (`2 ** attempt`). */
+  values: Set<string>;
   /** The lines' identifier words and other words in order, lower-case, space-separated and padded. */
   wordText: string;
 }
@@ -173,8 +177,23 @@ function lineTokens(lines: readonly string[]): LineTokens {
     if (prep > 0 && !/(?:ed|ing)$/.test(words[prep - 1]!)) objects.add(words[prep - 1]!).add(singular(words[prep - 1]!));
   }
   const wordText = ` ${(text.match(IDENT_RE) ?? []).flatMap(identifierWords).join(" ")} `;
-  const lower = new Set([...ids].map((i) => i.toLowerCase()));
-  return { text, ids, lower, heads, objects, numbers: new Set(text.match(NUMBER_RE) ?? []), wordText };
+  // A leading or trailing underscore marks a private or reserved name: `_lock` is a lock.
+  const lower = new Set([...ids].flatMap((i) => [i.toLowerCase(), i.toLowerCase().replace(/^[_$]+|_+$/g, "")]).filter((i) => i !== ""));
+  return { text, ids, lower, heads, objects, numbers: new Set(text.match(NUMBER_RE) ?? []), values: writtenValues(text), wordText };
+}
+
+/** A number in a power or shift (`2 ** attempt`, `1 << n`, `pow(2, n)`, `base ** 2`): part of a computed value, not one the code states. */
+const COMPUTED_BEFORE_RE = /(?:\*\*|<<|\bpow[if]?\(|\bMath\.pow\()\s*$/;
+const COMPUTED_AFTER_RE = /^\s*(?:\*\*|<<|\.pow[if]?\()/;
+
+/** The numbers the lines write as values (not only inside a power or a shift). */
+function writtenValues(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(NUMBER_RE)) {
+    const computed = COMPUTED_BEFORE_RE.test(text.slice(Math.max(0, m.index - 12), m.index)) || COMPUTED_AFTER_RE.test(text.slice(m.index + m[0].length));
+    if (!computed) out.add(m[0]);
+  }
+  return out;
 }
 
 /** The forms of a word to compare: itself and without a plural `s`/`es`/`ies` (lower-case). */
@@ -221,8 +240,9 @@ function inWordText(word: string, t: LineTokens): boolean {
   return wordForms(word).some((f) => t.wordText.includes(` ${f} `));
 }
 
-function numberOccurs(forms: readonly string[], t: LineTokens): boolean {
-  if (forms.some((f) => t.numbers.has(f))) return true;
+/** True when one of a number's forms occurs in the lines (`asValue`: as a value they state, not inside a power or shift). */
+function numberOccurs(forms: readonly string[], t: LineTokens, asValue = false): boolean {
+  if (forms.some((f) => (asValue ? t.values : t.numbers).has(f))) return true;
   const phrase = HTTP_STATUS_WORDS.get(forms[0]!);
   if (phrase === undefined) return false;
   return t.wordText.includes(` ${phrase.join(" ")} `) || t.text.toLowerCase().includes(phrase.join(" "));
@@ -263,7 +283,7 @@ export function gradeCitation(sentence: string, lines: readonly string[]): Citat
   const statedValues = [...names.numbers, ...names.values, ...names.enums];
   if (
     statedValues.length > 0 &&
-    !names.numberForms.some((forms) => numberOccurs(forms, t)) &&
+    !names.numberForms.some((forms) => numberOccurs(forms, t, true)) &&
     !names.values.some((v) => t.text.includes(v)) &&
     !names.enums.some((e) => t.wordText.includes(` ${e.toLowerCase()} `))
   ) {

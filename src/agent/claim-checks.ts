@@ -27,16 +27,37 @@
  *   (`code-terms.ts` `typeSpellings`); a claim about what is returned is checked against the
  *   declared return type (`-> bytes`, `): User {`) when the lines show one;
  * - `instrument`: it names the tool something is done with (`hashed with bcrypt`, `parsed
- *   using argparse`; not `with status 200`, which states a value) and that name does not occur
- *   in the lines.
+ *   using argparse`, `` with `sha256` ``, `用 `sha256``; not `with status 200`, which states a
+ *   value) and that name does not occur in the lines;
+ * - `only`: it says only certain values or code are there (`` only `.md` and `.txt` ``) and the
+ *   lines write them in one bracketed list with more entries;
+ * - `separator`: it says text is split by a kind of separator (`split by sentences`,
+ *   `comma-separated`) and the lines split on separators of other kinds only.
+ * A negation is also written without a negating word: `unencrypted`, `in plain text` (neither
+ * hashed nor encrypted), checked against every name code gives the operation.
  * Quoted code that is a bare name (`` `Session.send` ``, `` `--strict` ``) is a name, compared
  * by the classifier; with parentheses or operators it is code (`` `chi.NewRouter()` ``).
  */
 import { COMMON_WORDS } from "./common-words.js";
-import { BACKTICK_RE, chineseCodeWords, CHINESE_TYPE_WORD_LIST, identifierWords, operationNames, propertySpellings, QUOTED_RE, stem, typeSpellings } from "./code-terms.js";
+import {
+  BACKTICK_RE,
+  chineseCodeWords,
+  CHINESE_SEPARATOR_WORDS,
+  CHINESE_TYPE_WORD_LIST,
+  identifierWords,
+  operationNames,
+  PLAIN_TEXT_NEGATES,
+  PLAIN_TEXT_RE,
+  propertySpellings,
+  QUOTED_RE,
+  separatorKinds,
+  separatorsIn,
+  stem,
+  typeSpellings,
+} from "./code-terms.js";
 
 /** The kind of claim the lines do not show (see the module comment). */
-export type UnshownClaim = "quoted-code" | "negation" | "operation" | "property" | "definition" | "call" | "import" | "type" | "instrument";
+export type UnshownClaim = "quoted-code" | "negation" | "operation" | "property" | "definition" | "call" | "import" | "type" | "instrument" | "only" | "separator";
 
 /** What the caller knows about the sentence: the names it writes, and how a plain word is matched with the lines. */
 export interface SentenceSubjects {
@@ -106,6 +127,23 @@ const NOT_VERBS = new Set(["any", "only", "all", "always", "actually", "need", "
 function negatedVerbs(plain: string): Array<{ verb: string; at: number }> {
   const out: Array<{ verb: string; at: number }> = [];
   for (const re of NEGATED_VERB_RES) for (const m of plain.matchAll(re)) if (!NOT_VERBS.has(m[1]!.toLowerCase())) out.push({ verb: m[1]!, at: m.index + m[0].length - m[1]!.length });
+  // An English verb right after a Chinese negation (`不會 panic`).
+  for (const m of plain.matchAll(/(?:沒有|没有|不會|不会|並未|并未|從不|从不|從未|从未|不)\s*([A-Za-z]{3,})/g)) out.push({ verb: m[1]!, at: m.index + m[0].length - m[1]!.length });
+  return out;
+}
+
+/**
+ * Operations a sentence says were not done without a negating word: `unencrypted`, `unsorted`
+ * (un- before the participle of an operation that is not itself a verb, as `unlock` is), and
+ * `in plain text` (neither hashed nor encrypted). Each as the stems code names the operation with.
+ */
+function negatedOperations(plain: string): string[][] {
+  const out: string[][] = [];
+  for (const m of plain.matchAll(/\bun([a-z]{3,}(?:ed|en))\b/gi)) {
+    const names = operationNames(stem(m[1]!));
+    if (names !== undefined && operationNames(stem(`un${m[1]!}`)) === undefined) out.push([...names]);
+  }
+  if (PLAIN_TEXT_RE.test(plain)) for (const op of PLAIN_TEXT_NEGATES) out.push([...operationNames(stem(op))!]);
   return out;
 }
 
@@ -121,10 +159,13 @@ function chineseNegations(sentence: string): string[] {
   return out;
 }
 
+const ERROR_VERBS = new Set(["rais", "throw"]);
+const ERROR_OBJECT = /^\S+\s+(?:(?:an?|the|its)\s+)?(?:\S+\s+)?(?:\S*(?:error|exception|Error|Exception)\b|[`"'“「])|錯誤|错误|例外|異常|异常/i;
+
 /** Words before which an operation verb is a passive or bare infinitive, not a noun (`is split`, `to cache`). */
 const VERB_BEFORE = /^(?:is|are|was|were|be|been|being|get|gets|got|to|will|can|then|and|also)$/i;
 
-function unshownOperation(plain: string, stems: ReadonlySet<string>, negated: ReadonlySet<number>): boolean {
+function unshownOperation(sentence: string, plain: string, stems: ReadonlySet<string>, negated: ReadonlySet<number>): boolean {
   const words = [...plain.matchAll(/[A-Za-z][A-Za-z'-]*/g)];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]![0].toLowerCase();
@@ -132,7 +173,11 @@ function unshownOperation(plain: string, stems: ReadonlySet<string>, negated: Re
     const names = operationNames(s);
     if (names === undefined || negated.has(words[i]!.index)) continue;
     const inflected = /(?:ed|s|ing)$/.test(w) && w !== s;
-    if (!inflected && !(i > 0 && VERB_BEFORE.test(words[i - 1]![0]))) continue;
+    // Chinese does not inflect: an English verb right after Chinese text is a verb (`會 panic`).
+    const afterChinese = /[\u3400-\u9fff]\s*$/.test(plain.slice(0, words[i]!.index));
+    if (!inflected && !afterChinese && !(i > 0 && VERB_BEFORE.test(words[i - 1]![0]))) continue;
+    // "raises the limit" is no exception: raise and throw are checked when an error is what they raise.
+    if (ERROR_VERBS.has(s) && !ERROR_OBJECT.test(sentence.slice(words[i]!.index))) continue;
     const before = words.slice(Math.max(0, i - 3), i).map((x) => x[0].toLowerCase());
     if (before.some((b) => b === "not" || b.endsWith("n't") || b === "never" || b === "without")) continue;
     // "The loop starts at f.py:1", "starts here": a place, not the operation.
@@ -160,6 +205,72 @@ const CALL_CLAIM_PASSIVE = /\b(?:is|are|was|were|gets?|being)\s+(?:\w+\s+)?(?:ca
 const CALL_CLAIM_ACTIVE = /\b(?:calls|invokes)\s+(?:the\s+|a\s+)?(?:`|[A-Za-z_$][\w$]*(?:\(|\.|_|[a-z][A-Z]))|呼叫|調用|调用/;
 const IMPORT_CLAIM = /\b(?:is|are|was|were|gets?)\s+(?:\w+\s+)?imported\b|\bimports\b|\bimport\s+[`\w]|匯入|导入|導入|引入/i;
 const IMPORT_LINE = /\b(?:import|from|require|use|using|include|extern\s+crate)\b|#include|@import/;
+
+/** A file name written as code (`app.py`, `src/index.ts`): where something is, not what is imported. */
+const FILE_NAME_RE = /[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|json|ya?ml|toml|md)$/;
+
+/**
+ * The code names a sentence says are imported, each as its parts: those written after the import
+ * verb up to the end of its clause (`` imports `Flask` and `request` from flask ``, `從 x 匯入 `A``),
+ * or before a passive one (`` `Flask` is imported ``). File names are left out.
+ */
+function importedNames(sentence: string): string[][] {
+  const out: string[][] = [];
+  const add = (text: string) => {
+    for (const m of text.matchAll(BACKTICK_RE)) {
+      const code = m[1]!.trim();
+      if (FILE_NAME_RE.test(code)) continue;
+      const parts = code.match(/[A-Za-z_$][\w$]*/g) ?? [];
+      if (parts.length > 0) out.push(parts);
+    }
+  };
+  const active = /\bimports?\b|匯入|导入|導入|引入/i.exec(sentence);
+  const passive = /\b(?:is|are|was|were|gets?)\s+(?:\w+\s+)?imported\b/i.exec(sentence);
+  if (passive) add(sentence.slice(0, passive.index).split(/[,;，；]/).at(-1)!);
+  else if (active) add(sentence.slice(active.index).split(/[,;.，；。]\s|\s(?:in|at|on|into|because|so|which|when|where|to)\s/)[0]!);
+  return out;
+}
+
+const ONLY_RE = /\b(?:only|solely|exclusively)\b|只有|只|僅|仅/i;
+
+/**
+ * An "only" claim the lines show is not exclusive: after `only`, the sentence names values or
+ * code (`` only `.md` and `.txt` ``, `只回傳一個 `*Config``) and the lines write all of them in one
+ * bracketed list (a set, a tuple, a parameter or return list) that has more entries than that.
+ */
+function unshownOnly(sentence: string, text: string): boolean {
+  const only = ONLY_RE.exec(sentence);
+  if (!only) return false;
+  const scope = sentence.slice(only.index).split(/[;；。]|,\s*(?:while|but|whereas)\b/)[0]!;
+  const items = [...scope.matchAll(BACKTICK_RE)].map((m) => codeTokens(m[1]!)).concat([...scope.matchAll(QUOTED_RE)].map((m) => codeTokens(m.slice(1).find((g) => g !== undefined)!)));
+  const named = items.filter((t) => t.length > 0);
+  if (named.length === 0) return false;
+  for (const g of text.matchAll(/\(([^()[\]{}]*)\)|\[([^()[\]{}]*)\]|\{([^()[\]{}]*)\}/g)) {
+    const entries = g.slice(1).find((x) => x !== undefined)!.split(",").map((e) => codeTokens(e)).filter((e) => e.length > 0);
+    if (entries.length > named.length && named.every((n) => entries.some((e) => isSubsequence(n, e)))) return true;
+  }
+  return false;
+}
+
+/**
+ * A separator claim (`split by paragraphs`, `comma-separated`, `按句子切分`) over lines that split on
+ * a separator of another kind (`text.split("\n\n")` is a split by paragraphs, not sentences;
+ * `code-terms.ts` `separatorsIn`). Lines that show no separator decide nothing.
+ */
+function unshownSeparator(plain: string, text: string): boolean {
+  const claimed: string[] = [];
+  for (const m of plain.matchAll(/\b(?:split(?:s|ting)?|separated|delimited|divided|broken|chunked)\s+(?:up\s+)?(?:by|on|at|along|into|per)\s+((?:[a-z-]+\s+){0,2}[a-z]+)/gi)) {
+    for (const w of m[1]!.split(/\s+/)) claimed.push(...(separatorKinds(w) ?? []));
+  }
+  for (const m of plain.matchAll(/\b([a-z]+)[- ](?:separated|delimited)\b/gi)) claimed.push(...(separatorKinds(m[1]!) ?? []));
+  for (const clause of plain.split(/[，。；,.;!?！？]/)) {
+    if (!/切分|分割|拆分|分隔|切成|切割|斷句|断句/.test(clause)) continue;
+    for (const zh of CHINESE_SEPARATOR_WORDS) if (clause.includes(zh)) claimed.push(...separatorKinds(zh)!);
+  }
+  if (claimed.length === 0) return false;
+  const shown = separatorsIn(text);
+  return shown.size > 0 && !claimed.some((k) => shown.has(k));
+}
 
 /** Words after which a type word is a claim about a type (`returns a list`, `is an integer`, `as a string`). */
 const TYPE_CLAIM_RE = /\b(returns?|returning|returned|yields?|is|are|be|as|takes?|accepts?|typed as|of type)\s+(?:(?:an?|the|its|their)\s+)?(?:([a-z]+)\s+)?([a-z]+)(\s+of\b)?/gi;
@@ -218,13 +329,16 @@ export function unshownClaim(sentence: string, subjects: SentenceSubjects, lines
   const negated = negatedVerbs(plain);
   if (negated.some((n) => stems.has(stem(n.verb)))) return "negation";
   if (chineseNegations(sentence).some((w) => subjects.occurs(w))) return "negation";
-  if (unshownOperation(plain, stems, new Set(negated.map((n) => n.at)))) return "operation";
+  if (negatedOperations(plain).some((names) => names.some((n) => stems.has(n)))) return "negation";
+  if (unshownOperation(sentence, plain, stems, new Set(negated.map((n) => n.at)))) return "operation";
   if (unshownProperty(plain, text, ids)) return "property";
 
   const names = subjects.names.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
   if (DEFINITION_CLAIM.test(plain) && names.length > 0 && !lines.some((l) => names.some((n) => definesName(l, n)))) return "definition";
   if ((CALL_CLAIM_PASSIVE.test(sentence) || CALL_CLAIM_ACTIVE.test(sentence)) && names.length > 0 && !callsAny(lines, names)) return "call";
-  if (IMPORT_CLAIM.test(sentence) && !IMPORT_LINE.test(text)) return "import";
+  if (IMPORT_CLAIM.test(sentence) && (!IMPORT_LINE.test(text) || importedNames(sentence).some((n) => !n.some((part) => ids.has(part))))) return "import";
+  if (unshownOnly(sentence, text)) return "only";
+  if (unshownSeparator(plain, text)) return "separator";
 
   const returnType = declaredReturnType(text);
   for (const claim of claimedTypes(sentence, plain)) {
@@ -236,9 +350,19 @@ export function unshownClaim(sentence: string, subjects: SentenceSubjects, lines
     if (!listLike && !spellings.some((s) => written.has(s))) return "type";
   }
 
-  // "with a regex" describes; "with bcrypt", "with its status code" name what the lines must show.
-  for (const m of plain.matchAll(/\b(?:with|using|via)\s+(?:(?:the|its|their|this|that|these|those)\s+)?([A-Za-z][A-Za-z0-9_-]*)\b(?!\s+(?:\d|[`"“「]))/g)) {
-    const tool = m[1]!;
+  // "with a regex" describes; "with bcrypt", "with `sha256`", "用 `sha256`" name what the lines must show.
+  const unquoted = sentence.replace(QUOTED_RE, (t) => " ".repeat(t.length));
+  const INSTRUMENT_RE =
+    /(?:\b(?:with|using|via)\s+(?:(?:the|its|their|this|that|these|those)\s+)?|(?:使用|透過|通過|通过|藉由|借助|用)\s*)(?:`([^`\n]+)`|([A-Za-z][A-Za-z0-9_-]*)\b(?!\s+(?:\d|[`"“「])))/g;
+  for (const m of unquoted.matchAll(INSTRUMENT_RE)) {
+    if (m[1] !== undefined) {
+      // Code in backticks: a bare name must occur; code with operators (`timeout=5`) is left to the quoted-code check.
+      const code = m[1].trim();
+      if (!/^@?[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(code)) continue;
+      if (!code.match(/[A-Za-z_$][\w$]*/g)!.every((part) => ids.has(part) || /^(?:self|this|cls)$/.test(part))) return "instrument";
+      continue;
+    }
+    const tool = m[2]!;
     if (COMMON_WORDS.has(tool.toLowerCase()) || /^(?:respect|regard)$/i.test(tool)) continue;
     if (!subjects.occurs(tool) && !ids.has(tool)) return "instrument";
   }

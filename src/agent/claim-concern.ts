@@ -22,7 +22,9 @@ export const CONCERN_WORDS: Readonly<Record<ClaimConcern, string>> = {
   property: "the lines do not declare the property the sentence names",
   definition: "the lines define nothing the sentence names",
   call: "the lines call nothing the sentence names",
-  import: "the lines import nothing",
+  import: "the lines do not import what the sentence says is imported",
   type: "the lines do not show the type the sentence claims",
   instrument: "the lines do not use the tool the sentence names",
+  only: "the lines list more than the sentence says there only is",
+  separator: "the lines split on another separator than the sentence names",
 };

@@ -61,6 +61,7 @@ const CHINESE_CODE_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["錯誤", "error"], ["错误", "error"],
   ["例外", "exception"], ["異常", "exception"], ["异常", "exception"],
   ["路由", "route"],
+  ["標頭", "header"], ["請求頭", "header"], ["请求头", "header"],
   ["請求", "request"], ["请求", "request"],
   ["回應", "response"], ["響應", "response"], ["响应", "response"],
   ["連線", "connection"], ["連接", "connection"], ["连接", "connection"],
@@ -80,6 +81,28 @@ const CHINESE_CODE_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["嵌入", "embedding"],
   ["雜湊", "hash"], ["哈希", "hash"],
   ["重試", "retry"], ["重试", "retry"],
+  ["互斥鎖", "mutex"], ["互斥锁", "mutex"], ["鎖", "lock"], ["锁", "lock"],
+  ["密碼", "password"], ["密码", "password"],
+  ["金鑰", "key"], ["密鑰", "key"], ["密钥", "key"],
+  ["埠號", "port"], ["端口", "port"], ["埠", "port"],
+  ["主機", "host"], ["主机", "host"],
+  ["環境變數", "env"], ["环境变量", "env"],
+  ["版本", "version"],
+  ["訊息", "message"], ["消息", "message"],
+  ["事件", "event"],
+  ["任務", "task"], ["任务", "task"],
+  ["通道", "channel"],
+  ["詞表", "vocab"], ["词表", "vocab"],
+  ["緩衝區", "buffer"], ["缓冲区", "buffer"],
+  ["查詢", "query"], ["查询", "query"],
+  ["模板", "template"], ["範本", "template"],
+  ["測試", "test"], ["测试", "test"],
+  ["提示詞", "prompt"], ["提示词", "prompt"],
+  ["向量", "vector"],
+  ["中繼資料", "metadata"], ["元数据", "metadata"],
+  ["憑證", "credential"], ["凭证", "credential"],
+  ["簽章", "signature"], ["签名", "signature"],
+  ["權限", "permission"], ["权限", "permission"],
 ];
 
 /** The English words of the Chinese code words a text contains (see {@link CHINESE_CODE_WORDS}). */
@@ -130,8 +153,8 @@ export function stem(word: string): string {
 /**
  * Verbs for operations that code names with the same verb (`commit()`, `close()`, `validate`,
  * `sorted`, `split`, `exists`), each with the other names code commonly gives the operation
- * (`del`/`remove`/`unlink` delete, `go`/`spawn` start, `logger.info` logs, `bcrypt`/`sha256`
- * hash). A sentence saying the operation happens (`the user is committed`, `the helper splits
+ * (`del`/`remove`/`unlink` delete, `go`/`spawn` start, `ListenAndServe` starts a server,
+ * `logger.info` logs, `bcrypt`/`sha256` hash, `raise`/`throw` each other, `unwrap`/`expect` panic). A sentence saying the operation happens (`the user is committed`, `the helper splits
  * on…`) is shown by lines that write one of them. Left out on purpose are verbs code often does
  * without naming them: a decorator registers, a component renders, a `Display` impl prints, a
  * config is read or parsed by a call named after the format, a port setting is what a server
@@ -139,7 +162,7 @@ export function stem(word: string): string {
  */
 const OPERATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["commit", []], ["rollback", []], ["close", ["shutdown", "dispose"]], ["save", ["persist", "dump", "write", "store"]],
-  ["start", ["go", "spawn", "launch", "run"]], ["stop", ["shutdown", "halt", "kill"]], ["restart", []], ["refresh", ["reload"]],
+  ["start", ["go", "spawn", "launch", "run", "serve", "listen"]], ["stop", ["shutdown", "halt", "kill"]], ["restart", []], ["refresh", ["reload"]],
   ["validate", ["valid"]], ["cache", ["memoize", "lru_cache"]], ["hash", ["digest", "hashpw", "sha256", "sha1", "md5", "bcrypt"]],
   ["retry", []], ["convert", []], ["serialize", ["dump", "dumps", "marshal", "stringify"]], ["serialise", ["dump", "dumps", "marshal", "stringify"]],
   ["deserialize", ["load", "loads", "unmarshal"]], ["encode", []], ["decode", []], ["encrypt", []], ["decrypt", []],
@@ -147,6 +170,8 @@ const OPERATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["lock", ["acquire", "mutex"]], ["unlock", ["release"]], ["delete", ["del", "remove", "rm", "unlink", "drop"]], ["flush", []],
   ["normalize", []], ["normalise", []], ["sanitize", []], ["escape", []], ["cancel", []],
   ["exist", ["is_file", "isfile", "is_dir", "isdir"]], ["log", ["logging", "info", "debug", "warn", "warning"]],
+  ["raise", ["throw", "panic", "abort"]], ["throw", ["raise", "panic", "abort"]],
+  ["panic", ["unwrap", "expect", "unreachable", "unimplemented", "todo", "abort"]],
 ];
 
 const OPERATION_NAMES: ReadonlyMap<string, readonly string[]> = new Map(OPERATIONS.map(([v, names]) => [stem(v), [stem(v), ...names.map(stem)]]));
@@ -293,3 +318,78 @@ export const BACKTICK_RE = /`([^`\n]+)`/g;
  * that matched holds the text). An apostrophe inside a word (`doesn't`, `PyYAML's`) opens or closes none.
  */
 export const QUOTED_RE = /"([^"\n]{2,200})"|(?<![A-Za-z])'([^'\n]{2,200})'(?![A-Za-z])|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』/g;
+
+/**
+ * Separators text is split on, by the words an answer names them with (English and Chinese):
+ * `split by paragraphs`, `comma-separated`, `按句子切分`. Each word stands for one or more kinds
+ * of separator (a sentence split may be written as a split on `.`).
+ */
+const SEPARATOR_WORDS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["paragraph", ["paragraph"]], ["段落", ["paragraph"]],
+  ["sentence", ["sentence", "dot"]], ["句子", ["sentence", "dot"]], ["句號", ["sentence", "dot"]], ["句号", ["sentence", "dot"]],
+  ["line", ["line"]], ["newline", ["line"]], ["linebreak", ["line"]], ["換行", ["line"]], ["换行", ["line"]], ["行", ["line"]],
+  ["whitespace", ["whitespace"]], ["space", ["whitespace"]], ["word", ["whitespace"]], ["空白", ["whitespace"]], ["空格", ["whitespace"]],
+  ["tab", ["tab"]], ["comma", ["comma"]], ["逗號", ["comma"]], ["逗号", ["comma"]],
+  ["semicolon", ["semicolon"]], ["分號", ["semicolon"]], ["分号", ["semicolon"]], ["colon", ["colon"]], ["冒號", ["colon"]], ["冒号", ["colon"]],
+  ["pipe", ["pipe"]], ["slash", ["slash"]], ["dot", ["dot"]], ["period", ["dot"]],
+  ["hyphen", ["hyphen"]], ["dash", ["hyphen"]], ["underscore", ["underscore"]],
+  ["character", ["character"]], ["char", ["character"]], ["字元", ["character"]], ["字符", ["character"]],
+]);
+
+/** The kinds of separator a word names (`paragraphs` → paragraph), or undefined for a word that names none. */
+export function separatorKinds(word: string): readonly string[] | undefined {
+  const w = word.toLowerCase();
+  return SEPARATOR_WORDS.get(w) ?? SEPARATOR_WORDS.get(w.replace(/(?:es|s)$/, "")) ?? SEPARATOR_WORDS.get(w.replace(/s$/, ""));
+}
+
+/** The Chinese separator words, longest first. */
+export const CHINESE_SEPARATOR_WORDS: readonly string[] = [...SEPARATOR_WORDS.keys()].filter((w) => /[\u3400-\u9fff]/.test(w)).sort((a, b) => b.length - a.length);
+
+/** A string or regular-expression literal's text as the source writes it (escapes kept: `\n` is two characters), and which kind of separator it is. */
+const SEPARATOR_LITERALS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(?:\\r)?\\n(?:\\s[*+]?|\[ \\t\][*+]?)?(?:\\r)?\\n\+?$|^\(?(?:\\r)?\\n\)?\{2,\d*\}$/, "paragraph"],
+  [/^(?:\\r)?\\n\+?$/, "line"],
+  [/^(?: +|\\s\+?)$/, "whitespace"],
+  [/^\\t\+?$/, "tab"],
+  [/^, ?$/, "comma"],
+  [/^; ?$/, "semicolon"],
+  [/^: ?$/, "colon"],
+  [/^\\?\| ?$/, "pipe"],
+  [/^\\?\/$/, "slash"],
+  [/^\\?\.$/, "dot"],
+  [/^\\?\. $|\[[^\]]*[.!?][^\]]*[.!?][^\]]*\]/, "sentence"],
+  [/^-$/, "hyphen"],
+  [/^_$/, "underscore"],
+];
+
+/** Calls that split on a separator they are named after (`splitlines`, `split_whitespace`, Go's `strings.Fields`, `sent_tokenize`). */
+const SEPARATOR_CALLS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\b(?:splitlines|readlines|lines|read_lines|ScanLines)\s*\(/, "line"],
+  [/\b(?:split_whitespace|split_ascii_whitespace|Fields)\s*\(|\.split\(\s*\)/, "whitespace"],
+  [/\b(?:sent_tokenize|split_sentences)\s*\(/, "sentence"],
+  [/\.chars\(\s*\)/, "character"],
+];
+
+/**
+ * The kinds of separator code lines split on: string and regular-expression literals that are a
+ * separator and nothing else (`"\n\n"`, `','`, `r"\s+"`, `/[.!?]\s/`) and calls named after one.
+ * Empty when the lines show no separator.
+ */
+export function separatorsIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w])[rbf]?"((?:[^"\\\n]|\\.)*)"|(?<![\w])[rbf]?'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`|(?<=[(,=]\s*)\/((?:[^/\\\n]|\\.)+)\/[a-z]*/g)) {
+    const literal = m.slice(1).find((g) => g !== undefined)!;
+    for (const [re, kind] of SEPARATOR_LITERALS) if (re.test(literal)) out.add(kind);
+  }
+  for (const [re, kind] of SEPARATOR_CALLS) if (re.test(text)) out.add(kind);
+  return out;
+}
+
+/**
+ * Phrases that say something is kept neither hashed nor encrypted (`in plain text`, `cleartext`,
+ * `明文`): a negation of those operations, as `not hashed` is.
+ */
+export const PLAIN_TEXT_RE = /\bplain[- ]?text\b|\bclear[- ]?text\b|\bin the clear\b|明文/i;
+
+/** The operations {@link PLAIN_TEXT_RE} negates. */
+export const PLAIN_TEXT_NEGATES: readonly string[] = ["hash", "encrypt"];
