@@ -7,6 +7,7 @@
  * which runs with the tool shim (`auto` switches to `on` for a model without `tools`).
  */
 import type { ToolshimMode } from "../config.js";
+import { visibleText } from "../evidence/visible-text.js";
 import { ProviderError, type Provider } from "../llm/types.js";
 
 /** The model suggested when none is usable. */
@@ -73,15 +74,16 @@ export async function chooseDefaultModel(provider: Provider, toolshim: ToolshimM
   );
 }
 
-/** The stderr line that says which model `ask` chose by itself. */
+/** The stderr line that says which model `ask` chose by itself (the name as the server wrote it, control characters shown as escapes). */
 export function describeDefaultModel(chosen: DefaultModel): string {
+  const name = visibleText(chosen.name);
   switch (chosen.reason) {
     case "tools":
-      return `codecite: using model ${chosen.name} (the first installed model with tool support)`;
+      return `codecite: using model ${name} (the first installed model with tool support)`;
     case "first_installed":
-      return `codecite: using model ${chosen.name}: no installed model has tool support, so it runs with the tool shim (tools described in the prompt, calls read from its text)`;
+      return `codecite: using model ${name}: no installed model has tool support, so it runs with the tool shim (tools described in the prompt, calls read from its text)`;
     case "unknown_capabilities":
-      return `codecite: using model ${chosen.name} (the first model the server lists)`;
+      return `codecite: using model ${name} (the first model the server lists)`;
   }
 }
 

@@ -149,5 +149,25 @@ describe("CLI human output (built CLI)", () => {
       expect(r.stderr).toContain("plan\\x1b]52;c;");
       expect(r.stdout).toContain("\\x9b31m");
     });
+
+    it("model names the server lists are shown escaped: ask's default-model line, chat's model line, eval's table and recommendation", async () => {
+      const evilModel = `qwen3:8b${OSC52}${ERASE_LINE}${C1_CSI}`;
+      server = await startFakeOllama({
+        models: [{ name: evilModel, capabilities: ["completion", "tools"] }],
+        turns: [{ repeat: true, content: "I cannot find that in the code." }],
+      });
+      const env = { OLLAMA_HOST: server.host };
+      const ask = await runCli(["ask", "q", "--root", root, "--no-prefetch"], { env, cwd: root });
+      expect(ask.code).toBe(0);
+      expect(hasRawControl(ask.stderr)).toBe(false);
+      expect(ask.stderr).toContain("codecite: using model qwen3:8b\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07\\x1b[2K\\x9b31m (the first installed model with tool support)");
+      const chat = await runCli(["chat", "--root", root, "--no-prefetch"], { env, cwd: root, stdin: "q\n/model\n" });
+      expect(chat.code).toBe(0);
+      expect(hasRawControl(chat.stdout + chat.stderr)).toBe(false);
+      expect(chat.stdout).toContain("model: qwen3:8b\\x1b]52;c;");
+      const evalRun = await runCli(["eval", "--root", root, "--all-installed", "--count", "1", "--out", path.join(root, ".eval-out")], { env, cwd: root, timeoutMs: 120_000 });
+      expect(hasRawControl(evalRun.stdout + evalRun.stderr)).toBe(false);
+      expect(evalRun.stdout).toMatch(/^qwen3:8b\\x1b\]52;c;\S+\\x07\\x1b\[2K\\x9b31m +8192\/auto/m);
+    }, 180_000);
   });
 });

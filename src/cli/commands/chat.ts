@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import type { Citation } from "../../agent/index.js";
+import { visibleText } from "../../evidence/visible-text.js";
 import type { Evidence } from "../../tools/index.js";
 import type { AgentSession } from "../agent-session.js";
 import { runAction } from "../output.js";
@@ -191,11 +192,11 @@ async function chat(flags: ChatFlags): Promise<void> {
         return;
       case "/model":
         if (rest.length === 0 || rest.join("") === "") {
-          process.stdout.write(`model: ${model}\n`);
+          process.stdout.write(`model: ${visibleText(model)}\n`);
           return;
         }
         model = rest.join(" ");
-        process.stdout.write(`model: ${model}\n`);
+        process.stdout.write(`model: ${visibleText(model)}\n`);
         return;
       case "/clear":
         memory.clear();
@@ -228,7 +229,7 @@ async function chat(flags: ChatFlags): Promise<void> {
     }
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true, history, historySize: HISTORY_LINES, removeHistoryDuplicates: true });
     rl.setPrompt(out.cyan("codecite> "));
-    process.stdout.write(`${out.dim(`codecite chat — ${model} on ${session.workspace.root}; /help for commands, Ctrl-D to leave`)}\n`);
+    process.stdout.write(`${out.dim(`codecite chat — ${visibleText(model)} on ${visibleText(session.workspace.root)}; /help for commands, Ctrl-D to leave`)}\n`);
     const remember = (line: string) => {
       try {
         mkdirSync(path.dirname(file), { recursive: true });

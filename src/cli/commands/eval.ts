@@ -13,6 +13,7 @@
 import type { Command } from "commander";
 import type { EvalProgress, EvalSettings } from "../../eval/index.js";
 import { settingsLabel } from "../../eval/score.js";
+import { visibleText } from "../../evidence/visible-text.js";
 import { UsageError, parseInteger, runAction } from "../output.js";
 
 interface EvalFlags {
@@ -44,7 +45,8 @@ function list(value: string | undefined): string[] {
 function bar(p: EvalProgress, width = 24): string {
   const filled = p.total === 0 ? width : Math.round((p.done / p.total) * width);
   const q = p.question.question.length > 50 ? `${p.question.question.slice(0, 49)}…` : p.question.question;
-  return `[${"█".repeat(filled)}${"░".repeat(width - filled)}] ${p.done}/${p.total}  ${p.model} ${settingsLabel(p.settings)}  ${q}`;
+  // Model names come from the model server and questions from repository names: shown escaped.
+  return `[${"█".repeat(filled)}${"░".repeat(width - filled)}] ${p.done}/${p.total}  ${visibleText(p.model)} ${settingsLabel(p.settings)}  ${visibleText(q)}`;
 }
 
 async function evalCommand(flags: EvalFlags): Promise<void> {
@@ -229,7 +231,7 @@ async function evalCommand(flags: EvalFlags): Promise<void> {
       process.stdout.write(renderTable(ranked, output.colorsFor(process.stdout)));
       process.stdout.write(
         recommendation
-          ? `\nRecommended: ${recommendation.model} (num_ctx ${recommendation.settings.num_ctx}, tool shim ${recommendation.settings.toolshim}${recommendation.settings.prefetch === true ? ", prefetch on" : ""}) — ${Math.round(recommendation.accuracy * 100)}% correct, median ${(recommendation.median_ms / 1000).toFixed(1)} s per question\n`
+          ? `\nRecommended: ${visibleText(recommendation.model)} (num_ctx ${recommendation.settings.num_ctx}, tool shim ${recommendation.settings.toolshim}${recommendation.settings.prefetch === true ? ", prefetch on" : ""}) — ${Math.round(recommendation.accuracy * 100)}% correct, median ${(recommendation.median_ms / 1000).toFixed(1)} s per question\n`
           : "\nNo recommendation: every model failed every question.\n",
       );
     }
@@ -247,7 +249,7 @@ async function evalCommand(flags: EvalFlags): Promise<void> {
 function renderTable(rows: readonly import("../../eval/index.js").ModelSummary[], c: import("../output.js").Colors): string {
   const head = ["model", "setting", "correct", "accuracy", "right tool", "calls n/d/j/s/i/none", "citations sup/seen/unseen/inv", "median", "errors"];
   const body = rows.map((s) => [
-    s.model,
+    visibleText(s.model),
     settingsLabel(s.settings),
     `${s.correct}/${s.questions}`,
     `${Math.round(s.accuracy * 100)}%`,
