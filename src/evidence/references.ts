@@ -126,7 +126,7 @@ class Resolver {
     if (have !== undefined) return Promise.resolve(have);
     let p = this.#factsMemo.get(file);
     if (p === undefined) {
-      p = loadFacts(this.ws, statFiles(this.ws, [file]), this.signal).then((m) => m.get(file));
+      p = loadFacts(this.ws, statFiles(this.ws, [file]), this.signal, "references").then((m) => m.get(file));
       this.#factsMemo.set(file, p);
     }
     return p;
@@ -400,7 +400,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   snapshot.catch(() => undefined);
   const early = earlyMentions(ws, args, snapshot, signal);
   early?.mentions.catch(() => undefined);
-  const found = await locateDefinitions(ws, args.name, args.path, signal);
+  const found = await locateDefinitions(ws, args.name, args.path, signal, "references");
   throwIfAborted(signal);
   if (found.length === 0) {
     const note = (await findSymbol(ws, { name: args.name, ...(args.path !== undefined ? { path: args.path } : {}), max_results: 1 }, signal)).note;
@@ -452,7 +452,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
         : await rememberedMentions(ws, `references:${family}`, inFamily, fresh, { endings: familyEndings(family), ...(signal ? { signal } : {}) });
     const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
     if (round === 0 && !files.includes(target.file)) files.push(target.file);
-    const loaded = await loadFacts(ws, statFiles(ws, files), signal);
+    const loaded = await loadFacts(ws, statFiles(ws, files), signal, "references");
     for (const [f, v] of loaded) facts.set(f, v);
     for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
     fresh = [];

@@ -26,7 +26,7 @@ import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, To
 import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, type FactsMap } from "./analysis/facts.js";
+import { describeFactsSkips, loadFacts, type FactsMap, type FactsTier } from "./analysis/facts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
@@ -141,6 +141,7 @@ async function parseCandidates(
   q: SymbolQuery,
   pathArg: string | undefined,
   signal: AbortSignal | undefined,
+  tier: FactsTier = "definitions",
 ): Promise<{ scope: SearchScope; facts: FactsMap }> {
   let scope: SearchScope;
   let mentioned: Set<string> | undefined | "stale";
@@ -152,7 +153,7 @@ async function parseCandidates(
     scope = await pending;
   } else {
     scope = await sourceFiles(ws, pathArg, signal, false);
-    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal) };
+    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal, tier) };
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   if (mentioned === "stale") {
@@ -160,7 +161,7 @@ async function parseCandidates(
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? scope.files : [...mentioned].sort());
-  return { scope, facts: await loadFacts(ws, toParse, signal) };
+  return { scope, facts: await loadFacts(ws, toParse, signal, tier) };
 }
 
 /** A definition found by {@link locateDefinitions}. */
@@ -175,11 +176,12 @@ export interface LocatedDefinition {
  * The definitions `name` designates, as `find_symbol` reads names (module comment), also Go's
  * `pkg.Func` (the package folder's name before a top-level name), in path and line order.
  * @param pathArg a file or folder to search in (validated: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
+ * @param tier the facts to load for the files read (`references` when the caller goes on to their uses).
  * @throws ToolError `INVALID_ARGUMENT` (bad name), `TIMEOUT`, and the path errors.
  */
-export async function locateDefinitions(ws: Workspace, name: string, pathArg: string | undefined, signal?: AbortSignal): Promise<LocatedDefinition[]> {
+export async function locateDefinitions(ws: Workspace, name: string, pathArg: string | undefined, signal?: AbortSignal, tier: FactsTier = "definitions"): Promise<LocatedDefinition[]> {
   const q = parseSymbolName(name);
-  const { facts } = await parseCandidates(ws, q, pathArg, signal);
+  const { facts } = await parseCandidates(ws, q, pathArg, signal, tier);
   const out: LocatedDefinition[] = [];
   for (const [file, f] of facts) {
     for (const def of f.symbols) {

@@ -26,7 +26,11 @@ export interface FileState {
   checkedMs: number;
 }
 
-/** One cached file. `value` is the JSON text of the caller's facts. */
+/**
+ * One cached file. `value` is the JSON text of the caller's facts; `detail` the JSON text of the
+ * optional second tier computed from the same content (for codecite, a file's references), or
+ * `null` when that tier was not computed (see `FactIndex` `LoadOptions.detail`).
+ */
 export interface FactRow extends FileState {
   /** Repository-relative, `/`-separated path (the key). */
   path: string;
@@ -34,17 +38,27 @@ export interface FactRow extends FileState {
   version: string;
   /** The value as JSON text. */
   value: string;
+  /** The detail tier as JSON text; `null` when not computed. */
+  detail: string | null;
 }
 
 /** A stat refresh: the content (by hash) is unchanged, only size/mtime/check time move. */
-export type RowRefresh = Omit<FactRow, "value">;
+export type RowRefresh = Omit<FactRow, "value" | "detail">;
 
 export interface FactBackend {
   readonly kind: "sqlite" | "memory";
   /** The database file, for the SQLite backend. */
   readonly file?: string;
-  get(path: string): FactRow | undefined;
-  /** Inserts or replaces every row, atomically (one transaction). */
+  /**
+   * The row of `path`; with `withDetail` false its `detail` is `null` whatever is stored (the
+   * detail text is not read).
+   */
+  get(path: string, withDetail: boolean): FactRow | undefined;
+  /**
+   * Inserts or replaces every row, atomically (one transaction). A row whose `detail` is `null`
+   * keeps the stored detail when the stored row has the same hash and version (the same content:
+   * another process may have computed it meanwhile).
+   */
   putMany(rows: readonly FactRow[]): void;
   /** Updates size/mtime/checkedMs of rows whose path, hash and version match; others are left alone. */
   refreshMany(rows: readonly RowRefresh[]): void;

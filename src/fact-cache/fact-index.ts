@@ -16,6 +16,12 @@
  *
  * Writes to the store happen once per `load`, in one transaction, also when the load is
  * aborted or a callback fails part-way, so finished work is never lost.
+ *
+ * Two tiers (optional, {@link LoadOptions.detail}): a value may have a costlier part, the detail
+ * (for codecite, a file's references), that only some loads need. It is stored beside the value,
+ * computed from the same content, and read only by loads that ask for it. A load that wants the
+ * detail of a file whose cached entry lacks it counts that entry as a miss at every layer (the file
+ * is read, hashed and parsed with its detail); a load that does not want it never reads it.
  */
 import { factLoadChannel, publishTiming, type FactLoadProgress } from "./activity.js";
 import { contentHash } from "./content-hash.js";
@@ -47,12 +53,29 @@ export interface LoadOptions<T> {
   concurrency?: number;
   /** Aborting stops starting new files; finished work is still stored, then the signal's reason is thrown. */
   signal?: AbortSignal;
+  /** The detail tier (see the module comment); absent → values are stored whole and `ctx.detail` is false. */
+  detail?: DetailTier<T>;
 }
 
-/** What {@link LoadOptions.parse} is told about the load it runs in. */
+/**
+ * How a load splits values into the value and the detail tier (see the module comment). The same
+ * split must be used by every load of one index, so that cached entries mean the same thing.
+ */
+export interface DetailTier<T> {
+  /** Whether this load needs the detail of `path` (then `parse` is called with `ctx.detail` true for it). */
+  wanted(path: string): boolean;
+  /** A parsed value → what is stored as the value, and the detail (`undefined`: none computed). */
+  split(value: T): { value: T; detail: unknown };
+  /** A stored value and its detail → the value `load` returns for a file whose detail was wanted. */
+  join(value: T, detail: unknown): T;
+}
+
+/** What {@link LoadOptions.parse} is told about the load it runs in and the file it parses. */
 export interface ParseContext {
   /** Files of this load that missed the in-memory and store stat layers. */
   misses: number;
+  /** Whether the detail tier of this file is wanted (compute it too). */
+  detail: boolean;
 }
 
 export interface LoadResult<T> {
@@ -70,6 +93,8 @@ export interface LoadResult<T> {
 
 interface MemoEntry<T> extends FileState {
   value: T;
+  /** The detail tier; `undefined` when not computed (or the index's loads use no tiers). */
+  detail?: unknown;
 }
 
 type Outcome<T> =
@@ -126,26 +151,34 @@ export class FactIndex<T> {
     const puts: FactEntry<T>[] = [];
     const refreshes: StatRefresh[] = [];
     const racy = this.store.racyWindowMs;
-    const { signal } = opts;
+    const { signal, detail: tier } = opts;
+    const wants = (p: string) => tier?.wanted(p) === true;
+    /** The value `load` returns for a cached entry, or `undefined` when the entry lacks a wanted detail. */
+    const usable = (p: string, e: { value: T; detail?: unknown }): T | undefined => {
+      if (!wants(p)) return e.value;
+      return e.detail === undefined ? undefined : (tier as DetailTier<T>).join(e.value, e.detail);
+    };
 
     // Stat layers first (synchronous, no I/O beyond the store), so the number of misses is known
     // before any file is read.
     const missed: number[] = [];
     files.forEach((f, i) => {
       const memo = this.#memo.get(f.path);
-      if (memo && isStatHit(memo, f.size, f.mtimeMs, racy, f)) {
-        outcomes[i] = { kind: "memory", value: memo.value };
+      const fromMemo = memo && isStatHit(memo, f.size, f.mtimeMs, racy, f) ? usable(f.path, memo) : undefined;
+      if (fromMemo !== undefined) {
+        outcomes[i] = { kind: "memory", value: fromMemo };
         return;
       }
-      const stored = this.store.get<T>(f.path, f.size, f.mtimeMs, f);
-      if (stored) {
+      const stored = this.store.get<T>(f.path, f.size, f.mtimeMs, f, wants(f.path));
+      const fromStore = stored && usable(f.path, stored);
+      if (stored && fromStore !== undefined) {
         this.#memo.set(f.path, { ...stored });
-        outcomes[i] = { kind: "store", value: stored.value };
+        outcomes[i] = { kind: "store", value: fromStore };
         return;
       }
       missed.push(i);
     });
-    const ctx: ParseContext = { misses: missed.length };
+    const ctx = { misses: missed.length };
     let doneCount = 0;
     const report = () => {
       if (factLoadChannel.hasSubscribers) factLoadChannel.publish({ done: doneCount, toParse: missed.length } satisfies FactLoadProgress);
@@ -162,23 +195,30 @@ export class FactIndex<T> {
         return { kind: "failed", error };
       }
       const hash = contentHash(content);
-      const known = memo?.hash === hash ? memo : this.store.getByHash<T>(f.path, hash);
+      const want = wants(f.path);
+      const fromMemo = memo?.hash === hash ? memo : undefined;
+      const known = fromMemo && (!want || fromMemo.detail !== undefined) ? fromMemo : (this.store.getByHash<T>(f.path, hash, want) ?? fromMemo);
       const id = { ctimeMs: f.ctimeMs ?? 0, ino: f.ino ?? 0 };
-      if (known) {
-        const entry = { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value: known.value };
+      const value = known && usable(f.path, known);
+      if (known && value !== undefined) {
+        const entry: MemoEntry<T> = { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value: known.value };
+        if (known.detail !== undefined) entry.detail = known.detail;
         this.#memo.set(f.path, entry);
         refreshes.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs });
-        return { kind: "hash", value: known.value };
+        return { kind: "hash", value };
       }
-      let value: T;
+      let parsed: T;
       try {
-        value = await opts.parse(f.path, content, ctx);
+        parsed = await opts.parse(f.path, content, { ...ctx, detail: want });
       } catch (error) {
         return { kind: "failed", error };
       }
-      this.#memo.set(f.path, { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value });
-      puts.push({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value });
-      return { kind: "parsed", value };
+      const stored: { value: T; detail?: unknown } = tier ? tier.split(parsed) : { value: parsed };
+      const entry: MemoEntry<T> = { size: f.size, mtimeMs: f.mtimeMs, ...id, hash, checkedMs, value: stored.value };
+      if (stored.detail !== undefined) entry.detail = stored.detail;
+      this.#memo.set(f.path, entry);
+      puts.push({ path: f.path, ...entry });
+      return { kind: "parsed", value: want ? parsed : stored.value };
     };
 
     let next = 0;

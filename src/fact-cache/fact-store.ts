@@ -1,8 +1,9 @@
 /**
  * The persistent per-file fact cache: for each repository-relative path it keeps
- * `(size, mtimeMs, content hash, version)` and an opaque JSON value (for codecite, a file's
- * symbols and imports). One SQLite database per root, in the user's cache folder
- * (`cache-dir.ts`), never inside the project.
+ * `(size, mtimeMs, content hash, version)`, an opaque JSON value (for codecite, a file's
+ * symbols and imports) and optionally a second JSON value computed from the same content, the
+ * detail (for codecite, the file's references), which only the readers that ask for it read. One
+ * SQLite database per root, in the user's cache folder (`cache-dir.ts`), never inside the project.
  *
  * Validity rules, in the order a caller applies them:
  * 1. **Stat hit** ({@link FactStore.get}): same version, same size, mtime, inode change time
@@ -70,15 +71,24 @@ export interface FileIdentity {
   ino?: number;
 }
 
-/** A cached value with the file state it was computed from. */
+/**
+ * A cached value with the file state it was computed from, and its detail tier when that was
+ * asked for and is stored (`undefined` otherwise; see {@link FactStore.get}).
+ */
 export interface StoredFact<T = unknown> extends FileState {
   path: string;
   value: T;
+  detail?: unknown;
 }
 
-/** A value to store. `checkedMs` defaults to now; pass the time taken just before reading the file. */
+/**
+ * A value to store. `checkedMs` defaults to now; pass the time taken just before reading the file.
+ * `detail` is the optional second tier computed from the same content (absent: not computed; a
+ * stored detail of the same content is then kept).
+ */
 export interface FactEntry<T = unknown> extends StatRefresh {
   value: T;
+  detail?: unknown;
 }
 
 /** New stat for an entry whose content hash is unchanged. `checkedMs` defaults to now. */
@@ -265,16 +275,17 @@ export class FactStore {
   /**
    * Stat lookup: the entry when version, size, mtime and identity match and the entry is not racy.
    * @param size - bytes; @param mtimeMs - ms since the epoch, compared exactly; @param id - ctime and inode.
+   * @param withDetail - also read the stored detail tier (`detail` stays `undefined` when it was not computed).
    */
-  get<T = unknown>(path: string, size: number, mtimeMs: number, id: FileIdentity = {}): StoredFact<T> | undefined {
-    const row = this.#read(path);
+  get<T = unknown>(path: string, size: number, mtimeMs: number, id: FileIdentity = {}, withDetail = false): StoredFact<T> | undefined {
+    const row = this.#read(path, withDetail);
     if (!row || !isStatHit(row, size, mtimeMs, this.#racyWindowMs, id)) return undefined;
     return decode<T>(row);
   }
 
-  /** Content lookup: the entry when version and content hash match, whatever its stat. */
-  getByHash<T = unknown>(path: string, hash: string): StoredFact<T> | undefined {
-    const row = this.#read(path);
+  /** Content lookup: the entry when version and content hash match, whatever its stat (`withDetail` as for {@link get}). */
+  getByHash<T = unknown>(path: string, hash: string, withDetail = false): StoredFact<T> | undefined {
+    const row = this.#read(path, withDetail);
     if (!row || row.hash !== hash) return undefined;
     return decode<T>(row);
   }
@@ -285,7 +296,11 @@ export class FactStore {
    */
   putMany<T>(entries: readonly FactEntry<T>[]): void {
     const now = Date.now();
-    const rows: FactRow[] = entries.map((e) => ({ ...this.#row(e, now), value: JSON.stringify(e.value) }));
+    const rows: FactRow[] = entries.map((e) => ({
+      ...this.#row(e, now),
+      value: JSON.stringify(e.value),
+      detail: e.detail === undefined ? null : JSON.stringify(e.detail),
+    }));
     this.#write((b) => b.putMany(rows));
   }
 
@@ -376,10 +391,10 @@ export class FactStore {
     this.#reason = `cache ${file} cannot be opened (${describe(failure)}); cache kept in memory`;
   }
 
-  #read(path: string): FactRow | undefined {
+  #read(path: string, withDetail: boolean): FactRow | undefined {
     let row: FactRow | undefined;
     this.#guard(() => {
-      row = this.#backend.get(path);
+      row = this.#backend.get(path, withDetail);
     });
     return row && row.version === this.version ? row : undefined;
   }
@@ -425,10 +440,14 @@ export class FactStore {
 
 function decode<T>(row: FactRow): StoredFact<T> | undefined {
   let value: T;
+  let detail: unknown;
   try {
     value = JSON.parse(row.value) as T;
+    if (row.detail !== null) detail = JSON.parse(row.detail) as unknown;
   } catch {
     return undefined;
   }
-  return { path: row.path, size: row.size, mtimeMs: row.mtimeMs, ctimeMs: row.ctimeMs, ino: row.ino, hash: row.hash, checkedMs: row.checkedMs, value };
+  const fact: StoredFact<T> = { path: row.path, size: row.size, mtimeMs: row.mtimeMs, ctimeMs: row.ctimeMs, ino: row.ino, hash: row.hash, checkedMs: row.checkedMs, value };
+  if (detail !== undefined) fact.detail = detail;
+  return fact;
 }

@@ -9,12 +9,17 @@ export class MemoryBackend implements FactBackend {
   readonly #rows = new Map<string, FactRow>();
   readonly #meta = new Map<string, string>();
 
-  get(path: string): FactRow | undefined {
-    return this.#rows.get(path);
+  get(path: string, withDetail: boolean): FactRow | undefined {
+    const row = this.#rows.get(path);
+    return row && !withDetail ? { ...row, detail: null } : row;
   }
 
   putMany(rows: readonly FactRow[]): void {
-    for (const row of rows) this.#rows.set(row.path, { ...row });
+    for (const row of rows) {
+      const old = this.#rows.get(row.path);
+      const keep = row.detail === null && old !== undefined && old.hash === row.hash && old.version === row.version;
+      this.#rows.set(row.path, { ...row, detail: keep ? old.detail : row.detail });
+    }
   }
 
   refreshMany(rows: readonly RowRefresh[]): void {

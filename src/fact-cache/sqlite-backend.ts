@@ -18,8 +18,8 @@ import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
 
-/** Layout version of the tables below; bump when they change. */
-export const SQLITE_LAYOUT = 2;
+/** Layout version of the tables below; bump when they change (3: the `detail` column). */
+export const SQLITE_LAYOUT = 3;
 
 type Db = BetterSqlite3.Database;
 type DbConstructor = typeof BetterSqlite3;
@@ -42,6 +42,7 @@ interface RawRow {
   checked_ms: number;
   version: string;
   value: string;
+  detail: string | null;
 }
 
 /** A row's fields as the named parameters of the statements (column names). */
@@ -66,6 +67,7 @@ const toRow = (r: RawRow): FactRow => ({
   checkedMs: r.checked_ms,
   version: r.version,
   value: r.value,
+  detail: r.detail ?? null,
 });
 
 export interface SqliteBackendOptions {
@@ -84,10 +86,11 @@ export class SqliteBackend implements FactBackend {
   readonly file: string;
   readonly #db: Db;
   readonly #get: BetterSqlite3.Statement<[string], RawRow>;
+  readonly #getBase: BetterSqlite3.Statement<[string], RawRow>;
   readonly #all: BetterSqlite3.Statement<[], RawRow>;
   readonly #paths: BetterSqlite3.Statement<[], string>;
   readonly #put: BetterSqlite3.Statement<[RawRow]>;
-  readonly #refresh: BetterSqlite3.Statement<[Omit<RawRow, "value">]>;
+  readonly #refresh: BetterSqlite3.Statement<[Omit<RawRow, "value" | "detail">]>;
   readonly #delete: BetterSqlite3.Statement<[string]>;
   readonly #getMeta: BetterSqlite3.Statement<[string], string>;
   readonly #putMeta: BetterSqlite3.Statement<[string, string]>;
@@ -123,7 +126,8 @@ export class SqliteBackend implements FactBackend {
               hash TEXT NOT NULL,
               checked_ms REAL NOT NULL,
               version TEXT NOT NULL,
-              value TEXT NOT NULL
+              value TEXT NOT NULL,
+              detail TEXT
             );
             PRAGMA user_version = ${SQLITE_LAYOUT};
           `);
@@ -133,11 +137,19 @@ export class SqliteBackend implements FactBackend {
         }).immediate();
       }
       this.#get = db.prepare<[string], RawRow>("SELECT * FROM facts WHERE path = ?");
+      this.#getBase = db.prepare<[string], RawRow>(
+        "SELECT path, size, mtime_ms, ctime_ms, ino, hash, checked_ms, version, value, NULL AS detail FROM facts WHERE path = ?",
+      );
       this.#all = db.prepare<[], RawRow>("SELECT * FROM facts");
       this.#paths = db.prepare<[], string>("SELECT path FROM facts").pluck();
       this.#put = db.prepare<[RawRow]>(
-        `INSERT OR REPLACE INTO facts (path, size, mtime_ms, ctime_ms, ino, hash, checked_ms, version, value)
-         VALUES (@path, @size, @mtime_ms, @ctime_ms, @ino, @hash, @checked_ms, @version, @value)`,
+        `INSERT INTO facts (path, size, mtime_ms, ctime_ms, ino, hash, checked_ms, version, value, detail)
+         VALUES (@path, @size, @mtime_ms, @ctime_ms, @ino, @hash, @checked_ms, @version, @value, @detail)
+         ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ctime_ms = excluded.ctime_ms,
+           ino = excluded.ino, checked_ms = excluded.checked_ms, value = excluded.value,
+           detail = CASE WHEN excluded.detail IS NULL AND facts.hash = excluded.hash AND facts.version = excluded.version
+                         THEN facts.detail ELSE excluded.detail END,
+           hash = excluded.hash, version = excluded.version`,
       );
       this.#refresh = db.prepare<[Omit<RawRow, "value">]>(
         `UPDATE facts SET size = @size, mtime_ms = @mtime_ms, ctime_ms = @ctime_ms, ino = @ino, checked_ms = @checked_ms
@@ -156,7 +168,7 @@ export class SqliteBackend implements FactBackend {
     // IMMEDIATE takes the write lock at BEGIN, so a busy database waits (busy_timeout) up front
     // instead of failing at the first write inside a read transaction.
     const putTx = db.transaction((rows: readonly FactRow[]) => {
-      for (const r of rows) this.#put.run({ ...columns(r), value: r.value });
+      for (const r of rows) this.#put.run({ ...columns(r), value: r.value, detail: r.detail });
     });
     this.#putTx = (rows) => putTx.immediate(rows);
     const refreshTx = db.transaction((rows: readonly RowRefresh[]) => {
@@ -169,8 +181,8 @@ export class SqliteBackend implements FactBackend {
     this.#deleteTx = (paths) => deleteTx.immediate(paths);
   }
 
-  get(path: string): FactRow | undefined {
-    const r = this.#get.get(path);
+  get(path: string, withDetail: boolean): FactRow | undefined {
+    const r = (withDetail ? this.#get : this.#getBase).get(path);
     return r && toRow(r);
   }
 

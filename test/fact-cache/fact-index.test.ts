@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FactIndex, type FileStat, type LoadOptions } from "../../src/fact-cache/fact-index.js";
+import { FactIndex, type DetailTier, type FileStat, type LoadOptions } from "../../src/fact-cache/fact-index.js";
 import { FactStore } from "../../src/fact-cache/fact-store.js";
 
 /** Facts of the toy "language" used here: `def NAME` lines and `import MOD` lines. */
@@ -217,5 +217,92 @@ describe("FactIndex edge cases", () => {
     expect(path.relative(root, idx.store.file as string).startsWith("..")).toBe(true);
     idx.close();
     expect(readFileSync(path.join(root, "pkg1/mod1.py"), "utf8")).toBe(before);
+  });
+});
+
+describe("FactIndex detail tier", () => {
+  /** Toy facts whose `imports` are the detail: absent when not computed. */
+  type Tiered = { defs: ToyFacts["defs"]; imports?: string[] };
+  const tier = (want: boolean): DetailTier<Tiered> => ({
+    wanted: () => want,
+    split: (v) => ({ value: { defs: v.defs }, detail: v.imports }),
+    join: (v, d) => ({ defs: v.defs, imports: d as string[] }),
+  });
+  const tiered = (parsed: string[], want: boolean, asked: boolean[] = []): LoadOptions<Tiered> => ({
+    read: (p) => readFile(path.join(root, p), "utf8"),
+    parse: (p, content, ctx) => {
+      parsed.push(p);
+      asked.push(ctx.detail);
+      const all = toyParse(String(content));
+      return ctx.detail ? all : { defs: all.defs };
+    },
+    detail: tier(want),
+  });
+
+  it("computes the detail only for loads that want it, keeps it beside the value, and drops it with an edit", async () => {
+    const files = ["tier/a.py", "tier/b.py", "tier/c.py"];
+    write("tier/a.py", "import x.y\ndef fa():\n");
+    write("tier/b.py", "import z\ndef fb():\n");
+    write("tier/c.py", "def fc():\n");
+    const store = () => FactStore.open(root, { version: "toy tier", dir });
+    const idx = new FactIndex<Tiered>(store());
+
+    // a load without the detail parses without it and returns values without it
+    const p1: string[] = [];
+    const asked1: boolean[] = [];
+    const r1 = await idx.load(statAll(files), tiered(p1, false, asked1));
+    expect(p1).toEqual(files);
+    expect(asked1).toEqual([false, false, false]);
+    expect(r1.facts.get("tier/a.py")).toEqual({ defs: [{ name: "fa", line: 2 }] });
+
+    // a load that wants it parses each file once more (it was never computed), then never again
+    const p2: string[] = [];
+    const asked2: boolean[] = [];
+    const r2 = await idx.load(statAll(files), tiered(p2, true, asked2));
+    expect(p2).toEqual(files);
+    expect(asked2).toEqual([true, true, true]);
+    expect(r2.facts.get("tier/a.py")).toEqual({ defs: [{ name: "fa", line: 2 }], imports: ["x.y"] });
+    const p3: string[] = [];
+    expect((await idx.load(statAll(files), tiered(p3, true))).facts.get("tier/b.py")).toEqual({ defs: [{ name: "fb", line: 2 }], imports: ["z"] });
+    expect(p3).toEqual([]);
+    // the load without the detail still answers from the cache, without it
+    const p4: string[] = [];
+    expect((await idx.load(statAll(files), tiered(p4, false))).facts.get("tier/b.py")).toEqual({ defs: [{ name: "fb", line: 2 }] });
+    expect(p4).toEqual([]);
+    idx.close();
+
+    // a new process: both tiers come from the on-disk store
+    const fresh = new FactIndex<Tiered>(store());
+    const p5: string[] = [];
+    const r5 = await fresh.load(statAll(files), tiered(p5, true));
+    expect(p5).toEqual([]);
+    expect(r5.hits.store).toBe(3);
+    expect(r5.facts.get("tier/a.py")?.imports).toEqual(["x.y"]);
+
+    // an edit: a load without the detail parses that file alone and its old detail is gone
+    write("tier/b.py", "import w\ndef fb2():\n", new Date(PAST.getTime() + 5000));
+    const p6: string[] = [];
+    await fresh.load(statAll(files), tiered(p6, false));
+    expect(p6).toEqual(["tier/b.py"]);
+    fresh.close();
+    const again = new FactIndex<Tiered>(store());
+    const p7: string[] = [];
+    const r7 = await again.load(statAll(files), tiered(p7, true));
+    expect(p7).toEqual(["tier/b.py"]);
+    expect(r7.facts.get("tier/b.py")).toEqual({ defs: [{ name: "fb2", line: 2 }], imports: ["w"] });
+    again.close();
+  });
+
+  it.each([false, true])("a value stored without its detail keeps the stored detail of the same content, not of other content (in memory: %s)", (inMemory) => {
+    const s = FactStore.open(root, { version: "toy keep", dir, inMemory });
+    const base = { path: "keep/k.py", size: 3, mtimeMs: 0, checkedMs: 10_000 };
+    s.putMany([{ ...base, hash: "h1", value: 1, detail: ["d1"] }]);
+    s.putMany([{ ...base, hash: "h1", value: 1 }]);
+    expect(s.get("keep/k.py", 3, 0, {}, true)?.detail).toEqual(["d1"]);
+    expect(s.get("keep/k.py", 3, 0)?.detail).toBeUndefined();
+    s.putMany([{ ...base, hash: "h2", value: 2 }]);
+    expect(s.get("keep/k.py", 3, 0, {}, true)).toMatchObject({ value: 2, hash: "h2" });
+    expect(s.get("keep/k.py", 3, 0, {}, true)?.detail).toBeUndefined();
+    s.close();
   });
 });

@@ -10,17 +10,22 @@
  *
  * Parsing runs in-process for a few files and in a pool of worker threads (`src/fact-cache/parse-pool.ts`,
  * one per core) when more than {@link POOL_THRESHOLD} files of one load need it.
+ *
+ * Facts come in two tiers ({@link FactsTier}): definitions and imports, which every query needs,
+ * and the references (`FileFacts.references`), which only `find_references` reads and which cost
+ * more to extract than the rest together. They are cached side by side (the fact cache's detail
+ * tier, `src/fact-cache/fact-index.ts`); a load of the first tier never computes nor reads them.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FactIndex, type FileStat, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
+import { FactIndex, type DetailTier, type FileStat, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
 import { ParsePool } from "../../fact-cache/parse-pool.js";
 import { ToolError, throwIfAborted } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
-import type { FileFacts } from "./lang/language.js";
+import type { FileFacts, ReferenceFacts } from "./lang/language.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
 /**
@@ -63,6 +68,12 @@ export class FactsMap extends Map<string, FileFacts> {
   }
 }
 
+/**
+ * What a load needs: `definitions` (symbols and imports; `references` left out) or `references`
+ * (the same plus `FileFacts.references` for languages with reference rules).
+ */
+export type FactsTier = "definitions" | "references";
+
 /** Cumulative counters of this process's fact loads (diagnostics and tests). */
 export interface FactsStats {
   /** Files parsed (in-process or in workers). */
@@ -90,11 +101,11 @@ export function factsStats(): FactsStats {
  * @returns `undefined` when no language handles the path.
  * @throws Error when the grammar cannot be loaded or the parser gives up.
  */
-async function factsFromSource(path: string, source: string): Promise<FileFacts | undefined> {
+async function factsFromSource(path: string, source: string, references: boolean): Promise<FileFacts | undefined> {
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
   const { extractFacts } = await import("./tree-sitter.js");
-  const facts = await extractFacts(lang, source);
+  const facts = await extractFacts(lang, source, { references });
   if (facts.imports.length > 0) {
     const lines = source.split("\n");
     for (const ref of facts.imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
@@ -103,12 +114,12 @@ async function factsFromSource(path: string, source: string): Promise<FileFacts 
 }
 
 /**
- * The worker-thread task of the parse pool: `{path, source}` → facts (see {@link factsFromSource}).
+ * The worker-thread task of the parse pool: `{path, source, references}` → facts (see {@link factsFromSource}).
  * Loaded by name (`exportName` below), so no import names it.
  * @public
  */
-export async function parseFactsTask(input: { path: string; source: string }): Promise<FileFacts> {
-  const facts = await factsFromSource(input.path, input.source);
+export async function parseFactsTask(input: ParseInput): Promise<FileFacts> {
+  const facts = await factsFromSource(input.path, input.source, input.references);
   if (facts === undefined) throw new Error(`no parser for ${input.path}`);
   return facts;
 }
@@ -195,10 +206,17 @@ export function factsVersion(): string {
   return version;
 }
 
-let pool: ParsePool<{ path: string; source: string }, FileFacts> | undefined;
+/** One task of the parse pool: a file's path and text, and whether to extract its references. */
+interface ParseInput {
+  path: string;
+  source: string;
+  references: boolean;
+}
+
+let pool: ParsePool<ParseInput, FileFacts> | undefined;
 
 /** The process-wide parse pool (workers start on demand and never keep the process alive when idle). */
-function parsePool(): ParsePool<{ path: string; source: string }, FileFacts> {
+function parsePool(): ParsePool<ParseInput, FileFacts> {
   pool ??= new ParsePool({ module: import.meta.url, exportName: "parseFactsTask" });
   return pool;
 }
@@ -211,14 +229,27 @@ class ReadRefused extends Error {
 }
 
 /**
+ * The fact cache's detail tier for {@link FileFacts}: the references are the detail, wanted by
+ * `references` loads for languages with reference rules.
+ */
+function referencesTier(tier: FactsTier): DetailTier<FileFacts> {
+  return {
+    wanted: (p) => tier === "references" && languageFor(p)?.references !== undefined,
+    split: ({ references, ...rest }) => ({ value: rest, detail: references }),
+    join: (value, detail) => ({ ...value, references: detail as ReferenceFacts }),
+  };
+}
+
+/**
  * Reads (through the workspace: deny-list, size cap, binary check) and parses `files`, reusing
  * cached facts of files whose size and mtime (or content hash) are unchanged (see the module
  * comment). Files without a language, refused by the workspace, or that fail to parse are left
  * out and counted in `skipped`.
  * @param files size, mtime, ctime and inode as `lstat` gives them now (they key the cache; `statFiles`).
+ * @param tier `references` to have `FileFacts.references` (see {@link FactsTier}); default `definitions`.
  * @throws ToolError `TIMEOUT` when `signal` aborts (work finished so far stays cached).
  */
-export async function loadFacts(ws: Workspace, files: readonly FileStat[], signal?: AbortSignal): Promise<FactsMap> {
+export async function loadFacts(ws: Workspace, files: readonly FileStat[], signal?: AbortSignal, tier: FactsTier = "definitions"): Promise<FactsMap> {
   const out = new FactsMap();
   throwIfAborted(signal);
   const parsable: FileStat[] = [];
@@ -244,14 +275,15 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
       parse: async (p, content, ctx: ParseContext) => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
         if (ctx.misses > POOL_THRESHOLD || source.length >= POOL_MIN_SOURCE_CHARS) {
-          const facts = await parsePool().run({ path: p, source }, signal ? { signal } : {});
+          const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
           inWorkers++;
           return facts;
         }
-        const facts = await factsFromSource(p, source);
+        const facts = await factsFromSource(p, source, ctx.detail);
         if (facts === undefined) throw new Error(`no parser for ${p}`);
         return facts;
       },
+      detail: referencesTier(tier),
       ...(signal ? { signal } : {}),
     });
   } catch (err) {
