@@ -36,7 +36,9 @@ import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { DEFAULT_LINE_CHARS, RESULT_TEXT_CHARS, type OutputScope } from "./budget.js";
+import { mapLimit } from "./concurrency.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
+import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
 import { toPosix } from "./sandbox/path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./sandbox/ripgrep.js";
 import { RgJsonReader, type RgMatchEvent, type RgText } from "./ripgrep-json.js";
@@ -58,6 +60,8 @@ export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;
 export const COLLECT_CAP = 5000;
 /** Longest accepted query, in characters. */
 export const MAX_QUERY_CHARS = 1000;
+/** Files {@link verifyHits} opens and reads at the same time. */
+const VERIFY_CONCURRENCY = 8;
 /** Time limit for one ripgrep run, in ms. */
 export const SEARCH_TIMEOUT_MS = 30_000;
 
@@ -259,8 +263,9 @@ export async function searchCode(
  * Re-checks what ripgrep printed (ripgrep opens files by name, so a file swapped for a symbolic
  * link to an outside file during the search would be read through it): each file with chosen
  * hits is opened through the Workspace (race-safe: `O_NOFOLLOW`, descriptor verified inside the
- * root; deny-list, hard links and private-key content checked) and every hit's snippet must
- * still be part of that line of the file as read now. Files that fail are dropped with all their
+ * root; deny-list, hard links and private-key content checked, the content on the bytes read
+ * once here) and every hit's snippet must still be part of that line of the file as read now;
+ * up to {@link VERIFY_CONCURRENCY} files at a time. Files that fail are dropped with all their
  * hits. Files with non-UTF-8 names (no openable name) and UTF-16 files (transcoded by ripgrep)
  * are opened the same way only when possible and otherwise kept as ripgrep reported them.
  */
@@ -272,14 +277,15 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
     else byPath.set(h.path, [h]);
   }
   const dropped = new Set<string>();
-  for (const [rel, list] of byPath) {
-    if (list.some((h) => h.flags.includes("non_utf8_path"))) continue;
+  await mapLimit([...byPath], VERIFY_CONCURRENCY, async ([rel, list]) => {
+    if (list.some((h) => h.flags.includes("non_utf8_path"))) return;
     let f;
     try {
-      f = await ws.openFile(rel);
+      // The private-key scan of openFile is done below, on the bytes read here.
+      f = await ws.openFile(rel, { contentScanned: true });
     } catch {
       dropped.add(rel);
-      continue;
+      return;
     }
     try {
       const size = Math.min(f.size, SEARCH_MAX_FILE_BYTES);
@@ -291,8 +297,13 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
         n += bytesRead;
       }
       const bytes = buf.subarray(0, n);
+      if (bytesHavePrivateKeyBlock(bytes.subarray(0, MAX_SECRET_SCAN_BYTES))) {
+        ws.skipped.denied++;
+        dropped.add(rel);
+        return;
+      }
       const enc = sniff(bytes.subarray(0, BINARY_SNIFF_BYTES));
-      if (enc.encoding !== "utf-8") continue;
+      if (enc.encoding !== "utf-8") return;
       const lines = lossy.decode(bytes.subarray(enc.bomBytes)).split("\n");
       const same = list.every((h) => {
         const line = lines[h.line - 1];
@@ -305,7 +316,7 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
     } finally {
       await f.handle.close().catch(() => undefined);
     }
-  }
+  });
   return { kept: hits.filter((h) => !dropped.has(h.path)), dropped };
 }
 
