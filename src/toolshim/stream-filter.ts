@@ -27,6 +27,10 @@
  * extends the visible text directly and is shown as it is; after a recovery, shown text is
  * compared with the pipeline's output with whitespace runs counted as equal (the pipeline tidies
  * whitespace at span junctions). A message of plain prose costs time linear in its length.
+ * Per delta, the scan reads only the new text, the characters that may start a construct and
+ * the end of the text: it jumps between significant characters, reads the last word and line
+ * backwards, knows where the last `[`/`<`/`>` and `}`/`]` are (the end-anchored markup patterns
+ * run only when one is near), and stops re-reading the message's lead once it is whole.
  *
  * Known limit: a template that prefills a reasoning opener (the text holds only the closer)
  * cannot be recognised before the closer arrives; pass `prefilledReasoning: true` for such models
@@ -65,6 +69,8 @@ const OPENERS: readonly (readonly [RegExp, RegExp])[] = REASONING_TAGS.map((t) =
 ]);
 /** Any closer (the prefilled-opener case). */
 const CLOSERS = new RegExp(REASONING_TAGS.map((t) => t.close.source).join("|"), "i");
+/** {@link CLOSERS} anchored at `lastIndex`: the closer that starts at a position, if any. */
+const CLOSER_AT = new RegExp(CLOSERS.source, "iy");
 const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml|python|py)$/;
 
 function markerList(): string[] {
@@ -75,12 +81,29 @@ function markerList(): string[] {
 /** Every marker, longest first, and their first characters: the same for every filter, so built once. */
 const MARKERS: readonly string[] = markerList();
 const MARKER_STARTS: ReadonlySet<string> = firstChars(MARKERS);
+/** The markers by first character, longest first within each. */
+const MARKERS_BY_START: ReadonlyMap<string, readonly string[]> = byFirstChar(MARKERS);
+/**
+ * The characters where {@link construct} may do more than step over one character: marker and
+ * reasoning-tag starts, `<`, `{`, `[`, and fence characters. The scan jumps from one to the next.
+ */
+const SIGNIFICANT = new RegExp(`[${[...MARKER_STARTS, "<", "{", "[", "`", "~"].map((c) => c.replace(/[\\\]^-]/g, "\\$&")).join("")}]`, "g");
 
 type Scan = { hold: number } | { next: number };
 
 /** First characters of every marker and reasoning tag: only there is a marker check needed. */
 function firstChars(markers: readonly string[]): Set<string> {
   return new Set([...markers, ...REASONING_MARKERS].map((m) => m[0]!));
+}
+
+function byFirstChar(markers: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of markers) {
+    const list = out.get(m[0]!);
+    if (list) list.push(m);
+    else out.set(m[0]!, [m]);
+  }
+  return out;
 }
 
 /** Where to hold, and where the next scan may resume (everything before it is decided). */
@@ -104,19 +127,44 @@ function structuralPattern(tools: readonly OfferedTool[]): RegExp | undefined {
   );
 }
 
+/**
+ * What a filter knows about its text that spares work on every push (each field is exact, so the
+ * hold point is the same as without it).
+ */
+interface ScanFacts {
+  /** The message's lead (its first 80 characters after whitespace) is whole and opens nothing. */
+  leadDecided: boolean;
+  /** The last index of `[`, `<` or `>` in the text (-1: none). */
+  lastMarkup: number;
+  /** The last index of `}` or `]` in the text (-1: none). */
+  lastCloseValue: number;
+}
+
 /** The text is held from `hold`; a `;`/`,` after a closed value is held with it. */
-function holdPoint(
-  text: string,
-  from: number,
-  resume: number,
-  markers: readonly string[],
-  starts: ReadonlySet<string>,
-  tools: readonly OfferedTool[],
-  structural?: RegExp,
-): HoldScan {
-  const scan = cutPartialMarker(text, from, structuralHold(text, from, rawHoldPoint(text, from, resume, markers, starts, tools), structural));
-  const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(Math.max(from, scan.hold - 200), scan.hold));
+function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural?: RegExp): HoldScan {
+  const scan = cutPartialMarker(text, from, structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts), structural), facts);
+  const start = Math.max(from, scan.hold - 200);
+  // Only a window with `}` or `]` can match (the end-anchored pattern would be tried at every position).
+  if (facts.lastCloseValue < start) return scan;
+  const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(start, scan.hold));
   return sep ? { hold: scan.hold - sep[1]!.length, resume: Math.min(scan.resume, scan.hold - sep[1]!.length) } : scan;
+}
+
+/** Records in `facts` where `delta`, appended at index `base`, holds markup and value closers. */
+function noteDelta(facts: ScanFacts, delta: string, base: number): void {
+  for (let k = delta.length - 1; k >= 0; k--) {
+    const c = delta.charCodeAt(k);
+    if (c === 0x5b || c === 0x3c || c === 0x3e) {
+      // [ < >
+      facts.lastMarkup = Math.max(facts.lastMarkup, base + k);
+      if (c === 0x5b) continue;
+    }
+    if (c === 0x7d || c === 0x5d) facts.lastCloseValue = Math.max(facts.lastCloseValue, base + k); // } ]
+  }
+}
+
+function isReasoningMarkerStart(s: string): boolean {
+  return REASONING_MARKERS.some((r) => r.toLowerCase().startsWith(s.toLowerCase()));
 }
 
 /** A wrapper marker cut by the hold point (`[/TOOL_RE`, `</fn_ca`) (`markers.ts` shapes). */
@@ -129,15 +177,17 @@ const FRAME_BEFORE = /(<[|｜][^<>|｜\n]{1,60}[|｜]>|<\/?[|｜][^<>|｜\s]{1,2
  * header words they frame) right before it: the structural stage removes the markers that frame a
  * call (`markers.ts`), so they are not shown until what follows them is decided.
  */
-function cutPartialMarker(text: string, from: number, scan: HoldScan): HoldScan {
-  // Reasoning tags have their own rule (held from the opener to the closer).
-  const reasoning = (s: string) => REASONING_MARKERS.some((r) => r.toLowerCase().startsWith(s.toLowerCase()));
+function cutPartialMarker(text: string, from: number, scan: HoldScan, facts: ScanFacts): HoldScan {
   let at = scan.hold;
+  // Every alternative of both patterns starts with `[`, `<` or `>`: a window without them cannot
+  // match (tested first: the end-anchored patterns are tried at every position).
+  if (facts.lastMarkup < Math.max(from, at - 200)) return scan;
   const partial = PARTIAL_MARKER.exec(text.slice(Math.max(from, at - 64), at));
   if (partial) at -= partial[0].length;
   for (let k = 0; k < 8 && at > from; k++) {
     const m = FRAME_BEFORE.exec(text.slice(Math.max(from, at - 200), at));
-    if (!m || m[0].length === 0 || reasoning(m[1]!)) break;
+    // Reasoning tags have their own rule (held from the opener to the closer).
+    if (!m || m[0].length === 0 || isReasoningMarkerStart(m[1]!)) break;
     at -= m[0].length;
   }
   return at === scan.hold ? scan : { hold: at, resume: Math.min(scan.resume, at) };
@@ -151,20 +201,13 @@ function structuralHold(text: string, from: number, scan: HoldScan, structural?:
   return { hold: at, resume: Math.min(scan.resume, at) };
 }
 
-/** The text is held from `hold` (an undecided construct starts there). */
-function rawHoldPoint(
-  text: string,
-  from: number,
-  resume: number,
-  markers: readonly string[],
-  starts: ReadonlySet<string>,
-  tools: readonly OfferedTool[],
-): HoldScan {
+/** Where the message's lead holds the text (constructs only the message's start can open), if it does. */
+function leadHold(text: string, from: number, tools: readonly OfferedTool[]): number | undefined {
   const n = text.length;
   const leadAt = skipWs(text, from);
   const lead = text.slice(leadAt, leadAt + 80);
   // Harmony with stripped special tokens: `analysis…assistantfinal…`.
-  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return { hold: leadAt, resume: from };
+  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return leadAt;
   // Functionary v3.2 header line: a lone identifier that names a tool (or `all`).
   const header = /^([A-Za-z_][\w.-]*)(\n|$)/.exec(lead);
   if (header && leadAt + header[0].length <= n) {
@@ -172,21 +215,80 @@ function rawHoldPoint(
     const complete = header[2] === "\n";
     const known = name === "all" || tools.some((t) => t.name === name);
     const maybe = name.length <= 64 && ("all".startsWith(name) || tools.some((t) => t.name.startsWith(name)));
-    if ((complete && known) || (!complete && leadAt + header[0].length === n && maybe)) return { hold: leadAt, resume: from };
+    if ((complete && known) || (!complete && leadAt + header[0].length === n && maybe)) return leadAt;
+  }
+  return undefined;
+}
+
+/** The text is held from `hold` (an undecided construct starts there). */
+function rawHoldPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts): HoldScan {
+  const n = text.length;
+  if (!facts.leadDecided) {
+    const lead = leadHold(text, from, tools);
+    if (lead !== undefined) return { hold: lead, resume: from };
+    // A whole lead (one character after it has come) that opens nothing never will.
+    facts.leadDecided = n > skipWs(text, from) + 80;
   }
   let i = Math.max(from, resume);
   while (i < n) {
-    const r = construct(text, i, markers, starts);
+    // Any other character is stepped over by `construct`: jump to the next one that may matter.
+    SIGNIFICANT.lastIndex = i;
+    if (SIGNIFICANT.exec(text) === null) break;
+    i = SIGNIFICANT.lastIndex - 1;
+    const r = construct(text, i);
     if ("hold" in r) return { hold: r.hold, resume: Math.min(i, r.hold) };
     i = r.next;
   }
   // A last line that is one token could be the header of a marker that follows
   // (`functions.x:0 <|tool_call_argument_begin|>`); the last word could become `name(`.
-  const tailText = text.slice(Math.max(from, n - 200));
-  const line = LONE_TOKEN_LINE.exec(tailText);
-  if (line) return { hold: n - line[1]!.length, resume: n };
-  const tail = /[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/.exec(tailText);
-  return { hold: tail ? n - tail[0].length : n, resume: n };
+  const tailStart = Math.max(from, n - 200);
+  const line = loneTokenLine(text, tailStart, n);
+  if (line > 0) return { hold: n - line, resume: n };
+  return { hold: n - tailWord(text, tailStart, n), resume: n };
+}
+
+const BLANK = /[ \t]/;
+const TOKEN_CHAR = /[\w.:-]/;
+
+/**
+ * The length of {@link LONE_TOKEN_LINE}'s group in `text[start, end)` (0 when it does not match):
+ * the window's last line (from its last line break, or from `start`) when that line is one token.
+ * The group holds no line break, so only that line can match.
+ */
+function loneTokenLine(text: string, start: number, end: number): number {
+  // Read backwards over what the group allows (blanks, the token, blanks); any other character
+  // before the line's start means no match.
+  let k = end;
+  while (k > start && BLANK.test(text[k - 1]!)) k--;
+  const tokenEnd = k;
+  while (k > start && TOKEN_CHAR.test(text[k - 1]!)) k--;
+  if (k === tokenEnd || !WORD_START.test(text[k]!)) return 0;
+  while (k > start && BLANK.test(text[k - 1]!)) k--;
+  return k === start || text[k - 1] === "\n" ? end - k : 0;
+}
+
+const WORD_CHAR = /[A-Za-z0-9_]/;
+const WORD_OR_DOT = /[A-Za-z0-9_.]/;
+const WORD_START = /[A-Za-z_]/;
+const SPACE = /\s/;
+
+/**
+ * The length of the match of `/[A-Za-z_](?:[\w.]*\w)?(?:\(\s*)?$/` in `text[start, end)` (0 when
+ * none): a last word that could become `name(`, with a `(` and spaces after it. Read backwards
+ * from the end; the regular expression would retry at every word start of the window.
+ */
+function tailWord(text: string, start: number, end: number): number {
+  let e = end;
+  while (e > start && SPACE.test(text[e - 1]!)) e--;
+  if (e > start && text[e - 1] === "(") e--;
+  else if (e !== end) return 0;
+  // The word ends at `e` with a word character.
+  if (e <= start || !WORD_CHAR.test(text[e - 1]!)) return 0;
+  let r = e;
+  while (r > start && WORD_OR_DOT.test(text[r - 1]!)) r--;
+  // The leftmost start: the first letter or `_` of the run.
+  for (let s = r; s < e; s++) if (WORD_START.test(text[s]!)) return end - s;
+  return 0;
 }
 
 /** A line holding one identifier-like token (a call header such as `functions.search_code:0`). */
@@ -215,12 +317,11 @@ function lineStart(text: string, i: number): boolean {
 }
 
 /** Classify the text at `i`: hold from a position, or continue at `next`. */
-function construct(text: string, i: number, markers: readonly string[], starts: ReadonlySet<string>): Scan {
+function construct(text: string, i: number): Scan {
   const c = text[i]!;
   const n = text.length;
-  const rest = text.slice(i, i + 80);
 
-  if (starts.has(c)) {
+  if (MARKER_STARTS.has(c)) {
     for (const [open, close] of OPENERS) {
       open.lastIndex = i;
       const m = open.exec(text);
@@ -230,9 +331,12 @@ function construct(text: string, i: number, markers: readonly string[], starts: 
         return cm ? { next: cm.index + cm[0].length } : { hold: i };
       }
     }
-    const closer = CLOSERS.exec(rest);
-    if (closer && closer.index === 0) return { next: i + closer[0].length };
-    for (const mk of markers) {
+    // A closer within the next 80 characters that starts here.
+    CLOSER_AT.lastIndex = 0;
+    const closer = CLOSER_AT.exec(text.slice(i, i + 80));
+    if (closer) return { next: i + closer[0].length };
+    // A marker here starts with `c` (one that the text's end cuts short too).
+    for (const mk of MARKERS_BY_START.get(c) ?? []) {
       if (text.startsWith(mk, i) || (n - i < mk.length && mk.startsWith(text.slice(i)))) return { hold: headerStart(text, i) };
     }
     for (const lit of REASONING_MARKERS) {
@@ -371,9 +475,10 @@ export class StreamFilter {
   readonly #tools: readonly OfferedTool[];
   readonly #prefilled: boolean;
   readonly #validate: ArgumentValidator | undefined;
-  readonly #markers: readonly string[];
-  readonly #starts: ReadonlySet<string>;
   readonly #structural: RegExp | undefined;
+  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1 };
+  /** The `from` that `#facts.leadDecided` was found for. */
+  #leadFrom = 0;
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -383,8 +488,6 @@ export class StreamFilter {
     this.#tools = tools;
     this.#prefilled = opts.prefilledReasoning === true;
     this.#validate = opts.validate;
-    this.#markers = MARKERS;
-    this.#starts = MARKER_STARTS;
     this.#structural = structuralPattern(tools);
   }
 
@@ -396,14 +499,21 @@ export class StreamFilter {
   /** Add a streamed delta; returns the newly visible text (possibly `""`). */
   push(delta: string): string {
     if (this.#result !== undefined) throw new Error("StreamFilter.push after end()");
+    const base = this.#buffer.length;
     this.#buffer += delta;
+    const facts = this.#facts;
+    noteDelta(facts, delta, base);
     let from = 0;
     if (this.#prefilled) {
       const closer = CLOSERS.exec(this.#buffer);
       if (!closer) return "";
       from = closer.index + closer[0].length;
     }
-    const scan = holdPoint(this.#buffer, from, this.#resume, this.#markers, this.#starts, this.#tools, this.#structural);
+    if (from !== this.#leadFrom) {
+      facts.leadDecided = false;
+      this.#leadFrom = from;
+    }
+    const scan = holdPoint(this.#buffer, from, this.#resume, this.#tools, facts, this.#structural);
     this.#resume = scan.resume;
     const hold = scan.hold;
     // The visible text depends only on the text before the hold point, which only grows.
@@ -485,6 +595,13 @@ const WS = /\s/;
  * `undefined` when `shown` is not a prefix of `target` in that sense.
  */
 function coveredPrefix(shown: string, target: string): { at: number; whole: boolean } | undefined {
+  if (target.startsWith(shown)) {
+    // The usual case, without a walk over every character: the walk below would match every
+    // character and stop before the shown text's trailing whitespace.
+    let at = shown.length;
+    while (at > 0 && WS.test(shown[at - 1]!)) at--;
+    return { at, whole: true };
+  }
   let i = 0;
   let j = 0;
   while (j < shown.length) {
