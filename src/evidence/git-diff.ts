@@ -35,6 +35,13 @@
  * - Denied files (deny-list) are never shown; the note only counts them. A rename counts as
  *   denied when either its old or its new path is denied (a hunk of `.env` → `env.example` shows
  *   the old secret values as removed lines).
+ * - Files whose content on either side of the diff holds a private-key block
+ *   (`sandbox/secret-content.ts`, the rule `read_evidence` applies) are not shown either, whatever
+ *   their names, and neither is a working-tree file the workspace refuses to open (more than one
+ *   hard link): a hunk shows the removed lines of a key deleted long ago, or a key's middle lines
+ *   without its armour. Each side is the whole file, not the hunk: the committed blobs are
+ *   pre-filtered with `git grep` for the armour words and confirmed with `git cat-file blob`; the
+ *   working-tree file is opened through the workspace ({@link withheldFiles}).
  *
  * Records: `path` = the new path (the old path for a deleted file), `name` = the same path,
  * `start_line..end_line` = the hunk's new-file range; for a hunk that only deletes lines the
@@ -58,6 +65,7 @@ import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isInside } from "../paths.js";
 import { isCleanRelative } from "./sandbox/path-policy.js";
 import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
+import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
 import { hasInvisibleUnicode } from "./sandbox/text-file.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -155,10 +163,12 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   const fileDenied = (f: { path: string; oldPath?: string }) =>
     isDeniedPath(f.path) || (f.oldPath !== undefined && isDeniedPath(f.oldPath));
   const unsafeFiles = new Set([...files.filter(unsafe).map((f) => f.path), ...hunks.filter(unsafe).map((h) => h.path)]);
-  const visible = hunks.filter((h) => !unsafe(h) && !fileDenied(h));
+  const visibleHunks = hunks.filter((h) => !unsafe(h) && !fileDenied(h));
   const deniedFiles = new Set(files.filter((f) => !unsafe(f) && fileDenied(f)).map((f) => f.path));
   for (const h of hunks) if (!unsafe(h) && fileDenied(h)) deniedFiles.add(h.path);
-  const shownFiles = files.filter((f) => !unsafe(f) && !fileDenied(f));
+  const withheld = await withheldFiles(ws, repo, visibleHunks, baseSha, headSha, signal);
+  const visible = visibleHunks.filter((h) => !withheld.has(h.path));
+  const shownFiles = files.filter((f) => !unsafe(f) && !fileDenied(f) && !withheld.has(f.path));
 
   const evidence: Evidence[] = [];
   let chars = 0;
@@ -183,8 +193,8 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
   if (shownFiles.length === 0 && visible.length === 0) {
     // A path that is not in the working tree and shows no change (a deleted file would): a typo,
     // answered as a read would be (NOT_FOUND, with close names).
-    if (pathspec !== undefined && head === undefined && deniedFiles.size + unsafeFiles.size === 0) await ws.resolve(pathspec);
-    const none = deniedFiles.size + unsafeFiles.size > 0 ? "No changes to show" : "No changes";
+    if (pathspec !== undefined && head === undefined && deniedFiles.size + unsafeFiles.size + withheld.size === 0) await ws.resolve(pathspec);
+    const none = deniedFiles.size + unsafeFiles.size + withheld.size > 0 ? "No changes to show" : "No changes";
     notes.push(plain(`${none} (${what}${pathspec ? ` under ${pathspec}` : ""}).`));
     if (head === undefined) notes.push(plain("Untracked files are not shown."));
     if (head !== undefined && base === undefined) {
@@ -200,10 +210,89 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
     if (cutHunk) notes.push(plain(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`));
   }
   if (deniedFiles.size > 0) notes.push(plain(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`));
+  const withheldFor = (why: WithheldReason) => [...withheld.values()].filter((w) => w === why).length;
+  if (withheldFor("private_key") > 0) notes.push(plain(`${withheldFor("private_key")} changed file(s) holding a private key are not shown.`));
+  if (withheldFor("hard_link") > 0) notes.push(plain(`${withheldFor("hard_link")} changed file(s) with more than one hard link are not shown.`));
   if (unsafeFiles.size > 0) {
     notes.push(plain(`${unsafeFiles.size} change(s) with invalid paths (outside the work tree; a damaged or forged git index) are not shown.`));
   }
   return { evidence, total, truncated, note: joinAdvice(...notes) };
+}
+
+/** Why a changed file's hunks are withheld: a side holds a private key, or its working-tree file has several hard links. */
+type WithheldReason = "private_key" | "hard_link";
+
+/** Words every private-key block holds (PEM/OpenPGP armour, PuTTY key files); `git grep` pre-filters blobs by them. */
+const KEY_WORDS = ["PRIVATE KEY", "PuTTY-User-Key-File-"];
+
+/** Pathspecs per `git grep` run (keeps the argument list short). */
+const GREP_PATHS_PER_RUN = 500;
+
+/**
+ * The changed files whose hunks must not be shown, by new path (see the module rules): either
+ * side holds a private-key block, or the working-tree side is refused by the workspace (hard
+ * links, a key found when opening). Old side: `baseSha`; new side: `headSha`, else the working tree.
+ */
+async function withheldFiles(
+  ws: Workspace,
+  repo: Repo,
+  hunks: readonly Hunk[],
+  baseSha: string,
+  headSha: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Map<string, WithheldReason>> {
+  const withheld = new Map<string, WithheldReason>();
+  const byFile = new Map<string, string>();
+  for (const h of hunks) byFile.set(h.path, h.oldPath ?? h.path);
+  if (byFile.size === 0) return withheld;
+  const oldSide = await blobsHoldingKeys(ws, repo, baseSha, [...new Set(byFile.values())], signal);
+  const newSide = headSha === undefined ? new Set<string>() : await blobsHoldingKeys(ws, repo, headSha, [...byFile.keys()], signal);
+  for (const [file, old] of byFile) {
+    if (oldSide.has(old) || newSide.has(file)) withheld.set(file, "private_key");
+    else if (headSha === undefined) {
+      const why = await workingTreeRefusal(ws, file);
+      if (why !== undefined) withheld.set(file, why);
+    }
+  }
+  return withheld;
+}
+
+/** Of `paths` (relative to the root), those whose blob at commit `sha` holds a private-key block. */
+async function blobsHoldingKeys(ws: Workspace, repo: Repo, sha: string, paths: readonly string[], signal: AbortSignal | undefined): Promise<Set<string>> {
+  const found = new Set<string>();
+  const env = gitEnv(repo.nested ? undefined : path.dirname(ws.root));
+  for (let i = 0; i < paths.length; i += GREP_PATHS_PER_RUN) {
+    const chunk = paths.slice(i, i + GREP_PATHS_PER_RUN);
+    const args = [...repo.filterArgs, "grep", "-l", "-z", "--no-color", "--fixed-strings", ...KEY_WORDS.flatMap((w) => ["-e", w]), sha, "--", ...chunk];
+    // `sha` is a hex object id from rev-parse (git grep takes no --end-of-options before its revisions).
+    const res = await rawGit(ws.root, args, env, signal, MAX_NUMSTAT_BYTES);
+    // Exit 1: no match. Anything else but 0 cannot be checked, so every file of the run is withheld.
+    if (res.code !== 0 && res.code !== 1) {
+      for (const p of chunk) found.add(p);
+      continue;
+    }
+    const prefix = `${sha}:`;
+    for (const name of res.stdout.toString("utf8").split("\0")) {
+      if (!name.startsWith(prefix)) continue;
+      const rel = name.slice(prefix.length);
+      // `<sha>:./<path>`: the path relative to the root, as git grep printed it.
+      const blob = await rawGit(ws.root, [...repo.filterArgs, "cat-file", "blob", `${sha}:./${rel}`], env, signal, MAX_SECRET_SCAN_BYTES);
+      if (blob.code !== 0 || bytesHavePrivateKeyBlock(blob.stdout)) found.add(rel);
+    }
+  }
+  return found;
+}
+
+/** Why the workspace refuses to open the working-tree file `rel`, if it does (a missing file is no refusal). */
+async function workingTreeRefusal(ws: Workspace, rel: string): Promise<WithheldReason | undefined> {
+  try {
+    const f = await ws.openFile(rel);
+    await f.handle.close().catch(() => undefined);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ToolError) || err.code !== "DENIED") return undefined;
+    return /hard link/.test(err.message) ? "hard_link" : "private_key";
+  }
 }
 
 function optionalRef(v: string | undefined, name: string): string | undefined {

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
   rmSync,
@@ -447,6 +448,75 @@ describe("read_git_diff: secrets and budgets", () => {
     const worktree = await readGitDiff(ws, d({ base: "HEAD" }));
     noSecret(worktree);
     expect(worktree.evidence).toEqual([]);
+  });
+
+  /** An OpenSSH private key block whose base64 lines carry the leak marker. */
+  const keyBlock = (n: number) =>
+    ["-----BEGIN OPENSSH PRIVATE KEY-----", ...Array.from({ length: n }, (_, i) => `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ${SECRET}${String(i).padStart(4, "0")}AAAA`), "-----END OPENSSH PRIVATE KEY-----", ""].join("\n");
+
+  it("a private key under a harmless name is not shown by a diff: added, deleted, edited in its middle, in the working tree, or renamed", async () => {
+    const r = repo("key-in-history", { "a.txt": "a\n" });
+    putFile(r, "notes/deploy.txt", keyBlock(30));
+    commitAll(r, "add key");
+    // Edit one line in the middle of the key: the hunk holds neither armour line.
+    putFile(r, "notes/deploy.txt", keyBlock(30).replace(`${SECRET}0015`, `${SECRET}9999`));
+    putFile(r, "a.txt", "b\n");
+    commitAll(r, "edit key");
+    git(r, "rm", "-q", "notes/deploy.txt");
+    commitAll(r, "remove key");
+    const ws = await Workspace.open(r);
+    const added = await readGitDiff(ws, d({ base: "HEAD~3", head: "HEAD~2" }));
+    noSecret(added);
+    expect(added.evidence).toEqual([]);
+    expect(noteOf(added)).toBe("No changes to show (HEAD~3 against HEAD~2). 1 changed file(s) holding a private key are not shown.");
+    const middle = await readGitDiff(ws, d({ base: "HEAD~2", head: "HEAD~1" }));
+    noSecret(middle);
+    // The other file's change is still shown.
+    expect(middle.evidence.map((e) => e.path)).toEqual(["a.txt"]);
+    expect(noteOf(middle)).toBe("HEAD~2 against HEAD~1: 1 file(s) changed: a.txt (+1 -1). 1 changed file(s) holding a private key are not shown.");
+    const removed = await readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" }));
+    noSecret(removed);
+    expect(removed.evidence).toEqual([]);
+    // Deleted in the working tree (old side only), then a new key in the working tree (new side only).
+    git(r, "reset", "-q", "--hard", "HEAD~1");
+    rmSync(path.join(r, "notes/deploy.txt"));
+    const deletedInTree = await readGitDiff(ws, d());
+    noSecret(deletedInTree);
+    expect(deletedInTree.evidence).toEqual([]);
+    git(r, "reset", "-q", "--hard", "HEAD~2");
+    putFile(r, "a.txt", keyBlock(3));
+    const inTree = await readGitDiff(ws, d({ path: "a.txt" }));
+    noSecret(inTree);
+    expect(inTree.evidence).toEqual([]);
+    // Renamed with an edit: neither name is on the deny-list.
+    git(r, "checkout", "-q", "--", "a.txt");
+    putFile(r, "notes/deploy.txt", keyBlock(30));
+    commitAll(r, "key again");
+    git(r, "mv", "notes/deploy.txt", "notes/old.txt");
+    putFile(r, "notes/old.txt", keyBlock(30).replace(`${SECRET}0029`, `${SECRET}7777`));
+    commitAll(r, "rename key");
+    const renamed = await readGitDiff(ws, d({ base: "HEAD~1", head: "HEAD" }));
+    noSecret(renamed);
+    expect(renamed.evidence).toEqual([]);
+  });
+
+  it("a source file that only mentions the key armour is still diffed", async () => {
+    const r = repo("key-mention", { "check.py": 'MARK = "-----BEGIN RSA PRIVATE KEY-----"\n' });
+    putFile(r, "check.py", 'MARK = "-----BEGIN RSA PRIVATE KEY-----"\nOTHER = 1\n');
+    const res = await readGitDiff(await Workspace.open(r), d());
+    expect(res.evidence.map((e) => e.snippet)).toEqual(['@@ -1 +1,2 @@\n MARK = "-----BEGIN RSA PRIVATE KEY-----"\n+OTHER = 1']);
+  });
+
+  it("a working-tree file hard-linked to a file outside the root is not shown by a diff", async () => {
+    const r = repo("hardlink-diff", { "notes.txt": "harmless\n" });
+    rmSync(path.join(r, "notes.txt"));
+    // Its own outside file: a second link to the shared one would change other tests' outcomes.
+    putFile(w, "outside-linked/secret.txt", `${SECRET}-linked\n`);
+    linkSync(path.join(w, "outside-linked/secret.txt"), path.join(r, "notes.txt"));
+    const res = await readGitDiff(await Workspace.open(r), d());
+    noSecret(res);
+    expect(res.evidence).toEqual([]);
+    expect(noteOf(res)).toBe("No changes to show (working tree against HEAD). Untracked files are not shown. 1 changed file(s) with more than one hard link are not shown.");
   });
 
   it("option-like paths are plain pathspecs and ref tricks are refused", async () => {
