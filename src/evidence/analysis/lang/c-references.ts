@@ -95,10 +95,10 @@ function cPath(node: SyntaxNode): string[] | undefined {
   }
 }
 
-/** The node of the last part of a path node (for the use's line). */
-function lastNode(node: SyntaxNode): SyntaxNode {
+/** The node of the last part of a path node (for the use's line), reached through `c` (its parents are remembered). */
+function lastNode(node: SyntaxNode, c: ReferenceCollector): SyntaxNode {
   for (let n = node, i = 0; i < 32; i++) {
-    const next = n.childForFieldName("name") ?? n.childForFieldName("field");
+    const next = c.field(n, "name") ?? c.field(n, "field");
     if (next === null) return n;
     n = next;
   }
@@ -211,12 +211,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind): boolean => {
     const path = cPath(node);
     if (path === undefined) return false;
-    pathUse(path, lastNode(node), ctx, use);
+    pathUse(path, lastNode(node, c), ctx, use);
     return true;
   };
 
   const walkChildren = (node: SyntaxNode, ctx: Ctx, use: UseKind = ctx.use) => {
-    for (const k of namedChildren(node)) walk(k, { ...ctx, use, depth: ctx.depth + 1 });
+    for (const k of c.children(node)) walk(k, { ...ctx, use, depth: ctx.depth + 1 });
   };
 
   /** A declarator: the declared name is skipped; sizes, default values and parameter types are walked. */
@@ -229,15 +229,15 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       if (n.id === name?.id) {
         // A qualified declared name (`int A::count = 0;`) names its scope.
         if (n.type === "qualified_identifier") {
-          const scope = n.childForFieldName("scope");
+          const scope = c.field(n, "scope");
           if (scope !== null) usePath(scope, ctx, "type");
         }
         continue;
       }
       if (DECLARATOR_WRAPPERS.has(n.type)) {
-        for (const k of namedChildren(n)) {
-          if (k.type === "parameter_list") walkParams(namedChildren(k), ctx, false);
-          else if (n.type === "init_declarator" && k.id === n.childForFieldName("value")?.id) walk(k, { ...ctx, use: "value", depth: ctx.depth + 1 });
+        for (const k of c.children(n)) {
+          if (k.type === "parameter_list") walkParams(c.children(k), ctx, false);
+          else if (n.type === "init_declarator" && k.id === c.field(n, "value")?.id) walk(k, { ...ctx, use: "value", depth: ctx.depth + 1 });
           else stack.push(k);
         }
       } else walk(n, { ...ctx, use: "value", depth: ctx.depth + 1 });
@@ -246,26 +246,26 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
 
   const walkParams = (params: readonly SyntaxNode[], ctx: Ctx, bind: boolean) => {
     for (const p of params) {
-      const type = p.childForFieldName("type");
+      const type = c.field(p, "type");
       if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
-      const d = p.childForFieldName("declarator");
+      const d = c.field(p, "declarator");
       const tp = typePath(type);
       if (d !== null) walkDeclarator(d, ctx, bind, tp);
-      const dflt = p.childForFieldName("default_value");
+      const dflt = c.field(p, "default_value");
       if (dflt !== null) walk(dflt, { ...ctx, use: "value", depth: ctx.depth + 1 });
     }
   };
 
   const walkClass = (node: SyntaxNode, ctx: Ctx) => {
-    const nameNode = node.childForFieldName("name");
-    const body = node.childForFieldName("body");
+    const nameNode = c.field(node, "name");
+    const body = c.field(node, "body");
     const namePath = nameNode === null ? undefined : cPath(nameNode);
     const name = namePath?.[namePath.length - 1];
     const chain = name !== undefined && !c.inFunction ? [...ctx.chain, ...(namePath ?? [])] : ctx.chain;
     const bases: string[][] = [];
-    for (const k of namedChildren(node)) {
+    for (const k of c.children(node)) {
       if (k.type !== "base_class_clause") continue;
-      for (const b of namedChildren(k)) {
+      for (const b of c.children(k)) {
         const p = cPath(b);
         // The base as written, then as read in each enclosing namespace (`class C : public Shape` in `namespace geo`).
         if (p !== undefined) for (const prefix of [[], ...lookupPrefixes(ctx, false)]) bases.push([...prefix, ...p]);
@@ -276,11 +276,11 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     if (body === null) return;
     if (name !== undefined && !c.inFunction) c.pushContext(chain.join("."));
     const scope = c.pushScope("block");
-    for (const f of namedChildren(body)) {
+    for (const f of c.children(body)) {
       if (f.type !== "field_declaration") continue;
-      const tp = typePath(f.childForFieldName("type"));
+      const tp = typePath(c.field(f, "type"));
       if (tp === undefined) continue;
-      for (const d of f.childrenForFieldName("declarator")) {
+      for (const d of c.fields(f, "declarator")) {
         const n = declaredNameNode(d);
         if (n?.type === "field_identifier" || n?.type === "identifier") scope.types.set(n.text, tp);
       }
@@ -291,12 +291,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   const walkFunction = (node: SyntaxNode, ctx: Ctx) => {
-    const type = node.childForFieldName("type");
+    const type = c.field(node, "type");
     if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
-    const declarator = node.childForFieldName("declarator");
+    const declarator = c.field(node, "declarator");
     let fnDecl: SyntaxNode | null = declarator;
-    for (let i = 0; fnDecl !== null && fnDecl.type !== "function_declarator" && i < 16; i++) fnDecl = fnDecl.childForFieldName("declarator");
-    const nameNode = fnDecl?.childForFieldName("declarator") ?? null;
+    for (let i = 0; fnDecl !== null && fnDecl.type !== "function_declarator" && i < 16; i++) fnDecl = c.field(fnDecl, "declarator");
+    const nameNode = fnDecl === null ? null : c.field(fnDecl, "declarator");
     const namePath = nameNode === null ? undefined : cPath(nameNode);
     let chain = ctx.chain;
     let qualified: string | undefined;
@@ -304,16 +304,16 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       chain = [...ctx.chain, ...namePath.slice(0, -1)];
       qualified = [...chain, namePath[namePath.length - 1] as string].join(".");
       if (nameNode?.type === "qualified_identifier") {
-        const scope = nameNode.childForFieldName("scope");
+        const scope = c.field(nameNode, "scope");
         if (scope !== null) usePath(scope, ctx, "type");
       }
     }
     if (qualified !== undefined) c.pushContext(qualified);
     const inner: Ctx = { ...ctx, chain, inClass: chain.length > 0, depth: ctx.depth + 1 };
     c.pushScope("function", functionLocals(node));
-    const params = fnDecl?.childForFieldName("parameters");
-    if (params) walkParams(namedChildren(params), inner, true);
-    for (const k of namedChildren(node)) {
+    const params = fnDecl === null ? null : c.field(fnDecl, "parameters");
+    if (params) walkParams(c.children(params), inner, true);
+    for (const k of c.children(node)) {
       if (k.id === type?.id || k.id === declarator?.id) continue;
       walk(k, { ...inner, use: "value" });
     }
@@ -322,18 +322,17 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   const walkDeclaration = (node: SyntaxNode, ctx: Ctx) => {
-    const type = node.childForFieldName("type");
+    const type = c.field(node, "type");
     const tp = typePath(type);
     if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
     let autoNew: string[] | undefined;
-    for (const d of node.childrenForFieldName("declarator")) {
-      if (d === null) continue;
-      const value = d.type === "init_declarator" ? d.childForFieldName("value") : null;
-      if (value?.type === "new_expression") autoNew = typePath(value.childForFieldName("type"));
+    for (const d of c.fields(node, "declarator")) {
+      const value = d.type === "init_declarator" ? c.field(d, "value") : null;
+      if (value?.type === "new_expression") autoNew = typePath(c.field(value, "type"));
       walkDeclarator(d, ctx, c.inFunction, tp ?? autoNew);
     }
-    for (const k of namedChildren(node)) {
-      if (k.id === type?.id || node.childrenForFieldName("declarator").some((d) => d?.id === k.id)) continue;
+    for (const k of c.children(node)) {
+      if (k.id === type?.id || c.fields(node, "declarator").some((d) => d.id === k.id)) continue;
       walk(k, { ...ctx, use: "value", depth: ctx.depth + 1 });
     }
   };
@@ -341,7 +340,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   const walk = (node: SyntaxNode, ctx: Ctx): void => {
     if (ctx.depth > MAX_DEPTH || SKIP.has(node.type)) return;
     const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
-    if (CLASS_SPECIFIERS.has(node.type) && node.childForFieldName("body") !== null) {
+    if (CLASS_SPECIFIERS.has(node.type) && c.field(node, "body") !== null) {
       walkClass(node, deeper);
       return;
     }
@@ -358,35 +357,35 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
         walkParams([node], deeper, false);
         return;
       case "type_definition": {
-        const type = node.childForFieldName("type");
+        const type = c.field(node, "type");
         if (type !== null) walk(type, { ...deeper, use: "type" });
-        for (const d of node.childrenForFieldName("declarator")) if (d !== null) walkDeclarator(d, deeper, false, undefined);
+        for (const d of c.fields(node, "declarator")) walkDeclarator(d, deeper, false, undefined);
         return;
       }
       case "namespace_definition": {
-        const nameNode = node.childForFieldName("name");
+        const nameNode = c.field(node, "name");
         const path = nameNode === null ? [] : nameNode.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
-        const body = node.childForFieldName("body");
+        const body = c.field(node, "body");
         if (body !== null) walkChildren(body, { ...deeper, chain: [...ctx.chain, ...path], inClass: false });
         return;
       }
       case "enum_specifier": {
-        const name = node.childForFieldName("name");
-        const body = node.childForFieldName("body");
+        const name = c.field(node, "name");
+        const body = c.field(node, "body");
         if (body === null) {
           if (name !== null) usePath(name, ctx, "type");
           return;
         }
-        for (const e of namedChildren(body)) {
-          const v = e.childForFieldName("value");
+        for (const e of c.children(body)) {
+          const v = c.field(e, "value");
           if (v !== null) walk(v, { ...deeper, use: "value" });
         }
         return;
       }
       case "function_declarator": {
         // Outside a declaration only in a region the parser gave up on (`EXPORT(type) f(args);`): the name is declared.
-        const params = node.childForFieldName("parameters");
-        if (params !== null) walkParams(namedChildren(params), deeper, false);
+        const params = c.field(node, "parameters");
+        if (params !== null) walkParams(c.children(params), deeper, false);
         return;
       }
       case "enumerator":
@@ -397,13 +396,13 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       case "preproc_function_def":
         return;
       case "preproc_ifdef": {
-        const name = node.childForFieldName("name");
+        const name = c.field(node, "name");
         if (name !== null) usePath(name, ctx, "value");
-        for (const k of namedChildren(node)) if (k.id !== name?.id) walk(k, deeper);
+        for (const k of c.children(node)) if (k.id !== name?.id) walk(k, deeper);
         return;
       }
       case "using_declaration": {
-        const target = namedChildren(node).find((k) => k.type === "qualified_identifier" || k.type === "identifier");
+        const target = c.children(node).find((k) => k.type === "qualified_identifier" || k.type === "identifier");
         const path = target === undefined ? undefined : cPath(target);
         if (path === undefined || target === undefined) return;
         if (node.children.some((k) => k?.type === "namespace")) {
@@ -411,53 +410,53 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
           usePath(target, ctx, "import");
         } else {
           usingNames.set(path[path.length - 1] as string, path);
-          c.use(path, lastNode(target), "import");
+          c.use(path, lastNode(target, c), "import");
         }
         return;
       }
       case "alias_declaration": {
-        const type = node.childForFieldName("type");
+        const type = c.field(node, "type");
         if (type !== null) walk(type, { ...deeper, use: "type" });
         return;
       }
       case "template_declaration": {
-        const params = node.childForFieldName("parameters");
+        const params = c.field(node, "parameters");
         const names: string[] = [];
-        for (const p of params ? namedChildren(params) : []) {
-          const n = p.childForFieldName("name") ?? namedChildren(p).find((k) => k.type === "type_identifier" || k.type === "identifier");
+        for (const p of params ? c.children(params) : []) {
+          const n = c.field(p, "name") ?? c.children(p).find((k) => k.type === "type_identifier" || k.type === "identifier");
           if (n !== undefined && n !== null) names.push(n.text);
-          const dflt = p.childForFieldName("default_type") ?? p.childForFieldName("default_value");
+          const dflt = c.field(p, "default_type") ?? c.field(p, "default_value");
           if (dflt !== null) walk(dflt, { ...deeper, use: "type" });
         }
         c.pushScope("block", names);
-        for (const k of namedChildren(node)) if (k.id !== params?.id) walk(k, deeper);
+        for (const k of c.children(node)) if (k.id !== params?.id) walk(k, deeper);
         c.popScope();
         return;
       }
       case "lambda_expression": {
         c.pushScope("function", functionLocals(node));
-        const decl = node.childForFieldName("declarator");
-        const params = decl?.childForFieldName("parameters");
-        if (params) walkParams(namedChildren(params), deeper, true);
-        const body = node.childForFieldName("body");
+        const decl = c.field(node, "declarator");
+        const params = decl === null ? null : c.field(decl, "parameters");
+        if (params) walkParams(c.children(params), deeper, true);
+        const body = c.field(node, "body");
         if (body !== null) walk(body, { ...deeper, use: "value" });
         c.popScope();
         return;
       }
       case "call_expression": {
-        const fn = node.childForFieldName("function");
+        const fn = c.field(node, "function");
         if (fn !== null && !usePath(fn, ctx, "call")) walk(fn, { ...deeper, use: "value" });
         else if (fn?.type === "field_expression") walkReceiver(fn, deeper);
         if (fn !== null && (fn.type === "template_function" || fn.type === "qualified_identifier" || fn.type === "field_expression")) walkTemplateArgs(fn, deeper);
-        const args = node.childForFieldName("arguments");
+        const args = c.field(node, "arguments");
         if (args !== null) walk(args, { ...deeper, use: "value" });
         return;
       }
       case "new_expression": {
-        const type = node.childForFieldName("type");
+        const type = c.field(node, "type");
         if (type !== null && !usePath(type, ctx, "call")) walk(type, { ...deeper, use: "type" });
         if (type !== null) walkTemplateArgs(type, deeper);
-        for (const k of namedChildren(node)) if (k.id !== type?.id) walk(k, { ...deeper, use: "value" });
+        for (const k of c.children(node)) if (k.id !== type?.id) walk(k, { ...deeper, use: "value" });
         return;
       }
       case "field_expression": {
@@ -482,7 +481,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       case "struct_specifier":
       case "union_specifier":
       case "class_specifier": {
-        const name = node.childForFieldName("name");
+        const name = c.field(node, "name");
         if (name !== null) usePath(name, ctx, ctx.use === "inherit" ? "inherit" : "type");
         return;
       }
@@ -491,15 +490,15 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
         walkChildren(node, ctx, "type");
         return;
       case "cast_expression": {
-        const type = node.childForFieldName("type");
+        const type = c.field(node, "type");
         if (type !== null) walk(type, { ...deeper, use: "type" });
-        const value = node.childForFieldName("value");
+        const value = c.field(node, "value");
         if (value !== null) walk(value, { ...deeper, use: "value" });
         return;
       }
       case "field_initializer": {
         // `: member_(x)` in a constructor: the member is the class's own.
-        const kids = namedChildren(node);
+        const kids = c.children(node);
         const member = kids[0];
         if (member !== undefined && (member.type === "field_identifier" || member.type === "identifier")) c.use(["this", member.text], member, "value", ctx.chain.length > 0 ? { selfClass: ctx.chain.join(".") } : {});
         else if (member !== undefined) walk(member, { ...deeper, use: "call" });
@@ -513,19 +512,19 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
 
   /** The object of a field expression that is no path (`f().x`, `a[i]->x`), walked for its own uses. */
   const walkReceiver = (node: SyntaxNode, ctx: Ctx) => {
-    const arg = node.childForFieldName("argument");
+    const arg = c.field(node, "argument");
     if (arg !== null && cPath(arg) === undefined) walk(arg, { ...ctx, use: "value" });
   };
 
   /** The template arguments inside a (qualified) template name: type uses. */
   const walkTemplateArgs = (node: SyntaxNode, ctx: Ctx) => {
     for (let n: SyntaxNode | null = node, i = 0; n !== null && i < 32; i++) {
-      const args = n.childForFieldName("arguments");
+      const args = c.field(n, "arguments");
       if (args !== null && args.type === "template_argument_list") {
         walk(args, { ...ctx, use: "type" });
         return;
       }
-      n = n.childForFieldName("name") ?? n.childForFieldName("field");
+      n = c.field(n, "name") ?? c.field(n, "field");
     }
   };
 

@@ -21,7 +21,7 @@
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren, walkNodes } from "./syntax.js";
+import { namedChildren } from "./syntax.js";
 
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
@@ -83,43 +83,56 @@ function parameterNames(params: SyntaxNode | null): string[] {
 }
 
 /**
+ * Nodes of a function body whose insides bind no name of the function: nested scopes (their own
+ * `def`/`class` name is bound), decorators of a nested definition, literals, and `global`/`nonlocal`
+ * (read for the names they declare). Imports and comments hold no binding node.
+ */
+const OPAQUE = [
+  "function_definition", "class_definition", "decorator", "lambda", "list_comprehension", "set_comprehension",
+  "dictionary_comprehension", "generator_expression", "string", "global_statement", "nonlocal_statement",
+];
+
+/** Nodes that bind the names of their targets. */
+const BINDERS = ["assignment", "augmented_assignment", "named_expression", "for_statement", "as_pattern", "except_clause", "delete_statement"];
+
+/**
  * The names a function body binds (see the module comment), not entering nested scopes (whose
- * `def`/`class` names are bound here). Iterative.
+ * `def`/`class` names are bound here; `defs` gets the first line of the first one of each name).
+ * The binding nodes and the nodes not to enter are found by the grammar's own search
+ * (`descendantsOfType`, one call into the parser instead of one per node) and told apart by their
+ * byte ranges.
  */
 function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map()): Set<string> {
   const locals = new Set<string>();
   const declared = new Set<string>();
-  walkNodes(namedChildren(body), (n, push) => {
+  // The outermost opaque nodes, in document order (a node inside one comes after it and starts before its end).
+  const opaque: { start: number; end: number }[] = [];
+  for (const n of body.descendantsOfType(OPAQUE)) {
+    if (n === null || n.id === body.id) continue;
+    const last = opaque[opaque.length - 1];
+    if (last !== undefined && n.startIndex < last.end) continue;
+    opaque.push({ start: n.startIndex, end: n.endIndex });
+    const type = n.type;
+    if (type === "function_definition" || type === "class_definition") {
+      const name = n.childForFieldName("name");
+      if (name) {
+        locals.add(name.text);
+        const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
+        if (!defs.has(name.text)) defs.set(name.text, outer.startPosition.row + 1);
+      }
+    } else if (type === "global_statement" || type === "nonlocal_statement") {
+      for (const c of namedChildren(n)) if (c.type === "identifier") declared.add(c.text);
+    }
+  }
+  let r = 0;
+  for (const n of body.descendantsOfType(BINDERS)) {
+    if (n === null) continue;
+    const at = n.startIndex;
+    while (r < opaque.length && (opaque[r] as { end: number }).end <= at) r++;
+    const region = opaque[r];
+    // Inside the region, unless it starts where the region does and is its ancestor (`"a".x = 1`).
+    if (region !== undefined && region.start <= at && (at > region.start || n.endIndex <= region.end)) continue;
     switch (n.type) {
-      case "function_definition":
-      case "class_definition": {
-        const name = n.childForFieldName("name");
-        if (name) {
-          locals.add(name.text);
-          const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
-          defs.set(name.text, outer.startPosition.row + 1);
-        }
-        return "skip";
-      }
-      case "decorated_definition": {
-        const def = n.childForFieldName("definition");
-        if (def) push(def);
-        return "skip";
-      }
-      case "lambda":
-      case "list_comprehension":
-      case "set_comprehension":
-      case "dictionary_comprehension":
-      case "generator_expression":
-      case "string":
-      case "comment":
-      case "import_statement":
-      case "import_from_statement":
-        return "skip";
-      case "global_statement":
-      case "nonlocal_statement":
-        for (const c of namedChildren(n)) if (c.type === "identifier") declared.add(c.text);
-        return "skip";
       case "assignment":
       case "augmented_assignment":
         targetNames(n.childForFieldName("left"), locals);
@@ -145,7 +158,7 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
         break;
       default:
     }
-  });
+  }
   for (const d of declared) locals.delete(d);
   return locals;
 }
@@ -186,7 +199,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     const path = attributePath(node);
     if (path === undefined) return false;
     const head = path[0] as string;
-    const last = node.type === "attribute" ? (node.childForFieldName("attribute") as SyntaxNode) : node;
+    const last = node.type === "attribute" ? (c.field(node, "attribute") as SyntaxNode) : node;
     const extra = rangeNode ? { rangeNode } : {};
     if (ctx.self !== undefined && head === ctx.self.name && c.isLocal(head)) {
       if (path.length > 1) c.use(path, last, use, { ...extra, selfClass: ctx.self.cls });
@@ -205,21 +218,21 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   };
 
   const walkChildren = (node: SyntaxNode, ctx: Ctx) => {
-    for (const child of namedChildren(node)) walk(child, ctx);
+    for (const child of c.children(node)) walk(child, ctx);
   };
 
   const walkFunction = (def: SyntaxNode, ctx: Ctx, decorators: SyntaxNode[]) => {
-    const name = def.childForFieldName("name")?.text;
-    const params = def.childForFieldName("parameters");
-    const body = def.childForFieldName("body");
+    const name = c.field(def, "name")?.text;
+    const params = c.field(def, "parameters");
+    const body = c.field(def, "body");
     // Defaults and annotations are evaluated in the enclosing scope.
-    for (const p of params ? namedChildren(params) : []) {
-      const type = p.childForFieldName("type");
+    for (const p of params ? c.children(params) : []) {
+      const type = c.field(p, "type");
       if (type) walk(type, { ...ctx, use: "type" });
-      const value = p.childForFieldName("value");
+      const value = c.field(p, "value");
       if (value) walk(value, { ...ctx, use: "value" });
     }
-    const ret = def.childForFieldName("return_type");
+    const ret = c.field(def, "return_type");
     if (ret) walk(ret, { ...ctx, use: "type" });
     const paramNames = parameterNames(params);
     const direct = ctx.inClassBody;
@@ -230,10 +243,10 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body, defs) : [])], defs);
     for (const p of paramNames) scope.defs.delete(p);
     // Annotated parameters carry their type (`def f(x: C)`).
-    for (const p of params ? namedChildren(params) : []) {
+    for (const p of params ? c.children(params) : []) {
       if (p.type !== "typed_parameter" && p.type !== "typed_default_parameter") continue;
-      const pn = p.type === "typed_parameter" ? namedChildren(p).find((k) => k.type === "identifier")?.text : p.childForFieldName("name")?.text;
-      const t = annotatedType(p.childForFieldName("type"));
+      const pn = p.type === "typed_parameter" ? c.children(p).find((k) => k.type === "identifier")?.text : c.field(p, "name")?.text;
+      const t = annotatedType(c.field(p, "type"));
       if (pn && t) scope.types.set(pn, t);
     }
     const first = paramNames[0];
@@ -244,13 +257,13 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   };
 
   const walkClass = (def: SyntaxNode, ctx: Ctx) => {
-    const name = def.childForFieldName("name")?.text;
-    const supers = def.childForFieldName("superclasses");
+    const name = c.field(def, "name")?.text;
+    const supers = c.field(def, "superclasses");
     const classes = name ? [...ctx.classes, name] : ctx.classes;
     const bases: string[][] = [];
-    for (const s of supers ? namedChildren(supers) : []) {
+    for (const s of supers ? c.children(supers) : []) {
       if (s.type === "keyword_argument") {
-        const v = s.childForFieldName("value");
+        const v = c.field(s, "value");
         if (v) walk(v, { ...ctx, use: "value" });
         continue;
       }
@@ -259,7 +272,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       walk(s, { ...ctx, use: "inherit" });
     }
     if (name) c.classes.push({ name: classes.join("."), bases });
-    const body = def.childForFieldName("body");
+    const body = c.field(def, "body");
     if (!body) return;
     const qualified = classes.join(".");
     c.pushContext(qualified);
@@ -272,11 +285,10 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   const walkImport = (stmt: SyntaxNode) => {
     const line = stmt.startPosition.row + 1;
     if (stmt.type === "import_statement") {
-      for (const child of stmt.childrenForFieldName("name")) {
-        if (child === null) continue;
+      for (const child of c.fields(stmt, "name")) {
         if (child.type === "aliased_import") {
-          const name = child.childForFieldName("name")?.text;
-          const alias = child.childForFieldName("alias");
+          const name = c.field(child, "name")?.text;
+          const alias = c.field(child, "alias");
           if (name && alias) c.bind({ local: alias.text, specifier: name, line }, alias, true);
         } else {
           const head = child.text.split(".")[0] as string;
@@ -286,16 +298,16 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       return;
     }
     if (stmt.type === "future_import_statement") return;
-    const specifier = (stmt.childForFieldName("module_name")?.text ?? "").replace(/\s+/g, "");
+    const specifier = (c.field(stmt, "module_name")?.text ?? "").replace(/\s+/g, "");
     if (specifier === "") return;
-    const names = stmt.childrenForFieldName("name").filter((n): n is SyntaxNode => n !== null);
+    const names = c.fields(stmt, "name");
     if (names.length === 0) {
       c.bind({ local: "*", specifier, member: "*", line }, stmt, true);
       return;
     }
     for (const n of names) {
-      const nameNode = n.type === "aliased_import" ? n.childForFieldName("name") : n;
-      const alias = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
+      const nameNode = n.type === "aliased_import" ? c.field(n, "name") : n;
+      const alias = n.type === "aliased_import" ? c.field(n, "alias") : null;
       if (!nameNode) continue;
       const member = nameNode.text;
       c.bind({ local: alias?.text ?? member, specifier, member, line }, nameNode, false);
@@ -309,7 +321,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       case "comment":
         return;
       case "string":
-        for (const child of namedChildren(node)) if (child.type === "interpolation") walkChildren(child, { ...deeper, use: "value" });
+        for (const child of c.children(node)) if (child.type === "interpolation") walkChildren(child, { ...deeper, use: "value" });
         return;
       case "import_statement":
       case "import_from_statement":
@@ -317,12 +329,12 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         walkImport(node);
         return;
       case "decorated_definition": {
-        const decorators = namedChildren(node).filter((d) => d.type === "decorator");
+        const decorators = c.children(node).filter((d) => d.type === "decorator");
         for (const d of decorators) {
           const expr = d.firstNamedChild;
           if (expr && !usePath(expr, deeper, "call", d)) walk(expr, deeper);
         }
-        const def = node.childForFieldName("definition");
+        const def = c.field(node, "definition");
         if (def?.type === "function_definition") walkFunction(def, deeper, decorators);
         else if (def?.type === "class_definition") walkClass(def, deeper);
         return;
@@ -334,13 +346,13 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         walkClass(node, deeper);
         return;
       case "lambda": {
-        const params = node.childForFieldName("parameters");
-        for (const p of params ? namedChildren(params) : []) {
-          const v = p.childForFieldName("value");
+        const params = c.field(node, "parameters");
+        for (const p of params ? c.children(params) : []) {
+          const v = c.field(p, "value");
           if (v) walk(v, deeper);
         }
         c.pushScope("function", parameterNames(params));
-        const body = node.childForFieldName("body");
+        const body = c.field(node, "body");
         if (body) walk(body, { ...deeper, use: "value" });
         c.popScope();
         return;
@@ -350,11 +362,11 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       case "dictionary_comprehension":
       case "generator_expression": {
         const names = new Set<string>();
-        for (const k of namedChildren(node)) if (k.type === "for_in_clause") targetNames(k.childForFieldName("left"), names);
+        for (const k of c.children(node)) if (k.type === "for_in_clause") targetNames(c.field(k, "left"), names);
         c.pushScope("function", names);
-        for (const k of namedChildren(node)) {
+        for (const k of c.children(node)) {
           if (k.type === "for_in_clause") {
-            const right = k.childForFieldName("right");
+            const right = c.field(k, "right");
             if (right) walk(right, { ...deeper, use: "value" });
           } else walk(k, { ...deeper, use: "value" });
         }
@@ -368,16 +380,16 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         walkAttribute(node, deeper, ctx.use);
         return;
       case "call": {
-        const fn = node.childForFieldName("function");
+        const fn = c.field(node, "function");
         if (fn?.type === "identifier") usePath(fn, deeper, "call");
         else if (fn?.type === "attribute") walkAttribute(fn, deeper, "call");
         else if (fn) walk(fn, { ...deeper, use: "value" });
-        const args = node.childForFieldName("arguments");
+        const args = c.field(node, "arguments");
         if (args) walk(args, { ...deeper, use: "value" });
         return;
       }
       case "keyword_argument": {
-        const v = node.childForFieldName("value");
+        const v = c.field(node, "value");
         if (v) walk(v, deeper);
         return;
       }
@@ -385,9 +397,9 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         walkChildren(node, { ...deeper, use: "type" });
         return;
       case "assignment": {
-        const left = node.childForFieldName("left");
-        const right = node.childForFieldName("right");
-        const type = node.childForFieldName("type");
+        const left = c.field(node, "left");
+        const right = c.field(node, "right");
+        const type = c.field(node, "type");
         if (left?.type === "identifier") {
           const t = constructedType(right) ?? annotatedType(type);
           if (t && !(t.length === 1 && c.isLocal(t[0] as string))) c.bindType(left.text, t);
@@ -398,24 +410,24 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         return;
       }
       case "augmented_assignment": {
-        const left = node.childForFieldName("left");
-        const right = node.childForFieldName("right");
+        const left = c.field(node, "left");
+        const right = c.field(node, "right");
         if (left) walk(left, { ...deeper, use: "value" });
         if (right) walk(right, { ...deeper, use: "value" });
         return;
       }
       case "for_statement":
       case "for_in_clause": {
-        const left = node.childForFieldName("left");
+        const left = c.field(node, "left");
         if (left) walkTarget(left, deeper);
-        for (const k of namedChildren(node)) if (k.id !== left?.id) walk(k, { ...deeper, use: "value" });
+        for (const k of c.children(node)) if (k.id !== left?.id) walk(k, { ...deeper, use: "value" });
         return;
       }
       case "as_pattern_target":
         walkTarget(node, deeper);
         return;
       case "named_expression": {
-        const v = node.childForFieldName("value");
+        const v = c.field(node, "value");
         if (v) walk(v, { ...deeper, use: "value" });
         return;
       }
@@ -432,7 +444,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (depth > 50) return;
     if (node.type === "identifier") return;
     if (node.type === "attribute") {
-      const obj = node.childForFieldName("object");
+      const obj = c.field(node, "object");
       if (obj) walk(obj, { ...ctx, use: "value" });
       return;
     }
@@ -440,14 +452,14 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       walkChildren(node, { ...ctx, use: "value" });
       return;
     }
-    for (const k of namedChildren(node)) walkTarget(k, ctx, depth + 1);
+    for (const k of c.children(node)) walkTarget(k, ctx, depth + 1);
   };
 
   /** `a.b.c` is one path use; `f().m` walks `f()` and uses `m` of an unknown receiver. */
   const walkAttribute = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
     if (usePath(node, ctx, use)) return;
-    const obj = node.childForFieldName("object");
-    const attr = node.childForFieldName("attribute");
+    const obj = c.field(node, "object");
+    const attr = c.field(node, "attribute");
     if (obj) walk(obj, { ...ctx, use: "value" });
     if (attr) c.use(["", attr.text], attr, use);
   };

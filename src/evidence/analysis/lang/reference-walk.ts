@@ -6,7 +6,7 @@
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ClassFact, NameBinding, NameUse, ReferenceFacts, UseKind } from "./language.js";
-import { nodeLines, type LineRange } from "./syntax.js";
+import { namedChildren, nodeLines, type LineRange } from "./syntax.js";
 
 /** Statements longer than this many lines are not reported whole for a use inside them. */
 const MAX_USE_LINES = 4;
@@ -21,8 +21,9 @@ const BLOCK =
  * The lines reported for a use at `node`: the enclosing statement when it spans at most
  * {@link MAX_USE_LINES} lines, else the largest enclosing expression that does (at least the
  * node's own lines). Walks at most 30 ancestors. `tree` caches parents and lines by node id:
- * `node.parent` walks down from the root in web-tree-sitter, and the uses of one statement share
- * their ancestors.
+ * `node.parent` walks down from the root in web-tree-sitter (tree-sitter's `ts_node_parent`), so
+ * the parents a walk met on its way down ({@link ReferenceCollector.children} and its siblings)
+ * are taken from there, and the uses of one statement share their ancestors.
  */
 function useRange(node: SyntaxNode, tree: TreeCache): LineRange {
   const known = tree.ranges.get(node.id);
@@ -50,6 +51,11 @@ class TreeCache {
   readonly ranges = new Map<number, LineRange>();
   readonly #parents = new Map<number, SyntaxNode | null>();
   readonly #lines = new Map<number, LineRange>();
+
+  /** Remembers `parent` as the parent of `child` (a walk reached `child` from it). */
+  adopt(parent: SyntaxNode, child: SyntaxNode): void {
+    this.#parents.set(child.id, parent);
+  }
 
   parent(node: SyntaxNode): SyntaxNode | null {
     let p = this.#parents.get(node.id);
@@ -102,6 +108,35 @@ export class ReferenceCollector {
   readonly #contexts: string[] = [];
   /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
   readonly topTypes = new Map<string, string[]>();
+
+  /**
+   * The named children of `node` (`syntax.ts` {@link namedChildren}). A walker that reaches nodes
+   * through this method and {@link field}/{@link fields} lets {@link use} find the ancestors of a
+   * use without asking the parser for them.
+   */
+  children(node: SyntaxNode): SyntaxNode[] {
+    const kids = namedChildren(node);
+    for (const k of kids) this.#tree.adopt(node, k);
+    return kids;
+  }
+
+  /** `node.childForFieldName(name)`, remembered as {@link children} does. */
+  field(node: SyntaxNode, name: string): SyntaxNode | null {
+    const k = node.childForFieldName(name);
+    if (k !== null) this.#tree.adopt(node, k);
+    return k;
+  }
+
+  /** `node.childrenForFieldName(name)` without `null`s, remembered as {@link children} does. */
+  fields(node: SyntaxNode, name: string): SyntaxNode[] {
+    const out: SyntaxNode[] = [];
+    for (const k of node.childrenForFieldName(name)) {
+      if (k === null) continue;
+      this.#tree.adopt(node, k);
+      out.push(k);
+    }
+    return out;
+  }
 
   /** Opens a scope binding `locals`; pair with {@link popScope}. */
   pushScope(kind: Scope["kind"], locals: Iterable<string> = [], defs: ReadonlyMap<string, number> = new Map()): Scope {
