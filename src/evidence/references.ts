@@ -275,11 +275,7 @@ class Resolver {
       if (lang?.references?.globalDefinitions) out.push(...this.#global(lang, `${cls}.${name}`));
       if (out.length === 0 && lang?.references?.membersAnywhere) {
         const bare = cls.split(".").pop() as string;
-        for (const [f, facts] of this.loaded) {
-          const other = languageFor(f);
-          if (other === undefined || familyOf(other) !== familyOf(lang)) continue;
-          for (const s of facts.symbols) if (s.name === name && (s.container === bare || s.container === cls)) out.push({ kind: "def", file: f, qualified: `${s.container}.${name}` });
-        }
+        for (const m of this.#membersIndex(lang).get(name) ?? []) if (m.container === bare || m.container === cls) out.push({ kind: "def", file: m.file, qualified: `${m.container}.${name}` });
       }
       if (out.length > 0) return dedupe(out);
       const facts = await this.facts(file);
@@ -337,6 +333,32 @@ class Resolver {
     if ((await this.path(file, parts)).length > 0) return true;
     const lang = languageFor(file);
     return lang?.references?.globalDefinitions === true && this.#globalIndex(lang).containers.has(parts.join("."));
+  }
+
+  readonly #membersIndexes = new Map<string, { size: number; members: Map<string, { file: string; container: string }[]> }>();
+
+  /**
+   * Member name → the files and containers that define it, over the loaded files of `lang`'s
+   * family in load order and symbol order (`ReferenceRules.membersAnywhere`; rebuilt when more
+   * files are loaded).
+   */
+  #membersIndex(lang: LanguageSpec): Map<string, { file: string; container: string }[]> {
+    const family = familyOf(lang);
+    const have = this.#membersIndexes.get(family);
+    if (have !== undefined && have.size === this.loaded.size) return have.members;
+    const members = new Map<string, { file: string; container: string }[]>();
+    for (const [f, facts] of this.loaded) {
+      const other = languageFor(f);
+      if (other === undefined || familyOf(other) !== family) continue;
+      for (const s of facts.symbols) {
+        if (s.container === undefined) continue;
+        const list = members.get(s.name);
+        if (list === undefined) members.set(s.name, [{ file: f, container: s.container }]);
+        else list.push({ file: f, container: s.container });
+      }
+    }
+    this.#membersIndexes.set(family, { size: this.loaded.size, members });
+    return members;
   }
 
   readonly #globalIndexes = new Map<string, { size: number; defs: Map<string, Value[]>; containers: Set<string> }>();

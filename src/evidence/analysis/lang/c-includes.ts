@@ -365,8 +365,18 @@ function databases(project: ProjectView): Promise<Database[]> {
   });
 }
 
-/** The include folders that apply to `file` (step 2 of the module comment). */
-async function includeDirsFor(project: ProjectView, file: string): Promise<IncludeDir[]> {
+/** The include folders that apply to `file` (step 2 of the module comment), computed once per file and view. */
+function includeDirsFor(project: ProjectView, file: string): Promise<IncludeDir[]> {
+  const memo = memoize(project, "c:include-dirs", () => new Map<string, Promise<IncludeDir[]>>());
+  let dirs = memo.get(file);
+  if (dirs === undefined) {
+    dirs = computeIncludeDirs(project, file);
+    memo.set(file, dirs);
+  }
+  return dirs;
+}
+
+async function computeIncludeDirs(project: ProjectView, file: string): Promise<IncludeDir[]> {
   const dbs = await databases(project);
   if (dbs.length === 0) return [];
   for (const db of dbs) {
@@ -374,6 +384,11 @@ async function includeDirsFor(project: ProjectView, file: string): Promise<Inclu
     if (own !== undefined) return own;
   }
   const around = dbs.filter((db) => isWithin(file, db.scope));
+  // Files under the same databases share one list (and so the headers found from their folders).
+  const shared = memoize(project, "c:include-dirs-around", () => new Map<string, IncludeDir[]>());
+  const key = around.map((db) => dbs.indexOf(db)).join(",");
+  const known = shared.get(key);
+  if (known !== undefined) return known;
   const out: IncludeDir[] = [];
   const seen = new Set<string>();
   for (const db of around.length > 0 ? around : dbs) {
@@ -385,6 +400,7 @@ async function includeDirsFor(project: ProjectView, file: string): Promise<Inclu
       }
     }
   }
+  shared.set(key, out);
   return out;
 }
 
@@ -402,8 +418,28 @@ function filesByBaseName(project: ProjectView): Map<string, string[]> {
   });
 }
 
-/** The repository file an include names, found by the steps of the module comment. */
+/**
+ * The repository file an include names, found by the steps of the module comment; the answer
+ * depends only on the includer's folder and include folders, so it is kept per view for those
+ * (the headers of one folder include the same headers over and over).
+ */
 async function findHeader(project: ProjectView, header: string, fromFile: string, quoted: boolean): Promise<string | undefined> {
+  const dirs = await includeDirsFor(project, fromFile);
+  const ids = memoize(project, "c:include-dir-ids", () => new WeakMap<IncludeDir[], number>());
+  let id = ids.get(dirs);
+  if (id === undefined) {
+    id = memoize(project, "c:include-dir-count", () => ({ n: 0 })).n++;
+    ids.set(dirs, id);
+  }
+  const memo = memoize(project, "c:found-headers", () => new Map<string, string | undefined>());
+  const key = `${id}\0${parentDir(fromFile)}\0${quoted ? "q" : "s"}\0${header}`;
+  if (memo.has(key)) return memo.get(key);
+  const found = searchHeader(project, header, fromFile, quoted, dirs);
+  memo.set(key, found);
+  return found;
+}
+
+function searchHeader(project: ProjectView, header: string, fromFile: string, quoted: boolean, dirs: readonly IncludeDir[]): string | undefined {
   const at = (dir: string): string | undefined => {
     const p = joinPath(dir, header);
     return p !== undefined && p !== "" && project.has(p) ? p : undefined;
@@ -413,7 +449,7 @@ async function findHeader(project: ProjectView, header: string, fromFile: string
     const local = at(here);
     if (local !== undefined) return local;
   }
-  for (const d of await includeDirsFor(project, fromFile)) {
+  for (const d of dirs) {
     if (d.quoteOnly && !quoted) continue;
     const hit = at(d.dir);
     if (hit !== undefined) return hit;
