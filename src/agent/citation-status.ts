@@ -1,8 +1,14 @@
 /**
- * The status classifier of a citation whose lines were shown to the model: does the sentence
- * (or list item) that cites them name something that occurs in those lines?
+ * The status classifier of a citation whose lines were shown to the model, and the checks beside it.
  *
- * "Names something" is decided on code tokens, never on substrings of words:
+ * The status ({@link gradeCitation} `names`: `supported` or `seen`) is the naming rule of issue 10
+ * in `citation-naming.ts`: the sentence (or list item) that cites the lines names an identifier, a
+ * quoted string or a number that they write, compared as code tokens (a word is an identifier up
+ * to letter case, a leading/trailing `_`, a sigil and an inflection; never a part of a longer one).
+ *
+ * Beside it, a looser reading of whether the sentence refers to something in the lines, which a
+ * person judging "do these lines support the sentence" accepts but the lexical rule does not; it
+ * decides {@link namesSomethingIn} and, with the status, when claims are checked:
  * - identifiers of the sentence (`load_index`, `Session.send`, `HTTPAdapter`) against the
  *   identifiers of the lines; a dotted or `::` name counts when any of its parts does;
  * - a plain English word counts only when it is not a common word (`common-words.ts`) and, with
@@ -10,7 +16,9 @@
  *   the head (last word) of a compound identifier (`list` for `TodoList`, `cache` for
  *   `_index_cache`: a TodoList is a list), or a package name with its ecosystem affix (`Redux` for
  *   `reduxjs`, `YAML` for `pyyaml`, `Jinja` for `jinja2`). Other words inside identifiers do not
- *   count (`chunks` is not `chunk_size`, `users` is not `UserService`);
+ *   count (`chunks` is not `chunk_size`, `users` is not `UserService`); nor does a word the lines
+ *   abbreviate (`conn` for `connection`) or the object inside a verb-led identifier (`connection`
+ *   in `get_connection_with_tls_context`) unless the noun it modifies occurs;
  * - a word qualified by a word the lines do not show names something else (`blog blueprint`
  *   over `register_blueprint(auth.bp)`, `missing keys` over `log.Printf("lookup %s", key)`): it
  *   counts only when the word written right before it is a common word or occurs in the lines
@@ -19,13 +27,14 @@
  * - Chinese words for code nouns (`逾時` for `timeout`, `code-terms.ts`) count as those words;
  * - `backticked` code is always taken as code (even `return`);
  * - quoted strings (`"application/json"`, `'utf-8'`, `「…」`) against the text of the lines;
- * - numbers written in the sentence (`30`, `0.5`) against the numbers written in the lines; an
- *   HTTP status number also against its reason phrase (`404` for `StatusNotFound`).
+ * - numbers written in the sentence (`30`, `0.5`) against the numbers written in the lines (a
+ *   literal as the status rule reads it: `30` for `30.0`, `644` for `0o644`), also in another unit (`10 minutes` for 600); an HTTP status number also against its reason phrase
+ *   (`404` for `StatusNotFound`).
  * The citation itself (path and line numbers) is removed from the sentence first.
  *
- * That is the status rule of issue 10 ({@link gradeCitation} `names`: `supported` or `seen`).
- * A sentence that names something may still claim what the lines visibly do not show; that is
- * reported beside the status as a concern (`claim-concern.ts`), never by changing the status:
+ * A sentence that names something (by the status rule) may still claim what the lines visibly
+ * do not show; that is reported beside the status as a concern (`claim-concern.ts`), never by
+ * changing the status:
  * - `value`: it states numbers or quoted strings and none of them occurs in the lines (`defaults
  *   to 60` over `TIMEOUT = 30`, `"text/html"` over `'application/json'`) — the value is the
  *   claim, and the lines do not show it. A number the lines write only inside a power or a shift
@@ -36,14 +45,16 @@
  *   context the lines sit in (`` `HTTPAdapter.send` builds… ``); the object comes last and is
  *   what the lines must show;
  * - the claim kinds of `claim-checks.ts` (negation, operation, type, call, …).
- * {@link namesSomethingIn} is the stricter reading (names something and no concern): it is what
- * hand labels of "do the lines support the sentence" are compared with.
+ * {@link namesSomethingIn} is the reading of support (refers to something by the looser reading
+ * above, and no concern): it is what hand labels of "do the lines support the sentence" are
+ * compared with.
  *
  * Also here: the unit of text that cites a location (a list item or a sentence; one made of
  * citations only belongs to the nearest one before it that has words) and the recognition of an
  * answer that says it could not find an answer (an abstention).
  */
 import { COMMON_WORDS } from "./common-words.js";
+import { literalNumbers, namesCodeIn, numberKey } from "./citation-naming.js";
 import { unshownClaim } from "./claim-checks.js";
 import type { ClaimConcern } from "./claim-concern.js";
 import { BACKTICK_RE, chineseCodeWords, ENUM_VALUES, HTTP_STATUS_WORDS, identifierWords, QUOTED_RE, stem, unitForms } from "./code-terms.js";
@@ -179,19 +190,23 @@ function lineTokens(lines: readonly string[]): LineTokens {
   const wordText = ` ${(text.match(IDENT_RE) ?? []).flatMap(identifierWords).join(" ")} `;
   // A leading or trailing underscore marks a private or reserved name: `_lock` is a lock.
   const lower = new Set([...ids].flatMap((i) => [i.toLowerCase(), i.toLowerCase().replace(/^[_$]+|_+$/g, "")]).filter((i) => i !== ""));
-  return { text, ids, lower, heads, objects, numbers: new Set(text.match(NUMBER_RE) ?? []), values: writtenValues(text), wordText };
+  const numbers = new Set([...(text.match(NUMBER_RE) ?? []), ...literalNumbers(text).map((n) => n.key)]);
+  return { text, ids, lower, heads, objects, numbers, values: writtenValues(text), wordText };
 }
 
 /** A number in a power or shift (`2 ** attempt`, `1 << n`, `pow(2, n)`, `base ** 2`): part of a computed value, not one the code states. */
 const COMPUTED_BEFORE_RE = /(?:\*\*|<<|\bpow[if]?\(|\bMath\.pow\()\s*$/;
 const COMPUTED_AFTER_RE = /^\s*(?:\*\*|<<|\.pow[if]?\()/;
 
-/** The numbers the lines write as values (not only inside a power or a shift). */
+/**
+ * The numbers the lines write as values (not only inside a power or a shift), as written and in
+ * the normal form of the status rule (`30` for `30.0`, `644` for `0o644`, `1000000` for `1_000_000`).
+ */
 function writtenValues(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(NUMBER_RE)) {
-    const computed = COMPUTED_BEFORE_RE.test(text.slice(Math.max(0, m.index - 12), m.index)) || COMPUTED_AFTER_RE.test(text.slice(m.index + m[0].length));
-    if (!computed) out.add(m[0]);
+  for (const m of literalNumbers(text)) {
+    const computed = COMPUTED_BEFORE_RE.test(text.slice(Math.max(0, m.index - 12), m.index)) || COMPUTED_AFTER_RE.test(text.slice(m.index + m.written.length));
+    if (!computed) out.add(m.written).add(m.key);
   }
   return out;
 }
@@ -242,7 +257,8 @@ function inWordText(word: string, t: LineTokens): boolean {
 
 /** True when one of a number's forms occurs in the lines (`asValue`: as a value they state, not inside a power or shift). */
 function numberOccurs(forms: readonly string[], t: LineTokens, asValue = false): boolean {
-  if (forms.some((f) => (asValue ? t.values : t.numbers).has(f))) return true;
+  const written = asValue ? t.values : t.numbers;
+  if (forms.some((f) => written.has(f) || written.has(numberKey(f)))) return true;
   const phrase = HTTP_STATUS_WORDS.get(forms[0]!);
   if (phrase === undefined) return false;
   return t.wordText.includes(` ${phrase.join(" ")} `) || t.text.toLowerCase().includes(phrase.join(" "));
@@ -273,13 +289,25 @@ export interface CitationGrade {
   concern?: ClaimConcern;
 }
 
-/** Grades a citing sentence against its cited lines (see {@link CitationGrade}). */
-export function gradeCitation(sentence: string, lines: readonly string[]): CitationGrade {
+/** Grades a citing sentence against its cited lines (see {@link CitationGrade}); `path` is the cited file's. */
+export function gradeCitation(sentence: string, lines: readonly string[], path?: string): CitationGrade {
+  const names = namesCodeIn(sentence, lines, path);
+  const read = readGrade(sentence, lines, names);
+  return names ? { names, ...(read.concern !== undefined ? { concern: read.concern } : {}) } : { names };
+}
+
+/**
+ * The reading of support: whether the sentence refers to something in the lines (see the module
+ * comment) and, when it does or `named` says the status rule found a name, the first claim the
+ * lines visibly do not show.
+ */
+function readGrade(sentence: string, lines: readonly string[], named = false): { refers: boolean; concern?: ClaimConcern } {
   const names = sentenceNames(sentence);
   const t = lineTokens(lines);
   const occurs = codeNameOccurs(t);
   const someCode = names.codeNames.some(occurs);
-  if (!someCode && !otherNamesOccur(names, t)) return { names: false };
+  const refers = someCode || otherNamesOccur(names, t);
+  if (!refers && !named) return { refers };
   const statedValues = [...names.numbers, ...names.values, ...names.enums];
   if (
     statedValues.length > 0 &&
@@ -287,17 +315,17 @@ export function gradeCitation(sentence: string, lines: readonly string[]): Citat
     !names.values.some((v) => t.text.includes(v)) &&
     !names.enums.some((e) => t.wordText.includes(` ${e.toLowerCase()} `))
   ) {
-    return { names: true, concern: "value" };
+    return { refers, concern: "value" };
   }
-  if (someCode && !occurs(names.codeNames.at(-1)!)) return { names: true, concern: "object" };
+  if (someCode && !occurs(names.codeNames.at(-1)!)) return { refers, concern: "object" };
   const unshown = unshownClaim(sentence, { names: [...names.code, ...names.words], occurs: (w) => wordOccurs(w, t) || inWordText(w, t) || abbreviated(w, t) }, lines);
-  return unshown === undefined ? { names: true } : { names: true, concern: unshown };
+  return unshown === undefined ? { refers } : { refers, concern: unshown };
 }
 
 /** True when the sentence names something that occurs in `lines` and claims nothing they visibly do not show (see the module comment). */
 export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
-  const grade = gradeCitation(sentence, lines);
-  return grade.names && grade.concern === undefined;
+  const grade = readGrade(sentence, lines);
+  return grade.refers && grade.concern === undefined;
 }
 
 /** A unit of an answer: a list item or a sentence, with its character range. */

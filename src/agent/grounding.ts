@@ -197,7 +197,7 @@ export async function gradeCitations(answer: string, seen: SeenLines, locate?: L
       out.push({ path, ...base, status: "unseen", verified: false, ...resolved, reason });
       continue;
     }
-    const grade = gradeCitation(citingText(answer, c.index, cited), lines);
+    const grade = gradeCitation(citingText(answer, c.index, cited), lines, path);
     const concern = grade.concern !== undefined ? { concern: grade.concern } : {};
     out.push({ path, ...base, status: grade.names ? "supported" : "seen", verified: true, ...resolved, ...concern });
   }

@@ -82,12 +82,12 @@ function agreement(name: string, pairs: readonly Pair[], read: (p: Pair) => Pair
  * written blind to the classifier; its `about` gives the labelling rules).
  */
 const NAMES_SETS = { "naming set C (citation-pairs-names-c.json)": load("citation-pairs-names-c.json") };
-const NAMES_FLOOR = 0.85;
+const NAMES_FLOOR = 1;
 
 function status(p: Pair): Pair["label"] {
   const cited = extractCitations(p.answer);
   expect(cited).toHaveLength(1);
-  return gradeCitation(citingText(p.answer, cited[0]!.index, cited), p.lines).names ? "supported" : "seen";
+  return gradeCitation(citingText(p.answer, cited[0]!.index, cited), p.lines, cited[0]!.path).names ? "supported" : "seen";
 }
 
 describe("citation status (the naming rule) vs pairs labelled by the issue's definition", () => {
@@ -109,6 +109,54 @@ describe("citation status (the naming rule) vs pairs labelled by the issue's def
     });
     expect(gradeCitation("`parse` does not raise on invalid input.", ["def parse(text):", '    raise ValueError("invalid input")'])).toEqual({ names: true, concern: "negation" });
     expect(gradeCitation("Requests are retried.", ["const x = 3"])).toEqual({ names: false });
+  });
+
+  const names = (sentence: string, lines: string[], path?: string) => gradeCitation(sentence, lines, path).names;
+
+  it("reads numbers as the code writes them, not as it computes them", () => {
+    expect(names("It waits 30 seconds.", ["DEFAULT_TIMEOUT = 30.0"], "f.py")).toBe(true);
+    expect(names("Files get mode 644.", ["os.chmod(path, 0o644)"], "f.py")).toBe(true);
+    expect(names("Files get mode 420.", ["os.chmod(path, 0o644)"], "f.py")).toBe(false);
+    expect(names("The mask is 0xFF.", ["mask = 0xff"], "f.py")).toBe(true);
+    expect(names("At most 1000000 rows.", ["LIMIT = 1_000_000"], "f.py")).toBe(true);
+    expect(names("Uploads are capped at 5 MB.", ["MAX_UPLOAD = 5 * 1024 * 1024"], "f.py")).toBe(true);
+    expect(names("Uploads are capped at 5242880 bytes.", ["MAX_UPLOAD = 5 * 1024 * 1024"], "f.py")).toBe(false);
+    expect(names("It waits 30000 ms.", ["DEFAULT_TIMEOUT = 30"], "f.py")).toBe(false);
+    expect(names("Bodies are limited to 100 kilobytes.", ['app.use(express.json({ limit: "100kb" }));'], "f.js")).toBe(true);
+    expect(names("See line 3: it loops.", ["for x in xs:"], "f.py")).toBe(false);
+    expect(names("The buffer gets one extra byte.", ["char *buf = malloc(len + 1);"], "f.c")).toBe(false);
+  });
+
+  it("finds a quoted string word-bounded inside a string literal", () => {
+    expect(names('The route is "/users".', ['app.get("/users/:id", getUser);'], "f.js")).toBe(true);
+    expect(names('The route is "/user".', ['app.get("/users/:id", getUser);'], "f.js")).toBe(false);
+    expect(names('It says "expired token".', ['throw new AuthError("invalid or expired token");'], "f.js")).toBe(true);
+    expect(names('It says "invalid token".', ['throw new AuthError("invalid or expired token");'], "f.js")).toBe(false);
+  });
+
+  it("takes a word for an identifier up to case, underscores, sigils and inflections, never for a part of one", () => {
+    expect(names("It holds the lock.", ["with self._lock:"], "f.py")).toBe(true);
+    expect(names("The repo is cloned.", ["$repo = clone($url);"], "f.php")).toBe(true);
+    expect(names("Entries are sorted.", ["rows.sort(key=lambda r: r.created_at)"], "f.py")).toBe(true);
+    expect(names("It creates a map.", ["this.cache = new Map<string, Entry>();"], "f.ts")).toBe(true);
+    expect(names("The idle timeout is short.", ["IdleTimeout: 90 * time.Second,"], "f.go")).toBe(true);
+    expect(names("It writes to the log.", ["def login(username, password):"], "f.py")).toBe(false);
+    expect(names("This is the todo list.", ["export function TodoList({ items }: Props) {"], "f.tsx")).toBe(true);
+    expect(names("This is the list.", ["export function TodoList({ items }: Props) {"], "f.tsx")).toBe(false);
+    expect(names("The connection is reused.", ["    conn = pool.acquire()"], "f.py")).toBe(false);
+    expect(names("`get_users` returns accounts.", ["def get_user(user_id: int) -> User:"], "f.py")).toBe(false);
+  });
+
+  it("reads keywords, comments, strings and other languages' words as naming nothing", () => {
+    expect(names("If it is empty, it returns.", ["if not self.pending:", "    return None"], "f.py")).toBe(false);
+    expect(names("It returns `None`.", ["if not self.pending:", "    return None"], "f.py")).toBe(true);
+    expect(names("Visitors sign in except on the index.", ["before_action :authenticate_user!, except: [:index, :show]"], "f.rb")).toBe(true);
+    expect(names("Errors are caught except here.", ["except ValueError:"], "f.py")).toBe(false);
+    expect(names("The comment says it is not safe.", ["# not safe to call from several threads", "_registry[name] = cls"], "f.py")).toBe(false);
+    expect(names("`LEGACY_MODE` is honoured.", ["# LEGACY_MODE was removed in 2.0", "mode = settings.mode"], "f.py")).toBe(true);
+    expect(names("It warns when the connection is refused.", ['print("warning: connection refused")'], "f.py")).toBe(false);
+    expect(names("Each request is logged with its method and path.", ["  logger.info(`${req.method} ${req.path}`);"], "f.ts")).toBe(true);
+    expect(names("这里设置了最大重试次数。", ["max_retries: int = 5"], "f.py")).toBe(false);
   });
 });
 

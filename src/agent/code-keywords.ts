@@ -1,0 +1,84 @@
+/**
+ * The reserved words (keywords and literal constants) of the languages codecite reads, by file
+ * extension. A keyword is syntax, not a name: a sentence whose English word equals one (`if`,
+ * `returns`, `new`, `with`) names nothing by it (`citation-naming.ts`). Per language, because a
+ * word reserved in one language is an ordinary name in another (`except:` is an option name in
+ * Ruby, `lock` a keyword only in C#, `map` one only in Go). Sources, each language's reference:
+ * Python https://docs.python.org/3/reference/lexical_analysis.html#keywords; ECMAScript
+ * https://tc39.es/ecma262/#sec-keywords-and-reserved-words and TypeScript's reserved words; Go
+ * https://go.dev/ref/spec#Keywords and #Predeclared_identifiers; Rust
+ * https://doc.rust-lang.org/reference/keywords.html; Java
+ * https://docs.oracle.com/javase/specs/jls/se21/html/jls-3.html#jls-3.9; C
+ * https://en.cppreference.com/w/c/keyword; C++ https://en.cppreference.com/w/cpp/keyword; C#
+ * https://learn.microsoft.com/dotnet/csharp/language-reference/keywords/; Kotlin
+ * https://kotlinlang.org/docs/keyword-reference.html (hard keywords); Swift
+ * https://docs.swift.org/swift-book/documentation/the-swift-programming-language/lexicalstructure/#Keywords-and-Punctuation;
+ * Ruby https://docs.ruby-lang.org/en/master/syntax/keywords_rdoc.html; PHP
+ * https://www.php.net/manual/en/reserved.keywords.php.
+ */
+import { extensionOf } from "./code-lexemes.js";
+
+const words = (s: string): readonly string[] => s.split(/\s+/).filter((w) => w !== "");
+
+const PYTHON = words(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case",
+);
+const JAVASCRIPT = words(
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await async of undefined",
+);
+const TYPESCRIPT = [...JAVASCRIPT, ...words("as declare keyof readonly type abstract namespace module infer is satisfies")];
+const GO = words(
+  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var true false nil iota",
+);
+const RUST = words(
+  "as async await break const continue crate dyn else enum extern false fn for if impl in let loop match mod move mut pub ref return self Self static struct super trait true type unsafe use where while",
+);
+const JAVA = words(
+  "abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var record yield sealed permits",
+);
+const C = words(
+  "auto break case char const continue default do double else enum extern float for goto if inline int long register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while NULL true false bool",
+);
+const CPP = [
+  ...C,
+  ...words(
+    "alignas alignof and asm catch class constexpr const_cast decltype delete dynamic_cast explicit export friend mutable namespace new noexcept not nullptr operator or private protected public reinterpret_cast static_assert static_cast template this thread_local throw try typeid typename using virtual wchar_t xor co_await co_return co_yield concept requires",
+  ),
+];
+const CSHARP = words(
+  "abstract as base bool break byte case catch char checked class const continue decimal default delegate do double else enum event explicit extern false finally fixed float for foreach goto if implicit in int interface internal is lock long namespace new null object operator out override params private protected public readonly ref return sbyte sealed short sizeof stackalloc static string struct switch this throw true try typeof uint ulong unchecked unsafe ushort using virtual void volatile while var async await",
+);
+const KOTLIN = words("as break class continue do else false for fun if in interface is null object package return super this throw true try typealias typeof val var when while");
+const SWIFT = words(
+  "associatedtype class deinit enum extension fileprivate func import init inout internal let open operator private protocol public rethrows static struct subscript typealias var break case continue default defer do else fallthrough for guard if in repeat return switch where while as catch false is nil super self Self throw throws true try async await",
+);
+const RUBY = words(
+  "alias and begin break case class def defined do else elsif end ensure false for if in module next nil not or redo rescue retry return self super then true undef unless until when while yield",
+);
+const PHP = words(
+  "abstract and array as break callable case catch class clone const continue declare default do echo else elseif empty enddeclare endfor endforeach endif endswitch endwhile enum eval exit extends final finally fn for foreach function global goto if implements include include_once instanceof insteadof interface isset list match namespace new or print private protected public readonly require require_once return static switch throw trait try unset use var while xor yield true false null TRUE FALSE NULL",
+);
+
+const LANGUAGES: ReadonlyArray<readonly [readonly string[], readonly string[]]> = [
+  [["py", "pyi"], PYTHON],
+  [["js", "jsx", "mjs", "cjs", "vue", "svelte"], JAVASCRIPT],
+  [["ts", "tsx", "mts", "cts"], TYPESCRIPT],
+  [["go"], GO],
+  [["rs"], RUST],
+  [["java", "scala", "groovy"], JAVA],
+  [["c", "h"], C],
+  [["cc", "cpp", "cxx", "hpp", "hh", "hxx", "m", "mm"], CPP],
+  [["cs"], CSHARP],
+  [["kt", "kts"], KOTLIN],
+  [["swift"], SWIFT],
+  [["rb"], RUBY],
+  [["php"], PHP],
+];
+
+const BY_EXTENSION: ReadonlyMap<string, ReadonlySet<string>> = new Map(LANGUAGES.flatMap(([exts, kws]) => exts.map((e) => [e, new Set(kws)] as const)));
+const ALL: ReadonlySet<string> = new Set(LANGUAGES.flatMap(([, kws]) => kws));
+
+/** The reserved words of the language of `path` (case-sensitive); of all languages above when the extension is unknown. */
+export function reservedWords(path: string | undefined): ReadonlySet<string> {
+  return BY_EXTENSION.get(extensionOf(path)) ?? ALL;
+}
