@@ -25,6 +25,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { redactCredentials, splitCredentials } from "../llm/server-address.js";
 import type { Provider } from "../llm/types.js";
 import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
@@ -162,12 +163,19 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const cap = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = opts.log ?? (() => undefined);
   const upstream = opts.upstream;
+  // User info in the upstream address (`http://user:pass@host`) is sent as an HTTP Basic header,
+  // as the providers do (fetch refuses URLs with credentials), and never appears in a reply.
+  const { url: upstreamBase, authorization: upstreamBasic } = splitCredentials(upstream.api === "ollama" ? upstream.host : upstream.baseURL);
+  const upstreamHeaders = (): Record<string, string> => {
+    if (upstream.api === "openai" && upstream.apiKey !== undefined) return { authorization: `Bearer ${upstream.apiKey}` };
+    return upstreamBasic !== undefined ? { authorization: upstreamBasic } : {};
+  };
   const agentCtx: VirtualModelContext | undefined = opts.agent ? { ...opts.agent, provider: opts.provider, stats } : undefined;
 
   /** The upstream URL of a forwarded path. */
   const forwardURL = (path: string): string | undefined => {
-    if (upstream.api === "ollama") return `${upstream.host}${path}`;
-    if (path.startsWith("/v1/")) return `${upstream.baseURL}${path.slice(3)}`;
+    if (upstream.api === "ollama") return `${upstreamBase}${path}`;
+    if (path.startsWith("/v1/")) return `${upstreamBase}${path.slice(3)}`;
     return undefined;
   };
 
@@ -175,15 +183,14 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function forward(req: http.IncomingMessage, res: http.ServerResponse, path: string, body: Buffer | undefined, signal: AbortSignal): Promise<void> {
     const url = forwardURL(path);
     if (url === undefined) throw new GatewayError(501, `${path} is not available: the upstream is an OpenAI-compatible server`, "not_implemented");
-    const headers: Record<string, string> = { accept: req.headers.accept ?? "*/*" };
+    const headers: Record<string, string> = { accept: req.headers.accept ?? "*/*", ...upstreamHeaders() };
     if (body !== undefined) headers["content-type"] = "application/json";
-    if (upstream.api === "openai" && upstream.apiKey !== undefined) headers.authorization = `Bearer ${upstream.apiKey}`;
     let upstreamRes: Response;
     try {
       upstreamRes = await fetch(url, { method: req.method ?? "GET", headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
     } catch (err) {
       if (signal.aborted) return;
-      throw new GatewayError(502, `upstream unreachable at ${url.replace(/\/[^/]*$/, "")}: ${causeOf(err)}`);
+      throw new GatewayError(502, `upstream unreachable at ${url.replace(/\/[^/]*$/, "")}: ${redactCredentials(causeOf(err))}`);
     }
     const type = upstreamRes.headers.get("content-type");
     res.writeHead(upstreamRes.status, type ? { "content-type": type } : {});
@@ -210,8 +217,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function tags(res: http.ServerResponse, signal: AbortSignal): Promise<void> {
     let models: Record<string, unknown>[];
     if (upstream.api === "ollama") {
-      const r = await fetch(`${upstream.host}/api/tags`, { signal }).catch((err: unknown) => {
-        throw new GatewayError(502, `upstream unreachable at ${upstream.host}: ${causeOf(err)}`);
+      const r = await fetch(`${upstreamBase}/api/tags`, { signal, headers: upstreamHeaders() }).catch((err: unknown) => {
+        throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}`);
       });
       if (!r.ok) throw new GatewayError(502, `upstream answered HTTP ${r.status} to /api/tags`);
       const body = (await r.json().catch(() => ({}))) as { models?: unknown };

@@ -154,6 +154,36 @@ describe("serve: bad requests", () => {
   });
 });
 
+describe("serve: an upstream address with credentials", () => {
+  it("forwarded routes send them as an HTTP Basic header and no reply or error shows them", async () => {
+    ollama = await startFakeOllama();
+    const withCreds = ollama.host.replace("http://", "http://alice:S3CRETPW@");
+    const url = await start(withCreds);
+    const tags = await fetch(`${url}/api/tags`);
+    expect(tags.status).toBe(200);
+    expect(((await tags.json()) as { models: Array<{ name: string }> }).models.map((m) => m.name)).toContain("qwen3:8b");
+    const version = await fetch(`${url}/api/version`);
+    expect(version.status).toBe(200);
+    const show = await post(`${url}/api/show`, JSON.stringify({ model: "qwen3:8b" }));
+    expect(show.status).toBe(200);
+    const basic = `Basic ${Buffer.from("alice:S3CRETPW").toString("base64")}`;
+    for (const p of ["/api/tags", "/api/version", "/api/show"]) {
+      expect(ollama.requests.find((r) => r.path === p)?.headers.authorization, p).toBe(basic);
+    }
+    // Upstream down: the error names the upstream without its password.
+    const down = `http://alice:S3CRETPW@127.0.0.1:${await closedPort()}`;
+    await gateway!.close();
+    const downUrl = await start(down);
+    for (const [method, p] of [["GET", "/api/tags"], ["GET", "/api/version"], ["GET", "/api/ps"], ["POST", "/api/generate"], ["POST", "/api/show"], ["POST", "/api/embed"]] as const) {
+      const r = await fetch(`${downUrl}${p}`, { method, ...(method === "POST" ? { body: JSON.stringify({ model: "qwen3:8b" }) } : {}) });
+      const text = await r.text();
+      expect(r.status, p).toBe(502);
+      expect(text, p).not.toContain("S3CRETPW");
+      expect(text, p).toContain("127.0.0.1");
+    }
+  });
+});
+
 describe("serve: bad upstreams", () => {
   it("upstream down: 502 in each API's shape", async () => {
     const url = await start(`http://127.0.0.1:${await closedPort()}`);

@@ -49,6 +49,29 @@ describe("codecite serve (CLI)", () => {
     expect(stderr).toMatch(/GET \/api\/tags 200 \d+ ms/);
   });
 
+  it("an upstream address with credentials: the start-up line shows ***@ and forwarded routes still work", async () => {
+    ollama = await startFakeOllama();
+    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--upstream", ollama.host.replace("http://", "http://alice:S3CRETPW@"), "--root", RAG_APP], {
+      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
+    });
+    expect(stderr).toContain(`upstream ollama at ${ollama.host.replace("http://", "http://***@")}`);
+    expect((await fetch(`${url}/api/version`)).status).toBe(200);
+    const closed = new Promise<number | null>((r) => child.on("close", r));
+    child.kill("SIGTERM");
+    expect(await closed).toBe(0);
+    expect(stderr).not.toContain("S3CRETPW");
+  });
+
   it("refuses a non-loopback listen address without a token (exit 2)", async () => {
     const r = await runCli(["serve", "--listen", "0.0.0.0", "--port", "0"]);
     expect(r.code).toBe(2);

@@ -15,7 +15,7 @@ interface ServeCommandFlags extends ServeFlags {
 }
 
 async function serve(flags: ServeCommandFlags): Promise<void> {
-  const [{ resolveServeConfig }, { loadConfigFiles }, factory, models, output, { createGateway }, { Workspace, createCodeToolRegistry }, { packageVersion }] =
+  const [{ resolveServeConfig }, { loadConfigFiles }, factory, models, output, { createGateway }, { Workspace, createCodeToolRegistry }, { packageVersion }, { redactCredentials }] =
     await Promise.all([
       import("../../config.js"),
       import("../../config-file.js"),
@@ -25,6 +25,7 @@ async function serve(flags: ServeCommandFlags): Promise<void> {
       import("../../serve/index.js"),
       import("../../tools/index.js"),
       import("../../version.js"),
+      import("../../llm/server-address.js"),
     ]);
   const { root, verbose, ...serveFlags } = flags;
   const config = resolveServeConfig(serveFlags, process.env, loadConfigFiles(root, process.env));
@@ -57,7 +58,7 @@ async function serve(flags: ServeCommandFlags): Promise<void> {
   const address = await gateway.listen(config.port, config.listen);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   output.logLine(
-    `codecite serve: listening on http://${host}:${address.port} (Ollama API /api, OpenAI API /v1); upstream ${up.provider} at ${up.provider === "ollama" ? up.ollamaHost : up.openai.baseURL}; root ${workspace.root}${config.token !== undefined ? "; bearer token required" : ""}`,
+    `codecite serve: listening on http://${host}:${address.port} (Ollama API /api, OpenAI API /v1); upstream ${up.provider} at ${redactCredentials((up.provider === "ollama" ? up.ollamaHost : up.openai.baseURL) ?? "")}; root ${workspace.root}${config.token !== undefined ? "; bearer token required" : ""}`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
