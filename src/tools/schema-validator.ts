@@ -15,28 +15,39 @@ export interface SchemaTool {
 
 /**
  * The validator for tools known only by their JSON Schema: each schema becomes a zod schema
- * once (`z.fromJSONSchema`), judged by {@link checkArguments}. A tool without a schema, or with
- * one zod cannot read, accepts any arguments object (the tool's own server judges them).
+ * (`z.fromJSONSchema`) when a call first names its tool, and is judged by {@link checkArguments}.
+ * A tool without a schema, or with one zod cannot read, accepts any arguments object (the tool's
+ * own server judges them). Schemas are converted on demand because most turns call no tool or
+ * one, and converting costs about 0.2 ms per schema (the gateway makes a validator per request
+ * with the client's whole tool list).
  *
  * @returns a function of the same shape as `ToolRegistry.validate`.
  */
 export function schemaValidator(tools: readonly SchemaTool[]): (call: ToolCallRequest) => ArgumentCheck {
+  const schemas = new Map<string, JsonSchema | undefined>();
+  for (const t of tools) if (!schemas.has(t.name)) schemas.set(t.name, t.parameters);
   const checked = new Map<string, CheckedTool>();
-  for (const t of tools) {
-    if (checked.has(t.name)) continue;
-    let input: z.ZodType = z.record(z.string(), z.unknown());
-    if (t.parameters !== undefined) {
-      try {
-        input = z.fromJSONSchema(t.parameters as Parameters<typeof z.fromJSONSchema>[0]);
-      } catch {
-        // A schema zod cannot read: the arguments are still decoded and must be an object.
-      }
-    }
-    checked.set(t.name, { name: t.name, input, parameters: t.parameters ?? {} });
-  }
-  const names = [...checked.keys()];
+  const names = [...schemas.keys()];
   return (call) => {
-    const tool = checked.get(call.name);
-    return tool ? checkArguments(tool, call.arguments) : { ok: false, error: unknownToolError(call.name, names) };
+    if (!schemas.has(call.name)) return { ok: false, error: unknownToolError(call.name, names) };
+    let tool = checked.get(call.name);
+    if (tool === undefined) {
+      tool = checkedTool(call.name, schemas.get(call.name));
+      checked.set(call.name, tool);
+    }
+    return checkArguments(tool, call.arguments);
   };
+}
+
+/** A tool's zod schema from its JSON Schema (any arguments object when it has none or zod cannot read it). */
+function checkedTool(name: string, parameters: JsonSchema | undefined): CheckedTool {
+  let input: z.ZodType = z.record(z.string(), z.unknown());
+  if (parameters !== undefined) {
+    try {
+      input = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch {
+      // A schema zod cannot read: the arguments are still decoded and must be an object.
+    }
+  }
+  return { name, input, parameters: parameters ?? {} };
 }
