@@ -3,7 +3,9 @@
  * `MAX_SYNTAX_DEPTH` are refused with a typed skip reason instead of superlinear extraction, and a
  * definition on a long minified line is shown as a window of that line around it.
  */
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Tree } from "web-tree-sitter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SYNTAX_DEPTH, parseSource, syntaxDepthExceeds, extractFacts, SyntaxTooDeepError, LONG_LINE_CHARS } from "../../src/evidence/analysis/tree-sitter.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
@@ -28,6 +30,49 @@ describe("syntax depth cap", () => {
       shallow.delete();
       deep.delete();
     }
+  });
+
+  it("answers exactly as a full cursor walk does, at every limit around the tree's depth (every fixture language)", async () => {
+    /** The depth of the deepest node below `root`, by a walk over every node. */
+    const maxDepth = (root: Tree["rootNode"]): number => {
+      const cursor = root.walk();
+      let depth = 0;
+      let deepest = 0;
+      try {
+        for (;;) {
+          if (cursor.gotoFirstChild()) {
+            deepest = Math.max(deepest, ++depth);
+            continue;
+          }
+          while (!cursor.gotoNextSibling()) {
+            if (depth === 0 || !cursor.gotoParent()) return deepest;
+            depth--;
+          }
+        }
+      } finally {
+        cursor.delete();
+      }
+    };
+    const fixtures = path.join(import.meta.dirname, "..", "fixtures");
+    const files = readdirSync(fixtures, { recursive: true, encoding: "utf8" })
+      .filter((f) => languageFor(f) !== undefined && statSync(path.join(fixtures, f)).isFile())
+      .sort();
+    const languages = new Set<string>();
+    for (const f of [...files, "nested.js"]) {
+      const lang = languageFor(f)!;
+      const source = f === "nested.js" ? nestedJs(300) : readFileSync(path.join(fixtures, f), "utf8");
+      const tree = await parseSource(lang, lang.prepare?.(source) ?? source);
+      try {
+        const d = maxDepth(tree.rootNode);
+        for (const limit of new Set([0, 1, 2, 3, 5, 8, 13, d - 2, d - 1, d, d + 1, MAX_SYNTAX_DEPTH].filter((l) => l >= 0))) {
+          expect([f, limit, syntaxDepthExceeds(tree.rootNode, limit)]).toEqual([f, limit, d > limit]);
+        }
+        languages.add(lang.id);
+      } finally {
+        tree.delete();
+      }
+    }
+    expect(languages.size).toBeGreaterThanOrEqual(12);
   });
 
   it("extraction refuses deeper trees with SyntaxTooDeepError (JS braces, Python indentation, Ruby keywords)", async () => {

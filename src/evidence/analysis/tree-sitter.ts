@@ -100,24 +100,22 @@ export class SyntaxTooDeepError extends Error {
   }
 }
 
-/** Whether the tree under `root` is deeper than `limit` levels: one cursor walk, stopping as soon as it is. */
+/**
+ * Whether the tree under `root` is deeper than `limit` levels (a node `limit + 1` levels below
+ * `root`, counting every node as a tree cursor walks them). A subtree of `n` nodes is at most
+ * `n - 1` levels deep (`Node.descendantCount` counts the node itself, and tree-sitter keeps the
+ * count in each subtree), so the walk descends only into subtrees big enough to reach past
+ * `limit`: in ordinary sources it looks at a few top-level nodes instead of every node.
+ */
 export function syntaxDepthExceeds(root: Tree["rootNode"], limit: number): boolean {
-  const cursor = root.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      if (cursor.gotoFirstChild()) {
-        if (++depth > limit) return true;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (depth === 0 || !cursor.gotoParent()) return false;
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
+  const stack: { node: Tree["rootNode"]; depth: number }[] = [{ node: root, depth: 0 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, depth } = top;
+    if (depth + node.descendantCount - 1 <= limit) continue;
+    if (depth === limit) return true; // it has children (it has descendants), one level too deep
+    for (const child of node.children) if (child !== null) stack.push({ node: child, depth: depth + 1 });
   }
+  return false;
 }
 
 /** A line longer than this (UTF-16 code units) is minified or generated: definitions on it get `start_column`. */
