@@ -62,7 +62,7 @@ afterAll(() => {
 });
 
 describe("find_importers / find_symbol over a 5,000-file tree, through the fact cache", () => {
-  it("parses every candidate once (in worker threads), then nothing; an edited file alone is parsed again", async () => {
+  it("parses every candidate once (worker threads helping), then nothing; an edited file alone is parsed again", async () => {
     const first = await counting(importersOfHelper);
     expect(first.value.total).toBe(N - 1);
     expect(first.value.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual([
@@ -74,7 +74,9 @@ describe("find_importers / find_symbol over a 5,000-file tree, through the fact 
     ]);
     // the 4,999 importers mention `mod0`; so do pkg0/mod0.py's siblings … every module file is parsed once
     expect(first.parsed).toBe(N - 1);
-    expect(factsStats().parsedInWorkers).toBeGreaterThanOrEqual(N - 1);
+    // worker threads took part of them; the process parsed the rest meanwhile
+    expect(factsStats().parsedInWorkers).toBeGreaterThan(0);
+    expect(factsStats().parsedInWorkers).toBeLessThan(N - 1);
 
     const again = await counting(importersOfHelper);
     expect(again.parsed).toBe(0);

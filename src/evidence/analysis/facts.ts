@@ -8,8 +8,10 @@
  * content changed are parsed again. Entries are keyed by {@link factsVersion}, so facts written by
  * another codecite release, extractor or grammar are never read.
  *
- * Parsing runs in-process for a few files and in a pool of worker threads (`src/fact-cache/parse-pool.ts`,
- * one per core) when more than {@link POOL_THRESHOLD} files of one load need it.
+ * Parsing runs in-process for a few files. When more than {@link POOL_THRESHOLD} files of one load
+ * need it, worker threads help (`src/fact-cache/parse-pool.ts`, one per core but one): each is given
+ * up to {@link TASKS_PER_WORKER} files at a time and the process parses the others meanwhile, so
+ * the files parsed while a worker starts (loading modules, compiling the grammar) are not waited for.
  *
  * Facts come in two tiers ({@link FactsTier}): definitions and imports, which every query needs,
  * and the references (`FileFacts.references`), which only `find_references` reads and which cost
@@ -19,6 +21,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FactIndex, type DetailTier, type FileStat, type LoadResult, type ParseContext } from "../../fact-cache/fact-index.js";
@@ -26,6 +29,7 @@ import { ParsePool } from "../../fact-cache/parse-pool.js";
 import { ToolError, throwIfAborted } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
 import type { FileFacts, ReferenceFacts } from "./lang/language.js";
+import { factsFromSource, type ParseInput } from "./parse-task.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
 /**
@@ -40,8 +44,14 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  */
 const EXTRACTOR_SCHEMA = 4;
 
-/** Above this many files to parse in one load, parsing moves to worker threads. */
-const POOL_THRESHOLD = 64;
+/**
+ * Above this many files to parse in one load, worker threads help. A worker costs about as much to
+ * start as parsing a few dozen files of ordinary size, so below that it would finish too late to help.
+ */
+const POOL_THRESHOLD = 32;
+
+/** Files handed to one worker at a time (one running, one waiting), so it never waits for the process's own parse to end. */
+const TASKS_PER_WORKER = 2;
 
 /**
  * A source of at least this many characters is always parsed in a worker thread, so that one big
@@ -93,38 +103,6 @@ export function factsStats(): FactsStats {
   return { ...stats };
 }
 
-/**
- * Parses one file's text and extracts its facts with the language chosen by the path's ending.
- * Lines of the facts are 1-based and match `TextFile.lines` when `source` is those lines joined
- * with `\n` (as {@link loadFacts} does); each import carries its statement's lines
- * (`ImportRef.lines`). tree-sitter is loaded on first use.
- * @returns `undefined` when no language handles the path.
- * @throws Error when the grammar cannot be loaded or the parser gives up.
- */
-async function factsFromSource(path: string, source: string, references: boolean): Promise<FileFacts | undefined> {
-  const lang = languageFor(path);
-  if (lang === undefined) return undefined;
-  const { extractFacts } = await import("./tree-sitter.js");
-  const facts = await extractFacts(lang, source, { references });
-  if (facts.imports.length > 0) {
-    const lines = source.split("\n");
-    for (const ref of facts.imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
-  }
-  return facts;
-}
-
-/**
- * The worker-thread task of the parse pool: `{path, source, references}` → facts (see {@link factsFromSource}).
- * Loaded by name (`exportName` below), so no import names it.
- * @public
- */
-export async function parseFactsTask(input: ParseInput): Promise<FileFacts> {
-  const facts = await factsFromSource(input.path, input.source, input.references);
-  if (facts === undefined) throw new Error(`no parser for ${input.path}`);
-  return facts;
-}
-
-
 let version: string | undefined;
 
 /**
@@ -156,7 +134,7 @@ export function grammarPackage(wasm: string): string {
 /**
  * The cache version of facts: codecite's version, {@link EXTRACTOR_SCHEMA}, the version of
  * `web-tree-sitter` and of every grammar package, and a digest of the extractor code (`lang/`,
- * `tree-sitter`), e.g. `0.1.0+s1+web-tree-sitter@0.25.10+tree-sitter-python@0.25.0+…+x1a2b3c4d`.
+ * `tree-sitter`, `parse-task`), e.g. `0.1.0+s1+web-tree-sitter@0.25.10+tree-sitter-python@0.25.0+…+x1a2b3c4d`.
  * Computed once per process; in the command-line bundle, once when it was built (reading the
  * grammar packages and the extractor code costs a fresh process tens of ms).
  */
@@ -197,7 +175,7 @@ export function factsVersion(): string {
       .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`))
       .sort()
       .map((f) => path.join(langDir, f));
-    for (const f of [...code, path.join(path.dirname(here), `tree-sitter${ext}`)]) digest.update(readFileSync(f));
+    for (const f of [...code, path.join(path.dirname(here), `tree-sitter${ext}`), path.join(path.dirname(here), `parse-task${ext}`)]) digest.update(readFileSync(f));
   } catch {
     digest.update("unreadable");
   }
@@ -206,18 +184,17 @@ export function factsVersion(): string {
   return version;
 }
 
-/** One task of the parse pool: a file's path and text, and whether to extract its references. */
-interface ParseInput {
-  path: string;
-  source: string;
-  references: boolean;
-}
-
 let pool: ParsePool<ParseInput, FileFacts> | undefined;
 
-/** The process-wide parse pool (workers start on demand and never keep the process alive when idle). */
+/** Files given to the pool whose result has not come back (every load of the process). */
+let inPool = 0;
+
+/**
+ * The process-wide parse pool: one worker per core but one (the process parses too), at least one;
+ * workers start on demand and never keep the process alive when idle.
+ */
 function parsePool(): ParsePool<ParseInput, FileFacts> {
-  pool ??= new ParsePool({ module: import.meta.url, exportName: "parseFactsTask" });
+  pool ??= new ParsePool({ module: new URL("./parse-task.js", import.meta.url), exportName: "parseFactsTask", size: Math.max(1, availableParallelism() - 1) });
   return pool;
 }
 
@@ -274,10 +251,15 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
       },
       parse: async (p, content, ctx: ParseContext) => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
-        if (ctx.misses > POOL_THRESHOLD || source.length >= POOL_MIN_SOURCE_CHARS) {
-          const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
-          inWorkers++;
-          return facts;
+        if (source.length >= POOL_MIN_SOURCE_CHARS || (ctx.misses > POOL_THRESHOLD && inPool < parsePool().size * TASKS_PER_WORKER)) {
+          inPool++;
+          try {
+            const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
+            inWorkers++;
+            return facts;
+          } finally {
+            inPool--;
+          }
         }
         const facts = await factsFromSource(p, source, ctx.detail);
         if (facts === undefined) throw new Error(`no parser for ${p}`);

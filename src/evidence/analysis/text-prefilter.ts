@@ -8,6 +8,7 @@
  */
 import { baseRipgrepArgs, ripgrepEnv, ripgrepPath, ripgrepPathArg } from "../sandbox/ripgrep.js";
 import { allowedDistance } from "../close-names.js";
+import { escapeRustRegex } from "./rust-regex.js";
 import { runProcess } from "../sandbox/spawn.js";
 import type { Workspace } from "../sandbox/workspace.js";
 
@@ -22,11 +23,6 @@ export interface Needles {
 
 const PREFILTER_TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
-
-/** Escapes a string for Rust's `regex` crate (the characters `regex::escape` escapes). */
-export function escapeRustRegex(s: string): string {
-  return s.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, "\\$&");
-}
 
 /** Repository-relative paths, as a list or a set. */
 type FileList = readonly string[] | ReadonlySet<string>;

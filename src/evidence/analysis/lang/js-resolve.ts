@@ -44,7 +44,7 @@ import { createRequire } from "node:module";
 import { posix } from "node:path";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
-import { escapeRustRegex } from "../text-prefilter.js";
+import { escapeRustRegex } from "../rust-regex.js";
 
 /** TypeScript files a JavaScript ending stands for, in TypeScript's order. */
 const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {

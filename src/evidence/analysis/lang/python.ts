@@ -38,7 +38,7 @@ import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { matchesModulePath } from "./external-match.js";
 import { callStatementLines, shortText } from "./call-range.js";
-import { escapeRustRegex } from "../text-prefilter.js";
+import { escapeRustRegex } from "../rust-regex.js";
 import { parentDir } from "./project-files.js";
 import { isDottedName, pythonLayout, type FoundModule } from "./python-layout.js";
 import { compiledQuery } from "./query-cache.js";
