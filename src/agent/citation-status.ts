@@ -38,13 +38,18 @@
  * - `value`: it states numbers or quoted strings and none of them occurs in the lines (`defaults
  *   to 60` over `TIMEOUT = 30`, `"text/html"` over `'application/json'`) — the value is the
  *   claim, and the lines do not show it. A number the lines write only inside a power or a shift
- *   (`2 ** attempt`, `1 << n`) is part of a computed value, not one they state;
+ *   (`2 ** attempt`, `1 << n`) is part of a computed value, not one they state; a duration is
+ *   compared in seconds when the lines write durations with their unit (`10 minutes` is not
+ *   `10 * time.Second`); a count written as a word (`three times`) is a stated value too;
  * - `object`: it names code that occurs in the lines, but the last code name it writes does not
  *   (`` `create` persists the state to `localStorage` ``, `` `A` implements `B` `` over
  *   `class A extends C`). In a sentence about code the subject usually comes first and may be the
  *   context the lines sit in (`` `HTTPAdapter.send` builds… ``); the object comes last and is
- *   what the lines must show;
+ *   what the lines must show. A backticked last name that follows words of the sentence
+ *   (`` read from the `OPENAI_KEY` variable ``) is an object even when no code name occurs;
  * - the claim kinds of `claim-checks.ts` (negation, operation, type, call, …).
+ * A consequence clause (`…, so the last iteration raises `IndexError``) is inferred from what the
+ * lines show, not written in them: when the premise before it refers to something, the premise is graded.
  * {@link namesSomethingIn} is the reading of support (refers to something by the looser reading
  * above, and no concern): it is what hand labels of "do the lines support the sentence" are
  * compared with.
@@ -57,7 +62,19 @@ import { COMMON_WORDS } from "./common-words.js";
 import { literalNumbers, namesCodeIn, numberKey } from "./citation-naming.js";
 import { unshownClaim } from "./claim-checks.js";
 import type { ClaimConcern } from "./claim-concern.js";
-import { BACKTICK_RE, chineseCodeWords, ENUM_VALUES, HTTP_STATUS_WORDS, identifierWords, QUOTED_RE, stem, unitForms } from "./code-terms.js";
+import {
+  BACKTICK_RE,
+  chineseCodeWords,
+  codeDurations,
+  ENUM_VALUES,
+  HTTP_STATUS_WORDS,
+  identifierWords,
+  NUMBER_WORDS,
+  QUOTED_RE,
+  statedDuration,
+  stem,
+  unitForms,
+} from "./code-terms.js";
 
 const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const NUMBER_RE = /(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?![A-Za-z0-9_])/g;
@@ -78,12 +95,18 @@ export interface SentenceNames {
   numbers: string[];
   /** For each of `numbers`, the numbers code may write it as (a duration also in seconds, milliseconds, minutes; a size in bytes). */
   numberForms: string[][];
+  /** For each of `numbers`, the duration in seconds when a time unit follows it (`5 minutes` → 300). */
+  durations: Array<number | undefined>;
+  /** Counts written as English words (`three times`, `twice`): their forms and duration, as for `numbers`. */
+  countWords: Array<{ forms: string[]; duration: number | undefined }>;
   /** Values of a closed set written in capitals (`INFO`, `POST`; `code-terms.ts` `ENUM_VALUES`): stated values. */
   enums: string[];
   /** Quoted strings written as such (`"…"`, `'…'`, a backticked string literal): stated values. */
   values: string[];
   /** The code names in the order the sentence writes them, each as its parts (`Session.send` → `["Session", "send"]`). */
   codeNames: string[][];
+  /** True when the last code name is in backticks and comes after a word of the sentence other than an article (`` comes from the `KEY` ``), so it is not the subject. */
+  lastCodeFollowsWords: boolean;
 }
 
 /** Shaped like code: `_`, `$` or digits, inner capitals (`loadIndex`, `HTTPAdapter`); an acronym (`JSON`, `URL`, plural `CPUs`) is a word. */
@@ -94,13 +117,13 @@ function isCodeShaped(word: string): boolean {
 /** The identifiers, words, quoted strings and numbers a sentence names (see the module comment). */
 export function sentenceNames(text: string): SentenceNames {
   let sentence = text;
-  const out: SentenceNames = { code: [], words: [], qualifiers: [], modified: [], quoted: [], numbers: [], numberForms: [], values: [], enums: [], codeNames: [] };
-  const positioned: Array<{ at: number; parts: string[] }> = [];
+  const out: SentenceNames = { code: [], words: [], qualifiers: [], modified: [], quoted: [], numbers: [], numberForms: [], durations: [], countWords: [], values: [], enums: [], codeNames: [], lastCodeFollowsWords: false };
+  const positioned: Array<{ at: number; parts: string[]; backticked?: true }> = [];
   sentence = sentence.replace(LIST_MARKER_RE, (t) => " ".repeat(t.length));
   for (const m of sentence.matchAll(BACKTICK_RE)) {
     const ids = (m[1]!.match(IDENT_RE) ?? []).filter((id) => id.length >= 2);
     out.code.push(...ids);
-    if (ids.length > 0) positioned.push({ at: m.index, parts: ids });
+    if (ids.length > 0) positioned.push({ at: m.index, parts: ids, backticked: true });
     const inner = m[1]!.trim();
     if (/["']/.test(inner) || /\s/.test(inner)) out.quoted.push(inner);
     const literal = /^(["'])(.+)\1$/.exec(inner);
@@ -108,6 +131,7 @@ export function sentenceNames(text: string): SentenceNames {
     for (const n of m[1]!.match(NUMBER_RE) ?? []) {
       out.numbers.push(n);
       out.numberForms.push([n]);
+      out.durations.push(undefined);
     }
   }
   let rest = sentence.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
@@ -142,10 +166,25 @@ export function sentenceNames(text: string): SentenceNames {
     out.modified.push(undefined);
   }
   for (const m of rest.matchAll(NUMBER_RE)) {
+    const after = rest.slice(m.index + m[0].length);
     out.numbers.push(m[0]);
-    out.numberForms.push(unitForms(m[0], rest.slice(m.index + m[0].length)));
+    out.numberForms.push(unitForms(m[0], after));
+    out.durations.push(statedDuration(m[0], after));
   }
-  out.codeNames = positioned.sort((a, b) => a.at - b.at).map((p) => p.parts);
+  // A number word counts when it counts something (`three times`, `two workers`, not `two functions`), or is `twice`.
+  for (const m of rest.matchAll(/\b([A-Za-z]+)\b(?:[ \t]+([A-Za-z]+))?/g)) {
+    const value = NUMBER_WORDS.get(m[1]!.toLowerCase());
+    if (value === undefined || (m[1]!.toLowerCase() !== "twice" && (m[2] === undefined || COMMON_WORDS.has(m[2].toLowerCase())))) continue;
+    const after = rest.slice(m.index + m[1]!.length);
+    out.countWords.push({ forms: unitForms(value, after), duration: statedDuration(value, after) });
+  }
+  positioned.sort((a, b) => a.at - b.at);
+  out.codeNames = positioned.map((p) => p.parts);
+  const last = positioned.at(-1);
+  if (last?.backticked) {
+    const before = sentence.slice(0, last.at).replace(BACKTICK_RE, " ");
+    out.lastCodeFollowsWords = (before.match(/[A-Za-z]+|[\u3400-\u9fff]/g) ?? []).some((w) => !/^(?:the|a|an|this|that|its|their|and|or)$/i.test(w));
+  }
   return out;
 }
 
@@ -158,8 +197,10 @@ interface LineTokens {
   heads: Set<string>;
   /** The noun a compound identifier's leading verb acts on, before its first preposition (`connection` for `get_connection_with_tls_context`). */
   objects: Set<string>;
-  /** Every number the lines write. */
+  /** Every number the lines write (digit separators dropped: `30_000` is 30000). */
   numbers: Set<string>;
+  /** Durations the lines write with their unit, in seconds (`5 * time.Second`, `TIMEOUT_MS = 30_000`). */
+  durations: number[];
   /** The numbers the lines write as values: not only inside a power or a shift (`2 ** attempt`). */
   values: Set<string>;
   /** The lines' identifier words and other words in order, lower-case, space-separated and padded. */
@@ -191,7 +232,7 @@ function lineTokens(lines: readonly string[]): LineTokens {
   // A leading or trailing underscore marks a private or reserved name: `_lock` is a lock.
   const lower = new Set([...ids].flatMap((i) => [i.toLowerCase(), i.toLowerCase().replace(/^[_$]+|_+$/g, "")]).filter((i) => i !== ""));
   const numbers = new Set([...(text.match(NUMBER_RE) ?? []), ...literalNumbers(text).map((n) => n.key)]);
-  return { text, ids, lower, heads, objects, numbers, values: writtenValues(text), wordText };
+  return { text, ids, lower, heads, objects, numbers, values: writtenValues(text), durations: codeDurations(text), wordText };
 }
 
 /** A number in a power or shift (`2 ** attempt`, `1 << n`, `pow(2, n)`, `base ** 2`): part of a computed value, not one the code states. */
@@ -289,6 +330,9 @@ export interface CitationGrade {
   concern?: ClaimConcern;
 }
 
+/** Where a clause that states a consequence begins (`, so …`, `, which means …`, `，所以…`). */
+const CONSEQUENCE_RE = /,\s*(?:so|therefore|thus|hence|which means|meaning)\s+(?!that\b|far\b|on\b)|[，,]?\s*(?:所以|因此)/i;
+
 /** Grades a citing sentence against its cited lines (see {@link CitationGrade}); `path` is the cited file's. */
 export function gradeCitation(sentence: string, lines: readonly string[], path?: string): CitationGrade {
   const names = namesCodeIn(sentence, lines, path);
@@ -299,32 +343,46 @@ export function gradeCitation(sentence: string, lines: readonly string[], path?:
 /**
  * The reading of support: whether the sentence refers to something in the lines (see the module
  * comment) and, when it does or `named` says the status rule found a name, the first claim the
- * lines visibly do not show.
+ * lines visibly do not show. With `countWords`, a count written as a word (`three times`) also
+ * refers to its number (people read it so; the status rule names numbers written as digits only);
+ * a count word is a stated value in both.
  */
-function readGrade(sentence: string, lines: readonly string[], named = false): { refers: boolean; concern?: ClaimConcern } {
+function readGrade(sentence: string, lines: readonly string[], named = false, countWords = false): { refers: boolean; concern?: ClaimConcern } {
+  // "…, so the last iteration raises `IndexError`": a consequence is inferred from what the lines
+  // show, not written in them; the claim is the premise, when the premise refers to something.
+  const consequence = CONSEQUENCE_RE.exec(sentence);
+  if (consequence !== null && consequence.index > 0) {
+    const premise = readGrade(sentence.slice(0, consequence.index), lines, false, countWords);
+    if (premise.refers) return premise;
+  }
   const names = sentenceNames(sentence);
   const t = lineTokens(lines);
   const occurs = codeNameOccurs(t);
   const someCode = names.codeNames.some(occurs);
-  const refers = someCode || otherNamesOccur(names, t);
+  const refers = someCode || otherNamesOccur(names, t) || (countWords && names.countWords.some((c) => numberOccurs(c.forms, t)));
   if (!refers && !named) return { refers };
-  const statedValues = [...names.numbers, ...names.values, ...names.enums];
+  const stated = [...names.numbers.map((_, i) => ({ forms: names.numberForms[i]!, duration: names.durations[i] })), ...names.countWords];
+  // A duration is compared in seconds when the lines write durations with their unit (`5 * time.Second` is not 5 minutes).
+  const statedOccurs = (s: { forms: readonly string[]; duration: number | undefined }) =>
+    s.duration !== undefined && t.durations.length > 0 ? t.durations.some((d) => Math.abs(d - s.duration!) <= 1e-9 * Math.max(1, d)) : numberOccurs(s.forms, t, true);
+  const statedValues = [...stated, ...names.values, ...names.enums];
   if (
     statedValues.length > 0 &&
-    !names.numberForms.some((forms) => numberOccurs(forms, t, true)) &&
+    !stated.some(statedOccurs) &&
     !names.values.some((v) => t.text.includes(v)) &&
     !names.enums.some((e) => t.wordText.includes(` ${e.toLowerCase()} `))
   ) {
     return { refers, concern: "value" };
   }
-  if (someCode && !occurs(names.codeNames.at(-1)!)) return { refers, concern: "object" };
+  // The last code name is the object; when no code name occurs, it still is unless it leads the sentence (its subject).
+  if ((someCode || names.lastCodeFollowsWords) && names.codeNames.length > 0 && !occurs(names.codeNames.at(-1)!)) return { refers, concern: "object" };
   const unshown = unshownClaim(sentence, { names: [...names.code, ...names.words], occurs: (w) => wordOccurs(w, t) || inWordText(w, t) || abbreviated(w, t) }, lines);
   return unshown === undefined ? { refers } : { refers, concern: unshown };
 }
 
 /** True when the sentence names something that occurs in `lines` and claims nothing they visibly do not show (see the module comment). */
 export function namesSomethingIn(sentence: string, lines: readonly string[]): boolean {
-  const grade = readGrade(sentence, lines);
+  const grade = readGrade(sentence, lines, false, true);
   return grade.refers && grade.concern === undefined;
 }
 

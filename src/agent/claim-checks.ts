@@ -8,13 +8,16 @@
  *   `` `raise AuthError()` `` quotes `raise AuthError("missing")`; a sentence citing two places
  *   may quote each);
  * - `negation`: it says something is not done (`does not raise`, `never retries`, `is not
- *   cached`) and the lines write that very verb, or a Chinese clause negates a code noun the
- *   lines write (`沒有處理例外` over `except ValueError:`);
+ *   cached`) and the lines write that verb or another name of the operation (`does not check`
+ *   over `verify_password(…)`), a Chinese clause negates a code noun the lines write (`沒有處理例外`
+ *   over `except ValueError:`), or it says an error is ignored over lines that handle it
+ *   (`if err != nil`, `except`, `catch`; `code-terms.ts` `ERROR_HANDLING_RE`);
  * - `operation`: it says an operation happens that code names with the same verb (`is
- *   committed`, `splits on`, `are converted`, `exists`; `code-terms.ts` `operationNames`) and
- *   the lines write neither that verb nor another name code gives the operation;
+ *   committed`, `splits on`, `are converted`, `exists`, Chinese `提交`, `等待`; `code-terms.ts`
+ *   `operationNames`) and the lines write neither that verb nor another name code gives the operation;
  * - `property`: it says a thing has a property code declares (`is nullable`, `is unique`, `is
- *   session-scoped`; `code-terms.ts` `propertySpellings`) and the lines do not declare it;
+ *   session-scoped`, `a read-only transaction`; `code-terms.ts` `propertySpellings`) and the
+ *   lines do not declare it;
  * - `definition`: it says something is defined or declared there and the lines define none of
  *   the things it names (a `def`/`class`/`func`/`fn`/`const`… of that name, an assignment or a
  *   field at the start of a line, or a C-like `Type name(` signature);
@@ -30,7 +33,7 @@
  *   using argparse`, `` with `sha256` ``, `用 `sha256``; not `with status 200`, which states a
  *   value) and that name does not occur in the lines;
  * - `only`: it says only certain values or code are there (`` only `.md` and `.txt` ``) and the
- *   lines write them in one bracketed list with more entries;
+ *   lines write them in one bracketed list, or one union (`'a' | 'b' | 'c'`), with more entries;
  * - `separator`: it says text is split by a kind of separator (`split by sentences`,
  *   `comma-separated`) and the lines split on separators of other kinds only.
  * A negation is also written without a negating word: `unencrypted`, `in plain text` (neither
@@ -42,9 +45,13 @@ import { COMMON_WORDS } from "./common-words.js";
 import {
   BACKTICK_RE,
   chineseCodeWords,
+  chineseOperationVerbs,
   CHINESE_SEPARATOR_WORDS,
   CHINESE_TYPE_WORD_LIST,
+  ERROR_HANDLING_RE,
   identifierWords,
+  IGNORED_RE,
+  operationFamily,
   operationNames,
   PLAIN_TEXT_NEGATES,
   PLAIN_TEXT_RE,
@@ -81,6 +88,9 @@ function isSubsequence(needle: readonly string[], hay: readonly string[]): boole
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The HTTP method that leads a route an answer quotes (`GET /users/{id}`; RFC 9110 section 9). */
+const ROUTE_METHOD_RE = /^(?:GET|HEAD|POST|PUT|DELETE|CONNECT|OPTIONS|TRACE|PATCH)\s+(?=\/)/;
 
 const CONTROL_WORDS = /^(?:if|elif|else|for|while|return|await|new|throw|case|switch|yield|print|assert|not|and|or|in|is)$/;
 
@@ -149,6 +159,17 @@ function negatedOperations(plain: string): string[][] {
 
 const CHINESE_NEGATION = /沒有|没有|不會|不会|並未|并未|從不|从不|從未|从未/;
 
+/** The clauses of a sentence that no Chinese negation governs (a negated operation is the negation check's). */
+function chineseAffirmed(sentence: string): string {
+  return sentence
+    .split(/[，。；、,.;!?！？]/)
+    .map((clause) => {
+      const m = CHINESE_NEGATION.exec(clause) ?? /不/.exec(clause);
+      return m ? clause.slice(0, m.index) : clause;
+    })
+    .join("，");
+}
+
 /** The code words (as English words) a Chinese clause negates: `沒有處理例外` → exception. */
 function chineseNegations(sentence: string): string[] {
   const out: string[] = [];
@@ -188,12 +209,12 @@ function unshownOperation(sentence: string, plain: string, stems: ReadonlySet<st
   return false;
 }
 
-/** A property claimed in predicate position (`is nullable`, `are unique`, `is session-scoped`); a negated one is left to the negation check. */
-const PROPERTY_CLAIM_RE = /\b(?:is|are|be|been|being|was|were)\s+(?:also\s+|always\s+)?((?:[a-z]+-)?[a-z]+)\b/gi;
+/** A property claimed in predicate position (`is nullable`, `is session-scoped`) or before its noun (`a read-only transaction`, `a unique index`); a negated one is left to the negation check. */
+const PROPERTY_CLAIM_RE = /\b(?:is|are|be|been|being|was|were)\s+(?:also\s+|always\s+)?((?:[a-z]+-)?[a-z]+)\b|\b(?:a|an|the)\s+((?:[a-z]+-)?[a-z]+)\s+(?=[a-z])/gi;
 
 function unshownProperty(plain: string, text: string, ids: ReadonlySet<string>): boolean {
   for (const m of plain.matchAll(PROPERTY_CLAIM_RE)) {
-    const spellings = propertySpellings(m[1]!);
+    const spellings = propertySpellings(m[1] ?? m[2]!);
     if (spellings === undefined) continue;
     if (!spellings.some((s) => ids.has(s) || (/^\w+$/.test(s) ? new RegExp(String.raw`\b${escape(s)}\b`).test(text) : text.includes(s)))) return true;
   }
@@ -242,14 +263,18 @@ function unshownOnly(sentence: string, text: string): boolean {
   const only = ONLY_RE.exec(sentence);
   if (!only) return false;
   const scope = sentence.slice(only.index).split(/[;；。]|,\s*(?:while|but|whereas)\b/)[0]!;
-  const items = [...scope.matchAll(BACKTICK_RE)].map((m) => codeTokens(m[1]!)).concat([...scope.matchAll(QUOTED_RE)].map((m) => codeTokens(m.slice(1).find((g) => g !== undefined)!)));
-  const named = items.filter((t) => t.length > 0);
+  const unquoted = scope.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
+  const items = [...scope.matchAll(BACKTICK_RE)].map((m) => codeTokens(m[1]!)).concat([...unquoted.matchAll(QUOTED_RE)].map((m) => codeTokens(m.slice(1).find((g) => g !== undefined)!)));
+  const named = [...new Map(items.filter((t) => t.length > 0).map((t) => [t.join(" "), t])).values()];
   if (named.length === 0) return false;
-  for (const g of text.matchAll(/\(([^()[\]{}]*)\)|\[([^()[\]{}]*)\]|\{([^()[\]{}]*)\}/g)) {
-    const entries = g.slice(1).find((x) => x !== undefined)!.split(",").map((e) => codeTokens(e)).filter((e) => e.length > 0);
-    if (entries.length > named.length && named.every((n) => entries.some((e) => isSubsequence(n, e)))) return true;
-  }
-  return false;
+  const lists: string[][][] = [];
+  for (const g of text.matchAll(/\(([^()[\]{}]*)\)|\[([^()[\]{}]*)\]|\{([^()[\]{}]*)\}/g)) lists.push(g.slice(1).find((x) => x !== undefined)!.split(",").map((e) => codeTokens(e)));
+  // A union or alternation after `=`/`:` (`type Status = 'active' | 'disabled' | 'pending'`) lists its members too.
+  for (const u of text.matchAll(/(?:=|:)\s*([^=\n;{}()]+\|[^=\n;{}()]+)/g)) lists.push(u[1]!.split(/\|\|?/).map((e) => codeTokens(e)));
+  return lists.some((list) => {
+    const entries = list.filter((e) => e.length > 0);
+    return entries.length > named.length && named.every((n) => entries.some((e) => isSubsequence(n, e)));
+  });
 }
 
 /**
@@ -320,17 +345,23 @@ export function unshownClaim(sentence: string, subjects: SentenceSubjects, lines
   }
   const plain = plainText(sentence);
 
+  // A route written `GET /users/{id}` is its path; frameworks write the method in their own case (`Route::get`, `@GetMapping`).
   const quotes = [...sentence.matchAll(BACKTICK_RE)]
-    .filter((m) => !/^(["']).*\1$/.test(m[1]!.trim()) && !/^[\w$@./-]+$/.test(m[1]!.trim().replace(/::/g, ".")))
-    .map((m) => codeTokens(m[1]!))
+    .map((m) => m[1]!.trim())
+    .filter((q) => ROUTE_METHOD_RE.test(q) || (!/^(["']).*\1$/.test(q) && !/^[\w$@./-]+$/.test(q.replace(/::/g, "."))))
+    .map((q) => q.replace(ROUTE_METHOD_RE, ""))
+    .map((q) => codeTokens(q))
     .filter((q) => q.length >= 2);
   if (quotes.length > 0 && !quotes.some((q) => isSubsequence(q, tokens))) return "quoted-code";
 
   const negated = negatedVerbs(plain);
-  if (negated.some((n) => stems.has(stem(n.verb)))) return "negation";
+  // A negated operation is done when the lines name it under any of its names (`does not verify` over `validate_csrf(…)`).
+  if (negated.some((n) => operationFamily(stem(n.verb)).some((name) => stems.has(name)))) return "negation";
+  if (IGNORED_RE.test(plain) && /error|exception|\berr\b|錯誤|错误|例外|異常|异常/i.test(sentence) && ERROR_HANDLING_RE.test(text)) return "negation";
   if (chineseNegations(sentence).some((w) => subjects.occurs(w))) return "negation";
   if (negatedOperations(plain).some((names) => names.some((n) => stems.has(n)))) return "negation";
   if (unshownOperation(sentence, plain, stems, new Set(negated.map((n) => n.at)))) return "operation";
+  if (chineseOperationVerbs(chineseAffirmed(sentence)).some((verb) => !operationNames(stem(verb))!.some((name) => stems.has(name)))) return "operation";
   if (unshownProperty(plain, text, ids)) return "property";
 
   const names = subjects.names.filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));

@@ -163,7 +163,7 @@ export function stem(word: string): string {
 const OPERATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["commit", []], ["rollback", []], ["close", ["shutdown", "dispose"]], ["save", ["persist", "dump", "write", "store"]],
   ["start", ["go", "spawn", "launch", "run", "serve", "listen"]], ["stop", ["shutdown", "halt", "kill"]], ["restart", []], ["refresh", ["reload"]],
-  ["validate", ["valid"]], ["cache", ["memoize", "lru_cache"]], ["hash", ["digest", "hashpw", "sha256", "sha1", "md5", "bcrypt"]],
+  ["validate", ["valid", "verify", "check"]], ["verify", ["validate", "valid", "check"]], ["cache", ["memoize", "lru_cache"]], ["hash", ["digest", "hashpw", "sha256", "sha1", "md5", "bcrypt"]],
   ["retry", []], ["convert", []], ["serialize", ["dump", "dumps", "marshal", "stringify"]], ["serialise", ["dump", "dumps", "marshal", "stringify"]],
   ["deserialize", ["load", "loads", "unmarshal"]], ["encode", []], ["decode", []], ["encrypt", []], ["decrypt", []],
   ["compress", ["gzip", "zlib"]], ["decompress", ["gunzip", "zlib"]], ["sort", []], ["split", []], ["filter", []],
@@ -172,9 +172,56 @@ const OPERATIONS: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["exist", ["is_file", "isfile", "is_dir", "isdir"]], ["log", ["logging", "info", "debug", "warn", "warning"]],
   ["raise", ["throw", "panic", "abort"]], ["throw", ["raise", "panic", "abort"]],
   ["panic", ["unwrap", "expect", "unreachable", "unimplemented", "todo", "abort"]],
+  ["wait", ["await", "join", "Wait", "WaitGroup", "sleep"]],
 ];
 
+/**
+ * Chinese verbs for the operations above (Traditional and Simplified), longest first when one
+ * contains another: a Chinese sentence says the operation happens with them (`會等待`, `提交`).
+ */
+const CHINESE_OPERATION_WORDS: ReadonlyArray<readonly [string, string]> = [
+  ["等待", "wait"], ["提交", "commit"], ["回滾", "rollback"], ["回滚", "rollback"], ["關閉", "close"], ["关闭", "close"],
+  ["刪除", "delete"], ["删除", "delete"], ["排序", "sort"], ["驗證", "validate"], ["验证", "validate"], ["校驗", "validate"], ["校验", "validate"],
+  ["加密", "encrypt"], ["解密", "decrypt"], ["壓縮", "compress"], ["压缩", "compress"], ["序列化", "serialize"],
+  ["取消", "cancel"], ["重新整理", "refresh"], ["刷新", "refresh"], ["記錄", "log"], ["记录", "log"],
+];
+
+/** The English operation verbs of the Chinese operation verbs a text contains (see {@link CHINESE_OPERATION_WORDS}). */
+export function chineseOperationVerbs(text: string): string[] {
+  if (!/[\u3400-\u9fff]/.test(text)) return [];
+  const out: string[] = [];
+  let rest = text;
+  for (const [zh, en] of CHINESE_OPERATION_WORDS) {
+    if (!rest.includes(zh)) continue;
+    out.push(en);
+    rest = rest.split(zh).join(" ");
+  }
+  return out;
+}
+
+/**
+ * Code that handles an error where it happens: Go `if err != nil`, Python `except`, `catch`,
+ * Ruby `rescue`, Rust `?` and `map_err`/`unwrap_or`, a promise's `.catch(`. A sentence saying an
+ * error is ignored (`is ignored`, `is swallowed`, `忽略`) is a negation of what such lines do.
+ */
+export const ERROR_HANDLING_RE = /\berr\s*!=\s*nil\b|\bexcept\b|\bcatch\b|\brescue\b|\?\s*[;)]|\.(?:map_err|unwrap_or\w*|or_else)\(|\bif\s*\(?\s*err\b/;
+
+/** A sentence saying something is ignored (English and Chinese). */
+export const IGNORED_RE = /\b(?:is|are|was|were|gets?|being)\s+(?:silently\s+|simply\s+|just\s+)?(?:ignored|swallowed|discarded|dropped)\b|\b(?:ignores|swallows|discards)\b|忽略|吞掉/i;
+
 const OPERATION_NAMES: ReadonlyMap<string, readonly string[]> = new Map(OPERATIONS.map(([v, names]) => [stem(v), [stem(v), ...names.map(stem)]]));
+
+/**
+ * For the stem of any verb ({@link stem}), the stems of every name code may write that operation
+ * with: its own names when it is an operation, and the names of each operation it is a name of
+ * (`check` → validate, verify, …); just itself otherwise. What a negation (`does not check`) is
+ * compared with.
+ */
+export function operationFamily(verbStem: string): readonly string[] {
+  const out = new Set([verbStem, ...(OPERATION_NAMES.get(verbStem) ?? [])]);
+  for (const names of OPERATION_NAMES.values()) if (names.includes(verbStem)) for (const n of names) out.add(n);
+  return [...out];
+}
 
 /** For the stem of an operation verb ({@link stem}), the stems of the names code writes it with (itself included); undefined for other words. */
 export function operationNames(verbStem: string): readonly string[] | undefined {
@@ -195,7 +242,7 @@ const PROPERTIES: ReadonlyMap<string, readonly string[]> = new Map<string, reado
   ["static", ["static", "staticmethod", "classmethod"]],
   ["abstract", ["abstract", "ABC", "abstractmethod", "interface", "trait"]],
   ["readonly", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val"]],
-  ["read-only", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val"]],
+  ["read-only", ["readonly", "Readonly", "ReadOnly", "readOnly", "read_only", "frozen", "const", "final", "Final", "val"]],
   ["immutable", ["readonly", "Readonly", "ReadOnly", "frozen", "const", "final", "Final", "val", "immutable"]],
   ["deprecated", ["deprecated", "Deprecated", "DeprecationWarning"]],
   ["thread-safe", ["Mutex", "RWMutex", "Lock", "RLock", "lock", "synchronized", "atomic", "Atomic", "sync"]],
@@ -393,3 +440,68 @@ export const PLAIN_TEXT_RE = /\bplain[- ]?text\b|\bclear[- ]?text\b|\bin the cle
 
 /** The operations {@link PLAIN_TEXT_RE} negates. */
 export const PLAIN_TEXT_NEGATES: readonly string[] = ["hash", "encrypt"];
+
+/** Seconds in one of each time unit code names: Go `time.Minute`, Java `TimeUnit.MINUTES`, `ofMinutes`, `minutes=`, a `_MS` suffix. */
+const TIME_UNIT_SECONDS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^(?:nanos?(?:econds?)?|ns)$/i, 1e-9],
+  [/^(?:micros?(?:econds?)?|us|µs)$/i, 1e-6],
+  [/^(?:millis(?:econds?)?|ms|msecs?)$/i, 1e-3],
+  [/^(?:s|secs?|seconds?)$/i, 1],
+  [/^(?:m|mins?|minutes?)$/i, 60],
+  [/^(?:h|hrs?|hours?)$/i, 3600],
+  [/^(?:d|days?)$/i, 86400],
+  [/^weeks?$/i, 604800],
+];
+
+function secondsPer(unit: string): number | undefined {
+  return TIME_UNIT_SECONDS.find(([re]) => re.test(unit))?.[1];
+}
+
+const NUM = String.raw`(\d[\d_]*(?:\.\d+)?)`;
+const UNIT = String.raw`(Nanoseconds?|Microseconds?|Milliseconds?|Seconds?|Minutes?|Hours?|Days?|Weeks?)`;
+
+/**
+ * Durations code writes with their unit (in seconds): Go `5 * time.Second`, Rust
+ * `Duration::from_secs(5)`, Java `Duration.ofMinutes(5)` and `5, TimeUnit.SECONDS`, C#
+ * `TimeSpan.FromSeconds(5)`, Python `timedelta(minutes=5)` and `time.sleep(5)`, Ruby/Kotlin
+ * `5.minutes`, JavaScript `setTimeout(f, 500)`, a duration string (`"30s"`, `'500ms'`), and a
+ * value whose name ends in its unit (`TIMEOUT_MS = 30_000`, `ttlSeconds: 60`). Empty when the
+ * lines write no duration with its unit.
+ */
+export function codeDurations(text: string): number[] {
+  const out: number[] = [];
+  const add = (n: string, unit: string) => {
+    const per = secondsPer(unit);
+    if (per !== undefined) out.push(Number(n.replace(/_/g, "")) * per);
+  };
+  const patterns: ReadonlyArray<readonly [RegExp, (m: RegExpMatchArray) => void]> = [
+    [new RegExp(String.raw`${NUM}\s*\*\s*time\.${UNIT}\b`, "g"), (m) => add(m[1]!, m[2]!)],
+    [new RegExp(String.raw`\btime\.${UNIT}\s*\*\s*${NUM}`, "g"), (m) => add(m[2]!, m[1]!)],
+    [new RegExp(String.raw`\b(?:from_|of|From)?(secs|millis|micros|nanos|Seconds|Millis|Minutes|Hours|Days|Milliseconds)(?:_f64|_f32)?\(\s*${NUM}\s*\)`, "g"), (m) => add(m[2]!, m[1]!)],
+    [new RegExp(String.raw`\b(weeks|days|hours|minutes|seconds|milliseconds|microseconds)\s*=\s*${NUM}`, "g"), (m) => add(m[2]!, m[1]!)],
+    [new RegExp(String.raw`(?<![\w.])${NUM}\.(seconds|minutes|hours|days|milliseconds|weeks)\b`, "g"), (m) => add(m[1]!, m[2]!)],
+    [new RegExp(String.raw`${NUM}\s*,\s*TimeUnit\.(NANOSECONDS|MICROSECONDS|MILLISECONDS|SECONDS|MINUTES|HOURS|DAYS)`, "g"), (m) => add(m[1]!, m[2]!)],
+    [new RegExp(String.raw`\b(?:time|asyncio)\.sleep\(\s*${NUM}\s*\)`, "g"), (m) => add(m[1]!, "s")],
+    [new RegExp(String.raw`\bset(?:Timeout|Interval)\([^;]*,\s*${NUM}\s*\)`, "g"), (m) => add(m[1]!, "ms")],
+    [new RegExp(String.raw`["'\`]${NUM}(ns|us|µs|ms|s|m|h|d)["'\`]`, "g"), (m) => add(m[1]!, m[2]!)],
+    [new RegExp(String.raw`\b[A-Za-z][\w]*?(?:_|(?<=[a-z]))(ms|MS|Ms|millis|Millis|MILLIS|secs|Secs|SECS|seconds|Seconds|SECONDS|mins|Mins|MINS|minutes|Minutes|MINUTES|hours|Hours|HOURS|days|Days|DAYS)\b\s*(?::[^=\n]*?)?(?::=|=|:)\s*${NUM}(?![\w.])`, "g"), (m) => add(m[2]!, m[1]!)],
+  ];
+  for (const [re, take] of patterns) for (const m of text.matchAll(re)) take(m);
+  return out;
+}
+
+/** The duration (in seconds) of a number an answer writes with a time unit after it (`5 minutes`, `30 秒`), or undefined. */
+export function statedDuration(n: string, after: string): number | undefined {
+  const rest = after.trimStart().toLowerCase();
+  const unit = UNITS.slice(0, 5).find((u) => u.re.test(rest));
+  return unit === undefined ? undefined : Number(n) * unit.factors[0]!;
+}
+
+/**
+ * English number words an answer writes for a count (`three times`, `two workers`), with their
+ * value: from two to twelve, `twice`. `one` is left out: it is more often a pronoun.
+ */
+export const NUMBER_WORDS: ReadonlyMap<string, string> = new Map([
+  ["two", "2"], ["three", "3"], ["four", "4"], ["five", "5"], ["six", "6"], ["seven", "7"], ["eight", "8"],
+  ["nine", "9"], ["ten", "10"], ["eleven", "11"], ["twelve", "12"], ["twice", "2"],
+]);

@@ -14,8 +14,12 @@
  *   noun missing from the word list) and each kind was fixed with the unit tests below.
  * - citation-pairs-blind-a.json: 80 pairs written by another helper without reading the classifier
  *   or the other sets. Scored once as it landed: 60 of 80 (75.0%) with the classifier before the
- *   last set's kinds were fixed, 62 of 80 (77.5%) after — the honest figure for new answers. It
- *   has a floor of its own at that figure.
+ *   last set's kinds were fixed, 62 of 80 (77.5%) after — the honest figure for new answers.
+ *   Its misses were then sorted by kind (durations in the unit code writes, digit separators,
+ *   counts written as words, a backticked object that does not occur, a consequence clause, a
+ *   quoted route, `only` over a union type, negations under another name of the operation,
+ *   ignored errors, a property before its noun, Chinese operation verbs) and each kind was fixed
+ *   with the unit tests below: 75 of 80 (93.8%), fitted. Its floor guards that.
  * What is left are claims only meaning decides: `Client.__init__` "sets the base URL" over an
  * `__init__` that takes an encoding, "fixed-size array" over `Vec::with_capacity`, "exponential
  * backoff" over `sleep(2 ** attempt)`.
@@ -44,7 +48,7 @@ const SETS = {
 };
 const FLOOR = 0.95;
 const BLIND = load("citation-pairs-blind-a.json");
-const BLIND_FLOOR = 0.775;
+const BLIND_FLOOR = 0.93;
 
 function classify(p: Pair): Pair["label"] {
   const cited = extractCitations(p.answer);
@@ -327,6 +331,74 @@ describe("citation status classifier vs hand labels", () => {
       expect(namesSomethingIn("It waits 4 seconds.", ["    await asyncio.sleep(4)"])).toBe(true);
       expect(namesSomethingIn("Up to 16 shards are used.", ["    shards = 1 << bits"])).toBe(false);
       expect(namesSomethingIn("The buffer holds 8 items.", ["    buf = [None] * 8"])).toBe(true);
+    });
+  });
+
+  describe("kinds found in blind set A's misses, each with new variants", () => {
+    const grade = (sentence: string, lines: string[]) => {
+      const g = gradeCitation(sentence, lines);
+      return g.names ? (g.concern ?? "supported") : "seen";
+    };
+
+    it("durations are compared in the unit the code writes them in, and digit separators are dropped", () => {
+      // The status rule does not convert (30 is not written); the reading of support does.
+      expect(namesSomethingIn("Requests time out after 30 seconds.", ["const REQUEST_TIMEOUT_MS = 30_000;"])).toBe(true);
+      expect(namesSomethingIn("Requests time out after 45 seconds.", ["const REQUEST_TIMEOUT_MS = 30_000;"])).toBe(false);
+      expect(grade("Entries expire after 10 minutes.", ["const ttl = 10 * time.Minute"])).toBe("supported");
+      expect(grade("Entries expire after 10 minutes.", ["const ttl = 10 * time.Second"])).toBe("value");
+      expect(grade("The token lives for 2 hours.", ["    expires = datetime.utcnow() + timedelta(hours=2)"])).toBe("supported");
+      expect(grade("The token lives for 2 hours.", ["    expires = datetime.utcnow() + timedelta(minutes=2)"])).toBe("value");
+      expect(grade("It polls every 5 seconds.", ["        thread::sleep(Duration::from_secs(5));"])).toBe("supported");
+      expect(grade("It polls every 5 seconds.", ["        thread::sleep(Duration::from_millis(5));"])).toBe("value");
+      expect(grade("The read timeout is 1 minute.", ['  read_timeout: "60s"'])).toBe("supported");
+      expect(grade("A batch holds 1000 rows.", ["BATCH_SIZE = 1_000"])).toBe("supported");
+    });
+
+    it("a count written as a word names its number in the supported reading only, and is a stated value", () => {
+      expect(namesSomethingIn("The request is sent up to three times.", ["    for _ in range(3):"])).toBe(true);
+      expect(gradeCitation("The request is sent up to three times.", ["    for _ in range(3):"]).names).toBe(false);
+      expect(namesSomethingIn("It starts four workers.", ["\tfor i := 0; i < 4; i++ {", "\t\tgo worker(jobs)"])).toBe(true);
+      expect(namesSomethingIn("It starts eight workers.", ["\tfor i := 0; i < 4; i++ {", "\t\tgo worker(jobs)"])).toBe(false);
+      // Not a count: `functions` is a word about code in general.
+      expect(sentenceNames("The two functions are defined here.").countWords).toEqual([]);
+    });
+
+    it("a backticked name after the sentence's first words is its object and must occur; one that leads the sentence may be context", () => {
+      expect(grade("The token is read from the `GITHUB_TOKEN` variable.", ['token = os.environ["GH_TOKEN"]'])).toBe("object");
+      expect(grade("The token is read from the `GH_TOKEN` variable.", ['token = os.environ["GH_TOKEN"]'])).toBe("supported");
+      expect(grade("The port comes from the `PORT` setting.", ["    port = int(os.environ.get('APP_PORT', 8000))"])).toBe("object");
+      expect(grade("`load_settings` reads the YAML file.", ["    data = yaml.safe_load(fh)"])).toBe("supported");
+    });
+
+    it("a consequence (', so …') is inferred, not written: the premise is graded", () => {
+      expect(grade("`walk` loops to one before the end, so the last item is never visited.", ["    for i in range(len(items) - 1):", "        walk(items[i])"])).toBe("supported");
+      expect(grade("`Settings` derives `Deserialize`, so it can be loaded with serde_json.", ["#[derive(Deserialize)]", "pub struct Settings {"])).toBe("supported");
+      expect(grade("`Settings` derives `Serialize`, so it can be loaded with serde_json.", ["#[derive(Deserialize)]", "pub struct Settings {"])).toBe("object");
+    });
+
+    it("a quoted route is compared by its path, whatever case the framework writes the method in", () => {
+      expect(grade("`POST /orders` is handled by `create`.", ['@app.post("/orders")', "def create(order: Order):"])).toBe("supported");
+      expect(grade("`POST /orders` is handled by `create`.", ['@app.post("/items")', "def create(order: Order):"])).toBe("quoted-code");
+    });
+
+    it("'only' over a union type, negations under another name of the operation, ignored errors", () => {
+      expect(grade("`Role` can only be `'admin'` or `'user'`.", ["type Role = 'admin' | 'user' | 'guest';"])).toBe("only");
+      expect(grade("`Role` can only be `'admin'` or `'user'`.", ["type Role = 'admin' | 'user';"])).toBe("supported");
+      expect(grade("`login` does not check the password.", ["    if not verify_password(form.password, user.hash):"])).toBe("negation");
+      expect(grade("`login` does not check the password.", ["    user = db.get(form.username, form.password)"])).toBe("supported");
+      expect(grade("The error from `json.Unmarshal` is ignored.", ["\tif err := json.Unmarshal(b, &cfg); err != nil {"])).toBe("negation");
+      expect(grade("The error from `json.Unmarshal` is ignored.", ["\t_ = json.Unmarshal(b, &cfg)"])).toBe("supported");
+      expect(grade("Exceptions from `send` are swallowed.", ["    try:", "        send(msg)", "    except Exception:", "        raise"])).toBe("negation");
+    });
+
+    it("a property before its noun, and Chinese operation verbs", () => {
+      expect(grade("`findAll` runs in a read-only transaction.", ["    @Transactional(readOnly = true)", "    public List<User> findAll() {"])).toBe("supported");
+      expect(grade("`findAll` runs in a read-only transaction.", ["    @Transactional", "    public List<User> findAll() {"])).toBe("property");
+      expect(grade("`Shutdown` 會等待所有連線關閉。", ["func (s *Server) Shutdown(ctx context.Context) error {", "\ts.wg.Wait()"])).toBe("supported");
+      expect(grade("`Shutdown` 會等待所有連線結束。", ["func (s *Server) Shutdown(ctx context.Context) error {", "\treturn s.ln.Close()"])).toBe("operation");
+      expect(grade("`save` 會先提交交易。", ["    def save(self):", "        self.session.commit()"])).toBe("supported");
+      expect(grade("`save` 會先提交交易。", ["    def save(self):", "        self.session.add(self)"])).toBe("operation");
+      expect(grade("`save` 不會提交交易。", ["    def save(self):", "        self.session.add(self)"])).toBe("supported");
     });
   });
 
