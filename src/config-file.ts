@@ -15,7 +15,9 @@
  * client traffic) to a server of the repository author's choosing. So are the bounds of a
  * session on the user's machine (`max_calls_per_turn`, `timeout`): how long and how hard a
  * question may run is the user's decision, not the repository's. A repository file that is a
- * symbolic link is not read (it could point at a private file whose text an error would quote).
+ * symbolic link is not read (it could point at a private file whose text an error would quote),
+ * nor one with more than one hard link (another name of a file that may lie outside the
+ * repository; the workspace refuses such files too, unless `CODECITE_ALLOW_HARD_LINKS=1`).
  * Neither file can hold a secret: API keys and the serve token come only from the environment
  * or flags, and `codecite config` never prints a secret.
  */
@@ -204,7 +206,7 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
 }
 
 /** Reads one file; `undefined` when it does not exist. */
-function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile | undefined {
+function readConfigFile(file: string, kind: ConfigFileKind, allowHardLinks = false): ConfigFile | undefined {
   let stat;
   try {
     stat = lstatSync(file);
@@ -216,6 +218,9 @@ function readConfigFile(file: string, kind: ConfigFileKind): ConfigFile | undefi
     throw new ConfigFileError(file, 0, "is a symbolic link; a repository's configuration file must be a regular file", `Replace ${file} by a regular file or remove it.`);
   }
   if (!stat.isFile() && !stat.isSymbolicLink()) throw new ConfigFileError(file, 0, "is not a regular file", `Remove ${file} or make it a file.`);
+  if (kind === "repo" && stat.nlink > 1 && !allowHardLinks) {
+    throw new ConfigFileError(file, 0, `has ${stat.nlink} hard links; a repository's configuration file must be a file of its own`, "Replace it by a copy, or set CODECITE_ALLOW_HARD_LINKS=1.");
+  }
   if (stat.size > MAX_CONFIG_FILE_BYTES) {
     throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
   }
@@ -240,7 +245,7 @@ export function loadConfigFiles(root: string | undefined, env: Readonly<Record<s
   const files: ConfigFiles = { paths: { repo: repoPath, user: userPath } };
   const user = readConfigFile(userPath, "user");
   if (user) files.user = user;
-  const repo = readConfigFile(repoPath, "repo");
+  const repo = readConfigFile(repoPath, "repo", env.CODECITE_ALLOW_HARD_LINKS === "1");
   if (repo) files.repo = repo;
   return files;
 }

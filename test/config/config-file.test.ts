@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigFileError, loadConfigFiles, parseConfigFile, userConfigPath } from "../../src/config-file.js";
@@ -175,6 +175,17 @@ describe("a repository file is untrusted", () => {
     const e = fileError(() => loadConfigFiles(repo, env));
     expect(e.message).toContain("is a symbolic link");
     expect(e.message).not.toContain("sk-very-secret");
+  });
+
+  it("is not read when it has another name (a hard link: it may be a file outside the repository), and never quotes it", () => {
+    const secret = path.join(home, "secret.yml");
+    writeFileSync(secret, "model: sk-very-secret\n");
+    linkSync(secret, path.join(repo, ".codecite.yml"));
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.message).toBe(`${path.join(repo, ".codecite.yml")}: has 2 hard links; a repository's configuration file must be a file of its own`);
+    expect(e.hint).toBe("Replace it by a copy, or set CODECITE_ALLOW_HARD_LINKS=1.");
+    // As the workspace does, CODECITE_ALLOW_HARD_LINKS=1 allows it.
+    expect(loadConfigFiles(repo, { ...env, CODECITE_ALLOW_HARD_LINKS: "1" }).repo?.settings.get("model")?.raw).toBe("sk-very-secret");
   });
 });
 
