@@ -300,8 +300,9 @@ function trailingReasoningCall(
   const st = runDialects(block, tools, undefined, dialects);
   if (st.chosen.length === 0) return undefined;
   const spans = mergeSpans(st.chosen.flatMap((c) => c.match.spans), block.length);
-  const last = spans[spans.length - 1]!;
-  if (block.slice(last.end).trim() !== "") return undefined;
+  const last = spans[spans.length - 1];
+  // Calls read without a span of their own (nothing to cut off the block's end).
+  if (last === undefined || block.slice(last.end).trim() !== "") return undefined;
   // The markup run at the end: spans separated by whitespace only.
   let start = last.start;
   for (let i = spans.length - 2; i >= 0 && block.slice(spans[i]!.end, start).trim() === ""; i--) start = spans[i]!.start;

@@ -371,3 +371,15 @@ describe("invented tool results", () => {
     expect(recoverDeterministic({ content }, READ_TOOLS).content).toBe(content);
   });
 });
+
+describe("reasoning that ends in call markup without spans", () => {
+  it("a closed reasoning block whose dialect reads give no span is reasoning, not a crash", () => {
+    // Found by a differential run of the stream filter over random markup: the trailing-call rule
+    // read the last span of an empty list.
+    const raw = 'python\nfunctions.search_code:0```json\n foofunctions.search_code:0</parameter>{"name": "search_code", "arguments": {"q": "a"}}(</think>';
+    const r = recoverDeterministic({ content: raw }, []);
+    expect(r.tool_calls).toEqual([]);
+    expect(r.content).toBe("");
+    expect(r.thinking).toBe(raw.slice(0, -"</think>".length));
+  });
+});
