@@ -45,9 +45,15 @@ const DECLARATOR_WRAPPERS = new Set([
   "abstract_array_declarator", "abstract_function_declarator", "abstract_parenthesized_declarator",
 ]);
 
-/** The parts of a name, qualified name, template name or type as written (`a::b::f<int>` → `a b f`). */
-function cPath(node: SyntaxNode): string[] | undefined {
-  switch (node.type) {
+/** Name nodes without children: the last part of their path is themselves. */
+const NAME_LEAVES = new Set(["identifier", "type_identifier", "field_identifier", "namespace_identifier", "this"]);
+
+/**
+ * The parts of a name, qualified name, template name or type as written (`a::b::f<int>` → `a b f`);
+ * `type` is the node's type when the caller read it already.
+ */
+function cPath(node: SyntaxNode, type: string = node.type): string[] | undefined {
+  switch (type) {
     case "identifier":
     case "type_identifier":
     case "field_identifier":
@@ -208,10 +214,11 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     for (const p of prefixes) c.use([...p, ...path], last, use, { from: p.length });
   };
 
-  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind): boolean => {
-    const path = cPath(node);
+  /** A use of the path `node` writes; `type` is the node's type when the caller read it already. */
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, type: string = node.type): boolean => {
+    const path = cPath(node, type);
     if (path === undefined) return false;
-    pathUse(path, lastNode(node, c), ctx, use);
+    pathUse(path, NAME_LEAVES.has(type) ? node : lastNode(node, c), ctx, use);
     return true;
   };
 
@@ -338,13 +345,15 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   const walk = (node: SyntaxNode, ctx: Ctx): void => {
-    if (ctx.depth > MAX_DEPTH || SKIP.has(node.type)) return;
+    // The node's type is read once (each read is a call into the parser).
+    const nodeType = node.type;
+    if (ctx.depth > MAX_DEPTH || SKIP.has(nodeType)) return;
     const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
-    if (CLASS_SPECIFIERS.has(node.type) && c.field(node, "body") !== null) {
+    if (CLASS_SPECIFIERS.has(nodeType) && c.field(node, "body") !== null) {
       walkClass(node, deeper);
       return;
     }
-    switch (node.type) {
+    switch (nodeType) {
       case "function_definition":
         walkFunction(node, deeper);
         return;
@@ -460,7 +469,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
         return;
       }
       case "field_expression": {
-        if (usePath(node, ctx, ctx.use)) {
+        if (usePath(node, ctx, ctx.use, nodeType)) {
           walkReceiver(node, deeper);
           return;
         }
@@ -470,12 +479,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
       case "identifier":
       case "type_identifier":
       case "namespace_identifier":
-        usePath(node, ctx, node.type === "type_identifier" && ctx.use === "value" ? "type" : ctx.use);
+        usePath(node, ctx, nodeType === "type_identifier" && ctx.use === "value" ? "type" : ctx.use, nodeType);
         return;
       case "qualified_identifier":
       case "template_type":
       case "template_function":
-        if (!usePath(node, ctx, node.type === "template_type" && ctx.use === "value" ? "type" : ctx.use)) walkChildren(node, ctx);
+        if (!usePath(node, ctx, nodeType === "template_type" && ctx.use === "value" ? "type" : ctx.use, nodeType)) walkChildren(node, ctx);
         walkTemplateArgs(node, deeper);
         return;
       case "struct_specifier":

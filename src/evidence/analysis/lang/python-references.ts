@@ -26,16 +26,20 @@ import { namedChildren } from "./syntax.js";
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
 
-/** The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`. */
-function attributePath(node: SyntaxNode): string[] | undefined {
+/**
+ * The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`;
+ * `nodeType` is the type of `node` when the caller read it already (each read is a call into the parser).
+ */
+function attributePath(node: SyntaxNode, nodeType?: string): string[] | undefined {
   const parts: string[] = [];
   let n: SyntaxNode | null = node;
   for (let i = 0; n !== null && i < 64; i++) {
-    if (n.type === "identifier") {
+    const type = i === 0 && nodeType !== undefined ? nodeType : n.type;
+    if (type === "identifier") {
       parts.unshift(n.text);
       return parts;
     }
-    if (n.type !== "attribute") return undefined;
+    if (type !== "attribute") return undefined;
     const attr = n.childForFieldName("attribute");
     if (attr === null) return undefined;
     parts.unshift(attr.text);
@@ -195,11 +199,12 @@ interface Ctx {
 export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   const c = new ReferenceCollector();
 
-  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, rangeNode?: SyntaxNode): boolean => {
-    const path = attributePath(node);
+  /** A use of the path `node` writes (`nodeType`: the node's type when the caller read it already). */
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, rangeNode?: SyntaxNode, nodeType: string = node.type): boolean => {
+    const path = attributePath(node, nodeType);
     if (path === undefined) return false;
     const head = path[0] as string;
-    const last = node.type === "attribute" ? (c.field(node, "attribute") as SyntaxNode) : node;
+    const last = nodeType === "attribute" ? (c.field(node, "attribute") as SyntaxNode) : node;
     const extra = rangeNode ? { rangeNode } : {};
     if (ctx.self !== undefined && head === ctx.self.name && c.isLocal(head)) {
       if (path.length > 1) c.use(path, last, use, { ...extra, selfClass: ctx.self.cls });
@@ -374,15 +379,16 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         return;
       }
       case "identifier":
-        usePath(node, ctx, ctx.use);
+        usePath(node, ctx, ctx.use, undefined, "identifier");
         return;
       case "attribute":
         walkAttribute(node, deeper, ctx.use);
         return;
       case "call": {
         const fn = c.field(node, "function");
-        if (fn?.type === "identifier") usePath(fn, deeper, "call");
-        else if (fn?.type === "attribute") walkAttribute(fn, deeper, "call");
+        const fnType = fn?.type;
+        if (fn !== null && fnType === "identifier") usePath(fn, deeper, "call", undefined, fnType);
+        else if (fn !== null && fnType === "attribute") walkAttribute(fn, deeper, "call");
         else if (fn) walk(fn, { ...deeper, use: "value" });
         const args = c.field(node, "arguments");
         if (args) walk(args, { ...deeper, use: "value" });
@@ -457,7 +463,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
 
   /** `a.b.c` is one path use; `f().m` walks `f()` and uses `m` of an unknown receiver. */
   const walkAttribute = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
-    if (usePath(node, ctx, use)) return;
+    if (usePath(node, ctx, use, undefined, "attribute")) return;
     const obj = c.field(node, "object");
     const attr = c.field(node, "attribute");
     if (obj) walk(obj, { ...ctx, use: "value" });
