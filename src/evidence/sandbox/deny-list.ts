@@ -91,38 +91,37 @@ const DENY_PATTERNS: readonly string[] = Object.freeze([
 let matcher: ReturnType<typeof ignore> | undefined;
 
 /**
- * For each pattern, its longest run of literal characters within one path segment, lower case:
- * `.env*` → `.env`, `id_rsa*` → `id_rsa`, `.config/gcloud/` → `.config` (a bracket expression,
- * `*`, `?`, `\\` and `/` end a run).
- * A path can match a pattern only when it holds that run, in any case (see {@link mayBeDenied}).
+ * For each pattern, its runs of literal characters within one path segment, lower case:
+ * `.env*` → `.env`, `id_rsa*` → `id_rsa`, `.config/gcloud/` → `.config` and `gcloud` (a bracket
+ * expression, `*`, `?`, `\\` and `/` end a run).
+ * A path can match a pattern only when it holds all its runs, in any case (see {@link mayBeDenied}).
  * `undefined` when some pattern has no literal character (then every path is checked in full).
  */
-const PATTERN_NEEDLES: readonly string[] | undefined = (() => {
-  const needles: string[] = [];
+const PATTERN_NEEDLES: readonly (readonly string[])[] | undefined = (() => {
+  const needles: string[][] = [];
   for (const pattern of DENY_PATTERNS) {
-    const runs = pattern.toLowerCase().replace(/\[[^\]]*\]?/gu, "/").split(/[/*?!\\]+/u);
-    const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), "");
-    if (longest === "") return undefined;
-    needles.push(longest);
+    const runs = pattern.toLowerCase().replace(/\[[^\]]*\]?/gu, "/").split(/[/*?!\\]+/u).filter((run) => run !== "");
+    if (runs.length === 0) return undefined;
+    needles.push(runs);
   }
   return needles;
 })();
 
 /**
  * A quick necessary condition for {@link checkDenied}, for clean paths made of ASCII characters
- * only: false when the path, in lower case, holds none of the {@link PATTERN_NEEDLES}, and then
- * no pattern can match it or its folded form. Why that holds: every needle lies within one
- * segment of the patterns, so a match puts it within one segment of the matched path (patterns
+ * only: false when the path, in lower case, holds no pattern's {@link PATTERN_NEEDLES} all, and
+ * then no pattern can match it or its folded form. Why that holds: every run lies within one
+ * segment of its pattern, so a match puts it within one segment of the matched path (patterns
  * are matched case-insensitively). For an ASCII path, {@link foldForDenyCheck} only lower-cases
  * (NFKC leaves ASCII unchanged and no HFS-ignorable code point is ASCII), cuts the end of a
  * segment (a `:` stream suffix, trailing dots and spaces) and drops segments that became empty;
- * each folded segment is thus the start of a lower-cased segment of the path, and a needle in
- * it is in the lower-cased path. Other paths (any non-ASCII character) are always checked in full.
+ * each folded segment is thus the start of a lower-cased segment of the path, and a run in it
+ * is in the lower-cased path. Other paths (any non-ASCII character) are always checked in full.
  */
 function mayBeDenied(rel: string): boolean {
   if (PATTERN_NEEDLES === undefined || !/^[\x01-\x7f]*$/u.test(rel)) return true;
   const lower = rel.toLowerCase();
-  return PATTERN_NEEDLES.some((needle) => lower.includes(needle));
+  return PATTERN_NEEDLES.some((runs) => runs.every((run) => lower.includes(run)));
 }
 
 /**
