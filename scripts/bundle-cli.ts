@@ -1,13 +1,21 @@
 /**
- * Bundles the command line (`dist/cli/main.js`, after `tsc -p tsconfig.build.json`) into a few
- * files, so that a fresh `codecite` process reads and links a handful of modules instead of a few
- * hundred (Node resolves, reads and compiles each ES module separately; `npm run build` runs this
- * after tsc). Run as `node --import tsx scripts/bundle-cli.ts [folder]` (default `dist`; another
- * folder, e.g. one built with `tsc --outDir`, for comparisons).
+ * Bundles the command line (`dist/cli/main.js`, after `tsc -p tsconfig.build.json`), so that a
+ * fresh `codecite` process reads and compiles a few files instead of a few hundred modules (Node
+ * resolves, reads and compiles each ES module separately; `npm run build` runs this after tsc).
+ * Run as `node --import tsx scripts/bundle-cli.ts [folder]` (default `dist`; another folder, e.g.
+ * one built with `tsc --outDir`, for comparisons). It writes, in `dist/cli/`:
  *
- * - Input is tsc's output, so the bundle runs the same JavaScript as `dist/` does.
- * - Commands stay lazily loaded: every dynamic `import()` becomes its own chunk (esbuild
- *   `splitting`), written next to `main.js` (`dist/cli/chunk-*.js`; stale ones are removed first).
+ * - `query.cjs`: the query commands (`QUERY_BUNDLE_COMMANDS` of `src/cli/compile-cache.ts`:
+ *   search, symbol, importers, refs, read, diff) as one CommonJS file, which `main.js` runs with
+ *   a V8 code cache kept in the user's cache folder (`compile-cache.ts`; Node 20 keeps no compile
+ *   cache for modules). The other command modules are left out (a stub that throws), and so is
+ *   zod (loaded from node_modules when an argument fails the quick check). Modules reached
+ *   through a dynamic `import()` are still evaluated only when first imported (esbuild wraps them).
+ * - `all.js` and `chunk-*.js`: every command as ES modules; each dynamic `import()` becomes its
+ *   own chunk (esbuild `splitting`; stale chunks are removed first), so commands load lazily.
+ * - `main.js` (replacing tsc's): runs `query.cjs` for a query command, else imports `all.js`.
+ *
+ * Both bundles are made from tsc's output, so they run the same JavaScript as `dist/` does.
  * - `import.meta.url` in a bundled codecite module is rewritten to the URL that module has in
  *   `dist/` (e.g. `dist/evidence/analysis/facts.js`), so that everything found relative to a
  *   module keeps its place: `package.json`, the parse-pool worker (`dist/fact-cache/parse-pool-worker.js`,
@@ -17,16 +25,17 @@
  *   fixed in the bundle (`__CODECITE_FACTS_VERSION__`).
  * - Packages that find files next to themselves stay external and load from `node_modules` as
  *   before: better-sqlite3 (native addon), web-tree-sitter and the grammar packages (`.wasm`),
- *   node-llama-cpp (native, optional). CommonJS packages that are bundled get a `require` made
- *   with `createRequire` (esbuild's ESM output has none).
+ *   node-llama-cpp (native, optional). CommonJS packages bundled into the ES modules get a
+ *   `require` made with `createRequire` (esbuild's ESM output has none).
  *
- * esbuild API: https://esbuild.github.io/api/ (splitting, format esm, platform node, plugins onLoad).
+ * esbuild API: https://esbuild.github.io/api/ (splitting, format esm/cjs, stdin, platform node, plugins onResolve/onLoad).
  */
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { QUERY_BUNDLE_COMMANDS } from "../src/cli/compile-cache.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The built tree to bundle in place: `dist/`, or the folder given as the first argument. */
@@ -43,21 +52,45 @@ const EXTERNAL_PACKAGES = [
   "@tree-sitter-grammars/*",
 ];
 
-/** `import.meta.url` of a bundled dist/ module → that module's own URL, computed from the output file's. */
-const keepModuleUrls: Plugin = {
-  name: "keep-module-urls",
-  setup(b) {
-    b.onLoad({ filter: /\.js$/ }, async (args) => {
-      if (!args.path.startsWith(DIST + path.sep)) return undefined;
-      const text = await readFile(args.path, "utf8");
-      if (!text.includes("import.meta.url")) return undefined;
-      // Every output file lives in dist/cli/, so the module's dist/ URL is relative to it.
-      const rel = path.relative(OUT, args.path).split(path.sep).join("/");
-      const url = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
-      return { contents: text.replaceAll("import.meta.url", url), loader: "js" };
-    });
-  },
-};
+/**
+ * `import.meta.url` of a bundled dist/ module → that module's own URL, computed from the output
+ * file's (every output file lives in dist/cli/, so the module's dist/ URL is relative to it). In
+ * the CommonJS bundle, which has no `import.meta`, the output file's URL is `__codeciteUrl` (set
+ * by its banner), also for the packages bundled with it.
+ */
+function keepModuleUrls(format: "esm" | "cjs"): Plugin {
+  const base = format === "esm" ? "import.meta.url" : "__codeciteUrl";
+  return {
+    name: "keep-module-urls",
+    setup(b) {
+      b.onLoad({ filter: /\.js$/, namespace: "file" }, async (args) => {
+        const text = await readFile(args.path, "utf8");
+        if (!text.includes("import.meta.url")) return undefined;
+        if (!args.path.startsWith(DIST + path.sep)) return format === "esm" ? undefined : { contents: text.replaceAll("import.meta.url", base), loader: "js" };
+        const rel = path.relative(OUT, args.path).split(path.sep).join("/");
+        return { contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(rel)}, ${base}).href`), loader: "js" };
+      });
+    },
+  };
+}
+
+/** In the query bundle, every command module but the query commands' is a stub that is never loaded. */
+function onlyQueryCommands(commands: readonly string[]): Plugin {
+  const index = path.join(OUT, "commands", "index.js");
+  return {
+    name: "only-query-commands",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) => {
+        if (args.importer !== index || commands.includes(path.basename(args.path, ".js"))) return undefined;
+        return { path: args.path, namespace: "codecite-not-in-query-bundle" };
+      });
+      b.onLoad({ filter: /.*/, namespace: "codecite-not-in-query-bundle" }, (args) => ({
+        contents: `export function register() { throw new Error(${JSON.stringify(`codecite: ${args.path} is not in the query bundle`)}); }`,
+        loader: "js",
+      }));
+    },
+  };
+}
 
 /** First line after the hashbang of every output file; an entry that starts with it is already bundled. */
 const MARK = "// codecite CLI bundle (scripts/bundle-cli.ts)";
@@ -72,13 +105,16 @@ if (readFileSync(ENTRY, "utf8").split("\n", 3).includes(MARK)) {
 const facts = (await import(pathToFileURL(path.join(DIST, "evidence/analysis/facts.js")).href)) as { factsVersion(): string };
 const factsVersion = facts.factsVersion();
 
+const ALL = path.join(OUT, "all.js");
+const QUERY = path.join(OUT, "query.cjs");
 for (const f of readdirSync(OUT)) if (/^chunk-[A-Z0-9]+\.js(\.map)?$/.test(f)) rmSync(path.join(OUT, f));
-rmSync(`${ENTRY}.map`, { force: true });
+for (const f of [`${ENTRY}.map`, ALL, QUERY]) rmSync(f, { force: true });
+const define = { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion) };
 
+// Every command: ES modules, split into chunks loaded on demand (all.js and chunk-*.js).
 await build({
-  entryPoints: [ENTRY],
+  entryPoints: [{ in: ENTRY, out: "all" }],
   outdir: OUT,
-  allowOverwrite: true,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -86,8 +122,40 @@ await build({
   target: "node20",
   chunkNames: "chunk-[hash]",
   external: EXTERNAL_PACKAGES,
-  plugins: [keepModuleUrls],
-  define: { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion) },
+  plugins: [keepModuleUrls("esm")],
+  define,
   banner: { js: `${MARK}\nimport { createRequire as __codeciteRequire } from "node:module";\nconst require = __codeciteRequire(import.meta.url);` },
   logLevel: "warning",
 });
+
+// The query commands: one CommonJS file, run with a V8 code cache (src/cli/compile-cache.ts).
+// Modules reached only through a dynamic import() stay lazily evaluated (esbuild wraps them).
+await build({
+  stdin: { contents: `import { runCli } from "./cli.js";\nvoid runCli();\n`, resolveDir: OUT, sourcefile: "query-entry.js", loader: "js" },
+  outfile: QUERY,
+  bundle: true,
+  charset: "ascii",
+  minifyWhitespace: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
+  // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
+  external: [...EXTERNAL_PACKAGES, "zod"],
+  plugins: [keepModuleUrls("cjs"), onlyQueryCommands(QUERY_BUNDLE_COMMANDS)],
+  define,
+  banner: { js: `${MARK}\nvar __codeciteUrl = require("node:url").pathToFileURL(__filename).href;` },
+  logLevel: "warning",
+});
+
+writeFileSync(
+  ENTRY,
+  `#!/usr/bin/env node
+${MARK}
+// The query commands run from query.cjs with a V8 code cache (compile-cache.js); the others from all.js.
+import { QUERY_BUNDLE_COMMANDS, runCachedScript } from "./compile-cache.js";
+const command = process.argv[2];
+if (QUERY_BUNDLE_COMMANDS.includes(command)) runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
+else await import("./all.js");
+`,
+);

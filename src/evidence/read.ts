@@ -62,7 +62,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     throw new ToolError(
       "INVALID_ARGUMENT",
       advice`${param("end_line")} (${endArg}) is before ${param("start_line")} (${start})`,
-      advice`Lines are 1-based and inclusive: pass ${param("start_line")} ≤ ${param("end_line")}.`,
+      advice`Lines are 1-based and inclusive: pass ${param("start_line")} \u2264 ${param("end_line")}.`,
     );
   }
   const requestedEnd = endArg ?? (all ? Number.MAX_SAFE_INTEGER : start + DEFAULT_READ_LINES - 1);

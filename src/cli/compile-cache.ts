@@ -1,0 +1,165 @@
+/**
+ * Runs the CLI's query bundle (one CommonJS file, `scripts/bundle-cli.ts`) with a V8 code cache,
+ * so that a fresh process deserializes the compiled functions of its command instead of parsing
+ * and compiling them again. Node 20 has no compile cache for modules (`module.enableCompileCache`
+ * came in Node 22.1), so the file is compiled here with `vm.Script` and `cachedData` (Node
+ * documentation "vm": `new vm.Script(code, { cachedData })`, `script.createCachedData()`,
+ * `vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`). The cache is made after the command ran, so
+ * it holds the functions that command compiled (lazily compiled functions included), one cache
+ * file per command.
+ *
+ * Cached data is executed, so it is read only from a folder of the user's own:
+ * `<cache folder>/v8-code/` (the fact cache's folder, `fact-cache/cache-dir.ts`), created with mode
+ * 0700, used only when it is a real folder (not a symbolic link) owned by the user and not
+ * writable by group or others; a cache file must be a regular file owned by the user, with one
+ * link and no group/other write permission (checked on the opened descriptor). Files are written
+ * with mode 0600 under a temporary name and renamed into place. Where the user id is unknown
+ * (Windows), no cache is used. V8 itself rejects data made by another V8 version or with other
+ * flags (`cachedDataRejected`); the file name also holds the bundle's size, modification time,
+ * device and inode and the Node version and architecture, so a rebuilt bundle never meets the
+ * cache of an older one (whose file is removed when the new one is written; each installed copy,
+ * by its path, keeps its own). Any failure means running without the cache, never an error.
+ */
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, constants as fsc } from "node:fs";
+import { isAscii } from "node:buffer";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+import { resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
+
+/** The commands the query bundle holds (every other command runs from the ES module bundle). */
+export const QUERY_BUNDLE_COMMANDS: readonly string[] = Object.freeze(["search", "symbol", "importers", "refs", "read", "diff"]);
+
+/** Largest cache file read (bytes); a larger one is ignored. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** How a run used the code cache. */
+export type CodeCacheStatus =
+  /** the cached data was accepted */
+  | "used"
+  /** V8 rejected the cached data (another V8 version or flags); it is replaced */
+  | "rejected"
+  /** no cache file yet; one is written */
+  | "absent"
+  /** no usable cache folder (see the module comment); nothing is read or written */
+  | "off";
+
+/** The outcome of {@link runCachedScript}. */
+export interface CodeCacheRun {
+  status: CodeCacheStatus;
+  /** The cache file (absent when `status` is `off`). */
+  cacheFile?: string;
+  /** `module.exports` of the script after its top level ran. */
+  exports: unknown;
+  /** Writes the cache now (status `absent` or `rejected`; otherwise does nothing). */
+  save(): void;
+}
+
+/** Options of {@link runCachedScript}. */
+export interface CodeCacheOptions {
+  /** Names the cache file (`[a-z0-9-]`), e.g. `query-search`: one cache per command. */
+  name: string;
+  /** The cache folder's parent; default {@link resolveCacheDir} of `env`. */
+  cacheDir?: string;
+  /** Environment for {@link resolveCacheDir}; default `process.env`. */
+  env?: CacheDirEnv;
+  /** Write the cache when the process exits (default true); false: the caller calls `save`. */
+  saveAtExit?: boolean;
+}
+
+/**
+ * Runs a CommonJS file in this context as Node's module loader would (`exports`, `require`
+ * relative to the file, `module`, `__filename`, `__dirname`; dynamic `import()` through the main
+ * loader), compiled with the cached data of an earlier run when there is one.
+ * @param file absolute path or `file:` URL of the script.
+ * @throws whatever the script's top level throws; cache problems never throw.
+ */
+export function runCachedScript(file: string | URL, opts: CodeCacheOptions): CodeCacheRun {
+  const filename = typeof file === "string" ? file : fileURLToPath(file);
+  const bytes = readFileSync(filename);
+  // An ASCII file (the query bundle is) becomes a one-byte string without UTF-8 decoding.
+  const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+  const cacheFile = cacheFileFor(filename, opts);
+  const cachedData = cacheFile === undefined ? undefined : readOwnFile(cacheFile);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename,
+    ...(cachedData === undefined ? {} : { cachedData }),
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const status: CodeCacheStatus =
+    cacheFile === undefined ? "off" : cachedData === undefined ? "absent" : script.cachedDataRejected === true ? "rejected" : "used";
+  let saved = false;
+  const save = (): void => {
+    if (saved || cacheFile === undefined || status === "used") return;
+    saved = true;
+    writeCache(cacheFile, script.createCachedData(), `${opts.name}-${installTag(filename)}`);
+  };
+  if (opts.saveAtExit !== false && (status === "absent" || status === "rejected")) process.once("exit", save);
+  const mod = { exports: {} as unknown };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(mod.exports, mod.exports, createRequire(filename), mod, filename, path.dirname(filename));
+  return { status, ...(cacheFile === undefined ? {} : { cacheFile }), exports: mod.exports, save };
+}
+
+/** The cache file of `filename` in a private cache folder, or undefined when there is none. */
+function cacheFileFor(filename: string, opts: CodeCacheOptions): string | undefined {
+  if (typeof process.getuid !== "function" || !/^[a-z0-9-]+$/.test(opts.name)) return undefined;
+  try {
+    const dir = path.join(opts.cacheDir ?? resolveCacheDir(opts.env ?? process.env), "v8-code");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory() || !isPrivate(st)) return undefined;
+    const b = statSync(filename);
+    const id = [b.size, Math.trunc(b.mtimeMs), b.dev, b.ino, process.version, process.arch].join("-");
+    return path.join(dir, `${opts.name}-${installTag(filename)}-${id.replace(/[^A-Za-z0-9.-]/g, "_")}.bin`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** 12 hex digits of the script's path: each installed copy keeps its own caches. */
+function installTag(filename: string): string {
+  return createHash("sha256").update(filename).digest("hex").slice(0, 12);
+}
+
+/** Owned by this user, not writable by group or others. */
+function isPrivate(st: { uid: number; mode: number }): boolean {
+  return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
+}
+
+/** The file's bytes when it is a private regular file of this user (see the module comment). */
+function readOwnFile(file: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || !isPrivate(st) || st.size === 0 || st.size > MAX_CACHE_BYTES) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes `data` as `file` (mode 0600, temporary name, then rename) and removes the older caches that start with `name`. */
+function writeCache(file: string, data: Buffer, name: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data, { mode: 0o600, flag: "wx" });
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+    return;
+  }
+  // The caches of earlier builds of the bundle (same name, other id).
+  const dir = path.dirname(file);
+  const older = new RegExp(`^${name}-\\d+-\\d+-\\d+-\\d+-.*\\.bin$`);
+  try {
+    for (const f of readdirSync(dir)) if (f !== path.basename(file) && older.test(f)) rmSync(path.join(dir, f), { force: true });
+  } catch {
+    // leftovers are harmless
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The V8 code cache of the CLI's query bundle (`src/cli/compile-cache.ts`): a script runs the
+ * same with and without it, the cache is written after a run and used by the next, it lives in
+ * a private folder of the user's cache folder, and a folder or file that someone else could
+ * have written is never read. Also: the built CLI writes the cache for the command it ran.
+ */
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCachedScript } from "../../src/cli/compile-cache.js";
+
+let tmp: string;
+let script: string;
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "codecite-v8cache-"));
+  script = path.join(tmp, "script.cjs");
+  // A script that uses every wrapper argument and compiles a function lazily.
+  writeFileSync(
+    script,
+    `const p = require("node:path");\n` +
+      `function square(n) { return n * n; }\n` +
+      `module.exports = { dir: __dirname, base: p.basename(__filename), sum: [1, 2, 3].map(square).reduce((a, b) => a + b, 0), same: exports === module.exports };\n`,
+  );
+});
+afterEach(() => rmSync(tmp, { recursive: true, force: true }));
+
+const expected = () => ({ dir: tmp, base: "script.cjs", sum: 14, same: true });
+
+describe("runCachedScript", () => {
+  it("writes the cache after a run (mode 0600 in a 0700 folder) and uses it in the next", () => {
+    const cacheDir = path.join(tmp, "cache");
+    const first = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    expect(first.status).toBe("absent");
+    expect(first.exports).toEqual(expected());
+    first.save();
+    const folder = path.join(cacheDir, "v8-code");
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const files = readdirSync(folder);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^query-test-[0-9a-f]{12}-\d+-\d+-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/);
+    expect(statSync(path.join(folder, files[0] as string)).mode & 0o777).toBe(0o600);
+
+    const second = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    expect(second.status).toBe("used");
+    expect(second.cacheFile).toBe(first.cacheFile);
+    expect(second.exports).toEqual(expected());
+  });
+
+  it("a changed script gets a new cache file and the old one is removed", () => {
+    const cacheDir = path.join(tmp, "cache");
+    const first = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    first.save();
+    writeFileSync(script, `module.exports = { changed: true, pad: "${"x".repeat(50)}" };\n`);
+    const second = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    expect(second.status).toBe("absent");
+    expect(second.exports).toEqual({ changed: true, pad: "x".repeat(50) });
+    second.save();
+    expect(readdirSync(path.join(cacheDir, "v8-code"))).toEqual([path.basename(second.cacheFile as string)]);
+  });
+
+  it("never reads a cache folder that others can write, or one that is a symbolic link", () => {
+    const open = path.join(tmp, "open");
+    mkdirSync(path.join(open, "v8-code"), { recursive: true });
+    chmodSync(path.join(open, "v8-code"), 0o777);
+    const run = runCachedScript(script, { name: "query-test", cacheDir: open, saveAtExit: false });
+    expect(run.status).toBe("off");
+    expect(run.exports).toEqual(expected());
+    run.save();
+    expect(readdirSync(path.join(open, "v8-code"))).toEqual([]);
+
+    const linked = path.join(tmp, "linked");
+    mkdirSync(linked);
+    mkdirSync(path.join(tmp, "elsewhere"), { mode: 0o700 });
+    symlinkSync(path.join(tmp, "elsewhere"), path.join(linked, "v8-code"));
+    expect(runCachedScript(script, { name: "query-test", cacheDir: linked, saveAtExit: false }).status).toBe("off");
+  });
+
+  it("ignores a cache file that others can write and replaces it", () => {
+    const cacheDir = path.join(tmp, "cache");
+    const first = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    first.save();
+    chmodSync(first.cacheFile as string, 0o666);
+    const second = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
+    expect(second.status).toBe("absent");
+    expect(second.exports).toEqual(expected());
+  });
+
+  it("runs without a cache for a name that is not a plain word", () => {
+    expect(runCachedScript(script, { name: "../x", cacheDir: path.join(tmp, "c"), saveAtExit: false }).status).toBe("off");
+    expect(existsSync(path.join(tmp, "c"))).toBe(false);
+  });
+});
+
+describe("the built CLI", () => {
+  it("writes one code cache per query command into the cache folder, and answers the same from it", () => {
+    const main = path.resolve("dist/cli/main.js");
+    const cacheDir = path.join(tmp, "cli-cache");
+    const repo = path.join(tmp, "repo");
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, "a.py"), "def load_index():\n    return 1\n");
+    const env = { ...process.env, CODECITE_CACHE_DIR: cacheDir };
+    const run = () => execFileSync(process.execPath, [main, "search", "load_index", "--root", repo, "--json"], { env, encoding: "utf8" });
+    const first = run();
+    expect(readdirSync(path.join(cacheDir, "v8-code")).filter((f) => f.startsWith("query-search-"))).toHaveLength(1);
+    expect(run()).toBe(first);
+    expect(JSON.parse(first)).toMatchObject({ ok: true, total: 1, evidence: [{ path: "a.py", start_line: 1 }] });
+  });
+});
