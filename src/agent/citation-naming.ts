@@ -19,7 +19,8 @@
  *   name it (`log` is not `login`, `list` is not `TodoList`, `connection` is not
  *   `get_connection_with_tls_context`), nor does the long form of an abbreviation (`environment`
  *   is not `env`). Consecutive words that spell all the parts of an identifier name it (`idle
- *   timeout` for `IdleTimeout`, `max retries` for `max_retries`). English function words
+ *   timeout` for `IdleTimeout`, `max retries` for `max_retries`), and so do words the code writes
+ *   as one (`log in` for `login`, `filename` for `file_name`). English function words
  *   (articles, pronouns, prepositions, auxiliaries, number words) name nothing, and neither does
  *   a word whose only match is a reserved word of the language (`if`, `returns` for `return`,
  *   `new`; `code-keywords.ts`). Words of other languages are not translated (`重試` is not
@@ -27,7 +28,7 @@
  * - quoted strings (`"cache miss"`, `'utf-8'`, `「…」`, a backticked string literal) count when
  *   they occur inside a string literal of the lines, ignoring case and bounded by non-word
  *   characters (`"/user"` is not in `"/users/:id"`); one that is a single identifier also counts
- *   as code;
+ *   as code, and a quoted path by its parts the lines write whole (`"config"`, `"settings.yaml"`);
  * - numbers written in the sentence count when the code writes that number: as the same value
  *   (`30` for `30.0`, `1000000` for `1_000_000`), with the same digits after a radix prefix
  *   (`644` for `0o644`, `0xff` for `0xFF`), as a factor of an expression (`5` in
@@ -45,8 +46,8 @@ const NAME_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*
 const LIST_MARKER_RE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 /** A line reference of an answer: `line 3`, `lines 2-4`, `ll. 2–4`, `L12`, `第 3 行`. */
 const LINE_REF_RE = /\b(?:lines?|ll?\.)\s*\d+(?:\s*(?:-|–|—|to|and|,)\s*\d+)*|\bL\d+(?:-L?\d+)?\b|第\s*\d+(?:\s*[-–~到至]\s*\d+)?\s*行/gi;
-/** A number written in a sentence: decimal (with `,` thousands or `_` separators), or hexadecimal. */
-const SENTENCE_NUMBER_RE = /(?<![A-Za-z0-9_.$])(?:0[xX][0-9a-fA-F]+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*(?:\.\d+)?)(?![A-Za-z0-9_]|\.\d)/g;
+/** A number written in a sentence: decimal (with `,` thousands or `_` separators; a unit may follow without a space, `10MB`), or hexadecimal. */
+const SENTENCE_NUMBER_RE = /(?<![A-Za-z0-9_.$])(?:0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])|(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*(?:\.\d+)?)(?![0-9_]|\.\d)(?=[A-Za-z]*(?![A-Za-z0-9_])))/g;
 /** A numeric literal of code: hexadecimal, octal, binary or decimal, with `_` separators and a type suffix (`1L`, `2.0f`, `10u32`). */
 const CODE_NUMBER_RE = /(?<![A-Za-z0-9_$.])(0[xX]([0-9a-fA-F_]+)|0[oO]([0-7_]+)|0[bB]([01_]+)|(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?))[A-Za-z0-9_]*/g;
 /** A run of digits inside a string literal (`"100kb"`, `"3"`). */
@@ -61,6 +62,7 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set(
     "a an the and or but nor so if then else when where which who whom whose what why how whether while until unless " +
     "is are was were be been being am do does did done has have had having can could will would shall should may might must " +
     "i you he she it we they me him her us them my your his its our their mine yours this that these those there here itself themselves " +
+    "none nothing something anything everything someone anyone everyone nobody " +
     "of in on at by for with from to into onto over under about above below after before between through during via per upon against within without " +
     "as than too very also only just all any both each every either neither few more most other some such same own not no yes " +
     "up down out off again once " +
@@ -144,7 +146,7 @@ export function literalNumbers(code: string): Array<{ written: string; index: nu
   return out;
 }
 
-/** The forms of a word or identifier word without an English inflection, lower-case (a base keeps at least 3 letters and a vowel). */
+/** The forms of a word or identifier word without an English inflection, lower-case (a base keeps at least 3 letters and a vowel; an acronym's plural `IDs` gives `id`). */
 function baseForms(word: string): string[] {
   const l = word.toLowerCase();
   const out = new Set([l]);
@@ -154,6 +156,7 @@ function baseForms(word: string): string[] {
   if (/[^aeiou]ie[sd]$/.test(l)) add(`${l.slice(0, -3)}y`);
   if (/(?:s|x|z|ch|sh)es$/.test(l)) add(l.slice(0, -2));
   if (l.endsWith("s") && !l.endsWith("ss")) add(l.slice(0, -1));
+  if (/^[A-Z]{2,}s$/.test(word)) out.add(l.slice(0, -1));
   if (l.endsWith("ed")) {
     add(l.slice(0, -2));
     add(l.slice(0, -1));
@@ -190,7 +193,7 @@ function writtenInLines(lines: readonly string[], path: string | undefined): Wri
   for (const id of codeIds) {
     if (reserved.has(id)) continue;
     const bare = id.replace(/^[$_]+|_+$/g, "");
-    if (bare.length >= 2) for (const b of baseForms(bare)) wordBases.add(b);
+    if (bare.length >= 2) for (const b of baseForms(bare.replace(/_/g, ""))) wordBases.add(b);
   }
   const compounds = [...new Set([...codeIds, ...commentIds.filter(isCodeShaped)])].map(identifierWords).filter((w) => w.length >= 2);
   const numbers = new Set(literalNumbers(lex.code).map((n) => n.key));
@@ -233,7 +236,13 @@ export function namesCodeIn(sentence: string, lines: readonly string[], path?: s
   const words = names.wordRuns.flat().filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w));
   if (words.some((w) => baseForms(w).some((b) => lines_.wordBases.has(b)))) return true;
   if (names.wordRuns.some((run) => run.length >= 2 && lines_.compounds.some((parts) => spells(run, parts)))) return true;
+  // Words written apart that the code writes as one (`log in` for `login`, `file name` for `filename`).
+  const joinedOccurs = (run: readonly string[]) => run.some((_, i) => [2, 3].some((n) => i + n <= run.length && baseForms(run.slice(i, i + n).join("")).some((b) => lines_.wordBases.has(b))));
+  if (names.wordRuns.some(joinedOccurs)) return true;
   const lowerStrings = lines_.strings.map((s) => s.toLowerCase());
-  if (names.quoted.some((q) => lowerStrings.some((s) => occursBounded(s, q.toLowerCase())) || (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(q) && lines_.anywhere.has(q)))) return true;
+  // A quoted path counts by its parts when the lines build it from them (`"config/settings.yaml"` over `join("config", "settings.yaml")`).
+  const pieces = (q: string) => (/\s/.test(q) ? [q] : [q, ...q.split("/").filter((p) => p !== "" && p !== q)]);
+  const quotedOccurs = (q: string) => lowerStrings.some((s) => occursBounded(s, q.toLowerCase())) || (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(q) && lines_.anywhere.has(q));
+  if (names.quoted.some((q) => pieces(q).some((p) => (p === q ? quotedOccurs(p) : lines_.anywhere.has(p))))) return true;
   return names.numbers.some((n) => lines_.numbers.has(n));
 }

@@ -14,7 +14,9 @@
  * https://kotlinlang.org/docs/keyword-reference.html (hard keywords); Swift
  * https://docs.swift.org/swift-book/documentation/the-swift-programming-language/lexicalstructure/#Keywords-and-Punctuation;
  * Ruby https://docs.ruby-lang.org/en/master/syntax/keywords_rdoc.html; PHP
- * https://www.php.net/manual/en/reserved.keywords.php.
+ * https://www.php.net/manual/en/reserved.keywords.php; POSIX shell
+ * https://pubs.opengroup.org/onlinepubs/9799919799/utilities/V3_chap02.html#tag_19_04. Data and
+ * prose files (JSON, YAML, TOML, Markdown) reserve only their literal constants.
  */
 import { extensionOf } from "./code-lexemes.js";
 
@@ -59,7 +61,17 @@ const PHP = words(
   "abstract and array as break callable case catch class clone const continue declare default do echo else elseif empty enddeclare endfor endforeach endif endswitch endwhile enum eval exit extends final finally fn for foreach function global goto if implements include include_once instanceof insteadof interface isset list match namespace new or print private protected public readonly require require_once return static switch throw trait try unset use var while xor yield true false null TRUE FALSE NULL",
 );
 
+const SHELL = words("if then else elif fi case esac for while until do done in function select time true false");
+/** Data and prose files: only their literal constants (YAML, JSON, TOML). */
+const DATA = words("true false null True False None nil");
+/** A file of an unknown language: the reserved words most languages above share. */
+const CORE = words(
+  "if else elif for while do return break continue class def function fn func import from export new try catch except finally throw throws raise switch case default yield await async var let const static public private protected this super true false null nil None True False undefined and or not in is as with",
+);
+
 const LANGUAGES: ReadonlyArray<readonly [readonly string[], readonly string[]]> = [
+  [["sh", "bash", "zsh"], SHELL],
+  [["json", "jsonc", "json5", "yml", "yaml", "toml", "ini", "cfg", "conf", "md", "markdown", "txt", "rst", "adoc", "csv", "tsv"], DATA],
   [["py", "pyi"], PYTHON],
   [["js", "jsx", "mjs", "cjs", "vue", "svelte"], JAVASCRIPT],
   [["ts", "tsx", "mts", "cts"], TYPESCRIPT],
@@ -76,9 +88,9 @@ const LANGUAGES: ReadonlyArray<readonly [readonly string[], readonly string[]]> 
 ];
 
 const BY_EXTENSION: ReadonlyMap<string, ReadonlySet<string>> = new Map(LANGUAGES.flatMap(([exts, kws]) => exts.map((e) => [e, new Set(kws)] as const)));
-const ALL: ReadonlySet<string> = new Set(LANGUAGES.flatMap(([, kws]) => kws));
+const SHARED: ReadonlySet<string> = new Set(CORE);
 
-/** The reserved words of the language of `path` (case-sensitive); of all languages above when the extension is unknown. */
+/** The reserved words of the language of `path` (case-sensitive); those most languages share when the extension is unknown. */
 export function reservedWords(path: string | undefined): ReadonlySet<string> {
-  return BY_EXTENSION.get(extensionOf(path)) ?? ALL;
+  return BY_EXTENSION.get(extensionOf(path)) ?? SHARED;
 }

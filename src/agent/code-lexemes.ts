@@ -5,21 +5,25 @@
  * string. The lexer is a light one, shared by the languages codecite reads: strings in `"…"`,
  * `'…'` (closed on the same line, so a Rust lifetime `'a` opens none), `` `…` `` and Python's
  * triple quotes; comments by the comment syntax of the file's language (`#`, `//`, `/* … *\/`,
- * `--`), both `#` (followed by white space) and `//` when the language is unknown. A string or
+ * `--`), both `#` (followed by white space) and `//` when the language is unknown. In prose and
+ * data files (Markdown, plain text, JSON, CSV) the whole text is code and string at once. A string or
  * comment left open at the end of a line carries on to the next (triple quotes, block comments).
  * A line inside a block comment that the shown lines do not open (a JSDoc ` * ` line) is a comment.
  */
 
 /** The comment syntax of a file, from its extension. */
-type CommentStyle = "hash" | "slash" | "dash" | "both";
+type CommentStyle = "hash" | "slash" | "dash" | "both" | "text";
 
 const HASH = ["py", "pyi", "rb", "sh", "bash", "zsh", "yml", "yaml", "toml", "r", "pl", "pm", "cmake", "mk", "nim", "ex", "exs", "jl", "tf", "ps1", "conf", "cfg", "ini"];
 const SLASH = ["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "cs", "java", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "rs", "kt", "kts", "swift", "scala", "dart", "php", "groovy", "gradle", "m", "mm", "zig", "css", "scss", "less", "proto", "sol", "v", "vue", "svelte"];
 const DASH = ["sql", "lua", "hs", "elm", "ada", "adb", "ads"];
+/** Prose and data files: every word is written there as it is (a Markdown heading, a JSON key), none is in a string or comment. */
+const TEXT = ["md", "markdown", "txt", "rst", "adoc", "json", "jsonc", "json5", "csv", "tsv"];
 const STYLE_BY_EXTENSION: ReadonlyMap<string, CommentStyle> = new Map<string, CommentStyle>([
   ...HASH.map((e) => [e, "hash"] as const),
   ...SLASH.map((e) => [e, "slash"] as const),
   ...DASH.map((e) => [e, "dash"] as const),
+  ...TEXT.map((e) => [e, "text"] as const),
 ]);
 
 /** The lower-case extension of a path without its dot (`""` when it has none). */
@@ -43,6 +47,7 @@ export interface CodeLexemes {
 /** Splits cited lines into code, string contents and comments (see the module comment); `path` gives the comment syntax. */
 export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
   const style = STYLE_BY_EXTENSION.get(extensionOf(path)) ?? "both";
+  if (style === "text") return { code: lines.join("\n"), strings: [lines.join("\n")], comments: "" };
   const hash = style === "hash" || style === "both";
   const slash = style === "slash" || style === "both" || extensionOf(path) === "php";
   const rust = extensionOf(path) === "rs";

@@ -149,6 +149,16 @@ describe("citation status (the naming rule) vs pairs labelled by the issue's def
     expect(names("This is the list.", ["export function TodoList({ items }: Props) {"], "f.tsx")).toBe(false);
     expect(names("The connection is reused.", ["    conn = pool.acquire()"], "f.py")).toBe(false);
     expect(names("`get_users` returns accounts.", ["def get_user(user_id: int) -> User:"], "f.py")).toBe(false);
+    expect(names("The filename is built from the date.", ['file_name = f"{date}.log"'], "f.py")).toBe(true);
+    expect(names("The IDs are collected first.", ["ids = [row.id for row in rows]"], "f.py")).toBe(true);
+    expect(names("Uploads over 10MB are rejected.", ["MAX = 10 * 1024 * 1024"], "f.py")).toBe(true);
+    expect(names('Settings are read from "config/settings.yaml".', ['with open(os.path.join(BASE_DIR, "config", "settings.yaml")) as fh:'], "f.py")).toBe(true);
+  });
+
+  it("reads prose and data files as written: every word of a Markdown heading or JSON key is there", () => {
+    expect(names("Installation uses npm.", ["## Installation", "Run `npm install codecite`."], "README.md")).toBe(true);
+    expect(names("The package name is codecite.", ['  "name": "codecite",'], "package.json")).toBe(true);
+    expect(names("It welcomes people.", ['  "greeting": "hello"'], "package.json")).toBe(false);
   });
 
   it("reads keywords, comments, strings and other languages' words as naming nothing", () => {
