@@ -74,6 +74,8 @@ export interface DetailTier<T> {
 export interface ParseContext {
   /** Files of this load that missed the in-memory and store stat layers. */
   misses: number;
+  /** Their total size in bytes (as their stat gives it). */
+  missBytes: number;
   /** Whether the detail tier of this file is wanted (compute it too). */
   detail: boolean;
 }
@@ -178,7 +180,7 @@ export class FactIndex<T> {
       }
       missed.push(i);
     });
-    const ctx = { misses: missed.length };
+    const ctx = { misses: missed.length, missBytes: missed.reduce((sum, i) => sum + (files[i] as FileStat).size, 0) };
     let doneCount = 0;
     const report = () => {
       if (factLoadChannel.hasSubscribers) factLoadChannel.publish({ done: doneCount, toParse: missed.length } satisfies FactLoadProgress);

@@ -8,8 +8,8 @@
  * content changed are parsed again. Entries are keyed by {@link factsVersion}, so facts written by
  * another codecite release, extractor or grammar are never read.
  *
- * Parsing runs in-process for a few files. When more than {@link POOL_THRESHOLD} files of one load
- * need it, worker threads help (`src/fact-cache/parse-pool.ts`, one per core but one): each is given
+ * Parsing runs in-process for a few files. When more than {@link POOL_THRESHOLD} files and
+ * {@link POOL_THRESHOLD_BYTES} bytes of one load need it, worker threads help (`src/fact-cache/parse-pool.ts`, one per core but one): each is given
  * up to {@link TASKS_PER_WORKER} files at a time and the process parses the others meanwhile, so
  * the files parsed while a worker starts (loading modules, compiling the grammar) are not waited for.
  *
@@ -49,6 +49,12 @@ const EXTRACTOR_SCHEMA = 4;
  * start as parsing a few dozen files of ordinary size, so below that it would finish too late to help.
  */
 const POOL_THRESHOLD = 32;
+
+/**
+ * …and this many bytes: small files parse fast, and a worker's start (the grammar's `.wasm` is
+ * compiled again in each thread, 3.4 MB for C++) would cost more than it saves.
+ */
+const POOL_THRESHOLD_BYTES = 256 * 1024;
 
 /** Files handed to one worker at a time (one running, one waiting), so it never waits for the process's own parse to end. */
 const TASKS_PER_WORKER = 2;
@@ -251,7 +257,7 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
       },
       parse: async (p, content, ctx: ParseContext) => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
-        if (source.length >= POOL_MIN_SOURCE_CHARS || (ctx.misses > POOL_THRESHOLD && inPool < parsePool().size * TASKS_PER_WORKER)) {
+        if (source.length >= POOL_MIN_SOURCE_CHARS || (ctx.misses > POOL_THRESHOLD && ctx.missBytes > POOL_THRESHOLD_BYTES && inPool < parsePool().size * TASKS_PER_WORKER)) {
           inPool++;
           try {
             const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
