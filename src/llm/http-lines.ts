@@ -30,7 +30,7 @@ export interface PostLinesOptions {
   signal?: AbortSignal;
   /** Whole-request limit in ms, reading included; the promise rejects with a `TimeoutError` DOMException. */
   timeoutMs?: number;
-  /** Connection pool (default: one keep-alive agent per protocol for this module). */
+  /** Connection pool (default: one keep-alive agent per protocol for this module); the one resend after a pooled connection turned out closed uses a connection of its own. */
   agent?: http.Agent;
 }
 
@@ -53,7 +53,9 @@ export function postLines(url: string, body: string, opts: PostLinesOptions, onL
 /**
  * One request. A kept-alive connection that the server closed while it was idle fails the next
  * request on it before any reply (`ECONNRESET`, `EPIPE`): that request is sent once more on a new
- * connection (Node.js documentation, `http.Agent`, "`request.reusedSocket`").
+ * connection (Node.js documentation, `http.Agent`, "`request.reusedSocket`"), outside the pool:
+ * after an idle spell every pooled connection may have been closed by the server, and the pool
+ * would hand the retry another of them.
  */
 function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (line: string) => boolean | void, mayRetry: boolean): Promise<void> {
   const { signal } = opts;
@@ -80,7 +82,8 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
       target,
       {
         method: "POST",
-        agent: opts.agent ?? (secure ? AGENTS.https : AGENTS.http),
+        // `false`: a connection of its own, closed after the reply (the retry).
+        agent: mayRetry ? (opts.agent ?? (secure ? AGENTS.https : AGENTS.http)) : false,
         headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...opts.headers },
       },
       (res) => {

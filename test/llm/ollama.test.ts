@@ -313,6 +313,28 @@ describe("OllamaProvider.chat streamed over node:http", () => {
     expect(raw.bodies).toHaveLength(3);
   });
 
+  it("the resend goes on a connection of its own, not on another pooled one the server closed too (after an idle spell)", async () => {
+    const served = new WeakMap<object, number>();
+    raw = await rawServer((res) => {
+      const n = (served.get(res.socket!) ?? 0) + 1;
+      served.set(res.socket!, n);
+      // Every connection's second request finds it closed: both pooled connections went idle.
+      if (n === 2) {
+        res.socket!.destroy();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.end(`${part("ok")}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true })}\n`);
+    });
+    const p = new OllamaProvider({ host: raw.host });
+    const ask = () => p.chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} });
+    // Two at once: the pool keeps two connections.
+    expect((await Promise.all([ask(), ask()])).map((t) => t.content)).toEqual(["ok", "ok"]);
+    expect((await ask()).content).toBe("ok");
+    expect(raw.connections()).toBe(3);
+    expect(raw.bodies).toHaveLength(4);
+  });
+
   it("a line that is not JSON, or a stream without its done line, is BAD_RESPONSE", async () => {
     raw = await rawServer((res, body) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" });
