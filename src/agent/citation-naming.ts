@@ -7,7 +7,8 @@
  * What the sentence names (the citation itself is removed first, and so are line references
  * such as `line 3` or `第 3 行`: a line number is not a number of the code):
  * - code: a backticked name, or a word shaped like code (`load_index`, `HTTPAdapter`, a dotted
- *   `Session.send`), counts when it is written exactly in the lines — as an identifier of the
+ *   `Session.send`), counts when it is written in the lines, ignoring letter case and a leading
+ *   sigil (`HttpClient` for `HTTPClient`, `$DATABASE_URL` for `"DATABASE_URL"`) — as an identifier of the
  *   code, in a comment, in a string or as a whole string literal (`"config"` for
  *   `` `config/settings.yaml` ``); a dotted name when one of its parts is. Backticked code is
  *   taken as code even when it is a keyword or literal (`` `None` ``);
@@ -232,7 +233,10 @@ function spells(run: readonly string[], parts: readonly string[]): boolean {
 export function namesCodeIn(sentence: string, lines: readonly string[], path?: string): boolean {
   const names = namedInSentence(sentence);
   const lines_ = writtenInLines(lines, path);
-  if (names.code.some((parts) => parts.some((p) => lines_.anywhere.has(p)))) return true;
+  // Code is compared ignoring letter case (`HttpClient` for `HTTPClient`) and a leading sigil (`$DATABASE_URL` for `"DATABASE_URL"`).
+  const anywhereLower = new Set([...lines_.anywhere].map((a) => a.toLowerCase()));
+  const codeOccurs = (p: string) => [p, p.replace(/^[$@]+/, "")].some((f) => f.length >= 2 && anywhereLower.has(f.toLowerCase()));
+  if (names.code.some((parts) => parts.some(codeOccurs))) return true;
   const words = names.wordRuns.flat().filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w));
   if (words.some((w) => baseForms(w).some((b) => lines_.wordBases.has(b)))) return true;
   if (names.wordRuns.some((run) => run.length >= 2 && lines_.compounds.some((parts) => spells(run, parts)))) return true;
