@@ -253,10 +253,14 @@ describe("kind 6: deny-list gaps and private keys by content", () => {
       "infra/terraform.tfstate",
       "infra/terraform.tfstate.backup",
       ".s3cfg",
+      "config/secrets.yml",
+      "deploy/secrets.yaml",
+      "UserSecrets/5a1c/secrets.json",
+      "config/master.key",
     ]) {
       expect(isDeniedPath(p), p).toBe(true);
     }
-    for (const p of ["src/credentials_form.tsx", "docs/kubeconfig.md", "src/hosts.yml", "KEYS.asc", "config", "src/git/config.ts"]) {
+    for (const p of ["src/credentials_form.tsx", "docs/kubeconfig.md", "src/hosts.yml", "KEYS.asc", "config", "src/git/config.ts", "app/secrets_controller.rb", "docs/secrets.md"]) {
       expect(isDeniedPath(p), p).toBe(false);
     }
   });

@@ -76,6 +76,12 @@ const DENY_PATTERNS: readonly string[] = Object.freeze([
   ".config/gcloud/",
   ".terraformrc",
   "terraform.rc",
+  // framework secret stores: Rails `config/secrets.yml` (its key is `config/master.key`, denied as
+  // `*.key`: https://guides.rubyonrails.org/security.html#custom-credentials), .NET user secrets
+  // `secrets.json` (https://learn.microsoft.com/aspnet/core/security/app-secrets)
+  "secrets.yml",
+  "secrets.yaml",
+  "secrets.json",
   // directories of secrets, and git internals (.git/config can hold credential URLs)
   ".aws/",
   ".ssh/",
