@@ -335,9 +335,9 @@ const CONSEQUENCE_RE = /,\s*(?:so|therefore|thus|hence|which means|meaning)\s+(?
 
 /** Grades a citing sentence against its cited lines (see {@link CitationGrade}); `path` is the cited file's. */
 export function gradeCitation(sentence: string, lines: readonly string[], path?: string): CitationGrade {
-  const names = namesCodeIn(sentence, lines, path);
-  const read = readGrade(sentence, lines, names);
-  return names ? { names, ...(read.concern !== undefined ? { concern: read.concern } : {}) } : { names };
+  if (!namesCodeIn(sentence, lines, path)) return { names: false };
+  const { concern } = readGrade(sentence, lines, true);
+  return concern !== undefined ? { names: true, concern } : { names: true };
 }
 
 /**

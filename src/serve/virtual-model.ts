@@ -71,9 +71,8 @@ function evidenceMarkdown(result: AgentResult): string {
   if (result.evidence.length === 0) lines.push("- none");
   lines.push("", `**Citations** (${result.citations.length})`);
   for (const c of result.citations) {
-    const status = (c as { status?: unknown }).status;
     const check = c.concern !== undefined ? ` (check: ${CONCERN_WORDS[c.concern]})` : "";
-    lines.push(`- \`${c.path}:${c.line}\` ${typeof status === "string" ? status : c.verified ? "verified" : "unverified"}${check}`);
+    lines.push(`- \`${c.path}:${c.line}\` ${c.status}${check}`);
   }
   if (result.citations.length === 0) lines.push("- none");
   return `${lines.join("\n")}\n`;
