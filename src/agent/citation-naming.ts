@@ -10,8 +10,11 @@
  *   `Session.send`), counts when it is written in the lines, ignoring letter case and a leading
  *   sigil (`HttpClient` for `HTTPClient`, `$DATABASE_URL` for `"DATABASE_URL"`) — as an identifier of the
  *   code, in a comment, in a string or as a whole string literal (`"config"` for
- *   `` `config/settings.yaml` ``); a dotted name when one of its parts is. Backticked code is
- *   taken as code even when it is a keyword or literal (`` `None` ``);
+ *   `` `config/settings.yaml` ``); a dotted name when one of its parts is. A keyword or literal
+ *   constant is syntax, not a name, in backticks too (`` `guard let` ``, `` `true` ``, `` `None` ``
+ *   in Python — but `None` is a name in Rust); a keyword the code uses as a name is one
+ *   (`re.match`, `map.delete(k)`, Kotlin's `store.open(path)` but not `open class`; the word after
+ *   a preprocessor `#` is a directive: `code-keywords.ts`);
  * - words: a plain English word counts when, ignoring letter case, it equals an identifier of the
  *   code (not of a comment or string: prose words there name no code) up to a leading or trailing
  *   `_` or a sigil (`lock` for `self._lock`, `closed` for `closed_`, `user` for `$user`) and an
@@ -22,9 +25,11 @@
  *   is not `env`). Consecutive words that spell all the parts of an identifier name it (`idle
  *   timeout` for `IdleTimeout`, `max retries` for `max_retries`), and so do words the code writes
  *   as one (`log in` for `login`, `filename` for `file_name`). English function words
- *   (articles, pronouns, prepositions, auxiliaries, number words) name nothing, and neither does
- *   a word whose only match is a reserved word of the language (`if`, `returns` for `return`,
- *   `new`; `code-keywords.ts`). Words of other languages are not translated (`重試` is not
+ *   (articles, pronouns, short prepositions, auxiliaries, negations, number words) name nothing;
+ *   a quantifier or restriction word names an identifier the code writes (`only` for Ruby's
+ *   `only: :destroy`, `any` for Kotlin's `items.any { … }`, `once` for Go's `once.Do`). No word
+ *   names a word the code uses as a keyword (`if`, `returns` for `return`, `new`;
+ *   `code-keywords.ts`). Words of other languages are not translated (`重試` is not
  *   `retry`);
  * - quoted strings (`"cache miss"`, `'utf-8'`, `「…」`, a backticked string literal) count when
  *   they occur inside a string literal of the lines, ignoring case and bounded by non-word
@@ -34,11 +39,12 @@
  *   (`30` for `30.0`, `1000000` for `1_000_000`), with the same digits after a radix prefix
  *   (`644` for `0o644`, `0xff` for `0xFF`), as a factor of an expression (`5` in
  *   `5 * 1024 * 1024`), inside a string (`"100kb"`) or as a whole part of an identifier
- *   (`HTTP_404_NOT_FOUND`). A value the code only computes (5242880, `0o644` read as 420) or the
- *   same quantity in another unit (30 seconds as 30000 ms) is not written in the code, nor is a
- *   number written in words (`one`).
+ *   (`HTTP_404_NOT_FOUND`). A value the code only computes (5242880, `0o644` read as 420), the
+ *   same value written another way (`1000` for `1e3`, `255` for `0xFF`; an exponent is compared as
+ *   written, `1e3` for `1.0E+3`) or the same quantity in another unit (30 seconds as 30000 ms) is
+ *   not written in the code, nor is a number written in words (`one`).
  */
-import { reservedWords } from "./code-keywords.js";
+import { isKeywordAt, reservedWords } from "./code-keywords.js";
 import { lexLines } from "./code-lexemes.js";
 import { BACKTICK_RE, identifierWords, QUOTED_RE } from "./code-terms.js";
 
@@ -48,29 +54,39 @@ const LIST_MARKER_RE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 /** A line reference of an answer: `line 3`, `lines 2-4`, `ll. 2–4`, `L12`, `第 3 行`. */
 const LINE_REF_RE = /\b(?:lines?|ll?\.)\s*\d+(?:\s*(?:-|–|—|to|and|,)\s*\d+)*|\bL\d+(?:-L?\d+)?\b|第\s*\d+(?:\s*[-–~到至]\s*\d+)?\s*行/gi;
 /** A number written in a sentence: decimal (with `,` thousands or `_` separators; a unit may follow without a space, `10MB`), or hexadecimal. */
-const SENTENCE_NUMBER_RE = /(?<![A-Za-z0-9_.$])(?:0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])|(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*(?:\.\d+)?)(?![0-9_]|\.\d)(?=[A-Za-z]*(?![A-Za-z0-9_])))/g;
+const SENTENCE_NUMBER_RE =
+  /(?<![A-Za-z0-9_.$])(?:0[xX][0-9a-fA-F]+(?![A-Za-z0-9_])|0[oObB]([0-7_]+)(?![A-Za-z0-9_])|(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![0-9_]|\.\d)(?=[A-Za-z]*(?![A-Za-z0-9_])))/g;
 /** A numeric literal of code: hexadecimal, octal, binary or decimal, with `_` separators and a type suffix (`1L`, `2.0f`, `10u32`). */
 const CODE_NUMBER_RE = /(?<![A-Za-z0-9_$.])(0[xX]([0-9a-fA-F_]+)|0[oO]([0-7_]+)|0[bB]([01_]+)|(\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?))[A-Za-z0-9_]*/g;
 /** A run of digits inside a string literal (`"100kb"`, `"3"`). */
 const STRING_NUMBER_RE = /(?<![0-9.])\d+(?:\.\d+)?(?![0-9])/g;
 
 /**
- * English words that name nothing whatever the lines write: articles, pronouns, determiners,
- * prepositions, conjunctions, auxiliaries, and numbers written in words.
+ * English words that name nothing whatever the lines write: articles, pronouns, short
+ * prepositions, conjunctions, auxiliaries, negations, and numbers written in words (`it` is not
+ * Kotlin's `it`, `to` not Kotlin's infix `to`, `one` not `1`).
  */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set(
   (
-    "a an the and or but nor so if then else when where which who whom whose what why how whether while until unless " +
+    "a an the and or but nor so if then else when where which who whom whose what why how whether while unless " +
     "is are was were be been being am do does did done has have had having can could will would shall should may might must " +
     "i you he she it we they me him her us them my your his its our their mine yours this that these those there here itself themselves " +
     "none nothing something anything everything someone anyone everyone nobody " +
-    "of in on at by for with from to into onto over under about above below after before between through during via per upon against within without " +
-    "as than too very also only just all any both each every either neither few more most other some such same own not no yes " +
-    "up down out off again once " +
+    "of in on at by for with from to into onto over under via per upon " +
+    "as than too very also just such not no yes " +
     "zero one two three four five six seven eight nine ten eleven twelve hundred thousand million half " +
     "e g eg ie etc"
   ).split(/\s+/),
 );
+
+/**
+ * The normal form of a number as written, for the status: {@link numberKey}, except that a decimal
+ * with an exponent keeps it (`1e3` → `1e3`, `1.0E+3` → `1e3`): the code writes `1e3`, not `1000`.
+ */
+function writtenKey(written: string): string {
+  const exp = /^([\d_.]+)[eE]([+-]?\d+)$/.exec(written);
+  return exp ? `${numberKey(exp[1]!)}e${Number(exp[2])}` : numberKey(written);
+}
 
 /** A sentence's names, split by kind (see the module comment). */
 interface NamedInSentence {
@@ -95,6 +111,11 @@ export function numberKey(written: string): string {
   return String(Number(n));
 }
 
+/** The key of a number matched by {@link SENTENCE_NUMBER_RE}: an octal or binary literal by the digits after its prefix, as {@link literalNumbers} reads code. */
+function sentenceNumberKey(m: RegExpMatchArray): string {
+  return m[1] !== undefined ? numberKey(m[1]) : writtenKey(m[0]);
+}
+
 function namedInSentence(sentence: string): NamedInSentence {
   const out: NamedInSentence = { code: [], wordRuns: [], quoted: [], numbers: [] };
   let text = sentence.replace(LIST_MARKER_RE, (t) => " ".repeat(t.length)).replace(LINE_REF_RE, (t) => " ".repeat(t.length));
@@ -104,7 +125,7 @@ function namedInSentence(sentence: string): NamedInSentence {
     if (literal) out.quoted.push(literal[2]!);
     const ids = (literal ? [] : (inner.match(IDENT_RE) ?? [])).filter((id) => id.length >= 2);
     if (ids.length > 0) out.code.push(ids);
-    for (const n of literal ? [] : (inner.match(SENTENCE_NUMBER_RE) ?? [])) out.numbers.push(numberKey(n));
+    for (const m2 of literal ? [] : inner.matchAll(SENTENCE_NUMBER_RE)) out.numbers.push(sentenceNumberKey(m2));
   }
   text = text.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
   for (const m of text.matchAll(QUOTED_RE)) out.quoted.push(m.slice(1).find((g) => g !== undefined)!);
@@ -127,7 +148,7 @@ function namedInSentence(sentence: string): NamedInSentence {
     runEnd = m.index + m[0].length;
   }
   if (run.length > 0) out.wordRuns.push(run);
-  for (const m of text.matchAll(SENTENCE_NUMBER_RE)) out.numbers.push(numberKey(m[0]));
+  for (const m of text.matchAll(SENTENCE_NUMBER_RE)) out.numbers.push(sentenceNumberKey(m));
   return out;
 }
 
@@ -186,18 +207,19 @@ interface WrittenInLines {
 function writtenInLines(lines: readonly string[], path: string | undefined): WrittenInLines {
   const lex = lexLines(lines, path);
   const reserved = reservedWords(path);
-  const codeIds = lex.code.match(IDENT_RE) ?? [];
-  const commentIds = lex.comments.match(IDENT_RE) ?? [];
-  const anywhere = new Set([...codeIds, ...commentIds, ...lex.strings.flatMap((s) => s.match(IDENT_RE) ?? []), ...lex.strings.map((s) => s.trim())]);
+  // The code's names: its identifiers, less the words it uses as keywords there (`true`, `guard`, `open class`, `#define`).
+  const codeIds = [...lex.code.matchAll(IDENT_RE)].filter((m) => !isKeywordAt(lex.code, m.index, m[0], path)).map((m) => m[0]);
+  const prose = (text: string) => (text.match(IDENT_RE) ?? []).filter((id) => !reserved.has(id));
+  const commentIds = prose(lex.comments);
+  const anywhere = new Set([...codeIds, ...commentIds, ...lex.strings.flatMap(prose), ...lex.strings.map((s) => s.trim())]);
   for (const id of [...anywhere]) if (id.startsWith("$")) anywhere.add(id.slice(1));
   const wordBases = new Set<string>();
   for (const id of codeIds) {
-    if (reserved.has(id)) continue;
     const bare = id.replace(/^[$_]+|_+$/g, "");
     if (bare.length >= 2) for (const b of baseForms(bare.replace(/_/g, ""))) wordBases.add(b);
   }
   const compounds = [...new Set([...codeIds, ...commentIds.filter(isCodeShaped)])].map(identifierWords).filter((w) => w.length >= 2);
-  const numbers = new Set(literalNumbers(lex.code).map((n) => n.key));
+  const numbers = new Set(literalNumbers(lex.code).map((n) => (/^\d[\d_.]*[eE]/.test(n.written) ? writtenKey(n.written) : n.key)));
   for (const s of lex.strings) for (const n of s.match(STRING_NUMBER_RE) ?? []) numbers.add(numberKey(n));
   for (const id of codeIds) for (const w of identifierWords(id)) if (/^\d+$/.test(w)) numbers.add(numberKey(w));
   return { anywhere, wordBases, compounds, strings: lex.strings, numbers };
