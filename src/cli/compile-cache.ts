@@ -19,6 +19,13 @@
  * device and inode and the Node version and architecture, so a rebuilt bundle never meets the
  * cache of an older one (whose file is removed when the new one is written; each installed copy,
  * by its path, keeps its own). Any failure means running without the cache, never an error.
+ *
+ * V8 checks the data's header (magic number, V8 version, flags, source hash, length) but, in
+ * release builds, not its payload (`--verify-snapshot-checksum` is off by default): a cache file
+ * damaged in its middle (a disk error, a write lost in a crash) stops the process in the
+ * deserializer ("Fatal error … unreachable code") on every later run. So each file starts with
+ * the SHA-256 digest of the V8 data after it, and data whose digest does not match is never
+ * handed to V8 (the file is replaced).
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, constants as fsc } from "node:fs";
 import { isAscii } from "node:buffer";
@@ -35,13 +42,18 @@ export const QUERY_BUNDLE_COMMANDS: readonly string[] = Object.freeze(["search",
 /** Largest cache file read (bytes); a larger one is ignored. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** Length of the SHA-256 digest that starts every cache file (see the module comment). */
+const DIGEST_BYTES = 32;
+
+const digestOf = (data: Uint8Array): Buffer => createHash("sha256").update(data).digest();
+
 /** How a run used the code cache. */
 export type CodeCacheStatus =
   /** the cached data was accepted */
   | "used"
   /** V8 rejected the cached data (another V8 version or flags); it is replaced */
   | "rejected"
-  /** no cache file yet; one is written */
+  /** no usable cache file (none yet, or one that failed the checks or its digest); one is written */
   | "absent"
   /** no usable cache folder (see the module comment); nothing is read or written */
   | "off";
@@ -129,14 +141,19 @@ function isPrivate(st: { uid: number; mode: number }): boolean {
   return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
 }
 
-/** The file's bytes when it is a private regular file of this user (see the module comment). */
+/**
+ * The V8 data of a cache file when it is a private regular file of this user whose digest
+ * matches its data (see the module comment).
+ */
 function readOwnFile(file: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
-    if (!st.isFile() || st.nlink !== 1 || !isPrivate(st) || st.size === 0 || st.size > MAX_CACHE_BYTES) return undefined;
-    return readFileSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || !isPrivate(st) || st.size <= DIGEST_BYTES || st.size > MAX_CACHE_BYTES) return undefined;
+    const bytes = readFileSync(fd);
+    const data = bytes.subarray(DIGEST_BYTES);
+    return digestOf(data).equals(bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;
   } catch {
     return undefined;
   } finally {
@@ -144,11 +161,14 @@ function readOwnFile(file: string): Buffer | undefined {
   }
 }
 
-/** Writes `data` as `file` (mode 0600, temporary name, then rename) and removes the older caches that start with `name`. */
+/**
+ * Writes `data` after its digest as `file` (mode 0600, temporary name, then rename) and removes
+ * the older caches that start with `name`.
+ */
 function writeCache(file: string, data: Buffer, name: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, data, { mode: 0o600, flag: "wx" });
+    writeFileSync(tmp, Buffer.concat([digestOf(data), data]), { mode: 0o600, flag: "wx" });
     renameSync(tmp, file);
   } catch {
     rmSync(tmp, { force: true });

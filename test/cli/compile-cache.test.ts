@@ -4,8 +4,8 @@
  * a private folder of the user's cache folder, and a folder or file that someone else could
  * have written is never read. Also: the built CLI writes the cache for the command it ran.
  */
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -106,5 +106,30 @@ describe("the built CLI", () => {
     expect(readdirSync(path.join(cacheDir, "v8-code")).filter((f) => f.startsWith("query-search-"))).toHaveLength(1);
     expect(run()).toBe(first);
     expect(JSON.parse(first)).toMatchObject({ ok: true, total: 1, evidence: [{ path: "a.py", start_line: 1 }] });
+  });
+
+  it("a cache file damaged in its middle is never handed to V8: the command answers the same and the file is replaced", () => {
+    const main = path.resolve("dist/cli/main.js");
+    const cacheDir = path.join(tmp, "cli-cache");
+    const repo = path.join(tmp, "repo");
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, "a.py"), "def load_index():\n    return 1\n");
+    const env = { ...process.env, CODECITE_CACHE_DIR: cacheDir };
+    const run = () => spawnSync(process.execPath, [main, "search", "load_index", "--root", repo, "--json"], { env, encoding: "utf8" });
+    const first = run();
+    expect(first.status).toBe(0);
+    const folder = path.join(cacheDir, "v8-code");
+    const [name] = readdirSync(folder).filter((f) => f.startsWith("query-search-"));
+    const file = path.join(folder, name as string);
+    // Damage the second half (V8's payload; its header, which V8 does check, stays whole):
+    // before the digest, V8 stopped the process ("Fatal error … unreachable code", SIGTRAP).
+    const bytes = readFileSync(file);
+    for (let i = bytes.length >> 1; i < bytes.length; i += 7) bytes[i] = (bytes[i] as number) ^ 0x5a;
+    writeFileSync(file, bytes);
+    for (let i = 0; i < 2; i++) {
+      const again = run();
+      expect({ status: again.status, signal: again.signal, stdout: again.stdout }).toEqual({ status: 0, signal: null, stdout: first.stdout });
+    }
+    expect(readFileSync(file).equals(bytes)).toBe(false);
   });
 });
