@@ -14,7 +14,10 @@
  * writable by group or others; a cache file must be a regular file owned by the user, with one
  * link and no group/other write permission (checked on the opened descriptor). Files are written
  * with mode 0600 under a temporary name and renamed into place. Where the user id is unknown
- * (Windows), no cache is used. V8 itself rejects data made by another V8 version or with other
+ * (Windows), no cache is used. Nor is one kept inside a project (a `--root` of the command line,
+ * the git work tree holding the current folder, or the current folder when it is the root),
+ * however `$CODECITE_CACHE_DIR` reaches it (a relative value, a CI workspace): a repository's files belong to the user too, so a
+ * repository could ship cache files that pass every check above. V8 itself rejects data made by another V8 version or with other
  * flags (`cachedDataRejected`); the file name also holds the bundle's size, modification time,
  * device and inode and the Node version and architecture, so a rebuilt bundle never meets the
  * cache of an older one (whose file is removed when the new one is written; each installed copy,
@@ -34,7 +37,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
+import { realpathNearest, resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
+import { isInside } from "../paths.js";
+import { gitWorkTreeTop } from "./locations.js";
 
 /** The commands the query bundle holds (every other command runs from the ES module bundle). */
 export const QUERY_BUNDLE_COMMANDS: readonly string[] = Object.freeze(["search", "symbol", "importers", "refs", "read", "diff"]);
@@ -79,6 +84,8 @@ export interface CodeCacheOptions {
   env?: CacheDirEnv;
   /** Write the cache when the process exits (default true); false: the caller calls `save`. */
   saveAtExit?: boolean;
+  /** Folders the cache must not lie in; default {@link projectFolders} of this process. */
+  projectDirs?: readonly string[];
 }
 
 /**
@@ -120,6 +127,8 @@ function cacheFileFor(filename: string, opts: CodeCacheOptions): string | undefi
   if (typeof process.getuid !== "function" || !/^[a-z0-9-]+$/.test(opts.name)) return undefined;
   try {
     const dir = path.join(opts.cacheDir ?? resolveCacheDir(opts.env ?? process.env), "v8-code");
+    const real = realpathNearest(dir);
+    if ((opts.projectDirs ?? projectFolders(process.argv, process.cwd())).some((p) => isInside(real, realpathNearest(p)))) return undefined;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     if (!st.isDirectory() || !isPrivate(st)) return undefined;
@@ -129,6 +138,23 @@ function cacheFileFor(filename: string, opts: CodeCacheOptions): string | undefi
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The folders a query command may read as its project: each `--root` value of `argv` (relative
+ * to `cwd`) and the git work tree holding `cwd` ({@link gitWorkTreeTop}); `cwd` itself when
+ * neither exists (the command's root is then `cwd`, `defaultRoot` of `locations.ts`).
+ */
+function projectFolders(argv: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  argv.forEach((a, i) => {
+    const value = a === "--root" ? argv[i + 1] : a.startsWith("--root=") ? a.slice("--root=".length) : undefined;
+    if (value) out.push(path.resolve(cwd, value));
+  });
+  const top = gitWorkTreeTop(cwd);
+  if (top !== undefined) out.push(top);
+  else if (out.length === 0) out.push(cwd);
+  return out;
 }
 
 /** 12 hex digits of the script's path: each installed copy keeps its own caches. */

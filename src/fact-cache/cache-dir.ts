@@ -11,6 +11,7 @@
  * `$XDG_CACHE_HOME` is invalid and should be ignored, so it is.
  */
 import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -51,3 +52,22 @@ export function cacheFileName(rootRealPath: string, suffix: string): string {
   return `${base}-${hash}${suffix}`;
 }
 
+
+/**
+ * The real path of `p` (`fs.realpath`), or, when `p` does not exist yet, the real path of its
+ * deepest existing ancestor joined with the rest: where a cache folder made at `p` would be.
+ */
+export function realpathNearest(p: string): string {
+  const rest: string[] = [];
+  let cur = path.resolve(p);
+  for (;;) {
+    try {
+      return path.join(realpathSync(cur), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(cur);
+      if (parent === cur) return path.resolve(p);
+      rest.push(path.basename(cur));
+      cur = parent;
+    }
+  }
+}

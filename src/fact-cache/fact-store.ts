@@ -31,7 +31,7 @@
 import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../paths.js";
-import { cacheFileName, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
+import { cacheFileName, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
 import type { FactBackend, FactRow, FileState, RowRefresh } from "./fact-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
@@ -147,22 +147,6 @@ function classify(err: unknown): Failure {
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** Real path of `p`, or of its deepest existing ancestor joined with the rest. */
-function realpathNearest(p: string): string {
-  const rest: string[] = [];
-  let cur = path.resolve(p);
-  for (;;) {
-    try {
-      return path.join(realpathSync(cur), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(cur);
-      if (parent === cur) return path.resolve(p);
-      rest.push(path.basename(cur));
-      cur = parent;
-    }
-  }
-}
 
 function removeDbFiles(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });

@@ -87,6 +87,28 @@ describe("runCachedScript", () => {
     expect(second.exports).toEqual(expected());
   });
 
+  it("never reads or writes a cache folder inside the project, whatever spelling reaches it", () => {
+    const repo = path.join(tmp, "repo");
+    mkdirSync(repo);
+    const shipped = path.join(repo, ".cache");
+    // A repository's files belong to the user: a cache file it ships passes the owner, mode and link checks.
+    const planted = runCachedScript(script, { name: "query-test", cacheDir: shipped, saveAtExit: false, projectDirs: [] });
+    planted.save();
+    expect(runCachedScript(script, { name: "query-test", cacheDir: shipped, saveAtExit: false, projectDirs: [] }).status).toBe("used");
+
+    const run = runCachedScript(script, { name: "query-test", cacheDir: shipped, saveAtExit: false, projectDirs: [repo] });
+    expect(run.status).toBe("off");
+    expect(run.exports).toEqual(expected());
+    symlinkSync(repo, path.join(tmp, "alias"));
+    expect(runCachedScript(script, { name: "query-test", cacheDir: path.join(tmp, "alias", ".cache"), saveAtExit: false, projectDirs: [repo] }).status).toBe("off");
+    expect(runCachedScript(script, { name: "query-test", cacheDir: shipped, saveAtExit: false, projectDirs: [path.join(tmp, "alias")] }).status).toBe("off");
+    // Not made yet: nothing is created inside the project either.
+    const fresh = runCachedScript(script, { name: "query-test", cacheDir: path.join(repo, "new", "cache"), saveAtExit: false, projectDirs: [repo] });
+    fresh.save();
+    expect(fresh.status).toBe("off");
+    expect(existsSync(path.join(repo, "new"))).toBe(false);
+  });
+
   it("runs without a cache for a name that is not a plain word", () => {
     expect(runCachedScript(script, { name: "../x", cacheDir: path.join(tmp, "c"), saveAtExit: false }).status).toBe("off");
     expect(existsSync(path.join(tmp, "c"))).toBe(false);
@@ -106,6 +128,31 @@ describe("the built CLI", () => {
     expect(readdirSync(path.join(cacheDir, "v8-code")).filter((f) => f.startsWith("query-search-"))).toHaveLength(1);
     expect(run()).toBe(first);
     expect(JSON.parse(first)).toMatchObject({ ok: true, total: 1, evidence: [{ path: "a.py", start_line: 1 }] });
+  });
+
+  it("keeps no code cache inside the project: a relative CODECITE_CACHE_DIR, one inside --root, one inside the git work tree", () => {
+    const main = path.resolve("dist/cli/main.js");
+    const repo = path.join(tmp, "repo");
+    mkdirSync(path.join(repo, ".git"), { recursive: true });
+    mkdirSync(path.join(repo, "sub"));
+    writeFileSync(path.join(repo, "sub", "a.py"), "def load_index():\n    return 1\n");
+    const cases: Array<{ cwd: string; cache: string; args: string[] }> = [
+      { cwd: repo, cache: ".cc", args: [] },
+      { cwd: tmp, cache: path.join(repo, ".cc"), args: ["--root", repo] },
+      { cwd: tmp, cache: path.join(repo, ".cc"), args: [`--root=${repo}`] },
+      { cwd: path.join(repo, "sub"), cache: path.join(repo, ".cc"), args: ["--root", "."] },
+    ];
+    for (const c of cases) {
+      rmSync(path.join(repo, ".cc"), { recursive: true, force: true });
+      const out = execFileSync(process.execPath, [main, "symbol", "load_index", "--json", ...c.args], {
+        cwd: c.cwd,
+        env: { ...process.env, CODECITE_CACHE_DIR: c.cache },
+        encoding: "utf8",
+      });
+      expect(JSON.parse(out)).toMatchObject({ ok: true, total: 1 });
+      // The fact cache keeps its rule (a folder inside the root is not used); the code cache never lies in the work tree.
+      expect({ ...c, made: existsSync(path.join(repo, ".cc", "v8-code")) }).toEqual({ ...c, made: false });
+    }
   });
 
   it("a cache file damaged in its middle is never handed to V8: the command answers the same and the file is replaced", () => {
