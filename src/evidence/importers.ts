@@ -77,10 +77,11 @@ import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
 import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { rememberedMentions } from "./analysis/mention-index.js";
 import { isStatHit, RACY_WINDOW_MS } from "../fact-cache/fact-store.js";
 import type { FileStat } from "../fact-cache/fact-index.js";
-import { filesMentioning, type Needles } from "./analysis/text-prefilter.js";
+import type { Needles } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
 /** Longest accepted `module_name`, in characters. */
@@ -499,7 +500,8 @@ async function collectMatches(
   for (const group of groups) {
     const candidates = candidatesOf(group.families);
     const unlisted: string[] = [];
-    const mentioned = await filesMentioning(ws, candidates, group.needles, { ...(signal ? { signal } : {}), unlisted });
+    const scope = `importers:${[...group.families].sort().join(",")}`;
+    const mentioned = await rememberedMentions(ws, scope, [...candidates], group.needles, { complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
     const inGroup = (p: string) => {
       const lang = languageFor(p);
       return lang !== undefined && group.families.has(familyOf(lang));

@@ -53,7 +53,7 @@ import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectV
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
-import { statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { listIsComplete, statFiles, treeSnapshot } from "./analysis/project-view.js";
 import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -471,7 +471,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const mentioned =
       round === 0 && early?.family === family && early.name === name
         ? await early.mentions
-        : await rememberedMentions(ws, `references:${family}`, inFamily, fresh, { endings: familyEndings(family), ...(signal ? { signal } : {}) });
+        : await rememberedMentions(ws, `references:${family}`, inFamily, { literals: fresh }, { endings: familyEndings(family), complete: listIsComplete(project), ...(signal ? { signal } : {}) });
     const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
     if (round === 0 && !files.includes(target.file)) files.push(target.file);
     const loaded = await loadFacts(ws, statFiles(ws, files), signal, "references");
@@ -574,7 +574,8 @@ function earlyMentions(
   }
   const family = familyOf(lang);
   const files = snapshot.then((s) => familyFiles(s.view, family));
-  return { family, name, mentions: rememberedMentions(ws, `references:${family}`, files, [name], { endings: familyEndings(family), ...(signal ? { signal } : {}) }) };
+  const complete = snapshot.then((s) => listIsComplete(s.view));
+  return { family, name, mentions: rememberedMentions(ws, `references:${family}`, files, { literals: [name] }, { endings: familyEndings(family), complete, ...(signal ? { signal } : {}) }) };
 }
 
 /** Most files of an include closure walked for {@link declarationsOf}. */

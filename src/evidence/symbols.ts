@@ -31,7 +31,8 @@ import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence, linesEvidenceAround } from "./line-evidence.js";
-import { changedSince, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, listIsComplete, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { rememberedMentions } from "./analysis/mention-index.js";
 import { definitionNamesIn, filesMentioning } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -93,6 +94,8 @@ interface SearchScope {
   nonSource: number;
   /** True when the files come from the workspace's tree snapshot (which may be stale). */
   fromSnapshot: boolean;
+  /** The snapshot's list is whole (`listIsComplete`): a remembered prefilter answer may serve. */
+  complete?: boolean;
 }
 
 /** True when `pathArg` names no narrower scope than the whole tree. */
@@ -108,7 +111,7 @@ async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: A
       const list = snap.files.filter((f) => languageFor(f) !== undefined);
       return { files: list, set: new Set(list) };
     });
-    return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true };
+    return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true, complete: listIsComplete(snap.view) };
   }
   const under = await ws.walkTarget(pathArg);
   if (under === undefined) return sourceFiles(ws, undefined, signal, refresh);
@@ -282,13 +285,11 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
 }
 
 /**
- * The files of `scope` that mention one of `literals` (one ripgrep run), `undefined` when the
- * prefilter cannot run, or `"stale"` when ripgrep saw source files that the snapshot lacks.
- */
-/**
- * The files of `scope` that mention any of `literals` ({@link filesMentioning}), or `"stale"` when
- * ripgrep met files the snapshot lacks. `scope` may still be pending when it is the whole tree
- * (no `under`): ripgrep starts without it.
+ * The files of `scope` that mention any of `literals` ({@link filesMentioning}), `undefined` when
+ * the prefilter cannot run, or `"stale"` when ripgrep met files the snapshot lacks. `scope` may
+ * still be pending when it is the whole tree (no `under`): ripgrep starts without it. For the whole
+ * tree the answer is remembered across queries (`mention-index.ts`): a warm query whose files did
+ * not change runs no ripgrep.
  */
 async function mentioning(
   ws: Workspace,
@@ -299,12 +300,21 @@ async function mentioning(
 ): Promise<Set<string> | undefined | "stale"> {
   const unlisted: string[] = [];
   const under = scope instanceof Promise ? undefined : scope.under;
-  const found = await filesMentioning(
-    ws,
-    scope instanceof Promise ? scope.then((s) => s.set ?? s.files) : (scope.set ?? scope.files),
-    { literals, ...(caseInsensitive ? { caseInsensitive } : {}) },
-    { ...(under ? { under } : {}), ...(signal ? { signal } : {}), unlisted },
-  );
+  // The whole tree's source files (the snapshot's list): the answer is remembered across queries.
+  const whole = scope instanceof Promise || (scope.fromSnapshot && scope.under === undefined);
+  const found =
+    whole && !caseInsensitive
+      ? await rememberedMentions(ws, "symbols", Promise.resolve(scope).then((s) => s.files), { literals }, {
+          complete: Promise.resolve(scope).then((s) => s.fromSnapshot && s.under === undefined && s.complete === true),
+          ...(signal ? { signal } : {}),
+          unlisted,
+        })
+      : await filesMentioning(
+          ws,
+          scope instanceof Promise ? scope.then((s) => s.set ?? s.files) : (scope.set ?? scope.files),
+          { literals, ...(caseInsensitive ? { caseInsensitive } : {}) },
+          { ...(under ? { under } : {}), ...(signal ? { signal } : {}), unlisted },
+        );
   if ((await scope).fromSnapshot && (await changedSince(ws, unlisted.filter((p) => languageFor(p) !== undefined)))) return "stale";
   return found;
 }

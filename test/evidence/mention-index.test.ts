@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mentionStats, rememberedMentions } from "../../src/evidence/analysis/mention-index.js";
-import { treeSnapshot } from "../../src/evidence/analysis/project-view.js";
+import { listIsComplete, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
@@ -28,14 +28,16 @@ function write(rel: string, text: string, mtime: Date | null = PAST): void {
   if (mtime !== null) utimesSync(abs, mtime, mtime);
 }
 
-async function pyFiles(): Promise<string[]> {
-  return (await treeSnapshot(ws, {})).files.filter((f) => f.endsWith(".py"));
+async function pyFiles(): Promise<{ files: string[]; complete: boolean }> {
+  const snap = await treeSnapshot(ws, {});
+  return { files: snap.files.filter((f) => f.endsWith(".py")), complete: listIsComplete(snap.view) };
 }
 
 /** The answer for `names` and what it cost. */
 async function ask(...names: string[]): Promise<{ files: string[]; ripgrep: number; unchanged: number; rechecked: number }> {
   const before = mentionStats();
-  const found = await rememberedMentions(ws, "test:python", await pyFiles(), names, { endings: [".py"] });
+  const { files, complete } = await pyFiles();
+  const found = await rememberedMentions(ws, "test:python", files, { literals: names }, { endings: [".py"], complete });
   const after = mentionStats();
   return {
     files: [...(found ?? [])].sort(),

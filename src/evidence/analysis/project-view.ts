@@ -115,6 +115,8 @@ interface TreeState extends TreeSnapshot {
   racy: boolean;
   /** When the walk started (ms since the epoch). */
   readonly startedMs: number;
+  /** Every folder that could hold a new walkable file is watched (see {@link extraDirs}). */
+  readonly complete: boolean;
 }
 
 interface WorkspaceTrees {
@@ -157,35 +159,49 @@ function isFresh(state: Pick<TreeState, "dirs" | "watched" | "racy">): boolean {
  * Folders below the watched ones that hold no listed file, up to {@link EXTRA_DIR_DEPTH} levels
  * below a folder with files and {@link MAX_EXTRA_DIRS} in all (breadth-first). Deeper new files in
  * such folders are still noticed when a query's ripgrep run sees them (`changedSince`).
+ * `complete` is true when no folder was left out: every folder at the depth limit holds no
+ * folder (other than never-walked ones) and the count limit was not reached; then a new entry
+ * anywhere in the tree changes the mtime of a watched folder.
  */
-function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): string[] {
+function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): { dirs: string[]; complete: boolean } {
   const out: string[] = [];
+  let complete = true;
   const queue: { rel: string; depth: number }[] = [...withFiles].map((rel) => ({ rel, depth: 0 }));
-  for (let i = 0; i < queue.length && out.length < MAX_EXTRA_DIRS; i++) {
+  for (let i = 0; i < queue.length; i++) {
+    if (out.length >= MAX_EXTRA_DIRS) {
+      complete = false;
+      break;
+    }
     const { rel, depth } = queue[i] as { rel: string; depth: number };
-    if (depth >= EXTRA_DIR_DEPTH) continue;
     let entries;
     try {
       entries = readdirSync(rel === "" ? rootAbs : path.join(rootAbs, rel), { withFileTypes: true });
     } catch {
+      if (depth > 0) complete = false; // a folder that cannot be read may hold anything
       continue;
     }
     for (const e of entries) {
       if (!e.isDirectory() || UNWATCHED_DIRS.has(e.name)) continue;
       const sub = rel === "" ? e.name : `${rel}/${e.name}`;
       if (withFiles.has(sub)) continue;
+      if (depth >= EXTRA_DIR_DEPTH) {
+        complete = false;
+        break;
+      }
       out.push(sub);
       queue.push({ rel: sub, depth: depth + 1 });
       if (out.length >= MAX_EXTRA_DIRS) break;
     }
   }
-  return out;
+  return { dirs: out, complete };
 }
 
 /** The persisted form of a walked {@link TreeState} (version 1). */
 interface PersistedTree {
   v: 1;
   startedMs: number;
+  /** See {@link TreeState.complete}; absent in what older builds kept (then false). */
+  complete?: boolean;
   files: string[];
   /** Watched folders, repository-relative ("" = the root) → mtime. */
   dirs: [string, number][];
@@ -209,6 +225,7 @@ function persist(ws: Workspace, state: TreeState): void {
   const data: PersistedTree = {
     v: 1,
     startedMs: state.startedMs,
+    complete: state.complete,
     files: [...state.files],
     dirs: [...state.dirs].map(([abs, m]) => [abs === ws.root ? "" : abs.slice(rootPrefix), m]),
     watched: [...state.watched].map(([abs, s]) => [abs, s.size, s.mtimeMs]),
@@ -230,7 +247,7 @@ function restore(ws: Workspace, generation: number): TreeState | undefined {
   const dirs = new Map(data.dirs.map(([rel, m]) => [rel === "" ? ws.root : path.join(ws.root, rel), m] as const));
   const watched = new Map(data.watched.map(([abs, size, mtimeMs]) => [abs, { size, mtimeMs }] as const));
   if (!isFresh({ dirs, watched, racy: false })) return undefined;
-  return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs);
+  return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs, data.complete === true);
 }
 
 /** A state over `files` (sorted) whose view records the configuration files it reads. */
@@ -242,6 +259,7 @@ function stateOf(
   watched: Map<string, Stamp>,
   racy: boolean,
   startedMs: number,
+  complete: boolean,
 ): TreeState {
   const box: { state?: TreeState } = {};
   const view = createProjectView(ws, files, (p, stamp) => {
@@ -249,13 +267,23 @@ function stateOf(
     box.state.watched.set(path.join(ws.root, p), stamp);
     if (stamp.mtimeMs > Date.now() - RACY_WINDOW_MS) box.state.racy = true;
   });
-  box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs };
+  box.state = { files: view.files, view, generation, dirs, watched, racy, startedMs, complete };
   viewStates.set(view, { ws, state: box.state, loaded: new Map() });
   return box.state;
 }
 
 /** The state behind each view {@link stateOf} made, and the stamps of derived values loaded for it. */
 const viewStates = new WeakMap<ProjectView, { ws: Workspace; state: TreeState; loaded: Map<string, Stamp>; walkId?: string }>();
+
+/**
+ * True when `view` is a tree snapshot's view whose checks watch every folder that could hold a
+ * new walkable file ({@link extraDirs}): while its snapshot is current, the tree holds no
+ * walkable file that its list lacks, so a remembered answer about the listed files' text needs
+ * no ripgrep run to find new ones (`mention-index.ts`).
+ */
+export function listIsComplete(view: ProjectView): boolean {
+  return viewStates.get(view)?.state.complete === true;
+}
 
 /** The persisted form of a value derived from a view (version 1); see {@link loadDerived}. */
 interface PersistedDerived {
@@ -331,7 +359,8 @@ async function walk(ws: Workspace, generation: number): Promise<TreeState> {
     const base = f.slice(f.lastIndexOf("/") + 1);
     if (IGNORE_FILE_NAMES.has(base)) watched.set(path.join(ws.root, f), stampOf(path.join(ws.root, f)));
   }
-  for (const d of [...relDirs, ...extraDirs(ws.root, relDirs)]) {
+  const extra = extraDirs(ws.root, relDirs);
+  for (const d of [...relDirs, ...extra.dirs]) {
     const abs = d === "" ? ws.root : path.join(ws.root, d);
     const stamp = stampOf(abs);
     dirs.set(abs, stamp.mtimeMs);
@@ -344,7 +373,7 @@ async function walk(ws: Workspace, generation: number): Promise<TreeState> {
     if (path.dirname(dir) === dir) break;
   }
   for (const stamp of watched.values()) if (stamp.mtimeMs > startedMs - RACY_WINDOW_MS) racy = true;
-  const state = stateOf(ws, files, generation, dirs, watched, racy, startedMs);
+  const state = stateOf(ws, files, generation, dirs, watched, racy, startedMs, extra.complete);
   persist(ws, state);
   return state;
 }
