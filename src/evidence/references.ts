@@ -49,7 +49,7 @@ import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./bud
 import { mapLimit } from "./concurrency.js";
 import { describeFactsSkips, FactsMap, loadFacts } from "./analysis/facts.js";
 import { familyOf, LANGUAGES, languageFor } from "./analysis/lang/index.js";
-import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, UseKind } from "./analysis/lang/language.js";
+import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, SymbolDef, UseKind } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
@@ -112,6 +112,7 @@ class Resolver {
   readonly #partial = new Set<string>();
   #recomputed = 0;
   readonly #factsMemo = new Map<string, Promise<FileFacts | undefined>>();
+  readonly #outlineMemo = new Map<string, Promise<Outline | undefined>>();
 
   constructor(
     private readonly ws: Workspace,
@@ -130,6 +131,72 @@ class Resolver {
       this.#factsMemo.set(file, p);
     }
     return p;
+  }
+
+  /**
+   * What looking names up in a file needs (its definitions, imports and bindings): from the
+   * query's load; for a language whose bindings follow from its imports
+   * (`ReferenceRules.importBindings`), from the definitions tier, so a file only looked into (a
+   * header reached through includes) is never parsed or decoded for its uses; else its facts.
+   */
+  outline(file: string): Promise<Outline | undefined> {
+    const have = this.loaded.get(file);
+    if (have !== undefined) return Promise.resolve(outlineOf(have));
+    let p = this.#outlineMemo.get(file);
+    if (p === undefined) {
+      const derive = languageFor(file)?.references?.importBindings;
+      p =
+        derive === undefined
+          ? this.facts(file).then((f) => f && outlineOf(f))
+          : loadFacts(this.ws, statFiles(this.ws, [file]), this.signal, "definitions").then((m) => this.#outlineFrom(file, m.get(file)));
+      this.#outlineMemo.set(file, p);
+    }
+    return p;
+  }
+
+  /**
+   * Loads ahead the outlines of the files that `files` reach through wildcard bindings (C/C++
+   * includes, for languages with `ReferenceRules.importBindings`), one load per level of the walk
+   * (at most {@link MAX_CLOSURE_FILES} files): the name lookups that follow, one file at a time,
+   * then find them loaded. One load reads the cache once for all and parses the misses together
+   * (in worker threads when they are many), where a load per file would pay a cache write and
+   * several waits each.
+   */
+  async prefetchOutlines(files: Iterable<string>): Promise<void> {
+    const seen = new Set<string>();
+    let level = [...files];
+    for (const f of level) seen.add(f);
+    while (level.length > 0) {
+      const next: string[] = [];
+      for (const file of level) {
+        const lang = languageFor(file);
+        if (lang?.references?.importBindings === undefined) continue;
+        for (const b of (await this.outline(file))?.bindings ?? []) {
+          if (b.member !== "*") continue;
+          const res = await lang.resolve(bindingRef(b), file, this.project);
+          if (res.unresolved || res.external) continue;
+          for (const f of res.files) {
+            if (seen.has(f) || seen.size >= MAX_CLOSURE_FILES) continue;
+            seen.add(f);
+            next.push(f);
+          }
+        }
+      }
+      const load = next.filter((f) => !this.loaded.has(f) && !this.#outlineMemo.has(f) && languageFor(f)?.references?.importBindings !== undefined);
+      if (load.length > 0) {
+        const loaded = loadFacts(this.ws, statFiles(this.ws, load), this.signal, "definitions");
+        for (const f of load) this.#outlineMemo.set(f, loaded.then((m) => this.#outlineFrom(f, m.get(f))));
+        await loaded;
+      }
+      level = next;
+    }
+  }
+
+  /** The outline of facts loaded without references, for a language with `ReferenceRules.importBindings`. */
+  #outlineFrom(file: string, f: FileFacts | undefined): Outline | undefined {
+    const derive = languageFor(file)?.references?.importBindings;
+    if (f === undefined || derive === undefined) return undefined;
+    return { symbols: f.symbols, imports: f.imports, bindings: derive(f.imports), exportAliases: [] };
   }
 
   #once(key: string, compute: () => Promise<Value[]>): Promise<Value[]> {
@@ -164,26 +231,25 @@ class Resolver {
   name(file: string, name: string, hops = 0): Promise<Value[]> {
     return this.#once(`n\0${file}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
-      const facts = await this.facts(file);
+      const facts = await this.outline(file);
       const lang = languageFor(file);
       if (facts === undefined || lang === undefined) return [];
       const out: Value[] = [];
       // A module declared in the file (Rust `mod x;`) is reached as a submodule, not as a definition.
       const submodules = lang.references?.submodulePath !== undefined;
       for (const s of facts.symbols) if (s.name === name && s.container === undefined && !(submodules && s.kind === "module")) out.push({ kind: "def", file, qualified: name });
-      const refs = facts.references;
-      for (const a of refs?.exportAliases ?? []) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
-      for (const b of refs?.bindings ?? []) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
+      for (const a of facts.exportAliases) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
+      for (const b of facts.bindings) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
       if (out.length === 0 && lang.references?.sharedScope) {
         for (const other of await lang.references.sharedScope(file, this.project)) {
           if (other === file) continue;
-          const f = await this.facts(other);
+          const f = await this.outline(other);
           for (const s of f?.symbols ?? []) if (s.name === name && s.container === undefined) out.push({ kind: "def", file: other, qualified: name });
         }
       }
       // Wildcard imports; where definitions are open (Ruby), a name defined here may be reopened in a required file too.
       if (out.length === 0 || lang.references?.globalDefinitions) {
-        for (const b of refs?.bindings ?? []) {
+        for (const b of facts.bindings) {
           if (b.member !== "*") continue;
           for (const m of await this.binding(file, { ...b, member: undefined }, hops + 1)) out.push(...(await this.member(m, name, hops + 1)));
         }
@@ -199,11 +265,7 @@ class Resolver {
       if (hops > MAX_HOPS) return [];
       const lang = languageFor(file);
       if (lang === undefined) return [];
-      const ref: ImportRef = { specifier: b.specifier, start_line: b.line, end_line: b.line };
-      if (b.member !== undefined) ref.names = [b.member];
-      if (b.scope !== undefined) ref.scope = b.scope;
-      if (b.flags !== undefined) ref.flags = b.flags;
-      const res = await lang.resolve(ref, file, this.project);
+      const res = await lang.resolve(bindingRef(b), file, this.project);
       if (res.unresolved || res.external || res.files.length === 0) return [];
       let module = await this.#moduleValue(lang, res.files, res.module);
       // A name longer than the module it reached names members of it (Java `a.b.C.Inner`, Rust
@@ -231,7 +293,7 @@ class Resolver {
     if (lang.references?.moduleIsDeclaration) {
       // The files that declare `last` at top level (`ReferenceRules.moduleIsDeclaration`); none → the module itself.
       const defs: Value[] = [];
-      for (const f of files) if ((await this.facts(f))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
+      for (const f of files) if ((await this.outline(f))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
       if (defs.length > 0) return defs;
     }
     if (lang.references?.moduleIsClass && files.length === 1 && file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "") === last) {
@@ -268,7 +330,7 @@ class Resolver {
       const places = [file, ...((await lang?.references?.sharedScope?.(file, this.project)) ?? []).filter((f) => f !== file)];
       const out: Value[] = [];
       for (const f of places) {
-        const facts = await this.facts(f);
+        const facts = await this.outline(f);
         for (const s of facts?.symbols ?? []) if (s.name === name && s.container === cls) out.push({ kind: "def", file: f, qualified: `${cls}.${name}` });
         if (out.length > 0) break;
       }
@@ -295,7 +357,7 @@ class Resolver {
     const out: Value[] = [];
     for (const v of values) {
       if (v.kind !== "def") continue;
-      const facts = await this.facts(v.file);
+      const facts = await this.outline(v.file);
       if (facts?.symbols.some((s) => (s.container === undefined ? s.name : `${s.container}.${s.name}`) === v.qualified && keep(s.kind))) out.push(v);
     }
     return out;
@@ -391,6 +453,27 @@ class Resolver {
     this.#globalIndexes.set(family, index);
     return index;
   }
+}
+
+/** The import an import binding was made from, as `LanguageSpec.resolve` takes it. */
+function bindingRef(b: NameBinding): ImportRef {
+  const ref: ImportRef = { specifier: b.specifier, start_line: b.line, end_line: b.line };
+  if (b.member !== undefined) ref.names = [b.member];
+  if (b.scope !== undefined) ref.scope = b.scope;
+  if (b.flags !== undefined) ref.flags = b.flags;
+  return ref;
+}
+
+/** What {@link Resolver.outline} gives: a file's definitions, imports, and the names its imports and re-exports bind. */
+interface Outline {
+  symbols: readonly SymbolDef[];
+  imports: readonly ImportRef[];
+  bindings: readonly NameBinding[];
+  exportAliases: readonly { exported: string; local: string }[];
+}
+
+function outlineOf(f: FileFacts): Outline {
+  return { symbols: f.symbols, imports: f.imports, bindings: f.references?.bindings ?? [], exportAliases: f.references?.exportAliases ?? [] };
 }
 
 function dedupe(values: Value[]): Value[] {
@@ -492,6 +575,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     for (const n of fresh) names.add(n);
   }
 
+  // The files the name lookups below walk into (C/C++: the include closure), loaded ahead.
+  if (language.references.importBindings !== undefined) await resolver.prefetchOutlines([target.file, ...facts.keys()]);
+
   if (language.references.separateDeclarations) {
     for (const k of await declarationsOf(resolver, target, facts, language, project)) want.add(k);
   }
@@ -510,14 +596,14 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const refs = f.references;
     if (refs === undefined) continue;
     const moduleContext = file;
-    /** The readings before the current one in its chain of `NameUse.alternative` readings. */
-    let chain: NameUse[] = [];
-    for (const u of refs.uses) {
-      if (u.alternative !== true) chain = [];
-      const earlier = chain;
-      chain = [...chain, u];
-      if (!u.path.slice(u.from ?? 0).some((p) => names.has(p))) continue;
-      if (earlier.length > 0 && (await shadowed(resolver, file, earlier))) continue;
+    const uses = refs.uses;
+    /** Where the chain of `NameUse.alternative` readings of the current use starts. */
+    let chainStart = 0;
+    for (let k = 0; k < uses.length; k++) {
+      const u = uses[k] as NameUse;
+      if (u.alternative !== true) chainStart = k;
+      if (!mentionsAny(u, names)) continue;
+      if (k > chainStart && (await shadowed(resolver, file, uses.slice(chainStart, k)))) continue;
       for (let i = u.from ?? 0; i < u.path.length; i++) {
         if (!names.has(u.path[i] as string)) continue;
         const verdict = await judge(resolver, file, u, i, refs.bindings, want, target);
@@ -532,6 +618,12 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     }
   }
   return { target, hits, leftOut, definers: definers.size, facts, language };
+}
+
+/** True when a part of `u` from `u.from` on is one of `names`. */
+function mentionsAny(u: NameUse, names: ReadonlySet<string>): boolean {
+  for (let i = u.from ?? 0; i < u.path.length; i++) if (names.has(u.path[i] as string)) return true;
+  return false;
 }
 
 /** True when an earlier reading of a chain of `NameUse.alternative` readings names anything, so the later ones do not count. */
@@ -595,7 +687,7 @@ async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: Fac
   const closure = new Set([target.file]);
   for (let queue = [target.file]; queue.length > 0 && closure.size < MAX_CLOSURE_FILES; ) {
     const file = queue.shift() as string;
-    for (const ref of (await r.facts(file))?.imports ?? []) {
+    for (const ref of (await r.outline(file))?.imports ?? []) {
       const res = await language.resolve(ref, file, project);
       for (const f of res.external ? [] : res.files) {
         if (closure.has(f)) continue;

@@ -23,7 +23,7 @@
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import { cIncludes } from "./c-includes.js";
-import type { ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
+import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
 
@@ -153,6 +153,13 @@ function functionLocals(fn: SyntaxNode): Set<string> {
   return out;
 }
 
+/** The bindings of a file's includes: a wildcard for each `#include` written with a file name (not through a macro). */
+function includeBindings(includes: readonly ImportRef[]): NameBinding[] {
+  const out: NameBinding[] = [];
+  for (const ref of includes) if (!ref.flags?.includes("unresolved")) out.push({ local: "*", specifier: ref.specifier, member: "*", line: ref.start_line });
+  return out;
+}
+
 interface Ctx {
   use: UseKind;
   depth: number;
@@ -165,10 +172,7 @@ interface Ctx {
 /** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment). */
 function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   const c = new ReferenceCollector();
-  for (const ref of cIncludes(source)) {
-    if (ref.flags?.includes("unresolved")) continue;
-    c.bindings.push({ local: "*", specifier: ref.specifier, member: "*", line: ref.start_line });
-  }
+  c.bindings.push(...includeBindings(cIncludes(source)));
   /** `using namespace a::b;` paths seen so far (file order, file-wide after their line). */
   const usingNamespaces: string[][] = [];
   /** `using a::b::X;` → `X` ↦ `["a", "b", "X"]`. */
@@ -541,9 +545,10 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   return c.facts();
 }
 
-/** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards, members of a class in any file, declarations in headers. */
+/** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards (read from the imports too), members of a class in any file, declarations in headers. */
 export const C_REFERENCE_RULES: ReferenceRules = {
   extract: (root, source) => extractCReferences(root, source),
   membersAnywhere: true,
   separateDeclarations: true,
+  importBindings: includeBindings,
 };

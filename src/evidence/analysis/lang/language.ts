@@ -264,6 +264,15 @@ export interface ReferenceRules {
    * method (C# method groups, Python bound methods).
    */
   readonly methodsOnlyCalled?: boolean;
+  /**
+   * Optional (additive, issue 11): the file's {@link ReferenceFacts.bindings}, which in this
+   * language are a function of its imports alone (C/C++: one wildcard per resolvable `#include`),
+   * and which it has no {@link ReferenceFacts.exportAliases}. `find_references` then reads the
+   * files it only looks names up in (a header reached through includes) from the definitions tier
+   * of the fact cache, without their uses. `extract` must give the same bindings. Absent → the
+   * bindings come from `extract`.
+   */
+  importBindings?(imports: readonly ImportRef[]): NameBinding[];
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */
