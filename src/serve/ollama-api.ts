@@ -9,7 +9,7 @@
 import type { ServerResponse } from "node:http";
 import type { Message, Role, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, parseSampling, parseToolCalls, parseTools, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, parseSampling, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
 
@@ -99,12 +99,18 @@ export class OllamaChatWriter extends BufferedChatWriter {
 
   /** The start of every streamed line, up to the message's `"content":` (built once per reply). */
   #head: string | undefined;
+  /** The first line went out through `res.write` (the head of the response with it). */
+  #opened = false;
 
   /** Writes one line `{"model","created_at","message":{"role":"assistant","content":<content><rest>},"done":false}`; `content` and `rest` are JSON text. */
   #line(content: string, rest = ""): void {
-    if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
-    this.#head ??= `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`;
-    this.res.write(`${this.#head}${content}${rest}},"done":false}\n`);
+    const line = `${(this.#head ??= `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`)}${content}${rest}},"done":false}\n`;
+    if (this.#opened) writeStreamed(this.res, line);
+    else {
+      if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
+      this.res.write(line);
+      this.#opened = true;
+    }
   }
 
   protected streamThinking(delta: string): void {

@@ -14,7 +14,7 @@ import type { ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { Message, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseToolCalls, parseTools, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 /**
  * Request fields read as sampling settings: the OpenAI API's, `max_completion_tokens` before
@@ -121,6 +121,8 @@ export class OpenAIChatWriter extends BufferedChatWriter {
 
   /** The start of every event, up to the choice's `"delta":` (built once per reply). */
   #head: string | undefined;
+  /** The first event went out through `res.write` (the head of the response with it). */
+  #opened = false;
 
   #chunk(delta: Record<string, unknown>, finish: FinishReason | null = null): void {
     const d = this.#sentRole ? delta : { role: "assistant", ...delta };
@@ -134,7 +136,12 @@ export class OpenAIChatWriter extends BufferedChatWriter {
     }
     this.#sentRole = true;
     this.#head ??= `data: {"id":${JSON.stringify(this.#id)},"object":"chat.completion.chunk","created":${this.#created},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":`;
-    this.res.write(`${this.#head}${delta},"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`);
+    const event = `${this.#head}${delta},"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`;
+    if (this.#opened) writeStreamed(this.res, event);
+    else {
+      this.res.write(event);
+      this.#opened = true;
+    }
   }
 
   /** One text field's delta: the common case after the first event, written without building objects. */
