@@ -88,8 +88,8 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        res.setEncoding("utf8");
         if (status < 200 || status > 299) {
+          res.setEncoding("utf8");
           let text = "";
           res.on("data", (d: string) => {
             if (text.length < ERROR_BODY_BYTES) text += d;
@@ -98,7 +98,9 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
           res.on("error", fail);
           return;
         }
-        let pending = "";
+        // Lines are cut from the bytes (a line break byte is never inside a UTF-8 sequence) and
+        // decoded one by one: no string decoder per read. Bytes of a line not yet ended wait in `pending`.
+        const pending: Buffer[] = [];
         let stopped = false;
         const deliver = (line: string): void => {
           if (stopped) return;
@@ -111,26 +113,30 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
             fail(err);
           }
         };
-        res.on("data", (d: string) => {
+        const withPending = (d: Buffer, end: number): string => {
+          pending.push(d.subarray(0, end));
+          const line = Buffer.concat(pending).toString("utf8");
+          pending.length = 0;
+          return line;
+        };
+        res.on("data", (d: Buffer) => {
           if (stopped) return;
-          let start: number;
-          let nl = d.indexOf("\n");
+          let nl = d.indexOf(0x0a);
           if (nl === -1) {
-            pending += d;
+            pending.push(d);
             return;
           }
-          // The usual case: a chunk holds whole lines; the first joins what was pending.
-          deliver(pending === "" ? d.slice(0, nl) : pending + d.slice(0, nl));
-          pending = "";
-          start = nl + 1;
-          while (!stopped && (nl = d.indexOf("\n", start)) !== -1) {
-            deliver(d.slice(start, nl));
+          // The usual case: a read holds whole lines; the first joins what was pending.
+          deliver(pending.length === 0 ? d.toString("utf8", 0, nl) : withPending(d, nl));
+          let start = nl + 1;
+          while (!stopped && (nl = d.indexOf(0x0a, start)) !== -1) {
+            deliver(d.toString("utf8", start, nl));
             start = nl + 1;
           }
-          if (start < d.length) pending = d.slice(start);
+          if (start < d.length) pending.push(d.subarray(start));
         });
         res.on("end", () => {
-          if (pending !== "") deliver(pending);
+          if (pending.length > 0) deliver(Buffer.concat(pending).toString("utf8"));
           settle();
         });
         // A reply cut short: an `ECONNRESET` error (and no `end`).
