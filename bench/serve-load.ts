@@ -1,13 +1,22 @@
 /**
  * Load on `codecite serve` (the compiled gateway in `dist/serve/`, in its own process): rounds
  * of 100 concurrent streamed Ollama chats through the gateway to an upstream on loopback that
- * streams timestamped chunks. Goals (issue 13): no errors; no growth of open sockets; RSS after
+ * streams timestamped chunks, all chats' chunks of a step together (a batching model server,
+ * see `timestampUpstream`). Goals (issue 13): no errors; no growth of open sockets; RSS after
  * the run within 1.2× of RSS after warm-up; p99 added latency per streamed chunk under 5 ms.
  *
  * Added latency per chunk: the time from the upstream writing a chunk to the client reading its
  * text, through the gateway, minus the same measured by the same clients straight from the
  * upstream (the path without the gateway), in alternating rounds of the same run so that a change
  * in the machine's load hits both alike; the figure is p99 through the gateway minus p99 direct.
+ * Both paths meet the same upstream timing: the upstream writes every chat's chunk of a step at
+ * once, on its own clock, whenever each request arrived (with one timer per chat started at its
+ * request, the chats of the direct path ran in step while those through the gateway were spread
+ * by the gateway's start of each request, so the two paths were judged on different bursts; and
+ * a first chunk written the moment its request arrived measured the gateway's start of the other
+ * 99 requests, which a model's prompt reading hides). The chunk's time is taken when the upstream
+ * writes it, so the upstream's own writing of a burst is not counted; the client's reading is
+ * the same code on both paths.
  * The upstream and the clients share this process and use `node:http` (little work per chunk, so
  * this process adds little delay of its own to either path); the gateway runs in its own
  * process, so its event loop serves only the gateway.
@@ -69,11 +78,49 @@ const CONCURRENCY = 100;
 const ROUNDS = 3;
 const WARMUP_ROUNDS = 2;
 
+/** One chat being streamed by the upstream. */
+interface UpstreamStream {
+  res: http.ServerResponse;
+  /** The step that read its prompt has passed (its chunks come from the next step on). */
+  prefilled: boolean;
+  sent: number;
+}
+
 /**
- * An upstream whose chat streams CHUNKS lines, each content `t<send time in ms>`, written the
- * number of ms apart that the model name says (`every-<ms>`).
+ * An upstream that decodes like a batching model server (vLLM's continuous batching, llama.cpp's
+ * server with parallel slots): one clock per chunk interval, and at each of its steps every chat
+ * in the batch gets its next chunk, so chunks of all chats are written together, step after step.
+ * A chat joins the batch when its request arrives; the first step after that reads the prompt,
+ * and its chunks come from the next step on (a time to first chunk of one to two intervals, as a
+ * model's prompt reading takes at least one step). Each chunk's content is `t<time of its write in
+ * ms>`; the interval is the one the model name says (`every-<ms>`).
+ *
+ * Both paths of the run (straight to the upstream, and through the gateway) thus meet the same
+ * upstream timing — bursts of up to CONCURRENCY chunks once per interval — whatever the order and
+ * spread in which their requests arrived.
  */
 async function timestampUpstream(): Promise<{ host: string; close(): Promise<void> }> {
+  const batches = new Map<number, { streams: Set<UpstreamStream>; clock: NodeJS.Timeout }>();
+  const step = (interval: number): void => {
+    const batch = batches.get(interval)!;
+    for (const s of batch.streams) {
+      if (!s.prefilled) {
+        s.prefilled = true;
+        continue;
+      }
+      if (s.sent === CHUNKS) {
+        s.res.end(`${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" })}\n`);
+        batch.streams.delete(s);
+        continue;
+      }
+      s.sent++;
+      s.res.write(`${JSON.stringify({ model: "m", message: { role: "assistant", content: `Chunk t${performance.timeOrigin + performance.now()} done.\n` }, done: false })}\n`);
+    }
+    if (batch.streams.size === 0) {
+      clearInterval(batch.clock);
+      batches.delete(interval);
+    }
+  };
   const server = http.createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8").on("data", (d: string) => (body += d));
@@ -85,17 +132,14 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
         return;
       }
       res.writeHead(200, { "content-type": "application/x-ndjson" });
-      let i = 0;
-      const tick = () => {
-        if (i === CHUNKS) {
-          res.end(`${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" })}\n`);
-          return;
-        }
-        i++;
-        res.write(`${JSON.stringify({ model: "m", message: { role: "assistant", content: `Chunk t${performance.timeOrigin + performance.now()} done.\n` }, done: false })}\n`);
-        setTimeout(tick, interval);
-      };
-      tick();
+      let batch = batches.get(interval);
+      if (!batch) {
+        batch = { streams: new Set(), clock: setInterval(() => step(interval), interval) };
+        batches.set(interval, batch);
+      }
+      const stream: UpstreamStream = { res, prefilled: false, sent: 0 };
+      batch.streams.add(stream);
+      res.on("close", () => batches.get(interval)?.streams.delete(stream));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -103,6 +147,7 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
     host: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((r) => {
+        for (const batch of batches.values()) clearInterval(batch.clock);
         server.closeAllConnections();
         server.close(() => r());
       }),
