@@ -10,7 +10,9 @@
  *   `Session.send`), counts when it is written in the lines, ignoring letter case and a leading
  *   sigil (`HttpClient` for `HTTPClient`, `$DATABASE_URL` for `"DATABASE_URL"`) — as an identifier of the
  *   code, in a comment, in a string or as a whole string literal (`"config"` for
- *   `` `config/settings.yaml` ``); a dotted name when one of its parts is. A keyword or literal
+ *   `` `config/settings.yaml` ``); a dotted name when one of its parts is; a single letter only in
+ *   backticks (`` `i` ``). A command-line flag (`--dry-run`, `-v`) counts as a quoted string, with
+ *   or without its dashes. A keyword or literal
  *   constant is syntax, not a name, in backticks too (`` `guard let` ``, `` `true` ``, `` `None` ``
  *   in Python — but `None` is a name in Rust); a keyword the code uses as a name is one
  *   (`re.match`, `map.delete(k)`, Kotlin's `store.open(path)` but not `open class`; the word after
@@ -18,8 +20,8 @@
  * - words: a plain English word counts when, ignoring letter case, it equals an identifier of the
  *   code (not of a comment or string: prose words there name no code) up to a leading or trailing
  *   `_` or a sigil (`lock` for `self._lock`, `closed` for `closed_`, `user` for `$user`) and an
- *   English inflection (plural or third person `-s`/`-es`/`-ies`, `-ed`, `-ing`: `prices` for
- *   `price`, `sorted` for `sort`). A word that is only one part of a longer identifier does not
+ *   English inflection (plural or third person `-s`/`-es`/`-ies`, `-ed`, `-ing`, an irregular
+ *   past: `prices` for `price`, `sorted` for `sort`, `sent` for `send`). A word that is only one part of a longer identifier does not
  *   name it (`log` is not `login`, `list` is not `TodoList`, `connection` is not
  *   `get_connection_with_tls_context`), nor does the long form of an abbreviation (`environment`
  *   is not `env`). Consecutive words that spell all the parts of an identifier name it (`idle
@@ -48,7 +50,10 @@ import { isKeywordAt, reservedWords } from "./code-keywords.js";
 import { lexLines } from "./code-lexemes.js";
 import { BACKTICK_RE, identifierWords, QUOTED_RE } from "./code-terms.js";
 
-const IDENT_RE = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+/** An identifier; none starts inside a number (`0xFF`, `10u32`, `1e3` write no `xFF`, `u32`, `e3`). */
+const IDENT_RE = /(?<![A-Za-z0-9_$])[A-Za-z_$][A-Za-z0-9_$]*/g;
+/** A command-line flag written in a sentence (`--dry-run`, `-v`). */
+const FLAG_RE = /(?<![\w-])--?[A-Za-z][\w-]*/g;
 const NAME_RE = /[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_$]*)*/g;
 const LIST_MARKER_RE = /^\s*(?:[-*+•]|\d+[.)])\s+/;
 /** A line reference of an answer: `line 3`, `lines 2-4`, `ll. 2–4`, `L12`, `第 3 行`. */
@@ -116,6 +121,12 @@ function sentenceNumberKey(m: RegExpMatchArray): string {
   return m[1] !== undefined ? numberKey(m[1]) : writtenKey(m[0]);
 }
 
+/** A flag as written and without its dashes: a parser may declare `--dry-run` as `"dry-run"` (Go's `flag`) or `"v"`. */
+function flagForms(flag: string): string[] {
+  const m = /^\s*(--?[A-Za-z][\w-]*)\s*$/.exec(flag);
+  return m ? [m[1]!, m[1]!.replace(/^-+/, "")] : [];
+}
+
 function namedInSentence(sentence: string): NamedInSentence {
   const out: NamedInSentence = { code: [], wordRuns: [], quoted: [], numbers: [] };
   let text = sentence.replace(LIST_MARKER_RE, (t) => " ".repeat(t.length)).replace(LINE_REF_RE, (t) => " ".repeat(t.length));
@@ -123,13 +134,17 @@ function namedInSentence(sentence: string): NamedInSentence {
     const inner = m[1]!.trim();
     const literal = /^(["'])(.+)\1$/.exec(inner);
     if (literal) out.quoted.push(literal[2]!);
-    const ids = (literal ? [] : (inner.match(IDENT_RE) ?? [])).filter((id) => id.length >= 2);
+    if (FLAG_RE.test(inner)) out.quoted.push(...flagForms(inner));
+    FLAG_RE.lastIndex = 0;
+    const ids = literal ? [] : (inner.match(IDENT_RE) ?? []);
     if (ids.length > 0) out.code.push(ids);
     for (const m2 of literal ? [] : inner.matchAll(SENTENCE_NUMBER_RE)) out.numbers.push(sentenceNumberKey(m2));
   }
   text = text.replace(BACKTICK_RE, (t) => " ".repeat(t.length));
   for (const m of text.matchAll(QUOTED_RE)) out.quoted.push(m.slice(1).find((g) => g !== undefined)!);
   text = text.replace(QUOTED_RE, (t) => " ".repeat(t.length));
+  for (const m of text.matchAll(FLAG_RE)) out.quoted.push(...flagForms(m[0]));
+  text = text.replace(FLAG_RE, (t) => " ".repeat(t.length));
   let run: string[] = [];
   let runEnd = -1;
   for (const m of text.matchAll(NAME_RE)) {
@@ -168,6 +183,26 @@ export function literalNumbers(code: string): Array<{ written: string; index: nu
   return out;
 }
 
+/**
+ * Irregular past forms of verbs that name operations in code (`sent` for `send`, `built` for
+ * `build`), by the English irregular verbs (https://en.wiktionary.org/wiki/Appendix:English_irregular_verbs).
+ */
+const IRREGULAR: ReadonlyMap<string, readonly string[]> = new Map(
+  (
+    "sent:send built:build ran:run written:write wrote:write found:find kept:keep made:make thrown:throw threw:throw caught:catch " +
+    "got:get gotten:get bound:bind began:begin begun:begin chosen:choose chose:choose given:give gave:give hidden:hide hid:hide " +
+    "known:know knew:know led:lead lost:lose paid:pay said:say seen:see saw:see sold:sell shown:show spent:spend spun:spin " +
+    "taken:take took:take told:tell won:win overridden:override overrode:override forgotten:forget forgot:forget frozen:freeze " +
+    "froze:freeze drawn:draw drew:draw dealt:deal broken:break broke:break held:hold fed:feed fell:fall fallen:fall went:go gone:go " +
+    "left:leave meant:mean struck:strike stuck:stick swept:sweep undone:undo undid:undo rebuilt:rebuild rewritten:rewrite " +
+    "rewrote:rewrite withdrawn:withdraw understood:understand brought:bring bought:buy sought:seek shot:shoot slept:sleep " +
+    "woken:wake woke:wake wound:wind ridden:ride rode:ride risen:rise rose:rise torn:tear tore:tear worn:wear wore:wear"
+  )
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string])
+    .reduce((m, [form, base]) => m.set(form, [...(m.get(form) ?? []), base]), new Map<string, string[]>()),
+);
+
 /** The forms of a word or identifier word without an English inflection, lower-case (a base keeps at least 3 letters and a vowel; an acronym's plural `IDs` gives `id`). */
 function baseForms(word: string): string[] {
   const l = word.toLowerCase();
@@ -179,6 +214,7 @@ function baseForms(word: string): string[] {
   if (/(?:s|x|z|ch|sh)es$/.test(l)) add(l.slice(0, -2));
   if (l.endsWith("s") && !l.endsWith("ss")) add(l.slice(0, -1));
   if (/^[A-Z]{2,}s$/.test(word)) out.add(l.slice(0, -1));
+  for (const b of IRREGULAR.get(l) ?? []) out.add(b);
   if (l.endsWith("ed")) {
     add(l.slice(0, -2));
     add(l.slice(0, -1));
@@ -257,7 +293,7 @@ export function namesCodeIn(sentence: string, lines: readonly string[], path?: s
   const lines_ = writtenInLines(lines, path);
   // Code is compared ignoring letter case (`HttpClient` for `HTTPClient`) and a leading sigil (`$DATABASE_URL` for `"DATABASE_URL"`).
   const anywhereLower = new Set([...lines_.anywhere].map((a) => a.toLowerCase()));
-  const codeOccurs = (p: string) => [p, p.replace(/^[$@]+/, "")].some((f) => f.length >= 2 && anywhereLower.has(f.toLowerCase()));
+  const codeOccurs = (p: string) => [p, p.replace(/^[$@]+/, "")].some((f) => f.length >= 1 && anywhereLower.has(f.toLowerCase()));
   if (names.code.some((parts) => parts.some(codeOccurs))) return true;
   const words = names.wordRuns.flat().filter((w) => w.length >= 2 && !FUNCTION_WORDS.has(w));
   if (words.some((w) => baseForms(w).some((b) => lines_.wordBases.has(b)))) return true;

@@ -5,7 +5,10 @@
  * string. The lexer is a light one, shared by the languages codecite reads: strings in `"…"`,
  * `'…'` (closed on the same line, so a Rust lifetime `'a` opens none), `` `…` `` and Python's
  * triple quotes; comments by the comment syntax of the file's language (`#`, `//`, `/* … *\/`,
- * `--`), both `#` (followed by white space) and `//` when the language is unknown. In prose and
+ * `--`; PHP's `#` but not its `#[…]` attributes), both `#` (followed by white space) and `//`
+ * when the language is unknown. A string's interpolations are code: `${…}`, Ruby's `#{…}`, Swift's
+ * `\(…)`, `{…}` in a Python f-string or a C# `$"…"`, `$name` in a double-quoted Kotlin, PHP,
+ * Dart, Groovy or shell string. In prose and
  * data files (Markdown, plain text, JSON, CSV) the whole text is code and string at once. A string or
  * comment left open at the end of a line carries on to the next (triple quotes, block comments).
  * A line inside a block comment that the shown lines do not open (a JSDoc ` * ` line) is a comment.
@@ -25,6 +28,11 @@ const STYLE_BY_EXTENSION: ReadonlyMap<string, CommentStyle> = new Map<string, Co
   ...DASH.map((e) => [e, "dash"] as const),
   ...TEXT.map((e) => [e, "text"] as const),
 ]);
+
+/** Languages whose double-quoted strings interpolate `$name` (Kotlin, PHP, Dart, Groovy, Scala's `s"…"`, shells). */
+const DOLLAR_TEMPLATES = new Set(["kt", "kts", "php", "dart", "groovy", "gradle", "scala", "sh", "bash", "zsh"]);
+/** Interpolations every language's strings are read for: `${…}` (JS, Kotlin, PHP, shell), `#{…}` (Ruby), `\(…)` (Swift). */
+const INTERPOLATION = /\$\{([^}]*)\}|#\{([^}]*)\}|\\\(([^)]*)\)/;
 
 /** The lower-case extension of a path without its dot (`""` when it has none). */
 export function extensionOf(path: string | undefined): string {
@@ -48,16 +56,22 @@ export interface CodeLexemes {
 export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
   const style = STYLE_BY_EXTENSION.get(extensionOf(path)) ?? "both";
   if (style === "text") return { code: lines.join("\n"), strings: [lines.join("\n")], comments: "" };
-  const hash = style === "hash" || style === "both";
-  const slash = style === "slash" || style === "both" || extensionOf(path) === "php";
-  const rust = extensionOf(path) === "rs";
+  const ext = extensionOf(path);
+  // PHP comments with `#` too, but `#[…]` is an attribute.
+  const hash = style === "hash" || style === "both" || ext === "php";
+  const slash = style === "slash" || style === "both" || ext === "php";
+  const rust = ext === "rs";
+  const dollarTemplates = DOLLAR_TEMPLATES.has(ext);
   const code: string[] = [];
   const strings: string[] = [];
   const comments: string[] = [];
-  let open: { kind: "string"; close: string; text: string } | { kind: "block" } | undefined;
-  // A string's interpolations are code (`${req.path}`, `#{user}`, `\(name)`, `{name}` in a Python f-string).
-  const literal = (text: string, prefix?: string) => {
-    const re = prefix !== undefined && /[fF]/.test(prefix) ? /\$\{([^}]*)\}|#\{([^}]*)\}|\\\(([^)]*)\)|\{([^{}]*)\}/g : /\$\{([^}]*)\}|#\{([^}]*)\}|\\\(([^)]*)\)/g;
+  let open: { kind: "string"; close: string; text: string; prefix: string } | { kind: "block" } | undefined;
+  // A string's interpolations are code (`${req.path}`, `#{user}`, `\(name)`, `{name}` in a Python
+  // f-string or a C# `$"…"`, `$name` in a double-quoted Kotlin, PHP, Dart, Groovy or shell string).
+  const literal = (text: string, prefix = "", quote = "") => {
+    const braces = /[fF]/.test(prefix) || (ext === "cs" && prefix.includes("$"));
+    const dollar = dollarTemplates && quote === '"';
+    const re = new RegExp(`${INTERPOLATION.source}${braces ? /|\{([^{}]*)\}/.source : ""}${dollar ? /|\$([A-Za-z_]\w*)/.source : ""}`, "g");
     for (const m of text.matchAll(re)) code.push(` ${m.slice(1).find((g) => g !== undefined) ?? ""} `);
     strings.push(text.replace(re, " "));
     code.push(" ");
@@ -81,7 +95,7 @@ export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
           open.text += `${line.slice(i)}\n`;
           break;
         }
-        literal(open.text + line.slice(i, end));
+        literal(open.text + line.slice(i, end), open.prefix, open.close[0]);
         i = end + open.close.length;
         open = undefined;
         code.push(" ");
@@ -89,7 +103,7 @@ export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
       }
       const c = line[i]!;
       const rest = line.slice(i);
-      if ((hash && c === "#" && (style === "hash" || /^#(?:\s|$)/.test(rest))) || (slash && rest.startsWith("//")) || (style === "dash" && rest.startsWith("--"))) {
+      if ((hash && c === "#" && (style === "hash" || (ext === "php" ? !rest.startsWith("#[") : /^#(?:\s|$)/.test(rest)))) || (slash && rest.startsWith("//")) || (style === "dash" && rest.startsWith("--"))) {
         comments.push(rest);
         break;
       }
@@ -100,7 +114,7 @@ export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
       }
       const triple = /^("""|''')/.exec(rest)?.[1];
       if (triple !== undefined) {
-        open = { kind: "string", close: triple, text: "" };
+        open = { kind: "string", close: triple, text: "", prefix: prefixOf(line, i) };
         i += 3;
         continue;
       }
@@ -109,14 +123,14 @@ export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
       if (c === '"' || c === "`" || (c === "'" && !lifetime && findClose(line, i + 1, "'") >= 0)) {
         const end = findClose(line, i + 1, c);
         if (end < 0 && c === '"') {
-          literal(line.slice(i + 1), line[i - 1]);
+          literal(line.slice(i + 1), prefixOf(line, i), c);
           break;
         }
         if (end < 0) {
-          open = { kind: "string", close: c, text: `${line.slice(i + 1)}\n` };
+          open = { kind: "string", close: c, text: `${line.slice(i + 1)}\n`, prefix: prefixOf(line, i) };
           break;
         }
-        literal(line.slice(i + 1, end), line[i - 1]);
+        literal(line.slice(i + 1, end), prefixOf(line, i), c);
         i = end + 1;
         continue;
       }
@@ -125,8 +139,13 @@ export function lexLines(lines: readonly string[], path?: string): CodeLexemes {
     }
     code.push("\n");
   }
-  if (open?.kind === "string") literal(open.text);
+  if (open?.kind === "string") literal(open.text, open.prefix, open.close[0]);
   return { code: code.join(""), strings, comments: comments.join("\n") };
+}
+
+/** The string prefix written right before the quote at `i` (`f`, `rf`, `$`, `@$`), `""` when none. */
+function prefixOf(line: string, i: number): string {
+  return /(?<![A-Za-z0-9_])[A-Za-z$@]{1,2}$/.exec(line.slice(Math.max(0, i - 3), i))?.[0] ?? "";
 }
 
 /** Where `close` next occurs in `line` from `from`, skipping characters escaped with `\`; -1 when it does not. */

@@ -282,6 +282,42 @@ describe("the naming rule on kinds beyond the labelled sets (expectations from t
     expect(names("`@dataclass` generates the constructor.", ["@dataclass", "class Point:"], "f.py")).toBe(true);
   });
 
+  it("a command-line flag names the flag a parser declares, with or without its dashes", () => {
+    expect(names("Pass --verbose to see each step.", ['parser.add_argument("--verbose", action="store_true")'], "f.py")).toBe(true);
+    expect(names("Pass --dry-run to skip writes.", ['parser.add_argument("--dry-run")'], "f.py")).toBe(true);
+    expect(names("Pass `-v` for more output.", ['flag.BoolVar(&verbose, "v", false, "print each step")'], "f.go")).toBe(true);
+    expect(names("Pass --quiet to silence it.", ['parser.add_argument("--verbose")'], "f.py")).toBe(false);
+    // A hyphenated word is no flag.
+    expect(names("It is a non-blocking call.", ['log("non-blocking")'], "f.js")).toBe(false);
+  });
+
+  it("an irregular past form names its verb; a single-letter name counts in backticks", () => {
+    expect(names("The request is sent once.", ["    client.send(req)"], "f.py")).toBe(true);
+    expect(names("The index is built at startup.", ["    build()"], "f.py")).toBe(true);
+    expect(names("The error is thrown away.", ["    throw err;"], "f.js")).toBe(false);
+    expect(names("The loop variable `i` counts attempts.", ["for i in range(3):"], "f.py")).toBe(true);
+    expect(names("The type parameter `T` must be ordered.", ["func Max[T constraints.Ordered](a, b T) T {"], "f.go")).toBe(true);
+    expect(names("I could not find it.", ["for i in range(3):"], "f.py")).toBe(false);
+  });
+
+  it("a string's interpolations are code in each language's syntax; its other words are prose", () => {
+    expect(names("It greets the user by name.", ['println("Hello, $name")'], "f.kt")).toBe(true);
+    expect(names("It greets the user by name.", ['echo "Hello, $name";'], "f.php")).toBe(true);
+    expect(names("It greets the user by name.", ["echo 'Hello, $name';"], "f.php")).toBe(false);
+    expect(names("It greets the user by name.", ['Console.WriteLine($"Hello, {name}");'], "f.cs")).toBe(true);
+    expect(names("It greets the user by name.", ['print(fr"Hello, {name}")'], "f.py")).toBe(true);
+    expect(names("It greets the user by name.", ['print("Hello, {name}")'], "f.py")).toBe(false);
+    expect(names("It greets the user by name.", ['console.log("Hello, $name")'], "f.js")).toBe(false);
+  });
+
+  it("a PHP # comment is a comment, and a numeric literal writes no identifier", () => {
+    expect(names("It is deprecated.", ["# deprecated, use load()", "$x = 1;"], "f.php")).toBe(false);
+    expect(names("The route is attributed.", ["#[Route('/home')]"], "f.php")).toBe(true);
+    expect(names("It returns xFF.", ["mask = 0xFF"], "f.py")).toBe(false);
+    expect(names("It uses u32.", ["let n = 10u32;"], "f.rs")).toBe(false);
+    expect(names("It uses u32.", ["let n: u32 = 10;"], "f.rs")).toBe(true);
+  });
+
   it("a quantifier or restriction word names an identifier the code writes; pronouns and prepositions never do", () => {
     expect(names("Only administrators may delete.", ["before_action :require_admin, only: :destroy"], "f.rb")).toBe(true);
     expect(names("It checks whether any item expired.", ["items.any { it.expired }"], "f.kt")).toBe(true);
