@@ -37,9 +37,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { realpathNearest, resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
-import { isInside } from "../paths.js";
-import { gitWorkTreeTop } from "./locations.js";
+import { isOwnPrivate, realpathNearest, resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
+import { gitWorkTreeTop, isInside } from "../paths.js";
 
 /** The commands the query bundle holds (every other command runs from the ES module bundle). */
 export const QUERY_BUNDLE_COMMANDS: readonly string[] = Object.freeze(["search", "symbol", "importers", "refs", "read", "diff"]);
@@ -131,7 +130,7 @@ function cacheFileFor(filename: string, opts: CodeCacheOptions): string | undefi
     if ((opts.projectDirs ?? projectFolders(process.argv, process.cwd())).some((p) => isInside(real, realpathNearest(p)))) return undefined;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
-    if (!st.isDirectory() || !isPrivate(st)) return undefined;
+    if (!st.isDirectory() || !isOwnPrivate(st)) return undefined;
     const b = statSync(filename);
     const id = [b.size, Math.trunc(b.mtimeMs), b.dev, b.ino, process.version, process.arch].join("-");
     return path.join(dir, `${opts.name}-${installTag(filename)}-${id.replace(/[^A-Za-z0-9.-]/g, "_")}.bin`);
@@ -162,11 +161,6 @@ function installTag(filename: string): string {
   return createHash("sha256").update(filename).digest("hex").slice(0, 12);
 }
 
-/** Owned by this user, not writable by group or others. */
-function isPrivate(st: { uid: number; mode: number }): boolean {
-  return st.uid === process.getuid?.() && (st.mode & 0o022) === 0;
-}
-
 /**
  * The V8 data of a cache file when it is a private regular file of this user whose digest
  * matches its data (see the module comment).
@@ -176,7 +170,7 @@ function readOwnFile(file: string): Buffer | undefined {
   try {
     fd = openSync(file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
     const st = fstatSync(fd);
-    if (!st.isFile() || st.nlink !== 1 || !isPrivate(st) || st.size <= DIGEST_BYTES || st.size > MAX_CACHE_BYTES) return undefined;
+    if (!st.isFile() || st.nlink !== 1 || !isOwnPrivate(st) || st.size <= DIGEST_BYTES || st.size > MAX_CACHE_BYTES) return undefined;
     const bytes = readFileSync(fd);
     const data = bytes.subarray(DIGEST_BYTES);
     return digestOf(data).equals(bytes.subarray(0, DIGEST_BYTES)) ? data : undefined;

@@ -10,8 +10,9 @@
  * folder and its parents, as git's own discovery does (git-rev-parse(1) `--show-toplevel`),
  * without running git.
  */
-import { existsSync, lstatSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
+import { gitWorkTreeTop } from "../paths.js";
 
 /** A printed location split into its path and line range. */
 export interface Location {
@@ -64,17 +65,6 @@ export function pathForRoot(given: string, root: string, cwd: string = process.c
   if (fromCwd === given || explicit) return fromCwd;
   if (!existsAsWritten(abs) && existsAsWritten(path.join(rootAbs, given))) return given;
   return fromCwd;
-}
-
-/**
- * The top of the git work tree holding `cwd` (the nearest folder, `cwd` itself or a parent, with
- * a `.git` entry), or `undefined` outside any work tree.
- */
-export function gitWorkTreeTop(cwd: string = process.cwd()): string | undefined {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ".git"))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
-  }
 }
 
 /**

@@ -11,7 +11,7 @@
  * `$XDG_CACHE_HOME` is invalid and should be ignored, so it is.
  */
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
@@ -69,5 +69,42 @@ export function realpathNearest(p: string): string {
       rest.push(path.basename(cur));
       cur = parent;
     }
+  }
+}
+
+/**
+ * Owned by this user and not writable by group or others (`mode & 0o022` clear). Where the user
+ * id is unknown (Windows), only the mode is checked.
+ */
+export function isOwnPrivate(st: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
+
+/**
+ * Why the cache folder `dir` and the cache files in it (`files`, names in `dir`) must not be used,
+ * or undefined when they may: the folder must be private ({@link isOwnPrivate}; `dir` may be
+ * reached through symbolic links), and each file that exists must be a regular file, not a
+ * symbolic link, with one link, private too. Otherwise another user who can write into the folder
+ * could plant a link that makes a cache write land in a file of the user's elsewhere (SQLite
+ * follows links and would turn another database's tables into the cache's).
+ */
+export function cacheFolderProblem(dir: string, files: readonly string[]): string | undefined {
+  try {
+    const st = statSync(dir);
+    if (!st.isDirectory() || !isOwnPrivate(st)) return `cache folder ${dir} is not a folder of this user's that only they can write`;
+    for (const f of files) {
+      let fst;
+      try {
+        fst = lstatSync(path.join(dir, f));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw err;
+      }
+      if (!fst.isFile() || fst.nlink !== 1 || !isOwnPrivate(fst)) return `cache file ${path.join(dir, f)} is not a regular file of this user's with one link that only they can write`;
+    }
+    return undefined;
+  } catch (err) {
+    return `cache folder ${dir} cannot be checked (${err instanceof Error ? err.message : String(err)})`;
   }
 }

@@ -24,14 +24,15 @@
  * an empty cache.
  *
  * The store never throws because of the cache itself: a corrupt database file is deleted and
- * rebuilt empty; an unwritable or unusable cache folder, or one inside the project, gives an
- * in-memory store (`kind === "memory"`, with `reason` saying why); a database busy beyond the
+ * rebuilt empty; an unwritable or unusable cache folder, one inside the project (the root or
+ * the git work tree holding it), or one where another user could have planted the database file
+ * or a link in its place (`cache-dir.ts` `cacheFolderProblem`), gives an in-memory store (`kind === "memory"`, with `reason` saying why); a database busy beyond the
  * busy timeout turns reads into misses and drops the write (it is only a cache).
  */
 import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { isInside } from "../paths.js";
-import { cacheFileName, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
+import { gitWorkTreeTop, isInside } from "../paths.js";
+import { cacheFileName, cacheFolderProblem, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
 import type { FactBackend, FactRow, FileState, RowRefresh } from "./fact-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
@@ -148,8 +149,11 @@ function classify(err: unknown): Failure {
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** The database file and the files SQLite keeps beside it (https://sqlite.org/tempfiles.html). */
+const DB_SUFFIXES = ["", "-wal", "-shm", "-journal"];
+
 function removeDbFiles(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+  for (const s of DB_SUFFIXES) rmSync(file + s, { force: true });
 }
 
 export class FactStore {
@@ -186,15 +190,23 @@ export class FactStore {
     }
     if (opts.inMemory) return new FactStore(root, opts, new MemoryBackend(), "in-memory store requested");
     const dir = opts.dir !== undefined ? path.resolve(opts.dir) : resolveCacheDir(opts.env ?? process.env);
-    if (isInside(realpathNearest(dir), root)) {
+    const realDir = realpathNearest(dir);
+    const top = gitWorkTreeTop(root);
+    if (isInside(realDir, root) || (top !== undefined && isInside(realDir, top))) {
       return new FactStore(root, opts, new MemoryBackend(), `cache folder ${dir} is inside the project; cache kept in memory`);
     }
-    const file = path.join(dir, cacheFileName(root, `.v${SQLITE_LAYOUT}.sqlite`));
+    const name = cacheFileName(root, `.v${SQLITE_LAYOUT}.sqlite`);
+    const file = path.join(dir, name);
     const store = new FactStore(root, opts, new MemoryBackend(), undefined);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch (err) {
       store.#reason = `cache folder ${dir} is not usable (${describe(err)}); cache kept in memory`;
+      return store;
+    }
+    const problem = cacheFolderProblem(dir, DB_SUFFIXES.map((s) => name + s));
+    if (problem !== undefined) {
+      store.#reason = `${problem}; cache kept in memory`;
       return store;
     }
     store.#openSqlite(file);

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gitWorkTreeTop, parseLocation, pathForRoot } from "../../src/cli/locations.js";
+import { parseLocation, pathForRoot } from "../../src/cli/locations.js";
+import { gitWorkTreeTop } from "../../src/paths.js";
 import { runCli } from "./run-cli.js";
 
 let base: string;

@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileName, resolveCacheDir } from "../../src/fact-cache/cache-dir.js";
 import { FactStore } from "../../src/fact-cache/fact-store.js";
@@ -86,5 +88,98 @@ describe("FactStore location", () => {
     expect(b.file).toBe(a.file);
     a.close();
     b.close();
+  });
+
+  it("keeps the cache in memory when the cache folder is inside the git work tree holding the root", () => {
+    tmp = mkdtempSync(path.join(tmpdir(), "codecite-cachedir-"));
+    const project = path.join(tmp, "project");
+    mkdirSync(path.join(project, ".git"), { recursive: true });
+    mkdirSync(path.join(project, "src"));
+    const store = FactStore.open(path.join(project, "src"), { version: "v1", dir: path.join(project, ".cache") });
+    expect(store.kind).toBe("memory");
+    expect(store.reason).toContain("inside the project");
+    expect(existsSync(path.join(project, ".cache"))).toBe(false);
+    store.close();
+  });
+});
+
+describe("FactStore in a cache folder someone else could write", () => {
+  let tmp = "";
+  afterEach(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    tmp = "";
+  });
+  const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+  const setup = () => {
+    tmp = mkdtempSync(path.join(tmpdir(), "codecite-cachedir-"));
+    const project = path.join(tmp, "project");
+    mkdirSync(project);
+    const dir = path.join(tmp, "cache");
+    mkdirSync(dir, { mode: 0o700 });
+    return { project, dir, file: path.join(dir, cacheFileName(project, `.v${SQLITE_LAYOUT}.sqlite`)) };
+  };
+
+  it("never opens a database file or a file beside it that is a symbolic link: another database it leads to is left as it was", () => {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) {
+      const { project, dir, file } = setup();
+      // Another database of the user's, with a table named as the cache's.
+      const other = path.join(tmp, "other.db");
+      const db = new Database(other);
+      db.exec("CREATE TABLE meta (k TEXT, v TEXT); INSERT INTO meta VALUES ('mine', 'kept');");
+      db.close();
+      symlinkSync(other, file + suffix);
+      const store = FactStore.open(project, { version: "v1", dir });
+      store.putMany([{ path: "a.py", size: 1, mtimeMs: 0, hash: "h", value: 1, checkedMs: 10_000 }]);
+      store.close();
+      expect({ suffix, kind: store.kind, reason: store.reason }).toEqual({ suffix, kind: "memory", reason: `cache file ${file + suffix} is not a regular file of this user's with one link that only they can write; cache kept in memory` });
+      const after = new Database(other, { readonly: true });
+      expect(after.prepare("SELECT name FROM sqlite_master ORDER BY name").pluck().all()).toEqual(["meta"]);
+      expect(after.prepare("SELECT v FROM meta").pluck().all()).toEqual(["kept"]);
+      expect(after.pragma("journal_mode", { simple: true })).toBe("delete");
+      after.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("never uses a database file with a second hard link, or one others can write", () => {
+    const { project, dir, file } = setup();
+    FactStore.open(project, { version: "v1", dir }).close();
+    linkSync(file, path.join(tmp, "second-name"));
+    const linked = FactStore.open(project, { version: "v1", dir });
+    expect(linked.kind).toBe("memory");
+    linked.close();
+    rmSync(path.join(tmp, "second-name"));
+    chmodSync(file, 0o666);
+    const open = FactStore.open(project, { version: "v1", dir });
+    expect(open.kind).toBe("memory");
+    open.close();
+    chmodSync(file, 0o600);
+    const fine = FactStore.open(project, { version: "v1", dir });
+    expect(fine.kind).toBe("sqlite");
+    fine.close();
+  });
+
+  it("never uses a cache folder that group or others can write", () => {
+    const { project, dir } = setup();
+    chmodSync(dir, 0o777);
+    const store = FactStore.open(project, { version: "v1", dir });
+    expect(store.kind).toBe("memory");
+    expect(store.reason).toBe(`cache folder ${dir} is not a folder of this user's that only they can write; cache kept in memory`);
+    expect(existsSync(store.file ?? path.join(dir, "none"))).toBe(false);
+    store.close();
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("never uses a cache folder or a database file owned by another user (runs as root)", () => {
+    const { project, dir, file } = setup();
+    FactStore.open(project, { version: "v1", dir }).close();
+    chownSync(file, 4242, 4242);
+    const theirs = FactStore.open(project, { version: "v1", dir });
+    expect(theirs.kind).toBe("memory");
+    theirs.close();
+    chownSync(file, 0, 0);
+    chownSync(dir, 4242, 4242);
+    const folder = FactStore.open(project, { version: "v1", dir });
+    expect(folder.kind).toBe("memory");
+    folder.close();
   });
 });

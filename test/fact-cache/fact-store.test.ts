@@ -176,7 +176,7 @@ describe("FactStore", () => {
     mkdirSync(file);
     const s = FactStore.open(root, { version: "v1", dir });
     expect(s.kind).toBe("memory");
-    expect(s.reason).toMatch(/cannot be opened/);
+    expect(s.reason).toMatch(/is not a regular file/);
     expect(existsSync(file)).toBe(true);
     s.close();
   });
