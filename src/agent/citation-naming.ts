@@ -185,7 +185,8 @@ export function literalNumbers(code: string): Array<{ written: string; index: nu
 
 /**
  * Irregular past forms of verbs that name operations in code (`sent` for `send`, `built` for
- * `build`), by the English irregular verbs (https://en.wiktionary.org/wiki/Appendix:English_irregular_verbs).
+ * `build`), by the English irregular verbs (https://en.wiktionary.org/wiki/Appendix:English_irregular_verbs),
+ * and irregular plurals of nouns code names things by (`indices` for `index`, `children` for `child`).
  */
 const IRREGULAR: ReadonlyMap<string, readonly string[]> = new Map(
   (
@@ -196,7 +197,8 @@ const IRREGULAR: ReadonlyMap<string, readonly string[]> = new Map(
     "froze:freeze drawn:draw drew:draw dealt:deal broken:break broke:break held:hold fed:feed fell:fall fallen:fall went:go gone:go " +
     "left:leave meant:mean struck:strike stuck:stick swept:sweep undone:undo undid:undo rebuilt:rebuild rewritten:rewrite " +
     "rewrote:rewrite withdrawn:withdraw understood:understand brought:bring bought:buy sought:seek shot:shoot slept:sleep " +
-    "woken:wake woke:wake wound:wind ridden:ride rode:ride risen:rise rose:rise torn:tear tore:tear worn:wear wore:wear"
+    "woken:wake woke:wake wound:wind ridden:ride rode:ride risen:rise rose:rise torn:tear tore:tear worn:wear wore:wear " +
+    "indices:index vertices:vertex matrices:matrix children:child people:person analyses:analysis criteria:criterion leaves:leaf"
   )
     .split(" ")
     .map((pair) => pair.split(":") as [string, string])

@@ -361,10 +361,12 @@ export function unitForms(n: string, after: string): string[] {
 export const BACKTICK_RE = /`([^`\n]+)`/g;
 
 /**
- * A quoted string in an answer, in ASCII, typographic or CJK quotes (one group per kind; the one
+ * A quoted string in an answer, in ASCII, typographic (English ‘…’ “…”, German „…“, French and
+ * Spanish «…» ‹…›) or CJK quotes (one group per kind; the one
  * that matched holds the text). An apostrophe inside a word (`doesn't`, `PyYAML's`) opens or closes none.
  */
-export const QUOTED_RE = /"([^"\n]{2,200})"|(?<![A-Za-z])'([^'\n]{2,200})'(?![A-Za-z])|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』/g;
+export const QUOTED_RE =
+  /"([^"\n]{2,200})"|(?<![A-Za-z])'([^'\n]{2,200})'(?![A-Za-z])|“([^”\n]{2,200})”|「([^」\n]{2,200})」|『([^』\n]{2,200})』|‘([^’\n]{2,200})’|„([^“”\n]{2,200})[“”]|«\s?([^»\n]{2,200}?)\s?»|‹\s?([^›\n]{2,200}?)\s?›/g;
 
 /**
  * Separators text is split on, by the words an answer names them with (English and Chinese):

@@ -300,6 +300,16 @@ describe("the naming rule on kinds beyond the labelled sets (expectations from t
     expect(names("I could not find it.", ["for i in range(3):"], "f.py")).toBe(false);
   });
 
+  it("quotes of other languages (German, French, Spanish, typographic single) and irregular plurals", () => {
+    expect(names("Der Fehler lautet „invalid token“.", ['raise AuthError("invalid token")'], "f.py")).toBe(true);
+    expect(names("El mensaje es «acceso denegado».", ['abort(403, "acceso denegado")'], "f.py")).toBe(true);
+    expect(names("Le message est « accès refusé ».", ['abort(403, "accès refusé")'], "f.py")).toBe(true);
+    expect(names("It prints ‘done’.", ['print("done")'], "f.py")).toBe(true);
+    expect(names("It prints ‘ready’.", ['print("done")'], "f.py")).toBe(false);
+    expect(names("The indices are kept.", ["self.index = {}"], "f.py")).toBe(true);
+    expect(names("Its children are visited.", ["for child in node.kids:"], "f.py")).toBe(true);
+  });
+
   it("a string's interpolations are code in each language's syntax; its other words are prose", () => {
     expect(names("It greets the user by name.", ['println("Hello, $name")'], "f.kt")).toBe(true);
     expect(names("It greets the user by name.", ['echo "Hello, $name";'], "f.php")).toBe(true);
