@@ -13,7 +13,11 @@
  *   through a dynamic `import()` are still evaluated only when first imported (esbuild wraps them).
  * - `all.js` and `chunk-*.js`: every command as ES modules; each dynamic `import()` becomes its
  *   own chunk (esbuild `splitting`; stale chunks are removed first), so commands load lazily.
- * - `main.js` (replacing tsc's): runs `query.cjs` for a query command, else imports `all.js`.
+ * - `launch.cjs`: `compile-cache.js` and what it imports, as one CommonJS file. An ES module's
+ *   `import … from "node:fs"` makes Node build an ES module facade of the builtin, which reads every
+ *   export, lazy ones included (`fs.ReadStream` loads the stream modules); `require` does not.
+ * - `main.js` (replacing tsc's): loads `launch.cjs` with `require`, runs `query.cjs` for a query
+ *   command, else imports `all.js`.
  *
  * Both bundles are made from tsc's output, so they run the same JavaScript as `dist/` does.
  * - `import.meta.url` in a bundled codecite module is rewritten to the URL that module has in
@@ -107,8 +111,9 @@ const factsVersion = facts.factsVersion();
 
 const ALL = path.join(OUT, "all.js");
 const QUERY = path.join(OUT, "query.cjs");
+const LAUNCH = path.join(OUT, "launch.cjs");
 for (const f of readdirSync(OUT)) if (/^chunk-[A-Z0-9]+\.js(\.map)?$/.test(f)) rmSync(path.join(OUT, f));
-for (const f of [`${ENTRY}.map`, ALL, QUERY]) rmSync(f, { force: true });
+for (const f of [`${ENTRY}.map`, ALL, QUERY, LAUNCH]) rmSync(f, { force: true });
 const define = { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion) };
 
 // Every command: ES modules, split into chunks loaded on demand (all.js and chunk-*.js).
@@ -148,12 +153,27 @@ await build({
   logLevel: "warning",
 });
 
+// The code-cache loader, as CommonJS (see the module comment).
+await build({
+  entryPoints: [path.join(OUT, "compile-cache.js")],
+  outfile: LAUNCH,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL_PACKAGES,
+  plugins: [keepModuleUrls("cjs")],
+  banner: { js: `${MARK}\nvar __codeciteUrl = require("node:url").pathToFileURL(__filename).href;` },
+  logLevel: "warning",
+});
+
 writeFileSync(
   ENTRY,
   `#!/usr/bin/env node
 ${MARK}
-// The query commands run from query.cjs with a V8 code cache (compile-cache.js); the others from all.js.
-import { QUERY_BUNDLE_COMMANDS, runCachedScript } from "./compile-cache.js";
+// The query commands run from query.cjs with a V8 code cache (compile-cache.js, loaded from launch.cjs); the others from all.js.
+import { createRequire } from "node:module";
+const { QUERY_BUNDLE_COMMANDS, runCachedScript } = createRequire(import.meta.url)("./launch.cjs");
 const command = process.argv[2];
 if (QUERY_BUNDLE_COMMANDS.includes(command)) runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
 else await import("./all.js");

@@ -14,7 +14,9 @@
  * name carries the same number, so two codecite builds with different layouts never share
  * one file.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
 
@@ -25,10 +27,32 @@ type Db = BetterSqlite3.Database;
 type DbConstructor = typeof BetterSqlite3;
 
 let ctor: DbConstructor | undefined;
+/** The native addon's file, when found where node-gyp builds it (see {@link loadDriver}); else the driver finds it. */
+let addon: string | undefined;
 
-/** Loads better-sqlite3 once. Throws when the native module cannot be loaded. */
+/**
+ * Loads better-sqlite3 once. Throws when the native module cannot be loaded.
+ *
+ * The driver finds its addon with the `bindings` package, which walks the call stack for the
+ * package's folder and then `require`s candidate paths in turn (`build/`, `build/Debug/`,
+ * `build/Release/` …), each miss a module-resolution failure. When neither of the first two exists
+ * and `build/Release/better_sqlite3.node` does — the one that `bindings` would load — the driver
+ * is given that file with its `nativeBinding` option
+ * (https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md#new-databasepath-options).
+ */
 function loadDriver(): DbConstructor {
-  ctor ??= createRequire(import.meta.url)("better-sqlite3") as DbConstructor;
+  if (ctor === undefined) {
+    const req = createRequire(import.meta.url);
+    ctor = req("better-sqlite3") as DbConstructor;
+    try {
+      const build = path.join(path.dirname(req.resolve("better-sqlite3/package.json")), "build");
+      const release = path.join(build, "Release", "better_sqlite3.node");
+      const earlier = [path.join(build, "better_sqlite3.node"), path.join(build, "Debug", "better_sqlite3.node")];
+      if (!earlier.some((f) => existsSync(f)) && existsSync(release)) addon = release;
+    } catch {
+      addon = undefined; // the driver's own search decides
+    }
+  }
   return ctor;
 }
 
@@ -103,7 +127,7 @@ export class SqliteBackend implements FactBackend {
   constructor(file: string, opts: SqliteBackendOptions = {}) {
     const Database = loadDriver();
     this.file = file;
-    const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000 });
+    const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, ...(addon !== undefined ? { nativeBinding: addon } : {}) });
     try {
       // journal_mode=WAL is persistent in the file; setting it again is a no-op.
       db.pragma("journal_mode = WAL");
