@@ -305,7 +305,7 @@ describe("the naming rule on kinds beyond the labelled sets (expectations from t
     expect(names("El mensaje es «acceso denegado».", ['abort(403, "acceso denegado")'], "f.py")).toBe(true);
     expect(names("Le message est « accès refusé ».", ['abort(403, "accès refusé")'], "f.py")).toBe(true);
     expect(names("It prints ‘done’.", ['print("done")'], "f.py")).toBe(true);
-    expect(names("It prints ‘ready’.", ['print("done")'], "f.py")).toBe(false);
+    expect(names("It shows ‘ready’.", ['print("done")'], "f.py")).toBe(false);
     expect(names("The indices are kept.", ["self.index = {}"], "f.py")).toBe(true);
     expect(names("Its children are visited.", ["for child in node.kids:"], "f.py")).toBe(true);
   });
