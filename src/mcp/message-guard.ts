@@ -11,6 +11,11 @@
  * - JSON that is not one JSON-RPC 2.0 message object (`jsonrpc: "2.0"` with a `method`, or a
  *   response with `result`/`error` and an `id`) is answered with `-32600`, echoing its `id` when
  *   it is a string or a number; a batch (an array) too, since MCP carries single messages;
+ * - a request (it has an `id`) whose `params` is present but not an object (MCP's requests all
+ *   take an object, MCP schema `Request.params`), or a `tools/call` whose `name` is not a
+ *   string or whose `arguments` is present but not an object (MCP schema `CallToolRequest`), is
+ *   answered with `-32602` "Invalid params" naming the field and the type received (the SDK
+ *   would answer `-32603` "Internal error" with its validator's dump);
  * - blank lines are skipped; every other line passes through unchanged, and the server keeps
  *   serving after any error.
  */
@@ -41,6 +46,26 @@ export function checkMessage(line: string): { id: string | number | null; code: 
   const isResponse = "id" in m && ("result" in m || "error" in m);
   if (m.jsonrpc !== "2.0" || (!isRequest && !isResponse)) {
     return { id, code: -32600, message: 'Invalid Request: a JSON-RPC 2.0 message needs "jsonrpc": "2.0" and a "method" (or a "result"/"error" with an "id")' };
+  }
+  if (isRequest && id !== null) {
+    const bad = badParams(m.method as string, m.params);
+    if (bad !== undefined) return { id, code: -32602, message: `Invalid params: ${bad}` };
+  }
+  return undefined;
+}
+
+/** JSON's name for the type of `v`. */
+const jsonType = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => jsonType(v) === "object";
+
+/** What is wrong with a request's `params` (see the module rules), or undefined. */
+function badParams(method: string, params: unknown): string | undefined {
+  if (params === undefined) return method === "tools/call" ? 'tools/call needs "params": {"name": string, "arguments": object}' : undefined;
+  if (!isObject(params)) return `"params" must be an object, not ${jsonType(params)}`;
+  if (method !== "tools/call") return undefined;
+  if (typeof params.name !== "string") return `tools/call "params.name" must be a string (the tool's name), not ${jsonType(params.name)}`;
+  if (params.arguments !== undefined && !isObject(params.arguments)) {
+    return `tools/call "params.arguments" must be an object of the tool's parameters by name, not ${jsonType(params.arguments)}`;
   }
   return undefined;
 }

@@ -26,6 +26,28 @@ describe("message guard (unit)", () => {
     expect(checkMessage('{"jsonrpc":"2.0","id":1,"result":{}}')).toBeUndefined();
   });
 
+  it("answers a request with params of the wrong type with -32602 Invalid params, naming the field", () => {
+    const call = (params: string) => checkMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":${params}}`);
+    expect(call('{"name":"find_symbol","arguments":[1,2]}')).toEqual({
+      id: 4,
+      code: -32602,
+      message: 'Invalid params: tools/call "params.arguments" must be an object of the tool\'s parameters by name, not array',
+    });
+    expect(call('{"name":"find_symbol","arguments":"foo"}')?.message).toMatch(/"params.arguments" .* not string$/);
+    expect(call('{"name":"find_symbol","arguments":null}')?.message).toMatch(/"params.arguments" .* not null$/);
+    expect(call('{"name":"find_symbol","arguments":7}')?.message).toMatch(/"params.arguments" .* not number$/);
+    expect(call('{"name":7,"arguments":{}}')).toEqual({ id: 4, code: -32602, message: 'Invalid params: tools/call "params.name" must be a string (the tool\'s name), not number' });
+    expect(call('"x"')).toEqual({ id: 4, code: -32602, message: 'Invalid params: "params" must be an object, not string' });
+    expect(call("[]")?.code).toBe(-32602);
+    expect(checkMessage('{"jsonrpc":"2.0","id":4,"method":"tools/call"}')?.code).toBe(-32602);
+    expect(checkMessage('{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[]}')).toEqual({ id: 5, code: -32602, message: 'Invalid params: "params" must be an object, not array' });
+    // Well-formed calls pass (the tool validates its own arguments); so do notifications, which get no reply.
+    expect(call('{"name":"find_symbol","arguments":{"name":"x"}}')).toBeUndefined();
+    expect(call('{"name":"find_symbol"}')).toBeUndefined();
+    expect(checkMessage('{"jsonrpc":"2.0","id":6,"method":"tools/list"}')).toBeUndefined();
+    expect(checkMessage('{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}')).toBeUndefined();
+  });
+
   it("drops an oversized line as it streams and passes the next one", async () => {
     const replies: string[] = [];
     const g = guardMessages((l) => replies.push(l), { maxBytes: 100 });
@@ -115,6 +137,18 @@ describe("codecite mcp under hostile input", () => {
     const r = await next((m) => m.id === null && /larger than/.test(String((m.error as { message?: string } | undefined)?.message)));
     expect(r.error).toEqual({ code: -32600, message: `Invalid Request: the message is larger than ${4 * 1024 * 1024} bytes` });
     await searchWorks(21);
+  });
+
+  it("answers tools/call with non-object arguments with -32602 Invalid params, then keeps serving", async () => {
+    send({ jsonrpc: "2.0", id: 40, method: "tools/call", params: { name: "search_code", arguments: ["needle"] } });
+    expect(await reply(40)).toEqual({
+      jsonrpc: "2.0",
+      id: 40,
+      error: { code: -32602, message: 'Invalid params: tools/call "params.arguments" must be an object of the tool\'s parameters by name, not array' },
+    });
+    send({ jsonrpc: "2.0", id: 41, method: "tools/call", params: "search_code" });
+    expect(await reply(41)).toMatchObject({ error: { code: -32602 } });
+    await searchWorks(42);
   });
 
   it("tool-call arguments nested 100k deep end in a typed tool error", async () => {
