@@ -1,6 +1,9 @@
 /**
  * `OpenAIProvider`: chat against any OpenAI-compatible server (vLLM, SGLang, llama.cpp
- * `llama-server`, LM Studio, Ollama's own `/v1`) through the official `openai` client.
+ * `llama-server`, LM Studio, Ollama's own `/v1`) through the official `openai` client; a streamed
+ * chat is read line by line over `node:http` (`http-lines.ts`: the client's web streams cost a
+ * promise, a copy and a decode per read, which `codecite serve` pays on every relayed chunk),
+ * with the client's reading of events and errors, unless retries are asked for.
  *
  * Wire protocol: OpenAI API `POST {base}/chat/completions` (streamed as server-sent events
  * when the caller wants deltas, otherwise one JSON body) and `GET {base}/models`.
@@ -12,6 +15,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
+import { HttpStatusError, postLines } from "./http-lines.js";
 import { AddressError, normalizeHttpBaseURL, redactCredentials, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
@@ -164,12 +168,105 @@ export function toWireMessages(messages: readonly Message[]): WireMessage[] {
   return out;
 }
 
+/** The message of a reply cut short (a broken stream, not an unreachable server), as `postLines` words it. */
+const CUT_SHORT = "the reply was cut short";
+
+/**
+ * Server-sent events read line by line (HTML Living Standard, "Server-sent events",
+ * interpreting an event stream): `field: value` lines, `:` comments, an empty line ends an event;
+ * the `data` lines of an event are joined with line breaks.
+ */
+class EventReader {
+  #data: string[] = [];
+  #event: string | undefined;
+  /** The `event` field of the event `line` last completed (undefined: none, a message). */
+  lastEvent: string | undefined;
+
+  /** Takes one line; returns the event's data when the line completed an event with data. */
+  line(line: string): string | undefined {
+    if (line === "") {
+      this.lastEvent = this.#event;
+      this.#event = undefined;
+      if (this.#data.length === 0) return undefined;
+      const data = this.#data.length === 1 ? this.#data[0]! : this.#data.join("\n");
+      this.#data = [];
+      return data;
+    }
+    if (line.startsWith(":")) return undefined;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(line.charCodeAt(colon + 1) === 0x20 ? colon + 2 : colon + 1);
+    if (field === "data") this.#data.push(value);
+    else if (field === "event") this.#event = value;
+    return undefined;
+  }
+}
+
+/** A streamed reply gathered chunk by chunk (`chat.completion.chunk`), passing each delta on. */
+class StreamedTurn {
+  #content = "";
+  #thinking = "";
+  #doneReason: string | undefined;
+  #usage: ChatTurn["usage"];
+  readonly #partial = new Map<number, PartialCall>();
+
+  constructor(private readonly opts: ChatOptions) {}
+
+  add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
+    if (chunk.usage) this.#usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens };
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    const reasoning = reasoningOf(delta);
+    if (reasoning !== "") {
+      this.#thinking += reasoning;
+      this.opts.onThinking?.(reasoning);
+    }
+    if (typeof delta.content === "string" && delta.content !== "") {
+      this.#content += delta.content;
+      this.opts.onContent?.(delta.content);
+    }
+    const partial = this.#partial;
+    for (const tc of delta.tool_calls ?? []) {
+      const index = typeof tc.index === "number" ? tc.index : indexWithout(partial, tc);
+      const call = partial.get(index) ?? { name: "", args: "" };
+      if (tc.id) call.id = tc.id;
+      const name = tc.function?.name;
+      // Most servers send the name once; some repeat it in every chunk. Never double it.
+      if (name && name !== call.name) call.name += name;
+      if (tc.function?.arguments) call.args += tc.function.arguments;
+      partial.set(index, call);
+    }
+    if (choice.finish_reason) this.#doneReason = choice.finish_reason;
+  }
+
+  result(): ChatTurn {
+    const tool_calls = [...this.#partial.entries()]
+      .sort(([a], [b]) => a - b)
+      .filter(([, c]) => c.name !== "")
+      .map(([, c]): ToolCall => {
+        const call: ToolCall = { name: c.name, arguments: parseToolArguments(c.args) };
+        if (c.id) call.id = c.id;
+        return call;
+      });
+    const turn: ChatTurn = { content: this.#content, tool_calls };
+    if (this.#thinking !== "") turn.thinking = this.#thinking;
+    if (this.#doneReason) turn.done_reason = this.#doneReason;
+    if (this.#usage) turn.usage = this.#usage;
+    return turn;
+  }
+}
+
 /** Provider for OpenAI-compatible servers. */
 export class OpenAIProvider implements Provider {
   readonly id = "openai";
   /** Base URL without credentials (user info is sent as an HTTP Basic header; see `splitCredentials`). */
   readonly location: string;
   readonly #client: OpenAI;
+  /** What streamed requests send as `Authorization`: the API key as a bearer token, or the address's user info. */
+  readonly #authorization: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
 
   /** @throws ProviderError `HTTP` when `baseURL` is not a URL. */
   constructor(opts: OpenAIProviderOptions) {
@@ -183,6 +280,10 @@ export class OpenAIProvider implements Provider {
         "use one: remove user:password@ from the address, or unset OPENAI_API_KEY",
       );
     }
+    const apiKey = opts.apiKey && opts.apiKey.trim() !== "" ? opts.apiKey : DUMMY_API_KEY;
+    this.#authorization = authorization ?? `Bearer ${apiKey}`;
+    this.#timeoutMs = opts.timeoutMs ?? 300_000;
+    this.#maxRetries = opts.maxRetries ?? 0;
     this.#client = new OpenAI({
       baseURL: this.location,
       ...(authorization !== undefined
@@ -192,9 +293,9 @@ export class OpenAIProvider implements Provider {
             return fetch(input, { ...init, headers });
           } }
         : {}),
-      apiKey: opts.apiKey && opts.apiKey.trim() !== "" ? opts.apiKey : DUMMY_API_KEY,
-      timeout: opts.timeoutMs ?? 300_000,
-      maxRetries: opts.maxRetries ?? 0,
+      apiKey,
+      timeout: this.#timeoutMs,
+      maxRetries: this.#maxRetries,
     });
   }
 
@@ -245,51 +346,63 @@ export class OpenAIProvider implements Provider {
   }
 
   async #chatStreamed(params: CreateParams, opts: ChatOptions): Promise<ChatTurn> {
-    const stream = await this.#client.chat.completions.create({ ...params, stream: true }, { signal: opts.signal });
-    let content = "";
-    let thinking = "";
-    let doneReason: string | undefined;
-    let usage: ChatTurn["usage"];
-    const partial = new Map<number, PartialCall>();
-    for await (const chunk of stream) {
-      if (chunk.usage) usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens };
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta ?? {};
-      const reasoning = reasoningOf(delta);
-      if (reasoning !== "") {
-        thinking += reasoning;
-        opts.onThinking?.(reasoning);
-      }
-      if (typeof delta.content === "string" && delta.content !== "") {
-        content += delta.content;
-        opts.onContent?.(delta.content);
-      }
-      for (const tc of delta.tool_calls ?? []) {
-        const index = typeof tc.index === "number" ? tc.index : indexWithout(partial, tc);
-        const call = partial.get(index) ?? { name: "", args: "" };
-        if (tc.id) call.id = tc.id;
-        const name = tc.function?.name;
-        // Most servers send the name once; some repeat it in every chunk. Never double it.
-        if (name && name !== call.name) call.name += name;
-        if (tc.function?.arguments) call.args += tc.function.arguments;
-        partial.set(index, call);
-      }
-      if (choice.finish_reason) doneReason = choice.finish_reason;
+    const turn = new StreamedTurn(opts);
+    if (this.#maxRetries > 0) {
+      // The client's retries (connection errors, 429, 5xx) apply.
+      const stream = await this.#client.chat.completions.create({ ...params, stream: true }, { signal: opts.signal });
+      for await (const chunk of stream) turn.add(chunk);
+      return turn.result();
     }
-    const tool_calls = [...partial.entries()]
-      .sort(([a], [b]) => a - b)
-      .filter(([, c]) => c.name !== "")
-      .map(([, c]): ToolCall => {
-        const call: ToolCall = { name: c.name, arguments: parseToolArguments(c.args) };
-        if (c.id) call.id = c.id;
-        return call;
+    const headers: Record<string, string> = { accept: "text/event-stream", authorization: this.#authorization };
+    const events = new EventReader();
+    let replied = false;
+    try {
+      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, stream: true }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs }, (line) => {
+        replied = true;
+        const data = events.line(line);
+        if (data === undefined) return false;
+        // The end of the stream (the client stops here too).
+        if (data.startsWith("[DONE]")) return true;
+        let chunk: unknown;
+        try {
+          chunk = JSON.parse(data);
+        } catch {
+          throw new ProviderError("BAD_RESPONSE", `unexpected reply from ${this.location}: an event's data is not JSON: ${data.slice(0, 120)}`);
+        }
+        // An error event, as the official client reads it: `{"error": {...}}`, or any `event: error`.
+        const error = typeof chunk === "object" && chunk !== null ? (chunk as { error?: unknown }).error : undefined;
+        if (events.lastEvent === "error") throw new APIError(undefined, error as object | undefined, (chunk as { message?: string } | null)?.message, undefined);
+        if (error) throw new APIError(undefined, error as object, undefined, new Headers());
+        // Other named events are not chunks (the client passes them on as `{event, data}`, which holds no choices).
+        if (events.lastEvent !== undefined) return false;
+        if (typeof chunk === "object" && chunk !== null) turn.add(chunk as OpenAI.Chat.Completions.ChatCompletionChunk);
+        return false;
       });
-    const turn: ChatTurn = { content, tool_calls };
-    if (thinking !== "") turn.thinking = thinking;
-    if (doneReason) turn.done_reason = doneReason;
-    if (usage) turn.usage = usage;
-    return turn;
+    } catch (err) {
+      throw this.#streamError(err, replied, opts.signal);
+    }
+    return turn.result();
+  }
+
+  /** A failure of the streamed request as the official client reports it, for `#mapError`. */
+  #streamError(err: unknown, replied: boolean, signal?: AbortSignal): unknown {
+    if (signal?.aborted || err instanceof ProviderError || err instanceof APIError) return err;
+    if (err instanceof HttpStatusError) {
+      let body: unknown;
+      try {
+        body = JSON.parse(err.body);
+      } catch {
+        body = undefined;
+      }
+      return APIError.generate(err.status, body as object | undefined, body === undefined ? err.body : undefined, new Headers({ "content-type": err.contentType }));
+    }
+    if (err instanceof DOMException && err.name === "TimeoutError") return new APIConnectionTimeoutError();
+    const code = (err as { code?: unknown }).code;
+    // A reply that began and broke off (Node's `aborted` for a reply cut mid-body): a broken stream.
+    if (replied || (err instanceof Error && (err.message === "aborted" || err.message === CUT_SHORT))) return new Error(CUT_SHORT);
+    // No reply at all (refused, reset before the reply, unknown name): the server cannot be reached.
+    if (err instanceof Error && typeof code === "string") return new APIConnectionError({ cause: err });
+    return err;
   }
 
   /**

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   OpenAIProvider,
@@ -266,5 +268,138 @@ describe("OpenAIProvider against the fake server", () => {
     const reason = new Error("user gave up");
     ac.abort(reason);
     await expect(provider.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] }, { signal: ac.signal })).rejects.toBe(reason);
+  });
+});
+
+describe("OpenAIProvider: a streamed chat over node:http", () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r) ?? r(undefined));
+    server = undefined;
+  });
+
+  /** A server whose `/v1/chat/completions` answers with `reply`; resolves with its base URL and the requests it got. */
+  async function sse(reply: (res: http.ServerResponse) => void): Promise<{ baseURL: string; requests: { headers: http.IncomingHttpHeaders; body: string }[] }> {
+    const requests: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    server = http.createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8").on("data", (d: string) => (body += d));
+      req.on("end", () => {
+        requests.push({ headers: req.headers, body });
+        reply(res);
+      });
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+  }
+
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
+
+  it("reads events split across writes, CRLF lines, comments, data over two lines, named events; stops at [DONE]", async () => {
+    const text = [
+      ": keep-alive comment",
+      `data: ${chunk({ role: "assistant", reasoning_content: "think" })}`,
+      "",
+      // One event's data on two lines (joined with a line break, which JSON reads as space).
+      `data: ${chunk({ content: "Hé" }).slice(0, chunk({ content: "Hé" }).indexOf(',"choices"'))}`,
+      `data:${chunk({ content: "Hé" }).slice(chunk({ content: "Hé" }).indexOf(',"choices"'))}`,
+      "",
+      "event: ping",
+      `data: ${chunk({ content: "not a chunk" })}`,
+      "",
+      `data: ${chunk({ content: "llo 😀" })}`,
+      "",
+      `data: ${chunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "search_code", arguments: '{"query":' } }] })}`,
+      "",
+      `data: ${chunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }, "tool_calls")}`,
+      "",
+      `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [], usage: { prompt_tokens: 5, completion_tokens: 4 } })}`,
+      "",
+      "data: [DONE]",
+      "",
+      `data: ${chunk({ content: "after done" })}`,
+      "",
+    ].join("\r\n");
+    const srv = await sse((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const bytes = Buffer.from(text);
+      // Cut inside the four bytes of the emoji and inside a line.
+      const cut = bytes.indexOf(Buffer.from("😀")) + 2;
+      res.write(bytes.subarray(0, 25));
+      setTimeout(() => {
+        res.write(bytes.subarray(25, cut));
+        setTimeout(() => res.end(bytes.subarray(cut)), 10);
+      }, 10);
+    });
+    const provider = new OpenAIProvider({ baseURL: srv.baseURL });
+    const content: string[] = [];
+    const thinking: string[] = [];
+    const turn = await provider.chat(
+      { model: "m", messages: [{ role: "user", content: "q" }], tools: TOOLS, temperature: 0.2 },
+      { onContent: (d) => content.push(d), onThinking: (d) => thinking.push(d) },
+    );
+    expect(content).toEqual(["Hé", "llo 😀"]);
+    expect(thinking).toEqual(["think"]);
+    expect(turn).toEqual({
+      content: "Héllo 😀",
+      thinking: "think",
+      tool_calls: [{ id: "call_1", name: "search_code", arguments: { query: "x" } }],
+      done_reason: "tool_calls",
+      usage: { prompt_tokens: 5, completion_tokens: 4 },
+    });
+    expect(srv.requests[0]!.headers.authorization).toBe(`Bearer ${DUMMY_API_KEY}`);
+    expect(JSON.parse(srv.requests[0]!.body)).toEqual({ model: "m", messages: [{ role: "user", content: "q" }], tools: TOOLS, temperature: 0.2, stream: true });
+  });
+
+  it("sends the address's user info as HTTP Basic", async () => {
+    const srv = await sse((res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${chunk({ content: "ok" }, "stop")}\n\ndata: [DONE]\n\n`);
+    });
+    const provider = new OpenAIProvider({ baseURL: srv.baseURL.replace("http://", "http://u:p%40ss@") });
+    const turn = await provider.chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} });
+    expect(turn.content).toBe("ok");
+    expect(srv.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from("u:p@ss").toString("base64")}`);
+  });
+
+  it("errors: an HTTP status with the server's message, an error event mid-stream, a cut stream, a server that is down", async () => {
+    let mode = "404";
+    const srv = await sse((res) => {
+      if (mode === "404") {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "The model `nope` does not exist.", type: "invalid_request_error" } }));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (mode === "event") res.end(`data: ${chunk({ content: "a" })}\n\ndata: {"error":{"message":"out of memory"}}\n\n`);
+      else {
+        res.write(`data: ${chunk({ content: "a" })}\n\n`);
+        setTimeout(() => res.socket!.destroy(), 20);
+      }
+    });
+    const provider = new OpenAIProvider({ baseURL: srv.baseURL });
+    const ask = () =>
+      provider.chat({ model: "nope", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} }).then(
+        () => new ProviderError("HTTP", "no error"),
+        (e: unknown) => e as ProviderError,
+      );
+    const notFound = await ask();
+    expect(notFound).toBeInstanceOf(ProviderError);
+    expect([notFound.code, notFound.status]).toEqual(["MODEL_NOT_FOUND", 404]);
+    expect(notFound.message).toBe(`model "nope" not found at ${srv.baseURL}: The model \`nope\` does not exist.`);
+    mode = "event";
+    const event = await ask();
+    expect([event.code, event.message]).toEqual(["HTTP", `${srv.baseURL} answered HTTP undefined: out of memory`]);
+    mode = "cut";
+    const cut = await ask();
+    expect([cut.code, cut.message]).toEqual(["BAD_RESPONSE", `unexpected reply from ${srv.baseURL}: the reply was cut short`]);
+    const port = await closedPort();
+    const down = (await new OpenAIProvider({ baseURL: `http://127.0.0.1:${port}/v1` })
+      .chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} })
+      .catch((e: unknown) => e)) as ProviderError;
+    expect(down.code).toBe("UNREACHABLE");
+    expect(down.message).toContain(`cannot reach the OpenAI-compatible server at http://127.0.0.1:${port}/v1: connect ECONNREFUSED`);
   });
 });
