@@ -40,7 +40,9 @@
  * parsed. Which files those are is remembered across queries (`analysis/mention-index.ts`): a warm
  * query `lstat`s the family's files and reads only those that changed, a first query runs one
  * ripgrep (`text-prefilter.ts`) while the tree is walked. Their uses come from the fact cache
- * (`facts.ts`).
+ * (`facts.ts`). Files the name lookups only look into (C/C++: the headers of the include closure)
+ * are read without their uses where a language's bindings follow from its imports
+ * (`ReferenceRules.importBindings`), loaded ahead one level of includes at a time.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
