@@ -96,6 +96,28 @@ function onlyQueryCommands(commands: readonly string[]): Plugin {
   };
 }
 
+/**
+ * In the query bundle, commander's `require("node:child_process")` (used only to run executable
+ * subcommands, which codecite has none of) gives an object whose properties load the module on
+ * first use: loading it (with the stream and socket code it pulls in) cost every query a few ms,
+ * and a warm query answered from the fact cache starts no child process.
+ */
+function lazyChildProcessForCommander(): Plugin {
+  return {
+    name: "lazy-child-process-for-commander",
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
+        if (!args.importer.split(path.sep).includes("commander")) return undefined;
+        return { path: "child_process", namespace: "codecite-lazy-child-process" };
+      });
+      b.onLoad({ filter: /.*/, namespace: "codecite-lazy-child-process" }, () => ({
+        contents: `let m; module.exports = new Proxy({}, { get(_, key) { m ??= require("node:child_process"); return m[key]; } });`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 /** First line after the hashbang of every output file; an entry that starts with it is already bundled. */
 const MARK = "// codecite CLI bundle (scripts/bundle-cli.ts)";
 
@@ -147,7 +169,7 @@ await build({
   // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
   // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
   external: [...EXTERNAL_PACKAGES, "zod"],
-  plugins: [keepModuleUrls("cjs"), onlyQueryCommands(QUERY_BUNDLE_COMMANDS)],
+  plugins: [keepModuleUrls("cjs"), onlyQueryCommands(QUERY_BUNDLE_COMMANDS), lazyChildProcessForCommander()],
   define,
   banner: { js: `${MARK}\nvar __codeciteUrl = require("node:url").pathToFileURL(__filename).href;` },
   logLevel: "warning",

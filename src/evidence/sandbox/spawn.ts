@@ -7,10 +7,21 @@
  * would otherwise escape from a stream event handler and end the whole process). The promise
  * settles only after the child has exited and been reaped (`close`), so no zombie is left.
  */
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { constants as fsc, promises as fsp } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { cancelledError, ToolError } from "../evidence.js";
+
+/**
+ * `child_process.spawn`, loaded on first use: the module (with the stream and socket code it pulls
+ * in) costs a fresh process a few ms, and a warm query answered from the fact cache starts no child.
+ */
+let spawnFn: typeof import("node:child_process").spawn | undefined;
+function spawn(...args: Parameters<typeof import("node:child_process").spawn>): ChildProcess {
+  spawnFn ??= (createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process")).spawn;
+  return spawnFn(...args);
+}
 
 export interface RunOptions {
   cwd: string;
