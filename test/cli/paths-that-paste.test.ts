@@ -66,6 +66,22 @@ describe("codecite read and --path with pasted locations", () => {
     expect(lines(r.stdout)).toEqual(["pkg/sub/mod.py:3-5"]);
   });
 
+  it("a location with line 0 or a reversed range is INVALID_ARGUMENT naming the location as pasted", async () => {
+    const cases: Array<[string, string]> = [
+      ["sub/mod.py:0", "sub/mod.py:0: there is no line 0; lines are 1-based"],
+      ["sub/mod.py:0-3", "sub/mod.py:0-3: there is no line 0; lines are 1-based"],
+      ["sub/mod.py:9-3", "sub/mod.py:9-3: the range ends (line 3) before it starts (line 9)"],
+    ];
+    for (const [loc, message] of cases) {
+      const r = await runCli(["read", loc, "--json"], { cwd: path.join(repo, "pkg") });
+      expect({ loc, code: r.code, error: (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error }).toMatchObject({
+        loc,
+        code: 2,
+        error: { code: "INVALID_ARGUMENT", message },
+      });
+    }
+  });
+
   it("--path accepts a current-folder-relative folder", async () => {
     const r = await runCli(["symbol", "tool", "--path", ".", "--json"], { cwd: path.join(repo, "pkg") });
     expect(r.code).toBe(0);

@@ -1,6 +1,6 @@
 /** `codecite read <path>`: the `read_evidence` tool from the command line. */
 import type { Command } from "commander";
-import { parseInteger, runAction } from "../output.js";
+import { parseInteger, runAction, UsageError } from "../output.js";
 import { outputScopeOf, withOutputOptions, type OutputFlags } from "../evidence-options.js";
 
 interface ReadFlags extends OutputFlags {
@@ -27,6 +27,13 @@ export function register(program: Command): void {
         const [{ runEvidenceCommand }, { parseLocation }] = await Promise.all([import("../evidence-command.js"), import("../locations.js")]);
         // `file.py:40` reads around line 40; `file.py:40-52` exactly those lines (flags win).
         const loc = parseLocation(path);
+        // The location's own numbers are checked here, so the error names what the user pasted (not a flag).
+        if (loc.startLine !== undefined && flags.startLine === undefined && flags.endLine === undefined) {
+          if (loc.startLine < 1) throw new UsageError(`${path}: there is no line ${loc.startLine}; lines are 1-based`, "Write file:N with N of 1 or more, or file:start-end.");
+          if (loc.endLine !== undefined && loc.endLine < loc.startLine) {
+            throw new UsageError(`${path}: the range ends (line ${loc.endLine}) before it starts (line ${loc.startLine})`, "Write file:start-end with start ≤ end.");
+          }
+        }
         const around = loc.startLine !== undefined && loc.endLine === undefined;
         const start = flags.startLine ?? (around ? Math.max(1, (loc.startLine as number) - AROUND_LINES) : loc.startLine);
         const end = flags.endLine ?? (around ? (loc.startLine as number) + AROUND_LINES : loc.endLine);
