@@ -107,6 +107,21 @@ describe("CLI human output (built CLI)", () => {
     expect(r.stdout.split("\n").some((l) => l.startsWith(FORGED))).toBe(false);
   });
 
+  it("config: a repository's .codecite.yml value is shown escaped and cannot forge a line", async () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), "codecite-esc-config-"));
+    try {
+      writeFileSync(path.join(repo, ".codecite.yml"), `model: ${JSON.stringify(`m${OSC52}${ERASE_LINE}\n${FORGED}`)}\n`);
+      const r = await runCli(["config", "--root", repo], { cwd: repo });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u001b\u0007]/);
+      const model = r.stdout.split("\n").find((l) => l.startsWith("model "));
+      expect(model).toContain(`m${visibleText(OSC52 + ERASE_LINE)}\\n${FORGED}`);
+      expect(r.stdout.split("\n").some((l) => l.startsWith(FORGED))).toBe(false);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   it("read: an error quoting a hostile path is shown escaped", async () => {
     const r = await runCli(["read", `nope${OSC52}\n${FORGED}`, "--root", root], { cwd: root });
     expect(r.code).toBe(2);

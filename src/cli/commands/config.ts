@@ -12,6 +12,7 @@ import type { Config, ServeConfig, ValueSource } from "../../config.js";
 import type { ConfigFiles } from "../../config-file.js";
 import { runAction } from "../output.js";
 import { redactCredentials } from "../../llm/server-address.js";
+import { visibleText } from "../../evidence/visible-text.js";
 
 /** One effective setting as printed. */
 export interface EffectiveSetting {
@@ -67,13 +68,14 @@ function render(settings: Record<string, EffectiveSetting>, files: ConfigFiles, 
   const width = Math.max(...Object.keys(settings).map((k) => k.length));
   const lines: string[] = [];
   for (const [name, s] of Object.entries(settings)) {
-    const value = s.value === null ? c.dim("(unset)") : String(s.value);
-    const where = s.file !== undefined ? `${SOURCE_WORDS[s.source]} ${s.file}:${s.line}` : SOURCE_WORDS[s.source];
+    // A repository's .codecite.yml is hostile input: its values and the file's path are shown escaped.
+    const value = s.value === null ? c.dim("(unset)") : visibleText(String(s.value));
+    const where = s.file !== undefined ? `${SOURCE_WORDS[s.source]} ${visibleText(s.file)}:${s.line}` : SOURCE_WORDS[s.source];
     lines.push(`${name.padEnd(width)}  ${value}  ${c.dim(`(${where})`)}`);
   }
   lines.push("");
-  lines.push(`repository file: ${files.paths.repo}${files.repo ? "" : c.dim(" (not found)")}`);
-  lines.push(`user file:       ${files.paths.user}${files.user ? "" : c.dim(" (not found)")}`);
+  lines.push(`repository file: ${visibleText(files.paths.repo)}${files.repo ? "" : c.dim(" (not found)")}`);
+  lines.push(`user file:       ${visibleText(files.paths.user)}${files.user ? "" : c.dim(" (not found)")}`);
   return `${lines.join("\n")}\n`;
 }
 
