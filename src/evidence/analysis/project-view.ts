@@ -200,7 +200,7 @@ function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): { dirs: str
 interface PersistedTree {
   v: 1;
   startedMs: number;
-  /** See {@link TreeState.complete}; absent in what older builds kept (then false). */
+  /** See {@link TreeState.complete}; absent in what older builds kept (such a state is not restored). */
   complete?: boolean;
   files: string[];
   /** Watched folders, repository-relative ("" = the root) → mtime. */
@@ -243,11 +243,12 @@ function restore(ws: Workspace, generation: number): TreeState | undefined {
   } catch {
     return undefined;
   }
-  if (data.v !== 1 || !Array.isArray(data.files) || !Array.isArray(data.dirs) || !Array.isArray(data.watched)) return undefined;
+  // A state kept by an older build (no `complete`) is walked again once, so that it says whether it is complete.
+  if (data.v !== 1 || typeof data.complete !== "boolean" || !Array.isArray(data.files) || !Array.isArray(data.dirs) || !Array.isArray(data.watched)) return undefined;
   const dirs = new Map(data.dirs.map(([rel, m]) => [rel === "" ? ws.root : path.join(ws.root, rel), m] as const));
   const watched = new Map(data.watched.map(([abs, size, mtimeMs]) => [abs, { size, mtimeMs }] as const));
   if (!isFresh({ dirs, watched, racy: false })) return undefined;
-  return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs, data.complete === true);
+  return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs, data.complete);
 }
 
 /** A state over `files` (sorted) whose view records the configuration files it reads. */
