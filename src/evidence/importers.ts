@@ -49,7 +49,10 @@
  * Only files of the target's language family are parsed, and of those only the files whose text
  * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`; for a module known by
  * name only, `LanguageSpec.importerNameHints`: Python and JS/TS look at import lines and
- * specifiers, not at every use of the word); facts come from the
+ * specifiers, not at every use of the word). A candidate whose facts must be parsed is first read
+ * by a lexical scan of its import statements (`import-scan.ts`, for Python, JS/TS, Go, Java and
+ * Rust): when none of them can name the target (its stem, folder name or the language's hints;
+ * for a name, its last part), the file is not parsed. Facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
@@ -82,6 +85,7 @@ import { rememberedMentions } from "./analysis/mention-index.js";
 import { isStatHit, RACY_WINDOW_MS } from "../fact-cache/fact-store.js";
 import type { FileStat } from "../fact-cache/fact-index.js";
 import type { Needles } from "./analysis/text-prefilter.js";
+import { importsMayName, scanImports, scansFamily, type ImportKeys, type ImportScan } from "./analysis/import-scan.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
 /** Longest accepted `module_name`, in characters. */
@@ -417,13 +421,101 @@ async function needlesFor(target: QueryTarget, project: ProjectView): Promise<Ne
 }
 
 /**
+ * What an import statement must name to reach one of `targetFiles`, per importer family, for the
+ * lexical import scan (`import-scan.ts`), from the forms the prefilter's hints describe: Python, the
+ * module's last part together with its package's last part (`rag_common` and `core` for
+ * `acme.core.rag_common`, under each import root), or with a relative or dynamic import (a
+ * package: also a bare `from . import x`); JS/TS, the literals of
+ * `jsImporterHints` (stem, package and alias names; an `index` file's folder, or a dots-only
+ * specifier); other languages, the literals of their `importerHints` (Rust also `super`), else the
+ * stem and folder name. Exported for the test that checks the scan never drops a file the full
+ * parse finds importing a target.
+ */
+export async function importKeysFor(targetFiles: Iterable<string>, project: ProjectView): Promise<Map<string, ImportKeys>> {
+  const byFamily = new Map<string, { words: Set<string>; together: Map<string, string[]>; bare: boolean }>();
+  for (const f of targetFiles) {
+    const family = familyOfFile(f);
+    let keys = byFamily.get(family);
+    if (keys === undefined) byFamily.set(family, (keys = { words: new Set(), together: new Map(), bare: false }));
+    const lang = languageFor(f);
+    const stem = stemOf(f);
+    const dir = parentDir(f);
+    const dirName = dir.slice(dir.lastIndexOf("/") + 1);
+    let words: string[];
+    if (lang === undefined || family === "js") {
+      words = (await jsImporterHints(f, project)).literals;
+      if (stem === "index") keys.bare = true;
+    } else if (lang.id === "python") {
+      // `from a.b import c`, `import a.b.c`, `from a.b.c import x` write c's package too; a relative
+      // import (`from . import c`, `from ..b import c`) or a dynamic one may not.
+      const last = stem === "__init__" ? dirName : stem;
+      words = [];
+      const names = (await lang.moduleNames?.(f, project)) ?? [];
+      for (const name of names.length > 0 ? names : [last]) {
+        const parts = name.split(".");
+        const own = parts[parts.length - 1] as string;
+        const parent = parts[parts.length - 2];
+        if (parent === undefined) words.push(own);
+        for (const group of parent === undefined ? [] : [[own, parent], ["from.", own], ["import_module", own], ["__import__", own]]) {
+          keys.together.set(group.join("\0"), group);
+        }
+      }
+      if (stem === "__init__") keys.bare = true;
+    } else if (lang.importerHints !== undefined) {
+      words = (await lang.importerHints(f, project)).literals;
+      if (family === "rust") words.push("super");
+    } else words = [stem, dirName];
+    for (const w of words) if (w !== "") keys.words.add(w);
+  }
+  return new Map([...byFamily].map(([family, k]) => [family, { words: [...k.words], together: [...k.together.values()], bare: k.bare }]));
+}
+
+/** The last part of a module name (`linalg` of `numpy.linalg`, `fp` of `lodash/fp`, `io` of `std::io`). */
+function lastPart(query: string): string {
+  const parts = query.split(/[./:\\]+/).filter((p) => p !== "" && p !== "@");
+  return parts[parts.length - 1] ?? query;
+}
+
+/**
+ * `loadFacts`'s screen for the keys of each family ({@link importKeysFor}; a name-only query has
+ * the name's last part for every family): a file of a family the scan reads is parsed only when
+ * one of its import statements could name its family's keys. A file that does not contain a key
+ * at all (any case) is ruled out without a scan, except where a bare relative import or (JS) a
+ * computed `import()`/`require()` could reach the target without naming it.
+ */
+export function importScreen(keys: ReadonlyMap<string, ImportKeys> | ImportKeys): (path: string, source: string) => boolean {
+  const mentions = new Map<ImportKeys, RegExp>();
+  return (file, source) => {
+    const family = familyOfFile(file);
+    const k: ImportKeys | undefined = isKeyMap(keys) ? keys.get(family) : keys;
+    if (k === undefined || !scansFamily(family)) return true;
+    let re = mentions.get(k);
+    if (re === undefined) {
+      // Every way to pass holds one of these words.
+      const some = [...k.words, ...(k.together ?? []).map((t) => t[0] ?? "")].filter((w) => w !== "");
+      mentions.set(k, (re = new RegExp(some.length === 0 ? "(?!)" : some.map(escapeRegExp).join("|"), "i")));
+    }
+    if (!k.bare && family !== "js" && !re.test(source)) return false;
+    return importsMayName(scanImports(family, source) as ImportScan, k);
+  };
+}
+
+function isKeyMap(keys: ReadonlyMap<string, ImportKeys> | ImportKeys): keys is ReadonlyMap<string, ImportKeys> {
+  return keys instanceof Map;
+}
+
+/** `text` as a literal in a JavaScript regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
  * Needles for a query known by name only (no target file), per family: the hints of the family's
  * languages (`LanguageSpec.importerNameHints`), or the name's last part anywhere in the file.
  * Families with the same needles share one group, so one ripgrep run serves them.
  */
 function nameNeedlesFor(query: string, families: ReadonlySet<string>, includeSubmodules: boolean): { families: Set<string>; needles: Needles }[] {
-  const parts = query.split(/[./:\\]+/).filter((p) => p !== "" && p !== "@");
-  const word = parts[parts.length - 1] ?? query;
+  const word = lastPart(query);
   const groups = new Map<string, { families: Set<string>; needles: Needles }>();
   for (const family of [...families].sort()) {
     const literals = new Set<string>();
@@ -495,7 +587,9 @@ async function collectMatches(
         return lang !== undefined && fams.has(familyOf(lang));
       })),
     );
-  const groups = target.files.size > 0 ? [{ families, needles: await needlesFor(target, project) }] : nameNeedlesFor(query, families, includeSubmodules);
+  const targetNeedles = target.files.size > 0 ? await needlesFor(target, project) : undefined;
+  const groups = targetNeedles !== undefined ? [{ families, needles: targetNeedles }] : nameNeedlesFor(query, families, includeSubmodules);
+  const keys = targetNeedles !== undefined ? await importKeysFor(target.files, project) : { words: [lastPart(query)], bare: false };
   const chosen = new Set<string>();
   for (const group of groups) {
     const candidates = candidatesOf(group.families);
@@ -521,16 +615,20 @@ async function collectMatches(
     if (k !== undefined && isStatHit(k.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st)) fromKept.set(st.path, k);
     else toLoad.push(st);
   }
-  const facts = await loadFacts(ws, toLoad, signal);
+  const facts = await loadFacts(ws, toLoad, signal, "definitions", { screen: importScreen(keys) });
   const statOf = new Map(toLoad.map((st) => [st.path, st]));
   const searched = [...fromKept.keys(), ...facts.keys()].sort();
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, searched, specifierTargets: new Set() };
+  // The blind spots of every language read, screened files included (in path order, as notes list them).
+  for (const file of [...searched, ...facts.screened].sort()) {
+    const note = languageFor(file)?.blindSpotNote;
+    if (note) pass.blindSpots.add(note);
+  }
   const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
   for (const file of searched) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
-    if (lang.blindSpotNote) pass.blindSpots.add(lang.blindSpotNote);
     let imports: readonly ImportRef[];
     let resolutions: Resolution[];
     const hit = fromKept.get(file);

@@ -9,7 +9,8 @@
  * another codecite release, extractor or grammar are never read.
  *
  * Parsing runs in-process for a few files. When more than {@link POOL_THRESHOLD} files and
- * {@link POOL_THRESHOLD_BYTES} bytes of one load need it, worker threads help (`src/fact-cache/parse-pool.ts`, one per core but one): each is given
+ * {@link POOL_THRESHOLD_BYTES} bytes of one load need it (with a screen, {@link LoadFactsOptions}:
+ * estimated from the share of the files read so far that passed it), worker threads help (`src/fact-cache/parse-pool.ts`, one per core but one): each is given
  * up to {@link TASKS_PER_WORKER} files at a time and the process parses the others meanwhile, so
  * the files parsed while a worker starts (loading modules, compiling the grammar) are not waited for.
  *
@@ -75,6 +76,8 @@ export class FactsMap extends Map<string, FileFacts> {
   readonly skipped = new Map<string, FactsSkipReason>();
   /** Files whose facts were computed by this load (the others came from the cache), in input order. */
   readonly parsed: string[] = [];
+  /** Files read but not parsed because the load's `screen` ruled them out ({@link LoadFactsOptions}). */
+  readonly screened = new Set<string>();
 
   /** Counts of {@link skipped} by reason. */
   skipCounts(): Partial<Record<FactsSkipReason, number>> {
@@ -204,6 +207,19 @@ function parsePool(): ParsePool<ParseInput, FileFacts> {
   return pool;
 }
 
+/** Options of {@link loadFacts}. */
+export interface LoadFactsOptions {
+  /**
+   * Called with the text of each file that must be parsed (its facts are neither cached nor known
+   * by content hash); `false` leaves the file out unparsed (in `FactsMap.screened`, not cached), e.g.
+   * a lexical check that none of its import statements can name a module (`import-scan.ts`).
+   */
+  screen?: (path: string, source: string) => boolean;
+}
+
+/** A file the load's `screen` ruled out. */
+class Screened extends Error {}
+
 /** A read the workspace refused, with the reason to count. */
 class ReadRefused extends Error {
   constructor(readonly reason: FactsSkipReason) {
@@ -232,7 +248,13 @@ function referencesTier(tier: FactsTier): DetailTier<FileFacts> {
  * @param tier `references` to have `FileFacts.references` (see {@link FactsTier}); default `definitions`.
  * @throws ToolError `TIMEOUT` when `signal` aborts (work finished so far stays cached).
  */
-export async function loadFacts(ws: Workspace, files: readonly FileStat[], signal?: AbortSignal, tier: FactsTier = "definitions"): Promise<FactsMap> {
+export async function loadFacts(
+  ws: Workspace,
+  files: readonly FileStat[],
+  signal?: AbortSignal,
+  tier: FactsTier = "definitions",
+  opts: LoadFactsOptions = {},
+): Promise<FactsMap> {
   const out = new FactsMap();
   throwIfAborted(signal);
   const parsable: FileStat[] = [];
@@ -243,6 +265,12 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
   if (parsable.length === 0) return out;
   const index = FactIndex.shared<FileFacts>(ws.root, { version: factsVersion() });
   let inWorkers = 0;
+  // With a screen, the load's misses are estimated from the share of files that passed it so far:
+  // files it rules out cost no parse, so they must not start workers.
+  let seen = 0;
+  let seenBytes = 0;
+  let passed = 0;
+  let passedBytes = 0;
   let result: LoadResult<FileFacts>;
   try {
     result = await index.load(parsable, {
@@ -257,7 +285,18 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
       },
       parse: async (p, content, ctx: ParseContext) => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
-        if (source.length >= POOL_MIN_SOURCE_CHARS || (ctx.misses > POOL_THRESHOLD && ctx.missBytes > POOL_THRESHOLD_BYTES && inPool < parsePool().size * TASKS_PER_WORKER)) {
+        let { misses, missBytes } = ctx;
+        if (opts.screen !== undefined) {
+          seen++;
+          seenBytes += source.length;
+          if (!opts.screen(p, source)) throw new Screened(p);
+          passed++;
+          passedBytes += source.length;
+          const share = passed / seen;
+          misses = passed + Math.max(0, ctx.misses - seen) * share;
+          missBytes = passedBytes + Math.max(0, ctx.missBytes - seenBytes) * share;
+        }
+        if (source.length >= POOL_MIN_SOURCE_CHARS || (misses > POOL_THRESHOLD && missBytes > POOL_THRESHOLD_BYTES && inPool < parsePool().size * TASKS_PER_WORKER)) {
           inPool++;
           try {
             const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
@@ -278,11 +317,13 @@ export async function loadFacts(ws: Workspace, files: readonly FileStat[], signa
     throwIfAborted(signal);
     throw err;
   }
-  const failed = new Map(result.failed.map((f) => [f.path, failureReason(f.error)] as const));
+  const failed = new Map(result.failed.map((f) => [f.path, f.error] as const));
   for (const f of parsable) {
     const facts = result.facts.get(f.path);
+    const error = failed.get(f.path);
     if (facts !== undefined) out.set(f.path, facts);
-    else out.skipped.set(f.path, failed.get(f.path) ?? "parse_failed");
+    else if (error instanceof Screened) out.screened.add(f.path);
+    else out.skipped.set(f.path, error === undefined ? "parse_failed" : failureReason(error));
   }
   for (const p of result.parsed) out.parsed.push(p); // no spread: 200k files would overflow the stack
   stats.parsed += result.parsed.length;
