@@ -194,10 +194,17 @@ writeFileSync(
   `#!/usr/bin/env node
 ${MARK}
 // The query commands run from query.cjs with a V8 code cache (compile-cache.js, loaded from launch.cjs); the others from all.js.
+// A query command compiles the tree-sitter grammars' WebAssembly with V8's baseline compiler only
+// (--liftoff-only, https://v8.dev/docs/wasm-compilation-pipeline): the optimizing tier-up of a
+// grammar's lexer costs a one-shot command more than it saves. Set before the query bundle is
+// compiled, so its code cache is made and checked under the same flags.
 import { createRequire } from "node:module";
+import { setFlagsFromString } from "node:v8";
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = createRequire(import.meta.url)("./launch.cjs");
 const command = process.argv[2];
-if (QUERY_BUNDLE_COMMANDS.includes(command)) runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
-else await import("./all.js");
+if (QUERY_BUNDLE_COMMANDS.includes(command)) {
+  setFlagsFromString("--liftoff-only");
+  runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
+} else await import("./all.js");
 `,
 );
