@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SYNTAX_DEPTH, parseSource, syntaxDepthExceeds, extractFacts, SyntaxTooDeepError, LONG_LINE_CHARS } from "../../src/evidence/analysis/tree-sitter.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
+import { factsStats, loadFacts } from "../../src/evidence/analysis/facts.js";
+import { statFiles } from "../../src/evidence/analysis/project-view.js";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
@@ -102,6 +105,41 @@ describe("find_symbol over hostile files", () => {
     const r = await findSymbol(ws, { name: "f1", max_results: 50 });
     expect(r.evidence.map((e) => [e.path, e.start_line])).toEqual([["ok.js", 1]]);
     expect(JSON.stringify(r.note)).toContain("2 files not parsed (2 nested too deeply to analyse)");
+  });
+
+  it("a file refused as too deep is remembered: later loads, and a fresh process's, do not parse it again until it changes", async () => {
+    const saved = process.env.CODECITE_CACHE_DIR;
+    process.env.CODECITE_CACHE_DIR = path.join(root, "..", `${path.basename(root)}-cache`);
+    FactIndex.closeShared(); // a store in that empty folder
+    try {
+      const ws = await Workspace.open(root);
+      const files = () => statFiles(ws, ["deep.js", "big-deep.js", "ok.js"]);
+      const load = async (tier: "definitions" | "references") => {
+        const before = factsStats().parsed;
+        const out = await loadFacts(ws, files(), undefined, tier);
+        return { parsed: factsStats().parsed - before, skipped: [...out.skipped].sort(), facts: [...out.keys()] };
+      };
+      const first = await load("definitions");
+      expect(first.skipped).toEqual([["big-deep.js", "too_deep"], ["deep.js", "too_deep"]]);
+      expect(first.facts).toEqual(["ok.js"]);
+      expect(first.parsed).toBe(3);
+      // Same process (memory layer), the references tier too: nothing parsed, same skips.
+      expect(await load("references")).toEqual({ parsed: 1, skipped: first.skipped, facts: ["ok.js"] }); // ok.js gains its references
+      // A new process (the store): nothing parsed.
+      FactIndex.closeShared();
+      expect(await load("references")).toEqual({ parsed: 0, skipped: first.skipped, facts: ["ok.js"] });
+      // Once the file changes it is parsed again (and, fixed, answers).
+      putFile(root, "deep.js", "function fixed() {}\n");
+      const again = await load("definitions");
+      expect(again.parsed).toBe(1);
+      expect(again.skipped).toEqual([["big-deep.js", "too_deep"]]);
+      expect(again.facts.sort()).toEqual(["deep.js", "ok.js"]);
+    } finally {
+      FactIndex.closeShared();
+      putFile(root, "deep.js", nestedJs(3000));
+      if (saved === undefined) delete process.env.CODECITE_CACHE_DIR;
+      else process.env.CODECITE_CACHE_DIR = saved;
+    }
   });
 
   it("a definition on a minified line is shown as the window around it, flagged truncated", async () => {

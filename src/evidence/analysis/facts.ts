@@ -43,7 +43,7 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-const EXTRACTOR_SCHEMA = 4;
+const EXTRACTOR_SCHEMA = 5;
 
 /**
  * Above this many files to parse in one load, worker threads help. A worker costs about as much to
@@ -283,7 +283,7 @@ export async function loadFacts(
           throw new ReadRefused("unreadable");
         }
       },
-      parse: async (p, content, ctx: ParseContext) => {
+      parse: (p, content, ctx: ParseContext) => parseOrRefuse(async () => {
         const source = typeof content === "string" ? content : Buffer.from(content).toString("utf8");
         let { misses, missBytes } = ctx;
         if (opts.screen !== undefined) {
@@ -309,7 +309,7 @@ export async function loadFacts(
         const facts = await factsFromSource(p, source, ctx.detail);
         if (facts === undefined) throw new Error(`no parser for ${p}`);
         return facts;
-      },
+      }),
       detail: referencesTier(tier),
       ...(signal ? { signal } : {}),
     });
@@ -321,7 +321,8 @@ export async function loadFacts(
   for (const f of parsable) {
     const facts = result.facts.get(f.path);
     const error = failed.get(f.path);
-    if (facts !== undefined) out.set(f.path, facts);
+    if (facts?.skipped !== undefined) out.skipped.set(f.path, facts.skipped);
+    else if (facts !== undefined) out.set(f.path, facts);
     else if (error instanceof Screened) out.screened.add(f.path);
     else out.skipped.set(f.path, error === undefined ? "parse_failed" : failureReason(error));
   }
@@ -331,6 +332,21 @@ export async function loadFacts(
   stats.rehashed += result.rehashed.length;
   stats.cached += result.hits.memory + result.hits.store;
   return out;
+}
+
+/**
+ * The facts `parse` gives, or, when the tree was refused as nested too deeply (in-process or in a
+ * parse worker, whose errors keep their `name`), facts marked `skipped: "too_deep"` with empty
+ * lists, which the fact cache keeps like any facts: an unchanged file of that kind is then never
+ * parsed again (parsing one can take seconds, and every query would pay it).
+ */
+async function parseOrRefuse(parse: () => Promise<FileFacts>): Promise<FileFacts> {
+  try {
+    return await parse();
+  } catch (error) {
+    if (failureReason(error) !== "too_deep") throw error;
+    return { symbols: [], imports: [], references: { uses: [], bindings: [], classes: [] }, skipped: "too_deep" };
+  }
 }
 
 /** The skip reason of a failed read or parse (errors from the parse pool keep their `name`). */

@@ -75,6 +75,13 @@ export interface FileFacts {
    * `find_references`. Absent when the language has no reference rules ({@link LanguageSpec.references}).
    */
   references?: ReferenceFacts;
+  /**
+   * Optional (additive): set when the file was parsed and refused as nested too deeply
+   * (`SyntaxTooDeepError` of `tree-sitter.ts`); the lists are then empty. Kept in the fact cache
+   * like any facts, so an unchanged file is not parsed again by every later query (a parse of such
+   * a file can take seconds); `loadFacts` counts it as skipped `too_deep`.
+   */
+  skipped?: "too_deep";
 }
 
 /**
