@@ -12,7 +12,7 @@ import type { ToolError } from "../evidence/evidence.js";
 import { colorsFor, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
-import { defaultRoot, pathForRoot } from "./locations.js";
+import { defaultRoot, pathOptionForRoot } from "./locations.js";
 import type { OutputScope } from "../evidence/budget.js";
 import type { DispatchOutcome } from "../tools/registry.js";
 import { visibleText } from "../evidence/visible-text.js";
@@ -78,8 +78,8 @@ async function runAndPrint(input: EvidenceCommandInput, activity: QueryActivity)
   const workspace = await Workspace.open(root);
   activity.phaseDone("workspace");
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
-  // A pasted location (current-directory-relative or absolute) as the tool's repository-relative path.
-  if (typeof args.path === "string") args.path = pathForRoot(args.path, root);
+  // A pasted location (current-directory-relative or absolute, `:line` dropped) as the tool's repository-relative path.
+  if (typeof args.path === "string") args.path = pathOptionForRoot(args.path, root);
   const tool = EVIDENCE_COMMANDS[input.command].tool;
   const { result, note, error } = await createCodeToolRegistry().run(
     { name: tool, arguments: args },

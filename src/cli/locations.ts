@@ -51,7 +51,8 @@ function existsAsWritten(p: string): boolean {
  * - resolved from the current folder and outside it, written as absolute or with `../` → the
  *   absolute path (the workspace refuses it with `OUTSIDE_ROOT`);
  * - otherwise unchanged (a repository-relative path, as before).
- * When the current-folder reading does not exist but the repository-relative one does, the latter wins.
+ * When the current-folder reading does not exist but the repository-relative one does, the latter wins;
+ * outside the root, a path that exists only as the current folder reads it is that (outside) file.
  */
 export function pathForRoot(given: string, root: string, cwd: string = process.cwd()): string {
   if (given === "") return given;
@@ -60,11 +61,22 @@ export function pathForRoot(given: string, root: string, cwd: string = process.c
   const rel = path.relative(rootAbs, abs);
   const inside = rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
   const explicit = path.isAbsolute(given) || given === ".." || given.startsWith("../") || given.startsWith(`..${path.sep}`);
-  if (!inside) return explicit ? abs : given;
+  // Outside the root: an explicit path, or one that exists only as the current folder reads it
+  // (`nu/ky/x.json` typed in /tmp with `--root nu/requests`), is that file (refused as outside).
+  if (!inside) return explicit || (existsAsWritten(abs) && !existsAsWritten(path.join(rootAbs, given))) ? abs : given;
   const fromCwd = rel === "" ? "." : rel.split(path.sep).join("/");
   if (fromCwd === given || explicit) return fromCwd;
   if (!existsAsWritten(abs) && existsAsWritten(path.join(rootAbs, given))) return given;
   return fromCwd;
+}
+
+/**
+ * The path of a `--path` value as pasted: a printed location's `:line` or `:start-end` is dropped
+ * (`--path` chooses files, not lines), then {@link pathForRoot}.
+ */
+export function pathOptionForRoot(given: string, root: string, cwd: string = process.cwd()): string {
+  const { path: file } = parseLocation(given, (p) => existsAsWritten(path.resolve(cwd, p)) || existsAsWritten(path.resolve(cwd, root, p)));
+  return pathForRoot(file, root, cwd);
 }
 
 /**

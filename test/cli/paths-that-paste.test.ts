@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLocation, pathForRoot } from "../../src/cli/locations.js";
+import { parseLocation, pathForRoot, pathOptionForRoot } from "../../src/cli/locations.js";
 import { gitWorkTreeTop } from "../../src/paths.js";
 import { runCli } from "./run-cli.js";
 
@@ -45,6 +45,17 @@ describe("locations", () => {
     expect(pathForRoot(path.join(repo, "pkg", "tool.py"), repo, cwd)).toBe("pkg/tool.py");
     expect(pathForRoot("pkg/tool.py", repo, base)).toBe("pkg/tool.py"); // repository-relative from elsewhere
     expect(pathForRoot("../outside.py", repo, repo)).toBe(path.join(base, "outside.py")); // left to the workspace to refuse
+    // Outside the root and existing only as the current folder reads it: that file (refused), not a repository path.
+    expect(pathForRoot("outside.py", repo, base)).toBe(path.join(base, "outside.py"));
+    expect(pathForRoot("missing.py", repo, base)).toBe("missing.py");
+  });
+
+  it("drops a pasted location's line numbers from a --path value", () => {
+    const cwd = path.join(repo, "pkg");
+    expect(pathOptionForRoot("sub/mod.py:40", repo, cwd)).toBe("pkg/sub/mod.py");
+    expect(pathOptionForRoot("pkg/tool.py:1-2", repo, base)).toBe("pkg/tool.py");
+    expect(pathOptionForRoot(`${path.join(repo, "pkg", "tool.py")}:2`, repo, cwd)).toBe("pkg/tool.py");
+    expect(pathOptionForRoot("sub", repo, cwd)).toBe("pkg/sub");
   });
 
   it("finds the work tree's top from a folder inside it, and nothing outside one", () => {
@@ -86,6 +97,22 @@ describe("codecite read and --path with pasted locations", () => {
     const r = await runCli(["symbol", "tool", "--path", ".", "--json"], { cwd: path.join(repo, "pkg") });
     expect(r.code).toBe(0);
     expect(lines(r.stdout)).toEqual(["pkg/tool.py:1-2"]);
+  });
+
+  it("--path accepts a pasted location with its line (symbol, search)", async () => {
+    const sym = await runCli(["symbol", "tool", "--path", "tool.py:1", "--json"], { cwd: path.join(repo, "pkg") });
+    expect(sym.code).toBe(0);
+    expect(lines(sym.stdout)).toEqual(["pkg/tool.py:1-2"]);
+    const found = await runCli(["search", "line_40", "--path", "pkg/sub/mod.py:40-41", "--json", "--root", repo], { cwd: base });
+    expect(found.code).toBe(0);
+    expect(lines(found.stdout)).toEqual(["pkg/sub/mod.py:40-40"]);
+  });
+
+  it("a file outside the root named relative to the current folder is OUTSIDE_ROOT, not NOT_FOUND", async () => {
+    const r = await runCli(["read", "outside.py", "--json", "--root", repo], { cwd: base });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe("OUTSIDE_ROOT");
+    expect(r.stdout + r.stderr).not.toContain("secret");
   });
 
   it("a location outside the root is OUTSIDE_ROOT, and nothing of it is printed", async () => {
