@@ -23,6 +23,9 @@ const THINKING_PREFIX = "thinking: ";
 /** Notices whose message also ends the answer (`[codecite] …` notes). */
 const ANSWER_NOTES: ReadonlySet<string> = new Set(["max_steps", "timeout", "calls_cut", "length", "context"]);
 
+/** The stdout line between an answer whose citations failed the check and the model's second answer. */
+export const REASK_SEPARATOR = "[codecite] some citations above failed the check; the model's corrected answer follows:";
+
 /** What an `AskEventPrinter` shows. */
 export interface AskEventOptions {
   /** Write answer text to stdout (false with `--json`). */
@@ -121,6 +124,13 @@ export class AskEventPrinter {
       case "notice":
         // These notes end the answer itself; on stdout they would be said twice.
         if (ANSWER_NOTES.has(e.reason) && this.#opts.streamAnswer) return;
+        // The model answers again after a failed citation check: on stdout, a line between the
+        // two answers says which is which (else they read as one; the notice itself is on stderr).
+        if (e.reason === "reask" && this.#opts.streamAnswer && this.#wroteAnswer) {
+          this.#endThinkingLine();
+          this.#endAnswerLine();
+          process.stdout.write(`\n${REASK_SEPARATOR}\n\n`);
+        }
         if (e.reason === "toolshim_on" && this.#opts.shimAnnounced === true) return;
         this.#log(`${c.yellow("codecite:")} ${visibleText(e.message)}`);
         return;

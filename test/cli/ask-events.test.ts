@@ -4,7 +4,7 @@
  * one transcript, in write order, as a terminal would show them.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AskEventPrinter } from "../../src/cli/ask-events.js";
+import { AskEventPrinter, REASK_SEPARATOR } from "../../src/cli/ask-events.js";
 
 let transcript: string;
 let stdout: string;
@@ -32,6 +32,22 @@ afterEach(() => {
 const step = { tool: "find_importers", arguments: { module_name: "m" }, ok: true, total: 1, ms: 5, recovered_by: "native" as const };
 
 describe("AskEventPrinter", () => {
+  it("a re-ask after a failed citation check puts a line between the two answers on stdout", () => {
+    const p = new AskEventPrinter({ streamAnswer: true, progress: false, verbose: false });
+    p.onEvent({ type: "content", delta: "It is hashed with bcrypt (auth.py:700)." });
+    p.onEvent({ type: "turn_end", tool_calls: 0 });
+    p.onEvent({ type: "notice", reason: "reask", message: "some citations failed the check; asking the model once more" });
+    p.onEvent({ type: "content", delta: "It is hashed with sha256 (auth.py:12)." });
+    p.finish();
+    expect(stdout).toBe(`It is hashed with bcrypt (auth.py:700).\n\n${REASK_SEPARATOR}\n\nIt is hashed with sha256 (auth.py:12).\n`);
+    expect(stderr).toBe("codecite: some citations failed the check; asking the model once more\n");
+    // With --json nothing is streamed, so there is nothing to separate.
+    stdout = "";
+    const json = new AskEventPrinter({ streamAnswer: false, progress: false, verbose: false });
+    json.onEvent({ type: "notice", reason: "reask", message: "again" });
+    expect(stdout).toBe("");
+  });
+
   it("--verbose says when older tool results were compacted to fit the context", () => {
     const p = new AskEventPrinter({ streamAnswer: true, progress: true, verbose: true });
     p.onEvent({
