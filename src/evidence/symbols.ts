@@ -299,6 +299,8 @@ async function mentioning(
   caseInsensitive = false,
 ): Promise<Set<string> | undefined | "stale"> {
   const unlisted: string[] = [];
+  // Awaited below only when the prefilter succeeds; its own rejection must not go unhandled.
+  if (scope instanceof Promise) scope.catch(() => undefined);
   const under = scope instanceof Promise ? undefined : scope.under;
   // The whole tree's source files (the snapshot's list): the answer is remembered across queries.
   const whole = scope instanceof Promise || (scope.fromSnapshot && scope.under === undefined);

@@ -229,6 +229,10 @@ export async function rememberedMentions(
   needles: Needles,
   opts: { endings?: readonly string[]; signal?: AbortSignal; complete?: boolean | Promise<boolean>; unlisted?: string[] } = {},
 ): Promise<Set<string> | undefined> {
+  // Inputs still pending may reject after another step failed first (the ignore-file check
+  // refusing a FIFO rejects both ripgrep's run and the tree walk): the caller gets the first
+  // error, and the other rejection must not go unhandled (it would end the process).
+  for (const pending of [files, opts.complete]) if (pending instanceof Promise) pending.catch(() => undefined);
   const literals = [...new Set(needles.literals.filter((l) => l !== ""))].sort();
   const patterns = [...new Set(needles.patterns ?? [])].sort();
   if (literals.length === 0 && patterns.length === 0) {
