@@ -197,7 +197,8 @@ ${MARK}
 // A query command compiles the tree-sitter grammars' WebAssembly with V8's baseline compiler only
 // (--liftoff-only, https://v8.dev/docs/wasm-compilation-pipeline): the optimizing tier-up of a
 // grammar's lexer costs a one-shot command more than it saves. Set before the query bundle is
-// compiled, so its code cache is made and checked under the same flags.
+// compiled, so its code cache is made and checked under the same flags. \`doctor\` too: its grammar
+// check compiles every grammar once to parse a few lines (all of them: about 8 s of CPU with tier-up).
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = createRequire(import.meta.url)("./launch.cjs");
@@ -205,6 +206,9 @@ const command = process.argv[2];
 if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   setFlagsFromString("--liftoff-only");
   runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
-} else await import("./all.js");
+} else {
+  if (command === "doctor") setFlagsFromString("--liftoff-only");
+  await import("./all.js");
+}
 `,
 );
