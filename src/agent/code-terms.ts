@@ -105,17 +105,25 @@ const CHINESE_CODE_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["權限", "permission"], ["权限", "permission"],
 ];
 
-/** The English words of the Chinese code words a text contains (see {@link CHINESE_CODE_WORDS}). */
-export function chineseCodeWords(text: string): string[] {
+/**
+ * The English words of the Chinese words of `table` that a text contains, in table order; a
+ * longer entry listed first consumes its text, so a shorter one inside it is not counted again.
+ */
+function englishOf(text: string, table: readonly (readonly [string, string])[]): string[] {
   if (!/[\u3400-\u9fff]/.test(text)) return [];
   const out: string[] = [];
   let rest = text;
-  for (const [zh, en] of CHINESE_CODE_WORDS) {
+  for (const [zh, en] of table) {
     if (!rest.includes(zh)) continue;
     out.push(en);
     rest = rest.split(zh).join(" ");
   }
   return out;
+}
+
+/** The English words of the Chinese code words a text contains (see {@link CHINESE_CODE_WORDS}). */
+export function chineseCodeWords(text: string): string[] {
+  return englishOf(text, CHINESE_CODE_WORDS);
 }
 
 /**
@@ -188,15 +196,7 @@ const CHINESE_OPERATION_WORDS: ReadonlyArray<readonly [string, string]> = [
 
 /** The English operation verbs of the Chinese operation verbs a text contains (see {@link CHINESE_OPERATION_WORDS}). */
 export function chineseOperationVerbs(text: string): string[] {
-  if (!/[\u3400-\u9fff]/.test(text)) return [];
-  const out: string[] = [];
-  let rest = text;
-  for (const [zh, en] of CHINESE_OPERATION_WORDS) {
-    if (!rest.includes(zh)) continue;
-    out.push(en);
-    rest = rest.split(zh).join(" ");
-  }
-  return out;
+  return englishOf(text, CHINESE_OPERATION_WORDS);
 }
 
 /**
