@@ -24,6 +24,9 @@ export class HttpStatusError extends Error {
 const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Options of {@link postLines}. */
+/** The message of the error for a reply that began and broke off before its end. */
+export const REPLY_CUT_SHORT = "the reply was cut short";
+
 export interface PostLinesOptions {
   headers?: Record<string, string>;
   /** Aborts the request; the promise rejects with the signal's reason. */
@@ -142,7 +145,7 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
         // A reply cut short: an `ECONNRESET` error (and no `end`).
         res.on("error", fail);
         res.on("close", () => {
-          if (!res.complete) fail(Object.assign(new Error("the reply was cut short"), { code: "ECONNRESET" }));
+          if (!res.complete) fail(Object.assign(new Error(REPLY_CUT_SHORT), { code: "ECONNRESET" }));
         });
       },
     );

@@ -15,7 +15,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
-import { HttpStatusError, postLines } from "./http-lines.js";
+import { HttpStatusError, postLines, REPLY_CUT_SHORT } from "./http-lines.js";
 import { AddressError, normalizeHttpBaseURL, redactCredentials, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
 import {
@@ -167,9 +167,6 @@ export function toWireMessages(messages: readonly Message[]): WireMessage[] {
   });
   return out;
 }
-
-/** The message of a reply cut short (a broken stream, not an unreachable server), as `postLines` words it. */
-const CUT_SHORT = "the reply was cut short";
 
 /**
  * Server-sent events read line by line (HTML Living Standard, "Server-sent events",
@@ -399,7 +396,7 @@ export class OpenAIProvider implements Provider {
     if (err instanceof DOMException && err.name === "TimeoutError") return new APIConnectionTimeoutError();
     const code = (err as { code?: unknown }).code;
     // A reply that began and broke off (Node's `aborted` for a reply cut mid-body): a broken stream.
-    if (replied || (err instanceof Error && (err.message === "aborted" || err.message === CUT_SHORT))) return new Error(CUT_SHORT);
+    if (replied || (err instanceof Error && (err.message === "aborted" || err.message === REPLY_CUT_SHORT))) return new Error(REPLY_CUT_SHORT);
     // No reply at all (refused, reset before the reply, unknown name): the server cannot be reached.
     if (err instanceof Error && typeof code === "string") return new APIConnectionError({ cause: err });
     return err;
