@@ -291,12 +291,12 @@ describe("OllamaProvider.chat streamed over node:http", () => {
     expect(raw.connections()).toBe(1);
   });
 
-  it("a kept-alive connection the server dropped is replaced: the request is sent once more on a new one", async () => {
+  /** A server that answers "ok" and closes each connection when its second request arrives. */
+  const closingEverySecondRequest = () => {
     const served = new WeakMap<object, number>();
-    raw = await rawServer((res) => {
+    return rawServer((res) => {
       const n = (served.get(res.socket!) ?? 0) + 1;
       served.set(res.socket!, n);
-      // The second request on a connection finds it closed (the server's idle timeout raced it).
       if (n === 2) {
         res.socket!.destroy();
         return;
@@ -304,6 +304,11 @@ describe("OllamaProvider.chat streamed over node:http", () => {
       res.writeHead(200, { "content-type": "application/x-ndjson" });
       res.end(`${part("ok")}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true })}\n`);
     });
+  };
+
+  it("a kept-alive connection the server dropped is replaced: the request is sent once more on a new one", async () => {
+    // The second request on a connection finds it closed (the server's idle timeout raced it).
+    raw = await closingEverySecondRequest();
     const p = new OllamaProvider({ host: raw.host });
     for (let i = 0; i < 2; i++) {
       const turn = await p.chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} });
@@ -314,18 +319,8 @@ describe("OllamaProvider.chat streamed over node:http", () => {
   });
 
   it("the resend goes on a connection of its own, not on another pooled one the server closed too (after an idle spell)", async () => {
-    const served = new WeakMap<object, number>();
-    raw = await rawServer((res) => {
-      const n = (served.get(res.socket!) ?? 0) + 1;
-      served.set(res.socket!, n);
-      // Every connection's second request finds it closed: both pooled connections went idle.
-      if (n === 2) {
-        res.socket!.destroy();
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/x-ndjson" });
-      res.end(`${part("ok")}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true })}\n`);
-    });
+    // Every connection's second request finds it closed: both pooled connections went idle.
+    raw = await closingEverySecondRequest();
     const p = new OllamaProvider({ host: raw.host });
     const ask = () => p.chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} });
     // Two at once: the pool keeps two connections.
