@@ -35,9 +35,10 @@ import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
 /**
  * Why a file has no facts: read refused (`binary`, `too_large`, `denied`, `unreadable`),
- * `no_parser`, `too_deep` (syntax tree deeper than `MAX_SYNTAX_DEPTH` of `tree-sitter.ts`), `parse_failed`.
+ * `no_parser`, `too_deep` (syntax tree deeper than `MAX_SYNTAX_DEPTH` of `tree-sitter.ts`), `too_slow`
+ * (the parse passed its time limit, `ParseTimeoutError` of `tree-sitter.ts`), `parse_failed`.
  */
-export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "too_deep" | "parse_failed";
+export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" | "no_parser" | "too_deep" | "too_slow" | "parse_failed";
 
 /**
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
@@ -335,17 +336,19 @@ export async function loadFacts(
 }
 
 /**
- * The facts `parse` gives, or, when the tree was refused as nested too deeply (in-process or in a
- * parse worker, whose errors keep their `name`), facts marked `skipped: "too_deep"` with empty
- * lists, which the fact cache keeps like any facts: an unchanged file of that kind is then never
- * parsed again (parsing one can take seconds, and every query would pay it).
+ * The facts `parse` gives, or, when the tree was refused as nested too deeply or the parse passed
+ * its time limit (in-process or in a parse worker, whose errors keep their `name`), facts marked
+ * `skipped: "too_deep"` / `"too_slow"` with empty lists, which the fact cache keeps like any facts:
+ * an unchanged file of that kind is then never parsed again (parsing one can take seconds, and
+ * every query would pay it).
  */
 async function parseOrRefuse(parse: () => Promise<FileFacts>): Promise<FileFacts> {
   try {
     return await parse();
   } catch (error) {
-    if (failureReason(error) !== "too_deep") throw error;
-    return { symbols: [], imports: [], references: { uses: [], bindings: [], classes: [] }, skipped: "too_deep" };
+    const reason = failureReason(error);
+    if (reason !== "too_deep" && reason !== "too_slow") throw error;
+    return { symbols: [], imports: [], references: { uses: [], bindings: [], classes: [] }, skipped: reason };
   }
 }
 
@@ -353,6 +356,7 @@ async function parseOrRefuse(parse: () => Promise<FileFacts>): Promise<FileFacts
 function failureReason(error: unknown): FactsSkipReason {
   if (error instanceof ReadRefused) return error.reason;
   if (error instanceof Error && error.name === "SyntaxTooDeepError") return "too_deep";
+  if (error instanceof Error && error.name === "ParseTimeoutError") return "too_slow";
   return "parse_failed";
 }
 
@@ -365,6 +369,7 @@ export function describeFactsSkips(facts: FactsMap): string | undefined {
     ["denied", "denied"],
     ["unreadable", "unreadable"],
     ["too_deep", "nested too deeply to analyse"],
+    ["too_slow", "too slow to parse"],
     ["parse_failed", "failed to parse"],
   ];
   const parts = words.filter(([k]) => (c[k] ?? 0) > 0).map(([k, w]) => `${c[k]} ${w}`);

@@ -57,16 +57,51 @@ async function loadGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<Language> 
 }
 
 /**
+ * Wall-clock limit of one parse in ms (10 s), unless `CODECITE_PARSE_TIME_LIMIT_MS` (a positive
+ * number) sets another. Ordinary code parses at hundreds of KB per second even on a loaded machine
+ * (a 1 MB minified bundle: about 1 s idle), so a 1 MiB file (the workspace's size limit) stays far
+ * below it; text made to drive the parser into error recovery on deep stacks (thousands of open
+ * brackets, ambiguous generics) parses at tens of KB per second and is cut.
+ */
+const PARSE_TIME_LIMIT_MS = 10_000;
+
+/** The parse time limit in force: `CODECITE_PARSE_TIME_LIMIT_MS` when it is a positive number, else {@link PARSE_TIME_LIMIT_MS}. */
+function parseTimeLimitMs(): number {
+  const set = Number(process.env.CODECITE_PARSE_TIME_LIMIT_MS);
+  return Number.isFinite(set) && set > 0 ? set : PARSE_TIME_LIMIT_MS;
+}
+
+/** {@link parseSource} gave up after the parse time limit (its `name` survives the parse pool). */
+export class ParseTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`parsing took longer than ${limitMs} ms`);
+    this.name = "ParseTimeoutError";
+  }
+}
+
+/**
  * Parses `source` with the grammar of `lang`. The caller owns the tree and must call
  * `tree.delete()` (or use {@link withTree}). Rows of the tree are 0-based and count `\n` only.
- * @throws Error when the grammar cannot be loaded or the parser gives up (no tree).
+ * The parse is cancelled after the parse time limit ({@link PARSE_TIME_LIMIT_MS}): tree-sitter
+ * calls the `progressCallback` of its parse options every 100 parse operations and stops when it
+ * returns true (web-tree-sitter `ParseOptions`; tree-sitter `ts_parser_parse_with_options`), and
+ * the parser is then reset so that the next parse starts afresh.
+ * @throws ParseTimeoutError past the time limit; Error when the grammar cannot be loaded or the
+ *   parser gives up (no tree).
  */
 export async function parseSource(lang: Pick<LanguageSpec, "wasm" | "id">, source: string): Promise<Tree> {
   const language = await loadGrammar(lang);
   parser ??= new Parser();
   parser.setLanguage(language);
-  const tree = parser.parse(source);
-  if (tree === null) throw new Error(`tree-sitter could not parse this ${lang.id} source`);
+  const limitMs = parseTimeLimitMs();
+  const deadline = performance.now() + limitMs;
+  let late = false;
+  const tree = parser.parse(source, null, { progressCallback: () => (late = performance.now() > deadline) });
+  if (tree === null) {
+    parser.reset();
+    if (late) throw new ParseTimeoutError(limitMs);
+    throw new Error(`tree-sitter could not parse this ${lang.id} source`);
+  }
   return tree;
 }
 
@@ -189,7 +224,8 @@ function addLongLineColumns(root: Tree["rootNode"], source: string, symbols: Sym
  * with `lang.references.extract` when the language has reference rules (one parse for both; the uses
  * cost more than the rest together, so queries that need no references leave them out).
  * @throws SyntaxTooDeepError when the tree is deeper than {@link MAX_SYNTAX_DEPTH} (extraction
- *   would be superlinear); Error when the parser gives up.
+ *   would be superlinear); ParseTimeoutError when the parse takes longer than its time limit;
+ *   Error when the parser gives up.
  */
 export function extractFacts(lang: LanguageSpec, source: string, opts: { references?: boolean } = {}): Promise<FileFacts> {
   const references = opts.references ?? true;

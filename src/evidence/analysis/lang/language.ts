@@ -79,9 +79,10 @@ export interface FileFacts {
    * Optional (additive): set when the file was parsed and refused as nested too deeply
    * (`SyntaxTooDeepError` of `tree-sitter.ts`); the lists are then empty. Kept in the fact cache
    * like any facts, so an unchanged file is not parsed again by every later query (a parse of such
-   * a file can take seconds); `loadFacts` counts it as skipped `too_deep`.
+   * a file can take seconds); `loadFacts` counts it as skipped `too_deep`. `too_slow` (additive):
+   * the parse passed its time limit (`ParseTimeoutError` of `tree-sitter.ts`), kept the same way.
    */
-  skipped?: "too_deep";
+  skipped?: "too_deep" | "too_slow";
 }
 
 /**
