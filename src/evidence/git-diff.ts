@@ -55,7 +55,7 @@
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import { checkObjectStores, refuseStore } from "./git-store.js";
+import { checkObjectStores, readGitFile, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
@@ -549,7 +549,7 @@ async function checkRepoOwnership(
   // A linked worktree: <common>/worktrees/<name>, whose `gitdir` file names <top>/.git.
   if (path.dirname(gitDir) === path.join(common, "worktrees")) {
     try {
-      const back = (await fsp.readFile(path.join(gitDir, "gitdir"), "utf8")).trim();
+      const back = (await readGitFile(path.join(gitDir, "gitdir"), "the worktree's gitdir file"))?.trim() ?? "";
       const backReal = await fsp.realpath(path.resolve(gitDir, back));
       const ours = await fsp.realpath(path.join(top, ".git"));
       if (backReal === ours) return ok;

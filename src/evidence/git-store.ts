@@ -19,7 +19,7 @@
  * `sandbox/spawn.ts` drops every `GIT_*`).
  */
 import type { Dirent } from "node:fs";
-import { promises as fsp } from "node:fs";
+import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./evidence.js";
 import { isInside } from "../paths.js";
@@ -52,6 +52,54 @@ function within(real: string, allowed: AllowedRoots): boolean {
 function shown(abs: string, allowed: AllowedRoots): string {
   const base = allowed.find((a) => isInside(abs, a));
   return base === undefined ? "a path outside the work tree" : path.relative(base, abs).split(path.sep).join("/") || ".";
+}
+
+/** Largest git bookkeeping file read (an alternates list, a gitlink, a worktree's `gitdir`). */
+const MAX_GIT_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text of a small git bookkeeping file, read only when it is a regular file of at most
+ * {@link MAX_GIT_FILE_BYTES}: a FIFO there (an unpacked archive can hold one) would block the
+ * read, and with it a thread of Node's file-system pool, for ever; a device such as `/dev/zero`
+ * would never end. The type is checked before the open (opening some devices acts on them), the
+ * open does not wait for a FIFO's writer (`O_NONBLOCK`), and the opened descriptor is checked again.
+ * @returns `undefined` when the file does not exist or cannot be read.
+ * @throws ToolError `UNSUPPORTED` for a file that is not regular or is too big; `shownAs` names it
+ *   (repository-relative).
+ */
+export async function readGitFile(file: string, shownAs: string): Promise<string | undefined> {
+  const refuse = (why: string) =>
+    new ToolError(
+      "UNSUPPORTED",
+      `read_git_diff refuses this repository: ${shownAs} ${why}`,
+      "Git's own files are read only when they are regular files of ordinary size; use search_code or read_evidence instead.",
+    );
+  const notRegular = () => refuse("is not a regular file (a FIFO, socket or device)");
+  try {
+    if (!(await fsp.stat(file)).isFile()) throw notRegular();
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    return undefined;
+  }
+  let handle;
+  try {
+    handle = await fsp.open(file, fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw notRegular();
+    if (st.size > MAX_GIT_FILE_BYTES) throw refuse(`is larger than ${MAX_GIT_FILE_BYTES} bytes`);
+    const buf = Buffer.alloc(st.size);
+    const { bytesRead } = await handle.read(buf, 0, st.size, 0);
+    return buf.subarray(0, bytesRead).toString("utf8");
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }
 
 async function realOrUndefined(p: string): Promise<string | undefined> {
@@ -99,16 +147,12 @@ async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]):
 }
 
 /** The entries of an alternates file (`#` comments and blank lines dropped), resolved against `objects`. */
-async function alternatesOf(objects: string): Promise<{ file: string; entries: string[] }[]> {
+async function alternatesOf(allowed: AllowedRoots, objects: string): Promise<{ file: string; entries: string[] }[]> {
   const out: { file: string; entries: string[] }[] = [];
   for (const name of ["alternates", "http-alternates"]) {
     const file = path.join(objects, "info", name);
-    let text: string;
-    try {
-      text = await fsp.readFile(file, "utf8");
-    } catch {
-      continue;
-    }
+    const text = await readGitFile(file, shown(file, allowed));
+    if (text === undefined) continue;
     const entries = text
       .split("\n")
       .map((l) => l.trim())
@@ -127,7 +171,7 @@ async function alternatesOf(objects: string): Promise<{ file: string; entries: s
  */
 async function checkAlternates(allowed: AllowedRoots, objects: string, depth = 0): Promise<string[]> {
   const found: string[] = [];
-  for (const { file, entries } of await alternatesOf(objects)) {
+  for (const { file, entries } of await alternatesOf(allowed, objects)) {
     for (const entry of entries) {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) throw refuseStore(`${shown(file, allowed)} names a remote object store`);
       const real = await realOrUndefined(path.resolve(objects, entry));
@@ -146,7 +190,7 @@ async function checkAlternates(allowed: AllowedRoots, objects: string, depth = 0
  * the `gitdir: <path>` line of a gitlink file (relative to the submodule). `undefined` when the
  * submodule is not checked out (no `.git`). A gitlink that cannot be resolved gives `null`.
  */
-async function submoduleGitDir(workDir: string): Promise<string | null | undefined> {
+async function submoduleGitDir(workDir: string, shownAs: string): Promise<string | null | undefined> {
   const dotGit = path.join(workDir, ".git");
   let st;
   try {
@@ -155,12 +199,8 @@ async function submoduleGitDir(workDir: string): Promise<string | null | undefin
     return undefined;
   }
   if (st.isDirectory() || st.isSymbolicLink()) return (await realOrUndefined(dotGit)) ?? null;
-  let text: string;
-  try {
-    text = await fsp.readFile(dotGit, "utf8");
-  } catch {
-    return null;
-  }
+  const text = await readGitFile(dotGit, shownAs);
+  if (text === undefined) return null;
   const m = /^gitdir: *(.+?)\s*$/m.exec(text);
   if (!m?.[1]) return null;
   return (await realOrUndefined(path.resolve(workDir, m[1]))) ?? null;
@@ -178,7 +218,7 @@ export async function checkObjectStores(top: string, gitDir: string, common: str
   const allowed: AllowedRoots = [...new Set([top, gitDir, common])];
   const dirs = [gitDir, common];
   for (const sub of gitlinks) {
-    const dir = await submoduleGitDir(path.join(top, ...sub.split("/")));
+    const dir = await submoduleGitDir(path.join(top, ...sub.split("/")), `${sub}/.git`);
     if (dir === undefined) continue;
     if (dir === null || !within(dir, allowed)) throw refuseStore(`the submodule ${sub} names a git directory outside the work tree`);
     dirs.push(dir);

@@ -6,6 +6,7 @@
  * Every outside secret contains `TOPSECRET`; no host path may appear in an error.
  */
 import { noteOf } from "../helpers/note.js";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,6 +162,36 @@ describe("submodules (gitlinks)", () => {
     const res = await readGitDiff(await Workspace.open(r), d());
     expect(res.evidence).toEqual([]);
     expect(noteOf(res)).toMatch(/^No changes/);
+  });
+});
+
+describe("git's own files that are not regular files", () => {
+  // A FIFO (an unpacked archive can hold one) blocked the read of codecite's store check, and a
+  // thread of Node's file-system pool with it, for ever: `diff` never answered.
+  it("a FIFO or an oversized file where the store check reads git's bookkeeping is refused, not waited on", async () => {
+    for (const name of ["alternates", "http-alternates"]) {
+      const r = repo(`fifo-${name}`);
+      execFileSync("mkfifo", [path.join(r, ".git/objects/info", name)]);
+      await expectRefused(r, d(), "UNSUPPORTED", new RegExp(`^read_git_diff refuses this repository: \\.git/objects/info/${name} is not a regular file`));
+    }
+    const big = repo("big-alternates");
+    writeFileSync(path.join(big, ".git/objects/info/alternates"), "# padding\n".repeat(200_000));
+    await expectRefused(big, d(), "UNSUPPORTED", /\.git\/objects\/info\/alternates is larger than 1048576 bytes/);
+    const r = repo("fifo-gitlink");
+    mkdirSync(path.join(r, "sub"));
+    git(r, "update-index", "--add", "--cacheinfo", `160000,${otherSha},sub`);
+    git(r, "commit", "-qm", "add sub");
+    execFileSync("mkfifo", [path.join(r, "sub/.git")]);
+    await expectRefused(r, d(), "UNSUPPORTED", /sub\/\.git is not a regular file/);
+  });
+
+  it("a linked worktree whose gitdir file is a FIFO is refused", async () => {
+    const main = repo("wt-main");
+    git(main, "worktree", "add", "-q", path.join(w, "wt-linked"));
+    const entry = path.join(main, ".git/worktrees/wt-linked/gitdir");
+    rmSync(entry);
+    execFileSync("mkfifo", [entry]);
+    await expectRefused(path.join(w, "wt-linked"), d(), "UNSUPPORTED", /worktree entry of another repository/);
   });
 });
 
