@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDeniedPath } from "../../src/evidence/sandbox/deny-list.js";
 import { splitLines } from "../../src/evidence/sandbox/text-file.js";
-import { SkippedFileError, Workspace, describeSkipped } from "../../src/evidence/sandbox/workspace.js";
+import { SkippedFileError, Workspace, describeSkipped, kBeforeOpen } from "../../src/evidence/sandbox/workspace.js";
 import { git } from "../helpers/git.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 import { type Settleable, toolOutcome } from "../helpers/tool-error.js";
@@ -130,8 +131,9 @@ describe("Workspace.resolve", () => {
       rel: "src/alias.ts",
       abs: path.join(root, "src/a.ts"),
       isDirectory: false,
+      isFile: true,
     });
-    expect(await ws.resolve("src")).toEqual({ rel: "src", abs: path.join(root, "src"), isDirectory: true });
+    expect(await ws.resolve("src")).toEqual({ rel: "src", abs: path.join(root, "src"), isDirectory: true, isFile: false });
     expect(await codeOf(ws.resolve("linked-out/secret.txt"))).toBe("OUTSIDE_ROOT");
     expect(await codeOf(ws.resolve("src/missing.ts"))).toBe("NOT_FOUND");
   });
@@ -207,6 +209,35 @@ describe("Workspace.readText", () => {
     expect(await codeOf(ws.readText("config/server.pem"))).toBe("DENIED");
     execFileSync("mkfifo", [path.join(root, "pipe")]);
     expect(await codeOf(ws.readText("pipe"))).toBe("INVALID_ARGUMENT");
+  });
+
+  it("refuses sockets and devices with a typed error, before opening them", async () => {
+    // A socket cannot be opened (ENXIO: it was an INTERNAL error); opening a device can act on it.
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, "sock.py"), resolve));
+    const special = ["sock.py"];
+    if (process.getuid?.() === 0) {
+      execFileSync("mknod", [path.join(root, "zero.py"), "c", "1", "5"]);
+      special.push("zero.py");
+    }
+    try {
+      const ws = await Workspace.open(root);
+      const opened: string[] = [];
+      ws[kBeforeOpen] = (abs) => void opened.push(abs);
+      for (const name of special) {
+        const o = await toolOutcome(() => ws.readText(name));
+        expect([o.code, o.message]).toEqual(["INVALID_ARGUMENT", `${name} is not a regular file`]);
+      }
+      expect(opened).toEqual([]);
+      // Through a link inside the root, the same.
+      symlinkSync("sock.py", path.join(root, "sock-link.py"));
+      expect((await toolOutcome(() => ws.readText("sock-link.py"))).message).toBe("sock-link.py is not a regular file");
+      expect(opened).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(path.join(root, "zero.py"), { force: true });
+      rmSync(path.join(root, "sock-link.py"), { force: true });
+    }
   });
 });
 

@@ -157,6 +157,11 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+/** `INVALID_ARGUMENT`: `rel` is a FIFO, socket or device, which is never read. */
+function notRegularFile(rel: string): ToolError {
+  return new ToolError("INVALID_ARGUMENT", `${rel} is not a regular file`, "Pass the path of a regular text file.");
+}
+
 /** Maps a file-system error for `rel` to a typed tool error (each with a hint). */
 export function fsError(err: unknown, rel: string): ToolError {
   if (err instanceof ToolError) return err;
@@ -173,6 +178,8 @@ export function fsError(err: unknown, rel: string): ToolError {
     case "EACCES":
     case "EPERM":
       return new ToolError("DENIED", `permission denied: ${shown}`, "This file cannot be read; try another file.");
+    case "ENXIO": // a socket, or a device with nothing behind it
+      return notRegularFile(shown);
     case "EISDIR":
       return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, advice`Pass a file path, or ${{ kind: "search_folder" }}.`);
     default:
@@ -320,10 +327,11 @@ export class Workspace {
   /**
    * {@link normalize}, then the real path: it must exist and lie inside the root, and its
    * repository-relative real path must not be denied either (a symlink to `.env` is denied).
-   * `rel` is the normalized requested path; `abs` the real absolute path.
+   * `rel` is the normalized requested path; `abs` the real absolute path; `isFile` is false for a
+   * folder and for a FIFO, socket or device.
    * @throws ToolError `INVALID_ARGUMENT`, `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`.
    */
-  async resolve(p: string): Promise<{ rel: string; abs: string; isDirectory: boolean }> {
+  async resolve(p: string): Promise<{ rel: string; abs: string; isDirectory: boolean; isFile: boolean }> {
     const rel = this.normalize(p);
     const joined = rel === "" ? this.root : path.join(this.root, ...rel.split("/"));
     let real: string;
@@ -349,7 +357,7 @@ export class Workspace {
     } catch (err) {
       throw fsError(err, rel);
     }
-    return { rel, abs: real, isDirectory: st.isDirectory() };
+    return { rel, abs: real, isDirectory: st.isDirectory(), isFile: st.isFile() };
   }
 
   /**
@@ -476,6 +484,9 @@ export class Workspace {
     if (r.isDirectory) {
       throw new ToolError("INVALID_ARGUMENT", `${r.rel === "" ? "." : r.rel} is a directory, not a file`, "Pass a file path.");
     }
+    // Never opened: opening a device can act on it (a watchdog device starts its timer), and a
+    // socket cannot be opened at all (ENXIO).
+    if (!r.isFile) throw notRegularFile(r.rel);
     await this[kBeforeOpen]?.(r.abs);
     let handle: FileHandle;
     try {
@@ -490,9 +501,7 @@ export class Workspace {
     try {
       const st = await handle.stat();
       await this.verifyOpened(handle, r.abs, st, r.rel);
-      if (!st.isFile()) {
-        throw new ToolError("INVALID_ARGUMENT", `${r.rel} is not a regular file`, "Pass the path of a regular text file.");
-      }
+      if (!st.isFile()) throw notRegularFile(r.rel);
       if (st.nlink > 1 && !this.allowHardLinks) {
         this.skipped.denied++;
         throw hardLinkError(r.rel, st.nlink);
