@@ -453,6 +453,12 @@ function fence(text: string, i: number): Scan {
   return end >= text.length ? { hold: i } : { next: end };
 }
 
+/** How far before its resume point a scan may read (see `StreamFilter#window`): 200 for a construct's lead, 200 more for the patterns before the hold point. */
+const SCAN_REACH = 400;
+/** The scan window's length after trimming, and the length at which it is trimmed. */
+const WINDOW_KEEP = 512;
+const WINDOW_MAX = 1024;
+
 /**
  * Filters one streamed assistant message.
  *
@@ -462,6 +468,13 @@ function fence(text: string, i: number): Scan {
  */
 export class StreamFilter {
   #buffer = "";
+  /**
+   * The end of `#buffer` (its last WINDOW_KEEP to WINDOW_MAX characters): scanned instead of the
+   * whole buffer when every read of the scan falls inside it (see `#window`). Reading a string
+   * built by appending flattens it, which copies it whole: without the window, every push copied
+   * the whole message.
+   */
+  #recent = "";
   #emitted = "";
   #result: RecoverResult | undefined;
   #lastHold = -1;
@@ -501,6 +514,7 @@ export class StreamFilter {
     if (this.#result !== undefined) throw new Error("StreamFilter.push after end()");
     const base = this.#buffer.length;
     this.#buffer += delta;
+    this.#recent += delta;
     const facts = this.#facts;
     noteDelta(facts, delta, base);
     let from = 0;
@@ -513,9 +527,15 @@ export class StreamFilter {
       facts.leadDecided = false;
       this.#leadFrom = from;
     }
-    const scan = holdPoint(this.#buffer, from, this.#resume, this.#tools, facts, this.#structural);
-    this.#resume = scan.resume;
-    const hold = scan.hold;
+    const off = this.#window();
+    const text = off === 0 ? this.#buffer : this.#recent;
+    const scan =
+      off === 0
+        ? holdPoint(text, from, this.#resume, this.#tools, facts, this.#structural)
+        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off }, undefined);
+    if (this.#recent.length > WINDOW_MAX) this.#recent = this.#recent.slice(-WINDOW_KEEP);
+    this.#resume = scan.resume + off;
+    const hold = scan.hold + off;
     // The visible text depends only on the text before the hold point, which only grows.
     if (hold === this.#lastHold) return "";
     if (hold <= from && this.#emitted === "") {
@@ -530,11 +550,12 @@ export class StreamFilter {
       this.#rawEnd = from;
       this.#lastHold = from;
     }
-    const region = this.#lastHold >= from && hold > this.#lastHold ? this.#buffer.slice(this.#lastHold, hold) : undefined;
+    // `text` from `off` holds both slices when the scan was windowed (`#window` checked that `#lastHold` and `#rawEnd` are in it).
+    const region = this.#lastHold >= from && hold > this.#lastHold ? text.slice(this.#lastHold - off, hold - off) : undefined;
     this.#lastHold = hold;
     if (region !== undefined && this.#target !== undefined && isPlain(region)) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
-      const piece = this.#buffer.slice(this.#rawEnd, hold).trimEnd();
+      const piece = text.slice(this.#rawEnd - off, hold - off).trimEnd();
       const added = this.#target === "" ? piece.trimStart() : piece;
       this.#target += added;
       this.#rawEnd += piece.length;
@@ -549,6 +570,24 @@ export class StreamFilter {
       this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
     }
     return this.#advance(this.#target);
+  }
+
+  /**
+   * Where `#recent` starts in the buffer when this push's scan may read it instead of the whole
+   * buffer; 0 when it may not (or it is the whole buffer). Every read of the scan then falls in
+   * it: the scan starts at `#resume` and reads at most SCAN_REACH characters before it (a header
+   * token or a call name before a construct: 200; the hold point is then at most 200 before it,
+   * and the end-anchored marker and separator patterns read 200 before the hold point only when
+   * a `[`, `<`, `>`, `}` or `]` lies there, which the window excludes); the lead is decided; no
+   * structural pattern (it reads from the message's start) and no prefilled reasoning (the closer
+   * is looked for in the whole buffer); and the slices of `push` (from `#lastHold` and `#rawEnd`)
+   * are in it. The hold point is then the same as over the whole buffer.
+   */
+  #window(): number {
+    const off = this.#buffer.length - this.#recent.length;
+    if (off === 0 || this.#structural !== undefined || this.#prefilled || !this.#facts.leadDecided) return 0;
+    if (this.#resume < off + SCAN_REACH || this.#lastHold < off || this.#rawEnd < off) return 0;
+    return this.#facts.lastMarkup < off && this.#facts.lastCloseValue < off ? off : 0;
   }
 
   /** End of the message: returns the rest of the visible text. */

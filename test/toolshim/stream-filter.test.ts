@@ -167,6 +167,42 @@ describe("stream filter parity for shapes outside the corpus", () => {
   }
 });
 
+describe("stream filter parity for long messages (the scan reads the message's end once past its first kilobyte)", () => {
+  // Prose long enough that the filter scans only the end of its buffer, then markup that must
+  // still be held and recovered as in the non-streamed pipeline: with no tools offered (the
+  // windowed scan) and with tools (the whole buffer).
+  const prose = Array.from({ length: 60 }, (_, i) => `Line ${i}: the loader reads src/mod_${i}.py and returns the parsed value.\n`).join("");
+  const endings = [
+    '<tool_call>\n{"name": "search_code", "arguments": {"query": "load"}}\n</tool_call>',
+    '```json\n{"name": "search_code", "arguments": {"query": "load"}}\n```\nDone.',
+    "<think>\nWhich file holds it?\n</think>\nThe answer is in src/mod_3.py.",
+    'Action: search_code\nAction Input: {"query": "load"}',
+    'functions.search_code:0 <|tool_call_argument_begin|> {"query": "load"}',
+    '[TOOL_CALLS]search_code[ARGS]{"query": "load"}',
+    "Plain prose to the end, with `code` and a (parenthesis)",
+  ];
+  for (const ending of endings) {
+    for (const tools of [[], [{ name: "search_code" }]] as OfferedTool[][]) {
+      it(`${JSON.stringify(ending.slice(0, 30))}… after ${prose.length} characters of prose, ${tools.length} tools`, () => {
+        const text = `${prose}${ending}`;
+        const want = collapse(recoverDeterministic({ content: text }, tools).content);
+        const random = prng(7);
+        for (let round = 0; round < thorough(4, 12); round++) {
+          const chunks: string[] = [];
+          for (let at = 0; at < text.length; ) {
+            const next = Math.min(text.length, at + 1 + Math.floor(random() * (round % 2 === 0 ? 8 : 40)));
+            chunks.push(text.slice(at, next));
+            at = next;
+          }
+          const { shown, filter } = run(chunks, tools, false);
+          expect(collapse(shown), `chunking ${round}`).toBe(want);
+          expect(filter.text).toBe(text);
+        }
+      });
+    }
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
