@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { ProviderError } from "./types.js";
 
 /** A reply with a status outside 2xx: its status, content type and body (at most `ERROR_BODY_BYTES`). */
 export class HttpStatusError extends Error {
@@ -23,6 +24,20 @@ export class HttpStatusError extends Error {
 /** Most bytes of an error reply's body that are kept. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
+/**
+ * Longest line of a 2xx reply, in bytes (16 MiB). A streamed chunk of a chat is one line of a few
+ * hundred bytes; bytes without a line break wait in memory, so a server that never sends one
+ * would fill it until the process dies (and `codecite serve` with it, for every client).
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Most bytes of a 2xx reply, all lines together (256 MiB). The streamed text is kept (a turn's
+ * answer and reasoning), so a server that streams without end (reasoning that never stops) would
+ * fill memory before the request's time limit: a reply of 128K tokens is about 40 MB of NDJSON.
+ */
+const MAX_REPLY_BYTES = 256 * 1024 * 1024;
+
 /** Options of {@link postLines}. */
 /** The message of the error for a reply that began and broke off before its end. */
 export const REPLY_CUT_SHORT = "the reply was cut short";
@@ -33,6 +48,10 @@ export interface PostLinesOptions {
   signal?: AbortSignal;
   /** Whole-request limit in ms, reading included; the promise rejects with a `TimeoutError` DOMException. */
   timeoutMs?: number;
+  /** Longest line of a 2xx reply in bytes (default {@link MAX_LINE_BYTES}). */
+  maxLineBytes?: number;
+  /** Most bytes of a 2xx reply (default {@link MAX_REPLY_BYTES}). */
+  maxReplyBytes?: number;
   /** Connection pool (default: one keep-alive agent per protocol for this module); the one resend after a pooled connection turned out closed uses a connection of its own. */
   agent?: http.Agent;
 }
@@ -44,7 +63,8 @@ const AGENTS = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  * its line break (`\n` or `\r\n`), as soon as the line is complete; a last line without a line
  * break too. `onLine` returns `true` to stop: the rest of the reply is read and dropped.
  * Resolves once the reply has ended or `onLine` stopped it.
- * @throws HttpStatusError for a status outside 2xx; the socket's error (with its `code`, e.g.
+ * @throws HttpStatusError for a status outside 2xx; ProviderError `BAD_RESPONSE` for a line longer
+ *   than `maxLineBytes` or a reply longer than `maxReplyBytes` (the request is then destroyed); the socket's error (with its `code`, e.g.
  *   `ECONNREFUSED`, or `ECONNRESET` for a reply cut short) when the connection fails; a
  *   `TimeoutError` DOMException after `timeoutMs`; the signal's reason when it aborts; whatever
  *   `onLine` throws (the request is then destroyed).
@@ -104,6 +124,10 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
         // Lines are cut from the bytes (a line break byte is never inside a UTF-8 sequence) and
         // decoded one by one: no string decoder per read. Bytes of a line not yet ended wait in `pending`.
         const pending: Buffer[] = [];
+        const maxLine = opts.maxLineBytes ?? MAX_LINE_BYTES;
+        const maxReply = opts.maxReplyBytes ?? MAX_REPLY_BYTES;
+        let pendingBytes = 0;
+        let replyBytes = 0;
         let stopped = false;
         const deliver = (line: string): void => {
           if (stopped) return;
@@ -120,13 +144,26 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
           pending.push(d.subarray(0, end));
           const line = Buffer.concat(pending).toString("utf8");
           pending.length = 0;
+          pendingBytes = 0;
           return line;
+        };
+        const keep = (rest: Buffer): void => {
+          pending.push(rest);
+          pendingBytes += rest.length;
+          if (pendingBytes > maxLine) {
+            fail(new ProviderError("BAD_RESPONSE", `the server at ${target.origin} sent a line longer than ${maxLine} bytes`));
+          }
         };
         res.on("data", (d: Buffer) => {
           if (stopped) return;
+          replyBytes += d.length;
+          if (replyBytes > maxReply) {
+            fail(new ProviderError("BAD_RESPONSE", `the server at ${target.origin} sent a reply longer than ${maxReply} bytes`));
+            return;
+          }
           let nl = d.indexOf(0x0a);
           if (nl === -1) {
-            pending.push(d);
+            keep(d);
             return;
           }
           // The usual case: a read holds whole lines; the first joins what was pending.
@@ -136,7 +173,7 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
             deliver(d.toString("utf8", start, nl));
             start = nl + 1;
           }
-          if (start < d.length) pending.push(d.subarray(start));
+          if (start < d.length) keep(d.subarray(start));
         });
         res.on("end", () => {
           if (pending.length > 0) deliver(Buffer.concat(pending).toString("utf8"));
