@@ -42,7 +42,8 @@
  * ripgrep (`text-prefilter.ts`) while the tree is walked. Their uses come from the fact cache
  * (`facts.ts`). Files the name lookups only look into (C/C++: the headers of the include closure)
  * are read without their uses where a language's bindings follow from its imports
- * (`ReferenceRules.importBindings`), loaded ahead one level of includes at a time.
+ * (`ReferenceRules.importBindings`), loaded ahead one level of includes at a time, with their
+ * includes resolved; when that closure is whole, the lookups in it run without waits.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
@@ -51,7 +52,7 @@ import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./bud
 import { mapLimit } from "./concurrency.js";
 import { describeFactsSkips, FactsMap, loadFacts } from "./analysis/facts.js";
 import { familyOf, LANGUAGES, languageFor } from "./analysis/lang/index.js";
-import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, SymbolDef, UseKind } from "./analysis/lang/language.js";
+import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, Resolution, SymbolDef, UseKind } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
@@ -115,6 +116,13 @@ class Resolver {
   #recomputed = 0;
   readonly #factsMemo = new Map<string, Promise<FileFacts | undefined>>();
   readonly #outlineMemo = new Map<string, Promise<Outline | undefined>>();
+  /** The answers of {@link #memo} that are known (kept computations, synchronous or settled). */
+  readonly #settled = new Map<string, Value[]>();
+  /**
+   * The include closure whose name lookups run synchronously ({@link #closureName}), set by
+   * {@link prefetchOutlines} when it loaded every file the lookups from these files can reach.
+   */
+  #closure: { outlines: Map<string, Outline | undefined>; resolutions: Map<string, Resolution> } | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -162,23 +170,45 @@ class Resolver {
    * (at most {@link MAX_CLOSURE_FILES} files): the name lookups that follow, one file at a time,
    * then find them loaded. One load reads the cache once for all and parses the misses together
    * (in worker threads when they are many), where a load per file would pay a cache write and
-   * several waits each.
+   * several waits each. When every file reached was loaded and its language's lookups follow only
+   * definitions and includes ({@link closureLookups}), the outlines and resolved includes are kept
+   * so that lookups in those files run synchronously (thousands of them per query in a C/C++ tree).
    */
   async prefetchOutlines(files: Iterable<string>): Promise<void> {
     const seen = new Set<string>();
+    const outlines = new Map<string, Outline | undefined>();
+    const resolutions = new Map<string, Resolution>();
+    // Whether the lookups from these files can run synchronously: every file they reach is loaded,
+    // and its language's lookups follow only definitions and includes (see #closureName).
+    let complete = true;
     let level = [...files];
     for (const f of level) seen.add(f);
     while (level.length > 0) {
       const next: string[] = [];
       for (const file of level) {
         const lang = languageFor(file);
-        if (lang?.references?.importBindings === undefined) continue;
-        for (const b of (await this.outline(file))?.bindings ?? []) {
-          if (b.member !== "*") continue;
-          const res = await lang.resolve(bindingRef(b), file, this.project);
+        if (lang === undefined) {
+          outlines.set(file, undefined); // a file of no language (`#include "x.inc"`) defines nothing
+          continue;
+        }
+        if (!closureLookups(lang)) complete = false;
+        if (lang.references?.importBindings === undefined) continue;
+        const outline = await this.outline(file);
+        outlines.set(file, outline);
+        for (const b of outline?.bindings ?? []) {
+          if (b.member !== "*") {
+            complete = false;
+            continue;
+          }
+          const res = await lang.resolve(bindingRef({ ...b, member: undefined }), file, this.project);
+          resolutions.set(resolutionKey(file, b), res);
           if (res.unresolved || res.external) continue;
           for (const f of res.files) {
-            if (seen.has(f) || seen.size >= MAX_CLOSURE_FILES) continue;
+            if (seen.has(f)) continue;
+            if (seen.size >= MAX_CLOSURE_FILES) {
+              complete = false;
+              continue;
+            }
             seen.add(f);
             next.push(f);
           }
@@ -192,6 +222,7 @@ class Resolver {
       }
       level = next;
     }
+    if (complete) this.#closure = { outlines, resolutions };
   }
 
   /** The outline of facts loaded without references, for a language with `ReferenceRules.importBindings`. */
@@ -199,6 +230,16 @@ class Resolver {
     const derive = languageFor(file)?.references?.importBindings;
     if (f === undefined || derive === undefined) return undefined;
     return { symbols: f.symbols, imports: f.imports, bindings: derive(f.imports), exportAliases: [] };
+  }
+
+  /** A cycle met at `key`, which is being computed: the entries computed since are partial; the answer is nothing. */
+  #cut(key: string): Value[] {
+    let above = false;
+    for (const k of this.#computing) {
+      if (above) this.#partial.add(k);
+      else above = k === key;
+    }
+    return [];
   }
 
   #once(key: string, compute: () => Promise<Value[]>): Promise<Value[]> {
@@ -209,28 +250,56 @@ class Resolver {
     // computed without the cut one's answer: they are not kept (asked again from elsewhere, they
     // are computed again, up to MAX_RECOMPUTED times per query), so a name that a crate root
     // re-exports from a module that imports it back from the root still resolves.
-    if (this.#computing.has(key)) {
-      let above = false;
-      for (const k of this.#computing) {
-        if (above) this.#partial.add(k);
-        else above = k === key;
-      }
-      return Promise.resolve([]);
-    }
+    if (this.#computing.has(key)) return Promise.resolve(this.#cut(key));
     let p = this.#memo.get(key);
     if (p === undefined) {
       this.#computing.add(key);
-      p = compute().finally(() => {
-        this.#computing.delete(key);
-        if (this.#partial.delete(key) && this.#recomputed++ < MAX_RECOMPUTED) this.#memo.delete(key);
-      });
+      p = compute().then(
+        (values) => {
+          if (this.#settle(key)) this.#settled.set(key, values);
+          return values;
+        },
+        (e: unknown) => {
+          this.#settle(key);
+          throw e;
+        },
+      );
       this.#memo.set(key, p);
     }
     return p;
   }
 
+  /** Ends the computation of `key`: false when its answer is not kept (a cycle was cut below it). */
+  #settle(key: string): boolean {
+    this.#computing.delete(key);
+    if (this.#partial.delete(key) && this.#recomputed++ < MAX_RECOMPUTED) {
+      this.#memo.delete(key);
+      return false;
+    }
+    return true;
+  }
+
+  /** {@link #once} for a computation that needs no wait: the same memo, cycle cuts and recomputation. */
+  #onceSync(key: string, compute: () => Value[]): Value[] {
+    if (this.#computing.has(key)) return this.#cut(key);
+    const known = this.#settled.get(key);
+    if (known !== undefined) return known;
+    this.#computing.add(key);
+    let values: Value[] = [];
+    try {
+      values = compute();
+    } finally {
+      if (this.#settle(key)) {
+        this.#settled.set(key, values);
+        this.#memo.set(key, Promise.resolve(values));
+      }
+    }
+    return values;
+  }
+
   /** What top-level `name` means in `file`: its definition, an import, a shared-scope file's definition, a wildcard import. */
   name(file: string, name: string, hops = 0): Promise<Value[]> {
+    if (this.#closure?.outlines.has(file) === true) return Promise.resolve(this.#closureName(file, name, hops));
     return this.#once(`n\0${file}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
       const facts = await this.outline(file);
@@ -263,6 +332,7 @@ class Resolver {
 
   /** What an import binding of `file` leads to. */
   binding(file: string, b: NameBinding, hops: number): Promise<Value[]> {
+    if (this.#closure?.outlines.has(file) === true) return Promise.resolve(this.#closureBinding(file, b, hops));
     return this.#once(`b\0${file}\0${b.line}\0${b.local}\0${b.specifier}\0${b.member ?? ""}`, async () => {
       if (hops > MAX_HOPS) return [];
       const lang = languageFor(file);
@@ -306,6 +376,7 @@ class Resolver {
 
   /** Member `name` of a module (a top-level name of its files, or a submodule) or of a class (with its bases). */
   member(value: Value, name: string, hops: number): Promise<Value[]> {
+    if (value.kind === "module" && this.#inClosure(value.files)) return Promise.resolve(this.#closureMember(value, name, hops));
     const key = value.kind === "def" ? `d\0${value.file}\0${value.qualified}` : `m\0${value.files.join("\0")}`;
     return this.#once(`mb\0${key}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
@@ -352,6 +423,74 @@ class Resolver {
       }
       return dedupe(out);
     });
+  }
+
+  /** True when every one of `files` is in the synchronous closure. */
+  #inClosure(files: readonly string[]): boolean {
+    const closure = this.#closure;
+    return closure !== undefined && files.length > 0 && files.every((f) => closure.outlines.has(f));
+  }
+
+  /**
+   * {@link name} in a file of the synchronous closure: the same steps, memo keys and hop counts,
+   * for languages whose lookups follow only definitions and includes ({@link closureLookups}):
+   * its top-level definition, else what each wildcard binding's module defines.
+   */
+  #closureName(file: string, name: string, hops: number): Value[] {
+    return this.#onceSync(`n\0${file}\0${name}`, () => {
+      if (hops > MAX_HOPS) return [];
+      const facts = this.#closure?.outlines.get(file);
+      if (facts === undefined || languageFor(file) === undefined) return [];
+      const out: Value[] = [];
+      for (const s of facts.symbols) if (s.name === name && s.container === undefined) out.push({ kind: "def", file, qualified: name });
+      for (const a of facts.exportAliases) if (a.exported === name && a.local !== name) out.push(...this.#closureName(file, a.local, hops + 1));
+      if (out.length === 0) {
+        for (const b of facts.bindings) {
+          if (b.member !== "*") continue;
+          for (const m of this.#closureBinding(file, { ...b, member: undefined }, hops + 1)) out.push(...this.#closureMemberOf(m, name, hops + 1));
+        }
+      }
+      return dedupe(out);
+    });
+  }
+
+  /** {@link binding} of a wildcard binding of a file of the synchronous closure (its module). */
+  #closureBinding(file: string, b: NameBinding, hops: number): Value[] {
+    return this.#onceSync(`b\0${file}\0${b.line}\0${b.local}\0${b.specifier}\0${b.member ?? ""}`, () => {
+      if (hops > MAX_HOPS) return [];
+      const res = this.#closure?.resolutions.get(resolutionKey(file, b));
+      if (res === undefined) throw new Error(`include of ${file} line ${b.line} not resolved ahead`);
+      if (res.unresolved || res.external || res.files.length === 0) return [];
+      let module: Value[] = [{ kind: "module", files: res.files, module: res.module }];
+      const sep = [".", "::"].find((x) => b.specifier.startsWith(`${res.module}${x}`));
+      const rest = sep === undefined ? [] : b.specifier.slice(res.module.length + sep.length).split(sep);
+      for (const part of rest) {
+        if (part === "*") break;
+        const next: Value[] = [];
+        for (const m of module) next.push(...this.#closureMemberOf(m, part, hops + 1));
+        module = dedupe(next);
+      }
+      if (b.member === undefined || b.member === "*") return module;
+      const out: Value[] = [];
+      for (const m of module) out.push(...this.#closureMemberOf(m, b.member, hops + 1));
+      return dedupe(out);
+    });
+  }
+
+  /** {@link member} of a module of the synchronous closure: the top-level name in each of its files. */
+  #closureMember(value: Value & { kind: "module" }, name: string, hops: number): Value[] {
+    return this.#onceSync(`mb\0m\0${value.files.join("\0")}\0${name}`, () => {
+      if (hops > MAX_HOPS) return [];
+      const out: Value[] = [];
+      for (const f of value.files) out.push(...this.#closureName(f, name, hops + 1));
+      return dedupe(out);
+    });
+  }
+
+  /** A member of a value met in the synchronous closure (a module there, as include bindings give). */
+  #closureMemberOf(value: Value, name: string, hops: number): Value[] {
+    if (value.kind !== "module" || !this.#inClosure(value.files)) throw new Error(`value outside the include closure: ${JSON.stringify(value)}`);
+    return this.#closureMember(value, name, hops);
   }
 
   /** The definitions among `values` whose kind passes `keep` (modules are dropped). */
@@ -464,6 +603,30 @@ function bindingRef(b: NameBinding): ImportRef {
   if (b.scope !== undefined) ref.scope = b.scope;
   if (b.flags !== undefined) ref.flags = b.flags;
   return ref;
+}
+
+/** The key of a binding's resolution in the synchronous closure. */
+function resolutionKey(file: string, b: NameBinding): string {
+  return `${file}\0${b.line}\0${b.specifier}\0${b.scope?.join(".") ?? ""}\0${b.flags?.join(",") ?? ""}`;
+}
+
+/**
+ * True when name lookups in files of `lang` follow only top-level definitions and wildcard
+ * bindings derived from imports (`ReferenceRules.importBindings`; C/C++ includes), with none of
+ * the rules that need more than the files' outlines and resolved includes, so the resolver can
+ * answer them synchronously once the include closure is loaded.
+ */
+function closureLookups(lang: LanguageSpec): boolean {
+  const r = lang.references;
+  return (
+    r?.importBindings !== undefined &&
+    r.sharedScope === undefined &&
+    r.globalDefinitions !== true &&
+    r.submodulePath === undefined &&
+    r.memberIsModule === undefined &&
+    r.moduleIsClass !== true &&
+    r.moduleIsDeclaration !== true
+  );
 }
 
 /** What {@link Resolver.outline} gives: a file's definitions, imports, and the names its imports and re-exports bind. */

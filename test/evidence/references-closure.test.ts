@@ -104,6 +104,60 @@ describe("C/C++ references through the include closure", () => {
   });
 });
 
+/**
+ * A chain `h1.h` → … → `h6.h` (each declares `deepN`), a cycle `cyc_a.h` ⇄ `cyc_b.h`, an include of
+ * a file of no language (`frag.inc`) and one of a missing header, all reached from `src/use.c`.
+ */
+const CHAIN: Record<string, string> = {
+  ...Object.fromEntries(
+    [1, 2, 3, 4, 5, 6].map((k) => [`include/h${k}.h`, `#pragma once\n${k < 6 ? `#include "h${k + 1}.h"\n` : ""}int deep${k}(void);\n`]),
+  ),
+  "include/h1.h": '#pragma once\n#include "h2.h"\n#include "cyc_a.h"\n#include "frag.inc"\n#include "missing.h"\nint deep1(void);\n',
+  "include/cyc_a.h": '#ifndef CYC_A\n#define CYC_A\n#include "cyc_b.h"\nint cyc_a_fn(void);\n#endif\n',
+  "include/cyc_b.h": '#ifndef CYC_B\n#define CYC_B\n#include "cyc_a.h"\nint cyc_b_fn(void);\n#endif\n',
+  "include/frag.inc": "int frag_fn(void);\n",
+  "src/deep.c": '#include "h1.h"\nint deep5(void) { return 5; }\nint deep6(void) { return 6; }\nint cyc_a_fn(void) { return 7; }\nint cyc_b_fn(void) { return 8; }\nint frag_fn(void) { return 9; }\n',
+  "src/use.c": '#include "h1.h"\n\nint use_all(void) {\n  int a = deep5();\n  int b = deep6();\n  int c = cyc_b_fn() + cyc_a_fn();\n  int d = frag_fn();\n  return a + b + c + d;\n}\n',
+};
+
+function writeTree(at: string, files: Record<string, string>): void {
+  for (const [rel, text] of Object.entries(files)) {
+    const abs = path.join(at, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, text);
+    utimesSync(abs, PAST, PAST);
+  }
+}
+
+describe("C/C++ name lookups in a whole include closure (synchronous)", () => {
+  it("answers as the general lookups do: chains, cycles, files of no language, missing headers", async () => {
+    const sync = path.join(tmp, "chain-sync");
+    writeTree(sync, CHAIN);
+    // The same tree where a header includes a Python file: the closure is not one of includes
+    // only, so every lookup takes the general (awaiting) path.
+    const general = path.join(tmp, "chain-general");
+    writeTree(general, { ...CHAIN, "include/h6.h": `${CHAIN["include/h6.h"]}#include "stub.py"\n`, "include/stub.py": "X = 1\n" });
+    const names = ["deep5", "deep6", "cyc_a_fn", "cyc_b_fn", "frag_fn"];
+    const answers = async (at: string, cache: string) => {
+      FactIndex.closeShared();
+      process.env.CODECITE_CACHE_DIR = path.join(tmp, cache);
+      const ws = await Workspace.open(at);
+      const out: Record<string, string[]> = {};
+      for (const name of names) out[name] = where(await findReferences(ws, { name, path: "src/deep.c", max_results: 50 }));
+      return out;
+    };
+    const a = await answers(sync, "cache-chain-sync");
+    expect(a.deep5).toEqual(["src/use.c:4:call"]);
+    expect(a.cyc_a_fn).toEqual(["src/use.c:6:call"]);
+    expect(a.cyc_b_fn).toEqual(["src/use.c:6:call"]);
+    // frag.inc is no C file: its declaration is not seen, so use.c's frag_fn is not this one.
+    expect(a.frag_fn).toEqual([]);
+    expect(await answers(general, "cache-chain-general")).toEqual(a);
+    // The same again from the cache.
+    expect(await answers(sync, "cache-chain-sync")).toEqual(a);
+  });
+});
+
 describe("ReferenceRules.importBindings", () => {
   it("gives the bindings the reference extraction gives, for every C/C++ file of the fixtures", async () => {
     const fixtures = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "fixtures");
