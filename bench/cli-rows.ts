@@ -1,6 +1,7 @@
 /**
  * Rows of `npm run bench` for the command line as a user runs it: every figure is a fresh
- * `node dist/cli/main.js …` process, measured against the reference in the same run.
+ * `node dist/cli/main.cjs …` process (the file package.json's `bin` names, which `codecite` runs),
+ * measured against the reference in the same run.
  *
  * - warm (cache on disk, nothing changed): `codecite symbol|importers|search|refs NAME` vs
  *   `node -e 0` followed by `rg -n -w NAME` over the same tree (a Node start plus the search a
@@ -80,8 +81,11 @@ function timingNote(lines: readonly string[]): string {
   return PHASES.filter((p) => by.has(p)).map((p) => `${p} ${Math.round(median(by.get(p) as number[]))}`).join(", ") + " ms";
 }
 
+/** The command line's entry as installed (package.json `bin`), relative to dist/. */
+const CLI_ENTRY = "cli/main.cjs";
+
 function cli(ctx: CliBenchContext, q: Query, cacheDir: string, extraEnv: Record<string, string> = {}) {
-  return timeSpawnSync(process.execPath, [path.join(ctx.dist, "cli/main.js"), ...q.args, "--root", ctx.root], {
+  return timeSpawnSync(process.execPath, [path.join(ctx.dist, CLI_ENTRY), ...q.args, "--root", ctx.root], {
     cwd: ctx.root,
     env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1", ...extraEnv },
   });
@@ -106,7 +110,7 @@ function forgetMentions(cacheDir: string): void {
 
 /** Warm fresh-process rows (see the module comment). */
 export async function cliWarmRows(ctx: CliBenchContext): Promise<Row[]> {
-  const main = path.join(ctx.dist, "cli/main.js");
+  const main = path.join(ctx.dist, CLI_ENTRY);
   const cacheDir = path.join(ctx.scratch, `cli-warm-${ctx.label}`);
   mkdirSync(cacheDir, { recursive: true });
   const rows: Row[] = [];
@@ -121,7 +125,7 @@ export async function cliWarmRows(ctx: CliBenchContext): Promise<Row[]> {
       goalKind: "ratio" as const,
     };
     if (!existsSync(main)) {
-      rows.push(unavailable(base, "dist/cli/main.js not built"));
+      rows.push(unavailable(base, `dist/${CLI_ENTRY} not built`));
       continue;
     }
     try {

@@ -279,11 +279,11 @@ export async function referencesRows(ctx: BenchContext): Promise<Row[]> {
   return rows;
 }
 
-/** `node dist/cli/main.js --version` vs `node -e 0`. */
+/** `node dist/cli/main.cjs --version` (package.json `bin`, what `codecite` runs) vs `node -e 0`. */
 export async function startupRow(ctx: BenchContext): Promise<Row> {
   const base = { id: "cli_startup", measure: "CLI start-up (codecite --version)", reference: "node -e 0", unit: "ms" as const, goal: 3, goalKind: "ratio" as const };
-  const main = path.join(ctx.dist, "cli/main.js");
-  if (!existsSync(main)) return unavailable(base, "dist/cli/main.js not built");
+  const main = path.join(ctx.dist, "cli/main.cjs");
+  if (!existsSync(main)) return unavailable(base, "dist/cli/main.cjs not built");
   const n = Math.max(10, ctx.runs * 2);
   try {
     const m = await repeatPaired(

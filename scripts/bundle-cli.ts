@@ -5,19 +5,24 @@
  * Run as `node --import tsx scripts/bundle-cli.ts [folder]` (default `dist`; another folder, e.g.
  * one built with `tsc --outDir`, for comparisons). It writes, in `dist/cli/`:
  *
- * - `query.cjs`: the query commands (`QUERY_BUNDLE_COMMANDS` of `src/cli/compile-cache.ts`:
- *   search, symbol, importers, refs, read, diff) as one CommonJS file, which `main.js` runs with
- *   a V8 code cache kept in the user's cache folder (`compile-cache.ts`; Node 20 keeps no compile
- *   cache for modules). The other command modules are left out (a stub that throws), and so is
- *   zod (loaded from node_modules when an argument fails the quick check). Modules reached
- *   through a dynamic `import()` are still evaluated only when first imported (esbuild wraps them).
+ * - `query-<command>.cjs`, one per query command (`QUERY_BUNDLE_COMMANDS` of
+ *   `src/cli/compile-cache.ts`: search, symbol, importers, refs, read, diff): that command as one
+ *   CommonJS file, which `main.cjs` runs with a V8 code cache kept in the user's cache folder
+ *   (`compile-cache.ts`; Node 20 keeps no compile cache for modules). Every other command module
+ *   and every other tool's evidence module is left out (a stub that throws), so `search` does not
+ *   read the language modules; so is zod (loaded from node_modules when an argument fails the
+ *   quick check). Modules reached through a dynamic `import()` are still evaluated only when first
+ *   imported (esbuild wraps them). Each file is the wrapper function expression itself
+ *   (`compile-cache.ts` `wrapped`).
  * - `all.js` and `chunk-*.js`: every command as ES modules; each dynamic `import()` becomes its
  *   own chunk (esbuild `splitting`; stale chunks are removed first), so commands load lazily.
  * - `launch.cjs`: `compile-cache.js` and what it imports, as one CommonJS file. An ES module's
  *   `import … from "node:fs"` makes Node build an ES module facade of the builtin, which reads every
  *   export, lazy ones included (`fs.ReadStream` loads the stream modules); `require` does not.
- * - `main.js` (replacing tsc's): loads `launch.cjs` with `require`, runs `query.cjs` for a query
- *   command, else imports `all.js`.
+ * - `main.cjs` (package.json `bin`): loads `launch.cjs`, runs `query-<command>.cjs` for a query
+ *   command, else imports `all.js`. Being CommonJS, a query command never starts Node's ES module
+ *   loader.
+ * - `main.js` (replacing tsc's): runs `main.cjs`, for `node dist/cli/main.js`.
  *
  * Both bundles are made from tsc's output, so they run the same JavaScript as `dist/` does.
  * - `import.meta.url` in a bundled codecite module is rewritten to the URL that module has in
@@ -39,7 +44,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { QUERY_BUNDLE_COMMANDS } from "../src/cli/compile-cache.js";
+import { QUERY_BUNDLE_COMMANDS, WRAPPER_END, WRAPPER_START } from "../src/cli/compile-cache.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** The built tree to bundle in place: `dist/`, or the folder given as the first argument. */
@@ -78,18 +83,46 @@ function keepModuleUrls(format: "esm" | "cjs"): Plugin {
   };
 }
 
-/** In the query bundle, every command module but the query commands' is a stub that is never loaded. */
-function onlyQueryCommands(commands: readonly string[]): Plugin {
+/**
+ * The evidence module each query command's tool imports when it runs (`tools/code-tools.ts`, one
+ * dynamic `import("../evidence/<module>")` per tool); checked against code-tools.js at build time.
+ */
+const TOOL_MODULE_OF_COMMAND: Readonly<Record<string, string>> = {
+  search: "search.js",
+  symbol: "symbols.js",
+  read: "read.js",
+  importers: "importers.js",
+  refs: "references.js",
+  diff: "git-diff.js",
+};
+
+/**
+ * In the query bundle of `command`, every other command module (`commands/index.js`) and every
+ * other tool's evidence module (`tools/code-tools.js`) is a stub that throws if it is ever loaded:
+ * the process runs that one command, whose tool is the only one it calls.
+ */
+function onlyCommand(command: string): Plugin {
   const index = path.join(OUT, "commands", "index.js");
+  const codeTools = path.join(DIST, "tools", "code-tools.js");
+  const toolModules = [...readFileSync(codeTools, "utf8").matchAll(/import\("\.\.\/evidence\/([a-z-]+\.js)"\)/g)].map((m) => m[1] as string);
+  const own = TOOL_MODULE_OF_COMMAND[command];
+  if (own === undefined || !QUERY_BUNDLE_COMMANDS.every((c) => toolModules.includes(TOOL_MODULE_OF_COMMAND[c] ?? ""))) {
+    throw new Error(`bundle-cli: the tool modules imported by ${codeTools} (${toolModules.join(", ")}) do not match TOOL_MODULE_OF_COMMAND`);
+  }
   return {
-    name: "only-query-commands",
+    name: "only-command",
     setup(b) {
       b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) => {
-        if (args.importer !== index || commands.includes(path.basename(args.path, ".js"))) return undefined;
+        if (args.importer !== index || path.basename(args.path, ".js") === command) return undefined;
+        return { path: args.path, namespace: "codecite-not-in-query-bundle" };
+      });
+      b.onResolve({ filter: /^\.\.\/evidence\/[a-z-]+\.js$/ }, (args) => {
+        const name = path.basename(args.path);
+        if (args.importer !== codeTools || args.kind !== "dynamic-import" || !toolModules.includes(name) || name === own) return undefined;
         return { path: args.path, namespace: "codecite-not-in-query-bundle" };
       });
       b.onLoad({ filter: /.*/, namespace: "codecite-not-in-query-bundle" }, (args) => ({
-        contents: `export function register() { throw new Error(${JSON.stringify(`codecite: ${args.path} is not in the query bundle`)}); }`,
+        contents: `throw new Error(${JSON.stringify(`codecite: ${args.path} is not in the query bundle of ${command}`)});`,
         loader: "js",
       }));
     },
@@ -132,10 +165,10 @@ const facts = (await import(pathToFileURL(path.join(DIST, "evidence/analysis/fac
 const factsVersion = facts.factsVersion();
 
 const ALL = path.join(OUT, "all.js");
-const QUERY = path.join(OUT, "query.cjs");
 const LAUNCH = path.join(OUT, "launch.cjs");
-for (const f of readdirSync(OUT)) if (/^chunk-[A-Z0-9]+\.js(\.map)?$/.test(f)) rmSync(path.join(OUT, f));
-for (const f of [`${ENTRY}.map`, ALL, QUERY, LAUNCH]) rmSync(f, { force: true });
+const MAIN_CJS = path.join(OUT, "main.cjs");
+for (const f of readdirSync(OUT)) if (/^(chunk-[A-Z0-9]+\.js(\.map)?|query(-[a-z]+)?\.cjs)$/.test(f)) rmSync(path.join(OUT, f));
+for (const f of [`${ENTRY}.map`, ALL, LAUNCH, MAIN_CJS]) rmSync(f, { force: true });
 const define = { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion) };
 
 // Every command: ES modules, split into chunks loaded on demand (all.js and chunk-*.js).
@@ -155,25 +188,30 @@ await build({
   logLevel: "warning",
 });
 
-// The query commands: one CommonJS file, run with a V8 code cache (src/cli/compile-cache.ts).
+// Each query command: one CommonJS file, run with a V8 code cache (src/cli/compile-cache.ts).
 // Modules reached only through a dynamic import() stay lazily evaluated (esbuild wraps them).
-await build({
-  stdin: { contents: `import { runCli } from "./cli.js";\nvoid runCli();\n`, resolveDir: OUT, sourcefile: "query-entry.js", loader: "js" },
-  outfile: QUERY,
-  bundle: true,
-  charset: "ascii",
-  minifyWhitespace: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
-  // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
-  external: [...EXTERNAL_PACKAGES, "zod"],
-  plugins: [keepModuleUrls("cjs"), onlyQueryCommands(QUERY_BUNDLE_COMMANDS), lazyChildProcessForCommander()],
-  define,
-  banner: { js: `${MARK}\nvar __codeciteUrl = require("node:url").pathToFileURL(__filename).href;` },
-  logLevel: "warning",
-});
+for (const command of QUERY_BUNDLE_COMMANDS) {
+  await build({
+    stdin: { contents: `import { runCli } from "./cli.js";\nvoid runCli();\n`, resolveDir: OUT, sourcefile: "query-entry.js", loader: "js" },
+    outfile: path.join(OUT, `query-${command}.cjs`),
+    bundle: true,
+    charset: "ascii",
+    minifyWhitespace: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
+    // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
+    external: [...EXTERNAL_PACKAGES, "zod"],
+    plugins: [keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
+    define,
+    // The file is the function expression runCachedScript would otherwise wrap the code in (its
+    // `wrapped` option): V8 then compiles the file's own text instead of a joined copy of it.
+    banner: { js: `${WRAPPER_START}${MARK}\nvar __codeciteUrl = require("node:url").pathToFileURL(__filename).href;` },
+    footer: { js: WRAPPER_END },
+    logLevel: "warning",
+  });
+}
 
 // The code-cache loader, as CommonJS (see the module comment).
 await build({
@@ -189,26 +227,40 @@ await build({
   logLevel: "warning",
 });
 
+// The command line's entry (package.json "bin"): CommonJS, so that a query command never starts
+// Node's ES module loader (resolving, reading and linking an ES module entry loads fs/promises,
+// readline and the loader's own modules: a few ms of every query).
 writeFileSync(
-  ENTRY,
+  MAIN_CJS,
   `#!/usr/bin/env node
 ${MARK}
-// The query commands run from query.cjs with a V8 code cache (compile-cache.js, loaded from launch.cjs); the others from all.js.
+"use strict";
+// Each query command runs from its own query-<command>.cjs with a V8 code cache (compile-cache.js, loaded from launch.cjs); the others from all.js.
 // A query command compiles the tree-sitter grammars' WebAssembly with V8's baseline compiler only
 // (--liftoff-only, https://v8.dev/docs/wasm-compilation-pipeline): the optimizing tier-up of a
 // grammar's lexer costs a one-shot command more than it saves. Set before the query bundle is
 // compiled, so its code cache is made and checked under the same flags. \`doctor\` too: its grammar
 // check compiles every grammar once to parse a few lines (all of them: about 8 s of CPU with tier-up).
-import { createRequire } from "node:module";
-import { setFlagsFromString } from "node:v8";
-const { QUERY_BUNDLE_COMMANDS, runCachedScript } = createRequire(import.meta.url)("./launch.cjs");
+const { setFlagsFromString } = require("node:v8");
+const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
 if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   setFlagsFromString("--liftoff-only");
-  runCachedScript(new URL("./query.cjs", import.meta.url), { name: \`query-\${command}\` });
+  runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {
   if (command === "doctor") setFlagsFromString("--liftoff-only");
-  await import("./all.js");
+  void import("./all.js");
 }
+`,
+);
+
+// \`node dist/cli/main.js\` (tsc's entry, as the README's MCP set-up runs it) runs the same entry.
+writeFileSync(
+  ENTRY,
+  `#!/usr/bin/env node
+${MARK}
+// The same as main.cjs (package.json "bin"), which runs without Node's ES module loader.
+import { createRequire } from "node:module";
+createRequire(import.meta.url)("./main.cjs");
 `,
 );

@@ -43,6 +43,14 @@ import { gitWorkTreeTop, isInside } from "../paths.js";
 /** The commands the query bundle holds (every other command runs from the ES module bundle). */
 export const QUERY_BUNDLE_COMMANDS: readonly string[] = Object.freeze(["search", "symbol", "importers", "refs", "read", "diff"]);
 
+/**
+ * The function expression a CommonJS module's code runs in (as Node's module loader wraps it):
+ * `WRAPPER_START + code + WRAPPER_END`.
+ */
+export const WRAPPER_START = "(function (exports, require, module, __filename, __dirname) {";
+/** See {@link WRAPPER_START}. */
+export const WRAPPER_END = "\n})";
+
 /** Largest cache file read (bytes); a larger one is ignored. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -85,6 +93,13 @@ export interface CodeCacheOptions {
   saveAtExit?: boolean;
   /** Folders the cache must not lie in; default {@link projectFolders} of this process. */
   projectDirs?: readonly string[];
+  /**
+   * The file holds the wrapper function expression itself (`WRAPPER_START` first, `WRAPPER_END`
+   * last, as the build writes the query bundles), so its text is compiled as read: joining the
+   * wrapper to half a megabyte of code makes V8 copy it once more. Default false: the file is a
+   * plain CommonJS module.
+   */
+  wrapped?: boolean;
 }
 
 /**
@@ -101,7 +116,7 @@ export function runCachedScript(file: string | URL, opts: CodeCacheOptions): Cod
   const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const cacheFile = cacheFileFor(filename, opts);
   const cachedData = cacheFile === undefined ? undefined : readOwnFile(cacheFile);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new vm.Script(opts.wrapped === true ? source : `${WRAPPER_START}${source}${WRAPPER_END}`, {
     filename,
     ...(cachedData === undefined ? {} : { cachedData }),
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

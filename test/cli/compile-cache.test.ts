@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCachedScript } from "../../src/cli/compile-cache.js";
+import { runCachedScript, WRAPPER_END, WRAPPER_START } from "../../src/cli/compile-cache.js";
 
 let tmp: string;
 let script: string;
@@ -109,6 +109,19 @@ describe("runCachedScript", () => {
     expect(existsSync(path.join(repo, "new"))).toBe(false);
   });
 
+  it("runs a file that holds its own wrapper (as the build writes the query bundles) as the plain module, cached alike", () => {
+    const wrapped = path.join(tmp, "wrapped.cjs");
+    writeFileSync(wrapped, `${WRAPPER_START}${readFileSync(script, "utf8")}${WRAPPER_END}\n`);
+    const cacheDir = path.join(tmp, "cache");
+    const first = runCachedScript(wrapped, { name: "query-wrapped", cacheDir, saveAtExit: false, wrapped: true });
+    expect(first.status).toBe("absent");
+    expect(first.exports).toEqual({ ...expected(), base: "wrapped.cjs" });
+    first.save();
+    const second = runCachedScript(wrapped, { name: "query-wrapped", cacheDir, saveAtExit: false, wrapped: true });
+    expect(second.status).toBe("used");
+    expect(second.exports).toEqual({ ...expected(), base: "wrapped.cjs" });
+  });
+
   it("runs without a cache for a name that is not a plain word", () => {
     expect(runCachedScript(script, { name: "../x", cacheDir: path.join(tmp, "c"), saveAtExit: false }).status).toBe("off");
     expect(existsSync(path.join(tmp, "c"))).toBe(false);
@@ -116,18 +129,23 @@ describe("runCachedScript", () => {
 });
 
 describe("the built CLI", () => {
-  it("writes one code cache per query command into the cache folder, and answers the same from it", () => {
-    const main = path.resolve("dist/cli/main.js");
+  it("writes one code cache per query command into the cache folder, and answers the same from it, from either entry", () => {
     const cacheDir = path.join(tmp, "cli-cache");
     const repo = path.join(tmp, "repo");
     mkdirSync(repo);
     writeFileSync(path.join(repo, "a.py"), "def load_index():\n    return 1\n");
     const env = { ...process.env, CODECITE_CACHE_DIR: cacheDir };
-    const run = () => execFileSync(process.execPath, [main, "search", "load_index", "--root", repo, "--json"], { env, encoding: "utf8" });
-    const first = run();
-    expect(readdirSync(path.join(cacheDir, "v8-code")).filter((f) => f.startsWith("query-search-"))).toHaveLength(1);
-    expect(run()).toBe(first);
+    // main.cjs: package.json's bin; main.js: the ES module entry (`node dist/cli/main.js`), which runs main.cjs.
+    const run = (entry: string, command = "search") =>
+      execFileSync(process.execPath, [path.resolve("dist/cli", entry), command, "load_index", "--root", repo, "--json"], { env, encoding: "utf8" });
+    const first = run("main.cjs");
+    const cached = () => readdirSync(path.join(cacheDir, "v8-code")).filter((f) => f.startsWith("query-"));
+    expect(cached().map((f) => f.split("-")[1])).toEqual(["search"]);
+    expect(run("main.cjs")).toBe(first);
+    expect(run("main.js")).toBe(first);
     expect(JSON.parse(first)).toMatchObject({ ok: true, total: 1, evidence: [{ path: "a.py", start_line: 1 }] });
+    expect(JSON.parse(run("main.cjs", "symbol"))).toMatchObject({ ok: true, total: 1, evidence: [{ path: "a.py", start_line: 1 }] });
+    expect(cached().map((f) => f.split("-")[1]).sort()).toEqual(["search", "symbol"]);
   });
 
   it("keeps no code cache inside the project: a relative CODECITE_CACHE_DIR, one inside --root, one inside the git work tree", () => {

@@ -1,6 +1,7 @@
 /**
- * Runs the built CLI (`node dist/cli/main.js`) as a subprocess, asynchronously (the fake
- * Ollama server lives in the test process, so the event loop must keep running). The vitest
+ * Runs the built CLI (`node dist/cli/main.cjs`, the file package.json `bin` names) as a
+ * subprocess, asynchronously (the fake Ollama server lives in the test process, so the event loop
+ * must keep running). The vitest
  * global setup (`test/global-setup.ts`) rebuilds `dist/` first whenever `src/` is newer.
  */
 import { spawn } from "node:child_process";
@@ -9,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const CLI = path.join(REPO_ROOT, "dist/cli/main.js");
+export const CLI = path.join(REPO_ROOT, "dist/cli/main.cjs");
 export const RAG_APP = path.join(REPO_ROOT, "examples/rag-app");
 
 export interface CliResult {
