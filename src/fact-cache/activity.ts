@@ -24,7 +24,16 @@ export const factLoadChannel = diagnostics_channel.channel("codecite:fact-load")
 /** Channel of {@link CacheTiming} messages. */
 export const cacheTimingChannel = diagnostics_channel.channel("codecite:cache-timing");
 
-/** Publishes `timing` when someone listens. */
+/**
+ * The start of a step timed for {@link publishTiming}: `performance.now()` when someone listens,
+ * else 0. Reading the clock loads Node's `perf_hooks` module (the `performance` global is made
+ * on first use), a cost a CLI query that is not timed does not need to pay.
+ */
+export function timingStart(): number {
+  return cacheTimingChannel.hasSubscribers ? performance.now() : 0;
+}
+
+/** Publishes `timing` when someone listens; `startMs` from {@link timingStart}. */
 export function publishTiming(step: CacheTiming["step"], startMs: number): void {
   if (cacheTimingChannel.hasSubscribers) cacheTimingChannel.publish({ step, ms: performance.now() - startMs } satisfies CacheTiming);
 }

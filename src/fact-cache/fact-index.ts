@@ -23,7 +23,7 @@
  * detail of a file whose cached entry lacks it counts that entry as a miss at every layer (the file
  * is read, hashed and parsed with its detail); a load that does not want it never reads it.
  */
-import { factLoadChannel, publishTiming, type FactLoadProgress } from "./activity.js";
+import { factLoadChannel, publishTiming, timingStart, type FactLoadProgress } from "./activity.js";
 import { contentHash } from "./content-hash.js";
 import type { FileState } from "./fact-backend.js";
 import { FactStore, isStatHit, type FactEntry, type FactStoreOptions, type FileIdentity, type StatRefresh } from "./fact-store.js";
@@ -123,7 +123,7 @@ export class FactIndex<T> {
     const key = `${rootRealPath}\0${opts.version}`;
     let index = shared.get(key);
     if (!index) {
-      const t0 = performance.now();
+      const t0 = timingStart();
       index = new FactIndex<unknown>(FactStore.open(rootRealPath, opts));
       publishTiming("cache open", t0);
       shared.set(key, index);

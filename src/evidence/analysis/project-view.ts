@@ -32,7 +32,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { publishTiming } from "../../fact-cache/activity.js";
+import { publishTiming, timingStart } from "../../fact-cache/activity.js";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
 import { RACY_WINDOW_MS } from "../../fact-cache/fact-store.js";
 import { factsVersion } from "./facts.js";
@@ -396,7 +396,7 @@ export async function treeSnapshot(ws: Workspace, opts: { signal?: AbortSignal; 
   if (entry.pending !== undefined) return settle(entry.pending, opts.signal);
   if (entry.current !== undefined && opts.refresh !== true && isFresh(entry.current)) return entry.current;
   if (entry.current === undefined && opts.refresh !== true) {
-    const t0 = performance.now();
+    const t0 = timingStart();
     const restored = restore(ws, entry.generation + 1);
     publishTiming("validation", t0);
     if (restored !== undefined) {
