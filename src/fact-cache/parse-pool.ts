@@ -17,7 +17,15 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker, type MessagePort } from "node:worker_threads";
+import type { MessagePort, Worker } from "node:worker_threads";
+
+/**
+ * `node:worker_threads`, loaded when the first worker starts: a warm query answered from the
+ * fact cache starts none, and loading the module costs every process a few ms.
+ */
+let workerThreadsModule: typeof import("node:worker_threads") | undefined;
+const workerThreads = (): typeof import("node:worker_threads") =>
+  (workerThreadsModule ??= createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads"));
 
 export interface ParsePoolOptions {
   /** Module that exports the task function: absolute path or `file:` URL. */
@@ -173,7 +181,7 @@ export class ParsePool<I = unknown, O = unknown> {
 
   #spawn(): Slot {
     const spec = workerSpec();
-    const worker = new Worker(spec.entry, {
+    const worker = new (workerThreads().Worker)(spec.entry, {
       eval: spec.eval,
       workerData: { module: this.#module, exportName: this.#exportName },
     });
