@@ -151,6 +151,23 @@ function lazyChildProcessForCommander(): Plugin {
   };
 }
 
+/**
+ * In the query bundles, `packageVersion()` (`version.ts`) returns `version`, what it returned at
+ * build time from the same `dist/`: each query command registers `--version` on the program, and
+ * reading and parsing package.json cost every query process its share.
+ */
+function fixedPackageVersion(version: string): Plugin {
+  const file = path.join(DIST, "version.js");
+  return {
+    name: "fixed-package-version",
+    setup(b) {
+      b.onLoad({ filter: /version\.js$/, namespace: "file" }, (args) =>
+        args.path === file ? { contents: `export function packageVersion() {\n  return ${JSON.stringify(version)};\n}\n`, loader: "js" } : undefined,
+      );
+    },
+  };
+}
+
 /** First line after the hashbang of every output file; an entry that starts with it is already bundled. */
 const MARK = "// codecite CLI bundle (scripts/bundle-cli.ts)";
 
@@ -163,6 +180,7 @@ if (readFileSync(ENTRY, "utf8").split("\n", 3).includes(MARK)) {
 // fixed in the bundle: a fresh process then skips computing it (see factsVersion in facts.ts).
 const facts = (await import(pathToFileURL(path.join(DIST, "evidence/analysis/facts.js")).href)) as { factsVersion(): string };
 const factsVersion = facts.factsVersion();
+const version = ((await import(pathToFileURL(path.join(DIST, "version.js")).href)) as { packageVersion(): string }).packageVersion();
 
 const ALL = path.join(OUT, "all.js");
 const LAUNCH = path.join(OUT, "launch.cjs");
@@ -203,7 +221,7 @@ for (const command of QUERY_BUNDLE_COMMANDS) {
     // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
     // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
     external: [...EXTERNAL_PACKAGES, "zod"],
-    plugins: [keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
+    plugins: [fixedPackageVersion(version), keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
     define,
     // The file is the function expression runCachedScript would otherwise wrap the code in (its
     // `wrapped` option): V8 then compiles the file's own text instead of a joined copy of it.
