@@ -57,7 +57,11 @@
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
  * the resolutions an earlier one kept in the fact cache (`loadDerived`: same walk, every file the
- * resolvers read unchanged; a file's resolutions are reused while its imports are the same). Snippets are read only for the records the budget can show.
+ * resolvers read unchanged; a file's resolutions are reused while its imports are the same), the
+ * reading of the query (target files, prefilter needles, screen keys; `KeptPlan`), and the import
+ * scans of the files the screen ruled out (`KeptScan`: a file whose size, mtime, ctime and inode are
+ * unchanged, under the fact cache's racy rule, is ruled out again from its scan without being read).
+ * Snippets are read only for the records the budget can show.
  *
  * **Records**: `kind: "import"`, `name` = the resolved module (`pkg.rag_common`, `src/util.ts`,
  * `numpy.linalg`), the whole statement's lines, `alias` (only when it renames that module:
@@ -420,6 +424,98 @@ async function needlesFor(target: QueryTarget, project: ProjectView): Promise<Ne
   return { literals: [...literals], patterns: [...patterns] };
 }
 
+/** The prefilter's needles and the import screen's keys of a target with files. */
+interface TargetScreen {
+  needles: Needles;
+  keys: Map<string, ImportKeys>;
+}
+
+/** {@link TargetScreen} per target, computed once ({@link needlesFor}, {@link importKeysFor}) or set from a kept plan. */
+const targetScreens = new WeakMap<QueryTarget, Promise<TargetScreen>>();
+
+function targetScreen(target: QueryTarget, project: ProjectView): Promise<TargetScreen> {
+  let screen = targetScreens.get(target);
+  if (screen === undefined) {
+    screen = Promise.all([needlesFor(target, project), importKeysFor(target.files, project)]).then(([needles, keys]) => ({ needles, keys }));
+    targetScreens.set(target, screen);
+  }
+  return screen;
+}
+
+/**
+ * How a query was read, kept for later processes of the same tree (`loadDerived`: same walk, every
+ * file the view read unchanged — the reading depends on nothing else): the target (rules 0–3 and a
+ * unique trailing part; `include_submodules` applied), and for a target with files its
+ * {@link TargetScreen}. A reading that must still look at the exact name's importers (rule 4's
+ * `trailing`) is not kept.
+ */
+interface KeptPlan {
+  files: string[];
+  reading?: string;
+  note?: string;
+  families?: string[];
+  screen?: { needles: Needles; keys: [string, ImportKeys][] };
+}
+
+interface KeptPlans {
+  byQuery: Map<string, KeptPlan>;
+  changed: boolean;
+}
+
+/** At most this many readings are kept (the most recent ones). */
+const MAX_KEPT_PLANS = 64;
+/** A reading with more target files than this is not kept (a root package with `include_submodules`). */
+const MAX_PLAN_FILES = 2000;
+
+function keptPlans(project: ProjectView): KeptPlans {
+  return memoize(project, "importers:kept-plans", () => {
+    const saved = loadDerived<[string, KeptPlan][]>(project, "importers:plans");
+    return { byQuery: new Map(Array.isArray(saved) ? saved : []), changed: false };
+  });
+}
+
+function planKey(query: string, includeSubmodules: boolean): string {
+  return `${includeSubmodules ? "sub" : "exact"}\0${query}`;
+}
+
+/** The target of a kept reading (its screen set as computed), or `undefined` when none is kept. */
+function keptTarget(project: ProjectView, key: string): QueryTarget | undefined {
+  const plan = keptPlans(project).byQuery.get(key);
+  if (plan === undefined) return undefined;
+  const target: QueryTarget = {
+    files: new Set(plan.files),
+    ...(plan.reading !== undefined ? { reading: plan.reading } : {}),
+    ...(plan.note !== undefined ? { note: plan.note } : {}),
+    ...(plan.families !== undefined ? { families: new Set(plan.families) } : {}),
+  };
+  if (plan.screen !== undefined) targetScreens.set(target, Promise.resolve({ needles: plan.screen.needles, keys: new Map(plan.screen.keys) }));
+  return target;
+}
+
+/** Keeps how `target` read the query (see {@link KeptPlan}); saved with {@link saveKeptPlans}. */
+async function keepPlan(project: ProjectView, key: string, target: QueryTarget): Promise<void> {
+  if (target.trailing !== undefined || target.files.size > MAX_PLAN_FILES) return;
+  const plans = keptPlans(project);
+  if (plans.byQuery.has(key)) return;
+  const screen = target.files.size > 0 ? await targetScreen(target, project) : undefined;
+  plans.byQuery.set(key, {
+    files: [...target.files],
+    ...(target.reading !== undefined ? { reading: target.reading } : {}),
+    ...(target.note !== undefined ? { note: target.note } : {}),
+    ...(target.families !== undefined ? { families: [...target.families] } : {}),
+    ...(screen !== undefined ? { screen: { needles: screen.needles, keys: [...screen.keys] } } : {}),
+  });
+  while (plans.byQuery.size > MAX_KEPT_PLANS) plans.byQuery.delete(plans.byQuery.keys().next().value as string);
+  plans.changed = true;
+}
+
+function saveKeptPlans(project: ProjectView): void {
+  const plans = keptPlans(project);
+  if (!plans.changed) return;
+  saveDerived(project, "importers:plans", [...plans.byQuery]);
+  plans.changed = false;
+}
+
 /**
  * What an import statement must name to reach one of `targetFiles`, per importer family, for the
  * lexical import scan (`import-scan.ts`), from the forms the prefilter's hints describe: Python, the
@@ -483,21 +579,37 @@ function lastPart(query: string): string {
  * at all (any case) is ruled out without a scan, except where a bare relative import or (JS) a
  * computed `import()`/`require()` could reach the target without naming it.
  */
-export function importScreen(keys: ReadonlyMap<string, ImportKeys> | ImportKeys): (path: string, source: string) => boolean {
+export function importScreen(
+  keys: ReadonlyMap<string, ImportKeys> | ImportKeys,
+  onScreened?: (path: string, scan: ImportScan) => void,
+): (path: string, source: string) => boolean {
   const mentions = new Map<ImportKeys, RegExp>();
   return (file, source) => {
     const family = familyOfFile(file);
-    const k: ImportKeys | undefined = isKeyMap(keys) ? keys.get(family) : keys;
-    if (k === undefined || !scansFamily(family)) return true;
+    const k = screenKeys(keys, file);
+    if (k === undefined) return true;
     let re = mentions.get(k);
     if (re === undefined) {
       // Every way to pass holds one of these words.
       const some = [...k.words, ...(k.together ?? []).map((t) => t[0] ?? "")].filter((w) => w !== "");
       mentions.set(k, (re = new RegExp(some.length === 0 ? "(?!)" : some.map(escapeRegExp).join("|"), "i")));
     }
-    if (!k.bare && family !== "js" && !re.test(source)) return false;
-    return importsMayName(scanImports(family, source) as ImportScan, k);
+    if (!k.bare && family !== "js" && !re.test(source)) {
+      onScreened?.(file, scanImports(family, source) as ImportScan);
+      return false;
+    }
+    const scan = scanImports(family, source) as ImportScan;
+    if (importsMayName(scan, k)) return true;
+    onScreened?.(file, scan);
+    return false;
   };
+}
+
+/** The keys {@link importScreen} reads `file` with; `undefined` when its family is not screened (every file passes). */
+function screenKeys(keys: ReadonlyMap<string, ImportKeys> | ImportKeys, file: string): ImportKeys | undefined {
+  const family = familyOfFile(file);
+  const k: ImportKeys | undefined = isKeyMap(keys) ? keys.get(family) : keys;
+  return k === undefined || !scansFamily(family) ? undefined : k;
 }
 
 function isKeyMap(keys: ReadonlyMap<string, ImportKeys> | ImportKeys): keys is ReadonlyMap<string, ImportKeys> {
@@ -587,9 +699,9 @@ async function collectMatches(
         return lang !== undefined && fams.has(familyOf(lang));
       })),
     );
-  const targetNeedles = target.files.size > 0 ? await needlesFor(target, project) : undefined;
-  const groups = targetNeedles !== undefined ? [{ families, needles: targetNeedles }] : nameNeedlesFor(query, families, includeSubmodules);
-  const keys = targetNeedles !== undefined ? await importKeysFor(target.files, project) : { words: [lastPart(query)], bare: false };
+  const screen = target.files.size > 0 ? await targetScreen(target, project) : undefined;
+  const groups = screen !== undefined ? [{ families, needles: screen.needles }] : nameNeedlesFor(query, families, includeSubmodules);
+  const keys = screen !== undefined ? screen.keys : { words: [lastPart(query)], bare: false };
   const chosen = new Set<string>();
   for (const group of groups) {
     const candidates = candidatesOf(group.families);
@@ -605,18 +717,34 @@ async function collectMatches(
   }
   // A file whose imports and resolutions a process kept (`keptImports`) and whose stat still
   // matches needs no facts; the others come from the fact cache (or are parsed).
+  // A file the import screen ruled out before, unchanged since (its kept scan, `keptScans`), is
+  // ruled out again from that scan without reading it.
   const checkedMs = Date.now();
   const stats = statFiles(ws, [...chosen].sort());
   const kept = keptImports(project);
   const fromKept = new Map<string, KeptFile>();
+  const screenedBefore: string[] = [];
   const toLoad: FileStat[] = [];
   for (const st of stats) {
     const k = kept.byFile.get(st.path);
-    if (k !== undefined && isStatHit(k.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st)) fromKept.set(st.path, k);
+    if (k !== undefined && isStatHit(k.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st)) {
+      fromKept.set(st.path, k);
+      continue;
+    }
+    const s = kept.scans.get(st.path);
+    const sk = s === undefined ? undefined : screenKeys(keys, st.path);
+    if (s !== undefined && sk !== undefined && isStatHit(s.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st) && !importsMayName(s.scan, sk)) screenedBefore.push(st.path);
     else toLoad.push(st);
   }
-  const facts = await loadFacts(ws, toLoad, signal, "definitions", { screen: importScreen(keys) });
   const statOf = new Map(toLoad.map((st) => [st.path, st]));
+  const keepScan = (file: string, scan: ImportScan) => {
+    const st = statOf.get(file);
+    if (st === undefined) return;
+    kept.scans.set(file, { stat: keptStat(st, checkedMs), scan });
+    kept.changed = true;
+  };
+  const facts = await loadFacts(ws, toLoad, signal, "definitions", { screen: importScreen(keys, keepScan) });
+  for (const file of screenedBefore) facts.screened.add(file);
   const searched = [...fromKept.keys(), ...facts.keys()].sort();
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, searched, specifierTargets: new Set() };
@@ -648,8 +776,7 @@ async function collectMatches(
         resolved.set(fileFacts, pending);
       }
       resolutions = await pending;
-      const st = statOf.get(file) as FileStat;
-      kept.byFile.set(file, { stat: { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs ?? 0, ino: st.ino ?? 0, checkedMs }, key, imports: [...imports], resolutions });
+      kept.byFile.set(file, { stat: keptStat(statOf.get(file) as FileStat, checkedMs), key, imports: [...imports], resolutions });
       kept.changed = true;
     }
     for (const [i, ref] of imports.entries()) {
@@ -693,9 +820,25 @@ interface KeptFile {
   resolutions: Resolution[];
 }
 
+/**
+ * What the import screen read in a file it ruled out (`import-scan.ts`; the scan does not depend on
+ * the query), with the file's state as for {@link KeptFile}.
+ */
+interface KeptScan {
+  stat: KeptFile["stat"];
+  scan: ImportScan;
+}
+
 interface KeptImports {
   byFile: Map<string, KeptFile>;
+  /** Files the screen ruled out, by path. */
+  scans: Map<string, KeptScan>;
   changed: boolean;
+}
+
+/** A file's state as kept with its imports or scan: `checkedMs` is when it was stat'ed, before it was read. */
+function keptStat(st: FileStat, checkedMs: number): KeptFile["stat"] {
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs ?? 0, ino: st.ino ?? 0, checkedMs };
 }
 
 /** Above this many characters the kept imports start again from the current query's files. */
@@ -708,7 +851,8 @@ const MAX_KEPT_CHARS = 8_000_000;
 function keptImports(project: ProjectView): KeptImports {
   return memoize(project, "importers:kept-imports", () => {
     const saved = loadDerived<[string, KeptFile][]>(project, "importers:imports");
-    return { byFile: new Map(Array.isArray(saved) ? saved : []), changed: false };
+    const scans = loadDerived<[string, KeptScan][]>(project, "importers:scans");
+    return { byFile: new Map(Array.isArray(saved) ? saved : []), scans: new Map(Array.isArray(scans) ? scans : []), changed: false };
   });
 }
 
@@ -716,16 +860,21 @@ function keptImports(project: ProjectView): KeptImports {
 function saveKeptImports(project: ProjectView, files: readonly string[]): void {
   const kept = keptImports(project);
   if (!kept.changed) return;
-  let entries = [...kept.byFile];
+  const now = new Set(files);
+  saveCapped(project, "importers:imports", [...kept.byFile], now);
+  saveCapped(project, "importers:scans", [...kept.scans], now);
+  kept.changed = false;
+}
+
+/** Keeps `entries` under `name`, only those of `files` when all are over {@link MAX_KEPT_CHARS}, nothing when those are too. */
+function saveCapped(project: ProjectView, name: string, entries: [string, unknown][], files: ReadonlySet<string>): void {
   let text = JSON.stringify(entries);
   if (text.length > MAX_KEPT_CHARS) {
-    const now = new Set(files);
-    entries = entries.filter(([f]) => now.has(f));
+    entries = entries.filter(([f]) => files.has(f));
     text = JSON.stringify(entries);
     if (text.length > MAX_KEPT_CHARS) return;
   }
-  saveDerived(project, "importers:imports", entries);
-  kept.changed = false;
+  saveDerived(project, name, entries);
 }
 
 /** What a file's resolutions are computed from, besides the tree: its imports, without their text. */
@@ -747,8 +896,13 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   for (let attempt = 0; found === undefined; attempt++) {
     const final = attempt > 0;
     const project = (await treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final })).view;
-    let target = await interpretQuery(ws, project, query);
-    if (includeSubmodules && target.files.size > 0) target = { ...target, files: await withSubmodules(project, target.files) };
+    const plan = planKey(query, includeSubmodules);
+    let target = keptTarget(project, plan);
+    if (target === undefined) {
+      target = await interpretQuery(ws, project, query);
+      if (includeSubmodules && target.files.size > 0) target = { ...target, files: await withSubmodules(project, target.files) };
+      await keepPlan(project, plan, target);
+    }
     throwIfAborted(signal);
     let pass: MatchPass | undefined;
     if (target.trailing !== undefined) {
@@ -783,7 +937,8 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   }
   const { project, target, pass } = found;
   const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;
-  saveKeptImports(project, pass.searched);
+  saveKeptImports(project, [...pass.searched, ...pass.facts.screened]);
+  saveKeptPlans(project);
 
   // One record per statement and module name, in evidence order (path, lines, name).
   const seen = new Set<string>();

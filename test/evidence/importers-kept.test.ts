@@ -45,6 +45,10 @@ beforeAll(() => {
   write("py/pkg/__init__.py", "");
   write("py/pkg/target.py", "VALUE = 1\n");
   write("py/use.py", "from pkg.target import VALUE\n");
+  write("py/pkg/other.py", "OTHER = 2\n");
+  // an import line names `target` (the text prefilter picks it), but none of its imports can name
+  // pkg.target: the import screen rules it out
+  write("py/note.py", "import os\nfrom lib.target import T\nfrom pkg.other import OTHER\n");
   for (const d of ["lib", "other", "app", "py/pkg", "py", ""]) utimesSync(path.join(root, d), PAST, PAST);
 });
 
@@ -87,5 +91,44 @@ describe("find_importers: resolutions kept for later processes", () => {
     const before = factsStats().parsed;
     expect(where(await query("lib/util.ts"))).toEqual(["app/alt.ts:2-2 lib/util.ts"]);
     expect(factsStats().parsed - before).toBe(1);
+  });
+
+  it("a file the import screen ruled out is not read again while unchanged, and the kept scan serves other modules", async () => {
+    const read = vi.spyOn(Workspace.prototype, "readText");
+    const readsOf = (file: string) => read.mock.calls.filter(([p]) => p === file).length;
+    expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    read.mockClear();
+    expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    expect(readsOf("py/note.py")).toBe(0);
+    // the scan kept for pkg.target's query shows an import pkg.other's query must look at
+    expect(where(await query("pkg.other"))).toEqual(["py/note.py:3-3 pkg.other"]);
+  });
+
+  it("an edit of a ruled-out file that makes it import the module is seen (new mtime, or only a new ctime)", async () => {
+    await query("pkg.target");
+    write("py/note.py", "import os\nfrom pkg.target import T\nfrom pkg.other import OTHER\n", LATER);
+    expect(where(await query("pkg.target"))).toEqual(["py/note.py:2-2 pkg.target", "py/use.py:1-1 pkg.target"]);
+    // ruled out again, then edited back: the same size and mtime each time, only ctime and the content tell
+    write("py/note.py", "import os\nfrom lib.target import T\nfrom pkg.other import OTHER\n", LATER);
+    expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    write("py/note.py", "import os\nfrom pkg.target import T\nfrom pkg.other import OTHER\n", LATER);
+    expect(where(await query("pkg.target"))).toEqual(["py/note.py:2-2 pkg.target", "py/use.py:1-1 pkg.target"]);
+  });
+
+  it("a kept reading of the query is dropped when a module file is added or removed", async () => {
+    write("py/late.py", "from pkg.later import X\n");
+    utimesSync(path.join(root, "py"), PAST, PAST);
+    const before = await query("pkg.later");
+    expect(where(before)).toEqual([]);
+    expect(JSON.stringify(before.note)).toContain("No module or file named 'pkg.later'");
+    expect(where(await query("pkg.later"))).toEqual([]); // read again as kept
+    write("py/pkg/later.py", "X = 1\n");
+    const mid = new Date(Date.UTC(2021, 6, 1)); // a new folder mtime, not racy: the new walk is kept too
+    utimesSync(path.join(root, "py/pkg"), mid, mid);
+    expect(where(await query("pkg.later"))).toEqual(["py/late.py:1-1 pkg.later"]);
+    expect(where(await query("pkg.later"))).toEqual(["py/late.py:1-1 pkg.later"]);
+    rmSync(path.join(root, "py/pkg/later.py"));
+    utimesSync(path.join(root, "py/pkg"), LATER, LATER);
+    expect(where(await query("pkg.later"))).toEqual([]);
   });
 });
