@@ -16,7 +16,7 @@
  * - the ignore files of the tree (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`, and
  *   those in the root's ancestors), which change what is walkable without changing a folder;
  * - every configuration file read through the view (`tsconfig.json`, `go.mod`, `Cargo.toml` …),
- *   whose edits change resolution.
+ *   whose edits change resolution, and those behind the kept values loaded for it ({@link loadDerived}).
  * Any difference (or an entry that changed within {@link RACY_WINDOW_MS} of the walk, which the
  * file system's timestamp granularity could hide — Git's "racy" rule) makes the next use walk the
  * tree again and start a fresh view. Edits of ordinary files do not change the list; their facts
@@ -70,7 +70,7 @@ export function createProjectView(
   files: readonly FileEntry[] | readonly string[],
   onRead?: (path: string, stamp: Stamp) => void,
 ): ProjectView {
-  const paths = [...new Set(files.map((f) => (typeof f === "string" ? f : f.path)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const paths = sortedUnique(files.map((f) => (typeof f === "string" ? f : f.path)));
   const set = new Set(paths);
   const texts = new Map<string, Promise<string | undefined>>();
   return {
@@ -95,6 +95,13 @@ export function createProjectView(
       return t;
     },
   };
+}
+
+/** `list` sorted (UTF-16 code unit order) without duplicates; a list already so (a kept snapshot's) is taken as it is. */
+function sortedUnique(list: string[]): string[] {
+  let ordered = true;
+  for (let i = 1; i < list.length && ordered; i++) ordered = (list[i - 1] as string) < (list[i] as string);
+  return ordered ? list : [...new Set(list)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The walkable files of a workspace at one moment, and the view over them. */
@@ -324,10 +331,19 @@ export function loadDerived<T>(view: ProjectView, name: string): T | undefined {
   }
   if (data.v !== 1 || data.walk !== walkIdOf(entry) || !Array.isArray(data.watched)) return undefined;
   for (const [abs, size, mtimeMs] of data.watched) {
+    // The snapshot's watched stamps were checked when it was last used (`isFresh`, or `restore`).
+    const known = entry.state.watched.get(abs);
+    if (known !== undefined && known.size === size && known.mtimeMs === mtimeMs) continue;
     const now = stampOf(abs);
     if (now.size !== size || now.mtimeMs !== mtimeMs) return undefined;
   }
-  for (const [abs, size, mtimeMs] of data.watched) entry.loaded.set(abs, { size, mtimeMs });
+  // The files behind the value are watched from now on, as files read through the view are: an
+  // edit of one makes the next use of the snapshot walk again (a server's view and what is
+  // memoised on it are then dropped), and a later value of this view needs no new check of them.
+  for (const [abs, size, mtimeMs] of data.watched) {
+    entry.loaded.set(abs, { size, mtimeMs });
+    entry.state.watched.set(abs, { size, mtimeMs });
+  }
   return data.value as T;
 }
 

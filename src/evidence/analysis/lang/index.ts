@@ -30,16 +30,12 @@ for (const lang of LANGUAGES) for (const ext of lang.extensions) BY_EXTENSION.se
  */
 export function languageFor(path: string): LanguageSpec | undefined {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  let best: LanguageSpec | undefined;
-  let bestLen = 0;
+  // Endings from the first dot on, longest first: the first registered one is the answer.
   for (let i = base.indexOf("."); i >= 0; i = base.indexOf(".", i + 1)) {
     const lang = BY_EXTENSION.get(base.slice(i));
-    if (lang !== undefined && base.length - i > bestLen) {
-      best = lang;
-      bestLen = base.length - i;
-    }
+    if (lang !== undefined) return lang;
   }
-  return best;
+  return undefined;
 }
 
 /** The importer family of a language (`js` for TypeScript, TSX and JavaScript). */
