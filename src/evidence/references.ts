@@ -713,11 +713,13 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // Names that may stand for the target: its own, then the aliases imports and re-exports give it
   // (`from a import f as g`, `export { f as g }`), found round by round (each round one ripgrep run).
   const names = new Set([name]);
+  // A constructor (`ReferenceRules.constructorName`) is also named by each call of its class.
+  const ctor = constructorOf(target, language);
   const facts = new FactsMap();
   const resolver = new Resolver(ws, project, facts, signal);
-  for (let round = 0, fresh = [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
+  for (let round = 0, fresh = ctor ? [name, ctor.name] : [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
     const mentioned =
-      round === 0 && early?.family === family && early.name === name
+      round === 0 && early?.family === family && early.name === name && ctor === undefined
         ? await early.mentions
         : await rememberedMentions(ws, `references:${family}`, inFamily, { literals: fresh }, { endings: familyEndings(family), complete: listIsComplete(project), ...(signal ? { signal } : {}) });
     const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
@@ -754,6 +756,8 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const global = language.references.globalDefinitions === true;
     for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(file, s.container));
   }
+  const local = localSites(facts.get(target.file)?.symbols ?? [], target.def, await targetLines(ws, target.file));
+  const ctorLocal = ctor ? classSites(facts.get(target.file)?.symbols ?? [], target.def) : local;
   const hits: ReferenceHit[] = [];
   let leftOut = 0;
   for (const [file, f] of facts) {
@@ -767,11 +771,15 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     for (let k = 0; k < uses.length; k++) {
       const u = uses[k] as NameUse;
       if (u.alternative !== true) chainStart = k;
-      if (!mentionsAny(u, names)) continue;
+      const ctorCall = ctor !== undefined && u.constructs === true && u.path[u.path.length - 1] === ctor.name;
+      if (!ctorCall && !mentionsAny(u, names)) continue;
       if (k > chainStart && (await shadowed(resolver, file, uses.slice(chainStart, k)))) continue;
+      if (ctorCall && (await judge(resolver, file, u, u.path.length - 1, refs.bindings, ctor.want, target, ctorLocal)) === "yes") {
+        hits.push(hitOf(file, u, u.path.length - 1, moduleContext, false));
+      }
       for (let i = u.from ?? 0; i < u.path.length; i++) {
         if (!names.has(u.path[i] as string)) continue;
-        const verdict = await judge(resolver, file, u, i, refs.bindings, want, target);
+        const verdict = await judge(resolver, file, u, i, refs.bindings, want, target, local);
         if (verdict === "no") continue;
         if (verdict === "unknown") {
           if (definers.size === 1) hits.push(hitOf(file, u, i, moduleContext, true));
@@ -783,6 +791,66 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     }
   }
   return { target, hits, leftOut, definers: definers.size, facts, language };
+}
+
+/**
+ * For a constructor method (`ReferenceRules.constructorName`) of a class: the class's name and
+ * definition key, whose calls are calls of the constructor.
+ */
+function constructorOf(target: LocatedDefinition, language: LanguageSpec): { name: string; want: ReadonlySet<string> } | undefined {
+  const cls = target.def.container;
+  if (cls === undefined || language.references?.constructorName !== target.def.name) return undefined;
+  return { name: cls.slice(cls.lastIndexOf(".") + 1), want: new Set([defKey(target.file, cls)]) };
+}
+
+/** The {@link LocalSites} of the class around `def` (a constructor), among the definitions `symbols` of its file. */
+function classSites(symbols: readonly SymbolDef[], def: SymbolDef): LocalSites {
+  const cls = def.container as string;
+  const name = cls.slice(cls.lastIndexOf(".") + 1);
+  const outer = cls.includes(".") ? cls.slice(0, cls.lastIndexOf(".")) : undefined;
+  const found = symbols.find((s) => s.name === name && s.container === outer && s.start_line <= def.start_line && s.end_line >= def.end_line);
+  return { lines: new Set(found ? [found.start_line] : []) };
+}
+
+/** What a use led by a declaration inside a function (`NameUse.localDef`) must name to be the target. */
+interface LocalSites {
+  /** First lines of the target and of its overload signatures (the target has no container). */
+  lines: ReadonlySet<number>;
+  /** First line of the class around the target (a member of a class that has no container). */
+  classLine?: number;
+}
+
+/** The lines of `file` (empty when it cannot be read). */
+async function targetLines(ws: Workspace, file: string): Promise<readonly string[]> {
+  try {
+    return (await ws.readText(file)).lines;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The {@link LocalSites} of `def` among the definitions `symbols` of its file (`text`: its lines):
+ * for a definition with no container, its first line and those of the definitions of its name
+ * and kind that follow it, each after one without a body (a TypeScript overload signature, whose
+ * last line does not end with `}`), with no other definition between; for a member of a class
+ * with no container, the first line of that class's definition around it.
+ */
+function localSites(symbols: readonly SymbolDef[], def: SymbolDef, text: readonly string[]): LocalSites {
+  if (def.container !== undefined) {
+    const cls = symbols.find((s) => s.name === def.container && s.container === undefined && s.start_line <= def.start_line && s.end_line >= def.end_line);
+    return { lines: new Set(), ...(cls ? { classLine: cls.start_line } : {}) };
+  }
+  const lines = new Set([def.start_line]);
+  const bodiless = (d: SymbolDef) => !/\}\s*;?\s*(\/\/.*)?$/.test(text[d.end_line - 1] ?? "}");
+  const after = symbols.filter((s) => s.start_line > def.start_line).sort((a, b) => a.start_line - b.start_line);
+  for (let prev = def, k = 0; k < after.length && bodiless(prev); k++) {
+    const s = after[k] as SymbolDef;
+    if (s.name !== def.name || s.kind !== def.kind || s.container !== undefined) break;
+    lines.add(s.start_line);
+    prev = s;
+  }
+  return { lines };
 }
 
 /** True when a part of `u` from `u.from` on is one of `names`. */
@@ -889,6 +957,7 @@ async function judge(
   bindings: readonly NameBinding[],
   want: ReadonlySet<string>,
   target: LocatedDefinition,
+  local: LocalSites,
 ): Promise<"yes" | "no" | "unknown"> {
   const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
   if (u.binding !== undefined) {
@@ -896,8 +965,11 @@ async function judge(
     return b !== undefined && has(await r.binding(file, b, 0)) ? "yes" : "no";
   }
   if (u.localDef !== undefined) {
-    // A function or class declared inside the enclosing function: that declaration, nothing else.
-    return i === 0 && file === target.file && target.def.container === undefined && target.def.start_line === u.localDef ? "yes" : "no";
+    // A function or class declared inside the enclosing function: that declaration (or one of its
+    // overload signatures), nothing else; the next part a member of that class.
+    if (file !== target.file) return "no";
+    if (i === 0) return local.lines.has(u.localDef) ? "yes" : "no";
+    return i === 1 && local.classLine === u.localDef ? "yes" : "no";
   }
   const name = u.path[i] as string;
   // `methodsOnlyCalled`: a member that is not called (`this.x = …`, `o.x`) is no method.

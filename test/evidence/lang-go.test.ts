@@ -13,6 +13,7 @@ import {
   hasTool,
   importersOf,
   memoryProject,
+  referencesIn,
   resolvedImports,
   scratchDir,
   symbolsIn,
@@ -346,5 +347,40 @@ describe.skipIf(!hasGo)("go: agrees with `go list`", () => {
       expect([...ours.testImports].sort(), pkg.importPath).toEqual(pkg.testImports);
       expect(await go.moduleNames?.(goFiles[0] ?? "", project)).toEqual([pkg.importPath]);
     }
+  });
+});
+
+describe("go: references", () => {
+  const dir = scratchDir("codecite-go-refs-");
+
+  it("a local bound to another typed local (nn := n of the receiver, p := &v, q := *p) carries its type; one bound to a call result does not", async () => {
+    const files = {
+      "go.mod": "module example.com/tree\n\ngo 1.21\n",
+      "tree.go": [
+        "package tree", // 1
+        "",
+        "type node struct{ kids []*node }",
+        "",
+        "type edges []*node",
+        "",
+        "func (n *node) find(label byte) *node { return nil }",
+        "",
+        "func (e edges) find(label byte) *node { return nil }",
+        "",
+        "func (n *node) walk(v node) {", // 11
+        "\tnn := n",
+        "\tnn.find(1)", // 13
+        "\tp := &v",
+        "\tq := *p",
+        "\tq.find(2)", // 16
+        "\tx := pick()",
+        "\tx.find(3)", // 18: unknown receiver, two types define find
+        "}",
+        "",
+        "func pick() edges { return nil }",
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "node.find", "tree.go")).toEqual(["tree.go:13 call", "tree.go:16 call"]);
   });
 });

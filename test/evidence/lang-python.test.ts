@@ -9,6 +9,7 @@ import { PythonLayout } from "../../src/evidence/analysis/lang/python-layout.js"
 import { fileTree } from "../../src/evidence/analysis/lang/project-files.js";
 import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
 import { memoryProject } from "./memory-project.js";
+import { referencesIn, scratchDir } from "./lang-test-kit.js";
 
 const facts = (src: string) => extractFacts(python, src);
 
@@ -343,5 +344,41 @@ describe("python resolution", () => {
     expect(match("numpy", ref("numpy", ["linalg"]), "numpy", false)).toBe(true);
     expect(match("numpy.linalg", ref("numpy", ["linalg"]), "numpy", false)).toBe(true);
     expect(match("numpy", ref("numpyx"), "numpyx", true)).toBe(false);
+  });
+});
+
+describe("python references: classes declared inside a function", () => {
+  const dir = scratchDir("codecite-py-local-");
+  const files = {
+    "test_a.py": [
+      "class Spec:", // 1
+      "    def hook(self): pass",
+      "",
+      "def test_one():",
+      "    class Spec:", // 5
+      "        def hook(item): pass",
+      "    assert Spec.hook", // 7: the local class, dotted
+      "    assert Spec().hook", // 8: an instance of it
+      "    Spec.other",
+      "",
+      "def test_two():",
+      "    assert Spec.hook", // 12: the top-level class
+      "    assert Spec().hook", // 13
+      "    x = make()",
+      "    x.hook",
+      "",
+    ].join("\n"),
+  };
+
+  it("a dotted use led by the local class (Spec.hook, Spec().hook) names its member, not the top-level class's", async () => {
+    // The located site is the first `Spec.hook` of the file (the top-level class): uses in test_two
+    // (x.hook on a receiver of unknown type by name), none of the local class's in test_one.
+    expect(await referencesIn(dir, files, "Spec.hook", "test_a.py")).toEqual(["test_a.py:12 value", "test_a.py:13 value", "test_a.py:15 value,by_name"]);
+  });
+
+  it("the local class itself: its uses in the function, dotted or called", async () => {
+    const local = { "test_b.py": ["def test_one():", "    class Hooks:", "        def on(item): pass", "    f(Hooks.on)", "    g(Hooks().on)", ""].join("\n") };
+    expect(await referencesIn(dir, local, "Hooks", "test_b.py")).toEqual(["test_b.py:4 value", "test_b.py:5 call"]);
+    expect(await referencesIn(dir, local, "Hooks.on", "test_b.py")).toEqual(["test_b.py:4 value", "test_b.py:5 value"]);
   });
 });

@@ -5,14 +5,15 @@
  */
 import { renderForModel } from "../../src/evidence/advice.js";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll } from "vitest";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "../../src/evidence/analysis/lang/language.js";
 import type { Evidence } from "../../src/evidence/evidence.js";
 import { findImporters } from "../../src/evidence/importers.js";
+import { findReferences } from "../../src/evidence/references.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
@@ -141,4 +142,18 @@ export async function definitionsOf(root: string, name: string, kind?: string): 
   const ws = await Workspace.open(root);
   const r = await findSymbol(ws, findSymbolInput.parse(kind === undefined ? { name } : { name, kind }));
   return { records: r.evidence.map(compact), snippets: r.evidence.map((e) => e.snippet) };
+}
+
+/**
+ * `find_references` of `name` (in file `path` when given) over the files `files` (path → text)
+ * written into `dir` (a {@link scratchDir}), records as `path:line flags`.
+ */
+export async function referencesIn(dir: string, files: Record<string, string>, name: string, path?: string): Promise<string[]> {
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  const ws = await Workspace.open(dir);
+  const r = await findReferences(ws, { name, max_results: 200, ...(path !== undefined ? { path } : {}) });
+  return r.evidence.map((e) => `${e.path}:${e.start_line} ${(e.flags ?? []).join(",")}`);
 }

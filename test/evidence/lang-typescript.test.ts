@@ -10,6 +10,7 @@ import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { JsResolver, mapTargets, matchPaths, parseJsonc } from "../../src/evidence/analysis/lang/js-resolve.js";
 import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
 import { memoryProject } from "./memory-project.js";
+import { referencesIn, scratchDir } from "./lang-test-kit.js";
 
 async function imports(lang: LanguageSpec, src: string): Promise<unknown[]> {
   const f = await extractFacts(lang, src);
@@ -407,5 +408,64 @@ describe("js resolution", () => {
 
   it("parses JSONC: comments, trailing commas, and // inside strings", () => {
     expect(parseJsonc('{ "a": "http://x/*y*/", // c\n "b": [1,], }')).toEqual({ a: "http://x/*y*/", b: [1] });
+  });
+});
+
+describe("js-family references", () => {
+  const dir = scratchDir("codecite-ts-refs-");
+
+  it("an overloaded function declared inside a function: its uses there (the overload signatures are one definition)", async () => {
+    const files = {
+      "src/plugin.ts": [
+        "export function enable() {", // 1
+        "  function apply(p: unknown) {",
+        "    return clone(p)", // 3
+        "  }",
+        "  function clone<T>(obj: T): T", // 5: the first signature (the definition's first line)
+        "  function clone(obj: any) {",
+        "    return Array.isArray(obj) ? obj.map(clone) : obj", // 7
+        "  }",
+        "  return { apply }",
+        "}",
+        "",
+      ].join("\n"),
+    };
+    // The signature's name is recorded as a value use, as for a top-level overloaded function.
+    expect(await referencesIn(dir, files, "clone", "src/plugin.ts")).toEqual(["src/plugin.ts:3 call", "src/plugin.ts:5 value", "src/plugin.ts:7 value"]);
+  });
+
+  it("a member of `new C()` is a member of class C (also parenthesized); of a local variable or a call result it is not", async () => {
+    const files = {
+      "src/clock.ts": ["export class Clock {", "  tick(): number { return 1 }", "}", ""].join("\n"),
+      "src/use.ts": [
+        'import { Clock } from "./clock"',
+        "new Clock().tick()", // 2
+        "const n = (new Clock()).tick()", // 3
+        "function f(Clock: any) { return new Clock().tick() }", // 4: a parameter named Clock
+        "make().tick()", // 5
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "Clock.tick")).toEqual(["src/use.ts:2 call", "src/use.ts:3 call", "src/use.ts:4 call,by_name", "src/use.ts:5 call,by_name"]);
+  });
+
+  it("a class's constructor is called by `new C(…)` of that class (also a class declared in a function), not of another class", async () => {
+    const files = {
+      "src/point.ts": ["export class Point {", "  constructor(public x: number) {}", "}", "export class Other {", "  constructor() {}", "}", ""].join("\n"),
+      "src/main.ts": [
+        'import { Point, Other } from "./point"',
+        "const p = new Point(1)", // 2
+        "const o = new Other()", // 3
+        "test(() => {",
+        "  class Local {",
+        "    constructor() {}", // 6
+        "  }",
+        "  return new Local()", // 8
+        "})",
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "Point.constructor")).toEqual(["src/main.ts:2 call"]);
+    expect(await referencesIn(dir, files, "Local.constructor")).toEqual(["src/main.ts:8 call"]);
   });
 });

@@ -13,7 +13,8 @@
  *   variable and conversion types), embedded fields and embedded interfaces (`inherit`). Strings,
  *   comments, struct field names and keys of keyed literals give none.
  * - **Receivers**: inside a method, the receiver carries its type; a local declared `var x T`,
- *   a parameter `x T`/`x *T`, or bound by `x := T{…}`/`&T{…}` carries `T`.
+ *   a parameter `x T`/`x *T`, or bound by `x := T{…}`/`&T{…}` carries `T`; one bound by `x := y`
+ *   (also `&y`, `*y`) to such a local carries its type.
  * - **Bindings**: `import "a/b/c"` binds `c` (the last path element without a `/vN` major-version
  *   suffix, the usual package name), `import n "a/b"` binds `n`, `import . "a/b"` is a wildcard;
  *   `import _ "a/b"` binds nothing.
@@ -282,9 +283,14 @@ export function extractGoReferences(root: SyntaxNode): ReferenceFacts {
         const vals = right ? namedChildren(right) : [];
         ids.forEach((id, i) => {
           const v = vals[i];
+          const op = v?.type === "unary_expression" ? v.childForFieldName("operator")?.text : undefined;
           const lit = v?.type === "unary_expression" ? v.childForFieldName("operand") : v;
           if (id.type === "identifier" && lit?.type === "composite_literal") {
             const t = typePath(lit.childForFieldName("type"));
+            if (t) c.bindType(id.text, t);
+          } else if (id.type === "identifier" && lit?.type === "identifier" && (v === lit || op === "&" || op === "*")) {
+            // `nn := n`, `p := &v`: the type of another local (a receiver, a parameter, `var v T`).
+            const t = lit.text === ctx.self?.name ? [ctx.self.type] : c.isLocal(lit.text) ? c.typeOf(lit.text) : undefined;
             if (t) c.bindType(id.text, t);
           }
         });

@@ -137,6 +137,15 @@ function functionLocals(fn: SyntaxNode, defs: Map<string, number> = new Map()): 
   return locals;
 }
 
+/** `C` of `new C(…)` (also parenthesized, `(new C()).m`), as a path. */
+function constructedClass(value: SyntaxNode | null): string[] | undefined {
+  let v = value;
+  while (v?.type === "parenthesized_expression") v = v.firstNamedChild;
+  if (v?.type !== "new_expression") return undefined;
+  const ctor = v.childForFieldName("constructor");
+  return ctor ? memberPath(ctor) : undefined;
+}
+
 /** `C` of `new C()` / `x: C`, as a path. */
 function typeOfDeclarator(d: SyntaxNode): string[] | undefined {
   const value = d.childForFieldName("value");
@@ -175,7 +184,7 @@ interface Ctx {
 export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
   const c = new ReferenceCollector();
 
-  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind): boolean => {
+  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, constructs = false): boolean => {
     const path = memberPath(node);
     if (path === undefined) return false;
     const head = path[0] as string;
@@ -186,13 +195,13 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
-      const localDef = path.length === 1 ? c.localDefOf(head) : undefined;
-      if (localDef !== undefined) c.use(path, last, use, { localDef });
+      const localDef = c.localDefOf(head);
+      if (localDef !== undefined) c.use(path, last, use, { localDef, constructs });
       else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    c.use(path, last, use, type ? { receiverType: type } : {});
+    c.use(path, last, use, { constructs, ...(type ? { receiverType: type } : {}) });
     return true;
   };
 
@@ -406,8 +415,8 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
       }
       case "new_expression": {
         const ctor = node.childForFieldName("constructor");
-        if (ctor?.type === "member_expression") walkMember(ctor, deeper, "call");
-        else if (ctor && !usePath(ctor, deeper, "call")) walk(ctor, { ...deeper, use: "value" });
+        if (ctor?.type === "member_expression") walkMember(ctor, deeper, "call", true);
+        else if (ctor && !usePath(ctor, deeper, "call", true)) walk(ctor, { ...deeper, use: "value" });
         for (const k of namedChildren(node)) if (k.id !== ctor?.id) walk(k, { ...deeper, use: "value" });
         return;
       }
@@ -519,13 +528,21 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     }
   };
 
-  /** `a.b.c` is one path use; `f().m` walks `f()` and uses `m` of an unknown receiver. */
-  const walkMember = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
-    if (usePath(node, ctx, use)) return;
+  /**
+   * `a.b.c` is one path use; `new C().m` walks `new C()` and uses `m` of class `C` (unless `C` is
+   * a local variable); `f().m` walks `f()` and uses `m` of an unknown receiver.
+   */
+  const walkMember = (node: SyntaxNode, ctx: Ctx, use: UseKind, constructs = false): void => {
+    if (usePath(node, ctx, use, constructs)) return;
     const obj = node.childForFieldName("object");
     const prop = node.childForFieldName("property");
     if (obj) walk(obj, { ...ctx, use: "value" });
-    if (prop && prop.type === "property_identifier") c.use(["", prop.text], prop, use);
+    if (prop?.type !== "property_identifier") return;
+    const type = constructedClass(obj);
+    const head = type?.[0];
+    const localDef = head !== undefined ? c.localDefOf(head) : undefined;
+    if (type === undefined || head === undefined || (c.isLocal(head) && localDef === undefined)) c.use(["", prop.text], prop, use);
+    else c.use([...type, prop.text], prop, use, { from: type.length, ...(localDef !== undefined ? { localDef } : {}) });
   };
 
   walkChildren(root, { chain: [], use: "value", depth: 0 });

@@ -136,9 +136,9 @@ export interface NameUse {
    */
   binding?: number;
   /**
-   * For a one-part use of a function or class declared inside an enclosing function (a nested
-   * `def`, a `function` in a callback): the first line of that declaration (as its definition's
-   * range starts), which is the only thing the use can refer to.
+   * For a use led by a function or class declared inside an enclosing function (a nested `def`, a
+   * `function` in a callback, `LocalClass.method`): the first line of that declaration (as its
+   * definition's range starts), which is the only thing the path's first part can refer to.
    */
   localDef?: number;
   /**
@@ -160,6 +160,11 @@ export interface NameUse {
    * `this::m`): a method, though not called (`ReferenceRules.methodsOnlyCalled` does not drop it).
    */
   methodRef?: boolean;
+  /**
+   * Optional (additive, issue 11): the path is the class of an instance creation (JavaScript
+   * `new C(…)`), which calls the class's constructor (`ReferenceRules.constructorName`).
+   */
+  constructs?: boolean;
 }
 
 /**
@@ -281,6 +286,14 @@ export interface ReferenceRules {
    * bindings come from `extract`.
    */
   importBindings?(imports: readonly ImportRef[]): NameBinding[];
+  /**
+   * Optional (additive, issue 11): the name of a class's constructor method when it is not the
+   * class's name (JavaScript/TypeScript `constructor`). An instance creation (`new C(…)`,
+   * {@link NameUse.constructs}) then refers to the constructor of `C`, as the TypeScript language
+   * service's references do (a JSX element `<C />` does not). Absent →
+   * constructors are found by their own name only.
+   */
+  readonly constructorName?: string;
 }
 
 /** A read-only view of the repository that resolvers use (file set and config files). */

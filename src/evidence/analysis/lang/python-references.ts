@@ -184,6 +184,21 @@ function annotatedType(type: SyntaxNode | null): string[] | undefined {
   return inner ? attributePath(inner) : undefined;
 }
 
+/**
+ * The path and options of a use of member `name` of the value of `receiver`: `[...C, name]` from
+ * part `C.length` on when the receiver constructs a class `C` (`C()`, as {@link constructedType})
+ * that is not a local variable (a class declared in the enclosing function carries its line), else
+ * `["", name]` (a receiver of unknown type).
+ */
+function memberOfCall(c: ReferenceCollector, receiver: SyntaxNode | null, name: string): [string[], { from?: number; localDef?: number }] {
+  const type = constructedType(receiver);
+  const head = type?.[0];
+  if (type === undefined || head === undefined) return [["", name], {}];
+  const localDef = c.localDefOf(head);
+  if (c.isLocal(head) && localDef === undefined) return [["", name], {}];
+  return [[...type, name], { from: type.length, ...(localDef !== undefined ? { localDef } : {}) }];
+}
+
 interface Ctx {
   /** Enclosing classes, outermost first, since the nearest function. */
   classes: string[];
@@ -212,7 +227,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
-      const localDef = path.length === 1 ? c.localDefOf(head) : undefined;
+      const localDef = c.localDefOf(head);
       if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
       else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
       return true;
@@ -461,13 +476,19 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     for (const k of c.children(node)) walkTarget(k, ctx, depth + 1);
   };
 
-  /** `a.b.c` is one path use; `f().m` walks `f()` and uses `m` of an unknown receiver. */
+  /**
+   * `a.b.c` is one path use; `C().m` walks `C()` and uses `m` of class `C` (a CapWords callee, as
+   * {@link constructedType}); `f().m` walks `f()` and uses `m` of an unknown receiver.
+   */
   const walkAttribute = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
     if (usePath(node, ctx, use, undefined, "attribute")) return;
     const obj = c.field(node, "object");
     const attr = c.field(node, "attribute");
     if (obj) walk(obj, { ...ctx, use: "value" });
-    if (attr) c.use(["", attr.text], attr, use);
+    if (attr) {
+      const [path, extra] = memberOfCall(c, obj, attr.text);
+      c.use(path, attr, use, extra);
+    }
   };
 
   walkChildren(root, { classes: [], inClassBody: false, use: "value", depth: 0 });

@@ -221,7 +221,7 @@ export class ReferenceCollector {
     path: string[],
     at: SyntaxNode,
     use: UseKind,
-    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean; methodRef?: boolean } = {},
+    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean; methodRef?: boolean; constructs?: boolean } = {},
   ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at, this.#tree);
@@ -234,6 +234,7 @@ export class ReferenceCollector {
     if (extra.from !== undefined && extra.from > 0) u.from = extra.from;
     if (extra.alternative === true) u.alternative = true;
     if (extra.methodRef === true) u.methodRef = true;
+    if (extra.constructs === true) u.constructs = true;
     this.uses.push(u);
   }
 

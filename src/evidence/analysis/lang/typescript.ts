@@ -19,7 +19,7 @@ export const jsFamilyParts = {
       : jsResolver(project).resolve(ref.specifier, fromFile),
   importerHints: jsImporterHints,
   importerNameHints: jsImporterNameHints,
-  references: { extract: (root) => extractJsReferences(root) },
+  references: { extract: (root) => extractJsReferences(root), constructorName: "constructor" },
 } satisfies Partial<LanguageSpec>;
 
 /** TypeScript (`.ts`, `.mts`, `.cts`, declaration files). */
