@@ -38,18 +38,6 @@ export async function factsFromSource(path: string, source: string, references: 
 }
 
 /**
- * Loads tree-sitter and starts initialising its runtime in the background (nothing waits for it),
- * for a caller that expects files to be parsed soon: a fresh walk of a tree (a new fact cache, or a
- * changed tree) while ripgrep still searches it, so that the first parse does not pay the start.
- */
-export function prepareParsing(): void {
-  import("./tree-sitter.js").then(
-    (m) => m.warmUpRuntime(),
-    () => undefined, // the first parse reports it
-  );
-}
-
-/**
  * The worker-thread task of the parse pool: {@link ParseInput} → facts (see {@link factsFromSource}).
  * Loaded by name (`exportName` in `facts.ts`), so no import names it.
  * @throws Error when no language handles the path, and the errors of {@link factsFromSource}.

@@ -36,7 +36,6 @@ import { publishTiming, timingStart } from "../../fact-cache/activity.js";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
 import { RACY_WINDOW_MS } from "../../fact-cache/fact-store.js";
 import { factsVersion } from "./facts.js";
-import { prepareParsing } from "./parse-task.js";
 import { cancelledError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
 import { parentDir } from "./lang/project-files.js";
@@ -366,9 +365,6 @@ export function saveDerived(view: ProjectView, name: string, value: unknown): vo
 
 async function walk(ws: Workspace, generation: number): Promise<TreeState> {
   const startedMs = Date.now();
-  // A walk means a new cache or a changed tree: files will likely be parsed, and the tree-sitter
-  // runtime's start overlaps the wait for ripgrep's listing.
-  prepareParsing();
   const files = await ws.walkPaths(undefined);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const dirs = new Map<string, number>();

@@ -3,8 +3,7 @@
  * the official grammar packages ship (`tree-sitter-python/tree-sitter-python.wasm` …), resolved
  * with `createRequire(import.meta.url).resolve` (web-tree-sitter README: `Language.load` takes a path).
  *
- * - The runtime is initialised once, lazily (`Parser.init()`), on the first parse, or ahead of it
- *   ({@link warmUpRuntime}).
+ * - The runtime is initialised once, lazily (`Parser.init()`), on the first parse.
  * - Each grammar is loaded once and cached (keyed by its `.wasm` specifier).
  * - Trees live in WASM memory: {@link parseSource} hands the tree to the caller, who must call
  *   `tree.delete()`; {@link withTree} and {@link extractFacts} do that themselves.
@@ -33,14 +32,6 @@ function initTreeSitter(): Promise<void> {
     throw err;
   });
   return runtime;
-}
-
-/**
- * Starts initialising the WASM runtime without waiting for it, for a caller that expects a parse
- * soon; a failure is left for the first parse to report (a failed start is not kept).
- */
-export function warmUpRuntime(): void {
-  initTreeSitter().catch(() => undefined);
 }
 
 /**
