@@ -40,6 +40,36 @@ const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Default time to receive a whole request (headers and body), ms: 16 MiB at about 2 Mbit/s. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/**
+ * Most bytes of the upstream's `/api/tags` reply that the gateway reads (16 MiB; a list of a
+ * thousand models is about 1 MB): the list is read whole to add the `codecite` models, so an
+ * upstream whose reply never ends would otherwise fill the gateway's memory.
+ */
+const MAX_TAGS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The JSON body of an upstream reply, read up to `max` bytes; `{}` when it is not JSON.
+ * @throws GatewayError 502 when the body is longer than `max` (the rest is not read).
+ */
+async function boundedJson(r: Response, max: number, what: string): Promise<unknown> {
+  if (!r.body) return {};
+  const reader = r.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    size += next.value.length;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new GatewayError(502, `upstream's ${what} is longer than ${max} bytes`);
+    }
+    parts.push(next.value);
+  }
+  try {
+    return JSON.parse(Buffer.concat(parts).toString("utf8")) as unknown;
+  } catch {
+    return {};
+  }
+}
 
 /** Default time a connection may stay silent before its request's headers are complete, ms. */
 const DEFAULT_CLIENT_IDLE_MS = 30_000;
@@ -221,7 +251,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}`);
       });
       if (!r.ok) throw new GatewayError(502, `upstream answered HTTP ${r.status} to /api/tags`);
-      const body = (await r.json().catch(() => ({}))) as { models?: unknown };
+      const body = (await boundedJson(r, MAX_TAGS_BYTES, "reply to /api/tags")) as { models?: unknown };
       models = Array.isArray(body.models) ? (body.models as Record<string, unknown>[]) : [];
     } else {
       models = (await listModels().catch((err: unknown) => Promise.reject(upstreamError(err)))).map((name) => ({ name, model: name }));

@@ -289,3 +289,23 @@ describe("serve: bad upstreams", () => {
     expect(stats.models["qwen3:8b"]!.errors).toBe(0);
   });
 });
+
+describe("serve: an upstream whose model list never ends", () => {
+  it("/api/tags is 502 after 16 MiB of it (the gateway's memory is not filled), the upstream connection is closed, and the gateway keeps serving", async () => {
+    const piece = `{"models":[${'{"name":"m:1"},'.repeat(4000)}`;
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const pump = () => {
+        while (!res.destroyed && res.write(piece));
+      };
+      res.on("drain", pump);
+      pump();
+    });
+    const url = await start(up.host);
+    const r = await fetch(`${url}/api/tags`);
+    expect(r.status).toBe(502);
+    expect(((await r.json()) as { error: string }).error).toBe("upstream's reply to /api/tags is longer than 16777216 bytes");
+    await expect.poll(() => up.closedEarly()).toBe(1);
+    await stillServing(url);
+  });
+});
