@@ -75,12 +75,20 @@ export interface SearchOptions {
   eventLimits?: { maxParsedBytes?: number; keptLineBytes?: number };
 }
 
-/** One matching line, already reduced to its snippet. */
+/**
+ * One matching line. Its snippet is made by {@link settle} when the hit is about to be shown: most
+ * hits of a common word are only counted (perf, issue 17). Until then `source` holds the line.
+ */
 interface Hit {
   path: string;
   line: number;
-  /** The snippet (cut to {@link DEFAULT_LINE_CHARS}, `\r` shown as `\n`). */
+  /** The path is not valid UTF-8 (flag `non_utf8_path`; the file has no openable name). */
+  nonUtf8Path: boolean;
+  /** The line as ripgrep reported it, while the snippet is not made yet. */
+  source?: LineSource;
+  /** The snippet (cut to {@link DEFAULT_LINE_CHARS}, `\r` shown as `\n`); valid once settled. */
   snippet: string;
+  /** Valid once settled. */
   flags: EvidenceFlag[];
   /**
    * Set when only a prefix of a very long line was read and the first match lies beyond it: the
@@ -88,6 +96,27 @@ interface Hit {
    */
   window?: { lineOffset: number; matchOffset: number };
 }
+
+/** A matching line as ripgrep reported it (see {@link toHit}). */
+interface LineSource {
+  /** The line, decoded (lossily when `raw` is not valid UTF-8). */
+  value: string;
+  /** The line's bytes, when ripgrep sent them as base64. */
+  raw?: Buffer;
+  /** Whether `value` is the whole line with its terminator (else a prefix of a long line). */
+  complete: boolean;
+  /** Byte offset of the first match in the line. */
+  firstByte: number;
+  /** ripgrep's `absolute_offset` of the line. */
+  absoluteOffset: number | null;
+}
+
+/**
+ * Lines up to this many characters wait in {@link Hit.source} for {@link settle}: no longer than
+ * their snippet would be, so a waiting hit holds no more than a settled one. Longer lines are
+ * cut at once.
+ */
+const LAZY_LINE_CHARS = DEFAULT_LINE_CHARS;
 
 /**
  * Searches file contents and returns one `match` record per matching line (name = the query).
@@ -182,7 +211,7 @@ export async function searchCode(
     return !denied;
   });
   if (walkable !== undefined) {
-    const kept = hits.filter((h) => walkable.has(h.path) || h.flags.includes("non_utf8_path"));
+    const kept = hits.filter((h) => walkable.has(h.path) || h.nonUtf8Path);
     ignoredByGlob = hits.length - kept.length;
     hits = kept;
   }
@@ -204,7 +233,7 @@ export async function searchCode(
   for (const h of hits) {
     let isBinary = checked.get(h.path);
     if (isBinary === undefined) {
-      isBinary = !h.flags.includes("non_utf8_path") && isBinaryFile(ws, h.path);
+      isBinary = !h.nonUtf8Path && isBinaryFile(ws, h.path);
       checked.set(h.path, isBinary);
       if (isBinary) binary.add(h.path);
     }
@@ -213,6 +242,7 @@ export async function searchCode(
       continue;
     }
     if (chosen.length >= maxResults) break;
+    settle(h);
     // Budget: snippet, path and name (the query) all reach the model.
     const cost = h.snippet.length + h.path.length + query.length;
     if (!all && chosen.length > 0 && chars + cost > RESULT_TEXT_CHARS) {
@@ -278,7 +308,7 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
   }
   const dropped = new Set<string>();
   await mapLimit([...byPath], VERIFY_CONCURRENCY, async ([rel, list]) => {
-    if (list.some((h) => h.flags.includes("non_utf8_path"))) return;
+    if (list.some((h) => h.nonUtf8Path)) return;
     let f;
     try {
       // The private-key scan of openFile is done below, on the bytes read here.
@@ -433,25 +463,40 @@ function decodeRg(v: RgText): { value: string; exact: boolean; raw?: Buffer } {
   }
 }
 
-/** Reduces a match event to a hit with its snippet (the whole line is not kept). */
+/**
+ * Reduces a match event to a hit. A line of at most {@link LAZY_LINE_CHARS} characters is kept
+ * for {@link settle}; a longer one is cut to its snippet at once (the whole line is not kept).
+ */
 function toHit(m: RgMatchEvent): Hit | undefined {
   if (m.line_number === null) return undefined;
   const p = decodeRg(m.path);
   let rel = toPosix(p.value);
   if (rel.startsWith("./")) rel = rel.slice(2);
   const l = decodeRg(m.lines);
-  const firstByte = m.first_start ?? 0;
+  const source: LineSource = { value: l.value, complete: m.complete, firstByte: m.first_start ?? 0, absoluteOffset: m.absolute_offset };
+  if (l.raw !== undefined) source.raw = l.raw;
+  const hit: Hit = { path: rel, line: m.line_number, nonUtf8Path: !p.exact, source, snippet: "", flags: [] };
+  return l.value.length <= LAZY_LINE_CHARS ? hit : settle(hit);
+}
+
+/** Makes a hit's snippet and flags from its {@link Hit.source} (once; a settled hit is returned as is). */
+function settle(hit: Hit): Hit {
+  const s = hit.source;
+  if (s === undefined) return hit;
+  hit.source = undefined;
   // Submatch offsets are in bytes of the raw line; convert the first to a UTF-16 offset.
-  const raw = l.raw ?? Buffer.from(l.value, "utf8");
+  const raw = s.raw ?? Buffer.from(s.value, "utf8");
   // The kept prefix serves only when the whole window (≤ DEFAULT_LINE_CHARS characters of at most
   // 4 bytes after the match) lies inside it; otherwise the window is read from the file, so the
   // snippet is the same as for a line that was read whole.
-  const beyond = !m.complete && firstByte + 4 * DEFAULT_LINE_CHARS + 4 > raw.length;
-  const at = beyond ? 0 : lossy.decode(raw.subarray(0, firstByte)).length;
-  const text = m.complete ? stripLineEnding(l.value) : l.value;
-  const hit = snippetHit(rel, m.line_number, text, at, !m.complete);
-  if (!p.exact) hit.flags.push("non_utf8_path");
-  if (beyond && m.absolute_offset !== null) hit.window = { lineOffset: m.absolute_offset, matchOffset: firstByte };
+  const beyond = !s.complete && s.firstByte + 4 * DEFAULT_LINE_CHARS + 4 > raw.length;
+  const at = beyond ? 0 : lossy.decode(raw.subarray(0, s.firstByte)).length;
+  const text = s.complete ? stripLineEnding(s.value) : s.value;
+  const made = snippetHit(hit.path, hit.line, text, at, !s.complete);
+  hit.snippet = made.snippet;
+  hit.flags = made.flags;
+  if (hit.nonUtf8Path) hit.flags.push("non_utf8_path");
+  if (beyond && s.absoluteOffset !== null) hit.window = { lineOffset: s.absoluteOffset, matchOffset: s.firstByte };
   return hit;
 }
 
@@ -465,7 +510,7 @@ function snippetHit(path: string, line: number, text: string, at: number, partia
   if (cut.cut || partial) flags.push("truncated");
   if (bareCr) flags.push(BARE_CR_FLAG);
   if (hasInvisibleUnicode(shown)) flags.push("invisible_unicode");
-  return { path, line, snippet: shown, flags };
+  return { path, line, nonUtf8Path: false, snippet: shown, flags };
 }
 
 /**
@@ -505,6 +550,7 @@ async function fillWindows(ws: Workspace, hits: Hit[]): Promise<void> {
       const at = lossy.decode(bytes.subarray(0, Math.max(0, match - from - skip))).length;
       const filled = snippetHit(h.path, h.line, text, at, !whole);
       filled.flags.push(...h.flags.filter((fl) => fl === "non_utf8_path"));
+      filled.nonUtf8Path = h.nonUtf8Path;
       hits[i] = filled;
     } catch {
       // keep the prefix snippet

@@ -127,8 +127,14 @@ const PATTERN_NEEDLES: readonly (readonly string[])[] | undefined = (() => {
 function mayBeDenied(rel: string): boolean {
   if (PATTERN_NEEDLES === undefined || !/^[\x01-\x7f]*$/u.test(rel)) return true;
   const lower = rel.toLowerCase();
+  // A pattern's runs can all be there only when one of them is (one regex test, perf: issue 17).
+  if (ANY_NEEDLE !== undefined && !ANY_NEEDLE.test(lower)) return false;
   return PATTERN_NEEDLES.some((runs) => runs.every((run) => lower.includes(run)));
 }
+
+/** Matches a string holding any run of {@link PATTERN_NEEDLES} (a quick first test of {@link mayBeDenied}). */
+const ANY_NEEDLE: RegExp | undefined =
+  PATTERN_NEEDLES === undefined ? undefined : new RegExp([...new Set(PATTERN_NEEDLES.flat())].map((run) => run.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&")).join("|"), "u");
 
 /**
  * True when a normalized repository-relative path (`/`-separated, no `..`, not absolute) is on

@@ -50,8 +50,9 @@ export function sniff(head: Uint8Array): Sniff {
 
 function hasNul(buf: Uint8Array, from: number): boolean {
   const end = Math.min(buf.length, BINARY_SNIFF_BYTES);
-  for (let i = from; i < end; i++) if (buf[i] === 0) return true;
-  return false;
+  // The builtin `indexOf`, not a loop of our own: a fresh process runs such a loop interpreted,
+  // about 0.3 ms per 8 KiB (perf, issue 17).
+  return from < end && buf.subarray(from, end).indexOf(0) >= 0;
 }
 
 /**

@@ -746,8 +746,11 @@ export class Workspace {
       seen += entries.length;
       if (seen > MAX_IGNORE_SCAN_ENTRIES) return; // a huge tree: ripgrep's time limit still applies
       for (const e of entries) {
+        const named = names.has(e.name);
+        const dir = e.isDirectory();
+        if (!named && (!dir || skip.has(e.name))) continue; // most entries: no path string made
         const child = rel === "" ? e.name : `${rel}/${e.name}`;
-        if (names.has(e.name) && !e.isFile() && !e.isDirectory() && !(await this.isLinkToInsideFile(child))) {
+        if (named && !dir && !e.isFile() && !(await this.isLinkToInsideFile(child))) {
           const what = e.isSymbolicLink() ? "a symbolic link" : e.isFIFO() ? "a FIFO" : e.isSocket() ? "a socket" : "a device";
           throw new ToolError(
             "UNSUPPORTED",
@@ -755,7 +758,7 @@ export class Workspace {
             "Replace it with a regular file (or remove it), then search again.",
           );
         }
-        if (e.isDirectory() && !skip.has(e.name) && !isDeniedPath(child)) stack.push(child);
+        if (dir && !skip.has(e.name) && !isDeniedPath(child)) stack.push(child);
       }
     }
   }
