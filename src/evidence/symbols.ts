@@ -11,9 +11,8 @@
  * - `kind` keeps only definitions of that kind, and also admits declarations without a body (C/C++
  *   prototypes, `SymbolDef.declaration`), which a query without `kind` leaves out; `path` limits the search to a file or folder
  *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
- * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and of those only the
- *   ones where the name may stand as a definition's (a lexical screen, `definition-scan.ts`; Python),
- *   and parsed facts are cached (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
+ * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and parsed facts are
+ *   cached (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
  * - An empty result explains itself in `note`: definitions of other kinds or in other classes,
  *   names that differ only in case or by a small edit (`close-names.ts`), files not parsed, and
  *   the languages that have a parser. Close names are found without parsing the tree: candidate
@@ -27,9 +26,8 @@ import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, To
 import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, type FactsMap, type FactsTier, type LoadFactsOptions } from "./analysis/facts.js";
-import { mayDefine } from "./analysis/definition-scan.js";
-import { familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
+import { describeFactsSkips, loadFacts, type FactsMap, type FactsTier } from "./analysis/facts.js";
+import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence, linesEvidenceAround } from "./line-evidence.js";
@@ -140,21 +138,6 @@ function languagesLine(): string {
  */
 const DIRECT_SCOPE_FILES = 16;
 
-/**
- * The load options of a `definitions` load for `q`: files that must be parsed are screened first
- * (`definition-scan.ts`), so a file that only uses the name is not parsed (nor cached). A
- * `references` load parses every file it reads: its caller wants their uses too.
- */
-function screenFor(q: SymbolQuery, tier: FactsTier): LoadFactsOptions {
-  if (tier !== "definitions") return {};
-  return {
-    screen: (file, source) => {
-      const lang = languageFor(file);
-      return lang === undefined || mayDefine(familyOf(lang), source, q.name);
-    },
-  };
-}
-
 /** The source files in scope and the facts of those that mention `q.name` (one ripgrep run, then the fact cache). */
 async function parseCandidates(
   ws: Workspace,
@@ -173,7 +156,7 @@ async function parseCandidates(
     scope = await pending;
   } else {
     scope = await sourceFiles(ws, pathArg, signal, false);
-    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal, tier, screenFor(q, tier)) };
+    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal, tier) };
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   if (mentioned === "stale") {
@@ -181,7 +164,7 @@ async function parseCandidates(
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? scope.files : [...mentioned].sort());
-  return { scope, facts: await loadFacts(ws, toParse, signal, tier, screenFor(q, tier)) };
+  return { scope, facts: await loadFacts(ws, toParse, signal, tier) };
 }
 
 /** A definition found by {@link locateDefinitions}. */
