@@ -38,10 +38,10 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
  */
 const MAX_REPLY_BYTES = 256 * 1024 * 1024;
 
-/** Options of {@link postLines}. */
 /** The message of the error for a reply that began and broke off before its end. */
 export const REPLY_CUT_SHORT = "the reply was cut short";
 
+/** Options of {@link postLines}. */
 export interface PostLinesOptions {
   headers?: Record<string, string>;
   /** Aborts the request; the promise rejects with the signal's reason. */
