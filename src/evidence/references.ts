@@ -756,7 +756,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const global = language.references.globalDefinitions === true;
     for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(file, s.container));
   }
-  const local = localSites(facts.get(target.file)?.symbols ?? [], target.def, await targetLines(ws, target.file));
+  const targetSymbols = facts.get(target.file)?.symbols ?? [];
+  // The target's lines are read only when an overload run can follow it (see localSites).
+  const local = localSites(targetSymbols, target.def, mayHaveOverloads(targetSymbols, target.def) ? await targetLines(ws, target.file) : []);
   const ctorLocal = ctor ? classSites(facts.get(target.file)?.symbols ?? [], target.def) : local;
   const hits: ReferenceHit[] = [];
   let leftOut = 0;
@@ -827,6 +829,11 @@ async function targetLines(ws: Workspace, file: string): Promise<readonly string
   } catch {
     return [];
   }
+}
+
+/** True when a later definition of `def`'s name and kind, with no container, follows it in its file (a possible overload run). */
+function mayHaveOverloads(symbols: readonly SymbolDef[], def: SymbolDef): boolean {
+  return def.container === undefined && symbols.some((s) => s.start_line > def.start_line && s.name === def.name && s.kind === def.kind && s.container === undefined);
 }
 
 /**
