@@ -107,36 +107,56 @@ function memoryOf(store: FactStore): Memory {
 
 const sha1 = (s: string) => createHash("sha1").update(s).digest("hex");
 
-/** A file's stamp with the link count the in-process search needs (a hard link is left to ripgrep). */
+/**
+ * The stamps of a scope's files at one moment. A stamp is kept as numbers, not text: the digest
+ * hashes the paths and the numbers' bytes, so a query whose tree is unchanged formats no stamp
+ * (formatting fractional mtimes cost more than the `lstat` calls on the large bench tree); the
+ * text form ({@link stampAt}) is made only for a table that is remembered or compared file by file.
+ */
 interface Stamped {
   paths: string[];
-  stamps: string[];
-  /** Link counts, by index of {@link paths}. */
+  /** Size, mtime, ctime and inode of `paths[i]` at `4 * i` …; all four -1 for a racy file. */
+  fields: Float64Array;
+  /** Link counts, by index of {@link paths} (a hard link is left to ripgrep). */
   links: number[];
   digest: string;
   racy: boolean;
 }
 
+/** The stamp of file `i` of `table` as kept in a {@link StampTable}: `size:mtime:ctime:ino`, or {@link RACY}. */
+function stampAt(table: Stamped, i: number): string {
+  const f = table.fields;
+  const k = 4 * i;
+  return f[k] === -1 ? RACY : `${f[k]}:${f[k + 1]}:${f[k + 2]}:${f[k + 3]}`;
+}
+
 /** The stamps of `files` (sorted) now; a file changed at or after `since - RACY_WINDOW_MS` is racy; a gone file is absent. */
 function stampsOf(ws: Workspace, files: readonly string[], since: number): Stamped {
   const paths: string[] = [];
-  const stamps: string[] = [];
   const links: number[] = [];
+  const fields = new Float64Array(4 * files.length);
   let racy = false;
-  // The digest is of `path\0stamp\n` per file, hashed in one update (a call per file costs more than the hash).
-  const lines: string[] = [];
   const prefix = ws.root.endsWith(path.sep) ? ws.root : `${ws.root}${path.sep}`;
+  let k = 0;
   for (const p of files) {
     const st = lstatSync(prefix + p, { throwIfNoEntry: false });
     if (st === undefined || !st.isFile()) continue;
-    const stamp = st.mtimeMs >= since - RACY_WINDOW_MS ? RACY : `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
-    racy ||= stamp === RACY;
+    if (st.mtimeMs >= since - RACY_WINDOW_MS) {
+      racy = true;
+      fields.fill(-1, k, k + 4);
+    } else {
+      fields[k] = st.size;
+      fields[k + 1] = st.mtimeMs;
+      fields[k + 2] = st.ctimeMs;
+      fields[k + 3] = st.ino;
+    }
+    k += 4;
     paths.push(p);
-    stamps.push(stamp);
     links.push(st.nlink);
-    lines.push(`${p}\0${stamp}\n`);
   }
-  return { paths, stamps, links, digest: createHash("sha1").update(lines.join("")).digest("hex"), racy };
+  // Paths joined by NUL (never in a path), then the numbers' bytes: a different list or any stamp changes the digest.
+  const digest = createHash("sha1").update(paths.join("\0")).update(new Uint8Array(fields.buffer, 0, k * 8)).digest("hex");
+  return { paths, fields: fields.subarray(0, k), links, digest, racy };
 }
 
 function parse<T extends { v: 1 }>(text: string | undefined): T | undefined {
@@ -265,8 +285,9 @@ export async function rememberedMentions(
   const remember = (table: Stamped, found: ReadonlySet<string>) => {
     const current = mem.tables.get(scope);
     if (current?.digest !== table.digest) {
-      mem.tables.set(scope, { digest: table.digest, byPath: new Map(table.paths.map((p, i) => [p, table.stamps[i] as string])) });
-      store.putMeta(tableKey, JSON.stringify({ v: 1, digest: table.digest, paths: table.paths, stamps: table.stamps } satisfies StampTable));
+      const stamps = table.paths.map((_, i) => stampAt(table, i));
+      mem.tables.set(scope, { digest: table.digest, byPath: new Map(table.paths.map((p, i) => [p, stamps[i] as string])) });
+      store.putMeta(tableKey, JSON.stringify({ v: 1, digest: table.digest, paths: table.paths, stamps } satisfies StampTable));
     }
     if (found.size > MAX_REMEMBERED_FILES) return;
     const a: Answer = { v: 1, digest: table.digest, files: [...found].sort() };
@@ -304,7 +325,8 @@ export async function rememberedMentions(
   if (known?.digest !== answer.digest || bytesNeedles === undefined) return viaRipgrep(all, true);
   const changed: number[] = [];
   table.paths.forEach((p, i) => {
-    if (known.byPath.get(p) !== table.stamps[i] || table.stamps[i] === RACY) changed.push(i);
+    const stamp = stampAt(table, i);
+    if (known.byPath.get(p) !== stamp || stamp === RACY) changed.push(i);
   });
   if (changed.length > MAX_RECHECK) return viaRipgrep(all, true);
   const present = new Set(table.paths);
