@@ -36,7 +36,7 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
  * answer and reasoning), so a server that streams without end (reasoning that never stops) would
  * fill memory before the request's time limit: a reply of 128K tokens is about 40 MB of NDJSON.
  */
-const MAX_REPLY_BYTES = 256 * 1024 * 1024;
+export const MAX_REPLY_BYTES = 256 * 1024 * 1024;
 
 /** The message of the error for a reply that began and broke off before its end. */
 export const REPLY_CUT_SHORT = "the reply was cut short";

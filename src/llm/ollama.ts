@@ -10,6 +10,8 @@
  * What the client does not do, this class adds:
  * - timeouts: a custom `fetch` that joins `AbortSignal.timeout(timeoutMs)`, the client's own
  *   stream abort signal and the caller's signal (the client has no timeout option);
+ * - size limits: every reply the client reads is read through `boundedFetch` (a reply without
+ *   end is `BAD_RESPONSE`, not a process out of memory);
  * - typed errors: every failure becomes a `ProviderError` with a concrete fix
  *   (`ollama serve`, `ollama pull NAME`, a tool-capable model);
  * - stdout hygiene: the client `console.log`s when an error body is not JSON; during requests
@@ -22,6 +24,7 @@ import type {
   Message as WireMessage,
   Tool as WireTool,
 } from "ollama";
+import { boundedFetch } from "./bounded-fetch.js";
 import { HttpStatusError, postLines } from "./http-lines.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -258,7 +261,8 @@ export class OllamaProvider implements Provider {
     this.#authorization = authorization;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_OLLAMA_TIMEOUT_MS;
     this.#customFetch = opts.fetch;
-    this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    // The client reads whole replies (`response.json()`): their size is limited underneath.
+    this.#fetch = boundedFetch(opts.fetch ?? ((input, init) => fetch(input, init)));
   }
 
   /** A client whose every request carries the timeout and the caller's signal. */

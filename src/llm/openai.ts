@@ -15,6 +15,7 @@ import OpenAI, {
   APIError,
   APIUserAbortError,
 } from "openai";
+import { boundedFetch } from "./bounded-fetch.js";
 import { HttpStatusError, postLines, REPLY_CUT_SHORT } from "./http-lines.js";
 import { AddressError, normalizeHttpBaseURL, redactCredentials, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -283,13 +284,16 @@ export class OpenAIProvider implements Provider {
     this.#maxRetries = opts.maxRetries ?? 0;
     this.#client = new OpenAI({
       baseURL: this.location,
-      ...(authorization !== undefined
-        ? { fetch: (input: string | URL | Request, init?: RequestInit) => {
-            const headers = new Headers(init?.headers);
-            headers.set("authorization", authorization);
-            return fetch(input, { ...init, headers });
-          } }
-        : {}),
+      // The client reads whole replies (a model list, a chat reply): their size is limited underneath.
+      fetch: boundedFetch(
+        authorization !== undefined
+          ? (input, init) => {
+              const headers = new Headers(init?.headers);
+              headers.set("authorization", authorization);
+              return fetch(input, { ...init, headers });
+            }
+          : (input, init) => fetch(input, init),
+      ),
       apiKey,
       timeout: this.#timeoutMs,
       maxRetries: this.#maxRetries,
