@@ -47,16 +47,22 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
 const EXTRACTOR_SCHEMA = 5;
 
 /**
- * Above this many files to parse in one load, worker threads help. A worker costs about as much to
- * start as parsing a few dozen files of ordinary size, so below that it would finish too late to help.
+ * Above this many files to parse in one load, worker threads help. A worker's start (Node's
+ * worker bootstrap, the ES modules of the extractors loaded without a code cache, the runtime and
+ * grammar `.wasm` compiled again, its first parses on code not yet optimised) costs 230–370 ms of
+ * CPU before its first result (measured: one 1 KB Python file through `ParsePool`), while the
+ * process, warmed up, parses a 10–17 KB Python file in 3–10 ms; meanwhile the process parses
+ * dozens of files, so with fewer than about a hundred a worker costs CPU and finishes its share
+ * no sooner (medium bench tree, `importers acme.core.rag_common` on an empty cache: 33 files, 8 of
+ * them in a worker at a threshold of 32).
  */
-const POOL_THRESHOLD = 32;
+const POOL_THRESHOLD = 96;
 
 /**
  * …and this many bytes: small files parse fast, and a worker's start (the grammar's `.wasm` is
  * compiled again in each thread, 3.4 MB for C++) would cost more than it saves.
  */
-const POOL_THRESHOLD_BYTES = 256 * 1024;
+const POOL_THRESHOLD_BYTES = 768 * 1024;
 
 /** Files handed to one worker at a time (one running, one waiting), so it never waits for the process's own parse to end. */
 const TASKS_PER_WORKER = 2;
