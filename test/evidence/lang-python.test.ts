@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
 import { python, resolvePython } from "../../src/evidence/analysis/lang/python.js";
 import { PythonLayout } from "../../src/evidence/analysis/lang/python-layout.js";
-import { fileTree } from "../../src/evidence/analysis/lang/project-files.js";
+import { foldersOf } from "../../src/evidence/analysis/lang/project-files.js";
 import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
 import { memoryProject } from "./memory-project.js";
 import { referencesIn, scratchDir } from "./lang-test-kit.js";
@@ -164,7 +164,7 @@ describe("python extraction: definitions", () => {
 describe("python layout: module names and roots", () => {
   const layout = (files: string[]) => {
     const p = memoryProject(files);
-    return new PythonLayout(p.files, fileTree(p).dirs);
+    return new PythonLayout(p, foldersOf(p));
   };
 
   it("rule 1: a package is named from the top of its __init__.py chain", () => {

@@ -55,11 +55,29 @@ export function memoize<T>(project: ProjectView, key: string, compute: () => T):
   return value;
 }
 
+/**
+ * Every folder of a project view that holds at least one file, directly or below (includes `''`),
+ * computed once per view. The files of one folder are adjacent in the view's sorted list, so a
+ * folder's ancestors are walked once per run of files, not once per file.
+ */
+export function foldersOf(project: ProjectView): ReadonlySet<string> {
+  return memoize(project, "folders", () => {
+    const dirs = new Set<string>([""]);
+    let last: string | undefined;
+    for (const file of project.files) {
+      const dir = parentDir(file);
+      if (dir === last) continue;
+      last = dir;
+      for (let d = dir; d !== "" && !dirs.has(d); d = parentDir(d)) dirs.add(d);
+    }
+    return dirs;
+  });
+}
+
 /** The {@link FileTree} of a project view (computed once per view). */
 export function fileTree(project: ProjectView): FileTree {
   return memoize(project, "file-tree", () => {
     const byDir = new Map<string, string[]>();
-    const dirs = new Set<string>([""]);
     for (const file of project.files) {
       const dir = parentDir(file);
       let list = byDir.get(dir);
@@ -68,10 +86,9 @@ export function fileTree(project: ProjectView): FileTree {
         byDir.set(dir, list);
       }
       list.push(file);
-      for (let d = dir; d !== "" && !dirs.has(d); d = parentDir(d)) dirs.add(d);
     }
     for (const list of byDir.values()) list.sort();
     const empty: readonly string[] = [];
-    return { filesIn: (dir: string) => byDir.get(dir) ?? empty, dirs };
+    return { filesIn: (dir: string) => byDir.get(dir) ?? empty, dirs: foldersOf(project) };
   });
 }

@@ -26,11 +26,16 @@
  *    of rule 1, else the path below the deepest root that contains it. Names whose parts are not
  *    identifiers (`my-scripts/x.py`) cannot be imported and have no name.
  */
-import { fileTree, isWithin, memoize, parentDir } from "./project-files.js";
+import { foldersOf, isWithin, memoize, parentDir } from "./project-files.js";
 import type { ProjectView } from "./language.js";
 
 /** File endings of Python source and stub files. */
 const PYTHON_EXTENSIONS: readonly string[] = [".py", ".pyi"];
+
+/** Whether a path ends in one of {@link PYTHON_EXTENSIONS}. */
+function isPythonFile(path: string): boolean {
+  return path.endsWith(".py") || path.endsWith(".pyi");
+}
 
 /** Folder names taken as import roots when they hold Python files (`src/`, `lib/` layouts). */
 const ROOT_FOLDER_NAMES = new Set(["src", "lib"]);
@@ -59,8 +64,8 @@ export interface FoundChain {
 
 /** Python module layout of one repository (see the module comment). Build with {@link pythonLayout}. */
 export class PythonLayout {
-  /** Every Python source/stub file. */
-  private readonly sources = new Set<string>();
+  /** Whether a path is a file of the view (any kind; {@link isSource} adds the ending). */
+  private readonly has: (path: string) => boolean;
   private readonly dirs: ReadonlySet<string>;
   /** Folders that hold Python files, directly or below. */
   private readonly pyDirs = new Set<string>();
@@ -69,16 +74,24 @@ export class PythonLayout {
   /** {@link searchPath} per folder (the layout never changes once built). */
   private readonly searchPaths = new Map<string, string[]>();
 
-  constructor(files: readonly string[], dirs: ReadonlySet<string>) {
+  /**
+   * @param project the files of the tree (`files`, any order) and a membership test over them (`has`).
+   * @param dirs every folder that holds a file, directly or below (`foldersOf`).
+   */
+  constructor(project: Pick<ProjectView, "files" | "has">, dirs: ReadonlySet<string>) {
+    this.has = project.has;
     this.dirs = dirs;
-    for (const f of files) {
-      if (PYTHON_EXTENSIONS.some((e) => f.endsWith(e))) {
-        this.sources.add(f);
-        for (let d = parentDir(f); ; d = parentDir(d)) {
-          if (this.pyDirs.has(d)) break;
-          this.pyDirs.add(d);
-          if (d === "") break;
-        }
+    // A folder's ancestors are walked once per run of its files (adjacent in a sorted list).
+    let last: string | undefined;
+    for (const f of project.files) {
+      if (!isPythonFile(f)) continue;
+      const dir = parentDir(f);
+      if (dir === last) continue;
+      last = dir;
+      for (let d = dir; ; d = parentDir(d)) {
+        if (this.pyDirs.has(d)) break;
+        this.pyDirs.add(d);
+        if (d === "") break;
       }
     }
     const roots = new Set<string>([""]);
@@ -94,7 +107,7 @@ export class PythonLayout {
 
   /** True for a repository-relative Python source or stub file. */
   isSource(path: string): boolean {
-    return this.sources.has(path);
+    return isPythonFile(path) && this.has(path);
   }
 
   /** The `__init__.py` (else `__init__.pyi`) of a folder, when it is a package. The root is never a package. */
@@ -102,7 +115,7 @@ export class PythonLayout {
     if (dir === "") return undefined;
     for (const ext of PYTHON_EXTENSIONS) {
       const f = `${dir}/__init__${ext}`;
-      if (this.sources.has(f)) return f;
+      if (this.has(f)) return f;
     }
     return undefined;
   }
@@ -200,7 +213,7 @@ export class PythonLayout {
       const init = this.initOf(base);
       if (init !== undefined) return { kind: "package", file: init, dirs: [base] };
       for (const ext of PYTHON_EXTENSIONS) {
-        if (this.sources.has(base + ext)) return { kind: "module", file: base + ext, dirs: [] };
+        if (this.has(base + ext)) return { kind: "module", file: base + ext, dirs: [] };
       }
       if (this.dirs.has(base)) portions.push(base);
     }
@@ -230,5 +243,5 @@ export class PythonLayout {
 
 /** The {@link PythonLayout} of a project view, built once per view. */
 export function pythonLayout(project: ProjectView): PythonLayout {
-  return memoize(project, "python-layout", () => new PythonLayout(project.files, fileTree(project).dirs));
+  return memoize(project, "python-layout", () => new PythonLayout(project, foldersOf(project)));
 }
