@@ -449,6 +449,31 @@ describe("js-family references", () => {
     expect(await referencesIn(dir, files, "Clock.tick")).toEqual(["src/use.ts:2 call", "src/use.ts:3 call", "src/use.ts:4 call,by_name", "src/use.ts:5 call,by_name"]);
   });
 
+  it("`this.m` in a method of a class declared in a function (computed names and arrow functions too) is that class's member", async () => {
+    const files = {
+      "src/top.ts": ["export class DraftMap {", "  entries() { return [] }", "}", ""].join("\n"), // a top-level class of the same name
+      "src/mapset.ts": [
+        'import { DraftMap as Top } from "./top"',
+        "export function enableMapSet() {",
+        "  class DraftMap extends Map {", // 3
+        "    entries(): any { return super.entries() }",
+        "    [Symbol.iterator]() {",
+        "      return this.entries()", // 6: a computed method name
+        "    }",
+        "    forEach(cb: any) {",
+        "      return [1].map(() => this.entries())", // 9: an arrow function in a method
+        "    }",
+        "  }",
+        "  function helper(this: any) { return this.entries() }", // 12: not a method of the class
+        "  return [DraftMap, Top, helper]",
+        "}",
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "DraftMap.entries", "src/mapset.ts")).toEqual(["src/mapset.ts:6 call", "src/mapset.ts:9 call"]);
+    expect(await referencesIn(dir, files, "DraftMap.entries", "src/top.ts")).toEqual([]);
+  });
+
   it("a class's constructor is called by `new C(…)` of that class (also a class declared in a function), not of another class", async () => {
     const files = {
       "src/point.ts": ["export class Point {", "  constructor(public x: number) {}", "}", "export class Other {", "  constructor() {}", "}", ""].join("\n"),

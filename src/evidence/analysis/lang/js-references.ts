@@ -15,6 +15,10 @@
  *   shorthand `{ f }` (`value`). Strings, comments and property keys give none.
  * - **Receivers**: `this` inside a class method (or an arrow function within one) carries the
  *   class; a local bound by `new C()` or declared `x: C` (variable or parameter) carries `C`.
+ *   Inside a method of a class declared in a function (`class DraftMap extends Map` in a plugin's
+ *   `enable()`), `this.m` is led by that declaration (`NameUse.localDef`, its first line): the
+ *   class has no qualified name in the file, but `m` can only be its member (or an inherited one).
+ *   This holds in every method, computed names (`[Symbol.iterator]()`) included.
  * - **Bindings**: `import d, { f as g } from "m"` (`d` → member `default`, `g` → member `f`),
  *   `import * as ns` (the module), `import x = require("m")`, `const x = require("m")`,
  *   `const { f, g: h } = require("m")`, and re-exports `export { f as g } from "m"`,
@@ -176,6 +180,8 @@ interface Ctx {
   chain: string[];
   /** The class `this` stands for, when known. */
   self?: string;
+  /** The first line of the class declared in a function that `this` stands for (see the module comment). */
+  selfLocal?: number;
   use: UseKind;
   depth: number;
 }
@@ -190,7 +196,7 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     const head = path[0] as string;
     const last = lastPart(node);
     if (head === "this") {
-      if (path.length > 1) c.use(path, last, use, ctx.self !== undefined ? { selfClass: ctx.self } : {});
+      if (path.length > 1) c.use(path, last, use, ctx.selfLocal !== undefined ? { localDef: ctx.selfLocal } : ctx.self !== undefined ? { selfClass: ctx.self } : {});
       return true;
     }
     if (c.isLocal(head)) {
@@ -242,7 +248,8 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     // `this`: the class for methods and arrow functions in them; unknown in other functions.
     const self = isMethod ? (ctx.chain.length > 0 ? ctx.chain.join(".") : undefined) : proto !== undefined ? proto.owner : fn.type === "arrow_function" ? ctx.self : undefined;
     const body = fn.childForFieldName("body");
-    const inner: Ctx = { chain: [], use: "value", depth: ctx.depth + 1, ...(self !== undefined ? { self } : {}) };
+    const selfLocal = isMethod || fn.type === "arrow_function" ? ctx.selfLocal : undefined;
+    const inner: Ctx = { chain: [], use: "value", depth: ctx.depth + 1, ...(self !== undefined ? { self } : {}), ...(selfLocal !== undefined ? { selfLocal } : {}) };
     if (body) {
       if (body.type === "statement_block") walkChildren(body, inner);
       else walk(body, inner);
@@ -271,7 +278,10 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     const body = cls.childForFieldName("body");
     if (!body) return;
     if (name && !c.inFunction) c.pushContext(chain.join("."));
-    for (const member of namedChildren(body)) walk(member, { chain: name && !c.inFunction ? chain : ctx.chain, self: chain.join("."), use: "value", depth: ctx.depth + 1 });
+    // A class declared in a function: `this` in its methods is led by the declaration (`functionLocals` keeps its first line).
+    const selfLocal = c.inFunction && cls.type !== "class" && name !== undefined ? cls.startPosition.row + 1 : undefined;
+    for (const member of namedChildren(body))
+      walk(member, { chain: name && !c.inFunction ? chain : ctx.chain, self: chain.join("."), use: "value", depth: ctx.depth + 1, ...(selfLocal !== undefined ? { selfLocal } : {}) });
     if (name && !c.inFunction) c.popContext();
   };
 
