@@ -117,7 +117,9 @@ export class ParsePool<I = unknown, O = unknown> {
    * Runs the task function on `input` in a worker.
    * Rejects with {@link WorkerTaskError} when the function throws, with an `Error` when the
    * worker dies or the pool is closed, and with the signal's reason when `signal` aborts before
-   * the result arrives (a task already running is not interrupted; its result is dropped).
+   * the result arrives. A task already running when `signal` aborts has its worker stopped
+   * (`Worker.terminate()`: a parse inside WebAssembly is interrupted, not left to finish for a
+   * request nobody waits for); the next task starts a new worker.
    *
    * @param transfer - `ArrayBuffer`s to move rather than copy (e.g. a file's bytes).
    */
@@ -148,6 +150,7 @@ export class ParsePool<I = unknown, O = unknown> {
         const i = this.#queue.indexOf(task);
         if (i >= 0) this.#queue.splice(i, 1);
         task.reject(signal?.reason);
+        this.#stopRunning(task);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(task);
@@ -162,6 +165,16 @@ export class ParsePool<I = unknown, O = unknown> {
     const slots = this.#slots.splice(0);
     for (const s of slots) s.task?.reject(new Error("parse pool is closed"));
     await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** Terminates the worker running `task`, if one is; the queue goes on with the other workers or a new one. */
+  #stopRunning(task: Task): void {
+    const i = this.#slots.findIndex((s) => s.task === task);
+    if (i < 0) return;
+    const [slot] = this.#slots.splice(i, 1);
+    slot!.task = undefined;
+    void slot!.worker.terminate();
+    this.#pump();
   }
 
   #pump(): void {

@@ -72,6 +72,28 @@ describe("ParsePool", () => {
   });
 });
 
+describe("ParsePool: a cancelled task stops its worker", () => {
+  it("a task spinning for an hour is stopped when its signal aborts; the next task runs on a new worker", async () => {
+    const p = new ParsePool<{ text: string; spinMs?: number }, { defs: string[]; threadId: number }>({
+      module: taskModule,
+      exportName: "countDefs",
+      size: 1,
+    });
+    pool = p as ParsePool;
+    const warm = await p.run({ text: "def w():\n" });
+    const controller = new AbortController();
+    const spinning = p.run({ text: "def a():\n", spinMs: 3_600_000 }, { signal: controller.signal });
+    const next = p.run({ text: "def b():\n" });
+    // The spinning task has the only worker; `next` waits in the queue until that worker is stopped.
+    controller.abort(new Error("request cancelled"));
+    await expect(spinning).rejects.toThrow("request cancelled");
+    const after = await next;
+    expect(after.defs).toEqual(["b"]);
+    expect(after.threadId).not.toBe(warm.threadId);
+    expect(p.started).toBe(1);
+  });
+});
+
 describe("ParsePool behind FactIndex", () => {
   it("parses through worker threads and caches the results like an in-thread parse", async () => {
     const tmp = mkdtempSync(path.join(tmpdir(), "codecite-pool-index-"));
