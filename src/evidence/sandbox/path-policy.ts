@@ -123,11 +123,17 @@ function stripRoot(abs: readonly string[], root: readonly string[]): string[] | 
  * index and trees, which a hostile repository can forge (`../outside`); such paths are refused.
  */
 export function isCleanRelative(p: string): boolean {
-  if (p === "" || p.includes("\0") || p.startsWith("/")) return false;
-  if (process.platform === "win32" && (p.includes("\\") || /^[A-Za-z]:/.test(p))) return false;
-  return p.split("/").every((seg) => seg !== "" && seg !== "." && seg !== "..");
+  if (UNCLEAN.test(p)) return false;
+  return !(process.platform === "win32" && (p.includes("\\") || /^[A-Za-z]:/.test(p)));
 }
 
+/**
+ * A NUL byte, or a segment that is empty, `.` or `..` (zero to two dots between the start or a
+ * `/` and the end or a `/`): `""`, `/abs`, `a//b`, `a/`, `./a`, `a/../b`. One regex test instead
+ * of a split per path (the ignore-file scan and search's hit filter check every folder and file:
+ * perf, issue 17).
+ */
+const UNCLEAN = /(?:^|\/)\.{0,2}(?:\/|$)|\0/;
 
 /** Converts a native relative path to the `/`-separated form used in evidence. */
 export function toPosix(rel: string): string {

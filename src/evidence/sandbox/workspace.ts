@@ -731,6 +731,9 @@ export class Workspace {
     }
     const names = new Set(IGNORE_FILE_NAMES);
     const skip = new Set([".git", ...NEVER_WALK_DIRS]);
+    // Folder paths by concatenation: the root is a real path and `rel` is made of entry names, so
+    // there is nothing for path.join to normalise (one call per folder: perf, issue 17).
+    const base = this.root.endsWith(path.sep) ? this.root : `${this.root}${path.sep}`;
     const stack: string[] = [""];
     let seen = 0;
     let read = 0;
@@ -739,7 +742,7 @@ export class Workspace {
       const rel = stack.pop() as string;
       let entries;
       try {
-        entries = readdirSync(rel === "" ? this.root : path.join(this.root, rel), { withFileTypes: true });
+        entries = readdirSync(rel === "" ? this.root : base + rel, { withFileTypes: true });
       } catch {
         continue;
       }
