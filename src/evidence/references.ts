@@ -43,7 +43,8 @@
  * (`facts.ts`). Files the name lookups only look into (C/C++: the headers of the include closure)
  * are read without their uses where a language's bindings follow from its imports
  * (`ReferenceRules.importBindings`), loaded ahead one level of includes at a time, with their
- * includes resolved; when that closure is whole, the lookups in it run without waits.
+ * includes resolved; when that closure is whole, the lookups in it run without waits. Those include
+ * resolutions are kept in the fact cache for later processes of the same tree (`keptResolutions`).
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
@@ -56,7 +57,7 @@ import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectV
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
-import { listIsComplete, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
 import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -123,6 +124,8 @@ class Resolver {
    * {@link prefetchOutlines} when it loaded every file the lookups from these files can reach.
    */
   #closure: { outlines: Map<string, Outline | undefined>; resolutions: Map<string, Resolution> } | undefined;
+  /** Include resolutions an earlier process kept ({@link keptResolutions}), and whether this query added any. */
+  #kept: { byRef: Map<string, Resolution>; changed: boolean } | undefined;
 
   constructor(
     private readonly ws: Workspace,
@@ -165,6 +168,33 @@ class Resolver {
   }
 
   /**
+   * What `ref` of `file` resolves to (`LanguageSpec.resolve`). For a language whose bindings follow
+   * from its imports (`ReferenceRules.importBindings`: C/C++ includes, thousands per query), the
+   * answer is taken from, or added to, the resolutions kept for later processes
+   * ({@link keptResolutions}); a resolution depends only on the tree's walk, the files the
+   * resolver read through the view (`compile_commands.json`) and the import as written.
+   */
+  async resolve(lang: LanguageSpec, ref: ImportRef, file: string): Promise<Resolution> {
+    if (lang.references?.importBindings === undefined) return lang.resolve(ref, file, this.project);
+    this.#kept ??= { byRef: keptResolutions(this.project), changed: false };
+    const key = keptResolutionKey(file, ref);
+    const known = this.#kept.byRef.get(key);
+    if (known !== undefined) return known;
+    const res = await lang.resolve(ref, file, this.project);
+    this.#kept.byRef.set(key, res);
+    this.#kept.changed = true;
+    return res;
+  }
+
+  /** Keeps the resolutions this query added for later processes (see {@link keptResolutions}). */
+  saveResolutions(): void {
+    if (this.#kept?.changed !== true) return;
+    this.#kept.changed = false;
+    const entries = [...this.#kept.byRef];
+    if (entries.length <= MAX_KEPT_RESOLUTIONS) saveDerived(this.project, KEPT_RESOLUTIONS, entries);
+  }
+
+  /**
    * Loads ahead the outlines of the files that `files` reach through wildcard bindings (C/C++
    * includes, for languages with `ReferenceRules.importBindings`), one load per level of the walk
    * (at most {@link MAX_CLOSURE_FILES} files): the name lookups that follow, one file at a time,
@@ -200,7 +230,7 @@ class Resolver {
             complete = false;
             continue;
           }
-          const res = await lang.resolve(bindingRef({ ...b, member: undefined }), file, this.project);
+          const res = await this.resolve(lang, bindingRef({ ...b, member: undefined }), file);
           resolutions.set(resolutionKey(file, b), res);
           if (res.unresolved || res.external) continue;
           for (const f of res.files) {
@@ -337,7 +367,7 @@ class Resolver {
       if (hops > MAX_HOPS) return [];
       const lang = languageFor(file);
       if (lang === undefined) return [];
-      const res = await lang.resolve(bindingRef(b), file, this.project);
+      const res = await this.resolve(lang, bindingRef(b), file);
       if (res.unresolved || res.external || res.files.length === 0) return [];
       let module = await this.#moduleValue(lang, res.files, res.module);
       // A name longer than the module it reached names members of it (Java `a.b.C.Inner`, Rust
@@ -610,6 +640,30 @@ function resolutionKey(file: string, b: NameBinding): string {
   return `${file}\0${b.line}\0${b.specifier}\0${b.scope?.join(".") ?? ""}\0${b.flags?.join(",") ?? ""}`;
 }
 
+/** The side-table name of the kept include resolutions (`project-view.ts` {@link saveDerived}). */
+const KEPT_RESOLUTIONS = "references:resolutions";
+
+/** Most kept resolutions; a query that would keep more keeps none (the next one resolves again). */
+const MAX_KEPT_RESOLUTIONS = 200_000;
+
+/**
+ * The resolutions of imports (`importer\0import`, {@link keptResolutionKey}) an earlier process
+ * kept for this tree (`project-view.ts` `loadDerived`: the same walk, and every file read through
+ * the view unchanged), read once per view; empty when none are valid.
+ */
+function keptResolutions(project: ProjectView): Map<string, Resolution> {
+  return memoize(project, "references:kept-resolutions", () => {
+    const saved = loadDerived<[string, Resolution][]>(project, KEPT_RESOLUTIONS);
+    return new Map(Array.isArray(saved) ? saved : []);
+  });
+}
+
+/** What a resolution of `ref` from `file` depends on besides the tree: the importer and the import as written, not its lines. */
+function keptResolutionKey(file: string, ref: ImportRef): string {
+  const { start_line: _start, end_line: _end, lines: _lines, ...written } = ref;
+  return `${file}\0${JSON.stringify(written)}`;
+}
+
 /**
  * True when name lookups in files of `lang` follow only top-level definitions and wildcard
  * bindings derived from imports (`ReferenceRules.importBindings`; C/C++ includes), with none of
@@ -746,8 +800,9 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   if (language.references.importBindings !== undefined) await resolver.prefetchOutlines([target.file, ...facts.keys()]);
 
   if (language.references.separateDeclarations) {
-    for (const k of await declarationsOf(resolver, target, facts, language, project)) want.add(k);
+    for (const k of await declarationsOf(resolver, target, facts, language)) want.add(k);
   }
+  resolver.saveResolutions();
 
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
@@ -919,7 +974,7 @@ const MAX_CLOSURE_FILES = 4000;
  * includes (breadth first over resolved imports, at most {@link MAX_CLOSURE_FILES} files), or one
  * with the same stem.
  */
-async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: FactsMap, language: LanguageSpec, project: ProjectView): Promise<string[]> {
+async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: FactsMap, language: LanguageSpec): Promise<string[]> {
   const qualifiedOf = (s: { name: string; container?: string }) => (s.container === undefined ? s.name : `${s.container}.${s.name}`);
   const holders = [...facts].filter(([, f]) => f.symbols.some((s) => s.declaration === true && qualifiedOf(s) === target.qualified)).map(([file]) => file);
   if (holders.length === 0) return [];
@@ -928,7 +983,7 @@ async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: Fac
   for (let queue = [target.file]; queue.length > 0 && closure.size < MAX_CLOSURE_FILES; ) {
     const file = queue.shift() as string;
     for (const ref of (await r.outline(file))?.imports ?? []) {
-      const res = await language.resolve(ref, file, project);
+      const res = await r.resolve(language, ref, file);
       for (const f of res.external ? [] : res.files) {
         if (closure.has(f)) continue;
         closure.add(f);
