@@ -9,7 +9,7 @@
  */
 import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from "./advice.js";
 import type { ToolError } from "../evidence/evidence.js";
-import { colorsFor, logLine, printJson } from "./output.js";
+import { colorsFor, exitWhenWritten, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
 import { defaultRoot, pathOptionForRoot } from "./locations.js";
@@ -57,7 +57,9 @@ export function errorForCommandLine(error: ToolError, command: EvidenceCommandNa
 /**
  * Runs one code tool and prints its result; sets `process.exitCode` to 2 on a tool error. Shows a
  * progress line while files are parsed, and the time line with `CODECITE_TIMING=1`
- * (`query-activity.ts`).
+ * (`query-activity.ts`). Then ends the process once its output is written (`output.ts`
+ * {@link exitWhenWritten}): a command is one query, nothing runs after it. A throw (reported by
+ * `runAction`) ends the process the usual way.
  */
 export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<void> {
   const activity = watchQuery({ json: input.json });
@@ -66,6 +68,7 @@ export async function runEvidenceCommand(input: EvidenceCommandInput): Promise<v
   } finally {
     activity.finish();
   }
+  await exitWhenWritten();
 }
 
 async function runAndPrint(input: EvidenceCommandInput, activity: QueryActivity): Promise<void> {

@@ -79,6 +79,19 @@ export function exitQuietlyOnBrokenPipe(): void {
   }
 }
 
+/**
+ * Ends a one-shot command's process as soon as everything it wrote to stdout and stderr has been
+ * handed to the system, with `process.exitCode`, instead of letting Node tear the process down once
+ * its event loop is empty: freeing the heap, joining its threads and closing native handles (the
+ * fact cache's SQLite connection among them: its WAL is recovered by the next open,
+ * https://sqlite.org/wal.html) took a warm query 50–100 ms of wall time after its last line on this
+ * machine under load. `exit` listeners still run (the code cache is saved there).
+ */
+export async function exitWhenWritten(): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write("", () => resolve()))));
+  process.exit();
+}
+
 /** Writes a line to stderr. */
 export function logLine(text: string): void {
   process.stderr.write(`${text}\n`);
