@@ -453,6 +453,22 @@ function fence(text: string, i: number): Scan {
   return end >= text.length ? { hold: i } : { next: end };
 }
 
+/** Shortest slice that V8 makes a view of its parent string (`SlicedString::kMinLength`, V8 `src/objects/string.h`); shorter slices are copies. */
+const SLICE_MIN = 13;
+
+/**
+ * `s` as a string that holds only its own characters. A slice of 13 or more characters shares
+ * the characters of the string it was cut from (V8's `SlicedString`, `src/objects/string.h`), so
+ * a piece of the scan text kept in the shown text keeps that whole text alive: each push scans a
+ * new flattened copy of the window (512–1024 characters), and the piece it adds to the shown text
+ * kept that copy until the message ended (about 730 bytes per delta of 40 characters, all of it
+ * copied twice by the young-generation collector under `codecite serve`'s load). The copy here is
+ * the piece and one character: the join is flattened by the slice, which then views the join only.
+ */
+function detached(s: string): string {
+  return s.length < SLICE_MIN ? s : `\u0000${s}`.slice(1);
+}
+
 /** How far before its resume point a scan may read (see `StreamFilter#window`): 200 for a construct's lead, 200 more for the patterns before the hold point. */
 const SCAN_REACH = 400;
 /** The scan window's length after trimming, and the length at which it is trimmed. */
@@ -556,7 +572,7 @@ export class StreamFilter {
     if (region !== undefined && this.#target !== undefined && isPlain(region)) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
       const piece = text.slice(this.#rawEnd - off, hold - off).trimEnd();
-      const added = this.#target === "" ? piece.trimStart() : piece;
+      const added = detached(this.#target === "" ? piece.trimStart() : piece);
       this.#target += added;
       this.#rawEnd += piece.length;
       if (this.#inSync) {

@@ -5,6 +5,8 @@
  * concatenated chunks is identical.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
@@ -284,5 +286,33 @@ describe("stream filter behaviour", () => {
     expect(f.result?.tool_calls).toEqual([{ name: "read_evidence", arguments: { path: "a.py" } }]);
     expect(f.result?.content).toBe("Reading it.");
     expect(() => f.push("more")).toThrow(/after end/);
+  });
+});
+
+describe("stream filter memory", () => {
+  it("keeps about what it was given per delta, not a copy of its scan window per delta", () => {
+    // The serve load's messages: deltas of about 40 characters of prose, 60 per message, past the
+    // window's first kilobyte. A piece cut from the scan window and kept in the shown text used to
+    // keep that push's flattened window alive (512–1024 characters): ~820 bytes per delta, where
+    // the text itself, with the filter's joins, is ~240.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const deltas = Array.from({ length: 60 }, (_, i) => JSON.parse(JSON.stringify(`Chunk ${i} t${1764669000000 + i * 50.123456} done.\n`)) as string);
+    const kept: StreamFilter[] = [];
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let k = 0; k < 300; k++) {
+      const f = new StreamFilter([]);
+      let shown = "";
+      for (const d of deltas) shown += f.push(d);
+      expect(shown).toBe(deltas.join("").trimEnd());
+      kept.push(f);
+    }
+    gc();
+    gc();
+    const perDelta = (process.memoryUsage().heapUsed - before) / (300 * deltas.length);
+    expect(kept).toHaveLength(300);
+    expect(perDelta).toBeLessThan(500);
   });
 });
