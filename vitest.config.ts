@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
+import { TEST_TIMEOUT_MS } from "./test/helpers/patience.js";
 
 /**
  * The slowest end-to-end files (each spawns the built CLI many times or builds very large trees):
@@ -38,10 +39,10 @@ export const FULL_RUN_FILES = [
  */
 const SHARED_FILES = ["test/toolshim/**/*.test.ts", "test/tools/**/*.test.ts", "test/layering.test.ts", "test/paths.test.ts"];
 
-/** Settings common to both suites. */
+/** Settings common to both suites (the timeouts: `test/helpers/patience.ts`). */
 export const COMMON = {
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  testTimeout: TEST_TIMEOUT_MS,
+  hookTimeout: TEST_TIMEOUT_MS,
   pool: "forks",
   // Vitest's default is one worker less than the cores (one worker on a two-core machine); the
   // tests spend much of their time waiting for the processes and servers they start, so every core gets one.

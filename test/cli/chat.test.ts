@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
 import { CLI, RAG_APP, REPO_ROOT } from "./run-cli.js";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 
 const HAS_PYTHON = spawnSync("python3", ["--version"]).status === 0;
 const DRIVER = path.join(REPO_ROOT, "test/helpers/pty-driver.py");
@@ -97,7 +98,7 @@ describe("codecite chat", () => {
       execFile(
         "python3",
         [DRIVER, JSON.stringify(steps), "--", process.execPath, CLI, "chat", "--root", RAG_APP, "--no-prefetch"],
-        { env: env({ OLLAMA_HOST: ollama!.host, XDG_STATE_HOME: state! }), timeout: 120_000 },
+        { env: env({ OLLAMA_HOST: ollama!.host, XDG_STATE_HOME: state! }), timeout: CHILD_TIMEOUT_MS },
         (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }),
       );
     });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 import { CLI, REPO_ROOT, runCli } from "./run-cli.js";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 
 const HAS_PYTHON = spawnSync("python3", ["--version"]).status === 0;
 const DRIVER = path.join(REPO_ROOT, "test/helpers/pty-driver.py");
@@ -41,7 +42,7 @@ function inTerminal(args: string[], env: Record<string, string> = {}): { transcr
     cwd: root,
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm", CODECITE_CACHE_DIR: cache, CODECITE_PROGRESS_DELAY_MS: "0", ...env },
-    timeout: 60_000,
+    timeout: CHILD_TIMEOUT_MS,
   });
   const m = /\nEXIT (-?\d+)\n/.exec(r.stdout);
   return { transcript: r.stdout, code: m ? Number(m[1]) : -1 };

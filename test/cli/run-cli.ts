@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const CLI = path.join(REPO_ROOT, "dist/cli/main.cjs");
@@ -40,7 +41,8 @@ const CONFIG_VARS = [
 
 /**
  * Runs `codecite ...args` with a clean configuration plus `env`, `NO_COLOR=1`, in `cwd` (default
- * the repo); `stdin` is piped in when given (else stdin is closed).
+ * the repo); `stdin` is piped in when given (else stdin is closed). A run still going after
+ * `timeoutMs` (default {@link CHILD_TIMEOUT_MS}) is killed and resolves with code null.
  */
 export function runCli(args: readonly string[], opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number; stdin?: string } = {}): Promise<CliResult> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
@@ -54,7 +56,7 @@ export function runCli(args: readonly string[], opts: { env?: Record<string, str
     let stderr = "";
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? CHILD_TIMEOUT_MS);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -10,6 +10,7 @@ import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
 import { CLI, REPO_ROOT } from "./run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 
 interface Run {
   code: number | null;
@@ -28,7 +29,7 @@ function toolshim(args: readonly string[], stdin: string, env: Record<string, st
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), CHILD_TIMEOUT_MS);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);

@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli, type CliResult } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama, type FakeOllamaTurn } from "../helpers/fake-ollama.js";
 import { commitAll, git } from "../helpers/git.js";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
 /** In every secret and every file outside the root; must never be printed or sent to the model. */
@@ -102,7 +103,7 @@ async function mcp(mcpRoot: string, opts: { env?: Record<string, string>; roots?
 }
 
 async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<{ code: string; text: string; result: CallToolResult }> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 })) as CallToolResult;
+  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: CHILD_TIMEOUT_MS })) as CallToolResult;
   const text = JSON.stringify(result);
   const structured = result.structuredContent as { ok?: boolean; error?: { code?: string } } | undefined;
   return { code: structured?.ok === false ? (structured.error?.code ?? "?") : "OK", text, result };
@@ -126,7 +127,6 @@ async function askWith(askRoot: string, firstTurn: FakeOllamaTurn, env: Record<s
   const r = await runCli(["ask", "where is the password?", "--root", askRoot, "--model", "qwen3:8b", "--no-prefetch", "--json"], {
     env: { OLLAMA_HOST: server.host, ...env },
     cwd: askRoot,
-    timeoutMs: 120_000,
   });
   const toolResults = server
     .chatRequests()
@@ -455,7 +455,7 @@ describe("kind 9: ignore files that are not files", () => {
 
   it("CLI search and symbol end in UNSUPPORTED naming the ignore file, without the host path", async () => {
     for (const args of [["search", "needle"], ["symbol", "needle"]]) {
-      const res = await runCli([...args, "--root", r, "--json"], { cwd: r, timeoutMs: 60_000 });
+      const res = await runCli([...args, "--root", r, "--json"], { cwd: r });
       expect(res.code).toBe(2);
       const e = jsonOf(res).error;
       expect(e?.code).toBe("UNSUPPORTED");
@@ -486,13 +486,13 @@ describe("kind 10: resource bombs", () => {
   });
 
   it("CLI symbol on a 600 KB file of nested functions ends with a typed result that says why", async () => {
-    const res = await runCli(["symbol", "f1", "--root", r, "--json"], { cwd: r, timeoutMs: 300_000 });
+    const res = await runCli(["symbol", "f1", "--root", r, "--json"], { cwd: r });
     expect(res.code, res.stderr).toBe(0);
     const out = jsonOf(res);
     expect(out.ok).toBe(true);
     expect(out.evidence?.map((e) => e.path)).toEqual(["ok.js"]);
     expect(out.note).toMatch(/1 file not parsed \(1 nested too deeply to analyse\)/);
-    const py = jsonOf(await runCli(["symbol", "g1", "--root", r, "--json"], { cwd: r, timeoutMs: 300_000 }));
+    const py = jsonOf(await runCli(["symbol", "g1", "--root", r, "--json"], { cwd: r }));
     expect(py.note).toMatch(/nested too deeply/);
   });
 

@@ -30,7 +30,7 @@ describe("codecite eval (CLI)", () => {
   it("prints the figures, writes the report, and resumes from its results", async () => {
     const out = makeTempDir("codecite-eval-cli-");
     const args = ["eval", "--root", root, "--models", "liar:7b,ace:7b", "--count", "6", "--seed", "4", "--out", out, "--host", server.host];
-    const r = await runCli([...args, "--json"], { timeoutMs: 120_000 });
+    const r = await runCli([...args, "--json"]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as {
       models: Array<{ model: string; questions: number; correct: number; accuracy: number; calls: Record<string, number>; citations: Record<string, number>; settings: unknown }>;
@@ -55,7 +55,7 @@ describe("codecite eval (CLI)", () => {
 
     // Resume: nothing runs again; the human summary names the recommendation.
     const before = server.chatRequests().length;
-    const again = await runCli([...args, "--resume"], { timeoutMs: 120_000 });
+    const again = await runCli([...args, "--resume"]);
     expect(again.code).toBe(0);
     expect(server.chatRequests().length).toBe(before);
     expect(again.stdout).toMatch(/^model\s+setting\s+correct\s+accuracy/);
@@ -102,7 +102,7 @@ describe("codecite eval (CLI)", () => {
     expect(stderr).toContain("--resume");
     expect(existsSync(path.join(out, "report.html"))).toBe(true);
     const before = server.chatRequests().length;
-    const resumed = await runCli([...args, "--resume", "--json"], { timeoutMs: 120_000 });
+    const resumed = await runCli([...args, "--resume", "--json"]);
     expect(resumed.code).toBe(0);
     const j = JSON.parse(resumed.stdout) as { results: unknown[]; models: Array<{ correct: number }> };
     expect(j.results).toHaveLength(6);

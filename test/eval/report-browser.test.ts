@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { recommend, renderReport, summarize, type EvalRow } from "../../src/eval/index.js";
+import { CHILD_TIMEOUT_MS } from "../helpers/patience.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
@@ -58,9 +59,12 @@ describe("eval report in Chromium", () => {
     const file = path.join(dir, "report.html");
     writeFileSync(file, html);
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"] });
+    // Playwright's own waits (launch, navigation, every page action; 30 s by default) are set to the
+    // tests' bound for a child process: a loaded machine may take long to start and draw a browser.
+    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--no-sandbox"], timeout: CHILD_TIMEOUT_MS });
     try {
       const context = await browser.newContext({ offline: true, viewport: { width: 1200, height: 1600 } });
+      context.setDefaultTimeout(CHILD_TIMEOUT_MS);
       const page = await context.newPage();
       const requests: string[] = [];
       page.on("request", (r) => requests.push(r.url()));

@@ -80,5 +80,5 @@ describe.skipIf(!hasJava)("javac oracle", () => {
       [`${file}:21`],
       [`${file}:12`, `${file}:16`],
     ]);
-  }, 120_000);
+  });
 });

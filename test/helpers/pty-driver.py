@@ -2,9 +2,13 @@
 
 Usage: python3 pty-driver.py STEPS_JSON -- PROGRAM ARGS...
 STEPS_JSON is a list of steps, each {"expect": text} (wait until the output since the last
-step holds the text, 20 s at most) or {"send": text} (written as typed; "\\u0003" is Ctrl-C,
-"\\u0004" Ctrl-D). Prints the whole transcript on stdout, then a last line `EXIT <code>`.
+step holds the text, STEP_WAIT_S at most) or {"send": text} (written as typed; "\\u0003" is
+Ctrl-C, "\\u0004" Ctrl-D). Prints the whole transcript on stdout, then a last line `EXIT <code>`.
 Exit code 3 when an expected text never came.
+
+STEP_WAIT_S only ends a session that hangs: a step ends as soon as its text arrives (or the program
+exits), and on a loaded machine a program may take a long time to start or answer. The tests that
+run this driver kill it after test/helpers/patience.ts CHILD_TIMEOUT_MS.
 """
 import json
 import os
@@ -12,6 +16,8 @@ import pty
 import select
 import sys
 import time
+
+STEP_WAIT_S = 120
 
 steps = json.loads(sys.argv[1])
 argv = sys.argv[sys.argv.index("--") + 1:]
@@ -46,7 +52,7 @@ for step in steps:
             time.sleep(0.01)
         continue
     want = step["expect"].encode()
-    deadline = time.time() + 20
+    deadline = time.time() + STEP_WAIT_S
     while want not in transcript[mark:]:
         if time.time() > deadline or not pump(0.2):
             failed = step["expect"]
@@ -55,8 +61,8 @@ for step in steps:
         break
     mark = transcript.index(want, mark) + len(want)
 
-# Read until the program closes the terminal (it exited), 20 s at most.
-deadline = time.time() + 20
+# Read until the program closes the terminal (it exited), STEP_WAIT_S at most.
+deadline = time.time() + STEP_WAIT_S
 while time.time() < deadline and pump(0.2):
     pass
 wpid, status = os.waitpid(pid, os.WNOHANG)

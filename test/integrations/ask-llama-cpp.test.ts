@@ -23,14 +23,12 @@ describe("ask --provider llama-cpp", () => {
     // --no-prefetch: the test model's byte vocabulary spends one token per character, so
     // prefetched evidence sized by the usual 3.5 characters per token would not fit its context;
     // this test is about the embedded provider's path, not prefetch.
-    const r = await runCli(["ask", "Which files import rag_common?", "--root", RAG_APP, "--provider", "llama-cpp", "--model", model, "--toolshim", "off", "--no-prefetch", "--json"], {
-      timeoutMs: 120_000,
-    });
+    const r = await runCli(["ask", "Which files import rag_common?", "--root", RAG_APP, "--provider", "llama-cpp", "--model", model, "--toolshim", "off", "--no-prefetch", "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(["answer", "evidence", "citations", "grounding", "stop_reason", "steps", "model", "provider"]);
     expect(out.provider).toBe("llama-cpp");
     expect(out.model).toBe(model);
     expect(r.stderr).not.toContain("error");
-  }, 150_000);
+  });
 });

@@ -99,5 +99,5 @@ describe.skipIf(!HAS_QWEN)("a third-party agent (Qwen Code) through serve's Open
     expect(result.tool_call_id).toBe(assistant!.tool_calls![0]!.id);
     expect(JSON.stringify(result.content)).toContain(SECRET);
     expect(gateway.stats.model(MODEL)).toMatchObject({ recovered: { "dialect:hermes_json": 1 }, refusals: 0 });
-  }, 180_000);
+  });
 });

@@ -10,7 +10,7 @@ import { leaveOneOut } from "../../scripts/leave-one-out.js";
 import { measure } from "../../scripts/shim-measure.js";
 
 describe("tool shim figures", () => {
-  it("meets the goals over every corpus file", { timeout: 120_000 }, async () => {
+  it("meets the goals over every corpus file", async () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
@@ -20,7 +20,7 @@ describe("tool shim figures", () => {
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
   });
 
-  it("leave-one-dialect-out: no false call, and the structural stage reads most left-out cases", { timeout: 120_000 }, () => {
+  it("leave-one-dialect-out: no false call, and the structural stage reads most left-out cases", () => {
     const rows = leaveOneOut();
     const sum = (k: "cases" | "exact" | "structural" | "falseCalls") => rows.reduce((n, r) => n + r[k], 0);
     expect(sum("falseCalls")).toBe(0);
