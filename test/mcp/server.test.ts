@@ -2,7 +2,7 @@
  * `codecite mcp` end to end: the official SDK client spawns the real CLI (from source, through
  * tsx) as a separate process and talks MCP over its stdio.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtemp, mkdir, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createCodeToolRegistry } from "../../src/tools/code-tools.js";
+import { TEST_TIMEOUT_MS } from "../helpers/patience.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CLI = path.join(REPO, "src/cli/main.ts");
@@ -92,17 +93,14 @@ function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
-/** Waits until `check` passes (the server answers roots changes asynchronously). */
-async function eventually(check: () => Promise<void>, tries = 50): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      await check();
-      return;
-    } catch (e) {
-      if (i >= tries) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+/**
+ * Waits until `check` passes: the server applies a roots change asynchronously (it asks the client
+ * for the roots, then checks them), which on a loaded machine may take any time. Retried every
+ * 100 ms until shortly before the test's timeout (not a fixed number of tries); a timeout reports
+ * the last failure of `check`.
+ */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  await vi.waitFor(check, { timeout: 0.9 * TEST_TIMEOUT_MS, interval: 100 });
 }
 
 describe("codecite mcp", () => {

@@ -31,8 +31,15 @@ async function start(host: string, opts: { token?: string; maxBodyBytes?: number
 }
 
 /** A raw upstream whose /api/chat is answered by `chat`; records whether a request's connection closed early. */
-async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ host: string; closedEarly: () => number }> {
+/**
+ * An upstream whose chat replies `chat` writes. `closedEarly()`: how many replies were closed before
+ * they finished (the gateway hung up on them); `firstEarlyClose` settles at the first of those (an
+ * event to wait for, not a clock: on a loaded machine the close may take any time to arrive).
+ */
+async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ host: string; closedEarly: () => number; firstEarlyClose: Promise<void> }> {
   let closed = 0;
+  let onEarlyClose!: () => void;
+  const firstEarlyClose = new Promise<void>((resolve) => (onEarlyClose = resolve));
   raw = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -42,13 +49,15 @@ async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ 
         return;
       }
       res.on("close", () => {
-        if (!res.writableFinished) closed++;
+        if (res.writableFinished) return;
+        closed++;
+        onEarlyClose();
       });
       chat(res);
     });
   });
   await new Promise<void>((r) => raw!.listen(0, "127.0.0.1", r));
-  return { host: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, closedEarly: () => closed };
+  return { host: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, closedEarly: () => closed, firstEarlyClose };
 }
 
 const CHAT = { model: "qwen3:8b", messages: [{ role: "user", content: "hi" }] };
@@ -265,7 +274,8 @@ describe("serve: bad upstreams", () => {
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain("Thinking");
     controller.abort();
-    await expect.poll(() => up.closedEarly(), { timeout: 5000 }).toBe(1);
+    await up.firstEarlyClose;
+    expect(up.closedEarly()).toBe(1);
     await stillServing(url);
   });
 
@@ -282,7 +292,8 @@ describe("serve: bad upstreams", () => {
     while (!first.includes("Thinking")) first += new TextDecoder().decode((await reader.read()).value);
     expect(first).toMatch(/^data: \{"id":"chatcmpl-/);
     controller.abort();
-    await expect.poll(() => up.closedEarly(), { timeout: 5000 }).toBe(1);
+    await up.firstEarlyClose;
+    expect(up.closedEarly()).toBe(1);
     await stillServing(url);
     const stats = (await (await fetch(`${url}/codecite/stats`)).json()) as { models: Record<string, { errors: number }> };
     // A client that left is not an upstream failure.
@@ -305,7 +316,8 @@ describe("serve: an upstream whose model list never ends", () => {
     const r = await fetch(`${url}/api/tags`);
     expect(r.status).toBe(502);
     expect(((await r.json()) as { error: string }).error).toBe("upstream's reply to /api/tags is longer than 16777216 bytes");
-    await expect.poll(() => up.closedEarly()).toBe(1);
+    await up.firstEarlyClose;
+    expect(up.closedEarly()).toBe(1);
     await stillServing(url);
   });
 });
