@@ -105,7 +105,7 @@ describe("interpreter over HTTP (OllamaProvider against the fake Ollama server)"
       models: [{ name: "mistral-nemo", capabilities: ["completion", "tools"] }],
       turns: [{ content: '{"tool_calls": [{"name": "search_code", "arguments": {"query": "load_index"}}, {"name": "noop", "arguments": {}}]}' }],
     });
-    const interpreter = createInterpreter(new OllamaProvider({ host: server.host }), "mistral-nemo", { timeoutMs: 5_000 });
+    const interpreter = createInterpreter(new OllamaProvider({ host: server.host }), "mistral-nemo", { timeoutMs: 60_000 });
     const r = await recover({ content: "Next I will use search_code for load_index." }, TOOLS, { interpreter });
     expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "load_index" } }]);
     expect(r.recovered_by).toBe("interpreter");
@@ -128,7 +128,7 @@ describe("interpreter over HTTP (OllamaProvider against the fake Ollama server)"
       message: "interpreter failed: the interpreter (ollama mistral-nemo) did not answer within 200 ms",
     });
 
-    const missing = createInterpreter(new OllamaProvider({ host: server.host }), "not-pulled", { timeoutMs: 5_000 });
+    const missing = createInterpreter(new OllamaProvider({ host: server.host }), "not-pulled", { timeoutMs: 60_000 });
     const r2 = await recover({ content: "call search_code {query: x}" }, TOOLS, { interpreter: missing });
     const msg = r2.diagnostics.find((d) => d.stage === "interpreter")?.message ?? "";
     expect(msg).toMatch(/^interpreter failed: the interpreter \(ollama not-pulled at http:\/\/127\.0\.0\.1:\d+\) failed: /);
@@ -137,7 +137,7 @@ describe("interpreter over HTTP (OllamaProvider against the fake Ollama server)"
 
   it("reports a reply that is not JSON", async () => {
     server = await startFakeOllama({ models: [{ name: "mistral-nemo" }], turns: [{ content: "I think you want search_code." }] });
-    const interpreter = createInterpreter(new OllamaProvider({ host: server.host }), "mistral-nemo", { timeoutMs: 5_000 });
+    const interpreter = createInterpreter(new OllamaProvider({ host: server.host }), "mistral-nemo", { timeoutMs: 60_000 });
     const r = await recover({ content: "search_code maybe?" }, TOOLS, { interpreter });
     expect(r.diagnostics).toContainEqual({
       stage: "interpreter",
