@@ -260,6 +260,13 @@ interface LoadFigures {
   p99_gateway_ms: number;
   /** p99 through the gateway minus p99 straight from the upstream (0 when below). */
   p99_added_ms: number;
+  /**
+   * The same for each pair of rounds alone, in order: how stable the figure is. A round's chunks
+   * are not independent samples: the upstream writes all chats' chunks of a step together, so a
+   * round at CONCURRENCY chats is CHUNKS bursts of CONCURRENCY chunks, and its p99 is decided by
+   * its worst one or two bursts (one collector pause or scheduling delay of the gateway moves it).
+   */
+  p99_added_ms_by_round: number[];
   /** The gateway's CPU time (user + system) per relayed chunk, in µs. */
   gateway_cpu_us_per_chunk: number;
 }
@@ -282,13 +289,17 @@ async function measure(
   let cpu = 0;
   let wallDirect = 0;
   let wallVia = 0;
+  const byRound: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
+    const directFrom = direct.length;
     errors += await round(upstreamHost, direct, concurrency, intervalMs);
     const t1 = performance.now();
     const before = cpuMs(pid);
+    const viaFrom = via.length;
     errors += await round(base, via, concurrency, intervalMs);
     cpu += cpuMs(pid) - before;
+    byRound.push(round2(Math.max(0, percentile(via.slice(viaFrom), 0.99) - percentile(direct.slice(directFrom), 0.99))));
     wallDirect += t1 - t0;
     wallVia += performance.now() - t1;
   }
@@ -307,6 +318,7 @@ async function measure(
       p50_gateway_ms: round2(percentile(via, 0.5)),
       p99_gateway_ms: round2(p99Via),
       p99_added_ms: round2(Math.max(0, p99Via - p99Direct)),
+      p99_added_ms_by_round: byRound,
       gateway_cpu_us_per_chunk: via.length > 0 ? round2((cpu * 1000) / via.length) : 0,
     },
   };
