@@ -17,6 +17,8 @@
  *   decided on real paths by path segments, never by string prefix.
  * - Input lines pass `message-guard.ts` first: a message over 4 MiB, text that is not JSON, or
  *   JSON that is not a JSON-RPC message gets a JSON-RPC error reply and the server keeps serving.
+ * - Tool calls run at most 4 at a time with 32 more waiting; a call past both gets the JSON-RPC
+ *   error -32000 "server busy" (`call-queue.ts`).
  * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
  *   from libraries) go to stderr.
  *
@@ -45,6 +47,7 @@ import { packageVersion } from "../version.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
 import { summarizeResult } from "./summary.js";
+import { CallQueue } from "./call-queue.js";
 import { guardMessages } from "./message-guard.js";
 
 /** Options of `startMcpServer`; the streams and log are replaceable for tests. */
@@ -170,7 +173,9 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(callTool(request.params, extra.signal)));
+  // At most a few calls at once, a few more waiting, the rest refused (call-queue.ts).
+  const calls = new CallQueue();
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(calls.run(() => callTool(request.params, extra.signal), extra.signal)));
   const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, signal: AbortSignal): Promise<CallToolResult> => {
     const workspace = await current;
     const result = await registry.dispatch({ name: params.name, arguments: params.arguments ?? {} }, { workspace, signal });
