@@ -146,7 +146,7 @@ function pick(r: Rng, unit: Unit, units: readonly Unit[], arenaChance: number): 
   return { deps, arena: unit.g > 0 && r.chance(arenaChance) };
 }
 
-/** A doc comment of 2-4 lines (`/** … */` for C, `///` for C++) at `indent`. */
+/** A doc comment of 2-4 sentences at `indent`: a block comment for C, `///` lines for C++. */
 function docLines(r: Rng, indent: string, cpp: boolean): string[] {
   const text = Array.from({ length: r.int(2, 4) }, () => pyDocSentence(r));
   return cpp ? text.map((t) => `${indent}/// ${t}`) : [`${indent}/**`, ...text.map((t) => `${indent} * ${t}`), `${indent} */`];
