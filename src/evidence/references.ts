@@ -724,7 +724,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   snapshot.catch(() => undefined);
   const early = earlyMentions(ws, args, snapshot, signal);
   early?.mentions.catch(() => undefined);
-  const found = await locateDefinitions(ws, args.name, args.path, signal, "references");
+  const found = await locateDefinitions(ws, args.name, args.path, signal, "references", snapshot);
   throwIfAborted(signal);
   if (found.length === 0) {
     const note = (await findSymbol(ws, { name: args.name, ...(args.path !== undefined ? { path: args.path } : {}), max_results: 1 }, signal)).note;

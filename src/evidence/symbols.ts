@@ -31,7 +31,7 @@ import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { SymbolDef } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence, linesEvidenceAround } from "./line-evidence.js";
-import { changedSince, listIsComplete, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, listIsComplete, statFiles, treeSnapshot, type TreeSnapshot } from "./analysis/project-view.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
 import { definitionNamesIn, filesMentioning } from "./analysis/text-prefilter.js";
 import type { Workspace } from "./sandbox/workspace.js";
@@ -103,8 +103,18 @@ function isWholeTree(pathArg: string | undefined): boolean {
   return pathArg === undefined || pathArg.trim() === "" || pathArg.trim() === ".";
 }
 
-async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: AbortSignal | undefined, refresh: boolean): Promise<SearchScope> {
-  const snapshot = async () => treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh });
+/**
+ * @param known the tree snapshot the caller's query already holds (checked once per query), used
+ *   unless `refresh` asks for a new walk.
+ */
+async function sourceFiles(
+  ws: Workspace,
+  pathArg: string | undefined,
+  signal: AbortSignal | undefined,
+  refresh: boolean,
+  known?: Promise<TreeSnapshot>,
+): Promise<SearchScope> {
+  const snapshot = async () => (known !== undefined && !refresh ? known : treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh }));
   if (isWholeTree(pathArg)) {
     const snap = await snapshot();
     const { files, set } = memoize(snap.view, "symbols:sources", () => {
@@ -114,7 +124,7 @@ async function sourceFiles(ws: Workspace, pathArg: string | undefined, signal: A
     return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true, complete: listIsComplete(snap.view) };
   }
   const under = await ws.walkTarget(pathArg);
-  if (under === undefined) return sourceFiles(ws, undefined, signal, refresh);
+  if (under === undefined) return sourceFiles(ws, undefined, signal, refresh, known);
   // Inside the walked tree, the snapshot's files; otherwise (a folder never walked, an ignored file
   // named explicitly) walk the path itself.
   const snap = await snapshot();
@@ -145,17 +155,18 @@ async function parseCandidates(
   pathArg: string | undefined,
   signal: AbortSignal | undefined,
   tier: FactsTier = "definitions",
+  known?: Promise<TreeSnapshot>,
 ): Promise<{ scope: SearchScope; facts: FactsMap }> {
   let scope: SearchScope;
   let mentioned: Set<string> | undefined | "stale";
   if (isWholeTree(pathArg)) {
     // ripgrep needs no file list to start: it runs (in its own process) while this one reads the
     // cached list of the tree and opens the fact cache.
-    const pending = sourceFiles(ws, undefined, signal, false);
+    const pending = sourceFiles(ws, undefined, signal, false, known);
     mentioned = await mentioning(ws, pending, [q.name], signal);
     scope = await pending;
   } else {
-    scope = await sourceFiles(ws, pathArg, signal, false);
+    scope = await sourceFiles(ws, pathArg, signal, false, known);
     if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal, tier) };
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
@@ -180,11 +191,20 @@ export interface LocatedDefinition {
  * `pkg.Func` (the package folder's name before a top-level name), in path and line order.
  * @param pathArg a file or folder to search in (validated: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
  * @param tier the facts to load for the files read (`references` when the caller goes on to their uses).
+ * @param snapshot the tree snapshot the caller's query already asked for (`treeSnapshot`), so that
+ *   one query checks the cached file list once (each `treeSnapshot` call `lstat`s every folder).
  * @throws ToolError `INVALID_ARGUMENT` (bad name), `TIMEOUT`, and the path errors.
  */
-export async function locateDefinitions(ws: Workspace, name: string, pathArg: string | undefined, signal?: AbortSignal, tier: FactsTier = "definitions"): Promise<LocatedDefinition[]> {
+export async function locateDefinitions(
+  ws: Workspace,
+  name: string,
+  pathArg: string | undefined,
+  signal?: AbortSignal,
+  tier: FactsTier = "definitions",
+  snapshot?: Promise<TreeSnapshot>,
+): Promise<LocatedDefinition[]> {
   const q = parseSymbolName(name);
-  const { facts } = await parseCandidates(ws, q, pathArg, signal, tier);
+  const { facts } = await parseCandidates(ws, q, pathArg, signal, tier, snapshot);
   const out: LocatedDefinition[] = [];
   for (const [file, f] of facts) {
     for (const def of f.symbols) {
