@@ -252,7 +252,10 @@ function restore(ws: Workspace, generation: number): TreeState | undefined {
   }
   // A state kept by an older build (no `complete`) is walked again once, so that it says whether it is complete.
   if (data.v !== 1 || typeof data.complete !== "boolean" || !Array.isArray(data.files) || !Array.isArray(data.dirs) || !Array.isArray(data.watched)) return undefined;
-  const dirs = new Map(data.dirs.map(([rel, m]) => [rel === "" ? ws.root : path.join(ws.root, rel), m] as const));
+  // The kept folders are the walk's own normalised relative paths: joined by concatenation (path.join
+  // normalises each of them again, ~10 ms for the large bench tree's 881 folders under load).
+  const prefix = ws.root.endsWith(path.sep) ? ws.root : `${ws.root}${path.sep}`;
+  const dirs = new Map(data.dirs.map(([rel, m]) => [rel === "" ? ws.root : prefix + rel, m] as const));
   const watched = new Map(data.watched.map(([abs, size, mtimeMs]) => [abs, { size, mtimeMs }] as const));
   if (!isFresh({ dirs, watched, racy: false })) return undefined;
   return stateOf(ws, data.files, generation, dirs, watched, false, data.startedMs, data.complete);
