@@ -2,10 +2,11 @@
  * `codecite ask -` reads the question from stdin; `--strict` exits with code 3 when the
  * grounding is `failed`; session-bound flags are validated (built CLI, fake Ollama).
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RAG_APP, runCli } from "./run-cli.js";
+import { CLI, RAG_APP, runCli } from "./run-cli.js";
 import { makeTempDir } from "../helpers/temp-tree.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 
@@ -32,6 +33,25 @@ describe("codecite ask (input and exit codes)", () => {
     const r = await runCli(["ask", "-", "--root", RAG_APP], { stdin: "  \n" });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("the question read from stdin is empty");
+  });
+
+  it("ask - with more than 1 MiB on stdin is a usage error, read no further (no model is asked)", async () => {
+    server = await startFakeOllama({ turns: [{ content: "never" }] });
+    // Its own spawn: the CLI closes stdin before the 2 MB are written, and the write's EPIPE is expected here.
+    const child = spawn(process.execPath, [CLI, "ask", "-", "--root", RAG_APP, "--model", "qwen3:8b", "--no-prefetch"], {
+      env: { ...process.env, OLLAMA_HOST: server.host, NO_COLOR: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.on("error", () => undefined);
+    child.stdin.end("where is main? ".repeat(140_000));
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const r = { code, stderr };
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("the question read from stdin is longer than 1048576 bytes");
+    expect(server.chatRequests()).toEqual([]);
   });
 
   it("--strict exits with code 3 when no citation was shown to the model; the JSON still carries the grading", async () => {

@@ -27,12 +27,35 @@ export interface AskFlags extends SessionFlags {
 /** Exit code of `--strict` when the grounding is `failed`. */
 export const STRICT_EXIT_CODE = 3;
 
-/** The question: the argument, or stdin for `-`. */
+/**
+ * Longest question read from stdin, in bytes (1 MiB: several times the largest context a local
+ * model takes). Input piped from elsewhere (a file of the repository, `/dev/zero`, a program
+ * that never stops) would otherwise be kept whole until memory runs out.
+ */
+const MAX_STDIN_QUESTION_BYTES = 1024 * 1024;
+
+/**
+ * The question: the argument, or stdin for `-`.
+ * @throws UsageError for `-` on a terminal, or stdin longer than {@link MAX_STDIN_QUESTION_BYTES}
+ *   (reading stops there and stdin is closed).
+ */
 async function readQuestion(arg: string): Promise<string> {
   if (arg !== "-") return arg;
   if (process.stdin.isTTY) throw new UsageError("the question is `-` but stdin is a terminal; pipe the question in, e.g. echo 'Where is main defined?' | codecite ask -");
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  // Leaving the loop by a throw destroys the stream (async iteration of a Readable).
+  for await (const chunk of process.stdin) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+    size += bytes.length;
+    if (size > MAX_STDIN_QUESTION_BYTES) {
+      throw new UsageError(
+        `the question read from stdin is longer than ${MAX_STDIN_QUESTION_BYTES} bytes`,
+        "Pipe in the question only; to ask about a file, name it in the question (codecite reads it itself).",
+      );
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
