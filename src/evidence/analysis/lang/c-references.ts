@@ -129,6 +129,8 @@ function typePath(type: SyntaxNode | null): string[] | undefined {
 const LOCAL_DECLARATIONS = ["parameter_declaration", "optional_parameter_declaration", "variadic_parameter_declaration", "declaration", "for_range_loop", "condition_clause"];
 /** Subtrees whose declarations are not the function's own: nested lambdas and local classes. */
 const OWN_SCOPES = ["lambda_expression", ...CLASS_SPECIFIERS];
+const OWN_SCOPE_TYPES: ReadonlySet<string> = new Set(OWN_SCOPES);
+const LOCALS_AND_SCOPES = [...LOCAL_DECLARATIONS, ...OWN_SCOPES];
 
 /**
  * Local names of a function (parameters and body declarations), not entering lambdas or local
@@ -138,13 +140,17 @@ const OWN_SCOPES = ["lambda_expression", ...CLASS_SPECIFIERS];
  */
 function functionLocals(fn: SyntaxNode): Set<string> {
   const out = new Set<string>();
-  const nested = fn
-    .descendantsOfType(OWN_SCOPES)
-    .filter((n): n is SyntaxNode => n !== null && n.id !== fn.id)
-    .map((n) => [n.startIndex, n.endIndex] as const);
+  // One search for both kinds (in document order): each call walks the whole function in the parser.
+  const found = fn.descendantsOfType(LOCALS_AND_SCOPES).filter((n): n is SyntaxNode => n !== null && n.id !== fn.id);
+  const nested: (readonly [number, number])[] = [];
+  const declarations: SyntaxNode[] = [];
+  for (const n of found) {
+    if (OWN_SCOPE_TYPES.has(n.type)) nested.push([n.startIndex, n.endIndex]);
+    else declarations.push(n);
+  }
   const inNested = (n: SyntaxNode) => nested.some(([a, b]) => n.startIndex >= a && n.endIndex <= b);
-  for (const n of fn.descendantsOfType(LOCAL_DECLARATIONS)) {
-    if (n === null || n.id === fn.id || inNested(n)) continue;
+  for (const n of declarations) {
+    if (inNested(n)) continue;
     for (const d of n.childrenForFieldName("declarator")) {
       const name = declaredNameNode(d);
       if (name?.type === "identifier") out.add(name.text);
