@@ -59,6 +59,16 @@ const MAX_IGNORE_SCAN_ENTRIES = 2_000_000;
 /** Folders {@link Workspace.checkIgnoreFiles} reads per turn of the event loop. */
 const IGNORE_SCAN_BATCH = 64;
 
+/** The file that marks a Python virtual environment's folder (PEP 405). */
+const VENV_MARKER = "pyvenv.cfg";
+
+/**
+ * How long {@link Workspace.virtualEnvFilter} answers from the folder listing of the ignore-file
+ * scan instead of looking for {@link VENV_MARKER} again, in ms from the scan's end: about one
+ * query of a fresh process. A long-running workspace (the server) looks again, as it did before.
+ */
+const VENV_SCAN_FRESH_MS = 5_000;
+
 /** Time limit for one directory walk (`rg --files`), in ms. */
 const WALK_TIMEOUT_MS = 60_000;
 
@@ -239,6 +249,11 @@ export class Workspace {
   private readonly roots: readonly string[];
   /** The pending or finished scan of {@link checkIgnoreFiles}. */
   private ignoreScan: Promise<void> | undefined;
+  /**
+   * What a complete ignore-file scan saw of {@link VENV_MARKER}: per folder read (repository-relative),
+   * whether it holds one (folders whose marker is a symbolic link are left out), and when (`Date.now()`).
+   */
+  private venvSeen: { at: number; dirs: Map<string, boolean> } | undefined;
   /** @internal test hook, see {@link kBeforeOpen}. */
   [kBeforeOpen]?: (abs: string) => Promise<void> | void;
 
@@ -735,6 +750,7 @@ export class Workspace {
     // there is nothing for path.join to normalise (one call per folder: perf, issue 17).
     const base = this.root.endsWith(path.sep) ? this.root : `${this.root}${path.sep}`;
     const stack: string[] = [""];
+    const venvDirs = new Map<string, boolean>();
     let seen = 0;
     let read = 0;
     while (stack.length > 0) {
@@ -748,7 +764,10 @@ export class Workspace {
       }
       seen += entries.length;
       if (seen > MAX_IGNORE_SCAN_ENTRIES) return; // a huge tree: ripgrep's time limit still applies
+      let venv: boolean | undefined = false;
       for (const e of entries) {
+        // A marker that is a link is looked up later (existsSync follows it).
+        if (e.name === VENV_MARKER) venv = e.isSymbolicLink() ? undefined : true;
         const named = names.has(e.name);
         const dir = e.isDirectory();
         if (!named && (!dir || skip.has(e.name))) continue; // most entries: no path string made
@@ -763,7 +782,9 @@ export class Workspace {
         }
         if (dir && !skip.has(e.name) && !isDeniedPath(child)) stack.push(child);
       }
+      if (venv !== undefined) venvDirs.set(rel, venv);
     }
+    this.venvSeen = { at: Date.now(), dirs: venvDirs };
   }
 
   /**
@@ -797,7 +818,8 @@ export class Workspace {
   /**
    * Returns a predicate telling whether a repository-relative file lies in a Python virtual
    * environment (a folder holding `pyvenv.cfg`), checking each ancestor folder of the given
-   * files once.
+   * files once: from the listing of the ignore-file scan when it read that folder less than
+   * {@link VENV_SCAN_FRESH_MS} ago, else with a lookup.
    */
   async virtualEnvFilter(rels: readonly string[]): Promise<(rel: string) => boolean> {
     const dirs = new Set<string>();
@@ -813,14 +835,22 @@ export class Workspace {
     const listed = new Set(rels);
     const venvDirs = new Set<string>();
     const check = [...dirs];
+    // A folder the ignore-file scan of this query read is answered from its listing (one lookup
+    // per folder of the hits otherwise: perf, issue 17).
+    const seen = this.venvSeen !== undefined && Date.now() - this.venvSeen.at <= VENV_SCAN_FRESH_MS ? this.venvSeen.dirs : undefined;
     // Synchronous checks (perf, J): a walk of 10k files asks ~1k folders; one `access` call costs a
     // few µs, its promise tens of µs.
     for (const d of check) {
-      if (listed.has(`${d}/pyvenv.cfg`)) {
+      if (listed.has(`${d}/${VENV_MARKER}`)) {
         venvDirs.add(d);
         continue;
       }
-      if (existsSync(path.join(this.root, d, "pyvenv.cfg"))) venvDirs.add(d);
+      const known = seen?.get(d);
+      if (known !== undefined) {
+        if (known) venvDirs.add(d);
+        continue;
+      }
+      if (existsSync(path.join(this.root, d, VENV_MARKER))) venvDirs.add(d);
     }
     if (venvDirs.size === 0) return () => false;
     return (rel: string) => {
