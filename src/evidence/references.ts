@@ -781,8 +781,11 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     const loaded = await loadFacts(ws, statFiles(ws, files), signal, "references");
     for (const [f, v] of loaded) facts.set(f, v);
     for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
+    // Every file loaded so far, not only this round's: a file the text prefilter of an earlier
+    // name already loaded (`INTERNAL_buildStore` contains `buildStore`) may bind a name found since
+    // (`import { buildStoreRev2 as INTERNAL_buildStore }` after `export { buildStore as buildStoreRev2 }`).
     fresh = [];
-    for (const [file, f] of loaded) {
+    for (const [file, f] of facts) {
       for (const b of f.references?.bindings ?? []) {
         if (b.member === undefined || !names.has(b.member) || names.has(b.local) || b.local === "*") continue;
         if (has(await resolver.binding(file, b, 0))) fresh.push(b.local);

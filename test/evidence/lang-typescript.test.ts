@@ -474,6 +474,15 @@ describe("js-family references", () => {
     expect(await referencesIn(dir, files, "DraftMap.entries", "src/top.ts")).toEqual([]);
   });
 
+  it("an alias of an export alias whose name contains the target's (export { f as fRev2 }, import { fRev2 as INTERNAL_f }): its uses", async () => {
+    const files = {
+      "src/internals.ts": ["function buildStore() { return 1 }", "export { buildStore as buildStoreRev2 }", ""].join("\n"),
+      "src/store.ts": ['import { buildStoreRev2 as INTERNAL_buildStore } from "./internals"', "export const s = INTERNAL_buildStore()", ""].join("\n"),
+    };
+    // store.ts is read in the first round (its text contains buildStore), before buildStoreRev2 is known.
+    expect(await referencesIn(dir, files, "buildStore", "src/internals.ts")).toEqual(["src/internals.ts:2 import", "src/store.ts:1 import", "src/store.ts:2 call"]);
+  });
+
   it("a class's constructor is called by `new C(…)` of that class (also a class declared in a function), not of another class", async () => {
     const files = {
       "src/point.ts": ["export class Point {", "  constructor(public x: number) {}", "}", "export class Other {", "  constructor() {}", "}", ""].join("\n"),
