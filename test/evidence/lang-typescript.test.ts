@@ -474,6 +474,24 @@ describe("js-family references", () => {
     expect(await referencesIn(dir, files, "DraftMap.entries", "src/top.ts")).toEqual([]);
   });
 
+  it("a JSX closing tag names the component again; a lower-case tag names no component", async () => {
+    const files = {
+      "src/button.tsx": ["export function Button(p: any) { return <button>{p.children}</button> }", ""].join("\n"),
+      "src/menu.tsx": [
+        'import { Button } from "./button"',
+        "export const Menu = () => (",
+        "  <Button>", // 3
+        "    <span>a</span>",
+        "    <span>b</span>",
+        "    <span>c</span>",
+        "  </Button>", // 7: the element is longer than a record, so each tag has its own
+        ")",
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "Button", "src/button.tsx")).toEqual(["src/menu.tsx:1 import", "src/menu.tsx:3 call", "src/menu.tsx:7 call"]);
+  });
+
   it("an alias of an export alias whose name contains the target's (export { f as fRev2 }, import { fRev2 as INTERNAL_f }): its uses", async () => {
     const files = {
       "src/internals.ts": ["function buildStore() { return 1 }", "export { buildStore as buildStoreRev2 }", ""].join("\n"),

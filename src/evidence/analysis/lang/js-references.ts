@@ -9,7 +9,7 @@
  *   a block-scoped name shadows through the function, a simplification. Top-level declarations are
  *   the file's definitions, not locals.
  * - **Uses**: identifiers and member paths (`a.b.c`, `this.m`; every prefix implied) in
- *   expressions, template substitutions, JSX element names (`call`), calls and `new` (`call`),
+ *   expressions, template substitutions, JSX element names, closing tags too (`call`), calls and `new` (`call`),
  *   type positions (`type`: annotations, type arguments, `typeof X` in a type), `extends`/
  *   `implements` (`inherit`), import and export clauses (`import`), `export default x` and object
  *   shorthand `{ f }` (`value`). Strings, comments and property keys give none.
@@ -437,8 +437,12 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
         for (const k of namedChildren(node)) if (k.id !== name?.id) walk(k, { ...deeper, use: "value" });
         return;
       }
-      case "jsx_closing_element":
+      case "jsx_closing_element": {
+        // `</Button>` names the component again (the TypeScript service lists it as a reference).
+        const name = node.childForFieldName("name");
+        if (name && /^[A-Z]/.test(name.text.split(".").pop() ?? "")) usePath(name, deeper, "call");
         return;
+      }
       case "jsx_attribute":
         for (const k of namedChildren(node).slice(1)) walk(k, { ...deeper, use: "value" });
         return;
