@@ -25,7 +25,9 @@
  * names anything counts.
  *
  * **Methods**: `self.m`/`this.m`/`cls.m` resolve in the class around them (so in subclasses too);
- * `x.m` where `x` is bound to `C(...)`/`new C()` or declared with type `C` resolves in `C`. Any other
+ * `x.m` where `x` is bound to `C(...)`/`new C()` or declared with type `C` resolves in `C`; `x.m`
+ * where `x` is bound to `f(...)`, and `f(...).m`, resolve in the class `f` declares it returns
+ * (`NameUse.receiverCall`, `ReferenceFacts.returns`; an undeclared return leaves it unknown). Any other
  * `x.m` on a receiver of unknown type is reported with the flag `by_name` only when exactly one
  * class among the files that mention `m` defines a member `m`; otherwise it is left out and
  * counted in `note`.
@@ -532,6 +534,22 @@ class Resolver {
       if (facts?.symbols.some((s) => (s.container === undefined ? s.name : `${s.container}.${s.name}`) === v.qualified && keep(s.kind))) out.push(v);
     }
     return out;
+  }
+
+  /**
+   * The classes a call of `callee` (`NameUse.receiverCall`, written in `file`) returns: the
+   * declared return type (`ReferenceFacts.returns`) of each function or method it resolves to,
+   * resolved in the callee's file. Empty when no callee declares one.
+   */
+  async returnTypes(file: string, callee: { path: string[]; selfClass?: string }): Promise<Value[]> {
+    const fns = callee.selfClass !== undefined && callee.path.length === 2 ? await this.classMember(file, callee.selfClass, callee.path[1] as string) : await this.path(file, callee.path);
+    const out: Value[] = [];
+    for (const f of fns) {
+      if (f.kind !== "def") continue;
+      const declared = (await this.facts(f.file))?.references?.returns?.find((x) => x.name === f.qualified);
+      if (declared !== undefined) out.push(...(await this.path(f.file, declared.type)));
+    }
+    return dedupe(out);
   }
 
   /** What a whole path (`a.b.c`) written in `file` resolves to. */
@@ -1041,8 +1059,11 @@ async function judge(
   const noMethods = (i < u.path.length - 1 || (u.use !== "call" && u.methodRef !== true)) && languageFor(file)?.references?.methodsOnlyCalled === true;
   const nonMethods = async (values: Value[]) => (noMethods ? r.ofKinds(values, (k) => k !== "method") : values);
   if (i === 1 && u.selfClass !== undefined) return has(await nonMethods(await r.classMember(file, u.selfClass, name))) ? "yes" : "no";
-  if (i === 1 && u.receiverType !== undefined) {
-    const types = await r.path(file, u.receiverType);
+  // A receiver holding a call's result (`NameUse.receiverCall`): the callee's declared return type;
+  // none declared, it is of unknown type as before.
+  const returned = i === 1 && u.receiverType === undefined && u.receiverCall !== undefined ? await r.returnTypes(file, u.receiverCall) : [];
+  if (i === 1 && (u.receiverType !== undefined || returned.length > 0)) {
+    const types = u.receiverType !== undefined ? await r.path(file, u.receiverType) : returned;
     let members = 0;
     for (const t of types) {
       if (t.kind !== "def") continue;

@@ -382,3 +382,55 @@ describe("python references: classes declared inside a function", () => {
     expect(await referencesIn(dir, local, "Hooks.on", "test_b.py")).toEqual(["test_b.py:4 value", "test_b.py:5 value"]);
   });
 });
+
+describe("python references: receivers typed by a function's declared return type", () => {
+  const dir = scratchDir("codecite-py-returns-");
+  const files = {
+    "models.py": [
+      "from typing import Optional",
+      "class Conn:",
+      "    def send(self): pass", // 3
+      "class Other:",
+      "    def send(self): pass", // 5
+      "def connect() -> Conn:",
+      "    return Conn()",
+      'def maybe() -> Optional["Conn"]:',
+      "    return None",
+      'def other() -> "Other":',
+      "    return Other()",
+      "def untyped():",
+      "    return Conn()",
+      "class Pool:",
+      "    def get(self) -> Conn | None:",
+      "        return None",
+      "    def use(self):",
+      "        c = self.get()",
+      "        c.send()", // 19: self.get() returns Conn | None
+      "",
+    ].join("\n"),
+    "use.py": [
+      "from models import connect, other, untyped, maybe",
+      "import models",
+      "c = connect()",
+      "c.send()", // 4: top level
+      "def f():",
+      "    x = models.connect()",
+      "    x.send()", // 7: through the module
+      "    connect().send()", // 8: the call itself is the receiver
+      "    o = other()",
+      "    o.send()", // 10: Other, not Conn
+      "    u = untyped()",
+      "    u.send()", // 12: no declared type: unknown, two classes define send
+      "    m = maybe()",
+      "    m.send()", // 14: Optional[...]
+      "    x = other()",
+      "    x.send()", // 16: x bound again, now to Other
+      "",
+    ].join("\n"),
+  };
+
+  it("x = f() then x.m, f().m, x = self.get(): the member of the class the callee declares it returns", async () => {
+    expect(await referencesIn(dir, files, "Conn.send", "models.py")).toEqual(["models.py:19 call", "use.py:4 call", "use.py:7 call", "use.py:8 call", "use.py:14 call"]);
+    expect(await referencesIn(dir, files, "Other.send", "models.py")).toEqual(["use.py:10 call", "use.py:16 call"]);
+  });
+});

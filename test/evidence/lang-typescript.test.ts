@@ -474,6 +474,47 @@ describe("js-family references", () => {
     expect(await referencesIn(dir, files, "DraftMap.entries", "src/top.ts")).toEqual([]);
   });
 
+  it("const x = f() then x.m, f().m, this.get().m: the member of the class the callee declares it returns", async () => {
+    const files = {
+      "src/models.ts": [
+        "export class Conn {",
+        "  send(): void {}", // 2
+        "}",
+        "export class Other {",
+        "  send(): void {}", // 5
+        "}",
+        "export function connect(): Conn { return new Conn() }",
+        "export const other = (): Other => new Other()",
+        "export function maybe(): Conn | undefined { return undefined }",
+        "export function untyped() { return new Conn() }",
+        "export class Pool {",
+        "  get(): Conn { return new Conn() }",
+        "  use() { this.get().send() }", // 13
+        "}",
+        "",
+      ].join("\n"),
+      "src/use.ts": [
+        'import { connect, other, untyped, maybe } from "./models"',
+        'import * as models from "./models"',
+        "const c = connect()",
+        "c.send()", // 4: top level
+        "export function f() {",
+        "  const x = models.connect()",
+        "  x.send()", // 7: through a namespace import
+        "  connect().send()", // 8
+        "  const o = other()",
+        "  o.send()", // 10: Other
+        "  const u = untyped()",
+        "  u.send()", // 12: no declared type: unknown, two classes define send
+        "  maybe()!.send()", // 13: Conn | undefined
+        "}",
+        "",
+      ].join("\n"),
+    };
+    expect(await referencesIn(dir, files, "Conn.send", "src/models.ts")).toEqual(["src/models.ts:13 call", "src/use.ts:4 call", "src/use.ts:7 call", "src/use.ts:8 call", "src/use.ts:13 call"]);
+    expect(await referencesIn(dir, files, "Other.send", "src/models.ts")).toEqual(["src/use.ts:10 call"]);
+  });
+
   it("a JSX closing tag names the component again; a lower-case tag names no component", async () => {
     const files = {
       "src/button.tsx": ["export function Button(p: any) { return <button>{p.children}</button> }", ""].join("\n"),

@@ -18,7 +18,11 @@
  *   Inside a method of a class declared in a function (`class DraftMap extends Map` in a plugin's
  *   `enable()`), `this.m` is led by that declaration (`NameUse.localDef`, its first line): the
  *   class has no qualified name in the file, but `m` can only be its member (or an inherited one).
- *   This holds in every method, computed names (`[Symbol.iterator]()`) included.
+ *   This holds in every method, computed names (`[Symbol.iterator]()`) included. A local bound by
+ *   `const x = f(…)` (`m.f(…)`, `this.get(…)`) and the receiver of `f(…).m` carry the call
+ *   (`NameUse.receiverCall`): its type is the callee's declared return type (`function f(): C`,
+ *   `m(): C` in a class, `const f = (): C => …`; also `C | null | undefined`), recorded in
+ *   `ReferenceFacts.returns` for top-level functions and methods of top-level classes.
  * - **Bindings**: `import d, { f as g } from "m"` (`d` → member `default`, `g` → member `f`),
  *   `import * as ns` (the module), `import x = require("m")`, `const x = require("m")`,
  *   `const { f, g: h } = require("m")`, and re-exports `export { f as g } from "m"`,
@@ -162,6 +166,33 @@ function typeOfDeclarator(d: SyntaxNode): string[] | undefined {
   return t ? memberPath(t) : undefined;
 }
 
+/**
+ * The function a call `value` calls (see the module comment): a name or member path not led by a
+ * local; `this.m(…)` inside a class (`self`: its qualified name). `undefined` for anything else.
+ */
+function calledFunction(c: ReferenceCollector, value: SyntaxNode | null, self: string | undefined): { path: string[]; selfClass?: string } | undefined {
+  let v = value;
+  while (v?.type === "parenthesized_expression" || v?.type === "await_expression" || v?.type === "non_null_expression") v = v.firstNamedChild;
+  if (v?.type !== "call_expression") return undefined;
+  const fn = v.childForFieldName("function");
+  const path = fn ? memberPath(fn) : undefined;
+  const head = path?.[0];
+  if (path === undefined || head === undefined) return undefined;
+  if (head === "this") return self !== undefined && path.length === 2 ? { path, selfClass: self } : undefined;
+  return c.isLocal(head) ? undefined : { path };
+}
+
+/** The class a return type annotation names: one name or dotted path, alone or with `null`/`undefined` (`C | undefined`). */
+function returnedType(annotation: SyntaxNode | null): string[] | undefined {
+  const t = annotation?.type === "type_annotation" ? annotation.firstNamedChild : annotation;
+  if (t === null || t === undefined) return undefined;
+  if (t.type === "union_type") {
+    const kinds = namedChildren(t).filter((k) => !/^(null|undefined)$/.test(k.text));
+    return kinds.length === 1 ? returnedType(kinds[0] as SyntaxNode) : undefined;
+  }
+  return t.type === "type_identifier" || t.type === "nested_type_identifier" ? memberPath(t) : undefined;
+}
+
 /** `C.prototype.m = function …` (anywhere): the function is method `m` of `C`, and `this` in it is a `C`. */
 function prototypeMethod(fn: SyntaxNode): { owner: string; name: string } | undefined {
   if (fn.type !== "function_expression" && fn.type !== "generator_function") return undefined;
@@ -203,11 +234,11 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
       const type = c.typeOf(head);
       const localDef = c.localDefOf(head);
       if (localDef !== undefined) c.use(path, last, use, { localDef, constructs });
-      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
+      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : { receiverCall: c.callOf(head) });
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    c.use(path, last, use, { constructs, ...(type ? { receiverType: type } : {}) });
+    c.use(path, last, use, { constructs, ...(type ? { receiverType: type } : path.length > 1 ? { receiverCall: c.callOf(head) } : {}) });
     return true;
   };
 
@@ -236,6 +267,8 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     }
     const ret = fn.childForFieldName("return_type");
     if (ret) walk(ret, { ...ctx, use: "type" });
+    const returned = qualified !== undefined && proto === undefined && !c.inFunction ? returnedType(ret) : undefined;
+    if (returned !== undefined) c.returns.push({ name: qualified as string, type: returned });
     if (qualified) c.pushContext(qualified);
     const defs = new Map<string, number>();
     const scope = c.pushScope("function", functionLocals(fn, defs), defs);
@@ -456,7 +489,9 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
         }
         if (name?.type === "identifier") {
           const tp = typeOfDeclarator(node);
+          const call = tp === undefined ? calledFunction(c, value, ctx.self) : undefined;
           if (tp && !(tp.length === 1 && c.isLocal(tp[0] as string))) c.bindType(name.text, tp);
+          else if (call !== undefined) c.bindCall(name.text, call);
         } else if (name) walkPatternDefaults(name, deeper);
         if (type) walk(type, { ...deeper, use: "type" });
         if (value) walk(value, { ...deeper, use: "value" });
@@ -555,7 +590,7 @@ export function extractJsReferences(root: SyntaxNode): ReferenceFacts {
     const type = constructedClass(obj);
     const head = type?.[0];
     const localDef = head !== undefined ? c.localDefOf(head) : undefined;
-    if (type === undefined || head === undefined || (c.isLocal(head) && localDef === undefined)) c.use(["", prop.text], prop, use);
+    if (type === undefined || head === undefined || (c.isLocal(head) && localDef === undefined)) c.use(["", prop.text], prop, use, { receiverCall: calledFunction(c, obj, ctx.self) });
     else c.use([...type, prop.text], prop, use, { from: type.length, ...(localDef !== undefined ? { localDef } : {}) });
   };
 

@@ -165,6 +165,14 @@ export interface NameUse {
    * `new C(…)`), which calls the class's constructor (`ReferenceRules.constructorName`).
    */
   constructs?: boolean;
+  /**
+   * Optional (additive, issue 11): `path[0]` (or, when it is `""`, the receiver) holds what a call
+   * of the function or method `path` returns (`x = make()` then `x.m`, `make().m`, `x =
+   * self.get()`); `selfClass` is the class around `self`/`this` when the callee is led by it.
+   * The engine reads the callee's declared return type ({@link ReferenceFacts.returns}); a callee
+   * without one leaves the receiver's type unknown.
+   */
+  receiverCall?: { path: string[]; selfClass?: string };
 }
 
 /**
@@ -204,6 +212,13 @@ export interface ReferenceFacts {
    * `export default a` / `export default function a` → `{exported: "default", local: "a"}`).
    */
   exportAliases?: { exported: string; local: string }[];
+  /**
+   * Optional (additive, issue 11): the declared return types of the file's top-level functions and
+   * of the methods of its top-level classes, as written (`def f() -> C` → `{name: "f", type:
+   * ["C"]}`; `Cls.m`; a type that may also be `None`/`null`/`undefined` counts as that type).
+   * Types that are not one class name or dotted path (generics, other unions) are left out.
+   */
+  returns?: { name: string; type: string[] }[];
 }
 
 /**

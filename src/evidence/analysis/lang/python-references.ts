@@ -14,7 +14,11 @@
  *   (`inherit`). Strings, comments and docstrings give none.
  * - **Receivers**: `self`/`cls` (the first parameter of a function defined directly in a class,
  *   unless `@staticmethod`) carry the class; a local bound by `x = C(...)`/`x = m.C(...)` (a
- *   CapWords callee) or annotated `x: C` carries that type.
+ *   CapWords callee) or annotated `x: C` carries that type. A name bound by `x = f(...)`
+ *   (`m.f(...)`, `self.get(...)`) and the receiver of `f(...).m` carry the call
+ *   (`NameUse.receiverCall`): its type is the callee's declared return type (PEP 484/3107
+ *   annotations: `-> C`, `-> "C"`, `-> m.C`, `-> C | None`, `-> Optional[C]`), recorded in
+ *   `ReferenceFacts.returns` for top-level functions and methods of top-level classes.
  * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
  *   as z` binds `z` to member `y` of `X`; `from X import *` is a wildcard.
  */
@@ -178,6 +182,55 @@ function constructedType(value: SyntaxNode | null): string[] | undefined {
   return path !== undefined && /^_*[A-Z]/.test(path[path.length - 1] as string) ? path : undefined;
 }
 
+/**
+ * The function a call `value` calls, as {@link NameUse.receiverCall}: a name or dotted path not led
+ * by a local other than `self` (`make()`, `mod.make()`, `self.get()`); `undefined` for anything
+ * else (a CapWords callee is a class: {@link constructedType}).
+ */
+function calledFunction(c: ReferenceCollector, value: SyntaxNode | null, self: { name: string; cls: string } | undefined): { path: string[]; selfClass?: string } | undefined {
+  if (value?.type !== "call" || constructedType(value) !== undefined) return undefined;
+  const fn = value.childForFieldName("function");
+  const path = fn ? attributePath(fn) : undefined;
+  const head = path?.[0];
+  if (path === undefined || head === undefined) return undefined;
+  if (self !== undefined && head === self.name && c.isLocal(head)) return path.length === 2 ? { path, selfClass: self.cls } : undefined;
+  return c.isLocal(head) ? undefined : { path };
+}
+
+/**
+ * The type a return annotation names (see the module comment): one class name or dotted path,
+ * written plainly or in a string, alone or with `None` (`C | None`, `Optional[C]`).
+ */
+function returnedType(node: SyntaxNode | null, depth = 0): string[] | undefined {
+  if (node === null || depth > 8) return undefined;
+  switch (node.type) {
+    case "type":
+      return returnedType(node.firstNamedChild, depth + 1);
+    case "identifier":
+    case "attribute": {
+      const p = attributePath(node);
+      return p?.length === 1 && p[0] === "None" ? undefined : p;
+    }
+    case "string": {
+      const text = node.text.replace(/^[rRbBuU]*(['"])(.*)\1$/s, "$2");
+      return /^[A-Za-z_][\w.]*$/.test(text) ? text.split(".") : undefined;
+    }
+    case "binary_operator": {
+      const sides = [node.childForFieldName("left"), node.childForFieldName("right")].filter((x) => x !== null && x.text !== "None");
+      return sides.length === 1 && node.childForFieldName("operator")?.text === "|" ? returnedType(sides[0] as SyntaxNode, depth + 1) : undefined;
+    }
+    case "generic_type":
+    case "subscript": {
+      const head = node.type === "subscript" ? node.childForFieldName("value") : node.firstNamedChild;
+      const args = node.type === "subscript" ? node.childrenForFieldName("subscript").filter((x) => x !== null) : namedChildren(node.lastNamedChild ?? node).map((x) => (x.type === "type" ? (x.firstNamedChild ?? x) : x));
+      const name = head?.text.split(".").pop();
+      return name === "Optional" && args.length === 1 ? returnedType(args[0] as SyntaxNode, depth + 1) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The path written in an annotation `x: C` / `x: m.C` (not `list[C]`, not strings). */
 function annotatedType(type: SyntaxNode | null): string[] | undefined {
   const inner = type?.type === "type" ? type.firstNamedChild : type;
@@ -229,11 +282,11 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       const type = c.typeOf(head);
       const localDef = c.localDefOf(head);
       if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
-      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
+      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : { receiverCall: c.callOf(head) }) });
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    c.use(path, last, use, { ...extra, ...(type ? { receiverType: type } : {}) });
+    c.use(path, last, use, { ...extra, ...(type ? { receiverType: type } : path.length > 1 ? { receiverCall: c.callOf(head) } : {}) });
     return true;
   };
 
@@ -258,6 +311,8 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     const direct = ctx.inClassBody;
     const isStatic = decorators.some((d) => /^@\s*staticmethod\b/.test(d.text));
     const qualified = name === undefined ? undefined : direct ? `${ctx.classes.join(".")}.${name}` : name;
+    const returned = qualified !== undefined && !c.inFunction ? returnedType(ret) : undefined;
+    if (returned !== undefined) c.returns.push({ name: qualified as string, type: returned });
     if (qualified) c.pushContext(qualified);
     const defs = new Map<string, number>();
     const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body, defs) : [])], defs);
@@ -423,7 +478,9 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         const type = c.field(node, "type");
         if (left?.type === "identifier") {
           const t = constructedType(right) ?? annotatedType(type);
+          const call = t === undefined ? calledFunction(c, right, ctx.self) : undefined;
           if (t && !(t.length === 1 && c.isLocal(t[0] as string))) c.bindType(left.text, t);
+          else if (call !== undefined) c.bindCall(left.text, call);
         }
         if (left) walkTarget(left, deeper);
         if (type) walk(type, { ...deeper, use: "type" });
@@ -487,7 +544,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (obj) walk(obj, { ...ctx, use: "value" });
     if (attr) {
       const [path, extra] = memberOfCall(c, obj, attr.text);
-      c.use(path, attr, use, extra);
+      c.use(path, attr, use, { ...extra, receiverCall: path[0] === "" ? calledFunction(c, obj, ctx.self) : undefined });
     }
   };
 

@@ -89,6 +89,8 @@ export interface Scope {
   types: Map<string, string[]>;
   /** Local name → first line of the nested function or class declaration that binds it. */
   defs: Map<string, number>;
+  /** Local name → the function whose call result it is bound to (`x = make()`), as {@link NameUse.receiverCall}. */
+  calls: Map<string, { path: string[]; selfClass?: string }>;
 }
 
 /**
@@ -108,6 +110,10 @@ export class ReferenceCollector {
   readonly #contexts: string[] = [];
   /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
   readonly topTypes = new Map<string, string[]>();
+  /** Top-level name → the function whose call result it is bound to, for `x = make()` at the top. */
+  readonly topCalls = new Map<string, { path: string[]; selfClass?: string }>();
+  /** {@link ReferenceFacts.returns}. */
+  readonly returns: { name: string; type: string[] }[] = [];
 
   /**
    * The named children of `node` (`syntax.ts` {@link namedChildren}). A walker that reaches nodes
@@ -140,7 +146,7 @@ export class ReferenceCollector {
 
   /** Opens a scope binding `locals`; pair with {@link popScope}. */
   pushScope(kind: Scope["kind"], locals: Iterable<string> = [], defs: ReadonlyMap<string, number> = new Map()): Scope {
-    const scope: Scope = { kind, locals: new Set(locals), types: new Map(), defs: new Map(defs) };
+    const scope: Scope = { kind, locals: new Set(locals), types: new Map(), defs: new Map(defs), calls: new Map() };
     this.#scopes.push(scope);
     return scope;
   }
@@ -191,11 +197,43 @@ export class ReferenceCollector {
     return this.topTypes.get(name);
   }
 
+  /** The function whose call result a visible local (or, outside functions, a top-level name) is bound to, if known. */
+  callOf(name: string): { path: string[]; selfClass?: string } | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      const t = s.calls.get(name);
+      if (t !== undefined) return t;
+      if (s.locals.has(name) || s.types.has(name)) return undefined;
+    }
+    return this.topTypes.has(name) ? undefined : this.topCalls.get(name);
+  }
+
+  /**
+   * Records that `name` is bound to the result of a call of `callee` in the innermost scope (or
+   * at the top); a later binding of `name` to a type or another call replaces it.
+   */
+  bindCall(name: string, callee: { path: string[]; selfClass?: string }): void {
+    const s = this.scope;
+    if (s === undefined) {
+      this.topTypes.delete(name);
+      this.topCalls.set(name, callee);
+    } else {
+      s.types.delete(name);
+      s.calls.set(name, callee);
+    }
+  }
+
   /** Records that `name` is bound to an instance of `type` in the innermost scope (or at the top). */
   bindType(name: string, type: string[]): void {
     const s = this.scope;
-    if (s === undefined) this.topTypes.set(name, type);
-    else s.types.set(name, type);
+    if (s === undefined) {
+      this.topCalls.delete(name);
+      this.topTypes.set(name, type);
+    } else {
+      s.calls.delete(name);
+      s.types.set(name, type);
+    }
   }
 
   /** Enters a definition named `qualified` (the `context` of the uses inside it). */
@@ -221,7 +259,17 @@ export class ReferenceCollector {
     path: string[],
     at: SyntaxNode,
     use: UseKind,
-    extra: { rangeNode?: SyntaxNode; selfClass?: string; receiverType?: string[]; localDef?: number; from?: number; alternative?: boolean; methodRef?: boolean; constructs?: boolean } = {},
+    extra: {
+      rangeNode?: SyntaxNode;
+      selfClass?: string;
+      receiverType?: string[];
+      localDef?: number;
+      from?: number;
+      alternative?: boolean;
+      methodRef?: boolean;
+      constructs?: boolean;
+      receiverCall?: { path: string[]; selfClass?: string } | undefined;
+    } = {},
   ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
     const range = useRange(extra.rangeNode ?? at, this.#tree);
@@ -235,6 +283,7 @@ export class ReferenceCollector {
     if (extra.alternative === true) u.alternative = true;
     if (extra.methodRef === true) u.methodRef = true;
     if (extra.constructs === true) u.constructs = true;
+    if (extra.receiverCall !== undefined) u.receiverCall = extra.receiverCall;
     this.uses.push(u);
   }
 
@@ -257,6 +306,7 @@ export class ReferenceCollector {
   facts(): ReferenceFacts {
     const out: ReferenceFacts = { uses: this.uses, bindings: this.bindings, classes: this.classes };
     if (this.exportAliases.length > 0) out.exportAliases = this.exportAliases;
+    if (this.returns.length > 0) out.returns = this.returns;
     return out;
   }
 }
