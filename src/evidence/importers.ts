@@ -84,9 +84,8 @@ import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
 import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { changedSince, keptStat, keptStatHolds, listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot, type KeptStat } from "./analysis/project-view.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
-import { isStatHit, RACY_WINDOW_MS } from "../fact-cache/fact-store.js";
 import type { FileStat } from "../fact-cache/fact-index.js";
 import type { Needles } from "./analysis/text-prefilter.js";
 import { importsMayName, scanImports, scansFamily, type ImportKeys, type ImportScan } from "./analysis/import-scan.js";
@@ -727,13 +726,13 @@ async function collectMatches(
   const toLoad: FileStat[] = [];
   for (const st of stats) {
     const k = kept.byFile.get(st.path);
-    if (k !== undefined && isStatHit(k.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st)) {
+    if (k !== undefined && keptStatHolds(k.stat, st)) {
       fromKept.set(st.path, k);
       continue;
     }
     const s = kept.scans.get(st.path);
     const sk = s === undefined ? undefined : screenKeys(keys, st.path);
-    if (s !== undefined && sk !== undefined && isStatHit(s.stat, st.size, st.mtimeMs, RACY_WINDOW_MS, st) && !importsMayName(s.scan, sk)) screenedBefore.push(st.path);
+    if (s !== undefined && sk !== undefined && keptStatHolds(s.stat, st) && !importsMayName(s.scan, sk)) screenedBefore.push(st.path);
     else toLoad.push(st);
   }
   const statOf = new Map(toLoad.map((st) => [st.path, st]));
@@ -813,7 +812,7 @@ async function collectMatches(
  * `checkedMs` is taken before the facts were loaded).
  */
 interface KeptFile {
-  stat: { size: number; mtimeMs: number; ctimeMs: number; ino: number; checkedMs: number };
+  stat: KeptStat;
   /** {@link importsKey} of `imports`. */
   key: string;
   imports: ImportRef[];
@@ -834,11 +833,6 @@ interface KeptImports {
   /** Files the screen ruled out, by path. */
   scans: Map<string, KeptScan>;
   changed: boolean;
-}
-
-/** A file's state as kept with its imports or scan: `checkedMs` is when it was stat'ed, before it was read. */
-function keptStat(st: FileStat, checkedMs: number): KeptFile["stat"] {
-  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs ?? 0, ino: st.ino ?? 0, checkedMs };
 }
 
 /** Above this many characters the kept imports start again from the current query's files. */

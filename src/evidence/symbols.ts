@@ -11,8 +11,10 @@
  * - `kind` keeps only definitions of that kind, and also admits declarations without a body (C/C++
  *   prototypes, `SymbolDef.declaration`), which a query without `kind` leaves out; `path` limits the search to a file or folder
  *   (validated by the workspace: `OUTSIDE_ROOT`, `DENIED`, `NOT_FOUND`).
- * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and parsed facts are
- *   cached (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
+ * - Only files whose text contains the name are parsed (`text-prefilter.ts`), and of those only the
+ *   ones where the name may stand as a definition's (a lexical screen, `definition-scan.ts`; Python;
+ *   its verdicts kept per file and state, `definition-verdicts.ts`), and parsed facts are cached
+ *   (`facts.ts`), so a warm query costs about one ripgrep run over the tree.
  * - An empty result explains itself in `note`: definitions of other kinds or in other classes,
  *   names that differ only in case or by a small edit (`close-names.ts`), files not parsed, and
  *   the languages that have a parser. Close names are found without parsing the tree: candidate
@@ -27,8 +29,10 @@ import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type Outpu
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, type FactsMap, type FactsTier } from "./analysis/facts.js";
+import { loadDefinitionFacts } from "./analysis/definition-verdicts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
-import type { SymbolDef } from "./analysis/lang/language.js";
+import type { ProjectView, SymbolDef } from "./analysis/lang/language.js";
+import type { FileStat } from "../fact-cache/fact-index.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence, linesEvidenceAround } from "./line-evidence.js";
 import { changedSince, listIsComplete, statFiles, treeSnapshot, type TreeSnapshot } from "./analysis/project-view.js";
@@ -96,7 +100,12 @@ interface SearchScope {
   fromSnapshot: boolean;
   /** The snapshot's list is whole (`listIsComplete`): a remembered prefilter answer may serve. */
   complete?: boolean;
+  /** The view of the tree snapshot taken (what derived values are kept with, `definition-verdicts.ts`). */
+  view: ProjectView;
 }
+
+/** What the name-text prefilter needs of a scope ({@link mentioning}). */
+type MentionScope = Omit<SearchScope, "view">;
 
 /** True when `pathArg` names no narrower scope than the whole tree. */
 function isWholeTree(pathArg: string | undefined): boolean {
@@ -121,7 +130,7 @@ async function sourceFiles(
       const list = snap.files.filter((f) => languageFor(f) !== undefined);
       return { files: list, set: new Set(list) };
     });
-    return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true, complete: listIsComplete(snap.view) };
+    return { files, set, nonSource: snap.files.length - files.length, fromSnapshot: true, complete: listIsComplete(snap.view), view: snap.view };
   }
   const under = await ws.walkTarget(pathArg);
   if (under === undefined) return sourceFiles(ws, undefined, signal, refresh, known);
@@ -135,7 +144,7 @@ async function sourceFiles(
     if (listed.length === 0 && statFiles(ws, [under]).length === 1) listed = [under];
   }
   const files = listed.filter((f) => languageFor(f) !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { files, under, nonSource: listed.length - files.length, fromSnapshot };
+  return { files, under, nonSource: listed.length - files.length, fromSnapshot, view: snap.view };
 }
 
 function languagesLine(): string {
@@ -167,7 +176,7 @@ async function parseCandidates(
     scope = await pending;
   } else {
     scope = await sourceFiles(ws, pathArg, signal, false, known);
-    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await loadFacts(ws, statFiles(ws, scope.files), signal, tier) };
+    if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await load(ws, scope, statFiles(ws, scope.files), q, signal, tier) };
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   if (mentioned === "stale") {
@@ -175,7 +184,16 @@ async function parseCandidates(
     mentioned = await mentioning(ws, scope, [q.name], signal);
   }
   const toParse = statFiles(ws, mentioned === undefined || mentioned === "stale" ? scope.files : [...mentioned].sort());
-  return { scope, facts: await loadFacts(ws, toParse, signal, tier) };
+  return { scope, facts: await load(ws, scope, toParse, q, signal, tier) };
+}
+
+/**
+ * The facts of `files`: a `definitions` load goes through the definition screen and its kept
+ * verdicts (`definition-verdicts.ts`), so a file that only uses the name is not parsed; a
+ * `references` load parses every file it reads (its caller wants their uses too).
+ */
+function load(ws: Workspace, scope: SearchScope, files: readonly FileStat[], q: SymbolQuery, signal: AbortSignal | undefined, tier: FactsTier): Promise<FactsMap> {
+  return tier === "definitions" ? loadDefinitionFacts(ws, scope.view, files, q.name, signal) : loadFacts(ws, files, signal, tier);
 }
 
 /** A definition found by {@link locateDefinitions}. */
@@ -313,7 +331,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
  */
 async function mentioning(
   ws: Workspace,
-  scope: SearchScope | Promise<SearchScope>,
+  scope: MentionScope | Promise<MentionScope>,
   literals: string[],
   signal: AbortSignal | undefined,
   caseInsensitive = false,
@@ -374,7 +392,7 @@ async function emptyNote(
   const where1 = new Map<string, string>();
   let limited = written === undefined;
   if (candidates.length > 0) {
-    const scope: SearchScope = { files: ctx.files, nonSource: 0, fromSnapshot: false, ...(ctx.under ? { under: ctx.under } : {}) };
+    const scope: MentionScope = { files: ctx.files, nonSource: 0, fromSnapshot: false, ...(ctx.under ? { under: ctx.under } : {}) };
     const found = await mentioning(ws, scope, candidates, ctx.signal);
     let confirm = found === undefined || found === "stale" ? [] : ctx.files.filter((f) => found.has(f));
     if (confirm.length > MAX_FILES_FOR_SUGGESTIONS) {

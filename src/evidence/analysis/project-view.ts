@@ -34,7 +34,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { publishTiming, timingStart } from "../../fact-cache/activity.js";
 import { FactIndex, type FileStat } from "../../fact-cache/fact-index.js";
-import { RACY_WINDOW_MS } from "../../fact-cache/fact-store.js";
+import { isStatHit, RACY_WINDOW_MS } from "../../fact-cache/fact-store.js";
 import { factsVersion } from "./facts.js";
 import { cancelledError } from "../evidence.js";
 import type { ProjectView } from "./lang/language.js";
@@ -461,6 +461,31 @@ function settle<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promis
   });
 }
 
+
+/**
+ * A file's state kept beside a value derived from its text (import resolutions, a screen's
+ * verdict): the fields that key the fact cache and `checkedMs`, when it was stat'ed, before it was read.
+ */
+export interface KeptStat {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  checkedMs: number;
+}
+
+/** The {@link KeptStat} of `st`, stat'ed at `checkedMs` (before the file was read). */
+export function keptStat(st: FileStat, checkedMs: number): KeptStat {
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs ?? 0, ino: st.ino ?? 0, checkedMs };
+}
+
+/**
+ * Whether a value kept with `kept` still holds for the file as `st` finds it now: the fact cache's
+ * stat-hit rule (`fact-store.ts` `isStatHit`: same size, mtime, ctime and inode, read outside the racy window).
+ */
+export function keptStatHolds(kept: KeptStat, st: FileStat): boolean {
+  return isStatHit(kept, st.size, st.mtimeMs, RACY_WINDOW_MS, st);
+}
 
 /**
  * Size, mtime, ctime and inode of repository-relative files (`lstat`, symbolic links not
