@@ -67,6 +67,24 @@ describe("codecite chat", () => {
     expect(ollama.pending()).toBe(0);
   });
 
+  it("line mode: a line over 1 MiB ends the session with a usage error; the questions before it are answered, the long line never reaches the model", async () => {
+    ollama = await startFakeOllama({ turns: [{ repeat: true, content: "It is in src/serve.py." }] });
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [CLI, "chat", "--root", RAG_APP, "--no-prefetch"], { env: env({ OLLAMA_HOST: ollama!.host }), maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+      );
+      // The CLI stops reading before all is written: the write's EPIPE is expected.
+      child.stdin!.on("error", () => undefined);
+      child.stdin!.end(`Where is the port set?\n${"port ".repeat(300_000)}\nAnd the host?\n`);
+    });
+    expect(r.stderr).toContain("a line read from stdin is longer than 1048576 bytes");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain("It is in src/serve.py.");
+    const sent = ollama.chatRequests().flatMap((q) => q.messages.map((m) => m.content));
+    expect(sent).toContain("Where is the port set?");
+    expect(sent.filter((c) => c.includes("port port") || c.includes("And the host?"))).toEqual([]);
+  });
+
   it.skipIf(!HAS_PYTHON)("on a terminal: follow-up, Ctrl-C mid-answer keeps the session, history file, Ctrl-D leaves", async () => {
     ollama = await startFakeOllama({
       turns: [

@@ -29,10 +29,10 @@ export const STRICT_EXIT_CODE = 3;
 
 /**
  * Longest question read from stdin, in bytes (1 MiB: several times the largest context a local
- * model takes). Input piped from elsewhere (a file of the repository, `/dev/zero`, a program
+ * model takes); also the longest line of `codecite chat` in line mode. Input piped from elsewhere (a file of the repository, `/dev/zero`, a program
  * that never stops) would otherwise be kept whole until memory runs out.
  */
-const MAX_STDIN_QUESTION_BYTES = 1024 * 1024;
+export const MAX_STDIN_QUESTION_BYTES = 1024 * 1024;
 
 /**
  * The question: the argument, or stdin for `-`.

@@ -15,13 +15,47 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Transform, type Readable } from "node:stream";
 import type { Command } from "commander";
 import type { Citation } from "../../agent/index.js";
 import { visibleText } from "../../evidence/visible-text.js";
 import type { Evidence } from "../../tools/index.js";
 import type { AgentSession } from "../agent-session.js";
-import { runAction } from "../output.js";
-import type { AskFlags } from "./ask.js";
+import { runAction, UsageError } from "../output.js";
+import { MAX_STDIN_QUESTION_BYTES, type AskFlags } from "./ask.js";
+
+/**
+ * `input` passed through while every line (bytes between line breaks) has at most `max` bytes;
+ * at the first longer one the output ends before that line's bytes of the current chunk, `input`
+ * is destroyed (nothing more is read) and `tooLong()` turns true. readline would otherwise keep
+ * a line that never ends whole until memory runs out.
+ */
+function boundedLines(input: Readable, max: number): { stream: Readable; tooLong: () => boolean } {
+  let lineBytes = 0;
+  let over = false;
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (over) return done();
+      let start = 0;
+      for (let nl = chunk.indexOf(0x0a); nl !== -1 && !over; nl = chunk.indexOf(0x0a, start)) {
+        over = lineBytes + (nl - start) > max;
+        lineBytes = 0;
+        start = nl + 1;
+      }
+      if (!over) {
+        lineBytes += chunk.length - start;
+        over = lineBytes > max;
+      }
+      if (!over) return done(null, chunk);
+      input.unpipe(stream);
+      input.destroy();
+      done();
+      stream.end();
+    },
+  });
+  input.pipe(stream);
+  return { stream, tooLong: () => over };
+}
 
 /** Lines kept in the history file. */
 export const HISTORY_LINES = 1000;
@@ -216,8 +250,19 @@ async function chat(flags: ChatFlags): Promise<void> {
 
   try {
     if (!tty) {
-      const rl = readline.createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
-      for await (const line of rl) await handle(line);
+      const lines = boundedLines(process.stdin, MAX_STDIN_QUESTION_BYTES);
+      const rl = readline.createInterface({ input: lines.stream, terminal: false, crlfDelay: Infinity });
+      for await (const line of rl) {
+        // The part of the long line read so far comes out as a last line: it is not a question.
+        if (lines.tooLong()) break;
+        await handle(line);
+      }
+      if (lines.tooLong()) {
+        throw new UsageError(
+          `a line read from stdin is longer than ${MAX_STDIN_QUESTION_BYTES} bytes`,
+          "Pipe in one question per line; to ask about a file, name it in the question (codecite reads it itself).",
+        );
+      }
       return;
     }
     const file = historyPath();
