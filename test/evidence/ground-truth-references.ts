@@ -17,7 +17,14 @@
  *   tree walk for Java); targets, rule and details in `ground-truth-hand.ts`.
  * - **Compared**: the set of `path:line` of references of each target, without the line where the
  *   definition's name is written; lines outside the repository or in `node_modules` are dropped.
- *   Figures are summed over targets (micro average).
+ *   Figures are summed over targets (micro average). TypeScript: the lines of the target symbol's
+ *   own declarations (an overloaded function's signatures and implementation, a merged interface's
+ *   parts; `TypeChecker.getSymbolAtLocation(…).declarations`) are left out of both sides — they are
+ *   declarations, not uses — and so is a `findReferences` group whose definition lies outside the
+ *   repository (a library method such as `Map.prototype.entries` that a repository class overrides:
+ *   those are the library method's uses). The name's position is the name right after its keyword
+ *   (`const`/`let`/`var` included), so a keyword earlier on a line of the definition's range is not
+ *   taken for it (`type: "test/reverseArray"`).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -61,7 +68,9 @@ const TARGET_FILES: Partial<Record<Lang, (f: string) => boolean>> = {
 /** Where the definition's name is written: the first line of its range naming it after a keyword, else the first naming it. */
 function namePosition(lines: readonly string[], def: SymbolDef): { line: number; column: number } | undefined {
   const word = new RegExp(`\\b${def.name.replace(/[$]/g, "\\$")}\\b`);
-  const keyword = new RegExp(`\\b(def|class|function|func|interface|type|struct|fn)\\b[^\\n]*?\\b${def.name.replace(/[$]/g, "\\$")}\\b`);
+  // The keyword right before the name (Go: after a method's receiver); not a keyword earlier on the
+  // line (`type: "test/reverseArray"` on the line after `const reverseArray = () => ({`).
+  const keyword = new RegExp(`\\b(def|class|function\\*?|func(?:\\s*\\([^)]*\\))?|interface|type|struct|fn|const|let|var)\\s+${def.name.replace(/[$]/g, "\\$")}\\b`);
   let first: { line: number; column: number } | undefined;
   for (let l = def.start_line; l <= Math.min(def.end_line, def.start_line + 30); l++) {
     const text = lines[l - 1] ?? "";
@@ -106,7 +115,8 @@ function jediTruth(root: string, targets: readonly Target[]): (string[] | undefi
   return out.map((r) => (Array.isArray(r) ? r.map(([f, l]) => `${f}:${l}`) : undefined));
 }
 
-function tsTruth(root: string, files: readonly string[], targets: readonly Target[]): (string[] | undefined)[] {
+/** `declared[i]` receives the `path:line` of target `i`'s own declarations ({@link ownDeclarations}), left out of both sides. */
+function tsTruth(root: string, files: readonly string[], targets: readonly Target[], declared: Set<string>[]): (string[] | undefined)[] {
   const abs = files.map((f) => path.join(root, f));
   // The checkout's own compiler options (paths, baseUrl, jsx) when it has a root tsconfig.json.
   let options: ts.CompilerOptions = { jsx: ts.JsxEmit.Preserve, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ESNext, resolveJsonModule: true };
@@ -139,7 +149,7 @@ function tsTruth(root: string, files: readonly string[], targets: readonly Targe
     getDirectories: ts.sys.getDirectories,
   };
   const service = ts.createLanguageService(host, ts.createDocumentRegistry());
-  return targets.map((t) => {
+  return targets.map((t, i) => {
     const fileName = path.join(root, t.file);
     const text = host.getScriptSnapshot(fileName);
     if (text === undefined) return undefined;
@@ -147,18 +157,48 @@ function tsTruth(root: string, files: readonly string[], targets: readonly Targe
     if (source === undefined) return undefined;
     const pos = ts.getPositionOfLineAndCharacter(source, t.line - 1, t.column);
     const found = service.findReferences(fileName, pos) ?? [];
+    const outside = (f: string) => {
+      const rel = path.relative(root, f).replace(/\\/g, "/");
+      return rel.startsWith("..") || path.isAbsolute(rel) || rel.includes("node_modules/") ? undefined : rel;
+    };
+    const own = ownDeclarations(service, source, pos);
+    declared[i] = own;
     const out: string[] = [];
     for (const group of found) {
+      // A group whose symbol is declared outside the repository (`Map.prototype.entries`, which a
+      // repository class overriding it shares its references with) lists that symbol's uses.
+      if (outside(group.definition.fileName) === undefined) continue;
       for (const r of group.references) {
-        const rel = path.relative(root, r.fileName).replace(/\\/g, "/");
-        if (rel.startsWith("..") || rel.includes("node_modules/")) continue;
+        const rel = outside(r.fileName);
+        if (rel === undefined) continue;
         const sf = service.getProgram()?.getSourceFile(r.fileName);
         if (!sf) continue;
-        out.push(`${rel}:${sf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1}`);
+        const key = `${rel}:${sf.getLineAndCharacterOfPosition(r.textSpan.start).line + 1}`;
+        if (!own.has(key)) out.push(key);
       }
     }
     return out;
   });
+}
+
+/**
+ * The `path:line` of every declaration of the symbol at `pos` (an overloaded function's signatures
+ * and implementation, a merged interface's parts): declarations, not uses, so not references.
+ */
+function ownDeclarations(service: ts.LanguageService, source: ts.SourceFile, pos: number): Set<string> {
+  const program = service.getProgram();
+  const out = new Set<string>();
+  if (program === undefined) return out;
+  const find = (n: ts.Node): ts.Node | undefined => (n.getStart(source) <= pos && pos < n.getEnd() ? (ts.forEachChild(n, find) ?? n) : undefined);
+  const node = find(source);
+  const symbol = node === undefined ? undefined : program.getTypeChecker().getSymbolAtLocation(node);
+  for (const d of symbol?.declarations ?? []) {
+    const name = ts.getNameOfDeclaration(d) ?? d;
+    const sf = d.getSourceFile();
+    const rel = path.relative(program.getCurrentDirectory(), sf.fileName).replace(/\\/g, "/");
+    out.add(`${rel}:${sf.getLineAndCharacterOfPosition(name.getStart(sf)).line + 1}`);
+  }
+  return out;
 }
 
 function goplsTruth(root: string, targets: readonly Target[]): (string[] | undefined)[] {
@@ -200,11 +240,12 @@ export async function compareReferences(root: string, lang: Lang, count = 40): P
   const ws = await Workspace.open(root);
   const targets = await pickTargets(ws, lang, count);
   const snap = await treeSnapshot(ws, {});
+  const declared: Set<string>[] = [];
   const truths =
     lang === "python"
       ? jediTruth(ws.root, targets)
       : lang === "ts"
-        ? tsTruth(ws.root, snap.files.filter(FAMILY.ts), targets)
+        ? tsTruth(ws.root, snap.files.filter(FAMILY.ts), targets, declared)
         : lang === "go"
           ? goplsTruth(ws.root, targets)
           : await clangdReferences(ws.root, snap.files.filter(FAMILY[lang]), targets);
@@ -226,6 +267,7 @@ export async function compareReferences(root: string, lang: Lang, count = 40): P
     const self = `${t.file}:${t.line}`;
     const truth = new Set(truthList.filter((k) => k !== self && FAMILY[lang](k.slice(0, k.lastIndexOf(":")))));
     ours.delete(self);
+    for (const k of declared[i] ?? []) ours.delete(k);
     for (const k of ours) {
       if (truth.has(k)) a.truePositives++;
       else a.onlyOurs.push(`${t.qualified} ← ${k}`);
