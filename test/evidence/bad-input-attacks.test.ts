@@ -601,7 +601,7 @@ describe("process hygiene and typed errors", () => {
     const res = await runProcess(process.execPath, child, {
       cwd: w,
       env: process.env,
-      timeoutMs: 5_000,
+      timeoutMs: 15_000,
       onStdout: (chunk) => {
         pid2 = Number.parseInt(chunk.toString("utf8"), 10);
       },
