@@ -552,6 +552,23 @@ class Resolver {
     return dedupe(out);
   }
 
+  /**
+   * The file whose pytest fixture `name` a test or fixture of `file` receives: `file` itself, else
+   * the nearest `conftest.py` from its folder up (`ReferenceFacts.fixtures`); `undefined` if none.
+   */
+  async fixtureSite(file: string, name: string): Promise<string | undefined> {
+    const places = [file];
+    for (let dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ""; ; dir = dir.includes("/") ? dir.slice(0, dir.lastIndexOf("/")) : "") {
+      places.push(dir === "" ? "conftest.py" : `${dir}/conftest.py`);
+      if (dir === "") break;
+    }
+    for (const f of places) {
+      if (f !== file && !this.project.files.includes(f)) continue;
+      if ((await this.facts(f))?.references?.fixtures?.includes(name) === true) return f;
+    }
+    return undefined;
+  }
+
   /** What a whole path (`a.b.c`) written in `file` resolves to. */
   path(file: string, parts: readonly string[], hops = 0): Promise<Value[]> {
     return this.#once(`p\0${file}\0${parts.join("\0")}`, async () => {
@@ -1043,6 +1060,7 @@ async function judge(
   local: LocalSites,
 ): Promise<"yes" | "no" | "unknown"> {
   const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
+  if (u.fixture === true) return i === 0 && target.def.container === undefined && (await r.fixtureSite(file, u.path[0] as string)) === target.file ? "yes" : "no";
   if (u.binding !== undefined) {
     const b = bindings[u.binding];
     return b !== undefined && has(await r.binding(file, b, 0)) ? "yes" : "no";

@@ -434,3 +434,31 @@ describe("python references: receivers typed by a function's declared return typ
     expect(await referencesIn(dir, files, "Other.send", "models.py")).toEqual(["use.py:10 call", "use.py:16 call"]);
   });
 });
+
+describe("python references: pytest fixtures", () => {
+  const dir = scratchDir("codecite-py-fixtures-");
+  const files = {
+    "conftest.py": ["import pytest", "@pytest.fixture", "def db():", "    return 1", ""].join("\n"),
+    "tests/test_a.py": [
+      "import pytest",
+      "def test_one(db):", // 2: the parameter names the fixture
+      "    assert db == 1", // 3: and so does its use in the body
+      "def helper(db):", // 4: not a test or fixture
+      "    return db",
+      "class TestX:",
+      "    def test_m(self, db):", // 7
+      "        pass",
+      "@pytest.fixture",
+      "def conn(db, tmp=1):", // 10: a fixture takes fixtures too
+      "    return db",
+      "",
+    ].join("\n"),
+    "tests/sub/conftest.py": ["from pytest import fixture", "@fixture", "def db():", "    return 2", ""].join("\n"),
+    "tests/sub/test_b.py": ["def test_two(db):", "    pass", ""].join("\n"), // the nearer conftest.py's db
+  };
+
+  it("a test's or fixture's parameter and its uses name the fixture of its module or the nearest conftest.py", async () => {
+    expect(await referencesIn(dir, files, "db", "conftest.py")).toEqual(["tests/test_a.py:2 value", "tests/test_a.py:3 value", "tests/test_a.py:7 value", "tests/test_a.py:10 value", "tests/test_a.py:11 value"]);
+    expect(await referencesIn(dir, files, "db", "tests/sub/conftest.py")).toEqual(["tests/sub/test_b.py:1 value"]);
+  });
+});

@@ -173,6 +173,12 @@ export interface NameUse {
    * without one leaves the receiver's type unknown.
    */
   receiverCall?: { path: string[]; selfClass?: string };
+  /**
+   * Optional (additive, issue 11): `path[0]` is a parameter of a pytest test or fixture, or a use
+   * of one in its body: it names the fixture of that name (pytest "How to use fixtures": the
+   * test's module first, then the `conftest.py` of each folder up), {@link ReferenceFacts.fixtures}.
+   */
+  fixture?: boolean;
 }
 
 /**
@@ -219,6 +225,8 @@ export interface ReferenceFacts {
    * Types that are not one class name or dotted path (generics, other unions) are left out.
    */
   returns?: { name: string; type: string[] }[];
+  /** Optional (additive, issue 11): top-level functions decorated `@pytest.fixture` / `@fixture` without `name=`. */
+  fixtures?: string[];
 }
 
 /**

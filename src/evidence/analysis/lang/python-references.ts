@@ -19,6 +19,10 @@
  *   (`NameUse.receiverCall`): its type is the callee's declared return type (PEP 484/3107
  *   annotations: `-> C`, `-> "C"`, `-> m.C`, `-> C | None`, `-> Optional[C]`), recorded in
  *   `ReferenceFacts.returns` for top-level functions and methods of top-level classes.
+ * - **pytest fixtures**: a parameter of a function named `test…` or decorated `@pytest.fixture`
+ *   (not `self`/`cls`, not one with a default), and its uses in that function's own body, name
+ *   the fixture of that name (`NameUse.fixture`); top-level fixtures are listed in
+ *   `ReferenceFacts.fixtures` (pytest "How to use fixtures", "conftest.py").
  * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
  *   as z` binds `z` to member `y` of `X`; `from X import *` is a wildcard.
  */
@@ -266,6 +270,9 @@ interface Ctx {
 /** Extracts {@link ReferenceFacts} from a tree-sitter-python `module` tree (see the module comment). */
 export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   const c = new ReferenceCollector();
+  const fixtures: string[] = [];
+  /** The fixture parameters of each function scope that has some. */
+  const fixtureParams = new WeakMap<object, Set<string>>();
 
   /** A use of the path `node` writes (`nodeType`: the node's type when the caller read it already). */
   const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, rangeNode?: SyntaxNode, nodeType: string = node.type): boolean => {
@@ -281,6 +288,8 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
       const localDef = c.localDefOf(head);
+      const scope = c.scope;
+      if (scope !== undefined && fixtureParams.get(scope)?.has(head) === true) c.use([head], path.length === 1 ? last : (node.type === "attribute" ? innermost(node) : node), use, { ...extra, fixture: true });
       if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
       else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : { receiverCall: c.callOf(head) }) });
       return true;
@@ -311,12 +320,20 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     const direct = ctx.inClassBody;
     const isStatic = decorators.some((d) => /^@\s*staticmethod\b/.test(d.text));
     const qualified = name === undefined ? undefined : direct ? `${ctx.classes.join(".")}.${name}` : name;
+    const isFixture = decorators.some((d) => /^@\s*(pytest\.)?fixture\b/.test(d.text) && !/\bname\s*=/.test(d.text));
+    if (isFixture && name !== undefined && !direct && !c.inFunction) fixtures.push(name);
     const returned = qualified !== undefined && !c.inFunction ? returnedType(ret) : undefined;
     if (returned !== undefined) c.returns.push({ name: qualified as string, type: returned });
     if (qualified) c.pushContext(qualified);
     const defs = new Map<string, number>();
     const scope = c.pushScope("function", [...paramNames, ...(body ? functionLocals(body, defs) : [])], defs);
     for (const p of paramNames) scope.defs.delete(p);
+    if (isFixture || name?.startsWith("test") === true) {
+      const named = params ? c.children(params).filter((p) => p.type === "identifier") : [];
+      const taking = direct && !isStatic ? named.slice(1) : named;
+      if (taking.length > 0) fixtureParams.set(scope, new Set(taking.map((p) => p.text)));
+      for (const p of taking) c.use([p.text], p, "value", { fixture: true });
+    }
     // Annotated parameters carry their type (`def f(x: C)`).
     for (const p of params ? c.children(params) : []) {
       if (p.type !== "typed_parameter" && p.type !== "typed_default_parameter") continue;
@@ -549,7 +566,16 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   };
 
   walkChildren(root, { classes: [], inClassBody: false, use: "value", depth: 0 });
-  return c.facts();
+  const out = c.facts();
+  if (fixtures.length > 0) out.fixtures = fixtures;
+  return out;
+}
+
+/** The `identifier` that leads an `attribute` chain. */
+function innermost(node: SyntaxNode): SyntaxNode {
+  let n = node;
+  for (let i = 0; n.type === "attribute" && i < 64; i++) n = n.childForFieldName("object") ?? n;
+  return n;
 }
 
 /** Names a class body binds directly (assignments, nested `def`/`class`). */

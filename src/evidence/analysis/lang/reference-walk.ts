@@ -269,6 +269,7 @@ export class ReferenceCollector {
       methodRef?: boolean;
       constructs?: boolean;
       receiverCall?: { path: string[]; selfClass?: string } | undefined;
+      fixture?: boolean;
     } = {},
   ): void {
     if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
@@ -284,6 +285,7 @@ export class ReferenceCollector {
     if (extra.methodRef === true) u.methodRef = true;
     if (extra.constructs === true) u.constructs = true;
     if (extra.receiverCall !== undefined) u.receiverCall = extra.receiverCall;
+    if (extra.fixture === true) u.fixture = true;
     this.uses.push(u);
   }
 
