@@ -451,6 +451,12 @@ describe("python references: pytest fixtures", () => {
       "@pytest.fixture",
       "def conn(db, tmp=1):", // 10: a fixture takes fixtures too
       "    return db",
+      '@pytest.mark.parametrize("x, db", [(1, 2)])',
+      "def test_p(x, db):", // 13: parametrized, not the fixture
+      "    return db",
+      "def test_nested(db):", // 15
+      "    def setup():",
+      "        return db", // 17: a use in a nested function
       "",
     ].join("\n"),
     "tests/sub/conftest.py": ["from pytest import fixture", "@fixture", "def db():", "    return 2", ""].join("\n"),
@@ -458,7 +464,7 @@ describe("python references: pytest fixtures", () => {
   };
 
   it("a test's or fixture's parameter and its uses name the fixture of its module or the nearest conftest.py", async () => {
-    expect(await referencesIn(dir, files, "db", "conftest.py")).toEqual(["tests/test_a.py:2 value", "tests/test_a.py:3 value", "tests/test_a.py:7 value", "tests/test_a.py:10 value", "tests/test_a.py:11 value"]);
+    expect(await referencesIn(dir, files, "db", "conftest.py")).toEqual(["tests/test_a.py:2 value", "tests/test_a.py:3 value", "tests/test_a.py:7 value", "tests/test_a.py:10 value", "tests/test_a.py:11 value", "tests/test_a.py:15 value", "tests/test_a.py:17 value"]);
     expect(await referencesIn(dir, files, "db", "tests/sub/conftest.py")).toEqual(["tests/sub/test_b.py:1 value"]);
   });
 });

@@ -20,7 +20,8 @@
  *   annotations: `-> C`, `-> "C"`, `-> m.C`, `-> C | None`, `-> Optional[C]`), recorded in
  *   `ReferenceFacts.returns` for top-level functions and methods of top-level classes.
  * - **pytest fixtures**: a parameter of a function named `test…` or decorated `@pytest.fixture`
- *   (not `self`/`cls`, not one with a default), and its uses in that function's own body, name
+ *   (not `self`/`cls`, not one with a default, not one `@pytest.mark.parametrize` names: direct
+ *   parametrization overrides a fixture), and its uses in that function's body, name
  *   the fixture of that name (`NameUse.fixture`); top-level fixtures are listed in
  *   `ReferenceFacts.fixtures` (pytest "How to use fixtures", "conftest.py").
  * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
@@ -288,7 +289,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
       const localDef = c.localDefOf(head);
-      const scope = c.scope;
+      const scope = c.scopeOf(head);
       if (scope !== undefined && fixtureParams.get(scope)?.has(head) === true) c.use([head], path.length === 1 ? last : (node.type === "attribute" ? innermost(node) : node), use, { ...extra, fixture: true });
       if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
       else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : { receiverCall: c.callOf(head) }) });
@@ -330,7 +331,8 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     for (const p of paramNames) scope.defs.delete(p);
     if (isFixture || name?.startsWith("test") === true) {
       const named = params ? c.children(params).filter((p) => p.type === "identifier") : [];
-      const taking = direct && !isStatic ? named.slice(1) : named;
+      const parametrized = parametrizedNames(decorators);
+      const taking = (direct && !isStatic ? named.slice(1) : named).filter((p) => !parametrized.has(p.text));
       if (taking.length > 0) fixtureParams.set(scope, new Set(taking.map((p) => p.text)));
       for (const p of taking) c.use([p.text], p, "value", { fixture: true });
     }
@@ -568,6 +570,16 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
   walkChildren(root, { classes: [], inClassBody: false, use: "value", depth: 0 });
   const out = c.facts();
   if (fixtures.length > 0) out.fixtures = fixtures;
+  return out;
+}
+
+/** The argument names of `@pytest.mark.parametrize("a, b", …)` / `(("a", "b"), …)` decorators. */
+function parametrizedNames(decorators: readonly SyntaxNode[]): Set<string> {
+  const out = new Set<string>();
+  for (const d of decorators) {
+    const m = /\bparametrize\s*\(\s*[([]?\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)/.exec(d.text);
+    for (const w of m?.[1]?.match(/[A-Za-z_]\w*/g) ?? []) out.add(w);
+  }
   return out;
 }
 

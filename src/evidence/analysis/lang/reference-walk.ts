@@ -175,6 +175,16 @@ export class ReferenceCollector {
     return false;
   }
 
+  /** The scope that binds the visible local `name`, if any. */
+  scopeOf(name: string): Scope | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      if (s.locals.has(name)) return s;
+    }
+    return undefined;
+  }
+
   /** The declaration line of the nested function or class a visible local names, if it is one. */
   localDefOf(name: string): number | undefined {
     for (let i = this.#scopes.length - 1; i >= 0; i--) {
