@@ -5,7 +5,7 @@
  * reopened cache) gets the same answer from the side table, and find_references agrees with a
  * fresh run after each change. Counters come from `mentionStats()`.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,18 +14,15 @@ import { listIsComplete, treeSnapshot } from "../../src/evidence/analysis/projec
 import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { PAST, putDatedFile } from "../helpers/temp-tree.js";
 
-const PAST = new Date(Date.UTC(2021, 0, 1));
 let tmp = "";
 let root = "";
 let ws: Workspace;
 const savedCacheDir = process.env.CODECITE_CACHE_DIR;
 
 function write(rel: string, text: string, mtime: Date | null = PAST): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-  if (mtime !== null) utimesSync(abs, mtime, mtime);
+  putDatedFile(root, rel, text, mtime);
 }
 
 async function pyFiles(): Promise<{ files: string[]; complete: boolean }> {

@@ -7,7 +7,7 @@
  * Each warm query runs as a new process would: the shared store is closed and a new Workspace
  * opened, so everything comes from the cache on disk.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +16,8 @@ import { findImporters } from "../../src/evidence/importers.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { PAST, putDatedFile } from "../helpers/temp-tree.js";
 
-const PAST = new Date(Date.UTC(2021, 0, 1));
 let tmp = "";
 let root = "";
 let freshCount = 0;
@@ -25,10 +25,7 @@ const savedCacheDir = process.env.CODECITE_CACHE_DIR;
 
 /** Writes a file; `mtime` null keeps the real (current) time. Folders written to get an old mtime again when `settle`. */
 function write(rel: string, text: string | Buffer, mtime: Date | null = PAST): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-  if (mtime !== null) utimesSync(abs, mtime, mtime);
+  putDatedFile(root, rel, text, mtime);
 }
 
 let settled = 0;

@@ -6,7 +6,7 @@
  * makes it resolve again, and a new include written in a file is resolved when it is met. A new
  * process is a new Workspace here; the tree's mtimes lie in the past so nothing is racy.
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,18 +16,15 @@ import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
+import { PAST, putDatedFile } from "../helpers/temp-tree.js";
 
-const PAST = new Date(Date.UTC(2021, 0, 1));
 const LATER = new Date(Date.UTC(2022, 0, 1));
 let tmp = "";
 let root = "";
 const savedCacheDir = process.env.CODECITE_CACHE_DIR;
 
 function write(rel: string, text: string, mtime = PAST): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-  utimesSync(abs, mtime, mtime);
+  putDatedFile(root, rel, text, mtime);
 }
 
 /** A compilation database whose one entry, `src/app.c`, searches `dir` for headers. */

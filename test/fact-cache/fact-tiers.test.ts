@@ -5,7 +5,7 @@
  * definitions; an edit drops both for that file alone. Parses are counted with `factsStats()`;
  * the tree's mtimes lie in the past so that no entry is "racy".
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,8 +16,8 @@ import { findSymbol } from "../../src/evidence/symbols.js";
 import { statFiles } from "../../src/evidence/analysis/project-view.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { PAST, putDatedFile } from "../helpers/temp-tree.js";
 
-const PAST = new Date(Date.UTC(2021, 0, 1));
 const N = 12;
 let tmp = "";
 let root = "";
@@ -27,10 +27,7 @@ const file = (i: number) => `app/mod${i}.py`;
 const source = (i: number) => (i === 0 ? "def helper():\n    return 0\n" : `from app.mod0 import helper\n\n\ndef run_${i}():\n    return helper() + ${i}\n`);
 
 function write(rel: string, text: string, mtime = PAST): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-  utimesSync(abs, mtime, mtime);
+  putDatedFile(root, rel, text, mtime);
 }
 
 async function counting<T>(fn: () => Promise<T>): Promise<{ value: T; parsed: number }> {

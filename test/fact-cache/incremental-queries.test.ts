@@ -3,7 +3,7 @@
  * of a 5,000-file tree and querying again re-parses only that file. Parses are counted with
  * `factsStats()`; the tree's mtimes lie in the past so that no entry is "racy".
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,9 +12,9 @@ import { findImporters } from "../../src/evidence/importers.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { PAST, putDatedFile } from "../helpers/temp-tree.js";
 
 const N = 5000;
-const PAST = new Date(Date.UTC(2021, 0, 1));
 let tmp = "";
 let root = "";
 let ws: Workspace;
@@ -30,10 +30,7 @@ const PAD = `# ${"-".repeat(197)}\n`;
 const source = (i: number) => (i === 0 ? `def helper():\n    return 0\n${PAD}` : `from app.pkg0.mod0 import helper\n\n\ndef run_${i}():\n    return helper()\n${PAD}`);
 
 function write(rel: string, text: string, mtime = PAST): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, text);
-  utimesSync(abs, mtime, mtime);
+  putDatedFile(root, rel, text, mtime);
 }
 
 /** Parses (and other counters) caused by `fn`. */

@@ -3,7 +3,7 @@
  * that the Workspace's realpath containment checks compare like with like) and a writer that
  * creates the parent folders of a file.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -30,4 +30,16 @@ export function putFile(root: string, rel: string, content: string | Buffer): vo
   const abs = path.join(root, rel);
   mkdirSync(path.dirname(abs), { recursive: true });
   writeFileSync(abs, content);
+}
+
+/** A modification time well in the past (2021-01-01 UTC), outside the fact cache's racy window. */
+export const PAST = new Date(Date.UTC(2021, 0, 1));
+
+/**
+ * {@link putFile}, then sets the file's access and modification times to `mtime` (default
+ * {@link PAST}, so the fact cache trusts its stat at once); `null` leaves the times as written.
+ */
+export function putDatedFile(root: string, rel: string, content: string | Buffer, mtime: Date | null = PAST): void {
+  putFile(root, rel, content);
+  if (mtime !== null) utimesSync(path.join(root, rel), mtime, mtime);
 }
