@@ -18,7 +18,7 @@
  * - Input lines pass `message-guard.ts` first: a message over 4 MiB, text that is not JSON, or
  *   JSON that is not a JSON-RPC message gets a JSON-RPC error reply and the server keeps serving.
  * - Tool calls run at most 4 at a time with 32 more waiting; a call past both gets the JSON-RPC
- *   error -32000 "server busy" (`call-queue.ts`).
+ *   error -32000 "server busy" (`tools/call-queue.ts`).
  * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
  *   from libraries) go to stderr.
  *
@@ -36,6 +36,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   RootsListChangedNotificationSchema,
   type CallToolResult,
   type Tool,
@@ -47,7 +48,7 @@ import { packageVersion } from "../version.js";
 import type { ToolRegistry } from "../tools/registry.js";
 import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
 import { summarizeResult } from "./summary.js";
-import { CallQueue } from "./call-queue.js";
+import { CallQueue } from "../tools/call-queue.js";
 import { guardMessages } from "./message-guard.js";
 
 /** Options of `startMcpServer`; the streams and log are replaceable for tests. */
@@ -62,6 +63,23 @@ export interface McpServerOptions {
   log?: (line: string) => void;
   /** How long to wait for the client's `roots/list` answer, in ms (default 5000). */
   rootsTimeoutMs?: number;
+}
+
+/** Tool calls run at once (each may itself use every core: ripgrep's threads, the parse pool). */
+export const MAX_RUNNING_CALLS = 4;
+
+/** Tool calls that wait for a running one to end (a model asks for a handful at a time). */
+export const MAX_WAITING_CALLS = 32;
+
+/**
+ * JSON-RPC error code of a tool call refused because the server is busy (in the range JSON-RPC 2.0
+ * §5.1 reserves for implementation-defined server errors).
+ */
+export const SERVER_BUSY = -32000;
+
+/** The error of a tool call refused by the call queue (`tools/call-queue.ts`). */
+export function serverBusy(running: number, waiting: number): McpError {
+  return new McpError(SERVER_BUSY, `server busy: ${running} tool calls are running and ${waiting} waiting; send this call again when one has been answered`);
 }
 
 /** "search_code" → "Search code". */
@@ -173,8 +191,8 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  // At most a few calls at once, a few more waiting, the rest refused (call-queue.ts).
-  const calls = new CallQueue();
+  // At most a few calls at once, a few more waiting, the rest refused (tools/call-queue.ts).
+  const calls = new CallQueue(MAX_RUNNING_CALLS, MAX_WAITING_CALLS, serverBusy);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(calls.run(() => callTool(request.params, extra.signal), extra.signal)));
   const callTool = async (params: { name: string; arguments?: Record<string, unknown> }, signal: AbortSignal): Promise<CallToolResult> => {
     const workspace = await current;

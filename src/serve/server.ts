@@ -34,6 +34,7 @@ import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
+import { CallQueue } from "../tools/call-queue.js";
 
 /** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -86,6 +87,12 @@ export interface GatewayOptions {
   provider: Provider;
   /** The virtual model's agent inputs (without `provider` and `stats`); absent = no virtual model. */
   agent?: Omit<VirtualModelContext, "provider" | "stats">;
+  /**
+   * Answers of the virtual model run at once, and more that wait in arrival order (default
+   * {@link MAX_RUNNING_AGENT_TURNS}, {@link MAX_WAITING_AGENT_TURNS}); past both a request is
+   * answered 503 at once.
+   */
+  agentTurns?: { maxRunning: number; maxWaiting: number };
   /** Bearer token every request must carry; absent = none. */
   token?: string;
   maxBodyBytes?: number;
@@ -114,6 +121,21 @@ export interface Gateway {
 }
 
 type Api = "ollama" | "openai";
+
+/**
+ * Answers of the virtual model worked on at once: each runs the agent loop, whose tool calls read
+ * and parse files and start ripgrep, and whose model turns queue at the upstream anyway (Ollama
+ * serves a few requests of a model in parallel, `OLLAMA_NUM_PARALLEL`).
+ */
+const MAX_RUNNING_AGENT_TURNS = 2;
+
+/** Answers of the virtual model that wait for a running one to end. */
+const MAX_WAITING_AGENT_TURNS = 8;
+
+/** The error of a virtual-model request refused by the queue (`tools/call-queue.ts`): 503 in the client's API shape. */
+function agentBusy(running: number, waiting: number): GatewayError {
+  return new GatewayError(503, `server busy: ${running} answers of the codecite model are running and ${waiting} waiting; ask again when one has finished`, "server_error");
+}
 
 function apiOf(path: string): Api {
   return path.startsWith("/v1/") || path === "/v1" ? "openai" : "ollama";
@@ -201,6 +223,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     return upstreamBasic !== undefined ? { authorization: upstreamBasic } : {};
   };
   const agentCtx: VirtualModelContext | undefined = opts.agent ? { ...opts.agent, provider: opts.provider, stats } : undefined;
+  // A flood of virtual-model requests must not start an agent loop each (the MCP server bounds its tool calls alike).
+  const agentTurns = new CallQueue(opts.agentTurns?.maxRunning ?? MAX_RUNNING_AGENT_TURNS, opts.agentTurns?.maxWaiting ?? MAX_WAITING_AGENT_TURNS, agentBusy);
 
   /** The upstream URL of a forwarded path. */
   const forwardURL = (path: string): string | undefined => {
@@ -280,7 +304,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const out: ChatWriter =
       api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream) : new OpenAIChatWriter(res, parsed.model, parsed.stream);
     const target = virtualTarget(parsed.model);
-    if (target !== undefined && agentCtx) return agentTurn(agentCtx, parsed, target, out, signal);
+    if (target !== undefined && agentCtx) return agentTurns.run(() => agentTurn(agentCtx, parsed, target, out, signal), signal);
     return shimTurn({ provider: opts.provider, support, stats }, parsed, out, signal);
   }
 
@@ -306,7 +330,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
         res.end(method === "HEAD" ? undefined : "codecite serve is running");
         return;
       case "/codecite/stats":
-        return sendJson(res, 200, stats);
+        // With the virtual model, also its answers running and waiting now (the queue above).
+        return sendJson(res, 200, agentCtx ? { ...stats.toJSON(), agent_turns: { running: agentTurns.running, waiting: agentTurns.waiting } } : stats);
       case "/api/chat":
       case "/v1/chat/completions":
         return chat(api, body!, res, signal);

@@ -8,7 +8,8 @@
 import { rmSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CallQueue, MAX_RUNNING_CALLS, MAX_WAITING_CALLS, SERVER_BUSY } from "../../src/mcp/call-queue.js";
+import { CallQueue } from "../../src/tools/call-queue.js";
+import { MAX_RUNNING_CALLS, MAX_WAITING_CALLS, SERVER_BUSY, serverBusy } from "../../src/mcp/server.js";
 import { startMcpServer } from "../../src/mcp/server.js";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
 
@@ -21,7 +22,7 @@ function gate(): { promise: Promise<string>; open: (v: string) => void } {
 
 describe("CallQueue", () => {
   it("runs at most maxRunning calls, queues maxWaiting in order, refuses the rest with -32000", async () => {
-    const q = new CallQueue(2, 2);
+    const q = new CallQueue(2, 2, serverBusy);
     const gates = Array.from({ length: 5 }, gate);
     const started: number[] = [];
     const runs = gates.map((g, i) =>
@@ -49,7 +50,7 @@ describe("CallQueue", () => {
   });
 
   it("a waiting call whose request is cancelled never runs and frees its place; a failing call frees its slot", async () => {
-    const q = new CallQueue(1, 1);
+    const q = new CallQueue(1, 1, serverBusy);
     const first = gate();
     const running = q.run(() => first.promise);
     const controller = new AbortController();
