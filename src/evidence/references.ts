@@ -563,7 +563,7 @@ class Resolver {
       if (dir === "") break;
     }
     for (const f of places) {
-      if (f !== file && !this.project.files.includes(f)) continue;
+      if (f !== file && !this.project.has(f)) continue;
       if ((await this.facts(f))?.references?.fixtures?.includes(name) === true) return f;
     }
     return undefined;
