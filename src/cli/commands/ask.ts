@@ -29,8 +29,9 @@ export const STRICT_EXIT_CODE = 3;
 
 /**
  * Longest question read from stdin, in bytes (1 MiB: several times the largest context a local
- * model takes); also the longest line of `codecite chat` in line mode. Input piped from elsewhere (a file of the repository, `/dev/zero`, a program
- * that never stops) would otherwise be kept whole until memory runs out.
+ * model takes); also the longest line of `codecite chat` in line mode. Input piped from
+ * elsewhere (a file of the repository, `/dev/zero`, a program that never stops) would otherwise be
+ * kept whole until memory runs out.
  */
 export const MAX_STDIN_QUESTION_BYTES = 1024 * 1024;
 

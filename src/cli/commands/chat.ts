@@ -26,9 +26,10 @@ import { MAX_STDIN_QUESTION_BYTES, type AskFlags } from "./ask.js";
 
 /**
  * `input` passed through while every line (bytes between line breaks) has at most `max` bytes;
- * at the first longer one the output ends before that line's bytes of the current chunk, `input`
- * is destroyed (nothing more is read) and `tooLong()` turns true. readline would otherwise keep
- * a line that never ends whole until memory runs out.
+ * at the first longer one, the chunk holding its overflow and everything after it are dropped (the
+ * output ends with the part of that line passed on before), `input` is destroyed (nothing more is
+ * read) and `tooLong()` turns true. readline would otherwise keep a line that never ends whole
+ * until memory runs out.
  */
 function boundedLines(input: Readable, max: number): { stream: Readable; tooLong: () => boolean } {
   let lineBytes = 0;
