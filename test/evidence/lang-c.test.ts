@@ -1,9 +1,10 @@
-/** C and C++ (`lang/c.ts`, `lang/cpp.ts`, `lang/c-family.ts`, `lang/c-includes.ts`): one test per rule. */
+/** C and C++ (`lang/c.ts`, `lang/cpp.ts`, `lang/c-family.ts`, `lang/c-includes.ts`, `lang/c-directives.ts`): one test per rule. */
 import { describe, expect, it } from "vitest";
 import { c } from "../../src/evidence/analysis/lang/c.js";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
 import { blankCMacros } from "../../src/evidence/analysis/lang/c-annotations.js";
-import { cIncludes, shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
+import { shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
+import { cIncludes } from "../../src/evidence/analysis/lang/c-directives.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
 

@@ -1,13 +1,8 @@
 /**
- * C and C++ `#include` edges: found in the text (so includes inside error-recovered regions,
- * initialisers and `extern "C"` blocks count) and resolved to files of the repository.
- *
- * Extraction: every `#include`, `#include_next` and `#import` directive (C11 §6.10.2) outside
- * comments, one {@link ImportRef} each; `specifier` is the header as written between the quotes or
- * angle brackets (`uv.h`, `leveldb/db.h`). A quoted include carries no extra flag, an angle one
- * the flag `system`; an include inside `#if`/`#ifdef`/`#ifndef` carries `conditional`, except inside
- * the file's include guard (a first `#ifndef X` / `#if !defined(X)` directly followed by `#define X`
- * whose `#endif` is the last directive). A computed include (`#include FOO_H`) carries `unresolved`.
+ * C and C++ `#include` edges resolved to files of the repository. The includes themselves are
+ * read lexically from the text (`c-directives.ts`: so includes inside error-recovered regions,
+ * initialisers and `extern "C"` blocks count, and no parse is needed): `specifier` as written,
+ * flags `system` (angle brackets), `conditional`, `unresolved` (a computed include).
  *
  * Resolution (the search order of GCC, https://gcc.gnu.org/onlinedocs/cpp/Search-Path.html, with the
  * flags a build would pass taken from `compile_commands.json`,
@@ -27,159 +22,8 @@
  * is external (a system or generated header).
  */
 import type { ImportRef, ProjectView, Resolution } from "./language.js";
+import { SYSTEM_INCLUDE_FLAG, UNRESOLVED_INCLUDE_FLAG } from "./c-directives.js";
 import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
-
-/** Flag of an include written with angle brackets. */
-const SYSTEM_INCLUDE_FLAG = "system";
-/** Flag of an include inside a preprocessor conditional (other than the include guard). */
-const CONDITIONAL_INCLUDE_FLAG = "conditional";
-
-interface Directive {
-  /** 1-based line of the `#`. */
-  line: number;
-  /** Last line (continuations with a trailing backslash). */
-  end: number;
-  name: string;
-  arg: string;
-}
-
-/**
- * The text with comments blanked (newlines kept) and the preprocessor directives found in it.
- * String and character literals are skipped so that `"/*"` opens no comment.
- */
-function directives(source: string): Directive[] {
-  const out: Directive[] = [];
-  const n = source.length;
-  let line = 1;
-  let atLineStart = true;
-  let i = 0;
-  while (i < n) {
-    const c = source[i] as string;
-    if (c === "\n") {
-      line++;
-      atLineStart = true;
-      i++;
-      continue;
-    }
-    if (c === " " || c === "\t" || c === "\r" || c === "\f" || c === "\v") {
-      i++;
-      continue;
-    }
-    if (c === "/" && source[i + 1] === "*") {
-      const close = source.indexOf("*/", i + 2);
-      const stop = close < 0 ? n : close + 2;
-      for (let k = i; k < stop; k++) if (source[k] === "\n") line++;
-      i = stop;
-      continue;
-    }
-    if (c === "/" && source[i + 1] === "/") {
-      while (i < n && source[i] !== "\n") i++;
-      continue;
-    }
-    if (c === "#" && atLineStart) {
-      // One logical line: continuations joined, comments blanked.
-      const start = line;
-      let text = "";
-      i++;
-      while (i < n && source[i] !== "\n") {
-        const d = source[i] as string;
-        if (d === "\\" && (source[i + 1] === "\n" || (source[i + 1] === "\r" && source[i + 2] === "\n"))) {
-          i += source[i + 1] === "\r" ? 3 : 2;
-          line++;
-          text += " ";
-          continue;
-        }
-        if (d === "/" && source[i + 1] === "*") {
-          const close = source.indexOf("*/", i + 2);
-          const stop = close < 0 ? n : close + 2;
-          for (let k = i; k < stop; k++) if (source[k] === "\n") line++;
-          i = stop;
-          text += " ";
-          continue;
-        }
-        if (d === "/" && source[i + 1] === "/") {
-          while (i < n && source[i] !== "\n") i++;
-          break;
-        }
-        text += d;
-        i++;
-      }
-      const m = /^\s*([A-Za-z_]\w*)\s*([\s\S]*)$/.exec(text);
-      if (m !== null) out.push({ line: start, end: line, name: m[1] as string, arg: (m[2] as string).trim() });
-      atLineStart = false;
-      continue;
-    }
-    atLineStart = false;
-    if (c === '"' || c === "'") {
-      // A literal ends at its closing quote or at the end of the line (an unterminated one).
-      i++;
-      while (i < n && source[i] !== c && source[i] !== "\n") i += source[i] === "\\" ? 2 : 1;
-      if (source[i] === c) i++;
-      continue;
-    }
-    i++;
-  }
-  return out;
-}
-
-const OPENERS = new Set(["if", "ifdef", "ifndef"]);
-
-/** The index of the `#endif` closing the conditional opened at `start`, or -1. */
-function closingEndif(list: readonly Directive[], start: number): number {
-  let depth = 0;
-  for (let k = start; k < list.length; k++) {
-    const name = (list[k] as Directive).name;
-    if (OPENERS.has(name)) depth++;
-    else if (name === "endif" && --depth === 0) return k;
-  }
-  return -1;
-}
-
-/** The macro an include guard tests (`#ifndef X`, `#if !defined(X)`, `#if !defined X`), else undefined. */
-function guardMacro(d: Directive): string | undefined {
-  if (d.name === "ifndef") return /^([A-Za-z_]\w*)\s*$/.exec(d.arg)?.[1];
-  if (d.name === "if") return /^!\s*defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))\s*$/.exec(d.arg)?.slice(1).find((x) => x !== undefined);
-  return undefined;
-}
-
-/** The `#include` statements of a C or C++ source (rules in the module comment). */
-export function cIncludes(source: string): ImportRef[] {
-  const list = directives(source);
-  // The include guard's conditional does not make the file's includes conditional.
-  let guardEnd = -1;
-  const first = list[0];
-  const macro = first === undefined ? undefined : guardMacro(first);
-  if (macro !== undefined && list[1]?.name === "define" && list[1].arg.split(/[\s(]/)[0] === macro) {
-    const close = closingEndif(list, 0);
-    if (close === list.length - 1) guardEnd = close;
-  }
-  const refs: ImportRef[] = [];
-  let depth = 0;
-  list.forEach((d, k) => {
-    if (OPENERS.has(d.name)) depth++;
-    else if (d.name === "endif") depth = Math.max(0, depth - 1);
-    if (d.name !== "include" && d.name !== "include_next" && d.name !== "import") return;
-    const conditional = depth > (guardEnd >= 0 && k < guardEnd ? 1 : 0);
-    const flags: string[] = [];
-    const quoted = /^"([^"\n]+)"/.exec(d.arg);
-    const angled = quoted === null ? /^<([^>\n]+)>/.exec(d.arg) : null;
-    let specifier: string;
-    if (quoted !== null) specifier = quoted[1] as string;
-    else if (angled !== null) {
-      specifier = angled[1] as string;
-      flags.push(SYSTEM_INCLUDE_FLAG);
-    } else {
-      specifier = d.arg.split(/\s+/)[0] ?? "";
-      if (specifier === "") return;
-      flags.push("unresolved");
-    }
-    if (conditional) flags.push(CONDITIONAL_INCLUDE_FLAG);
-    const ref: ImportRef = { specifier: specifier.trim(), start_line: d.line, end_line: d.end };
-    if (flags.length > 0) ref.flags = flags;
-    refs.push(ref);
-  });
-  return refs;
-}
 
 /** Include folders of one compilation database. */
 interface Database {
@@ -471,7 +315,7 @@ function searchHeader(project: ProjectView, header: string, fromFile: string, qu
 
 /** Resolves one `#include` of `fromFile` (rules in the module comment). Never throws. */
 export async function resolveInclude(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution> {
-  if (ref.flags?.includes("unresolved") === true) return { files: [], module: ref.specifier, external: true, unresolved: true };
+  if (ref.flags?.includes(UNRESOLVED_INCLUDE_FLAG) === true) return { files: [], module: ref.specifier, external: true, unresolved: true };
   const quoted = ref.flags?.includes(SYSTEM_INCLUDE_FLAG) !== true;
   const file = await findHeader(project, ref.specifier, fromFile, quoted);
   if (file === undefined) return { files: [], module: ref.specifier, external: true };

@@ -22,7 +22,7 @@
  *   with type `T` (`T x`, `T *x`, `auto x = new T`) resolves in `T`.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import { cIncludes } from "./c-includes.js";
+import { cIncludes } from "./c-directives.js";
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";

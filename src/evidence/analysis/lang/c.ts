@@ -8,7 +8,8 @@ import { plain } from "../../advice.js";
 import type { LanguageSpec } from "./language.js";
 import { blankCMacros } from "./c-annotations.js";
 import { cDefinitions } from "./c-family.js";
-import { cIncludes, includeHints, resolveInclude } from "./c-includes.js";
+import { cIncludes } from "./c-directives.js";
+import { includeHints, resolveInclude } from "./c-includes.js";
 import { C_REFERENCE_RULES } from "./c-references.js";
 
 /** The note `find_importers` adds for C and C++ results. */
