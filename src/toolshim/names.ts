@@ -11,7 +11,9 @@
  *    then `.` → `__` (`developer.shell` → `developer__shell`), `__` → `.`, and the last
  *    `.`/`__` segment (`functions.developer__shell` → `shell`, junk prefixes such as
  *    `emoji_functions.write:0` → `write`);
- * 3. hyphens for underscores (`search-code` → `search_code`);
+ * 3. hyphens and underscores as the same character, when that names one offered tool
+ *    (`search-code` → `search_code`; `resolve_library_id` → `resolve-library-id`: a pythonic
+ *    call cannot write a hyphen in a name, LM Studio bug-tracker issue #1358);
  * 4. unique namespace-suffix match: an offered tool named `<namespace>__<candidate>` or
  *    `<namespace>.<candidate>` (`shell` → the only `*__shell`);
  * 5. case-insensitive exact match of a candidate, when unique (last resort).
@@ -87,9 +89,11 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
     return undefined;
   }
 
+  const underscored = (n: string): string => n.replace(/-/g, "_");
   for (const c of candidates) {
-    const hyphens = c.replace(/-/g, "_");
-    if (hyphens !== c && exact.has(hyphens)) return hyphens;
+    const key = underscored(c);
+    const hits = [...new Set(names.filter((n) => n !== c && underscored(n) === key))];
+    if (hits.length === 1) return hits[0];
   }
   for (const c of candidates) {
     const hits = [...new Set(names.filter((n) => n.endsWith(`__${c}`) || n.endsWith(`.${c}`)))];

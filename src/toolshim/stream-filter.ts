@@ -17,7 +17,8 @@
  *   that opens a line: held until its closing tag;
  * - a code fence labelled for calls (``` / ```json / ```tool …): held until it closes;
  * - a message whose first line is a lone identifier (Functionary v3.2 `python`/`all` headers)
- *   or that starts with `analysis` (Harmony with special tokens stripped): held;
+ *   or that starts with `analysis`, `commentary to=functions.` or `to=functions.` (Harmony with
+ *   special tokens stripped): held;
  * - the last word of the buffer (it could become `name(` or a marker), a last line that is one
  *   token (a call header such as `functions.x:0` before its marker), a partial marker at the
  *   end, and a `;`/`,` after a closed value (it could join the value to a next call).
@@ -201,13 +202,22 @@ function structuralHold(text: string, from: number, scan: HoldScan, structural?:
   return { hold: at, resume: Math.min(scan.resume, at) };
 }
 
+/** The leads of a Harmony recipient header whose special tokens were stripped (`dialects/harmony-gptoss.ts`). */
+const SOUP_RECIPIENT_LEADS = ["commentary to=functions.", "to=functions."];
+
+/** `lead` is, or may still become, a Harmony recipient header without special tokens. */
+function isSoupRecipientLead(lead: string): boolean {
+  const squeezed = lead.replace(/^commentary\s+/, "commentary ");
+  return SOUP_RECIPIENT_LEADS.some((p) => p.startsWith(squeezed) || squeezed.startsWith(p));
+}
+
 /** Where the message's lead holds the text (constructs only the message's start can open), if it does. */
 function leadHold(text: string, from: number, tools: readonly OfferedTool[]): number | undefined {
   const n = text.length;
   const leadAt = skipWs(text, from);
   const lead = text.slice(leadAt, leadAt + 80);
-  // Harmony with stripped special tokens: `analysis…assistantfinal…`.
-  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis"))) return leadAt;
+  // Harmony with stripped special tokens: `analysis…assistantfinal…`, a recipient header (`dialects/harmony-gptoss.ts`).
+  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis") || isSoupRecipientLead(lead))) return leadAt;
   // Functionary v3.2 header line: a lone identifier that names a tool (or `all`).
   const header = /^([A-Za-z_][\w.-]*)(\n|$)/.exec(lead);
   if (header && leadAt + header[0].length <= n) {

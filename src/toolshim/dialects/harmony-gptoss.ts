@@ -17,6 +17,10 @@
  * - When the server skipped special tokens (`analysisWe need…assistantfinalfour`,
  *   Augustas11/macprovider issue#743; `commentary to=functions.get_weather json{…}`,
  *   Rapid-MLX issue#480), the same rules apply to the channel words glued to `assistant`.
+ *   A message may also open with the recipient alone, the channel word lost too, and with
+ *   a few stray tokens between the name and the arguments (` to=functions.x  (json 恒一\n{…}`,
+ *   timbal-ai/timbal pull#163; `to=functions.saveAnswer  天天中彩票能json\n{…}`, livekit/agents-js
+ *   issue#1632): up to 24 characters on the name's line, then the JSON object.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { OfferedTool, RawCall } from "../types.js";
@@ -90,16 +94,24 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
   }
 }
 
+/**
+ * A recipient header without special tokens, up to its JSON object: the name, then (on its line)
+ * at most 24 characters of `<|constrain|>json`, `json` or stray tokens, then the object.
+ */
+const SOUP_RECIPIENT = /^\s*to=(functions\.[\w.-]+)[^\S\n]*(?:<\|constrain\|>)?[^\n{}]{0,24}?(?:\n\s*)?(?=\{)/;
+/** The soup's message heads: channel words at the start or glued to `assistant`, or a recipient opening the text. */
+const SOUP_HEAD = /(^\s*|assistant)(analysis|commentary|final)|^(\s*)(?=to=functions\.)/g;
+
 /** Harmony text whose special tokens were stripped: channel words glued to `assistant`. */
 function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
-  const heads = [...text.matchAll(/(^\s*|assistant)(analysis|commentary|final)/g)];
+  const heads = [...text.matchAll(SOUP_HEAD)];
   for (let k = 0; k < heads.length; k++) {
     const m = heads[k]!;
     const start = m.index;
     const next = heads[k + 1]?.index ?? text.length;
     const headEnd = m.index + m[0].length;
-    const channel = m[2]!;
-    const to = /^\s*to=(functions\.[^\s{<]+?)(?:\s*(?:<\|constrain\|>)?\s*json)?\s*(?=\{)/.exec(text.slice(headEnd, next));
+    const channel = m[2] ?? "commentary";
+    const to = SOUP_RECIPIENT.exec(text.slice(headEnd, next));
     if (to) {
       const at = headEnd + to[0].length;
       const bm = matchBalanced(text, at);
@@ -107,7 +119,8 @@ function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilde
         out.span(start, text.length);
         return;
       }
-      const call = bodyCall(recipientName(to[1]!, true, tools), text.slice(at, bm.end));
+      // A `json` glued to the name is dropped as when `<|constrain|>` was lost.
+      const call = bodyCall(recipientName(to[1]!, false, tools), text.slice(at, bm.end));
       if (call) out.call(call, start);
       out.span(start, bm.end);
     } else if (channel === "analysis") {
@@ -128,7 +141,8 @@ export const harmonyGptoss = defineDialect({
   detect: (text) =>
     text.includes(CHANNEL) ||
     /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
-    /(?:^\s*|assistant)commentary\s+to=functions\./.test(text),
+    /(?:^\s*|assistant)commentary\s+to=functions\./.test(text) ||
+    SOUP_RECIPIENT.test(text),
   parse(text, tools) {
     const out = new MatchBuilder(text);
     if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out);

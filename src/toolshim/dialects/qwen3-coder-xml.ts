@@ -8,6 +8,7 @@
  *   (no opener) counts only when its name could be an offered tool (ollama issue #18530, the ollama pull #17742 design), or when
  *   it names a side-effect tool (`policy.ts`): then the pipeline refuses it with a tool error
  *   instead of leaving the markup visible (`policy.ts`).
+ * - Prose between the opener and `<function=` stays visible; the opener is removed with the call.
  * - Stray closers between `</function>` and `</tool_call>` (Qwen3.6's `</function_invocation>`,
  *   a doubled `</function>`) are removed with the call.
  * - `<function=NAME>{json}</function>` is Functionary v3.1, not this dialect (mlxcel pull#206
@@ -27,6 +28,17 @@ const OPEN = "<tool_call>";
 const CLOSE = "</tool_call>";
 /** Closers a drifting model repeats after `</function>` (QwenLM/Qwen3.8 issue#178). */
 const STRAY_CLOSE = /^<\/(?:function_invocation|function|parameter)>/;
+
+/**
+ * Index of a `<tool_call>` opener in `[floor, at)` that no closer follows before `at`, else -1:
+ * prose written inside the wrapper before `<function=` (`<tool_call>Let me check.<function=f>…`,
+ * Rapid-MLX pull#1031 variant e) stays visible; the opener is removed as markup.
+ */
+function openerBefore(text: string, at: number, floor: number): number {
+  const region = text.slice(floor, at);
+  const k = region.lastIndexOf(OPEN);
+  return k >= 0 && !region.includes(CLOSE, k) ? floor + k : -1;
+}
 
 /** Index of a `<tool_call>` opener whose only gap to `at` is whitespace, else -1. */
 function wrapperBefore(text: string, at: number, floor: number): number {
@@ -51,12 +63,14 @@ function parse(text: string, tools: readonly OfferedTool[]) {
       continue;
     }
     const wrapper = wrapperBefore(text, at, from);
-    if (wrapper >= 0) insideUntil = text.indexOf(CLOSE, at);
+    const opener = wrapper < 0 && at > insideUntil ? openerBefore(text, at, from) : -1;
+    if (wrapper >= 0 || opener >= 0) insideUntil = text.indexOf(CLOSE, at);
     else if (at > insideUntil) insideUntil = -1;
     const wrapped = wrapper >= 0 || insideUntil >= 0;
     const spanStart = wrapper >= 0 ? wrapper : at;
     const fn = parseXmlFunction(text, at, insideUntil >= 0 ? insideUntil : text.length);
     if (!fn.ok && fn.reason === "truncated") {
+      if (opener >= 0) out.markup(opener, opener + OPEN.length);
       out.span(spanStart, text.length);
       break;
     }
@@ -73,6 +87,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     }
     if (text.startsWith(CLOSE, q)) end = q + CLOSE.length;
     if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, at);
+    if (opener >= 0) out.markup(opener, opener + OPEN.length);
     out.span(spanStart, end);
     from = end;
   }
