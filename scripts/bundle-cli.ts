@@ -34,12 +34,15 @@
  *   fixed in the bundle (`__CODECITE_FACTS_VERSION__`).
  * - Packages that find files next to themselves stay external and load from `node_modules` as
  *   before: better-sqlite3 (native addon), web-tree-sitter and the grammar packages (`.wasm`),
- *   node-llama-cpp (native, optional). CommonJS packages bundled into the ES modules get a
+ *   node-llama-cpp (native, optional). The query bundles hold better-sqlite3's JavaScript too,
+ *   used when its addon's file is found (`fact-cache/sqlite-driver.ts`); the addon itself is
+ *   loaded from `node_modules` by path. CommonJS packages bundled into the ES modules get a
  *   `require` made with `createRequire` (esbuild's ESM output has none).
  *
  * esbuild API: https://esbuild.github.io/api/ (splitting, format esm/cjs, stdin, platform node, plugins onResolve/onLoad).
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -168,6 +171,31 @@ function fixedPackageVersion(version: string): Plugin {
   };
 }
 
+/**
+ * In the query bundles, `bundledDriver()` (`fact-cache/sqlite-driver.ts`) returns better-sqlite3's
+ * `Database` through a `require` the bundler follows (the driver's JavaScript is bundled, its
+ * native addon stays in node_modules) and the version of the package it was taken from.
+ */
+function bundledSqliteDriver(): Plugin {
+  const file = path.join(DIST, "fact-cache", "sqlite-driver.js");
+  const manifest = createRequire(file).resolve("better-sqlite3/package.json");
+  const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+  return {
+    name: "bundled-sqlite-driver",
+    setup(b) {
+      b.onLoad({ filter: /sqlite-driver\.js$/, namespace: "file" }, (args) =>
+        args.path === file
+          ? {
+              contents: `export function bundledDriver() {\n  return { Database: require("better-sqlite3"), version: ${JSON.stringify(version)} };\n}\n`,
+              loader: "js",
+              resolveDir: path.dirname(file),
+            }
+          : undefined,
+      );
+    },
+  };
+}
+
 /** First line after the hashbang of every output file; an entry that starts with it is already bundled. */
 const MARK = "// codecite CLI bundle (scripts/bundle-cli.ts)";
 
@@ -220,8 +248,10 @@ for (const command of QUERY_BUNDLE_COMMANDS) {
     target: "node20",
     // zod (0.8 MB) serves only to word the errors of arguments that fail the quick check
     // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
-    external: [...EXTERNAL_PACKAGES, "zod"],
-    plugins: [fixedPackageVersion(version), keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
+    // better-sqlite3's JavaScript is bundled (bundledSqliteDriver; its addon loads by path), so the
+    // package it would search for its addon with (bindings) is never reached.
+    external: [...EXTERNAL_PACKAGES.filter((p) => p !== "better-sqlite3"), "bindings", "zod"],
+    plugins: [fixedPackageVersion(version), bundledSqliteDriver(), keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
     define,
     // The file is the function expression runCachedScript would otherwise wrap the code in (its
     // `wrapped` option): V8 then compiles the file's own text instead of a joined copy of it.

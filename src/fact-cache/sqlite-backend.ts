@@ -14,11 +14,12 @@
  * name carries the same number, so two codecite builds with different layouts never share
  * one file.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { FactBackend, FactRow, RowRefresh } from "./fact-backend.js";
+import { bundledDriver } from "./sqlite-driver.js";
 
 /** Layout version of the tables below; bump when they change (3: the `detail` column). */
 export const SQLITE_LAYOUT = 3;
@@ -39,21 +40,38 @@ let addon: string | undefined;
  * and `build/Release/better_sqlite3.node` does — the one that `bindings` would load — the driver
  * is given that file with its `nativeBinding` option
  * (https://github.com/WiseLibs/better-sqlite3/blob/master/docs/api.md#new-databasepath-options).
+ * With that file known, a query bundle's own copy of the driver's JavaScript serves
+ * (`sqlite-driver.ts`) when it was taken from the same package version as the installed one
+ * (the addon and its JavaScript come from one package); otherwise the installed copy is loaded.
  */
 function loadDriver(): DbConstructor {
   if (ctor === undefined) {
     const req = createRequire(import.meta.url);
-    ctor = req("better-sqlite3") as DbConstructor;
+    let manifest: string | undefined;
     try {
-      const build = path.join(path.dirname(req.resolve("better-sqlite3/package.json")), "build");
+      manifest = req.resolve("better-sqlite3/package.json");
+      const build = path.join(path.dirname(manifest), "build");
       const release = path.join(build, "Release", "better_sqlite3.node");
       const earlier = [path.join(build, "better_sqlite3.node"), path.join(build, "Debug", "better_sqlite3.node")];
       if (!earlier.some((f) => existsSync(f)) && existsSync(release)) addon = release;
     } catch {
       addon = undefined; // the driver's own search decides
     }
+    const bundled = addon === undefined ? undefined : bundledDriver();
+    ctor = bundled !== undefined && bundled.version === installedVersion(manifest) ? bundled.Database : (req("better-sqlite3") as DbConstructor);
   }
   return ctor;
+}
+
+/** `version` of the package.json at `file`, or undefined when it cannot be read. */
+function installedVersion(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const version: unknown = (JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface RawRow {
