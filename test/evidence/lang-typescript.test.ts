@@ -308,6 +308,41 @@ describe("js resolution", () => {
     expect((await r.resolve("n", "web/main.ts")).files).toEqual(["web/source/n.ts"]);
   });
 
+  it("rule 8: an extends cycle (a hostile repository's) ends: each configuration is merged once, the cycle adds nothing", async () => {
+    // Before, the second use of tsconfig.json awaited the first one's merge, which awaited it: the
+    // query never ended (the CLI printed nothing and exited 0; an MCP call never answered).
+    const r = resolver({
+      "tsconfig.json": JSON.stringify({ extends: "./b.json", compilerOptions: { baseUrl: "." } }),
+      "b.json": JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { paths: { "~/*": ["./src/*"] } } }),
+      "app/tsconfig.json": JSON.stringify({ extends: "../web/tsconfig.json", compilerOptions: { baseUrl: "." } }),
+      "web/tsconfig.json": JSON.stringify({ extends: ["../app/tsconfig", "./tsconfig.json"], compilerOptions: { baseUrl: "." } }),
+      "src/m.ts": "",
+      "lib/z.ts": "",
+      "app/x.ts": "",
+      "web/y.ts": "",
+    });
+    expect((await r.resolve("~/m", "main.ts")).files).toEqual(["src/m.ts"]);
+    expect((await r.resolve("lib/z", "main.ts")).files).toEqual(["lib/z.ts"]);
+    // Two files whose configurations extend each other, resolved at the same time.
+    const [x, y] = await Promise.all([r.resolve("x", "app/main.ts"), r.resolve("y", "web/main.ts")]);
+    expect(x.files).toEqual(["app/x.ts"]);
+    expect(y.files).toEqual(["web/y.ts"]);
+  });
+
+  it("rule 8: a deep diamond of array extends is merged once per configuration (not once per path through it)", async () => {
+    // 10 levels of 8 configurations, each extending all 8 of the next level: 8^10 paths.
+    const files: Record<string, string> = { "src/m.ts": "" };
+    for (let level = 0; level < 10; level++) {
+      for (let k = 0; k < 8; k++) {
+        const next = level === 9 ? [] : Array.from({ length: 8 }, (_, j) => `./c${level + 1}-${j}.json`);
+        files[`c${level}-${k}.json`] = JSON.stringify({ extends: next, compilerOptions: level === 9 ? { paths: { "~/*": ["./src/*"] } } : {} });
+      }
+    }
+    files["tsconfig.json"] = JSON.stringify({ extends: Array.from({ length: 8 }, (_, j) => `./c0-${j}.json`) });
+    const r = resolver(files);
+    expect((await r.resolve("~/m", "main.ts")).files).toEqual(["src/m.ts"]);
+  });
+
   it("rule 3: with a baseUrl anywhere in the chain, paths are relative to it (TypeScript's pathsBasePath rule)", async () => {
     const r = resolver({
       "configs/base.json": JSON.stringify({ compilerOptions: { paths: { "~/*": ["./lib/*"] } } }),

@@ -351,18 +351,48 @@ export class JsResolver {
 
   // ---- configuration (rule 8) ----
 
-  private async loadRaw(path: string, leafDir: string, seen: readonly string[] = []): Promise<RawConfig | undefined> {
+  /**
+   * The configuration `path` merged with its `extends` chain, for a file whose governing
+   * configuration is in `leafDir`; one computation per pair, shared by concurrent callers.
+   */
+  private loadRaw(path: string, leafDir: string): Promise<RawConfig | undefined> {
     const key = `${path}\0${leafDir}`;
     let p = this.rawConfigs.get(key);
     if (p === undefined) {
-      p = this.readRaw(path, leafDir, seen);
+      p = this.mergeChain(path, leafDir, new Map(), []);
       this.rawConfigs.set(key, p);
     }
     return p;
   }
 
-  private async readRaw(path: string, leafDir: string, seen: readonly string[]): Promise<RawConfig | undefined> {
-    if (seen.includes(path) || seen.length > 10) return undefined;
+  /**
+   * One step of {@link loadRaw}'s walk down the `extends` chain. A repository's `extends` may form
+   * a cycle (`a.json` → `b.json` → `a.json`, which TypeScript reports as error TS18000): the walk
+   * awaits only file reads, never another merge in progress, so a cycle cannot leave two merges
+   * waiting for each other (before, the second use of `a.json` awaited the first one's shared
+   * promise, which waited for it: the query never ended). A configuration met again on the way
+   * down (`stack`), or more than 10 levels deep, adds nothing; `done` holds the merges finished in
+   * this walk, so a diamond of array `extends` is merged once per configuration.
+   */
+  private async mergeChain(
+    path: string,
+    leafDir: string,
+    done: Map<string, RawConfig | undefined>,
+    stack: readonly string[],
+  ): Promise<RawConfig | undefined> {
+    if (done.has(path)) return done.get(path);
+    if (stack.includes(path) || stack.length > 10) return undefined;
+    const raw = await this.readRaw(path, leafDir, done, [...stack, path]);
+    done.set(path, raw);
+    return raw;
+  }
+
+  private async readRaw(
+    path: string,
+    leafDir: string,
+    done: Map<string, RawConfig | undefined>,
+    stack: readonly string[],
+  ): Promise<RawConfig | undefined> {
     const json = await this.readJson(path);
     if (!isObject(json)) return undefined;
     const dir = parentDir(path);
@@ -380,7 +410,7 @@ export class JsResolver {
     for (const b of bases) {
       const basePath = await this.resolveExtends(sub(b), dir);
       if (basePath === undefined) continue;
-      const base = await this.loadRaw(basePath, leafDir, [...seen, path]);
+      const base = await this.mergeChain(basePath, leafDir, done, stack);
       if (base !== undefined) Object.assign(merged, base);
     }
     const co = json.compilerOptions;
