@@ -44,6 +44,7 @@ import { createRequire } from "node:module";
 import { posix } from "node:path";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
+import { compilePathGlob, pathGlobMatches, type PathGlob } from "./path-glob.js";
 import { escapeRustRegex } from "../rust-regex.js";
 
 /** TypeScript files a JavaScript ending stands for, in TypeScript's order. */
@@ -209,22 +210,8 @@ interface RawConfig {
   references?: string[];
 }
 
-function globToRegExp(pattern: string): RegExp {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === "*") {
-      if (pattern[i + 1] === "*") {
-        re += pattern[i + 2] === "/" ? "(?:.*/)?" : ".*";
-        i += pattern[i + 2] === "/" ? 2 : 1;
-      } else {
-        re += "[^/]*";
-      }
-    } else if (c === "?") re += "[^/]";
-    else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
+/** How many wildcard patterns of one configuration's `include` are used (real ones hold a few dozen). */
+const MAX_INCLUDE_GLOBS = 1000;
 
 /** The resolver of one project view; build with {@link jsResolver}. */
 export class JsResolver {
@@ -233,6 +220,8 @@ export class JsResolver {
   private readonly dirConfigs = new Map<string, Promise<string | undefined>>();
   private readonly fileConfigs = new Map<string, Promise<EffectiveConfig | undefined>>();
   private readonly jsonCache = new Map<string, Promise<Json | undefined>>();
+  /** The `files`/`include` lists of each merged configuration, compiled by {@link covers}. */
+  private readonly coverage = new WeakMap<RawConfig, { files: ReadonlySet<string>; plain: ReadonlySet<string>; globs: readonly PathGlob[] }>();
   private packagesByName: Promise<Map<string, string>> | undefined;
 
   constructor(private readonly project: ProjectView) {
@@ -493,14 +482,31 @@ export class JsResolver {
     return p;
   }
 
+  /**
+   * Whether `raw`'s `files`/`include` (or, with neither, everything below `configDir`) cover
+   * `file`. Each configuration's lists are compiled once into sets and globs, so each file costs
+   * a set lookup per folder above it and one glob run per pattern with a wildcard; a repository's
+   * configuration may hold a megabyte of patterns, so only the first {@link MAX_INCLUDE_GLOBS}
+   * patterns with a wildcard are used.
+   */
   private covers(raw: RawConfig, file: string, configDir: string): boolean {
-    if (raw.files?.includes(file)) return true;
-    const include = raw.include ?? (raw.files === undefined ? [configDir === "" ? "**/*" : `${configDir}/**/*`] : []);
-    return include.some((pattern) => {
-      if (!/[*?]/.test(pattern)) return isWithin(file, pattern);
-      return globToRegExp(pattern).test(file);
-    });
+    let cover = this.coverage.get(raw);
+    if (cover === undefined) {
+      const include = raw.include ?? (raw.files === undefined ? [configDir === "" ? "**/*" : `${configDir}/**/*`] : []);
+      const plain = new Set<string>();
+      const globs: PathGlob[] = [];
+      for (const pattern of include) {
+        if (!/[*?]/.test(pattern)) plain.add(pattern);
+        else if (globs.length < MAX_INCLUDE_GLOBS) globs.push(compilePathGlob(pattern));
+      }
+      cover = { files: new Set(raw.files), plain, globs };
+      this.coverage.set(raw, cover);
+    }
+    if (cover.files.has(file) || cover.plain.has("")) return true;
+    for (let d = file; d !== ""; d = parentDir(d)) if (cover.plain.has(d)) return true;
+    return cover.globs.some((glob) => pathGlobMatches(glob, file));
   }
+
 
   /** The configuration that governs `file` (rule 8), or `undefined` when there is none. */
   configFor(file: string): Promise<EffectiveConfig | undefined> {
