@@ -46,13 +46,15 @@
  * JS/TS `import()`/`require()` whose argument is not a literal is not an import of any file: its
  * static prefix (`./locale/` of `` `./locale/${l}.js` ``) may lead to a target, and then `note` names
  * it as a computed import that could reach the module, but no record is made.
- * Only files of the target's language family are parsed, and of those only the files whose text
+ * Only files of the target's language family are read, and of those only the files whose text
  * mentions the target (`text-prefilter.ts`, `LanguageSpec.importerHints`; for a module known by
  * name only, `LanguageSpec.importerNameHints`: Python and JS/TS look at import lines and
  * specifiers, not at every use of the word). A candidate whose facts must be parsed is first read
  * by a lexical scan of its import statements (`import-scan.ts`, for Python, JS/TS, Go, Java and
  * Rust): when none of them can name the target (its stem, folder name or the language's hints;
- * for a name, its last part), the file is not parsed. Facts come from the
+ * for a name, its last part), the file is not parsed. Files of a language whose imports are read
+ * from the text (`LanguageSpec.lexicalImports`: C/C++ includes) are never parsed: their imports
+ * come from `lexical-imports.ts` (kept across processes like facts). Facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
@@ -90,6 +92,7 @@ import type { FileStat } from "../fact-cache/fact-index.js";
 import type { Needles } from "./analysis/text-prefilter.js";
 import { importsMayName, scanImports, scansFamily, type ImportKeys, type ImportScan } from "./analysis/import-scan.js";
 import type { Workspace } from "./sandbox/workspace.js";
+import { loadLexicalImports, readsImportsLexically, saveLexicalImports, type LexicalFile } from "./analysis/lexical-imports.js";
 
 /** Longest accepted `module_name`, in characters. */
 export const MAX_MODULE_NAME_CHARS = 1000;
@@ -742,9 +745,13 @@ async function collectMatches(
     kept.scans.set(file, { stat: keptStat(st, checkedMs), scan });
     kept.changed = true;
   };
-  const facts = await loadFacts(ws, toLoad, signal, "definitions", { screen: importScreen(keys, keepScan) });
+  // Files whose imports are read from the text (C/C++) are read, not parsed.
+  const lexicalPaths = toLoad.filter((st) => readsImportsLexically(st.path)).map((st) => st.path);
+  const lexical = await loadLexicalImports(ws, project, lexicalPaths, signal);
+  const facts = await loadFacts(ws, lexicalPaths.length === 0 ? toLoad : toLoad.filter((st) => !readsImportsLexically(st.path)), signal, "definitions", { screen: importScreen(keys, keepScan) });
   for (const file of screenedBefore) facts.screened.add(file);
-  const searched = [...fromKept.keys(), ...facts.keys()].sort();
+  for (const [file, why] of lexical.skipped) facts.skipped.set(file, why);
+  const searched = [...fromKept.keys(), ...facts.keys(), ...lexical.files.keys()].sort();
 
   const pass: MatchPass = { records: [], unresolvedSeen: [], computedMayReach: [], blindSpots: new Set(), facts, searched, specifierTargets: new Set() };
   // The blind spots of every language read, screened files included (in path order, as notes list them).
@@ -752,7 +759,8 @@ async function collectMatches(
     const note = languageFor(file)?.blindSpotNote;
     if (note) pass.blindSpots.add(note);
   }
-  const resolved = memoize(project, "importers:resolved", () => new WeakMap<FileFacts, Promise<Resolution[]>>());
+  // Keyed by the facts, or by the imports read from the text (both kept unchanged per view).
+  const resolved = memoize(project, "importers:resolved", () => new WeakMap<object, Promise<Resolution[]>>());
   for (const file of searched) {
     throwIfAborted(signal);
     const lang = languageFor(file) as LanguageSpec;
@@ -763,16 +771,17 @@ async function collectMatches(
       imports = hit.imports;
       resolutions = hit.resolutions;
     } else {
-      const fileFacts = facts.get(file) as FileFacts;
-      imports = fileFacts.imports;
+      const source: FileFacts | LexicalFile = facts.get(file) ?? (lexical.files.get(file) as LexicalFile);
+      imports = source.imports;
       // Resolutions depend only on the import and the tree: kept per view for facts that did not
       // change, and for later processes while the tree is the same.
       const key = importsKey(imports);
-      let pending = resolved.get(fileFacts);
+      const memoKey = "symbols" in source ? source : imports;
+      let pending = resolved.get(memoKey);
       if (pending === undefined) {
         const saved = kept.byFile.get(file);
         pending = saved !== undefined && saved.key === key ? Promise.resolve(saved.resolutions) : Promise.all(imports.map((ref) => lang.resolve(ref, file, project)));
-        resolved.set(fileFacts, pending);
+        resolved.set(memoKey, pending);
       }
       resolutions = await pending;
       kept.byFile.set(file, { stat: keptStat(statOf.get(file) as FileStat, checkedMs), key, imports: [...imports], resolutions });
@@ -932,6 +941,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const { project, target, pass } = found;
   const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;
   saveKeptImports(project, [...pass.searched, ...pass.facts.screened]);
+  saveLexicalImports(project);
   saveKeptPlans(project);
 
   // One record per statement and module name, in evidence order (path, lines, name).

@@ -224,6 +224,16 @@ export interface LoadFactsOptions {
   screen?: (path: string, source: string) => boolean;
 }
 
+/**
+ * Why the workspace refused to read a file (`Workspace.readText`'s error): its skip reason
+ * (`binary`, `too_large` …), `denied`, else `unreadable`.
+ */
+export function readRefusal(err: unknown): FactsSkipReason {
+  if (err instanceof SkippedFileError) return err.reason;
+  if (err instanceof ToolError && err.code === "DENIED") return "denied";
+  return "unreadable";
+}
+
 /** A file the load's `screen` ruled out. */
 class Screened extends Error {}
 
@@ -285,9 +295,7 @@ export async function loadFacts(
         try {
           return (await ws.readText(p)).lines.join("\n");
         } catch (err) {
-          if (err instanceof SkippedFileError) throw new ReadRefused(err.reason);
-          if (err instanceof ToolError && err.code === "DENIED") throw new ReadRefused("denied");
-          throw new ReadRefused("unreadable");
+          throw new ReadRefused(readRefusal(err));
         }
       },
       parse: (p, content, ctx: ParseContext) => parseOrRefuse(async () => {

@@ -23,6 +23,7 @@ export function cFamilySpec(own: Pick<LanguageSpec, "id" | "extensions" | "wasm"
     ...own,
     family: "c",
     extract: (root, source) => ({ symbols: cDefinitions(root), imports: cIncludes(source) }),
+    lexicalImports: cIncludes,
     prepare: blankCMacros,
     resolve: resolveInclude,
     importerHints: (file) => includeHints(file),

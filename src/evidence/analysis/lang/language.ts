@@ -367,6 +367,13 @@ export interface LanguageSpec {
    * class head); `extract` still receives the file's own text. Absent → the source as it is.
    */
   prepare?(source: string): string;
+  /**
+   * Optional (additive, issue 15): the file's imports read from its text without a parse, the
+   * same list (without `lines`) as `extract` gives (C/C++ `#include`s, `c-directives.ts`): callers
+   * that need only imports (`find_importers`, the include closure of `find_references`) then read
+   * files instead of parsing them (`analysis/lexical-imports.ts`).
+   */
+  lexicalImports?(source: string): ImportRef[];
   /** Resolves one import of `fromFile`. */
   resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution>;
   /**
