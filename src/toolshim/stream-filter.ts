@@ -43,6 +43,7 @@ import { DIALECTS } from "./dialects/index.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
+import { tidy } from "./residue.js";
 import type { ArgumentValidator, OfferedTool, RecoverResult } from "./types.js";
 
 /** Options of {@link StreamFilter}. */
@@ -319,6 +320,44 @@ const WORD_MARKERS = /Tool result|Tool error|Observation:|Action:|Tool:|Function
 
 function isPlain(region: string): boolean {
   return PLAIN.test(region) && !WORD_MARKERS.test(region) && (region.match(/`/g) ?? []).length % 2 === 0;
+}
+
+/**
+ * Whether the whole message `text` is plain prose that the end-of-turn recovery
+ * (`recoverDeterministic`) reads as text only: {@link isPlain} (no markup characters, so no
+ * reasoning tag, special token, dialect marker, stray marker, JSON value or fence; no marker
+ * words), no lead or channel words that a header dialect could read ({@link HEADER_LEAD},
+ * {@link CHANNEL_WORDS}), and no text the structural stage could read (`structural`, the offered
+ * tools' names opening a line). For such a message the recovery's result is {@link plainResult}:
+ * test/toolshim/stream-filter-plain.test.ts checks that over every corpus case, random chunkings
+ * and generated prose (a dialect that reads plain words needs its words excluded here).
+ */
+function plainMessage(text: string, structural: RegExp | undefined): boolean {
+  return isPlain(text) && !HEADER_LEAD.test(text) && !CHANNEL_WORDS.test(text) && !(structural?.test(text) ?? false);
+}
+
+/**
+ * A message lead that the recovery may read as a header, whatever the offered tools: a first line
+ * that is one token (Functionary v3.2 `python`/`all`/a tool name, which the recovery refuses when
+ * not offered) or a Harmony channel word (`analysis`, `commentary`, `final`; special tokens
+ * stripped). Broader than `leadHold`, which holds only leads that can become a call of an offered tool.
+ */
+const HEADER_LEAD = /^\s*(?:[A-Za-z_][\w.:-]*[ \t]*(?:\n|$)|analysis|commentary|final)/i;
+
+/**
+ * Harmony's channel words and recipients with the special tokens stripped (`dialects/harmony-gptoss.ts`
+ * "soup": `…assistantfinal…`, `commentary to=functions.x json{…}`): the recovery removes the words.
+ */
+const CHANNEL_WORDS = /to=|assistant(?:analysis|commentary|final)/i;
+
+/** {@link plainMessage} with the structural pattern of `tools` (for tests of the end-of-turn fast path). */
+export function isPlainMessage(text: string, tools: readonly OfferedTool[]): boolean {
+  return plainMessage(text, structuralPattern(tools));
+}
+
+/** What `recoverDeterministic` returns for a message of plain prose ({@link plainMessage}): no calls, the text tidied (`residue.ts` `tidy`, as `cleanContent` with nothing to remove). */
+function plainResult(text: string): RecoverResult {
+  return { tool_calls: [], content: tidy(text), recovered_by: "none", rejected: [], diagnostics: [] };
 }
 
 function lineStart(text: string, i: number): boolean {
@@ -616,9 +655,17 @@ export class StreamFilter {
     return this.#facts.lastMarkup < off && this.#facts.lastCloseValue < off ? off : 0;
   }
 
-  /** End of the message: returns the rest of the visible text. */
+  /**
+   * End of the message: returns the rest of the visible text. A message of plain prose
+   * ({@link plainMessage}) skips the full recovery (its result is known: {@link plainResult});
+   * under `codecite serve` that recovery ran for every streamed answer at its end.
+   */
   end(): string {
-    this.#result ??= recoverDeterministic({ content: this.#buffer }, this.#tools, { validate: this.#validate });
+    const text = this.#buffer;
+    this.#result ??=
+      !this.#prefilled && plainMessage(text, this.#structural)
+        ? plainResult(text)
+        : recoverDeterministic({ content: text }, this.#tools, { validate: this.#validate });
     return this.#advance(this.#result.content);
   }
 
