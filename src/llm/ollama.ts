@@ -220,7 +220,8 @@ class StreamedTurn {
         this.opts.onThinking?.(msg.thinking);
       }
       if (typeof msg.content === "string" && msg.content !== "") {
-        this.#content += msg.content;
+        // The caller keeps the streamed text itself (`ChatOptions.streamedContent`): no second copy.
+        if (this.opts.streamedContent === undefined) this.#content += msg.content;
         this.opts.onContent?.(msg.content);
       }
       // One loop push per call: a spread of 150k calls would overflow the stack.
@@ -232,7 +233,7 @@ class StreamedTurn {
   }
 
   result(): ChatTurn {
-    const turn: ChatTurn = { content: this.#content, tool_calls: this.#calls };
+    const turn: ChatTurn = { content: this.opts.streamedContent?.() ?? this.#content, tool_calls: this.#calls };
     if (this.#thinking !== "") turn.thinking = this.#thinking;
     if (typeof this.#last.done_reason === "string" && this.#last.done_reason !== "") turn.done_reason = this.#last.done_reason;
     const usage = usageOf(this.#last);

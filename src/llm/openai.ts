@@ -221,7 +221,8 @@ class StreamedTurn {
       this.opts.onThinking?.(reasoning);
     }
     if (typeof delta.content === "string" && delta.content !== "") {
-      this.#content += delta.content;
+      // The caller keeps the streamed text itself (`ChatOptions.streamedContent`): no second copy.
+      if (this.opts.streamedContent === undefined) this.#content += delta.content;
       this.opts.onContent?.(delta.content);
     }
     const partial = this.#partial;
@@ -247,7 +248,7 @@ class StreamedTurn {
         if (c.id) call.id = c.id;
         return call;
       });
-    const turn: ChatTurn = { content: this.#content, tool_calls };
+    const turn: ChatTurn = { content: this.opts.streamedContent?.() ?? this.#content, tool_calls };
     if (this.#thinking !== "") turn.thinking = this.#thinking;
     if (this.#doneReason) turn.done_reason = this.#doneReason;
     if (this.#usage) turn.usage = this.#usage;

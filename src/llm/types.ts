@@ -98,6 +98,13 @@ export interface ChatOptions {
   onContent?: (delta: string) => void;
   /** Called with each streamed piece of reasoning. */
   onThinking?: (delta: string) => void;
+  /**
+   * The content streamed so far as the caller keeps it (every `onContent` delta joined, in order):
+   * a streaming provider may return it as the turn's `content` instead of joining a copy of its own
+   * (`codecite serve` keeps the text in its stream filter; a second copy per reply cost an
+   * allocation per chunk that lived until the reply ended). Either way `content` is the same text.
+   */
+  streamedContent?: () => string;
 }
 
 /** One assistant turn as returned by a provider. */

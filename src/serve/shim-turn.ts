@@ -123,6 +123,8 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
         started = true;
         out.thinking(d);
       },
+      // The filter holds the streamed text (`filter.text`): the provider keeps no copy of its own.
+      streamedContent: () => filter!.text,
     });
     out.content(filter!.end());
     return turn;

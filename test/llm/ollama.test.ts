@@ -100,6 +100,20 @@ describe("OllamaProvider.chat", () => {
     expect(turn.tool_calls).toEqual([{ id: "call_1", name: "find_importers", arguments: { module_name: "rag_common" } }]);
   });
 
+  it("returns the caller's streamed text as content when the caller keeps it (streamedContent)", async () => {
+    server = await startFakeOllama({ turns: [{ content: "Checking the importers now.", chunkSize: 4 }] });
+    const p = new OllamaProvider({ host: server.host });
+    let kept = "";
+    let asked = 0;
+    const turn = await p.chat(
+      { model: "qwen3:8b", messages: [{ role: "user", content: "q" }] },
+      { onContent: (d) => (kept += d), streamedContent: () => (asked++, kept) },
+    );
+    expect(kept).toBe("Checking the importers now.");
+    expect(asked).toBe(1);
+    expect(turn.content).toBe("Checking the importers now.");
+  });
+
   it("sends assistant tool calls and tool results with tool_name and tool_call_id", async () => {
     server = await startFakeOllama({ turns: [{ content: "done" }] });
     const p = new OllamaProvider({ host: server.host });

@@ -163,6 +163,18 @@ describe("OpenAIProvider against the fake server", () => {
     ]);
   });
 
+  it("returns the caller's streamed text as content when the caller keeps it (streamedContent)", async () => {
+    const text = "Let me look at the importers.";
+    fake = await startFakeOpenAI({ turns: [{ content: text }] });
+    const provider = new OpenAIProvider({ baseURL: fake.origin });
+    let kept = "";
+    let asked = 0;
+    const turn = await provider.chat({ model: "fake-model", messages: [{ role: "user", content: "q" }] }, { onContent: (d) => (kept += d), streamedContent: () => (asked++, kept) });
+    expect(kept).toBe(text);
+    expect(asked).toBe(1);
+    expect(turn.content).toBe(text);
+  });
+
   it("streams content deltas to onContent and leaves text tool calls in content", async () => {
     const text = 'Let me look. {"name": "search_code", "arguments": {"query": "load_index"}}';
     fake = await startFakeOpenAI({ turns: [{ content: text, reasoning: "hm", reasoningField: "reasoning" }] });
