@@ -81,6 +81,17 @@ export function upstreamError(err: unknown): GatewayError {
   return new GatewayError(502, `upstream: ${err instanceof Error ? err.message : String(err)}`);
 }
 
+/**
+ * Resolves once the I/O callbacks already due in this turn of the event loop have run (a
+ * `setImmediate`, Node.js documentation "The Node.js Event Loop": the check phase follows the
+ * poll phase), so a turn's end — the recovery, the last pieces, the end of the reply — does not
+ * delay the chunks of other chats that arrived with its last line: an upstream that batches
+ * chats writes their chunks together. Rejects with the signal's reason when the client has gone.
+ */
+function afterWaitingIo(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => setImmediate(() => (signal.aborted ? reject(signal.reason) : resolve())));
+}
+
 /** What `shimTurn` needs besides the request. */
 export interface ShimTurnContext {
   provider: Provider;
@@ -126,6 +137,7 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       // The filter holds the streamed text (`filter.text`): the provider keeps no copy of its own.
       streamedContent: () => filter!.text,
     });
+    await afterWaitingIo(signal);
     out.content(filter!.end());
     return turn;
   };
