@@ -131,6 +131,99 @@ describe("c/c++: definitions", () => {
     expect(blankCMacros("class A_API X {};\nstruct FILE_T f;\n")).toBe("class       X {};\nstruct FILE_T f;\n");
   });
 
+  it("an attribute macro ending in `_` (googletest's `GTEST_API_`) is blanked like any other", async () => {
+    const src = "namespace testing {\nclass GTEST_API_ AssertHelper {\n public:\n  void Run() {}\n};\ninline int AddEnv(int e) {\n  return e;\n}\n}\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "testing", kind: "module", start_line: 1, end_line: 9 },
+      { name: "AssertHelper", kind: "class", container: "testing", start_line: 2, end_line: 5 },
+      { name: "Run", kind: "method", container: "testing.AssertHelper", start_line: 4, end_line: 4 },
+      { name: "AddEnv", kind: "function", container: "testing", start_line: 6, end_line: 8 },
+    ]);
+  });
+
+  it("a `#define` the grammar cannot read whole (a comment inside a continued macro body) is still a definition", async () => {
+    // fmt's include/fmt/base.h: the `#else` branch's macro body holds a `/* … */` comment across continued lines.
+    const src = [
+      "#ifdef CHECK_IT",
+      "// provided",
+      "#elif defined(NDEBUG)",
+      "#  define CHECK_IT(c, m) ignore((c), (m))",
+      "#else",
+      "#  define CHECK_IT(c, m)                  \\",
+      "    ((c) /* void() fails on clang */    \\",
+      "         ? (void)0                       \\",
+      "         : fail(__FILE__, __LINE__, (m)))",
+      "#endif",
+      "#define AFTER 1",
+      "",
+    ].join("\n");
+    // Before, the grammar ended the directive at the comment and named the broken definition after `fail`.
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "CHECK_IT", kind: "function", start_line: 4, end_line: 4 },
+      { name: "CHECK_IT", kind: "function", start_line: 6, end_line: 9 },
+      { name: "AFTER", kind: "constant", start_line: 11, end_line: 11 },
+    ]);
+    const blanked = blankCMacros(src);
+    expect(blanked.length).toBe(src.length);
+    expect(blanked.split("\n")[6]).toBe("    ((c)                                \\");
+    // A comment in a one-line #define, and a string holding comment marks, are left alone.
+    const kept = "#define A 1 /* one */\n#define S \"/* x */\" \\\n  + 1\n";
+    expect(blankCMacros(kept)).toBe(kept);
+  });
+
+  it("a macro standing alone between declarations (`FMT_BEGIN_EXPORT`) is blanked: the class after it is kept; a return type on its own line is not", async () => {
+    const src = [
+      "#include <string>",
+      "FMT_BEGIN_NAMESPACE",
+      "FMT_BEGIN_EXPORT",
+      "",
+      "/**",
+      " * A view.",
+      " */",
+      "template <typename Char> class basic_string_view {",
+      " public:",
+      "  constexpr basic_string_view() noexcept {}",
+      "};",
+      "WARNINGS_PUSH_(4251)  // MSVC",
+      "class Kept {};",
+      "FMT_END_EXPORT",
+      "FMT_END_NAMESPACE",
+      "HRESULT",
+      "Start(void) { return 0; }",
+      "enum Single {",
+      "  ONLY",
+      "};",
+      "#define CHECK_OK(e) \\",
+      "  ASSERT_THAT(e, IsOK())",
+      "RO_GEN(thread_allocated, tsd_get(tsd))",
+      "static int reader(void) { return 0; }",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "basic_string_view", kind: "class", start_line: 8, end_line: 11 },
+      { name: "basic_string_view", kind: "method", container: "basic_string_view", start_line: 10, end_line: 10 },
+      { name: "Kept", kind: "class", start_line: 13, end_line: 13 },
+      { name: "Start", kind: "function", start_line: 16, end_line: 17 },
+      { name: "Single", kind: "enum", start_line: 18, end_line: 20 },
+      { name: "ONLY", kind: "constant", container: "Single", start_line: 19, end_line: 19 },
+      { name: "CHECK_OK", kind: "function", start_line: 21, end_line: 22 },
+      { name: "reader", kind: "function", start_line: 24, end_line: 24 },
+    ]);
+    const lines = blankCMacros(src).split("\n");
+    expect([1, 2, 11, 13, 14].map((i) => lines[i]?.trim())).toEqual(["", "", "", "", ""]);
+    // A macro body line, and a macro whose arguments hold code (uses of `tsd_get`), are kept.
+    expect([lines[15], lines[18], lines[21], lines[22]]).toEqual(["HRESULT", "  ONLY", "  ASSERT_THAT(e, IsOK())", "RO_GEN(thread_allocated, tsd_get(tsd))"]);
+  });
+
+  it("an anonymous enum with an underlying type is not named after the type", async () => {
+    const src = "enum : ullong { is_unpacked_bit = 1ULL << 63 };\nenum E : int { A };\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "is_unpacked_bit", kind: "constant", start_line: 1, end_line: 1 },
+      { name: "E", kind: "enum", start_line: 2, end_line: 2 },
+      { name: "A", kind: "constant", container: "E", start_line: 2, end_line: 2 },
+    ]);
+  });
+
   it("annotation macros after the parameter list (thread-safety attributes) are blanked: the method keeps its own name", async () => {
     const src = "class Counter {\n public:\n  explicit Counter(Mutex* mu) EXCLUSIVE_LOCK_FUNCTION(mu) : mu_(mu) {}\n  void Add(int n) LOCKS_EXCLUDED(mu_) {\n    n_ += n;\n  }\n  int Get() const SHARED_LOCKS_REQUIRED(mu_) ASSERT_HELD() { return n_; }\n};\nvoid run() {\n  if (ok) CHECK(x);\n}\n";
     expect((await factsOf(cpp, src)).symbols).toEqual([

@@ -15,9 +15,22 @@
  *   `:`, `,` or `(` (inside a constructor's initializer list or an argument list): the directive
  *   lines are blanked and the guarded text kept, as if the condition held; otherwise the grammar
  *   loses the rest of the enclosing class.
+ * - Block comments inside a `#define` continued over several lines (`\` at line end): the grammar
+ *   reads the comment as the end of the directive and the rest as a broken definition named after a
+ *   later word (fmt's `FMT_ASSERT`). The preprocessor replaces each comment by a space (translation
+ *   phase 3, https://en.cppreference.com/w/c/language/translation_phases), so blanking changes nothing.
+ * - A macro standing alone on its line, `MACRO` or `MACRO(numbers and macro names)` without `;` (fmt's `FMT_BEGIN_EXPORT`,
+ *   googletest's `GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)`, Qt's `Q_OBJECT`), between declarations:
+ *   the code line before it ends a declaration or a directive (`;`, `{`, `}`, an access label's `:`,
+ *   `#…`, or nothing before it), and the one after it opens one with `template`, `class`, `struct`,
+ *   `union`, `enum`, `namespace`, `typedef`, `using`, `extern`, `inline`, `static`, `constexpr`, an
+ *   access label, a directive or another such macro. Without the blanking the grammar reads the macro
+ *   as the return type of a function made of everything up to the next `{`, and the class that
+ *   follows is lost. A return type on a line of its own (`HRESULT` above `Foo(void) {`), the last of
+ *   such a run before a line that opens no declaration, is kept.
  */
 
-const MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9]`;
+const MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9_]`;
 /** One macro argument list, one level of nested parentheses. */
 const ARGS = String.raw`\((?:[^()\n]|\([^()\n]*\))*\)`;
 
@@ -35,7 +48,62 @@ export function blankCMacros(source: string): string {
     out = out.replace(TYPE_HEAD, (m: string, macros: string) => m.slice(0, m.length - macros.length) + blank(macros));
     out = out.replace(AFTER_PARAMS, (_m: string, quals: string, macros: string) => `)${quals}${blank(macros)}`);
   }
-  return out.includes("#") ? blankListConditionals(out) : out;
+  if (STANDALONE_ANY.test(out)) out = blankStandaloneMacros(out);
+  if (!out.includes("#")) return out;
+  if (out.includes("/*")) out = blankMacroComments(out);
+  return blankListConditionals(out);
+}
+
+const DEFINE = /^[ \t]*#[ \t]*define\b/;
+
+/** Blanks the block comments of `#define`s continued over several lines (module comment, fourth rule). */
+function blankMacroComments(source: string): string {
+  const lines = source.split("\n");
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (!DEFINE.test(lines[i] as string) || !continues(lines[i] as string)) continue;
+    let end = i;
+    while (end + 1 < lines.length && continues(lines[end] as string)) end++;
+    const text = lines.slice(i, end + 1).join("\n");
+    const blanked = blankBlockComments(text);
+    if (blanked !== text) {
+      lines.splice(i, end - i + 1, ...blanked.split("\n"));
+      changed = true;
+    }
+    i = end;
+  }
+  return changed ? lines.join("\n") : source;
+}
+
+/** True when the line ends in a line splice (`\`, before an optional `\r`). */
+function continues(line: string): boolean {
+  return /\\\r?$/.test(line);
+}
+
+/** `text` with its block comments turned into spaces (line breaks kept); string and character literals are skipped, and so is everything after a `//`. */
+function blankBlockComments(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      return out + text.slice(i); // a line comment runs to the end of the directive: nothing after it is code
+    } else if (c === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      const stop = close < 0 ? text.length : close + 2;
+      out += blank(text.slice(i, stop));
+      i = stop;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b/;
@@ -75,6 +143,74 @@ function matchingEndif(lines: readonly string[], start: number): number | undefi
       if (depth === 0) return i;
       depth--;
     } else if (depth === 0) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A line holding only `MACRO` or `MACRO(args)` whose arguments are numbers and macro names (no
+ * code whose uses `find_references` would lose: jemalloc's `CTL_RO_NL_GEN(name, f(tsd), type)`
+ * stays), then at most a line comment.
+ */
+const STANDALONE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*(?:\([A-Z0-9_ \t,|]*\))?[ \t]*(?://.*)?\r?$`);
+const STANDALONE_ANY = new RegExp(STANDALONE.source, "m");
+/** How the code line after a stand-alone macro starts when it opens a declaration (fifth rule). */
+const OPENS_DECLARATION = /^(?:#|(?:template|class|struct|union|enum|namespace|typedef|using|extern|inline|static|constexpr|public|private|protected)\b)/;
+
+/** Blanks macros standing alone between declarations (module comment, fifth rule). */
+function blankStandaloneMacros(source: string): string {
+  const lines = source.split("\n");
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    // A line continuing a directive (a macro's body) is the directive's.
+    if (!STANDALONE.test(lines[i] as string) || (i > 0 && continues(lines[i - 1] as string))) continue;
+    const before = codeLineBefore(lines, i);
+    if (before !== undefined && !/(?:[;{}]|[^:]:)$/.test(before) && !before.startsWith("#")) continue;
+    // A run of stand-alone macros (`FMT_END_EXPORT` then `FMT_END_NAMESPACE`) is judged by what follows the run.
+    let j = i;
+    let after = codeLineAfter(lines, j);
+    while (after !== undefined && STANDALONE.test(lines[after.line] as string)) {
+      j = after.line;
+      after = codeLineAfter(lines, j);
+    }
+    // Before a line that opens no declaration, the run's last macro may be a return type (`HRESULT` above `Start(void) {`): kept.
+    const last = after === undefined || OPENS_DECLARATION.test(after.code) ? j : j - 1;
+    for (let k = i; k <= last; k++) {
+      if (!STANDALONE.test(lines[k] as string)) continue;
+      lines[k] = blank(lines[k] as string);
+      changed = true;
+    }
+    i = j;
+  }
+  return changed ? lines.join("\n") : source;
+}
+
+/** The code of the nearest line before `i` that is not blank or comment only (`undefined` at the file's start). */
+function codeLineBefore(lines: readonly string[], i: number): string | undefined {
+  for (let k = i - 1; k >= 0; k--) {
+    let t = (lines[k] as string).replace(/\/\/.*$/, "").trim();
+    if (t.endsWith("*/")) {
+      // Back to the line opening this block comment; code before the `/*` counts.
+      while (k > 0 && !(lines[k] as string).includes("/*")) k--;
+      t = (lines[k] as string).slice(0, (lines[k] as string).indexOf("/*")).trim();
+    }
+    if (t !== "") return t;
+  }
+  return undefined;
+}
+
+/** The nearest line after `i` that is not blank or comment only, with its code (`undefined` at the file's end). */
+function codeLineAfter(lines: readonly string[], i: number): { line: number; code: string } | undefined {
+  for (let k = i + 1; k < lines.length; k++) {
+    let t = (lines[k] as string).trim();
+    if (t.startsWith("/*")) {
+      // Past the end of this block comment; code after the `*/` counts.
+      while (k < lines.length - 1 && !(lines[k] as string).includes("*/")) k++;
+      const line = lines[k] as string;
+      t = line.slice(line.indexOf("*/") + 2).trim();
+    }
+    t = t.replace(/^\/\/.*$/, "");
+    if (t !== "") return { line: k, code: t };
   }
   return undefined;
 }

@@ -20,7 +20,7 @@
  *   asked with `kind`.
  * - `struct`/`union` with a body → `struct`; `class` → `class` (also `class EXPORT_MACRO Name { … }`,
  *   which the grammar reads as a function: the name is kept, the members are lost); `enum` → `enum` and each enumerator
- *   → `constant` with the enum as container; `typedef` → `type` per declared name; C++ `using X = …`
+ *   → `constant` with the enum as container (an anonymous `enum : type { … }` has none); `typedef` → `type` per declared name; C++ `using X = …`
  *   → `type`; `namespace` → `module` (`namespace a::b` gives `b` with container `a`).
  * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro), also inside function
  *   bodies (macros have no scope).
@@ -143,7 +143,9 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
     const body = spec.childForFieldName("body");
     const nameNode = spec.childForFieldName("name");
     if (kind === undefined || body === null) return;
-    const name = nameNode?.type === "template_type" ? nameNode.childForFieldName("name")?.text : nameNode?.text.split("::").pop();
+    // `enum : ullong { … }` (anonymous, with an underlying type): the grammar reads `:` as an error and the type as the name.
+    const anonymousWithBase = kind === "enum" && nameNode?.previousSibling?.type === "ERROR" && nameNode.previousSibling.text.trim() === ":";
+    const name = anonymousWithBase ? undefined : nameNode?.type === "template_type" ? nameNode.childForFieldName("name")?.text : nameNode?.text.split("::").pop();
     if (name !== undefined) push(name, kind, scope.names, spec, first);
     const inner = name === undefined ? scope.names : [...scope.names, name];
     if (kind === "enum") {
@@ -167,6 +169,31 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
       if (parts === undefined) continue;
       const { container, kind } = placeFunction(parts, scope);
       push(parts.name, kind, container, node, first, true);
+    }
+  };
+
+  /**
+   * `#define`s the grammar could not read whole (a block comment inside a macro body spread over
+   * continued lines, as in fmt's `FMT_ASSERT`): in an `ERROR` the directive is a `#define` token
+   * followed by the name, and by `preproc_params` touching it for a function-like macro. The range
+   * is the directive's logical line (continued by a `\` at line end, translation phase 2 of the C
+   * standard, https://en.cppreference.com/w/c/language/translation_phases).
+   */
+  const macrosInError = (node: SyntaxNode, container: readonly string[]): void => {
+    const kids = node.children;
+    let lines: string[] | undefined;
+    for (let i = 0; i + 1 < kids.length; i++) {
+      const name = kids[i + 1];
+      if (kids[i]?.type !== "#define" || name?.type !== "identifier") continue;
+      const params = kids[i + 2];
+      const kind: SymbolKind = params?.type === "preproc_params" && params.startIndex === name.endIndex ? "function" : "constant";
+      lines ??= node.text.split("\n");
+      const top = node.startPosition.row;
+      let row = name.startPosition.row;
+      while (row - top < lines.length - 1 && /\\\r?$/.test(lines[row - top] as string)) row++;
+      const def: SymbolDef = { name: name.text, kind, start_line: (kids[i] as SyntaxNode).startPosition.row + 1, end_line: row + 1 };
+      if (container.length > 0) def.container = container.join(".");
+      out.push(def);
     }
   };
 
@@ -249,6 +276,7 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
           const { container, kind } = placeFunction(parts, scope);
           push(parts.name, kind, container, k, kids[i - 1] as SyntaxNode, true);
         });
+        macrosInError(node, scope.names);
         walk(node, scope, depth + 1);
         return;
       }
