@@ -289,10 +289,22 @@ ${MARK}
 // grammar's lexer costs a one-shot command more than it saves. Set before the query bundle is
 // compiled, so its code cache is made and checked under the same flags. \`doctor\` too: its grammar
 // check compiles every grammar once to parse a few lines (all of them: about 8 s of CPU with tier-up).
+// V8 checks a code cache against a hash of its flags, Node's own modules' embedded caches too: one
+// of them loaded after the flag is set is compiled from its source instead (V8 --profile-deserialization
+// prints "Cached code failed check" for each): 12 to 17 per query, about 10 ms of CPU. So the ones
+// every query command loads (workspace: fs/promises; fact-cache activity: diagnostics_channel; the
+// output streams; performance) and those search and diff load to run rg and git are loaded first.
 const { setFlagsFromString } = require("node:v8");
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
 if (QUERY_BUNDLE_COMMANDS.includes(command)) {
+  require("node:fs/promises");
+  require("node:diagnostics_channel");
+  require("node:process");
+  void process.stdout;
+  void process.stderr;
+  void performance.now();
+  if (command === "search" || command === "diff") require("node:child_process");
   setFlagsFromString("--liftoff-only");
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {

@@ -173,6 +173,29 @@ describe("the built CLI", () => {
     }
   });
 
+  it("a warm query compiles none of Node's own modules without their embedded code cache (the flag set before the bundle changes V8's flag hash)", () => {
+    const main = path.resolve("dist/cli/main.cjs");
+    const cacheDir = path.join(tmp, "cli-cache");
+    const repo = path.join(tmp, "repo");
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, "a.py"), "def load_index():\n    return 1\n");
+    const env = { ...process.env, CODECITE_CACHE_DIR: cacheDir };
+    // (symbol, importers and refs start ripgrep for a name their fact cache cannot answer, whose
+    // modules are not loaded first; read and search, which does start it, cover both cases.)
+    for (const args of [
+      ["search", "load_index"],
+      ["read", "a.py:1-2"],
+    ]) {
+      const run = (v8Flags: string[]) => spawnSync(process.execPath, [...v8Flags, main, ...args, "--root", repo], { env, encoding: "utf8" });
+      expect(run([]).status).toBe(0);
+      // V8 prints one line for each code cache that fails its check (the query bundle's own is used by now).
+      const traced = run(["--profile-deserialization"]);
+      expect(traced.status).toBe(0);
+      const failed = `${traced.stdout}${traced.stderr}`.split("\n").filter((l) => l.startsWith("[Cached code failed check"));
+      expect({ args, failed: failed.length }).toEqual({ args, failed: 0 });
+    }
+  });
+
   it("a cache file damaged in its middle is never handed to V8: the command answers the same and the file is replaced", () => {
     const main = path.resolve("dist/cli/main.js");
     const cacheDir = path.join(tmp, "cli-cache");
