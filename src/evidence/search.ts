@@ -36,7 +36,6 @@ import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence } from "./evidence.js";
 import { DEFAULT_LINE_CHARS, RESULT_TEXT_CHARS, type OutputScope } from "./budget.js";
-import { mapLimit } from "./concurrency.js";
 import { isDeniedPath } from "./sandbox/deny-list.js";
 import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
 import { toPosix } from "./sandbox/path-policy.js";
@@ -60,8 +59,8 @@ export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;
 export const COLLECT_CAP = 5000;
 /** Longest accepted query, in characters. */
 export const MAX_QUERY_CHARS = 1000;
-/** Files {@link verifyHits} opens and reads at the same time. */
-const VERIFY_CONCURRENCY = 8;
+/** Bytes {@link verifyHits} reads between two turns of the event loop: 8 MiB. */
+const VERIFY_YIELD_BYTES = 8 * 1024 * 1024;
 /** Time limit for one ripgrep run, in ms. */
 export const SEARCH_TIMEOUT_MS = 30_000;
 
@@ -292,12 +291,15 @@ export async function searchCode(
 /**
  * Re-checks what ripgrep printed (ripgrep opens files by name, so a file swapped for a symbolic
  * link to an outside file during the search would be read through it): each file with chosen
- * hits is opened through the Workspace (race-safe: `O_NOFOLLOW`, descriptor verified inside the
- * root; deny-list, hard links and private-key content checked, the content on the bytes read
- * once here) and every hit's snippet must still be part of that line of the file as read now;
- * up to {@link VERIFY_CONCURRENCY} files at a time. Files that fail are dropped with all their
- * hits. Files with non-UTF-8 names (no openable name) and UTF-16 files (transcoded by ripgrep)
- * are opened the same way only when possible and otherwise kept as ripgrep reported them.
+ * hits is opened through the Workspace (`tryOpenFileSync`, race-safe: `O_NOFOLLOW`, descriptor
+ * verified inside the root; deny-list and hard links checked) and read once here (private-key
+ * content checked on those bytes), and every hit's snippet must still be part of that line of
+ * the file as read now. The files are opened and read synchronously, one after the other (a few
+ * dozen small files: promises cost more than the reads, perf issue 17), with a turn of the event
+ * loop after every {@link VERIFY_YIELD_BYTES} read so a server stays responsive; only the lines
+ * with hits are decoded. Files that fail are dropped with all their hits. Files with non-UTF-8
+ * names (no openable name) and UTF-16 files (transcoded by ripgrep) are opened the same way only
+ * when possible and otherwise kept as ripgrep reported them.
  */
 async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: Hit[]; dropped: Set<string> }> {
   const byPath = new Map<string, Hit[]>();
@@ -307,47 +309,68 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
     else byPath.set(h.path, [h]);
   }
   const dropped = new Set<string>();
-  await mapLimit([...byPath], VERIFY_CONCURRENCY, async ([rel, list]) => {
-    if (list.some((h) => h.nonUtf8Path)) return;
-    let f;
-    try {
-      // The private-key scan of openFile is done below, on the bytes read here.
-      f = await ws.openFile(rel, { contentScanned: true });
-    } catch {
+  let sinceYield = 0;
+  for (const [rel, list] of byPath) {
+    if (list.some((h) => h.nonUtf8Path)) continue;
+    if (sinceYield >= VERIFY_YIELD_BYTES) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const f = ws.tryOpenFileSync(rel);
+    if (f === undefined) {
       dropped.add(rel);
-      return;
+      continue;
     }
     try {
       const size = Math.min(f.size, SEARCH_MAX_FILE_BYTES);
-      const buf = Buffer.alloc(size);
+      const buf = Buffer.allocUnsafe(size);
       let n = 0;
       while (n < size) {
-        const { bytesRead } = await f.handle.read(buf, n, size - n, n);
+        const bytesRead = readSync(f.fd, buf, n, size - n, n);
         if (bytesRead === 0) break;
         n += bytesRead;
       }
+      sinceYield += n;
       const bytes = buf.subarray(0, n);
       if (bytesHavePrivateKeyBlock(bytes.subarray(0, MAX_SECRET_SCAN_BYTES))) {
         ws.skipped.denied++;
         dropped.add(rel);
-        return;
+        continue;
       }
       const enc = sniff(bytes.subarray(0, BINARY_SNIFF_BYTES));
-      if (enc.encoding !== "utf-8") return;
-      const lines = lossy.decode(bytes.subarray(enc.bomBytes)).split("\n");
-      const same = list.every((h) => {
-        const line = lines[h.line - 1];
-        if (line === undefined) return false;
-        return snippetLine(line.endsWith("\r") ? line.slice(0, -1) : line).text.includes(h.snippet);
-      });
-      if (!same) dropped.add(rel);
+      if (enc.encoding !== "utf-8") continue;
+      if (!hitsStillThere(bytes.subarray(enc.bomBytes), list)) dropped.add(rel);
     } catch {
       dropped.add(rel);
     } finally {
-      await f.handle.close().catch(() => undefined);
+      closeSync(f.fd);
     }
-  });
+  }
   return { kept: hits.filter((h) => !dropped.has(h.path)), dropped };
+}
+
+/**
+ * Whether each hit's snippet is part of its line of `bytes` (UTF-8, BOM removed). Lines end at
+ * `\n` (a `\r` before it dropped), as `text-file.ts` splits them; only the lines with hits are
+ * decoded, each on its own: `\n` never occurs inside a UTF-8 sequence, so a line decodes to the
+ * same text as its part of the whole file.
+ */
+function hitsStillThere(bytes: Buffer, hits: readonly Hit[]): boolean {
+  const wanted = [...hits].sort((a, b) => a.line - b.line);
+  let line = 1;
+  let start = 0;
+  for (const h of wanted) {
+    while (line < h.line) {
+      const nl = bytes.indexOf(0x0a, start);
+      if (nl < 0) return false; // the file has fewer lines now
+      start = nl + 1;
+      line++;
+    }
+    const nl = bytes.indexOf(0x0a, start);
+    const text = lossy.decode(bytes.subarray(start, nl < 0 ? bytes.length : nl));
+    if (!snippetLine(text.endsWith("\r") ? text.slice(0, -1) : text).text.includes(h.snippet)) return false;
+  }
+  return true;
 }
 
 /** Validates the user glob; returns the ripgrep arguments for it. */

@@ -35,7 +35,7 @@
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
-import { constants as fsc, existsSync, promises as fsp, readdirSync, statSync } from "node:fs";
+import { closeSync, constants as fsc, existsSync, fstatSync, openSync, promises as fsp, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -136,9 +136,24 @@ export interface OpenedFile {
   mtimeMs: number;
 }
 
+/** A file opened by {@link Workspace.tryOpenFileSync}; the caller must `closeSync(fd)`. */
+export interface OpenedFileSync {
+  /** Repository-relative, `/`-separated path (as requested, normalised). */
+  rel: string;
+  /** Verified real path of the opened descriptor. */
+  abs: string;
+  fd: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/** How files are opened for reading: never through a final symbolic link, and a FIFO cannot block us. */
+const READ_FLAGS = fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0);
+
 /**
  * Internal test hook (the swap-for-a-symlink race): an async callback run between the path
- * check and the `open` of {@link Workspace.openFile}. Not part of the public API.
+ * check and the `open` of {@link Workspace.openFile} (and, not awaited, of
+ * {@link Workspace.tryOpenFileSync}). Not part of the public API.
  * @internal
  */
 export const kBeforeOpen: unique symbol = Symbol("codecite.workspace.beforeOpen");
@@ -505,7 +520,7 @@ export class Workspace {
     await this[kBeforeOpen]?.(r.abs);
     let handle: FileHandle;
     try {
-      handle = await fsp.open(r.abs, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+      handle = await fsp.open(r.abs, READ_FLAGS);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "ELOOP" || code === "ENOENT" || code === "ENOTDIR") {
@@ -515,12 +530,7 @@ export class Workspace {
     }
     try {
       const st = await handle.stat();
-      await this.verifyOpened(handle, r.abs, st, r.rel);
-      if (!st.isFile()) throw notRegularFile(r.rel);
-      if (st.nlink > 1 && !this.allowHardLinks) {
-        this.skipped.denied++;
-        throw hardLinkError(r.rel, st.nlink);
-      }
+      this.checkOpened(handle.fd, r.abs, st, r.rel);
       if (opts.contentScanned !== true && (await scanForPrivateKey(handle, st.size))) {
         this.skipped.denied++;
         throw privateKeyError(r.rel);
@@ -532,39 +542,85 @@ export class Workspace {
     }
   }
 
-  /** Confirms that an opened descriptor is the file that was checked (see {@link openFile}). */
-  private async verifyOpened(
-    handle: FileHandle,
-    expected: string,
-    st: { dev: number; ino: number },
-    rel: string,
-  ): Promise<void> {
+  /**
+   * {@link openFile} without promises, for the few files a query re-reads right after ripgrep
+   * listed them (`search.ts` checks its hits): the same path checks, the same `open` and the same
+   * check of the opened descriptor, each one synchronous call instead of a thread-pool round trip.
+   * It never says why a file cannot be opened (the caller drops the file), so it needs none of
+   * {@link resolve}'s care about which error a dangling link gets. The private-key scan is the
+   * caller's, on the bytes it reads (as `contentScanned` of {@link openFile}).
+   * @returns the opened file, or `undefined` whenever {@link openFile} would throw (the refusal
+   *   counts in {@link skipped} are kept the same way).
+   */
+  tryOpenFileSync(p: string): OpenedFileSync | undefined {
+    let rel: string;
+    let real: string;
+    try {
+      rel = this.normalize(p);
+      real = realpathSync.native(rel === "" ? this.root : path.join(this.root, ...rel.split("/")));
+      this.checkReal(real, rel);
+      // Never opened unless a regular file (see openFile).
+      if (!statSync(real).isFile()) return undefined;
+    } catch {
+      return undefined;
+    }
+    void this[kBeforeOpen]?.(real);
+    let fd: number;
+    try {
+      fd = openSync(real, READ_FLAGS);
+    } catch {
+      return undefined;
+    }
+    try {
+      const st = fstatSync(fd);
+      this.checkOpened(fd, real, st, rel);
+      return { rel, abs: real, fd, size: st.size, mtimeMs: st.mtimeMs };
+    } catch {
+      closeSync(fd);
+      return undefined;
+    }
+  }
+
+  /**
+   * Confirms that an opened descriptor is the regular file that was checked (see {@link openFile}):
+   * its real path (`/proc/self/fd/N` on Linux, else the path resolved again with the same inode)
+   * is `expected`, and it has one link unless hard links are allowed. Synchronous: on Linux one
+   * `readlink` of procfs.
+   * @throws ToolError `NOT_FOUND` (changed), `OUTSIDE_ROOT`/`DENIED` (now leads there), `INVALID_ARGUMENT`
+   *   (not a regular file), `DENIED` (hard-linked).
+   */
+  private checkOpened(fd: number, expected: string, st: Stats, rel: string): void {
     const changed = () => new ToolError("NOT_FOUND", `${rel} changed while it was being opened`, "Try again.");
+    let actual = "";
     if (process.platform === "linux") {
-      let actual: string;
       try {
-        actual = await fsp.readlink(`/proc/self/fd/${handle.fd}`);
+        actual = readlinkSync(`/proc/self/fd/${fd}`);
       } catch {
         actual = "";
       }
-      if (actual !== "") {
-        if (actual !== expected) {
-          this.checkReal(actual, rel);
-          throw changed();
-        }
-        return;
+    }
+    if (actual !== "") {
+      if (actual !== expected) {
+        this.checkReal(actual, rel);
+        throw changed();
       }
+    } else {
+      // Portable fallback: the path must still resolve to itself and to the same inode.
+      let again: string;
+      let now: Stats;
+      try {
+        again = realpathSync.native(expected);
+        now = statSync(again);
+      } catch {
+        throw changed();
+      }
+      if (again !== expected || now.dev !== st.dev || now.ino !== st.ino) throw changed();
     }
-    // Portable fallback: the path must still resolve to itself and to the same inode.
-    let again: string;
-    let now;
-    try {
-      again = await fsp.realpath(expected);
-      now = await fsp.stat(again);
-    } catch {
-      throw changed();
+    if (!st.isFile()) throw notRegularFile(rel);
+    if (st.nlink > 1 && !this.allowHardLinks) {
+      this.skipped.denied++;
+      throw hardLinkError(rel, st.nlink);
     }
-    if (again !== expected || now.dev !== st.dev || now.ino !== st.ino) throw changed();
   }
 
   /**
