@@ -79,7 +79,7 @@ import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./bud
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
 import { describeFactsSkips, loadFacts, type FactsMap } from "./analysis/facts.js";
-import { familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
+import { familyEndings, familyOf, languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution } from "./analysis/lang/language.js";
 import { jsImporterHints, jsResolver } from "./analysis/lang/js-resolve.js";
 import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
@@ -709,7 +709,9 @@ async function collectMatches(
     const candidates = candidatesOf(group.families);
     const unlisted: string[] = [];
     const scope = `importers:${[...group.families].sort().join(",")}`;
-    const mentioned = await rememberedMentions(ws, scope, [...candidates], group.needles, { complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
+    // ripgrep reads only the group's files (their endings): one run per group, not one walk of every file each.
+    const endings = [...group.families].sort().flatMap(familyEndings);
+    const mentioned = await rememberedMentions(ws, scope, [...candidates], group.needles, { endings, complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
     const inGroup = (p: string) => {
       const lang = languageFor(p);
       return lang !== undefined && group.families.has(familyOf(lang));

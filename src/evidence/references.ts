@@ -54,7 +54,7 @@ import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, To
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { describeFactsSkips, FactsMap, loadFacts } from "./analysis/facts.js";
-import { familyOf, LANGUAGES, languageFor } from "./analysis/lang/index.js";
+import { familyEndings, familyOf, languageFor } from "./analysis/lang/index.js";
 import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectView, Resolution, SymbolDef, UseKind } from "./analysis/lang/language.js";
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
@@ -971,11 +971,6 @@ function familyFiles(project: ProjectView, family: string): readonly string[] {
     const l = languageFor(f);
     return l !== undefined && familyOf(l) === family;
   }));
-}
-
-/** The file endings of a language family (`.py`, `.pyi`). */
-function familyEndings(family: string): string[] {
-  return LANGUAGES.filter((l) => familyOf(l) === family).flatMap((l) => l.extensions);
 }
 
 /**

@@ -43,3 +43,12 @@ export function familyOf(lang: LanguageSpec): string {
   return lang.family ?? lang.id;
 }
 
+/**
+ * The file endings of a language family (`.py`, `.pyi`), for ripgrep's `--iglob`
+ * (`text-prefilter.ts` `endings`): every path {@link languageFor} gives a language of the family
+ * ends with one of them, in any case.
+ */
+export function familyEndings(family: string): string[] {
+  return LANGUAGES.filter((l) => familyOf(l) === family).flatMap((l) => l.extensions);
+}
+
