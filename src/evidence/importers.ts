@@ -52,9 +52,9 @@
  * specifiers, not at every use of the word). A candidate whose facts must be parsed is first read
  * by a lexical scan of its import statements (`import-scan.ts`, for Python, JS/TS, Go, Java and
  * Rust): when none of them can name the target (its stem, folder name or the language's hints;
- * for a name, its last part), the file is not parsed. Files of a language whose imports are read
- * from the text (`LanguageSpec.lexicalImports`: C/C++ includes) are never parsed: their imports
- * come from `lexical-imports.ts` (kept across processes like facts). Facts come from the
+ * for a name, its last part as a whole name), the file is not parsed. Files of a language whose
+ * imports are read from the text (`LanguageSpec.lexicalImports`: C/C++ includes) are never parsed:
+ * their imports come from `lexical-imports.ts` (kept across processes like facts). Facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
@@ -575,6 +575,16 @@ function lastPart(query: string): string {
 }
 
 /**
+ * The import screen's keys of a query known by name only (no target file), for every family: the
+ * name's last part, as a whole name (`ImportKeys.whole`). An import the name matches writes that
+ * part whole: the module itself or one below it (`matchesModulePath`, the languages'
+ * `matchesExternal`), or a specifier equal to the query. Exported for the import-scan test.
+ */
+export function nameImportKeys(query: string): ImportKeys {
+  return { words: [lastPart(query)], bare: false, whole: true };
+}
+
+/**
  * `loadFacts`'s screen for the keys of each family ({@link importKeysFor}; a name-only query has
  * the name's last part for every family): a file of a family the scan reads is parsed only when
  * one of its import statements could name its family's keys. A file that does not contain a key
@@ -703,7 +713,7 @@ async function collectMatches(
     );
   const screen = target.files.size > 0 ? await targetScreen(target, project) : undefined;
   const groups = screen !== undefined ? [{ families, needles: screen.needles }] : nameNeedlesFor(query, families, includeSubmodules);
-  const keys = screen !== undefined ? screen.keys : { words: [lastPart(query)], bare: false };
+  const keys = screen !== undefined ? screen.keys : nameImportKeys(query);
   const chosen = new Set<string>();
   for (const group of groups) {
     const candidates = candidatesOf(group.families);
@@ -846,6 +856,13 @@ interface KeptImports {
   changed: boolean;
 }
 
+/**
+ * Name of the kept scans' derived value. Scans kept by a release whose scanned text ran names
+ * together (`importsession`, before `import-scan.ts` kept a space between them) are under another
+ * name and never read: a whole-name screen would wrongly rule their files out.
+ */
+const KEPT_SCANS = "importers:scans:2";
+
 /** Above this many characters the kept imports start again from the current query's files. */
 const MAX_KEPT_CHARS = 8_000_000;
 
@@ -856,7 +873,7 @@ const MAX_KEPT_CHARS = 8_000_000;
 function keptImports(project: ProjectView): KeptImports {
   return memoize(project, "importers:kept-imports", () => {
     const saved = loadDerived<[string, KeptFile][]>(project, "importers:imports");
-    const scans = loadDerived<[string, KeptScan][]>(project, "importers:scans");
+    const scans = loadDerived<[string, KeptScan][]>(project, KEPT_SCANS);
     return { byFile: new Map(Array.isArray(saved) ? saved : []), scans: new Map(Array.isArray(scans) ? scans : []), changed: false };
   });
 }
@@ -867,7 +884,7 @@ function saveKeptImports(project: ProjectView, files: readonly string[]): void {
   if (!kept.changed) return;
   const now = new Set(files);
   saveCapped(project, "importers:imports", [...kept.byFile], now);
-  saveCapped(project, "importers:scans", [...kept.scans], now);
+  saveCapped(project, KEPT_SCANS, [...kept.scans], now);
   kept.changed = false;
 }
 

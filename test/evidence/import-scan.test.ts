@@ -16,9 +16,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { importKeysFor, importScreen } from "../../src/evidence/importers.js";
+import { importKeysFor, importScreen, nameImportKeys } from "../../src/evidence/importers.js";
 import { loadFacts } from "../../src/evidence/analysis/facts.js";
-import { importsMayName, scanImports, scansFamily } from "../../src/evidence/analysis/import-scan.js";
+import { importsMayName, scanImports, scansFamily, type ImportScan } from "../../src/evidence/analysis/import-scan.js";
 import { familyOf, languageFor } from "../../src/evidence/analysis/lang/index.js";
 import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
 import { statFiles, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
@@ -61,7 +61,7 @@ async function droppedImports(root: string): Promise<{ dropped: string[]; checke
       // A query by name reaches only modules no file of the tree stands for (else it names those files).
       for (const word of res.external || res.files.length === 0 ? names : []) {
         checked++;
-        if (!importScreen({ words: [word], bare: false })(file, source)) dropped.push(`${file}:${ref.start_line} → name ${word}`);
+        if (!importScreen(nameImportKeys(word))(file, source)) dropped.push(`${file}:${ref.start_line} → name ${word}`);
       }
     }
   }
@@ -108,11 +108,11 @@ describe("import scan: statements read", () => {
       "from . import sibling",
     ].join("\n");
     expect(texts("python", src)).toEqual([
-      "fromacme.coreimport(rag_common,otheraso,)",
-      "importa.b,c.d",
-      "importe",
+      "from acme.core import(rag_common,other as o,)",
+      "import a.b,c.d",
+      "import e",
       "import_module(pkg.dyn)",
-      "from.importsibling",
+      "from.import sibling",
     ]);
     expect(scanImports("python", src)?.imports.at(-1)?.bare).toBe(true);
     expect(scanImports("python", src)?.open).toBe(false);
@@ -146,12 +146,12 @@ describe("import scan: statements read", () => {
       "example.com/mod/x",
       "embed",
     ]);
-    expect(texts("java", "package a;\n/* import fake.A; */\nimport static a.b.C.m;\nimport a.b.*;\nclass X { String s = \"import fake.B;\"; }\n")).toEqual(["importstatica.b.c.m", "importa.b.*"]);
+    expect(texts("java", "package a;\n/* import fake.A; */\nimport static a.b.C.m;\nimport a.b.*;\nclass X { String s = \"import fake.B;\"; }\n")).toEqual(["import static a.b.c.m", "import a.b.*"]);
     expect(texts("rust", "// use fake::a;\n/* /* use fake::b; */ */\nuse crate::a::{b, c as d};\nextern crate serde;\nmod util;\nfn f<'a>(x: &'a str) -> char { let s = r#\"use fake::c;\"#; 'x' }\npub(crate) use super::e;\n")).toEqual([
-      "usecrate::a::{b,caSd}".toLowerCase(),
-      "externcrateserde",
-      "modutil",
-      "usesuper::e",
+      "use crate::a::{b,c as d}",
+      "extern crate serde",
+      "mod util",
+      "use super::e",
     ]);
   });
 
@@ -160,6 +160,41 @@ describe("import scan: statements read", () => {
     expect(scanImports("js", "/* never closed\nimport a from 'b'")?.open).toBe(true);
     expect(scanImports("rust", "use a::{b;\n/* /* */")?.open).toBe(true);
     expect(importsMayName({ imports: [], open: true }, { words: ["zzz"], bare: false })).toBe(true);
+  });
+});
+
+describe("import scan: a query by name is kept only where an import writes the name whole", () => {
+  const kept = (family: string, source: string, name = "session") => importsMayName(scanImports(family, source) as ImportScan, nameImportKeys(name));
+  it("Python", () => {
+    expect(kept("python", "import session\n")).toBe(true);
+    expect(kept("python", "import session as s\n")).toBe(true);
+    expect(kept("python", "from session import x\n")).toBe(true);
+    expect(kept("python", "from acme.session import x\n")).toBe(true);
+    expect(kept("python", "from acme import (\n    other,\n    session,\n)\n")).toBe(true);
+    expect(kept("python", 'm = importlib.import_module("acme.session")\n')).toBe(true);
+    expect(kept("python", "from acme.inventory.catalog_parser import Config, dispatch_session\n")).toBe(false);
+    expect(kept("python", "import acme.orders.session_admin as session_mod4\n")).toBe(false);
+    expect(kept("python", "from ..orders.session_admin import sync_header\nx = session\n")).toBe(false);
+    // The module's other parts do not matter: its last part is looked for (`numpy.linalg` → linalg).
+    expect(kept("python", "from numpy import linalg\n", "numpy.linalg")).toBe(true);
+  });
+  it("Java, Rust, Go, JavaScript", () => {
+    expect(kept("java", "import a.session.Store;\n")).toBe(true);
+    expect(kept("java", "import a.SessionStore;\nclass X { Session session; }\n")).toBe(false);
+    expect(kept("rust", "use session;\n")).toBe(true);
+    expect(kept("rust", "use crate::{session, other};\n")).toBe(true);
+    expect(kept("rust", "mod session;\n")).toBe(true);
+    expect(kept("rust", "use sessions::Store;\nmod session_util;\n")).toBe(false);
+    expect(kept("go", 'import (\n\t"example.com/app/session"\n)\n')).toBe(true);
+    expect(kept("go", 'import "example.com/app/sessionutil"\n')).toBe(false);
+    expect(kept("js", 'import s from "./session";\n')).toBe(true);
+    expect(kept("js", 'import s from "session/store";\n')).toBe(true);
+    expect(kept("js", 'import s from "./sessions";\nconst session = 1;\n')).toBe(false);
+  });
+  it("keys of a target file still match inside a longer name", () => {
+    const scan = scanImports("python", "from acme.x import dispatch_session\n") as ImportScan;
+    expect(importsMayName(scan, { words: ["session"], bare: false })).toBe(true);
+    expect(importsMayName(scan, { words: ["session"], bare: false, whole: true })).toBe(false);
   });
 });
 
@@ -182,7 +217,7 @@ describe("import scan: comments and strings (property)", () => {
       fc.property(fc.array(fc.tuple(filler, hidden), { maxLength: 4 }), ([...chunks]) => {
         const src = `${chunks.map(([f, h]) => `${f.replace(/\n/g, " ")}\n${h}\n`).join("")}import shown_mod\n`;
         const read = (texts("python", src) ?? []).join("|");
-        return !read.includes("hidden_mod") && read.includes("importshown_mod");
+        return !read.includes("hidden_mod") && read.includes("import shown_mod");
       }),
     );
   });

@@ -22,11 +22,18 @@
  *   `;`, `extern crate` to `;`, `mod name`, and the string of a `#[path = "…"]` attribute.
  *
  * A scan that ends inside a comment, a string or an open bracket is `open` as well.
+ *
+ * A statement's text keeps one space between two tokens that would otherwise run together into
+ * one name (`import session` reads `import session`, `a.b` reads `a.b`), so a name can be looked
+ * for as a whole ({@link ImportKeys.whole}).
  */
 
 /** One import statement (or specifier) as the scan read it. */
 export interface ScannedImport {
-  /** Its text: names, operators and the contents of its strings, comments left out; lower case. */
+  /**
+   * Its text: names, operators and the contents of its strings, comments left out; lower case; a
+   * space between two tokens whose ends are name characters (see the module comment).
+   */
   text: string;
   /**
    * The statement names only a relative place: Python `from . import x` / `from .. import x`, a JS
@@ -68,12 +75,28 @@ export function scanImports(family: string, source: string): ImportScan | undefi
 /**
  * What an import must name to be kept (strings compared in lower case, as substrings of its text):
  * any of `words`, or every string of one of `together`; with `bare`, also an import that names
- * nothing but a relative place.
+ * nothing but a relative place. With `whole`, a word counts only where no name character
+ * (`a`–`z`, `0`–`9`, `_`) touches it on either side: a module named `session` is written as that
+ * whole name (`import session`, `from a.session import x`, `"./session"`, `std::session`), never
+ * inside `session_utils` or `dispatch_session`.
  */
 export interface ImportKeys {
   words: readonly string[];
   together?: readonly (readonly string[])[];
   bare: boolean;
+  whole?: boolean;
+}
+
+/** Characters of a name in a scanned (lower-case) text; anything else bounds a whole word. */
+const isNameChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95;
+
+/** Whether `word` occurs in `text` with no name character right before or after it. */
+function hasWholeWord(text: string, word: string): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    const end = i + word.length;
+    if ((i === 0 || !isNameChar(text.charCodeAt(i - 1))) && (end === text.length || !isNameChar(text.charCodeAt(end)))) return true;
+  }
+  return false;
 }
 
 /** Whether one of the scan's imports could name the module of `keys` (or the scan is open). */
@@ -82,9 +105,17 @@ export function importsMayName(scan: ImportScan, keys: ImportKeys): boolean {
   const lower = (list: readonly string[]) => list.map((w) => w.toLowerCase()).filter((w) => w !== "");
   const words = lower(keys.words);
   const together = (keys.together ?? []).map(lower).filter((t) => t.length > 0);
+  const has = keys.whole === true ? hasWholeWord : (text: string, w: string) => text.includes(w);
   return scan.imports.some(
-    (i) => (keys.bare && i.bare) || words.some((w) => i.text.includes(w)) || together.some((t) => t.every((w) => i.text.includes(w))),
+    (i) => (keys.bare && i.bare) || words.some((w) => has(i.text, w)) || together.some((t) => t.every((w) => i.text.includes(w))),
   );
+}
+
+/** Appends `tok` to `parts` (lower-case text), with a space first when the two would run together into one name. */
+function pushToken(parts: string[], tok: string): void {
+  const prev = parts[parts.length - 1];
+  if (prev !== undefined && prev !== "" && tok !== "" && isNameChar(prev.charCodeAt(prev.length - 1)) && isNameChar(tok.charCodeAt(0))) parts.push(" ");
+  parts.push(tok);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,8 +277,12 @@ function blockEnd(s: string, i: number, close: string): number {
   return -1;
 }
 
-/** Lower-case text of tokens, run together (a dotted name reads as written). */
-const joined = (toks: readonly Tok[]): string => toks.map((t) => t.text).join("").toLowerCase();
+/** Lower-case text of tokens, run together (a dotted name reads as written; see {@link pushToken}). */
+function joined(toks: readonly Tok[]): string {
+  const parts: string[] = [];
+  for (const t of toks) pushToken(parts, t.text.toLowerCase());
+  return parts.join("");
+}
 
 // ---------------------------------------------------------------------------------------------
 // Go, Java, Rust
@@ -309,7 +344,7 @@ function scanRust(source: string): ImportScan {
       imports.push({ text, bare: false });
       i = end;
     } else if (t.text === "mod" && toks[i + 1]?.kind === "word") {
-      imports.push({ text: `mod${(toks[i + 1] as Tok).text.toLowerCase()}`, bare: false });
+      imports.push({ text: `mod ${(toks[i + 1] as Tok).text.toLowerCase()}`, bare: false });
     } else if (t.text === "path" && toks[i - 1]?.text === "[" && toks[i + 1]?.text === "=" && toks[i + 2]?.kind === "string") {
       // `#[path = "util/clock_impl.rs"] mod clock;` picks the module's file by this string.
       imports.push({ text: (toks[i + 2] as Tok).text.toLowerCase(), bare: false });
@@ -513,11 +548,11 @@ function scanPython(s: string): ImportScan {
         continue;
       }
       if (s.startsWith(close, j)) {
-        if (from >= 0) stmt.push(s.slice(start, j).toLowerCase());
+        if (from >= 0) pushToken(stmt, s.slice(start, j).toLowerCase());
         return j + close.length;
       }
       if (c === 10 && !triple) {
-        if (from >= 0) stmt.push(s.slice(start, j).toLowerCase());
+        if (from >= 0) pushToken(stmt, s.slice(start, j).toLowerCase());
         return j; // unterminated: ends at the line's end
       }
       if (f && c === 123 /* { */) {
@@ -572,7 +607,7 @@ function scanPython(s: string): ImportScan {
           continue;
         }
         if (from < 0 && !field && PY_IMPORT_LENGTHS.has(j - i) && PY_IMPORT_WORDS.has(s.slice(i, j))) from = 0;
-        if (from >= 0) stmt.push(s.slice(i, j).toLowerCase());
+        if (from >= 0) pushToken(stmt, s.slice(i, j).toLowerCase());
         i = j;
         continue;
       }
@@ -589,7 +624,7 @@ function scanPython(s: string): ImportScan {
         i++;
         continue;
       }
-      if (from >= 0) stmt.push(s[i] as string);
+      if (from >= 0) pushToken(stmt, s[i] as string);
       i++;
     }
     return field ? -1 : n;
