@@ -15,12 +15,13 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src")
 
 /** Allowed targets per layer. A layer is a top-level folder or file of src/ (without `.ts`). */
 const ALLOWED: Record<string, readonly string[]> = {
-  evidence: ["fact-cache", "paths"],
+  evidence: ["fact-cache", "paths", "json-repair"],
   "fact-cache": ["paths"],
   paths: [],
+  "json-repair": [],
   tools: ["evidence", "llm/types"],
-  llm: [],
-  toolshim: ["llm"],
+  llm: ["json-repair"],
+  toolshim: ["llm", "json-repair"],
   agent: ["tools", "llm", "toolshim"],
   config: ["llm/server-address", "config-file", "toolshim/types"],
   "config-file": [],

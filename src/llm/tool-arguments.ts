@@ -3,13 +3,14 @@
  * Ollama sends an object (some proxies a JSON string); OpenAI-compatible servers send a JSON
  * string, sometimes sloppy (trailing commas, single quotes) or encoded twice.
  */
-import { jsonrepair } from "jsonrepair";
+import { repairJson } from "../json-repair.js";
 import { jsonDepthExceeds } from "./json-depth.js";
 
 /**
  * Normalises tool-call arguments to an object:
  * - an object passes unchanged;
- * - a string is parsed as JSON, else repaired with `jsonrepair` and parsed; a string that
+ * - a string is parsed as JSON, else repaired with `jsonrepair` (at most `MAX_REPAIR_CHARS`,
+ *   `json-repair.ts`) and parsed; a string that
  *   decodes to another JSON string (double encoding, `"{\"a\":1}"`) is decoded once more;
  * - anything else, empty text, or a value that is not an object (an array, a number) gives
  *   `{}`, so that the registry's validation names the missing fields to the model;
@@ -26,7 +27,7 @@ function decode(raw: unknown): Record<string, unknown> {
   if (typeof raw !== "string") return {};
   const text = raw.trim();
   if (text === "") return {};
-  for (const parse of [() => JSON.parse(text) as unknown, () => JSON.parse(jsonrepair(text)) as unknown]) {
+  for (const parse of [() => JSON.parse(text) as unknown, () => JSON.parse(repairJson(text)) as unknown]) {
     try {
       const value = parse();
       const decoded = typeof value === "string" ? (JSON.parse(value) as unknown) : value;

@@ -13,7 +13,7 @@
  *   structure from prose and never completes a truncated value (a call
  *   whose body is cut is not a call).
  */
-import { jsonrepair } from "jsonrepair";
+import { repairJson } from "../json-repair.js";
 
 /** Whether `v` is a JSON object: non-null, not an array (a parsed `{…}`, as opposed to a scalar or a list). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -452,7 +452,7 @@ export function parseJsonTolerant(text: string): unknown {
   }
   if (!safeToRepair(fixed)) return undefined;
   try {
-    const value = JSON.parse(jsonrepair(fixed)) as unknown;
+    const value = JSON.parse(repairJson(fixed)) as unknown;
     return typeof value === "object" && value !== null ? value : undefined;
   } catch {
     return undefined;

@@ -40,12 +40,12 @@
  * Not done: `node_modules` contents, `typesVersions`, `rootDirs`, `moduleSuffixes`, `customConditions`,
  * `extends` from packages that are not in the tree, webpack/vite aliases.
  */
-import { createRequire } from "node:module";
 import { posix } from "node:path";
 import type { ProjectView, Resolution } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { compilePathGlob, pathGlobMatches, type PathGlob } from "./path-glob.js";
 import { escapeRustRegex } from "../rust-regex.js";
+import { repairJson } from "../../../json-repair.js";
 
 /** TypeScript files a JavaScript ending stands for, in TypeScript's order. */
 const TS_FOR_JS: Readonly<Record<string, readonly string[]>> = {
@@ -82,17 +82,16 @@ const ENTRY_FIELDS = ["types", "typings", "module", "main"] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** `jsonrepair`, loaded (CommonJS build, synchronously) only when a file is not plain JSON. */
-let repair: ((text: string) => string) | undefined;
-
-/** Parses JSON with comments and trailing commas (tsconfig style); `undefined` when hopeless. */
+/**
+ * Parses JSON with comments and trailing commas (tsconfig style); `undefined` when hopeless,
+ * including text over `MAX_REPAIR_CHARS` that is not plain JSON (`json-repair.ts`).
+ */
 export function parseJsonc(text: string): Json | undefined {
   try {
     return JSON.parse(text) as Json;
   } catch {
     try {
-      repair ??= (createRequire(import.meta.url)("jsonrepair") as { jsonrepair: (text: string) => string }).jsonrepair;
-      return JSON.parse(repair(text)) as Json;
+      return JSON.parse(repairJson(text)) as Json;
     } catch {
       return undefined;
     }
