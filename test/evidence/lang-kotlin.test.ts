@@ -66,7 +66,21 @@ describe("kotlin: definitions", () => {
     // Same length and line count; the line break moves after the constructor's `(`.
     const prepared = joinKotlinConstructors(src);
     expect(prepared.length).toBe(src.length);
-    expect(prepared.split("\n")[3]).toBe("  class Builder internal constructor(");
+    expect(prepared.split("\n")[3]).toBe("  class Builder          constructor(");
+  });
+
+  it("a class after two annotation lines whose primary constructor has a visibility modifier is kept", async () => {
+    // koin's KoinApplication.kt: the grammar read the class as an annotated expression.
+    const src = "@OptIn(KoinInternalApi::class)\n@KoinApplicationDslMarker\nopen class KoinApplication protected constructor() {\n    val koin = Koin()\n    fun modules() {}\n}\n";
+    expect((await factsOf(kotlin, src)).symbols).toEqual([
+      { name: "KoinApplication", kind: "class", start_line: 1, end_line: 6 },
+      { name: "koin", kind: "variable", container: "KoinApplication", start_line: 4, end_line: 4 },
+      { name: "modules", kind: "method", container: "KoinApplication", start_line: 5, end_line: 5 },
+    ]);
+    expect(joinKotlinConstructors(src).split("\n")[2]).toBe("open class KoinApplication           constructor() {");
+    // A secondary constructor's modifier is left alone.
+    const secondary = "class A {\n  private constructor(x: Int) : this()\n}\n";
+    expect(joinKotlinConstructors(secondary)).toBe(secondary);
   });
 
   it("definitions inside a region the parser could not read are still found", async () => {
