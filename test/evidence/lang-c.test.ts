@@ -304,6 +304,26 @@ describe("c/c++: includes", () => {
     ]);
   });
 
+  it("a hostile compile_commands.json of 100,000 -I folders that are not in the tree: each include tries only the folders that are", async () => {
+    const flags = Array.from({ length: 100_000 }, (_, i) => `-Igen${i}`).join(" ");
+    const files: Record<string, string> = {
+      "compile_commands.json": JSON.stringify([{ directory: ".", file: "src/m.c", command: `cc ${flags} -Ireal -c src/m.c` }]),
+      "real/r.h": "",
+      "src/m.c": '#include "r.h"\n#include "missing.h"\n',
+    };
+    const view = memoryProject(files);
+    let lookups = 0;
+    const counted = { ...view, has: (p: string) => (lookups++, view.has(p)) };
+    const refs = cIncludes(files["src/m.c"] as string);
+    expect(await Promise.all(refs.map((r) => c.resolve(r, "src/m.c", counted)))).toEqual([
+      { files: ["real/r.h"], module: "real/r.h", external: false },
+      { files: [], module: "missing.h", external: true },
+    ]);
+    // Before, "missing.h" was looked for in each of the 100,000 folders (and so for every include
+    // of every file the database covers).
+    expect(lookups).toBeLessThan(100);
+  });
+
   it("shellWords splits compile commands with quotes and escapes", () => {
     expect(shellWords(`cc -I"my dir" -I 'b c' -DX=\\"y\\" a.c`)).toEqual(["cc", "-Imy dir", "-I", "b c", '-DX="y"', "a.c"]);
   });

@@ -14,7 +14,8 @@
  *    nearest folder holding the database's files and include folders), else of every database. A database's
  *    `directory` is used when relative (to the JSON file's folder) or absolute inside the root (the
  *    root's absolute path is inferred from entries whose absolute `file` ends in a repository path),
- *    else the JSON file's folder stands in for it; include folders outside the root are ignored.
+ *    else the JSON file's folder stands in for it; include folders outside the root or not in the tree
+ *    are ignored, and only the first 1,000 are kept per entry and per database.
  * 3. Common layouts: for each folder from the including file's up to the root, `<folder>/include/x.h`
  *    and (quoted includes only) `<folder>/x.h`.
  * 4. Quoted includes only: the one repository file whose path ends in `/x.h`, when exactly one does.
@@ -23,7 +24,7 @@
  */
 import type { ImportRef, ProjectView, Resolution } from "./language.js";
 import { SYSTEM_INCLUDE_FLAG, UNRESOLVED_INCLUDE_FLAG } from "./c-directives.js";
-import { isWithin, joinPath, memoize, parentDir } from "./project-files.js";
+import { foldersOf, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 
 /** Include folders of one compilation database. */
 interface Database {
@@ -123,6 +124,9 @@ function toRelative(p: string, base: string, rootPrefix: string | undefined): st
   return norm.startsWith(prefix) ? joinPath(norm.slice(prefix.length)) : undefined;
 }
 
+/** Include folders kept per compilation database entry, and per database (real ones hold a few dozen). */
+const MAX_INCLUDE_DIRS = 1000;
+
 interface RawEntry {
   directory?: unknown;
   file?: unknown;
@@ -151,6 +155,9 @@ async function readDatabase(project: ProjectView, jsonPath: string): Promise<Dat
   const db: Database = { byFile: new Map(), all: [], scope: "" };
   const seen = new Set<string>();
   const files: string[] = [];
+  /** Every include folder named (for the scope), and the folders of the tree. */
+  const named = new Set<string>();
+  const folders = foldersOf(project);
   for (const e of entries) {
     if (typeof e.file !== "string") continue;
     const dirText = typeof e.directory === "string" ? e.directory : "";
@@ -166,9 +173,15 @@ async function readDatabase(project: ProjectView, jsonPath: string): Promise<Dat
     for (const opt of includeOptions(args)) {
       const rel = toRelative(opt.path, dir, rootPrefix);
       if (rel === undefined) continue;
+      named.add(rel);
+      // Every include is tried in each folder of its list, so only folders of the tree are kept
+      // (one that is not holds no header to find: generated, or outside), at most
+      // MAX_INCLUDE_DIRS per entry and per database: a hostile database of a hundred thousand
+      // `-I` folders made each of thousands of includes try them all (minutes of CPU).
+      if (!folders.has(rel) || dirs.length >= MAX_INCLUDE_DIRS) continue;
       dirs.push({ dir: rel, quoteOnly: opt.quoteOnly });
       const key = `${rel}\0${opt.quoteOnly}`;
-      if (!seen.has(key)) {
+      if (!seen.has(key) && db.all.length < MAX_INCLUDE_DIRS) {
         seen.add(key);
         db.all.push({ dir: rel, quoteOnly: opt.quoteOnly });
       }
@@ -176,8 +189,9 @@ async function readDatabase(project: ProjectView, jsonPath: string): Promise<Dat
     db.byFile.set(file, dirs);
     files.push(file);
   }
-  // The project the database describes: its sources and their include folders (`x` of `x/a.h`).
-  db.scope = commonFolder([...files, ...db.all.map((d) => `${d.dir}/x`)]);
+  // The project the database describes: its sources and their include folders (`x` of `x/a.h`),
+  // those not in the tree included.
+  db.scope = commonFolder([...files, ...[...named].map((d) => `${d}/x`)]);
   return db;
 }
 
