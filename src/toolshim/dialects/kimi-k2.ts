@@ -9,7 +9,9 @@
  *   `emoji_functions.`) and the `:IDX` index are format syntax and are stripped here; the full
  *   header is kept as `RawCall.id` (Kimi templates need it verbatim: vllm#50768). A header without
  *   an index is accepted (unsloth#5624); a malformed id `functions.X.0` (dot, no colon) drops the
- *   call as vLLM does (`kimi-k2-bad-call-id`). Further name resolution is the pipeline's.
+ *   call as vLLM does (`kimi-k2-bad-call-id`); an id sanitised by a client to
+ *   `functions_NAME_IDX` (exo-explore/exo issue #2281) names NAME. Further name resolution is the
+ *   pipeline's.
  * - Arguments follow `<|tool_call_argument_begin|>` or, without it, start at the first `{`; a
  *   trailing `<|tool_call_argument_end|>` is ignored; raw Windows backslashes are repaired
  *   (`kimi-goose-windows-invalid-escapes`); arguments written as a JSON string are decoded. A
@@ -40,6 +42,10 @@ const ARG_END = "<|tool_call_argument_end|>";
 export function kimiHeaderName(header: string): string | undefined {
   const h = header.trim();
   if (h === "") return undefined;
+  // An id a client sanitised to `[A-Za-z0-9_-]` (`functions_get_weather_1`) and the model copied
+  // from the history (exo-explore/exo issue #2281).
+  const sanitised = /^functions_([A-Za-z_][\w-]*?)_(\d+)$/.exec(h);
+  if (sanitised) return sanitised[1];
   const indexed = /^(.*):(\d+)$/s.exec(h);
   let name = indexed ? indexed[1]! : h;
   if (!indexed && /\.\d+$/.test(name)) return undefined; // `functions.X.0`

@@ -64,6 +64,10 @@ describe("kimi_k2", () => {
     expect(kimiHeaderName("emoji_functions.emoji_function:3")).toBe("emoji_function");
     expect(kimiHeaderName("functions.invalid_get_weather.0")).toBeUndefined();
     expect(kimiHeaderName("developer__shell:2")).toBe("developer__shell");
+    // A client-sanitised id (exo-explore/exo issue #2281): the name between `functions_` and `_N`.
+    expect(kimiHeaderName("functions_get_weather_1")).toBe("get_weather");
+    expect(kimiHeaderName("functions_read-file_12")).toBe("read-file");
+    expect(kimiHeaderName("functions_get_weather")).toBe("functions_get_weather");
   });
 
   it("reads a call whose begin token was dropped when its end token is there (junk header prefix)", () => {
