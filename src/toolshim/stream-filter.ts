@@ -557,6 +557,8 @@ export class StreamFilter {
   readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1 };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
+  /** The first half of a surrogate pair that ended the last piece, not yet returned (see `push`). */
+  #heldHalf = "";
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -574,8 +576,28 @@ export class StreamFilter {
     return this.#buffer;
   }
 
-  /** Add a streamed delta; returns the newly visible text (possibly `""`). */
+  /**
+   * Add a streamed delta; returns the newly visible text (possibly `""`). A piece never ends with
+   * the first half of a surrogate pair (a delta cut inside an emoji): that half waits for the next
+   * piece, since a client that decodes each piece's JSON on its own would turn a lone half into
+   * U+FFFD (Go's `encoding/json`) or an unprintable code point (Python).
+   */
   push(delta: string): string {
+    return this.#release(this.#push(delta));
+  }
+
+  /** Returns `piece` after the surrogate half held back from the previous piece, holding back its own trailing half. */
+  #release(piece: string, last = false): string {
+    let out = this.#heldHalf === "" ? piece : this.#heldHalf + piece;
+    this.#heldHalf = "";
+    if (!last && out.length > 0 && isHighSurrogate(out.charCodeAt(out.length - 1))) {
+      this.#heldHalf = out.slice(-1);
+      out = out.slice(0, -1);
+    }
+    return out;
+  }
+
+  #push(delta: string): string {
     if (this.#result !== undefined) throw new Error("StreamFilter.push after end()");
     const base = this.#buffer.length;
     this.#buffer += delta;
@@ -666,7 +688,7 @@ export class StreamFilter {
       !this.#prefilled && plainMessage(text, this.#structural)
         ? plainResult(text)
         : recoverDeterministic({ content: text }, this.#tools, { validate: this.#validate });
-    return this.#advance(this.#result.content);
+    return this.#release(this.#advance(this.#result.content), true);
   }
 
   /** The deterministic recovery of the whole message without native calls (available after {@link end}). */
@@ -695,11 +717,18 @@ export class StreamFilter {
     }
     this.#emitted = target;
     this.#inSync = true;
+    // A half held back from the text shown before belongs to that text, not to this one.
+    this.#heldHalf = "";
     return `\n\n${target}`;
   }
 }
 
 const WS = /\s/;
+
+/** The first half of a UTF-16 surrogate pair. */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
 
 /**
  * How much of `target` the already shown text covers (`at`), comparing whitespace runs as
