@@ -19,9 +19,14 @@ import type { GatewayStats, ModelStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
 import { newCallId } from "./wire.js";
 
-/** Remembers which models need prompt mode. */
+/**
+ * What the shim learned about each model: which ones need prompt mode, and which ones' templates
+ * prefill a reasoning opener (their text holds only `</think>`; the stream filter cannot tell
+ * that reasoning from an answer until the closer comes, so it is told for the model's later turns).
+ */
 export class ToolSupport {
   readonly #known = new Map<string, boolean>();
+  readonly #prefilled = new Set<string>();
 
   constructor(private readonly provider: Provider) {}
 
@@ -45,6 +50,16 @@ export class ToolSupport {
   /** Records that `model` has no native tool support. */
   markNoTools(model: string): void {
     this.#known.set(model, false);
+  }
+
+  /** Whether a turn of `model` was seen to hold a prefilled reasoning opener's closer only. */
+  reasoningPrefilled(model: string): boolean {
+    return this.#prefilled.has(model);
+  }
+
+  /** Records that `model`'s template prefills a reasoning opener (`RecoverResult.prefilledReasoning`). */
+  markReasoningPrefilled(model: string): void {
+    this.#prefilled.add(model);
   }
 }
 
@@ -114,7 +129,7 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
   const validate = schemaValidator(tools);
   let filter: StreamFilter | undefined;
   const attempt = async (textTools: boolean) => {
-    filter = new StreamFilter(tools, { validate });
+    filter = new StreamFilter(tools, { validate, prefilledReasoning: ctx.support.reasoningPrefilled(chat.model) });
     const req: ChatRequest = { model: chat.model, messages: textTools ? promptModeMessages(chat.messages, tools) : chat.messages };
     if (hasTools && !textTools) req.tools = chat.tools;
     if (chat.think !== undefined) req.think = chat.think;
@@ -156,6 +171,8 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     // The recovery the filter applied at its end (calls and the reasoning it hid); again with native calls.
     const filtered = turn.tool_calls.length === 0 && filter?.text === turn.content ? filter.result : undefined;
     const result = filtered ?? recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools, { validate });
+    // The first such turn showed its reasoning before the closer came; later turns hide it.
+    if (result.prefilledReasoning === true) ctx.support.markReasoningPrefilled(chat.model);
     if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);
     for (const r of result.rejected) {
       stats.refusals++;
