@@ -132,3 +132,21 @@ export function splitReasoning(text: string): ReasoningSplit {
   if (unclosed !== undefined) out.unclosed = unclosed;
   return out;
 }
+
+/** An answer wrapper opening the visible text: Hunyuan-A13B `<answer>`, ERNIE-4.5-Thinking `<response>`. */
+const ANSWER_OPENER = /^\s*<(answer|response)>/;
+
+/**
+ * The visible text without the answer wrapper some templates put after the reasoning (Hunyuan-A13B
+ * `<think>…</think>\n<answer>\n…\n</answer>`, vLLM `hunyuan_a13b` reasoning parser; ERNIE-4.5-Thinking
+ * `…</think>\n\n<response>\ndef\n</response>`, vLLM `ernie45` reasoning parser): an opener at the
+ * start of `content` and its first closer are removed, the text between and after them kept; an
+ * answer cut before its closer loses the opener only (as vLLM's `hunyuan_a13b` parser returns it).
+ */
+export function unwrapAnswer(content: string): string {
+  const m = ANSWER_OPENER.exec(content);
+  if (!m) return content;
+  const closer = `</${m[1]}>`;
+  const end = content.indexOf(closer, m[0].length);
+  return end < 0 ? content.slice(m[0].length) : content.slice(m[0].length, end) + content.slice(end + closer.length);
+}

@@ -30,7 +30,7 @@ import { DIALECTS } from "./dialects/index.js";
 import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
-import { splitReasoning } from "./reasoning.js";
+import { splitReasoning, unwrapAnswer } from "./reasoning.js";
 import { frameSpans } from "./markers.js";
 import { scanStructural } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
@@ -361,6 +361,11 @@ function deterministic(
   }
   const finish = (by: RecoveredBy, spans: readonly Span[], decided: boolean, extraThinking: string[] = []): Deterministic => {
     let content = cleanContent(text, spans);
+    const unwrapped = unwrapAnswer(content);
+    if (unwrapped !== content) {
+      content = tidy(unwrapped);
+      out.note("reasoning", "the answer wrapper (<answer>, <response>) around the visible text was removed");
+    }
     const thoughts = [...thinking, ...extraThinking];
     if (out.calls.length > 0 || out.rejected.length > 0) {
       const cut = cutImitatedResult(content);

@@ -360,9 +360,12 @@ function plainResult(text: string): RecoverResult {
   return { tool_calls: [], content: tidy(text), recovered_by: "none", rejected: [], diagnostics: [] };
 }
 
+/** A reasoning closer, then blanks, at the end of the text (`</think><response>` opens the answer like a line start). */
+const AFTER_CLOSER = new RegExp(`(?:${CLOSERS.source})[ \\t]*$`, "i");
+
 function lineStart(text: string, i: number): boolean {
   const before = text.slice(Math.max(0, i - 20), i);
-  return i === 0 || /(^|\n)[ \t]*$/.test(before);
+  return i === 0 || /(^|\n)[ \t]*$/.test(before) || AFTER_CLOSER.test(before);
 }
 
 /** Classify the text at `i`: hold from a position, or continue at `next`. */

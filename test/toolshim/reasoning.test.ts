@@ -1,6 +1,6 @@
 /** Reasoning split (`src/toolshim/reasoning.ts`) and the reasoning policy of the pipeline. */
 import { describe, expect, it } from "vitest";
-import { splitReasoning } from "../../src/toolshim/reasoning.js";
+import { splitReasoning, unwrapAnswer } from "../../src/toolshim/reasoning.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
 
@@ -99,5 +99,26 @@ describe("reasoning policy in the pipeline", () => {
     expect(r.diagnostics.map((d) => d.message)).toContain(
       "prefilled: DeepSeek call tokens mentioned in forced-open reasoning (no call block)",
     );
+  });
+});
+
+describe("unwrapAnswer (Hunyuan-A13B <answer>, ERNIE-4.5-Thinking <response>)", () => {
+  it("removes a wrapper that opens the text, keeping what follows its closer", () => {
+    expect(unwrapAnswer("\n<answer>\nThis is the rest\n</answer>")).toBe("\nThis is the rest\n");
+    expect(unwrapAnswer("<response>\ndef\n</response>\nMore.")).toBe("\ndef\n\nMore.");
+  });
+
+  it("removes the opener of a cut answer; leaves wrappers that do not open the text", () => {
+    expect(unwrapAnswer("<answer>\nThis is the rest\nThat")).toBe("\nThis is the rest\nThat");
+    expect(unwrapAnswer("Plain <response>x</response> y")).toBe("Plain <response>x</response> y");
+    expect(unwrapAnswer("<answers>x</answers>")).toBe("<answers>x</answers>");
+  });
+
+  it("in the pipeline: after reasoning, and the wrapper's calls still run", () => {
+    const tools: OfferedTool[] = [{ name: "get_weather" }];
+    expect(recoverDeterministic({ content: "<think>\nr\n</think>\n<answer>\nIt is sunny.\n</answer>" }, tools).content).toBe("It is sunny.");
+    const r = recoverDeterministic({ content: '<think>\nr\n</think>\n<answer>\n<tool_calls>[{"name": "get_weather", "arguments": {"city": "Oslo"}}]</tool_calls>\n</answer>' }, tools);
+    expect(r.tool_calls.map((t) => t.name)).toEqual(["get_weather"]);
+    expect(r.content).toBe("");
   });
 });
