@@ -122,6 +122,26 @@ interface HoldScan {
  */
 function structuralPattern(tools: readonly OfferedTool[]): RegExp | undefined {
   if (tools.length === 0) return undefined;
+  // JSON text of the names: no two lists share it (a joined list would: `["a,b"]`, `["a", "b"]`).
+  const key = JSON.stringify(tools.map((t) => t.name));
+  const known = STRUCTURAL_PATTERNS.get(key);
+  if (known !== undefined) return known;
+  const pattern = buildStructuralPattern(tools);
+  if (STRUCTURAL_PATTERNS.size >= STRUCTURAL_PATTERNS_KEPT) STRUCTURAL_PATTERNS.delete(STRUCTURAL_PATTERNS.keys().next().value!);
+  STRUCTURAL_PATTERNS.set(key, pattern);
+  return pattern;
+}
+
+/**
+ * The structural patterns built, by the offered tools' names: a client sends the same tools with
+ * every request, and building the pattern of 20 tools cost about 46 µs per filter (measured under
+ * `codecite serve`, where a filter is made per streamed reply). The pattern has no `g`/`y` flag, so
+ * filters share it safely. At most {@link STRUCTURAL_PATTERNS_KEPT}, the oldest dropped first.
+ */
+const STRUCTURAL_PATTERNS = new Map<string, RegExp>();
+const STRUCTURAL_PATTERNS_KEPT = 64;
+
+function buildStructuralPattern(tools: readonly OfferedTool[]): RegExp {
   const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
   // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) too.
   return new RegExp(
