@@ -5,6 +5,15 @@ import type { LocatedFile } from "../../src/tools/index.js";
 const loc = (answer: string) => extractCitations(answer).map((c) => [c.path, c.line, c.end_line]);
 
 describe("extractCitations", () => {
+  it("a hostile model answer with a megabyte-long token: the citations around it are found (each run of path characters is read once)", () => {
+    // Before, the path pattern backtracked over a long run once per character of it: 40,000
+    // letters took 1.8 s, a megabyte minutes, with ask or serve blocked meanwhile.
+    const MiB = 1024 * 1024;
+    expect(loc(`${"a".repeat(MiB)} then src/a.py:3`)).toEqual([["src/a.py", 3, 3]]);
+    expect(loc(`src/b.ts:2 ${"./".repeat(MiB / 2)}x ${"@.".repeat(MiB / 2)}:4`)).toEqual([["src/b.ts", 2, 2]]);
+    expect(loc(`${"a/".repeat(MiB / 2)}b.py:9`)).toEqual([[`${"a/".repeat(MiB / 2)}b.py`, 9, 9]]);
+  });
+
   it.each<[string, Array<[string, number, number]>]>([
     ["See src/rag_chat.py:10 for the import.", [["src/rag_chat.py", 10, 10]]],
     ["Defined at src/a.py:10-12.", [["src/a.py", 10, 12]]],
