@@ -20,10 +20,14 @@
  *   (implied parts, `NameUse.from`), then a file-level name.
  * - **Receivers**: `this->m`; `x.m`/`x->m` where `x` is a local, parameter or member declared
  *   with type `T` (`T x`, `T *x`, `auto x = new T`) resolves in `T`.
+ *
+ * The walk reads a JavaScript copy of the tree made with one tree cursor (`plain-tree.ts`; the
+ * nodes of {@link SKIP} without their children), not the parser's nodes: each question to one of
+ * those is a call into the WASM module.
  */
-import type { Node as SyntaxNode } from "web-tree-sitter";
 import { cIncludes } from "./c-directives.js";
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
+import { plainTree, type PlainNode } from "./plain-tree.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
 
@@ -52,7 +56,7 @@ const NAME_LEAVES = new Set(["identifier", "type_identifier", "field_identifier"
  * The parts of a name, qualified name, template name or type as written (`a::b::f<int>` → `a b f`);
  * `type` is the node's type when the caller read it already.
  */
-function cPath(node: SyntaxNode, type: string = node.type): string[] | undefined {
+function cPath(node: PlainNode, type: string = node.type): string[] | undefined {
   switch (type) {
     case "identifier":
     case "type_identifier":
@@ -102,7 +106,7 @@ function cPath(node: SyntaxNode, type: string = node.type): string[] | undefined
 }
 
 /** The node of the last part of a path node (for the use's line), reached through `c` (its parents are remembered). */
-function lastNode(node: SyntaxNode, c: ReferenceCollector): SyntaxNode {
+function lastNode(node: PlainNode, c: ReferenceCollector<PlainNode>): PlainNode {
   for (let n = node, i = 0; i < 32; i++) {
     const next = c.field(n, "name") ?? c.field(n, "field");
     if (next === null) return n;
@@ -112,7 +116,7 @@ function lastNode(node: SyntaxNode, c: ReferenceCollector): SyntaxNode {
 }
 
 /** The declared name node under a declarator (through pointers, arrays, initialisers, function declarators). */
-function declaredNameNode(node: SyntaxNode | null): SyntaxNode | undefined {
+function declaredNameNode(node: PlainNode | null): PlainNode | undefined {
   for (let n = node, depth = 0; n !== null && depth < 32; depth++) {
     if (!DECLARATOR_WRAPPERS.has(n.type)) return n;
     n = n.childForFieldName("declarator") ?? namedChildren(n).find((k) => k.type.endsWith("declarator") || k.type === "identifier") ?? null;
@@ -121,7 +125,7 @@ function declaredNameNode(node: SyntaxNode | null): SyntaxNode | undefined {
 }
 
 /** The type path of a declaration's `type` node (`struct s`, `ns::T`, `T<int>`); `auto`/primitives give none. */
-function typePath(type: SyntaxNode | null): string[] | undefined {
+function typePath(type: PlainNode | null): string[] | undefined {
   return type === null ? undefined : cPath(type);
 }
 
@@ -134,21 +138,20 @@ const LOCALS_AND_SCOPES = [...LOCAL_DECLARATIONS, ...OWN_SCOPES];
 
 /**
  * Local names of a function (parameters and body declarations), not entering lambdas or local
- * classes. The declarations are found by the grammar's own search (`descendantsOfType`, one call
- * into the parser instead of one per node), and those inside a nested lambda or class are told by
- * their byte ranges.
+ * classes. The declarations are found in one search of the copied tree (`descendantsOfType`), and
+ * those inside a nested lambda or class are told by their index ranges.
  */
-function functionLocals(fn: SyntaxNode): Set<string> {
+function functionLocals(fn: PlainNode): Set<string> {
   const out = new Set<string>();
   // One search for both kinds (in document order): each call walks the whole function in the parser.
-  const found = fn.descendantsOfType(LOCALS_AND_SCOPES).filter((n): n is SyntaxNode => n !== null && n.id !== fn.id);
+  const found = fn.descendantsOfType(LOCALS_AND_SCOPES).filter((n): n is PlainNode => n !== null && n.id !== fn.id);
   const nested: (readonly [number, number])[] = [];
-  const declarations: SyntaxNode[] = [];
+  const declarations: PlainNode[] = [];
   for (const n of found) {
     if (OWN_SCOPE_TYPES.has(n.type)) nested.push([n.startIndex, n.endIndex]);
     else declarations.push(n);
   }
-  const inNested = (n: SyntaxNode) => nested.some(([a, b]) => n.startIndex >= a && n.endIndex <= b);
+  const inNested = (n: PlainNode) => nested.some(([a, b]) => n.startIndex >= a && n.endIndex <= b);
   for (const n of declarations) {
     if (inNested(n)) continue;
     for (const d of n.childrenForFieldName("declarator")) {
@@ -176,8 +179,8 @@ interface Ctx {
 }
 
 /** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment). */
-function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
-  const c = new ReferenceCollector();
+function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
+  const c = new ReferenceCollector<PlainNode>();
   c.bindings.push(...includeBindings(cIncludes(source)));
   /** `using namespace a::b;` paths seen so far (file order, file-wide after their line). */
   const usingNamespaces: string[][] = [];
@@ -193,12 +196,12 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   /** A use `x.m` on a receiver declared with type `type`, also with the type read in each lookup scope. */
-  const typedUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind, type: string[]) => {
+  const typedUse = (path: string[], last: PlainNode, ctx: Ctx, use: UseKind, type: string[]) => {
     c.use(path, last, use, { receiverType: type });
     for (const p of lookupPrefixes(ctx, false)) c.use(path, last, use, { receiverType: [...p, ...type] });
   };
 
-  const pathUse = (path: string[], last: SyntaxNode, ctx: Ctx, use: UseKind) => {
+  const pathUse = (path: string[], last: PlainNode, ctx: Ctx, use: UseKind) => {
     const head = path[0] as string;
     if (head === "this") {
       if (path.length > 1) c.use(path, last, use, ctx.chain.length > 0 ? { selfClass: ctx.chain.join(".") } : {});
@@ -225,24 +228,24 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   /** A use of the path `node` writes; `type` is the node's type when the caller read it already. */
-  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, type: string = node.type): boolean => {
+  const usePath = (node: PlainNode, ctx: Ctx, use: UseKind, type: string = node.type): boolean => {
     const path = cPath(node, type);
     if (path === undefined) return false;
     pathUse(path, NAME_LEAVES.has(type) ? node : lastNode(node, c), ctx, use);
     return true;
   };
 
-  const walkChildren = (node: SyntaxNode, ctx: Ctx, use: UseKind = ctx.use) => {
+  const walkChildren = (node: PlainNode, ctx: Ctx, use: UseKind = ctx.use) => {
     for (const k of c.children(node)) walk(k, { ...ctx, use, depth: ctx.depth + 1 });
   };
 
   /** A declarator: the declared name is skipped; sizes, default values and parameter types are walked. */
-  const walkDeclarator = (d: SyntaxNode, ctx: Ctx, local: boolean, type: string[] | undefined): void => {
+  const walkDeclarator = (d: PlainNode, ctx: Ctx, local: boolean, type: string[] | undefined): void => {
     const name = declaredNameNode(d);
     if (local && name?.type === "identifier" && type !== undefined) c.bindType(name.text, type);
-    const stack: SyntaxNode[] = [d];
+    const stack: PlainNode[] = [d];
     for (let steps = 0; stack.length > 0 && steps < 1000; steps++) {
-      const n = stack.pop() as SyntaxNode;
+      const n = stack.pop() as PlainNode;
       if (n.id === name?.id) {
         // A qualified declared name (`int A::count = 0;`) names its scope.
         if (n.type === "qualified_identifier") {
@@ -261,7 +264,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     }
   };
 
-  const walkParams = (params: readonly SyntaxNode[], ctx: Ctx, bind: boolean) => {
+  const walkParams = (params: readonly PlainNode[], ctx: Ctx, bind: boolean) => {
     for (const p of params) {
       const type = c.field(p, "type");
       if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
@@ -273,7 +276,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     }
   };
 
-  const walkClass = (node: SyntaxNode, ctx: Ctx) => {
+  const walkClass = (node: PlainNode, ctx: Ctx) => {
     const nameNode = c.field(node, "name");
     const body = c.field(node, "body");
     const namePath = nameNode === null ? undefined : cPath(nameNode);
@@ -307,11 +310,11 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     if (name !== undefined && !c.inFunction) c.popContext();
   };
 
-  const walkFunction = (node: SyntaxNode, ctx: Ctx) => {
+  const walkFunction = (node: PlainNode, ctx: Ctx) => {
     const type = c.field(node, "type");
     if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
     const declarator = c.field(node, "declarator");
-    let fnDecl: SyntaxNode | null = declarator;
+    let fnDecl: PlainNode | null = declarator;
     for (let i = 0; fnDecl !== null && fnDecl.type !== "function_declarator" && i < 16; i++) fnDecl = c.field(fnDecl, "declarator");
     const nameNode = fnDecl === null ? null : c.field(fnDecl, "declarator");
     const namePath = nameNode === null ? undefined : cPath(nameNode);
@@ -338,7 +341,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     if (qualified !== undefined) c.popContext();
   };
 
-  const walkDeclaration = (node: SyntaxNode, ctx: Ctx) => {
+  const walkDeclaration = (node: PlainNode, ctx: Ctx) => {
     const type = c.field(node, "type");
     const tp = typePath(type);
     if (type !== null) walk(type, { ...ctx, use: "type", depth: ctx.depth + 1 });
@@ -354,7 +357,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
     }
   };
 
-  const walk = (node: SyntaxNode, ctx: Ctx): void => {
+  const walk = (node: PlainNode, ctx: Ctx): void => {
     // The node's type is read once (each read is a call into the parser).
     const nodeType = node.type;
     if (ctx.depth > MAX_DEPTH || SKIP.has(nodeType)) return;
@@ -530,14 +533,14 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
   };
 
   /** The object of a field expression that is no path (`f().x`, `a[i]->x`), walked for its own uses. */
-  const walkReceiver = (node: SyntaxNode, ctx: Ctx) => {
+  const walkReceiver = (node: PlainNode, ctx: Ctx) => {
     const arg = c.field(node, "argument");
     if (arg !== null && cPath(arg) === undefined) walk(arg, { ...ctx, use: "value" });
   };
 
   /** The template arguments inside a (qualified) template name: type uses. */
-  const walkTemplateArgs = (node: SyntaxNode, ctx: Ctx) => {
-    for (let n: SyntaxNode | null = node, i = 0; n !== null && i < 32; i++) {
+  const walkTemplateArgs = (node: PlainNode, ctx: Ctx) => {
+    for (let n: PlainNode | null = node, i = 0; n !== null && i < 32; i++) {
       const args = c.field(n, "arguments");
       if (args !== null && args.type === "template_argument_list") {
         walk(args, { ...ctx, use: "type" });
@@ -553,7 +556,7 @@ function extractCReferences(root: SyntaxNode, source: string): ReferenceFacts {
 
 /** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards (read from the imports too), members of a class in any file, declarations in headers. */
 export const C_REFERENCE_RULES: ReferenceRules = {
-  extract: (root, source) => extractCReferences(root, source),
+  extract: (root, source) => extractCReferences(plainTree(root, SKIP), source),
   membersAnywhere: true,
   separateDeclarations: true,
   importBindings: includeBindings,

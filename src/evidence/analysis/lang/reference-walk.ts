@@ -4,9 +4,24 @@
  * `context` of a use), and the line range reported for a use. Each language walks its own tree and
  * decides what binds a local name; this module only keeps the books.
  */
-import type { Node as SyntaxNode } from "web-tree-sitter";
+import type { Node as SyntaxNode, Point } from "web-tree-sitter";
 import type { ClassFact, NameBinding, NameUse, ReferenceFacts, UseKind } from "./language.js";
 import { namedChildren, nodeLines, type LineRange } from "./syntax.js";
+
+/**
+ * What the collector reads of a syntax node: web-tree-sitter's `Node`, or the `PlainNode` of a
+ * `plain-tree.ts` copy (`N` is the node type itself).
+ */
+export interface WalkedNode<N> {
+  readonly id: number;
+  readonly type: string;
+  readonly parent: N | null;
+  readonly startPosition: Point;
+  readonly endPosition: Point;
+  readonly namedChildren: readonly (N | null)[];
+  childForFieldName(name: string): N | null;
+  childrenForFieldName(name: string): readonly (N | null)[];
+}
 
 /** Statements longer than this many lines are not reported whole for a use inside them. */
 const MAX_USE_LINES = 4;
@@ -25,7 +40,7 @@ const BLOCK =
  * the parents a walk met on its way down ({@link ReferenceCollector.children} and its siblings)
  * are taken from there, and the uses of one statement share their ancestors.
  */
-function useRange(node: SyntaxNode, tree: TreeCache): LineRange {
+function useRange<N extends WalkedNode<N>>(node: N, tree: TreeCache<N>): LineRange {
   const known = tree.ranges.get(node.id);
   if (known !== undefined) return known;
   let best = tree.lines(node);
@@ -47,17 +62,17 @@ function useRange(node: SyntaxNode, tree: TreeCache): LineRange {
 }
 
 /** Parents, lines and use ranges of the nodes of one tree, by node id. */
-class TreeCache {
+class TreeCache<N extends WalkedNode<N>> {
   readonly ranges = new Map<number, LineRange>();
-  readonly #parents = new Map<number, SyntaxNode | null>();
+  readonly #parents = new Map<number, N | null>();
   readonly #lines = new Map<number, LineRange>();
 
   /** Remembers `parent` as the parent of `child` (a walk reached `child` from it). */
-  adopt(parent: SyntaxNode, child: SyntaxNode): void {
+  adopt(parent: N, child: N): void {
     this.#parents.set(child.id, parent);
   }
 
-  parent(node: SyntaxNode): SyntaxNode | null {
+  parent(node: N): N | null {
     let p = this.#parents.get(node.id);
     if (p === undefined) {
       p = node.parent;
@@ -66,7 +81,7 @@ class TreeCache {
     return p;
   }
 
-  lines(node: SyntaxNode): LineRange {
+  lines(node: N): LineRange {
     let l = this.#lines.get(node.id);
     if (l === undefined) {
       l = nodeLines(node);
@@ -100,13 +115,13 @@ export interface Scope {
  * members by name do not push class scopes). Top-level names are not locals: they are the file's
  * definitions, which the engine resolves.
  */
-export class ReferenceCollector {
+export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
   readonly uses: NameUse[] = [];
   readonly bindings: NameBinding[] = [];
   readonly classes: ClassFact[] = [];
   readonly exportAliases: { exported: string; local: string }[] = [];
   readonly #scopes: Scope[] = [];
-  readonly #tree = new TreeCache();
+  readonly #tree = new TreeCache<N>();
   readonly #contexts: string[] = [];
   /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
   readonly topTypes = new Map<string, string[]>();
@@ -120,22 +135,22 @@ export class ReferenceCollector {
    * through this method and {@link field}/{@link fields} lets {@link use} find the ancestors of a
    * use without asking the parser for them.
    */
-  children(node: SyntaxNode): SyntaxNode[] {
+  children(node: N): N[] {
     const kids = namedChildren(node);
     for (const k of kids) this.#tree.adopt(node, k);
     return kids;
   }
 
   /** `node.childForFieldName(name)`, remembered as {@link children} does. */
-  field(node: SyntaxNode, name: string): SyntaxNode | null {
+  field(node: N, name: string): N | null {
     const k = node.childForFieldName(name);
     if (k !== null) this.#tree.adopt(node, k);
     return k;
   }
 
   /** `node.childrenForFieldName(name)` without `null`s, remembered as {@link children} does. */
-  fields(node: SyntaxNode, name: string): SyntaxNode[] {
-    const out: SyntaxNode[] = [];
+  fields(node: N, name: string): N[] {
+    const out: N[] = [];
     for (const k of node.childrenForFieldName(name)) {
       if (k === null) continue;
       this.#tree.adopt(node, k);
@@ -267,10 +282,10 @@ export class ReferenceCollector {
    */
   use(
     path: string[],
-    at: SyntaxNode,
+    at: N,
     use: UseKind,
     extra: {
-      rangeNode?: SyntaxNode;
+      rangeNode?: N;
       selfClass?: string;
       receiverType?: string[];
       localDef?: number;
@@ -303,7 +318,7 @@ export class ReferenceCollector {
    * Records an import binding and, unless `silent`, its `import` use at `at`, whose path is the
    * imported name as written (`f` of `from a import f as g`); the statement's range when it is short.
    */
-  bind(binding: NameBinding, at: SyntaxNode, silent = false): void {
+  bind(binding: NameBinding, at: N, silent = false): void {
     this.bindings.push(binding);
     if (silent) return;
     const range = useRange(at, this.#tree);

@@ -15,7 +15,7 @@ export interface LineRange {
  * (a token that swallowed its trailing newline, e.g. a Rust `///` doc comment) ends on
  * the row before.
  */
-export function nodeLines(node: SyntaxNode): LineRange {
+export function nodeLines(node: Pick<SyntaxNode, "startPosition" | "endPosition">): LineRange {
   const start = node.startPosition.row;
   let end = node.endPosition.row;
   if (end > start && node.endPosition.column === 0) end -= 1;
@@ -85,9 +85,9 @@ export function selectNodes(
   }
 }
 
-/** The named children of a node, without the `null`s the binding may hand back. */
-export function namedChildren(node: SyntaxNode): SyntaxNode[] {
-  return node.namedChildren.filter((n): n is SyntaxNode => n !== null);
+/** The named children of a node (a web-tree-sitter `Node` or a `plain-tree.ts` copy), without the `null`s the binding may hand back. */
+export function namedChildren<N>(node: { readonly namedChildren: readonly (N | null)[] }): N[] {
+  return node.namedChildren.filter((n): n is N => n !== null);
 }
 
 /** The children of a node (named and anonymous), without `null`s. */

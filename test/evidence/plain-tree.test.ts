@@ -1,0 +1,100 @@
+/** `lang/plain-tree.ts`: the JavaScript copy of a tree answers as web-tree-sitter's `Node` API does. */
+import { describe, expect, it } from "vitest";
+import type { Node as SyntaxNode } from "web-tree-sitter";
+import { c } from "../../src/evidence/analysis/lang/c.js";
+import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
+import { plainTree, type PlainNode } from "../../src/evidence/analysis/lang/plain-tree.js";
+import { parseSource } from "../../src/evidence/analysis/tree-sitter.js";
+
+/** C++ with namespaces, templates, lambdas, `using`, strings, a non-ASCII line (UTF-16 columns), CRLF lines and leading blank lines. */
+const CPP = [
+  "",
+  "",
+  "  // leading comment",
+  "#include \"a.h\"",
+  "namespace acme::core {",
+  "using namespace std;",
+  "template <typename T, int N = 3> class Box : public Base<T> {",
+  " public:",
+  "  explicit Box(const T& v) : value_(v), n_{N} {}\r",
+  "  T get() const { auto f = [this](int k) { return value_ + k; }; return f(0); }\r",
+  "  static constexpr const char* kName = \"bo\\u00e9x\";  // é — ✓",
+  " private:",
+  "  T value_; int n_;",
+  "};",
+  "int Box<int>::count = 0;",
+  "void run(Box<int>* b, int (*cb)(int)) { for (auto& x : xs) { b->get(); cb(x); } if (b == nullptr) return; }",
+  "}  // namespace acme::core",
+  "int broken( {",
+].join("\n");
+
+/** C with macros, a struct, a function pointer typedef and an initialiser list. */
+const C = [
+  "#define MAX(a, b) ((a) > (b) ? (a) : (b))",
+  "typedef int (*cmp_fn)(const void *, const void *);",
+  "struct pair { int a; char *s; };",
+  "static struct pair table[] = { { 1, \"x\" }, { .a = 2, .s = \"ü\" } };",
+  "int main(int argc, char **argv) { return MAX(argc, table[0].a) + sizeof(struct pair); }",
+].join("\n");
+
+/** Compares `copy` with `node` and everything below it; returns the number of nodes compared. */
+function compare(copy: PlainNode, node: SyntaxNode, parent: PlainNode | null): number {
+  expect(copy.type).toBe(node.type);
+  expect(copy.isNamed).toBe(node.isNamed);
+  expect(copy.parent).toBe(parent);
+  const fielded = copy.fieldName !== null;
+  if (copy.isNamed || fielded) {
+    expect([copy.startIndex, copy.endIndex, copy.text]).toEqual([node.startIndex, node.endIndex, node.text]);
+    expect([copy.startPosition, copy.endPosition]).toEqual([node.startPosition, node.endPosition]);
+  } else {
+    expect([copy.startIndex, copy.endIndex, copy.text]).toEqual([-1, -1, ""]);
+  }
+  const kids = node.children.filter((k): k is SyntaxNode => k !== null);
+  expect(copy.children.map((k) => k.type)).toEqual(kids.map((k) => k.type));
+  expect(copy.namedChildren.map((k) => k.type)).toEqual(kids.filter((k) => k.isNamed).map((k) => k.type));
+  let count = 1;
+  kids.forEach((k, i) => {
+    const field = node.fieldNameForChild(i);
+    expect(copy.children[i]?.fieldName ?? null).toBe(field);
+    if (field !== null) {
+      expect(copy.childForFieldName(field)?.startIndex).toBe(node.childForFieldName(field)?.startIndex);
+      expect(copy.childrenForFieldName(field).map((x) => x.type)).toEqual(node.childrenForFieldName(field).map((x) => x?.type));
+    }
+    count += compare(copy.children[i] as PlainNode, k, copy);
+  });
+  return count;
+}
+
+describe("plain-tree", () => {
+  for (const [lang, source] of [[cpp, CPP], [c, C]] as const) {
+    it(`${lang.id}: every node's type, named flag, children, fields, indices, positions and text equal the Node API's`, async () => {
+      const tree = await parseSource(lang, source);
+      try {
+        const copy = plainTree(tree.rootNode);
+        expect(tree.rootNode.startIndex).toBe(lang === cpp ? 4 : 0); // the copy's rows and columns start at the root's
+        const compared = compare(copy, tree.rootNode, null);
+        expect(compared).toBe(tree.rootNode.descendantCount);
+      } finally {
+        tree.delete();
+      }
+    });
+  }
+
+  it("leaves: the children of the named types are not copied; descendantsOfType finds the node itself and those below in document order", async () => {
+    const tree = await parseSource(cpp, CPP);
+    try {
+      const full = plainTree(tree.rootNode);
+      const cut = plainTree(tree.rootNode, new Set(["string_literal"]));
+      const strings = cut.descendantsOfType(["string_literal"]);
+      expect(strings.map((s) => s.text)).toEqual(['"a.h"', '"bo\\u00e9x"']);
+      expect(strings.every((s) => s.children.length === 0)).toBe(true);
+      expect(full.descendantsOfType(["string_literal"]).map((s) => s.children.length)).toEqual([3, 5]);
+      const lambda = full.descendantsOfType(["lambda_expression"])[0] as PlainNode;
+      expect(lambda.descendantsOfType(["lambda_expression", "identifier"]).map((n) => n.type === "identifier" ? n.text : n.type)).toEqual([
+        "lambda_expression", "k", "value_", "k",
+      ]);
+    } finally {
+      tree.delete();
+    }
+  });
+});
