@@ -47,6 +47,41 @@ describe("c#: definitions", () => {
     ]);
     expect((await definitionsOf(root, "Order.Clear")).records).toEqual([`${CORE}/Order.Lines.cs:6-6 Order.Clear method |         public void Clear() { }`]);
   });
+
+  it("`#if … #else … #endif` among a switch expression's arms is read as if the first condition held: the file's definitions are kept", async () => {
+    // App-vNext/Polly's RetryHelper.cs: before, the grammar read the whole file as an error and its methods were lost.
+    const src = [
+      "namespace Polly.Retry;",
+      "",
+      "internal static class RetryHelper",
+      "{",
+      "    internal static TimeSpan ApplyJitter(TimeSpan delay) => delay;",
+      "",
+      "    private static TimeSpan Base(int type, TimeSpan baseDelay)",
+      "    {",
+      "        return type switch",
+      "        {",
+      "            0 => baseDelay,",
+      "#if !NETCOREAPP",
+      "            1 => TimeSpan.FromMilliseconds(2 * baseDelay.TotalMilliseconds),",
+      "#else",
+      "            1 => 2 * baseDelay,",
+      "#endif",
+      "            _ => throw new ArgumentOutOfRangeException(nameof(type)),",
+      "        };",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(csharp, src)).symbols).toEqual([
+      { name: "RetryHelper", kind: "class", start_line: 3, end_line: 20 },
+      { name: "ApplyJitter", kind: "method", container: "RetryHelper", start_line: 5, end_line: 5 },
+      { name: "Base", kind: "method", container: "RetryHelper", start_line: 7, end_line: 19 },
+    ]);
+    const prepared = (csharp.prepare as (s: string) => string)(src).split("\n");
+    expect(prepared.length).toBe(21);
+    expect([11, 12, 13, 14, 15].map((i) => prepared[i]?.trim())).toEqual(["", "1 => TimeSpan.FromMilliseconds(2 * baseDelay.TotalMilliseconds),", "", "", ""]);
+  });
 });
 
 describe("c#: using directives", () => {

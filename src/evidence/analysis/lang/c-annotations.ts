@@ -11,7 +11,7 @@
  *   initializers (Clang thread-safety annotations, https://clang.llvm.org/docs/ThreadSafetyAnalysis.html:
  *   `void f() LOCKS_EXCLUDED(mu_) {`, `Lock() EXCLUSIVE_LOCK_FUNCTION() {`): without the blanking
  *   the grammar names the function after the macro.
- * - A `#if`/`#ifdef`/`#ifndef` … `#endif` without `#else`/`#elif` that opens after a line ending in
+ * - (`list-conditionals.ts`) A `#if`/`#ifdef`/`#ifndef` … `#endif` without `#else`/`#elif` that opens after a line ending in
  *   `:`, `,` or `(` (inside a constructor's initializer list or an argument list): the directive
  *   lines are blanked and the guarded text kept, as if the condition held; otherwise the grammar
  *   loses the rest of the enclosing class.
@@ -29,6 +29,8 @@
  *   follows is lost. A return type on a line of its own (`HRESULT` above `Foo(void) {`), the last of
  *   such a run before a line that opens no declaration, is kept.
  */
+
+import { blankListConditionals } from "./list-conditionals.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9_]`;
 /** One macro argument list, one level of nested parentheses. */
@@ -51,7 +53,7 @@ export function blankCMacros(source: string): string {
   if (STANDALONE_ANY.test(out)) out = blankStandaloneMacros(out);
   if (!out.includes("#")) return out;
   if (out.includes("/*")) out = blankMacroComments(out);
-  return blankListConditionals(out);
+  return blankListConditionals(out, "without-else");
 }
 
 const DEFINE = /^[ \t]*#[ \t]*define\b/;
@@ -104,47 +106,6 @@ function blankBlockComments(text: string): string {
     }
   }
   return out;
-}
-
-const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b/;
-
-/** Blanks `#if … #endif` pairs (no `#else`) opened inside a list (module comment, third rule). */
-function blankListConditionals(source: string): string {
-  const lines = source.split("\n");
-  let changed = false;
-  let lastCode = "";
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const m = DIRECTIVE.exec(line);
-    if (m !== null && m[1]?.startsWith("if") === true && /[:,(]$/.test(lastCode)) {
-      const end = matchingEndif(lines, i);
-      if (end !== undefined) {
-        lines[i] = blank(line);
-        lines[end] = blank(lines[end] as string);
-        changed = true;
-        continue;
-      }
-    }
-    const code = line.replace(/\/\/.*$/, "").trim();
-    if (code !== "" && !code.startsWith("#")) lastCode = code;
-  }
-  return changed ? lines.join("\n") : source;
-}
-
-/** The line of the `#endif` closing the conditional opened at `start`, when it has no `#else`/`#elif`. */
-function matchingEndif(lines: readonly string[], start: number): number | undefined {
-  let depth = 0;
-  for (let i = start + 1; i < lines.length && i < start + 200; i++) {
-    const m = DIRECTIVE.exec(lines[i] as string);
-    if (m === null) continue;
-    const d = m[1] as string;
-    if (d.startsWith("if")) depth++;
-    else if (d === "endif") {
-      if (depth === 0) return i;
-      depth--;
-    } else if (depth === 0) return undefined;
-  }
-  return undefined;
 }
 
 /**

@@ -9,6 +9,11 @@
  *   written `operator+`), local functions are left out → `method`; properties, indexers (`this`)
  *   and events → `variable`; `const` fields → `constant`; all with the enclosing types as container.
  * - Range: the whole declaration, from its first attribute or modifier to its end.
+ * - Before parsing, a `#if … #else … #endif` group inside a list (switch expression arms,
+ *   arguments, initializers: opened after a line ending in `,`, `(` or `:`) is read as if its first
+ *   condition held, the other branches blanked (`list-conditionals.ts`): the grammar reads directives
+ *   only between declarations and statements, and without this it lost the whole file (App-vNext/Polly's
+ *   `RetryHelper.cs`).
  *
  * Imports (C# language specification §14.5, "Using directives"): one {@link ImportRef} per
  * `using` directive; `specifier` is the name as written (`System.Linq`); `global using` carries the
@@ -33,6 +38,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { memoize } from "./project-files.js";
 import { CSHARP_REFERENCE_RULES } from "./csharp-references.js";
+import { blankListConditionals } from "./list-conditionals.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
 /** The note `find_importers` adds for C# results. */
@@ -325,6 +331,7 @@ export const csharp: LanguageSpec = {
   wasm: "tree-sitter-c-sharp/tree-sitter-c_sharp.wasm",
   sample: "using System;\n\nnamespace A;\n\npublic class B\n{\n    public int M() => 1;\n}\n",
   extract: (root) => extract(root),
+  prepare: (source) => blankListConditionals(source, "with-else"),
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   importerHints,

@@ -1,0 +1,63 @@
+/**
+ * Preprocessor conditionals inside a list (a C/C++ constructor's initializer list or argument list,
+ * a C# switch expression's arms or an initializer), which the tree-sitter grammars of C, C++ and C#
+ * read only between declarations and statements: a group `#if …` opened after a code line ending in
+ * `:`, `,` or `(` is read as if its first condition held. Its `#if` and `#endif` lines are blanked
+ * and the first branch's text kept; with `"with-else"` the `#elif`/`#else` branches are blanked
+ * too (their lines become spaces), with `"without-else"` a group that has them is left alone.
+ * Only characters are replaced by spaces: lines and columns stay the file's. A group is looked for
+ * up to {@link MAX_GROUP_LINES} lines after its `#if`.
+ * Sources of the directive forms: https://gcc.gnu.org/onlinedocs/cpp/Conditional-Syntax.html and
+ * https://learn.microsoft.com/dotnet/csharp/language-reference/preprocessor-directives.
+ */
+
+const DIRECTIVE = /^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b/;
+
+/** Most lines between a group's `#if` and its `#endif`. */
+const MAX_GROUP_LINES = 200;
+
+const blank = (text: string): string => text.replace(/[^\n]/g, " ");
+
+/** Which groups are blanked: only those without `#elif`/`#else`, or all (the other branches blanked). */
+export type ListConditionals = "without-else" | "with-else";
+
+/** The source with the list conditionals of the module comment blanked; the same length and line breaks. */
+export function blankListConditionals(source: string, mode: ListConditionals): string {
+  if (!source.includes("#")) return source;
+  const lines = source.split("\n");
+  let changed = false;
+  let lastCode = "";
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const m = DIRECTIVE.exec(line);
+    if (m !== null && m[1]?.startsWith("if") === true && /[:,(]$/.test(lastCode)) {
+      const group = groupOf(lines, i);
+      if (group !== undefined && (mode === "with-else" || group.firstElse === undefined)) {
+        lines[i] = blank(line);
+        for (let k = group.firstElse ?? group.end; k <= group.end; k++) lines[k] = blank(lines[k] as string);
+        changed = true;
+        continue;
+      }
+    }
+    const code = line.replace(/\/\/.*$/, "").trim();
+    if (code !== "" && !code.startsWith("#")) lastCode = code;
+  }
+  return changed ? lines.join("\n") : source;
+}
+
+/** The lines of the first `#elif`/`#else` (if any) and of the `#endif` of the group opened at `start`. */
+function groupOf(lines: readonly string[], start: number): { firstElse: number | undefined; end: number } | undefined {
+  let depth = 0;
+  let firstElse: number | undefined;
+  for (let i = start + 1; i < lines.length && i <= start + MAX_GROUP_LINES; i++) {
+    const m = DIRECTIVE.exec(lines[i] as string);
+    if (m === null) continue;
+    const d = m[1] as string;
+    if (d.startsWith("if")) depth++;
+    else if (d === "endif") {
+      if (depth === 0) return { firstElse, end: i };
+      depth--;
+    } else if (depth === 0) firstElse ??= i;
+  }
+  return undefined;
+}
