@@ -45,8 +45,12 @@
  * (`facts.ts`). Files the name lookups only look into (C/C++: the headers of the include closure)
  * are read without their uses where a language's bindings follow from its imports
  * (`ReferenceRules.importBindings`), loaded ahead one level of includes at a time, with their
- * includes resolved; when that closure is whole, the lookups in it run without waits. Those include
- * resolutions are kept in the fact cache for later processes of the same tree (`keptResolutions`).
+ * includes resolved; when that closure is whole, the lookups in it run without waits. Where the
+ * imports are read from the text (`LanguageSpec.lexicalImports`, `analysis/lexical-imports.ts`:
+ * C/C++), such a file is read, not parsed; its definitions are loaded only when a lookup may find
+ * something in it: a name its text holds (a file without the query's names was not loaded by the
+ * mention prefilter, so it holds none of them). Those include resolutions and includes are kept in
+ * the fact cache for later processes of the same tree (`keptResolutions`, `lexical:imports`).
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
@@ -60,6 +64,7 @@ import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
 import { listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { loadLexicalImports, readsImportsLexically, saveLexicalImports } from "./analysis/lexical-imports.js";
 import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -102,6 +107,19 @@ export interface ReferenceCollection {
   language: LanguageSpec;
 }
 
+/**
+ * A name lookup in the synchronous closure met a file whose definitions are not loaded and that
+ * may define `name` (see `Resolver.prefetchOutlines`): they are loaded and the lookup runs again.
+ */
+class NeedDefinitions extends Error {
+  constructor(readonly name: string) {
+    super(`definitions needed for ${name}`);
+  }
+}
+
+/** A name that is an identifier, so a file defining it has it in its text. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
 function defKey(file: string, qualified: string): string {
   return `${file}\0${qualified}`;
 }
@@ -128,6 +146,18 @@ class Resolver {
   #closure: { outlines: Map<string, Outline | undefined>; resolutions: Map<string, Resolution> } | undefined;
   /** Include resolutions an earlier process kept ({@link keptResolutions}), and whether this query added any. */
   #kept: { byRef: Map<string, Resolution>; changed: boolean } | undefined;
+  /**
+   * Closure files whose includes were read from the text and whose definitions are not loaded
+   * yet ({@link prefetchOutlines}), with their text when this process read it.
+   */
+  readonly #lazy = new Map<string, { text?: string }>();
+  /** Loads of definitions of lazy files, by file. */
+  readonly #definitionLoads = new Map<string, Promise<void>>();
+  /**
+   * Names for which every file of the family whose text contains them was loaded by the query
+   * (its mention prefilter): a lazy file does not contain them, so it cannot define them.
+   */
+  #mentioned: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly ws: Workspace,
@@ -157,6 +187,7 @@ class Resolver {
   outline(file: string): Promise<Outline | undefined> {
     const have = this.loaded.get(file);
     if (have !== undefined) return Promise.resolve(outlineOf(have));
+    if (this.#lazy.has(file)) return this.#loadDefinitions([file]).then(() => this.#outlineMemo.get(file));
     let p = this.#outlineMemo.get(file);
     if (p === undefined) {
       const derive = languageFor(file)?.references?.importBindings;
@@ -167,6 +198,72 @@ class Resolver {
       this.#outlineMemo.set(file, p);
     }
     return p;
+  }
+
+  /** The imports of a file: those read from its text when its definitions are not loaded, else its outline's. */
+  async imports(file: string): Promise<readonly ImportRef[]> {
+    const outline = this.#lazy.has(file) ? await this.#outlineMemo.get(file) : await this.outline(file);
+    return outline?.imports ?? [];
+  }
+
+  /** Sets the names of {@link #mentioned} (the query's target names and aliases). */
+  setMentioned(names: ReadonlySet<string>): void {
+    this.#mentioned = names;
+  }
+
+  /** Whether lazy file `lazy` may define top-level `name` (its text holds it; unknown text: it may). */
+  #mayDefine(lazy: { text?: string }, name: string): boolean {
+    if (!IDENTIFIER.test(name)) return true;
+    if (this.#mentioned.has(name)) return false;
+    return lazy.text === undefined || lazy.text.includes(name);
+  }
+
+  /**
+   * Loads the definitions of the lazy files among `files` (one load for all), after which their
+   * outlines are whole: the includes read from the text, the definitions parsed (or cached).
+   */
+  async #loadDefinitions(files: readonly string[]): Promise<void> {
+    const load = files.filter((f) => this.#lazy.has(f) && !this.#definitionLoads.has(f));
+    if (load.length > 0) {
+      const loading = (async () => {
+        const m = await loadFacts(this.ws, statFiles(this.ws, load), this.signal, "definitions");
+        for (const f of load) {
+          const lazy = await this.#outlineMemo.get(f);
+          const whole = lazy === undefined ? undefined : { ...lazy, symbols: m.get(f)?.symbols ?? [] };
+          this.#outlineMemo.set(f, Promise.resolve(whole));
+          if (this.#closure?.outlines.has(f) === true) this.#closure.outlines.set(f, whole);
+          this.#lazy.delete(f);
+        }
+      })();
+      for (const f of load) this.#definitionLoads.set(f, loading);
+    }
+    await Promise.all(files.map((f) => this.#definitionLoads.get(f)));
+  }
+
+  /**
+   * Runs a lookup of the synchronous closure; when it meets lazy files that may define a name it
+   * looks up ({@link NeedDefinitions}), loads the definitions of every lazy file that may define
+   * that name (reading first the text of those whose includes were kept) and runs it again. Answers kept by the interrupted run were complete (a lookup is
+   * kept only when it ended), so the answer is the one a run with every definition loaded gives.
+   */
+  async #closureSync(run: () => Value[]): Promise<Value[]> {
+    for (;;) {
+      try {
+        return run();
+      } catch (e) {
+        if (!(e instanceof NeedDefinitions)) throw e;
+        // Files whose includes were kept by an earlier process are read now: reading costs less than their definitions.
+        const unread = IDENTIFIER.test(e.name) && !this.#mentioned.has(e.name) ? [...this.#lazy].filter(([, lazy]) => lazy.text === undefined) : [];
+        await mapLimit(unread, 8, async ([file, lazy]) => {
+          try {
+            lazy.text = (await this.ws.readText(file)).lines.join("\n");
+          } catch {
+            // unreadable now: it may define anything, its definitions are loaded (and skipped)
+          }
+        });
+        await this.#loadDefinitions([...this.#lazy].filter(([, lazy]) => this.#mayDefine(lazy, e.name)).map(([f]) => f));
+      }
+    }
   }
 
   /**
@@ -225,7 +322,7 @@ class Resolver {
         }
         if (!closureLookups(lang)) complete = false;
         if (lang.references?.importBindings === undefined) continue;
-        const outline = await this.outline(file);
+        const outline = this.#lazy.has(file) ? await this.#outlineMemo.get(file) : await this.outline(file);
         outlines.set(file, outline);
         for (const b of outline?.bindings ?? []) {
           if (b.member !== "*") {
@@ -247,9 +344,27 @@ class Resolver {
         }
       }
       const load = next.filter((f) => !this.loaded.has(f) && !this.#outlineMemo.has(f) && languageFor(f)?.references?.importBindings !== undefined);
-      if (load.length > 0) {
-        const loaded = loadFacts(this.ws, statFiles(this.ws, load), this.signal, "definitions");
-        for (const f of load) this.#outlineMemo.set(f, loaded.then((m) => this.#outlineFrom(f, m.get(f))));
+      // Files whose includes can be read from the text are read, not parsed: their definitions
+      // are loaded only when a lookup may find something in them (#closureName). A file the
+      // query's own load skipped is loaded as before (it gets the same skip).
+      const lexical = load.filter((f) => readsImportsLexically(f) && !this.loaded.skipped.has(f));
+      if (lexical.length > 0) {
+        const read = await loadLexicalImports(this.ws, this.project, lexical, this.signal);
+        for (const f of lexical) {
+          const got = read.files.get(f);
+          const derive = languageFor(f)?.references?.importBindings;
+          if (got === undefined || derive === undefined) {
+            this.#outlineMemo.set(f, Promise.resolve(undefined));
+            continue;
+          }
+          this.#lazy.set(f, got.text === undefined ? {} : { text: got.text });
+          this.#outlineMemo.set(f, Promise.resolve({ symbols: [], imports: got.imports, bindings: derive(got.imports), exportAliases: [] }));
+        }
+      }
+      const parse = lexical.length === 0 ? load : load.filter((f) => !this.#lazy.has(f) && !this.#outlineMemo.has(f));
+      if (parse.length > 0) {
+        const loaded = loadFacts(this.ws, statFiles(this.ws, parse), this.signal, "definitions");
+        for (const f of parse) this.#outlineMemo.set(f, loaded.then((m) => this.#outlineFrom(f, m.get(f))));
         await loaded;
       }
       level = next;
@@ -317,21 +432,25 @@ class Resolver {
     const known = this.#settled.get(key);
     if (known !== undefined) return known;
     this.#computing.add(key);
-    let values: Value[] = [];
+    let values: Value[];
     try {
       values = compute();
-    } finally {
-      if (this.#settle(key)) {
-        this.#settled.set(key, values);
-        this.#memo.set(key, Promise.resolve(values));
-      }
+    } catch (e) {
+      // Interrupted (NeedDefinitions): nothing is kept; the run starts again.
+      this.#computing.delete(key);
+      this.#partial.delete(key);
+      throw e;
+    }
+    if (this.#settle(key)) {
+      this.#settled.set(key, values);
+      this.#memo.set(key, Promise.resolve(values));
     }
     return values;
   }
 
   /** What top-level `name` means in `file`: its definition, an import, a shared-scope file's definition, a wildcard import. */
   name(file: string, name: string, hops = 0): Promise<Value[]> {
-    if (this.#closure?.outlines.has(file) === true) return Promise.resolve(this.#closureName(file, name, hops));
+    if (this.#closure?.outlines.has(file) === true) return this.#closureSync(() => this.#closureName(file, name, hops));
     return this.#once(`n\0${file}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
       const facts = await this.outline(file);
@@ -364,7 +483,7 @@ class Resolver {
 
   /** What an import binding of `file` leads to. */
   binding(file: string, b: NameBinding, hops: number): Promise<Value[]> {
-    if (this.#closure?.outlines.has(file) === true) return Promise.resolve(this.#closureBinding(file, b, hops));
+    if (this.#closure?.outlines.has(file) === true) return this.#closureSync(() => this.#closureBinding(file, b, hops));
     return this.#once(`b\0${file}\0${b.line}\0${b.local}\0${b.specifier}\0${b.member ?? ""}`, async () => {
       if (hops > MAX_HOPS) return [];
       const lang = languageFor(file);
@@ -408,7 +527,7 @@ class Resolver {
 
   /** Member `name` of a module (a top-level name of its files, or a submodule) or of a class (with its bases). */
   member(value: Value, name: string, hops: number): Promise<Value[]> {
-    if (value.kind === "module" && this.#inClosure(value.files)) return Promise.resolve(this.#closureMember(value, name, hops));
+    if (value.kind === "module" && this.#inClosure(value.files)) return this.#closureSync(() => this.#closureMember(value, name, hops));
     const key = value.kind === "def" ? `d\0${value.file}\0${value.qualified}` : `m\0${value.files.join("\0")}`;
     return this.#once(`mb\0${key}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
@@ -473,6 +592,8 @@ class Resolver {
       if (hops > MAX_HOPS) return [];
       const facts = this.#closure?.outlines.get(file);
       if (facts === undefined || languageFor(file) === undefined) return [];
+      const lazy = this.#lazy.get(file);
+      if (lazy !== undefined && this.#mayDefine(lazy, name)) throw new NeedDefinitions(name);
       const out: Value[] = [];
       for (const s of facts.symbols) if (s.name === name && s.container === undefined) out.push({ kind: "def", file, qualified: name });
       for (const a of facts.exportAliases) if (a.exported === name && a.local !== name) out.push(...this.#closureName(file, a.local, hops + 1));
@@ -806,7 +927,10 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const ctor = constructorOf(target, language);
   const facts = new FactsMap();
   const resolver = new Resolver(ws, project, facts, signal);
+  // Every name the mention prefilter looked for: the files containing one were all loaded.
+  const mentionedNames = new Set<string>();
   for (let round = 0, fresh = ctor ? [name, ctor.name] : [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
+    for (const n of fresh) mentionedNames.add(n);
     const mentioned =
       round === 0 && early?.family === family && early.name === name && ctor === undefined
         ? await early.mentions
@@ -835,12 +959,14 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   }
 
   // The files the name lookups below walk into (C/C++: the include closure), loaded ahead.
+  resolver.setMentioned(mentionedNames);
   if (language.references.importBindings !== undefined) await resolver.prefetchOutlines([target.file, ...facts.keys()]);
 
   if (language.references.separateDeclarations) {
     for (const k of await declarationsOf(resolver, target, facts, language)) want.add(k);
   }
   resolver.saveResolutions();
+  saveLexicalImports(project);
 
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
@@ -1015,7 +1141,7 @@ async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: Fac
   const closure = new Set([target.file]);
   for (let queue = [target.file]; queue.length > 0 && closure.size < MAX_CLOSURE_FILES; ) {
     const file = queue.shift() as string;
-    for (const ref of (await r.outline(file))?.imports ?? []) {
+    for (const ref of await r.imports(file)) {
       const res = await r.resolve(language, ref, file);
       for (const f of res.external ? [] : res.files) {
         if (closure.has(f)) continue;
