@@ -578,10 +578,18 @@ function lastPart(query: string): string {
  * The import screen's keys of a query known by name only (no target file), for every family: the
  * name's last part, as a whole name (`ImportKeys.whole`). An import the name matches writes that
  * part whole: the module itself or one below it (`matchesModulePath`, the languages'
- * `matchesExternal`), or a specifier equal to the query. Exported for the import-scan test.
+ * `matchesExternal`), or a specifier equal to the query. Languages whose glob import of the
+ * name's parent module names it (`LanguageSpec.wildcardImportHints`: Rust `use std::io::*;` for
+ * `std::io::Read`) add that glob's scan text (`io::*`) as a key of its own (`together`). Exported
+ * for the import-scan test.
  */
 export function nameImportKeys(query: string): ImportKeys {
-  return { words: [lastPart(query)], bare: false, whole: true };
+  const globs = new Set<string>();
+  for (const lang of LANGUAGES) {
+    const g = lang.wildcardImportHints?.(query);
+    if (g !== undefined) globs.add(g.scanText);
+  }
+  return { words: [lastPart(query)], ...(globs.size > 0 ? { together: [...globs].sort().map((t) => [t]) } : {}), bare: false, whole: true };
 }
 
 /**
@@ -649,6 +657,8 @@ function nameNeedlesFor(query: string, families: ReadonlySet<string>, includeSub
       const hints = lang.importerNameHints?.(query, word, includeSubmodules) ?? { literals: [word] };
       for (const l of hints.literals) literals.add(l);
       for (const p of hints.patterns ?? []) patterns.add(p);
+      const glob = lang.wildcardImportHints?.(query);
+      if (glob !== undefined) patterns.add(glob.pattern);
     }
     const needles = { literals: [...literals].sort(), patterns: [...patterns].sort() };
     const key = JSON.stringify(needles);

@@ -119,6 +119,30 @@ describe("find_importers: the exact module by default, everything under it with 
   });
 });
 
+describe("find_importers by name: a Rust glob import of the name's parent module", () => {
+  let dir: string;
+  let ws: Workspace;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "codecite-glob-"));
+    // Neither glob file writes `Read`; the prefilter and the import screen must still let them through.
+    writeTree(dir, {
+      "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n',
+      "src/main.rs": "mod grouped;\nmod other;\nuse std::io::*;\n\nfn main() { let _ = stdin(); }\n",
+      "src/grouped.rs": "use std::{fs, io::*};\n",
+      "src/other.rs": "use std::fmt::*;\nuse studio::*;\nuse std::io::Write;\n",
+    });
+    ws = await Workspace.open(dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("`use std::io::*;` and `use std::{fs, io::*};` import std::io::Read; other globs do not", async () => {
+    expect(await both(ws, "std::io::Read")).toEqual({
+      exact: ["src/grouped.rs:1 std", "src/main.rs:3 std::io"],
+      all: ["src/grouped.rs:1 std", "src/main.rs:3 std::io"],
+    });
+  });
+});
+
 const git = (cwd: string, ...args: string[]) => {
   const r = spawnSync("git", ["-c", "protocol.file.allow=always", "-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);

@@ -412,6 +412,15 @@ export interface LanguageSpec {
    */
   importerNameHints?(query: string, word: string, includeSubmodules: boolean): { literals: string[]; patterns?: string[] };
   /**
+   * Optional (additive): for a qualified name (`std::io::Read`), how a glob import of its parent
+   * module is written, when this language's {@link matchesExternal} counts such a glob as an import
+   * of the name (Rust `use std::io::*;`): `pattern`, a ripgrep regex (Rust syntax) a file holding
+   * that glob contains, and `scanText`, the lower-case text the import scan (`import-scan.ts`) keeps
+   * for it (`io::*`). `find_importers` by name adds both to the name's own needles and keys, so such
+   * a file is parsed. `undefined` when the name has no parent.
+   */
+  wildcardImportHints?(query: string): { pattern: string; scanText: string } | undefined;
+  /**
    * Optional (additive, B1): whether an import that resolved outside the tree (`external: true`)
    * matches a `module_name` query: the exact module, or with `includeSubmodules` the module and
    * everything under it (`external-match.ts`). Absent → `res.module` equals the query (or, with

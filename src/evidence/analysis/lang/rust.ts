@@ -711,6 +711,18 @@ function matchesExternal(query: string, ref: ImportRef, res: Resolution, include
   return paths.some((p) => matchesModulePath(q, p, syntax, includeSubmodules) || (p.endsWith("::*") && q.startsWith(p.slice(0, -1))));
 }
 
+/**
+ * `LanguageSpec.wildcardImportHints`: `use std::io::*;` (also inside a group, `use std::{fs, io::*};`)
+ * names `std::io::Read` for {@link matchesExternal}; the glob writes the parent's last segment
+ * followed by `::*` (the Rust Reference, "Use declarations": glob imports).
+ */
+function wildcardImportHints(query: string): { pattern: string; scanText: string } | undefined {
+  const parts = query.split("::").filter((p) => p !== "");
+  const parent = parts.length >= 2 ? parts[parts.length - 2] : undefined;
+  if (parent === undefined || !/^\w+$/.test(parent)) return undefined;
+  return { pattern: `\\b${parent}\\s*::\\s*\\*`, scanText: `${parent.toLowerCase()}::*` };
+}
+
 /** The Rust language module. */
 export const rust: LanguageSpec = {
   id: "rust",
@@ -722,6 +734,7 @@ export const rust: LanguageSpec = {
   moduleNames,
   importerHints,
   matchesExternal,
+  wildcardImportHints,
   references: {
     extract: (root) => extractRustReferences(root),
     modulePath: (parts) => (parts.length > 0 ? parts.join("::") : undefined),
