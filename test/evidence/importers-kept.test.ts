@@ -14,9 +14,9 @@ import { findImporters } from "../../src/evidence/importers.js";
 import { python } from "../../src/evidence/analysis/lang/python.js";
 import { typescript } from "../../src/evidence/analysis/lang/typescript.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const LATER = new Date(Date.UTC(2022, 0, 1));
 let tmp = "";
@@ -51,12 +51,7 @@ beforeAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("find_importers: resolutions kept for later processes", () => {
   it("a new workspace over the unchanged tree gives the same records without resolving again", async () => {

@@ -4,7 +4,7 @@
  * the imports are kept for a later process (a new Workspace) and read again only for a file that
  * changed.
  */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,9 +14,9 @@ import { loadLexicalImports, readsImportsLexically, saveLexicalImports } from ".
 import { statFiles, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
 const LATER = new Date(Date.UTC(2022, 0, 1));
@@ -39,12 +39,7 @@ beforeAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("lexical imports", () => {
   it("the same imports, with their lines, as the parsed facts, on every C/C++ file of the fixtures", async () => {

@@ -15,6 +15,7 @@ import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 let tmp = "";
 let root = "";
@@ -55,12 +56,7 @@ beforeAll(async () => {
   ws = await Workspace.open(root);
 });
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("remembered mentions", () => {
   const first = ["app/m0.py", "app/m10.py", "app/m15.py", "app/m5.py", "lib/core.py"];

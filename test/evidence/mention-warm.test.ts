@@ -17,6 +17,7 @@ import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 let tmp = "";
 let root = "";
@@ -71,12 +72,7 @@ beforeAll(() => {
   for (const d of ["lib", "app", ""]) utimesSync(path.join(root, d), PAST, PAST);
 });
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("warm symbol and importers queries without ripgrep", () => {
   it("a warm query on an unchanged tree runs no ripgrep and answers as an empty cache does", async () => {

@@ -5,7 +5,7 @@
  * definitions tier of the fact cache, without their uses, and the answer is the same whichever
  * tier the cache holds for them.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import { statFiles } from "../../src/evidence/analysis/project-view.js";
 import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const PAST = new Date(Date.UTC(2021, 0, 1));
 let tmp = "";
@@ -55,12 +56,7 @@ beforeAll(() => {
   for (const d of ["include", "src", "."]) utimesSync(path.join(root, d), PAST, PAST);
 });
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 const refs = (ws: Workspace) => findReferences(ws, { name: "base_sum", path: "src/base.c", max_results: 50 });
 const where = (r: { evidence: { path: string; start_line: number; flags?: string[] }[] }) => r.evidence.map((e) => `${e.path}:${e.start_line}:${(e.flags ?? []).join(",")}`);

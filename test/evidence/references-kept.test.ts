@@ -6,7 +6,7 @@
  * makes it resolve again, and a new include written in a file is resolved when it is met. A new
  * process is a new Workspace here; the tree's mtimes lie in the past so nothing is racy.
  */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,6 +17,7 @@ import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const LATER = new Date(Date.UTC(2022, 0, 1));
 let tmp = "";
@@ -58,12 +59,7 @@ beforeAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("find_references (C/C++): include resolutions kept for later processes", () => {
   it("a new workspace over the unchanged tree gives the same records without resolving an include again", async () => {

@@ -5,16 +5,16 @@
  * is parsed, one that holds neither that name nor the target's is never parsed; the references
  * found are the same as with every header parsed.
  */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
 import { findReferences } from "../../src/evidence/references.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
-import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 let tmp = "";
 let root = "";
@@ -36,12 +36,7 @@ beforeAll(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("find_references: include closure read without parsing", () => {
   it("parses a closure header only when a lookup may find something in it", async () => {

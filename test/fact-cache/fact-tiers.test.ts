@@ -5,7 +5,7 @@
  * definitions; an edit drops both for that file alone. Parses are counted with `factsStats()`;
  * the tree's mtimes lie in the past so that no entry is "racy".
  */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ import { statFiles } from "../../src/evidence/analysis/project-view.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const N = 12;
 let tmp = "";
@@ -48,12 +49,7 @@ beforeAll(() => {
   utimesSync(root, PAST, PAST);
 });
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("fact tiers", () => {
   it("symbol and importers parse without references; refs computes them once; an edit re-parses one file", async () => {

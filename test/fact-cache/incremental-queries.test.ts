@@ -3,7 +3,7 @@
  * of a 5,000-file tree and querying again re-parses only that file. Parses are counted with
  * `factsStats()`; the tree's mtimes lie in the past so that no entry is "racy".
  */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import { findSymbol } from "../../src/evidence/symbols.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { PAST, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const N = 5000;
 let tmp = "";
@@ -57,12 +58,7 @@ beforeAll(async () => {
   ws = await Workspace.open(root);
 });
 
-afterAll(() => {
-  FactIndex.closeShared();
-  if (savedCacheDir === undefined) delete process.env.CODECITE_CACHE_DIR;
-  else process.env.CODECITE_CACHE_DIR = savedCacheDir;
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("find_importers / find_symbol over a 5,000-file tree, through the fact cache", () => {
   it("parses every candidate once (worker threads helping), then nothing; an edited file alone is parsed again", async () => {
