@@ -23,6 +23,7 @@ import type { ChatWriter, FinishReason, GatewayChat } from "../../src/serve/type
 import { schemaValidator } from "../../src/tools/schema-validator.js";
 import { recoverDeterministic, type OfferedTool } from "../../src/toolshim/index.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { cutAt, surrogateCuts } from "../helpers/chunk-cuts.js";
 import { thorough } from "../helpers/thoroughness.js";
 import { collapse, readCases, type CorpusCase } from "../toolshim/corpus-cases.js";
 
@@ -124,29 +125,9 @@ function expectSameAsWhole(c: CorpusCase, written: Written, label: string): void
   }
 }
 
-/** Cuts between the halves of surrogate pairs. */
-function surrogateCuts(raw: string): number[] {
-  const cuts: number[] = [];
-  for (let i = 1; i < raw.length; i++) {
-    const hi = raw.charCodeAt(i - 1);
-    if (hi >= 0xd800 && hi <= 0xdbff) cuts.push(i);
-  }
-  return cuts;
-}
-
 function chunkings(raw: string): fc.Arbitrary<string[]> {
   const anywhere = raw.length < 2 ? fc.constant<number[]>([]) : fc.array(fc.integer({ min: 1, max: raw.length - 1 }), { maxLength: 30 });
-  return fc.tuple(anywhere, fc.subarray(surrogateCuts(raw))).map(([a, b]) => {
-    const at = [...new Set([...a, ...b])].sort((x, y) => x - y);
-    const chunks: string[] = [];
-    let from = 0;
-    for (const k of at) {
-      chunks.push(raw.slice(from, k));
-      from = k;
-    }
-    chunks.push(raw.slice(from));
-    return chunks;
-  });
+  return fc.tuple(anywhere, fc.subarray(surrogateCuts(raw))).map(([a, b]) => cutAt(raw, [...a, ...b]));
 }
 
 for (const file of FILES) {

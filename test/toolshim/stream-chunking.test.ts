@@ -16,6 +16,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { recoverDeterministic, StreamFilter } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
+import { cutAt, surrogateCuts } from "../helpers/chunk-cuts.js";
 import { thorough } from "../helpers/thoroughness.js";
 import { collapse, readCases, toolsOf, type CorpusCase } from "./corpus-cases.js";
 
@@ -29,30 +30,6 @@ function markerCuts(raw: string): number[] {
   const cuts = new Set<number>();
   for (const m of raw.matchAll(MARKER)) for (let k = 1; k < m[0].length; k++) cuts.add(m.index + k);
   return [...cuts].sort((a, b) => a - b);
-}
-
-/** Cut positions between the two halves of a surrogate pair of `raw`. */
-function surrogateCuts(raw: string): number[] {
-  const cuts: number[] = [];
-  for (let i = 1; i < raw.length; i++) {
-    const hi = raw.charCodeAt(i - 1);
-    const lo = raw.charCodeAt(i);
-    if (hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff) cuts.push(i);
-  }
-  return cuts;
-}
-
-/** `raw` cut at `cuts` (any order, duplicates and ends ignored). */
-function cutAt(raw: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts)].filter((k) => k > 0 && k < raw.length).sort((a, b) => a - b);
-  const chunks: string[] = [];
-  let from = 0;
-  for (const k of at) {
-    chunks.push(raw.slice(from, k));
-    from = k;
-  }
-  chunks.push(raw.slice(from));
-  return chunks;
 }
 
 /** A chunking of `raw`: random cuts anywhere, plus random subsets of the marker and surrogate cuts. */
