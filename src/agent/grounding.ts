@@ -8,7 +8,10 @@
  *   what the lines visibly do not show, `concern` says which kind of claim;
  * - `seen`: the lines were shown, but the citing sentence names nothing found there;
  * - `unseen`: the file and lines exist in the repository but were never shown to the model;
- * - `invalid`: no such file inside the root, a line past its end, or a denied/outside path.
+ * - `invalid`: no such file inside the root, a line past its end, or a denied/outside path;
+ * - `unchecked`: not graded, because the answer cites more than {@link MAX_GRADED_PATHS} distinct
+ *   paths (this one is not among the first so many) or more than {@link MAX_GRADED_CITATIONS}
+ *   locations (this one comes after them); `reason` says which.
  * A range counts as shown when at least one of its lines was; the check then uses those lines.
  * A path that is not a repository path but the end of exactly one (`sessions.py` for
  * `src/requests/sessions.py`) resolves to it (`resolved_from` keeps what was written);
@@ -30,11 +33,22 @@
  * Paths are compared exactly after `\` → `/` and dropping a leading `./`.
  */
 import type { LocatedFile } from "../tools/index.js";
-import { citingText, gradeCitation, isAbstention } from "./citation-status.js";
+import { citingTexts, gradeCitation, isAbstention } from "./citation-status.js";
 import type { ClaimConcern } from "./claim-concern.js";
 
 /** How a cited location was graded (see the module comment). */
-export type CitationStatus = "supported" | "seen" | "unseen" | "invalid";
+export type CitationStatus = "supported" | "seen" | "unseen" | "invalid" | "unchecked";
+
+/**
+ * Most distinct paths (as the answer writes them) looked up in the repository per answer. Each
+ * lookup reads the file (up to 16 MiB) and, for a path not found, scans the file list; a hostile
+ * answer citing thousands of paths would keep `ask`, or a `codecite serve` turn, reading for
+ * minutes. Real answers cite a handful of files.
+ */
+export const MAX_GRADED_PATHS = 32;
+
+/** Most citations graded per answer (each reads its citing sentence against its lines). */
+export const MAX_GRADED_CITATIONS = 200;
 
 /** How well a whole answer is grounded (see the module comment). */
 export type Grounding = "ok" | "partial" | "failed" | "none";
@@ -152,10 +166,16 @@ export function extractCitations(answer: string): CitedLocation[] {
   return out;
 }
 
-/** The shown lines of `[start, end]` in `seen` for `path`, in order. */
+/**
+ * The shown lines of `[start, end]` in `seen` for `path`, in order. A range longer than the
+ * shown lines of the file walks those instead (a cited `a.py:1-999999999999999` ends at once).
+ */
 function shownLines(seen: SeenLines, path: string, start: number, end: number): string[] {
   const lines = seen.get(path);
   if (!lines) return [];
+  if (end - start + 1 > lines.size) {
+    return [...lines].filter(([n]) => n >= start && n <= end).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  }
   const out: string[] = [];
   for (let n = start; n <= end; n++) {
     const t = lines.get(n);
@@ -165,7 +185,9 @@ function shownLines(seen: SeenLines, path: string, start: number, end: number): 
 }
 
 /**
- * Extracts the answer's citations and grades each (see the module comment).
+ * Extracts the answer's citations and grades each (see the module comment); past
+ * {@link MAX_GRADED_PATHS} distinct looked-up paths or {@link MAX_GRADED_CITATIONS} citations,
+ * the others are `unchecked`.
  * @param seen the lines shown to the model in the session.
  * @param locate looks a cited path up in the repository; without it, a path the model was
  *   not shown is `unseen` when it was shown other lines of it, else `invalid`.
@@ -173,14 +195,25 @@ function shownLines(seen: SeenLines, path: string, start: number, end: number): 
  */
 export async function gradeCitations(answer: string, seen: SeenLines, locate?: LocateFile): Promise<Citation[]> {
   const cited = extractCitations(answer);
+  const citing = citingTexts(answer, cited);
   const lookups = new Map<string, Promise<LocatedFile>>();
   const out: Citation[] = [];
   for (const c of cited) {
     const base = { line: c.line, end_line: c.end_line };
     let path = c.path;
+    if (out.length >= MAX_GRADED_CITATIONS) {
+      const reason = `not checked: the answer cites more than ${MAX_GRADED_CITATIONS} locations; only the first ${MAX_GRADED_CITATIONS} are checked`;
+      out.push({ path, ...base, status: "unchecked", verified: false, reason });
+      continue;
+    }
     let lineCount: number | undefined;
     if (locate) {
       let p = lookups.get(c.path);
+      if (!p && lookups.size >= MAX_GRADED_PATHS) {
+        const reason = `not checked: the answer cites more than ${MAX_GRADED_PATHS} files; only the first ${MAX_GRADED_PATHS} are checked`;
+        out.push({ path, ...base, status: "unchecked", verified: false, reason });
+        continue;
+      }
       if (!p) lookups.set(c.path, (p = locate(c.path)));
       const found = await p;
       if (!found.ok) {
@@ -204,7 +237,7 @@ export async function gradeCitations(answer: string, seen: SeenLines, locate?: L
       out.push({ path, ...base, status: "unseen", verified: false, ...resolved, reason });
       continue;
     }
-    const grade = gradeCitation(citingText(answer, c.index, cited), lines, path);
+    const grade = gradeCitation(citing(c.index), lines, path);
     const concern = grade.concern !== undefined ? { concern: grade.concern } : {};
     out.push({ path, ...base, status: grade.names ? "supported" : "seen", verified: true, ...resolved, ...concern });
   }

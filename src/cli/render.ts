@@ -97,6 +97,7 @@ const STATUS_SIGNS = {
   seen: { sign: "~", words: "seen: shown to the model, but the sentence names nothing in these lines" },
   unseen: { sign: "?", words: "unseen: never shown to the model" },
   invalid: { sign: "✗", words: "invalid" },
+  unchecked: { sign: "-", words: "unchecked" },
 } as const;
 
 type Status = keyof typeof STATUS_SIGNS;
@@ -120,13 +121,13 @@ function statusOf(x: RenderedCitation): Status {
 
 /**
  * The citations block of `ask`: a heading with how many are verified (supported or seen), one
- * line per citation with its status sign (`✓` supported, `~` seen, `?` unseen, `✗` invalid)
- * and, for the last three, why (for a supported one with a `concern`, what to check); then a one-line summary (`3 supported · 1 seen · 1 invalid`).
+ * line per citation with its status sign (`✓` supported, `~` seen, `?` unseen, `✗` invalid,
+ * `-` unchecked: past the grounding check's limits) and, for the last four, why (for a supported one with a `concern`, what to check); then a one-line summary (`3 supported · 1 seen · 1 invalid`).
  * Locations are shown as seen from the current directory.
  */
 export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: Colors, view: RootView = SAME_DIR_VIEW): string {
   if (citations.length === 0) return `${c.bold("Citations:")} none\n`;
-  const counts: Record<Status, number> = { supported: 0, seen: 0, unseen: 0, invalid: 0 };
+  const counts: Record<Status, number> = { supported: 0, seen: 0, unseen: 0, invalid: 0, unchecked: 0 };
   const verified = citations.filter((x) => x.verified).length;
   const lines = [`${c.bold("Citations:")} ${verified} of ${citations.length} verified`];
   for (const x of citations) {
@@ -143,7 +144,7 @@ export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: C
     else if (status === "seen") lines.push(`  ${c.yellow(sign)} ${where}${from}  ${c.yellow(words)}`);
     else {
       const why = x.reason !== undefined ? `: ${visibleText(x.reason)}` : "";
-      lines.push(`  ${c.red(sign)} ${where}${from}  ${c.red(status === "invalid" ? `${words}${why}` : words)}`);
+      lines.push(`  ${c.red(sign)} ${where}${from}  ${c.red(status === "invalid" || status === "unchecked" ? `${words}${why}` : words)}`);
     }
   }
   const summary = (Object.keys(counts) as Status[]).filter((k) => counts[k] > 0).map((k) => `${counts[k]} ${k}`);
