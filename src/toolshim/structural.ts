@@ -103,6 +103,15 @@ function tagPrefix(text: string, lt: number, tag: string, limit: number): string
 
 const localName = (tag: string): string => tag.toLowerCase().replace(/^.*:/, "");
 
+/**
+ * A parameter that declares its value is not a string (`string="false"`, DeepSeek V3.2's DSML
+ * and Doubao-Seed: sglang `deepseekv32_detector`) holds JSON; text that is not JSON stays text.
+ */
+function declaredJson(text: string): unknown {
+  const v = parseJsonTolerant(text.trim());
+  return v === undefined ? text : v;
+}
+
 function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> | undefined {
   if (el.children.length === 0) {
     const body = el.text.trim();
@@ -119,7 +128,7 @@ function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> |
     for (const c of named) {
       const key = c.attrs["name"]!;
       if (key in out) return undefined;
-      out[key] = c.children.length > 0 ? elementsToObject(c.children) : c.text;
+      out[key] = c.children.length > 0 ? elementsToObject(c.children) : c.attrs["string"] === "false" ? declaredJson(c.text) : c.text;
     }
     return out;
   }

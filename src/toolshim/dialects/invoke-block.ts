@@ -29,23 +29,37 @@ export interface InvokeTags {
   prefix: string;
   /** Whether the prefix is optional on opening tags (closers always accept it or not). */
   optionalPrefix?: boolean;
+  /**
+   * Whether the prefix is optional on the tags inside the block (`invoke`, `parameter`) while
+   * the block opener must carry it (DeepSeek-V4 wrappers with plain inner tags).
+   */
+  optionalInnerPrefix?: boolean;
+  /** Regex source of the block names; default `function_calls`. */
+  blocks?: string;
+  /** Regex source of the call tag name; default `invoke`. */
+  invokeTag?: string;
 }
 
-type InvokeRead =
+/** One call element read: its call (none when it has no name), or `ok: false` when the text cuts it. */
+export type InvokeRead =
   | { ok: true; call?: RawCall; end: number }
   | { ok: false; end: number };
 
 function regexps(tags: InvokeTags) {
   const p = tags.prefix === "" ? "" : tags.optionalPrefix ? `(?:${tags.prefix})?` : tags.prefix;
   const c = tags.prefix === "" ? "" : `(?:${tags.prefix})?`;
+  // Inner opening tags: the prefix as on the block opener, or optional.
+  const q = tags.optionalInnerPrefix ? c : p;
+  const blocks = `(?:${tags.blocks ?? "function_calls"})`;
+  const inv = tags.invokeTag ?? "invoke";
   return {
-    open: new RegExp(`<${p}function_calls\\s*>`, "g"),
-    close: new RegExp(`</${c}function_calls\\s*>`, "g"),
-    invoke: new RegExp(`<${p}invoke\\b([^<>]*)>`, "y"),
-    invokeClose: new RegExp(`</${c}invoke\\s*>`, "y"),
-    param: new RegExp(`<${p}parameter\\b([^<>]*)>`, "y"),
+    open: new RegExp(`<${p}${blocks}\\s*>`, "g"),
+    close: new RegExp(`</${c}${blocks}\\s*>`, "g"),
+    invoke: new RegExp(`<${q}${inv}\\b([^<>]*)>`, "y"),
+    invokeClose: new RegExp(`</${c}${inv}\\s*>`, "y"),
+    param: new RegExp(`<${q}parameter\\b([^<>]*)>`, "y"),
     paramClose: new RegExp(`</${c}parameter\\s*>`, "g"),
-    anyTag: new RegExp(`<${p}parameter\\b|</${c}invoke\\s*>|<${p}invoke\\b`, "g"),
+    anyTag: new RegExp(`<${q}parameter\\b|</${c}${inv}\\s*>|<${q}${inv}\\b`, "g"),
   };
 }
 
@@ -124,6 +138,17 @@ function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead
     }
   }
   return { ok: true, end: j, ...(name ? { call: { name, arguments: params, untyped: true } } : {}) };
+}
+
+/**
+ * Read the one call element spelled with `tags` (`<invoke name="…">…</invoke>`, or the tag
+ * `tags.invokeTag`) that starts at `i`, outside any block, with the rules above; `limit` is
+ * where the enclosing wrapper ends.
+ * @returns undefined when no call tag starts at `i`.
+ */
+export function readInvokeElement(text: string, i: number, limit: number, tags: InvokeTags): InvokeRead | undefined {
+  const re = regexps(tags);
+  return sticky(re.invoke, text, i) ? readInvoke(text, i, limit, re) : undefined;
 }
 
 /**

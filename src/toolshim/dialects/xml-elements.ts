@@ -9,6 +9,12 @@
  * either child elements (whitespace between them is ignored) or raw text up to the closer (no
  * entities; a `<![CDATA[…]]>` body is unwrapped). Leaf values stay strings: the pipeline types
  * them by the tool schema (`RawCall.untyped`).
+ *
+ * Dropped closers: an opening tag of the element's own name or of an enclosing element's name
+ * ends the element where it stands, as HTML's optional end tags do for `<li>` and `<p>`
+ * (WHATWG HTML, "Optional tags"): `<invoke name="a"><parameter name="k">v<invoke name="b">…`
+ * reads `k` = `v` and closes the first invoke before the second (models drop `</parameter>` and
+ * `</invoke>`; OpenHands software-agent-sdk pull #4845 reads DeepSeek-V4 replies so).
  */
 import { isPlainObject } from "../json.js";
 import type { JsonSchema } from "../../llm/types.js";
@@ -36,7 +42,7 @@ const MAX_DEPTH = 16;
  * @param prefix text every tag starts with (`"]<]minimax[>["`), or `""`.
  * @param limit where the enclosing block ends; nothing past it is read.
  */
-export function readElement(text: string, at: number, prefix = "", limit = text.length, depth = 0): ElementRead {
+export function readElement(text: string, at: number, prefix = "", limit = text.length, depth = 0, enclosing: readonly string[] = []): ElementRead {
   const head = new RegExp(`${escapeRegExp(prefix)}<([A-Za-z_][\\w.:-]*)((?:\\s[^<>]*?)?)(/?)>`, "y");
   head.lastIndex = at;
   const h = head.exec(text);
@@ -50,6 +56,9 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
   if (h[3] === "/") return { ok: true, element: { tag, attrs, children: [], text: "", start: at, end: bodyStart } };
   if (depth >= MAX_DEPTH) return { ok: false, reason: "invalid", end: bodyStart };
   const closer = `${prefix}</${tag}>`;
+  // An opener of this element's name or of an enclosing one ends it (dropped closer).
+  const names = [tag, ...enclosing];
+  const ender = new RegExp(`${escapeRegExp(prefix)}<(?:${names.map(escapeRegExp).join("|")})[\\s/>]`, "g");
   const child = new RegExp(`\\s*${escapeRegExp(prefix)}<[A-Za-z_]`, "y");
   child.lastIndex = bodyStart;
   if (child.exec(text) && child.lastIndex <= limit) {
@@ -59,7 +68,9 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
       while (i < limit && /\s/.test(text[i]!)) i++;
       if (i >= limit) return { ok: false, reason: limit >= text.length ? "truncated" : "invalid", end: limit };
       if (text.startsWith(closer, i)) return { ok: true, element: { tag, attrs, children, text: "", start: at, end: i + closer.length } };
-      const r = readElement(text, i, prefix, limit, depth + 1);
+      ender.lastIndex = i;
+      if (children.length > 0 && ender.exec(text)?.index === i) return { ok: true, element: { tag, attrs, children, text: "", start: at, end: i } };
+      const r = readElement(text, i, prefix, limit, depth + 1, names);
       if (!r.ok) return r;
       children.push(r.element);
       i = r.element.end;
@@ -67,14 +78,18 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
   }
   // Searched within the limit only (a bounded block costs its own length, not the rest of the text).
   const within = limit >= text.length ? text.indexOf(closer, bodyStart) : text.slice(bodyStart, limit).indexOf(closer);
-  const close = within < 0 ? -1 : limit >= text.length ? within : bodyStart + within;
-  if (close < 0 || close + closer.length > limit) {
+  let close = within < 0 ? -1 : limit >= text.length ? within : bodyStart + within;
+  ender.lastIndex = bodyStart;
+  const early = ender.exec(text);
+  const implicit = early !== null && early.index < (close < 0 ? limit : close) && early.index < limit;
+  if (implicit) close = early.index;
+  if (close < 0 || (!implicit && close + closer.length > limit)) {
     return { ok: false, reason: close < 0 && limit >= text.length ? "truncated" : "invalid", end: limit };
   }
   let body = text.slice(bodyStart, close);
   const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(body);
   body = cdata ? cdata[1]! : cleanXmlValue(body);
-  return { ok: true, element: { tag, attrs, children: [], text: body, start: at, end: close + closer.length } };
+  return { ok: true, element: { tag, attrs, children: [], text: body, start: at, end: implicit ? close : close + closer.length } };
 }
 
 function typeOf(schema: JsonSchema | undefined): string | undefined {

@@ -38,6 +38,31 @@ describe("deepseek_v32_dsml", () => {
     expect(r.content).toBe("Ok.");
   });
 
+  it("reads DeepSeek-V4's tool_calls block, with plain inner tags and dropped closers", () => {
+    const r = run(
+      deepseekV32Dsml,
+      'Checking.\n<｜DSML｜tool_calls>\n<invoke name="read">\n<parameter name="path" string="true">a.ts\n<parameter name="n" string="false">3\n<invoke name="wc">\n<parameter name="cmd" string="true">wc -l a.ts</parameter>\n</invoke>\n</｜DSML｜tool_calls>',
+    );
+    expect(r.calls).toEqual([
+      { name: "read", arguments: { path: "a.ts", n: 3 }, untyped: true },
+      { name: "wc", arguments: { cmd: "wc -l a.ts" }, untyped: true },
+    ]);
+    expect(r.content).toBe("Checking.");
+  });
+
+  it("accepts the doubled and U+2016 bars that leak from DeepSeek replies", () => {
+    for (const bar of ["｜｜", "‖", "||"]) {
+      const d = `${bar}DSML${bar}`;
+      const r = run(deepseekV32Dsml, `<${d}tool_calls>\n<${d}invoke name="f">\n<${d}parameter name="q" string="true">x</${d}parameter>\n</${d}invoke>\n</${d}tool_calls>`);
+      expect(r.calls, bar).toEqual([{ name: "f", arguments: { q: "x" }, untyped: true }]);
+      expect(r.content, bar).toBe("");
+    }
+  });
+
+  it("needs the prefix on the block opener: a plain <tool_calls> block is not DSML", () => {
+    expect(deepseekV32Dsml.detect('<tool_calls>\n<invoke name="f"></invoke>\n</tool_calls>')).toBe(false);
+  });
+
   it("ignores the tokens quoted in inline code and text without them", () => {
     expect(run(deepseekV32Dsml, `DeepSeek V3.2 opens calls with \`<${D}function_calls>\` tags.`).match).toBeNull();
     expect(deepseekV32Dsml.detect('<function_calls><invoke name="x"></invoke></function_calls>')).toBe(false);
