@@ -10,6 +10,7 @@
  * - {@link selfTest} loads every registered grammar and parses its sample, so that an upgrade of
  *   the runtime or a grammar cannot silently break a language (used by `codecite doctor` and a test).
  */
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Language, Parser, Query, type Tree } from "web-tree-sitter";
 import type { FileFacts, LanguageSpec, SymbolDef } from "./lang/language.js";
@@ -44,12 +45,19 @@ function grammarPath(wasm: string): string {
 
 /**
  * The grammar of a language, loaded once. A failed load is not cached, so a later call retries.
+ * The `.wasm` is read here and its bytes given to `Language.load`: given a path, web-tree-sitter
+ * 0.25 reads it after a dynamic `import("fs/promises")` (tree-sitter.cjs `Language.load`), which
+ * in the command line's CommonJS query bundles starts Node's ES module loader (eight of Node's
+ * own modules compiled, without their embedded code cache once main.cjs has set its V8 flag)
+ * only to read one file.
  * @throws Error when the `.wasm` is missing or its ABI is not supported by the runtime.
  */
 async function loadGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<Language> {
   let pending = grammars.get(lang.wasm);
   if (pending === undefined) {
-    pending = initTreeSitter().then(() => Language.load(grammarPath(lang.wasm)));
+    const bytes = Promise.resolve().then(() => readFile(grammarPath(lang.wasm)));
+    bytes.catch(() => undefined); // awaited below, after the runtime's start; its rejection is the load's
+    pending = initTreeSitter().then(async () => Language.load(await bytes));
     grammars.set(lang.wasm, pending);
     pending.catch(() => grammars.delete(lang.wasm));
   }
