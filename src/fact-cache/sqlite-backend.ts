@@ -147,9 +147,14 @@ export class SqliteBackend implements FactBackend {
     this.file = file;
     const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 5000, ...(addon !== undefined ? { nativeBinding: addon } : {}) });
     try {
-      // journal_mode=WAL is persistent in the file; setting it again is a no-op.
+      // journal_mode=WAL is persistent in the file; setting it again is a no-op. On a new file it is
+      // a write (the header, through a rollback journal), as is the layout below: both run with
+      // synchronous=OFF, which makes SQLite skip its fsync calls (six of them when a first query
+      // creates the file: journal, folder, database, WAL), https://sqlite.org/pragma.html#pragma_synchronous.
+      // A crash meanwhile can leave a damaged file, which FactStore discards and rebuilds like any
+      // corrupt cache; the facts are written with synchronous=NORMAL.
+      db.pragma("synchronous = OFF");
       db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
       const layoutOf = () => db.pragma("user_version", { simple: true }) as number;
       if (layoutOf() !== SQLITE_LAYOUT) {
         // Checked again under the write lock: another process may have just created the tables.
@@ -178,6 +183,7 @@ export class SqliteBackend implements FactBackend {
           }
         }).immediate();
       }
+      db.pragma("synchronous = NORMAL");
       this.#get = db.prepare<[string], RawRow>("SELECT * FROM facts WHERE path = ?");
       this.#getBase = db.prepare<[string], RawRow>(
         "SELECT path, size, mtime_ms, ctime_ms, ino, hash, checked_ms, version, value, NULL AS detail FROM facts WHERE path = ?",
