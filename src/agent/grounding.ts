@@ -10,7 +10,7 @@
  * - `unseen`: the file and lines exist in the repository but were never shown to the model;
  * - `invalid`: no such file inside the root, a line past its end, or a denied/outside path;
  * - `unchecked`: not graded, because the answer cites more than {@link MAX_GRADED_PATHS} distinct
- *   paths (this one is not among the first so many) or more than {@link MAX_GRADED_CITATIONS}
+ *   paths the model was not shown (this one is not among the first so many) or more than {@link MAX_GRADED_CITATIONS}
  *   locations (this one comes after them); `reason` says which.
  * A range counts as shown when at least one of its lines was; the check then uses those lines.
  * A path that is not a repository path but the end of exactly one (`sessions.py` for
@@ -40,7 +40,8 @@ import type { ClaimConcern } from "./claim-concern.js";
 export type CitationStatus = "supported" | "seen" | "unseen" | "invalid" | "unchecked";
 
 /**
- * Most distinct paths (as the answer writes them) looked up in the repository per answer. Each
+ * Most distinct paths (as the answer writes them) that were not shown to the model looked up in
+ * the repository per answer (paths shown in the session are always graded). Each
  * lookup reads the file (up to 16 MiB) and, for a path not found, scans the file list; a hostile
  * answer citing thousands of paths would keep `ask`, or a `codecite serve` turn, reading for
  * minutes. Real answers cite a handful of files.
@@ -186,8 +187,8 @@ function shownLines(seen: SeenLines, path: string, start: number, end: number): 
 
 /**
  * Extracts the answer's citations and grades each (see the module comment); past
- * {@link MAX_GRADED_PATHS} distinct looked-up paths or {@link MAX_GRADED_CITATIONS} citations,
- * the others are `unchecked`.
+ * {@link MAX_GRADED_PATHS} distinct looked-up paths not shown in the session, or
+ * {@link MAX_GRADED_CITATIONS} citations, the others are `unchecked`.
  * @param seen the lines shown to the model in the session.
  * @param locate looks a cited path up in the repository; without it, a path the model was
  *   not shown is `unseen` when it was shown other lines of it, else `invalid`.
@@ -197,6 +198,7 @@ export async function gradeCitations(answer: string, seen: SeenLines, locate?: L
   const cited = extractCitations(answer);
   const citing = citingTexts(answer, cited);
   const lookups = new Map<string, Promise<LocatedFile>>();
+  let unshownLookups = 0;
   const out: Citation[] = [];
   for (const c of cited) {
     const base = { line: c.line, end_line: c.end_line };
@@ -209,12 +211,17 @@ export async function gradeCitations(answer: string, seen: SeenLines, locate?: L
     let lineCount: number | undefined;
     if (locate) {
       let p = lookups.get(c.path);
-      if (!p && lookups.size >= MAX_GRADED_PATHS) {
-        const reason = `not checked: the answer cites more than ${MAX_GRADED_PATHS} files; only the first ${MAX_GRADED_PATHS} are checked`;
+      // A path shown to the model is always graded: their number is bounded by the session's
+      // evidence, not by what the answer writes.
+      if (!p && !seen.has(c.path) && unshownLookups >= MAX_GRADED_PATHS) {
+        const reason = `not checked: the answer cites more than ${MAX_GRADED_PATHS} files it was not shown; only the first ${MAX_GRADED_PATHS} are checked`;
         out.push({ path, ...base, status: "unchecked", verified: false, reason });
         continue;
       }
-      if (!p) lookups.set(c.path, (p = locate(c.path)));
+      if (!p) {
+        if (!seen.has(c.path)) unshownLookups++;
+        lookups.set(c.path, (p = locate(c.path)));
+      }
       const found = await p;
       if (!found.ok) {
         out.push({ path, ...base, status: "invalid", verified: false, reason: found.reason, ...(found.candidates ? { candidates: found.candidates } : {}) });

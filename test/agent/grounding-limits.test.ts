@@ -22,7 +22,7 @@ describe("grading an answer that cites thousands of locations", () => {
     expect(new Set(rest.map((c) => c.status))).toEqual(new Set(["unchecked"]));
     expect(rest.every((c) => !c.verified)).toBe(true);
     expect(rest[0]).toMatchObject({ path: `src/m${MAX_GRADED_PATHS}/x.py`, line: 1 });
-    expect(rest[0]!.reason).toBe(`not checked: the answer cites more than ${MAX_GRADED_PATHS} files; only the first ${MAX_GRADED_PATHS} are checked`);
+    expect(rest[0]!.reason).toBe(`not checked: the answer cites more than ${MAX_GRADED_PATHS} files it was not shown; only the first ${MAX_GRADED_PATHS} are checked`);
   });
 
   it("a path cited again after the path limit is still graded (its lookup is kept)", async () => {
@@ -32,6 +32,28 @@ describe("grading an answer that cites thousands of locations", () => {
     const got = await gradeCitations(`${many}\n- \`f0\` is defined at src/m0/x.py:2`, seen, locate);
     expect(got.at(-1)).toMatchObject({ path: "src/m0/x.py", line: 2, status: "supported" });
     expect(got.at(-2)!.status).toBe("unchecked");
+  });
+
+  it("paths shown to the model are graded past the path limit; only paths never shown count toward it", async () => {
+    const looked: string[] = [];
+    const locate = (p: string): Promise<LocatedFile> => {
+      looked.push(p);
+      return Promise.resolve({ ok: true, path: p, lines: 10 });
+    };
+    // An answer about a wide change may cite more than the limit of files, all of them shown.
+    const shown = MAX_GRADED_PATHS + 8;
+    const seen: SeenLines = new Map(Array.from({ length: shown }, (_, i) => [`src/s${i}.py`, new Map([[3, `def g${i}(): pass`]])]));
+    const cites = Array.from({ length: shown }, (_, i) => `- \`g${i}\` is defined at src/s${i}.py:3`);
+    const unshown = Array.from({ length: MAX_GRADED_PATHS + 2 }, (_, i) => `- src/u${i}.py:1`);
+    const got = await gradeCitations([...cites, ...unshown].join("\n"), seen, locate);
+    expect(got.slice(0, shown).map((c) => c.status)).toEqual(Array.from({ length: shown }, () => "supported"));
+    const rest = got.slice(shown);
+    expect(rest.slice(0, MAX_GRADED_PATHS).map((c) => c.status)).toEqual(Array.from({ length: MAX_GRADED_PATHS }, () => "unseen"));
+    expect(rest.slice(MAX_GRADED_PATHS).map((c) => [c.path, c.status])).toEqual([
+      [`src/u${MAX_GRADED_PATHS}.py`, "unchecked"],
+      [`src/u${MAX_GRADED_PATHS + 1}.py`, "unchecked"],
+    ]);
+    expect(looked).toHaveLength(shown + MAX_GRADED_PATHS);
   });
 
   it(`reads the sentences of at most ${MAX_GRADED_CITATIONS} citations of shown lines; 20,000 citations end`, async () => {
