@@ -287,7 +287,8 @@ function joinThinking(parts: readonly (string | undefined)[]): string | undefine
 
 /**
  * A call that ends the last closed reasoning block, with nothing but whitespace after it and
- * nothing after the closer: the model wrote its call and closed the reasoning. It is run (the
+ * nothing after the closer but an announcement of the call (`announcesCall`): the model wrote its
+ * call and closed the reasoning. It is run unless the reasoning introduces it as an example (the
  * rule is documented in `docs/dialects.md`, "Calls just before the reasoning closer").
  * @returns the block without the call markup and the calls, or `undefined` when the block does not
  *   end with readable call markup.
@@ -311,6 +312,16 @@ function trailingReasoningCall(
   return { rest: block.slice(0, start), hits: tail.chosen };
 }
 
+/**
+ * Whether the visible text after the reasoning only announces a call: one short paragraph that
+ * ends with a colon ("Let me create the file:") and holds no call markup of its own.
+ */
+function announcesCall(after: string, tools: readonly OfferedTool[], dialects: readonly Dialect[]): boolean {
+  const t = after.trim();
+  if (t.length > 200 || /\n\s*\n/.test(t) || !t.endsWith(":")) return false;
+  return runDialects(t, tools, undefined, dialects).chosen.length === 0 && scanInlineCalls(t, tools).groups.length === 0;
+}
+
 function deterministic(
   turn: AssistantTurn,
   tools: readonly OfferedTool[],
@@ -330,12 +341,17 @@ function deterministic(
   if (turn.thinking !== undefined && turn.thinking.trim() !== "") thinking.push(inReasoning(turn.thinking));
   const split = splitReasoning(turn.content ?? "");
   const closed = [...split.closed];
-  if (closed.length > 0 && split.unclosed === undefined && split.content.trim() === "" && !(turn.tool_calls && turn.tool_calls.length > 0)) {
+  if (
+    closed.length > 0 &&
+    split.unclosed === undefined &&
+    (split.content.trim() === "" || announcesCall(split.content, tools, dialects)) &&
+    !(turn.tool_calls && turn.tool_calls.length > 0)
+  ) {
     const tail = trailingReasoningCall(closed[closed.length - 1]!, tools, dialects);
-    if (tail && !tail.hits.every((h) => h.dialect.callsInReasoning === true)) {
+    if (tail && !introducedAsExample(closed[closed.length - 1]!, tail.rest.length) && !tail.hits.every((h) => h.dialect.callsInReasoning === true)) {
       closed[closed.length - 1] = tail.rest;
       for (const hit of tail.hits) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
-      out.note("reasoning", "a call written at the end of the reasoning, with nothing after the closer, was run");
+      out.note("reasoning", split.content.trim() === "" ? "a call written at the end of the reasoning, with nothing after the closer, was run" : "a call written at the end of the reasoning, followed only by text announcing it, was run");
     }
   }
   for (const block of closed) thinking.push(inReasoning(block));
