@@ -15,7 +15,7 @@
  *   with a codecite definition; tags inside function bodies (locals, lambdas, anonymous classes),
  *   which codecite never reports, and ctags' made-up names of anonymous namespaces and enums
  *   (`__anon…`) are counted apart.
- * With `--adjudicated <file>` (lines `ours|truth <path>:<line> <name> — reason`), listed
+ * With `--adjudicated <file>` (lines `ours|truth <path>:<line> <name> — reason`; a name may hold spaces), listed
  * differences are taken as settled by reading the code: an `ours` line is a codecite definition
  * ctags misses (counts as agreeing), a `truth` line a ctags tag that is no definition (left out).
  */
@@ -64,6 +64,16 @@ function isLocal(t: Tag, functions: ReadonlySet<string>): boolean {
  */
 const isAnonymous = (t: Tag): boolean => /^__anon[0-9a-f]+$/.test(t.name);
 
+/**
+ * A ctags tag whose name does not occur on its line: universal-ctags 5.9.0's Kotlin parser names a
+ * function written with backquotes (`` fun `can resolve`() ``) with bytes of uninitialized memory
+ * (`J@W`, `VW`, different on every run). No name to compare; counted apart.
+ */
+function isGarbled(t: Tag, linesOf: (file: string) => readonly string[]): boolean {
+  const line = linesOf(t.path)[t.line - 1] ?? "";
+  return !line.includes(t.name.replace(/^operator/, "").split(".").pop() ?? t.name);
+}
+
 /** `path\0qualified::name` of every function and method tag (scopes joined with `::`). */
 function functionNames(tags: readonly Tag[]): Set<string> {
   const out = new Set<string>();
@@ -87,6 +97,8 @@ export interface DefinitionAgreement {
   local: number;
   /** ctags tags left out as anonymous ({@link isAnonymous}). */
   anonymous: number;
+  /** ctags tags left out as garbled: the name does not occur on the tag's line ({@link isGarbled}). */
+  garbled: number;
   onlyOurs: string[];
   onlyTruth: string[];
 }
@@ -104,8 +116,10 @@ function ctagsTags(root: string, files: readonly string[], ctagsLanguage: string
   for (const line of r.stdout.split("\n")) {
     if (line.trim() === "") continue;
     const t = JSON.parse(line) as Tag & { _type: string };
-    // `operator ==` (ctags) is `operator==` (codecite).
-    if (t._type === "tag") out.push({ name: t.name.trim().replace(/^operator\s+/, "operator"), path: t.path, line: t.line, kind: t.kind, ...(t.scope !== undefined ? { scope: t.scope } : {}), ...(t.scopeKind !== undefined ? { scopeKind: t.scopeKind } : {}) });
+    // `operator ==` (ctags) is `operator==` (codecite); a C# explicit interface implementation
+    // (`IEnumerable.GetEnumerator`, `System.IDisposable.Dispose`) is named by its member, as codecite names it.
+    const name = t.name.trim().replace(/^operator\s+/, "operator");
+    if (t._type === "tag") out.push({ name: ctagsLanguage === "C#" && /^[\w.<>, ]+\.\w+$/.test(name) && ["method", "property", "event"].includes(t.kind) ? (name.split(".").pop() as string) : name, path: t.path, line: t.line, kind: t.kind, ...(t.scope !== undefined ? { scope: t.scope } : {}), ...(t.scopeKind !== undefined ? { scopeKind: t.scopeKind } : {}) });
   }
   return out;
 }
@@ -115,7 +129,7 @@ function readAdjudicated(file: string | undefined): { ours: Set<string>; truth: 
   const out = { ours: new Set<string>(), truth: new Set<string>() };
   if (file === undefined) return out;
   for (const line of readFileSync(file, "utf8").split("\n")) {
-    const m = /^(ours|truth)\s+(\S+:\d+\s+\S+)/.exec(line);
+    const m = /^(ours|truth)\s+(\S+:\d+\s+.+?)\s+—/.exec(line);
     if (m !== null) out[m[1] as "ours" | "truth"].add(m[2] as string);
   }
   return out;
@@ -134,7 +148,7 @@ export async function compareDefinitions(root: string, language: string, opts: {
     const key = `${t.path}\0${t.name}`;
     byFileName.set(key, [...(byFileName.get(key) ?? []), t]);
   }
-  const result: DefinitionAgreement = { root, language, files: files.length, ours: 0, oursAgree: 0, truth: 0, truthFound: 0, local: 0, anonymous: 0, onlyOurs: [], onlyTruth: [] };
+  const result: DefinitionAgreement = { root, language, files: files.length, ours: 0, oursAgree: 0, truth: 0, truthFound: 0, local: 0, anonymous: 0, garbled: 0, onlyOurs: [], onlyTruth: [] };
   const covered = new Set<Tag>();
   for (const f of files) {
     const lang = languageFor(f);
@@ -150,6 +164,8 @@ export async function compareDefinitions(root: string, language: string, opts: {
     }
   }
   const functions = functionNames(tags);
+  const lines = new Map<string, string[]>();
+  const linesOf = (f: string): string[] => lines.get(f) ?? (lines.set(f, project.read(f).split("\n")).get(f) as string[]);
   for (const t of tags) {
     if (!spec.kinds.includes(t.kind)) continue;
     if (isLocal(t, functions)) {
@@ -158,6 +174,10 @@ export async function compareDefinitions(root: string, language: string, opts: {
     }
     if (isAnonymous(t)) {
       result.anonymous++;
+      continue;
+    }
+    if (isGarbled(t, linesOf)) {
+      result.garbled++;
       continue;
     }
     if (settled.truth.has(`${t.path}:${t.line} ${t.name}`)) continue;
@@ -171,7 +191,7 @@ export async function compareDefinitions(root: string, language: string, opts: {
 const ratio = (a: number, b: number): string => (b === 0 ? "n/a" : (a / b).toFixed(4));
 
 export function summarizeDefinitions(a: DefinitionAgreement): string {
-  return `${a.root} [${a.language}]: ${a.files} files; precision ${ratio(a.oursAgree, a.ours)} (${a.oursAgree}/${a.ours}); recall ${ratio(a.truthFound, a.truth)} (${a.truthFound}/${a.truth}; ${a.local} local and ${a.anonymous} anonymous ctags tags left out)`;
+  return `${a.root} [${a.language}]: ${a.files} files; precision ${ratio(a.oursAgree, a.ours)} (${a.oursAgree}/${a.ours}); recall ${ratio(a.truthFound, a.truth)} (${a.truthFound}/${a.truth}; ${a.local} local, ${a.anonymous} anonymous and ${a.garbled} garbled ctags tags left out)`;
 }
 
 if (process.argv[1] !== undefined && import.meta.url.endsWith(path.basename(process.argv[1]))) {

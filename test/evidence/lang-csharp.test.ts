@@ -82,6 +82,86 @@ describe("c#: definitions", () => {
     expect(prepared.length).toBe(21);
     expect([11, 12, 13, 14, 15].map((i) => prepared[i]?.trim())).toEqual(["", "1 => TimeSpan.FromMilliseconds(2 * baseDelay.TotalMilliseconds),", "", "", ""]);
   });
+
+  it("declarations inside `#if` / `#elif` / `#else` branches (a file wrapped in `#if`, members and enum members in branches) are found in every branch", async () => {
+    // JamesNK/Newtonsoft.Json 09bb545's Issue3080.cs is wrapped whole in `#if NET8_0_OR_GREATER … #endif`: before, none of its definitions were found.
+    const src = [
+      "#if NET8_0",
+      "using System;",
+      "namespace Tests",
+      "{",
+      "    public class Box",
+      "    {",
+      "#if HAVE_ASYNC",
+      "        public void Open() { }",
+      "#elif HAVE_SYNC",
+      "        public void OpenSync() { }",
+      "#else",
+      "        public int Size { get; set; }",
+      "#endif",
+      "    }",
+      "    public enum Kind",
+      "    {",
+      "        A,",
+      "#if NET8_0",
+      "        B,",
+      "#endif",
+      "    }",
+      "}",
+      "#endif",
+      "",
+    ].join("\n");
+    const facts = await factsOf(csharp, src);
+    expect(facts.symbols).toEqual([
+      { name: "Box", kind: "class", start_line: 5, end_line: 14 },
+      { name: "Open", kind: "method", container: "Box", start_line: 8, end_line: 8 },
+      { name: "OpenSync", kind: "method", container: "Box", start_line: 10, end_line: 10 },
+      { name: "Size", kind: "variable", container: "Box", start_line: 12, end_line: 12 },
+      { name: "Kind", kind: "enum", start_line: 15, end_line: 21 },
+      { name: "A", kind: "constant", container: "Kind", start_line: 17, end_line: 17 },
+      { name: "B", kind: "constant", container: "Kind", start_line: 19, end_line: 19 },
+    ]);
+    expect(facts.imports.map((i) => i.specifier)).toEqual(["System"]);
+  });
+
+  it("an `#if` group inside a declaration or statement (after a line not ending in `;`, `{` or `}`, or whose code starts with `else`) is read as if its first condition held", async () => {
+    // Newtonsoft.Json's JsonWriter.Async.cs (`class JsonWriter` / `#if …` / `: IAsyncDisposable` / `#endif`) and
+    // JsonTextReader.cs (`#if …` / `else if (…) { … }` / `#endif` after an `if` block): the grammar lost the class's members.
+    const src = [
+      "public abstract class Writer",
+      "#if HAVE_ASYNC_DISPOSABLE",
+      "    : IAsyncDisposable",
+      "#endif",
+      "{",
+      "    void Parse(int t)",
+      "    {",
+      "        if (t == 1)",
+      "        {",
+      "            t = 2;",
+      "        }",
+      "#if HAVE_OFFSET",
+      "        else if (t == 3)",
+      "        {",
+      "            t = 4;",
+      "        }",
+      "#endif",
+      "        else",
+      "        {",
+      "            t = 5;",
+      "        }",
+      "    }",
+      "    public void Close() { }",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(csharp, src)).symbols).toEqual([
+      { name: "Writer", kind: "class", start_line: 1, end_line: 24 },
+      { name: "Parse", kind: "method", container: "Writer", start_line: 6, end_line: 22 },
+      { name: "Close", kind: "method", container: "Writer", start_line: 23, end_line: 23 },
+    ]);
+    const prepared = (csharp.prepare as (s: string) => string)(src).split("\n");
+    expect([1, 2, 3, 11, 12, 16].map((i) => prepared[i]?.trim())).toEqual(["", ": IAsyncDisposable", "", "", "else if (t == 3)", ""]);
+  });
 });
 
 describe("c#: using directives", () => {

@@ -6,14 +6,22 @@
  *   `interface`, `enum` → `enum` (members → `constant`), `delegate` → `type`. A `partial` type is
  *   reported at every part. Nested types have their enclosing types as container.
  * - Methods, constructors (named after their type), destructors (`~T`), operators (`operator +`
- *   written `operator+`), local functions are left out → `method`; properties, indexers (`this`)
+ *   written `operator+`) → `method`; local functions and conversion operators (`implicit operator
+ *   T`: no name to ask for, as in C++) are left out; properties, indexers (`this`)
  *   and events → `variable`; `const` fields → `constant`; all with the enclosing types as container.
  * - Range: the whole declaration, from its first attribute or modifier to its end.
  * - Before parsing, a `#if … #else … #endif` group inside a list (switch expression arms,
  *   arguments, initializers: opened after a line ending in `,`, `(` or `:`) is read as if its first
  *   condition held, the other branches blanked (`list-conditionals.ts`): the grammar reads directives
  *   only between declarations and statements, and without this it lost the whole file (App-vNext/Polly's
- *   `RetryHelper.cs`).
+ *   `RetryHelper.cs`). So is a group inside a declaration or a statement: after a code line not
+ *   ending in `;`, `{` or `}` (`class JsonWriter` / `#if X` / `: IAsyncDisposable` / `#endif`), or whose
+ *   first code line continues one (`#if X` / `else if (…) { … }` / `#endif` after an `if` block);
+ *   JamesNK/Newtonsoft.Json's `JsonWriter.Async.cs` and `JsonTextReader.cs` lost their members.
+ * - Declarations inside the branches of `#if` / `#elif` / `#else` between declarations (a file
+ *   wrapped in `#if`, members, enum members) are read in every branch (which branch compiles depends
+ *   on the build's symbols: https://learn.microsoft.com/dotnet/csharp/language-reference/preprocessor-directives);
+ *   before, a file wrapped in one `#if` gave no definitions and no `using` edges (Newtonsoft.Json's tests).
  *
  * Imports (C# language specification §14.5, "Using directives"): one {@link ImportRef} per
  * `using` directive; `specifier` is the name as written (`System.Linq`); `global using` carries the
@@ -71,6 +79,9 @@ const MEMBER_KINDS: Readonly<Record<string, SymbolKind>> = {
 
 const MAX_DEPTH = 128;
 
+/** Conditional-compilation nodes whose branches hold declarations (the grammar nests `#elif`/`#else` in `#if`). */
+const PREPROC_BRANCHES: ReadonlySet<string> = new Set(["preproc_if", "preproc_elif", "preproc_else"]);
+
 /** Extracts C# definitions and `using` directives from a `compilation_unit` (rules in the module comment). */
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
@@ -94,7 +105,7 @@ function extract(root: SyntaxNode): FileFacts {
         const body = node.childForFieldName("body") ?? namedChildren(node).find((c) => c.type === "declaration_list" || c.type === "enum_member_declaration_list");
         if (body === undefined || body === null || name === undefined) continue;
         if (node.type === "enum_declaration") {
-          for (const m of namedChildren(body)) if (m.type === "enum_member_declaration") push(m.childForFieldName("name")?.text, "constant", [...types, name], m);
+          for (const m of enumMembers(body)) push(m.childForFieldName("name")?.text, "constant", [...types, name], m);
         } else {
           walk(body, [...types, name], depth + 1, here);
         }
@@ -122,6 +133,9 @@ function extract(root: SyntaxNode): FileFacts {
         }
         case "declaration_list":
         case "ERROR":
+        case "preproc_if":
+        case "preproc_elif":
+        case "preproc_else":
           walk(node, types, depth + 1, here);
           continue;
         case "field_declaration":
@@ -144,6 +158,12 @@ function extract(root: SyntaxNode): FileFacts {
   };
   walk(root, [], 0, []);
   return { symbols, imports };
+}
+
+/** The members of an enum body, also those inside `#if` / `#elif` / `#else` branches (every branch). */
+function enumMembers(body: SyntaxNode, depth = 0): SyntaxNode[] {
+  if (depth > MAX_DEPTH) return [];
+  return namedChildren(body).flatMap((m) => (m.type === "enum_member_declaration" ? [m] : PREPROC_BRANCHES.has(m.type) ? enumMembers(m, depth + 1) : []));
 }
 
 /** `["A", "B"]` for `namespace A.B` (block or file-scoped). */
@@ -331,7 +351,7 @@ export const csharp: LanguageSpec = {
   wasm: "tree-sitter-c-sharp/tree-sitter-c_sharp.wasm",
   sample: "using System;\n\nnamespace A;\n\npublic class B\n{\n    public int M() => 1;\n}\n",
   extract: (root) => extract(root),
-  prepare: (source) => blankListConditionals(source, "with-else"),
+  prepare: (source) => blankListConditionals(source, "with-else", "inside-code"),
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   importerHints,

@@ -5,6 +5,11 @@
  * `:`, `,` or `(` is read as if its first condition held. Its `#if` and `#endif` lines are blanked
  * and the first branch's text kept; with `"with-else"` the `#elif`/`#else` branches are blanked
  * too (their lines become spaces), with `"without-else"` a group that has them is left alone.
+ * With the trigger `"inside-code"` (C#) a group is also blanked when it opens inside a declaration
+ * or a statement: the last code line before it does not end in `;`, `{` or `}` (`class A` followed
+ * by `#if X` / `: IAsyncDisposable` / `#endif`), or its first code line continues one (starts with
+ * `else`, `:`, `,`, `.`, `&&`, `||`, `?`, `+` or `=>`: `#if X` / `else if (b) { … }` / `#endif`
+ * after an `if` block).
  * Only characters are replaced by spaces: lines and columns stay the file's. A group is looked for
  * up to {@link MAX_GROUP_LINES} lines after its `#if`.
  * Sources of the directive forms: https://gcc.gnu.org/onlinedocs/cpp/Conditional-Syntax.html and
@@ -21,8 +26,17 @@ const blank = (text: string): string => text.replace(/[^\n]/g, " ");
 /** Which groups are blanked: only those without `#elif`/`#else`, or all (the other branches blanked). */
 export type ListConditionals = "without-else" | "with-else";
 
+/** Where a group opens to be blanked: inside a list only, or anywhere inside code (module comment). */
+export type ConditionalTrigger = "list" | "inside-code";
+
+/** A code line (comments stripped) that ends a declaration or statement, or opens or closes a block. */
+const COMPLETE = /[;{}]$/;
+
+/** A first code line that continues the statement or declaration before it. */
+const CONTINUATION = /^(?:else\b|[:,.?+]|&&|\|\||=>)/;
+
 /** The source with the list conditionals of the module comment blanked; the same length and line breaks. */
-export function blankListConditionals(source: string, mode: ListConditionals): string {
+export function blankListConditionals(source: string, mode: ListConditionals, trigger: ConditionalTrigger = "list"): string {
   if (!source.includes("#")) return source;
   const lines = source.split("\n");
   let changed = false;
@@ -30,7 +44,8 @@ export function blankListConditionals(source: string, mode: ListConditionals): s
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     const m = DIRECTIVE.exec(line);
-    if (m !== null && m[1]?.startsWith("if") === true && /[:,(]$/.test(lastCode)) {
+    const opens = m !== null && m[1]?.startsWith("if") === true;
+    if (opens && (/[:,(]$/.test(lastCode) || (trigger === "inside-code" && insideCode(lastCode, lines, i)))) {
       const group = groupOf(lines, i);
       if (group !== undefined && (mode === "with-else" || group.firstElse === undefined)) {
         lines[i] = blank(line);
@@ -43,6 +58,24 @@ export function blankListConditionals(source: string, mode: ListConditionals): s
     if (code !== "" && !code.startsWith("#")) lastCode = code;
   }
   return changed ? lines.join("\n") : source;
+}
+
+/** A line's code: `//` comments are stripped; a line of a block comment (opening, `*`-led or closing it) counts as none. */
+function codeOf(line: string): string {
+  const code = line.replace(/\/\/.*$/, "").trim();
+  return code.startsWith("/*") || code.startsWith("*") || code.endsWith("*/") ? "" : code;
+}
+
+/** Whether the group opened at line `at` lies inside a declaration or statement (module comment); `lastCode` is the code line before it. */
+function insideCode(lastCode: string, lines: readonly string[], at: number): boolean {
+  const last = codeOf(lastCode);
+  if (last !== "" && !COMPLETE.test(last)) return true;
+  for (let i = at + 1; i < lines.length; i++) {
+    const code = codeOf(lines[i] as string);
+    if (code === "") continue;
+    return !code.startsWith("#") && CONTINUATION.test(code);
+  }
+  return false;
 }
 
 /** The lines of the first `#elif`/`#else` (if any) and of the `#endif` of the group opened at `start`. */
