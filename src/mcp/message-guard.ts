@@ -7,7 +7,9 @@
  * Rules (error codes from JSON-RPC 2.0 §5.1):
  * - a line longer than {@link MAX_MESSAGE_BYTES} is discarded as it streams (never buffered
  *   whole) and answered with `-32600` "Invalid Request" (`id: null`, the id cannot be known);
- * - a line that is not JSON is answered with `-32700` "Parse error" (`id: null`);
+ * - a line that is not JSON, or not UTF-8 (JSON exchanged between systems must be UTF-8, RFC 8259
+ *   §8.1; decoding would replace the bad bytes, and an `id` echoed so would not be the one sent),
+ *   is answered with `-32700` "Parse error" (`id: null`);
  * - JSON that is not one JSON-RPC 2.0 message object (`jsonrpc: "2.0"` with a `method`, or a
  *   response with `result`/`error` and an `id`) is answered with `-32600`, echoing its `id` when
  *   it is a string or a number; a batch (an array) too, since MCP carries single messages;
@@ -16,13 +18,26 @@
  *   string or whose `arguments` is present but not an object (MCP schema `CallToolRequest`), is
  *   answered with `-32602` "Invalid params" naming the field and the type received (the SDK
  *   would answer `-32603` "Internal error" with its validator's dump);
+ * - a request whose `id` is not a string or an integer (MCP schema `RequestId`: `1.5`, `1e400`,
+ *   `true`, `null`, an object, an integer past 2^53) is answered with `-32600` (`id: null`);
+ * - a request that the SDK's own schemas refuse (`JSONRPCRequestSchema`: a member other than
+ *   `jsonrpc`/`id`/`method`/`params`, `params._meta` not an object, a `progressToken` that is not
+ *   a string or number; then the schema of its method in `ClientRequestSchema`: `initialize`
+ *   with a numeric `protocolVersion`, `tools/list` with an object `cursor`) is answered with
+ *   `-32600` for the message's own members and `-32602` for its `params`, naming the first
+ *   field at fault; the SDK would drop the first kind without any reply (the client waits for
+ *   ever) and answer the second `-32603` "Internal error" with its validator's dump;
  * - blank lines are skipped; every other line passes through unchanged, and the server keeps
  *   serving after any error.
  */
 import { Transform, type TransformCallback } from "node:stream";
+import { ClientRequestSchema, JSONRPCRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 
 /** Longest accepted message, in bytes (without the newline). */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** Decodes UTF-8, throwing on malformed bytes instead of replacing them. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A JSON-RPC 2.0 error response, serialised as one line. */
 function jsonRpcErrorLine(id: string | number | null, code: number, message: string): string {
@@ -47,11 +62,42 @@ export function checkMessage(line: string): { id: string | number | null; code: 
   if (m.jsonrpc !== "2.0" || (!isRequest && !isResponse)) {
     return { id, code: -32600, message: 'Invalid Request: a JSON-RPC 2.0 message needs "jsonrpc": "2.0" and a "method" (or a "result"/"error" with an "id")' };
   }
-  if (isRequest && id !== null) {
+  if (isRequest && "id" in m) {
+    if (id === null || (typeof id === "number" && !Number.isSafeInteger(id))) {
+      return { id: null, code: -32600, message: `Invalid Request: "id" must be a string or an integer (MCP RequestId), not ${idType(m.id)}` };
+    }
     const bad = badParams(m.method as string, m.params);
     if (bad !== undefined) return { id, code: -32602, message: `Invalid params: ${bad}` };
+    return schemaFault(m, id);
   }
   return undefined;
+}
+
+/** How a refused `id` is described: its JSON type, or for a number, that it is not a safe integer. */
+function idType(v: unknown): string {
+  if (typeof v === "number") return Number.isFinite(v) ? `${v} (a number that is not an integer within ±2^53)` : "a number too large for an integer";
+  return jsonType(v);
+}
+
+/** The schema of a known client request method (`ClientRequestSchema`), or undefined for another method (the SDK answers `-32601`). */
+function methodSchema(method: string): (typeof ClientRequestSchema.options)[number] | undefined {
+  return ClientRequestSchema.options.find((o) => o.shape.method.value === method);
+}
+
+/** A field path as the client wrote it (`params._meta.progressToken`), or `the message`. */
+function fieldName(path: ReadonlyArray<PropertyKey>): string {
+  return path.length === 0 ? "the message" : `"${path.map(String).join(".")}"`;
+}
+
+/** The first fault the SDK's schemas find in a request with a valid `id`, as the reply to send (see the module rules). */
+function schemaFault(m: Record<string, unknown>, id: string | number): { id: string | number; code: number; message: string } | undefined {
+  const envelope = JSONRPCRequestSchema.safeParse(m);
+  const parsed = envelope.success ? methodSchema(envelope.data.method)?.safeParse({ method: envelope.data.method, params: envelope.data.params }) : envelope;
+  if (parsed === undefined || parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const inParams = issue.path[0] === "params";
+  const what = issue.code === "unrecognized_keys" ? `unexpected member${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} in ${fieldName(issue.path)}` : `${fieldName(issue.path)}: ${issue.message}`;
+  return { id, code: inParams ? -32602 : -32600, message: `${inParams ? "Invalid params" : "Invalid Request"}: ${what}` };
 }
 
 /** JSON's name for the type of `v`. */
@@ -84,7 +130,13 @@ export function guardMessages(reply: (line: string) => void, opts: { maxBytes?: 
     if (oversize) {
       reply(jsonRpcErrorLine(null, -32600, `Invalid Request: the message is larger than ${max} bytes`));
     } else if (size > 0) {
-      const line = Buffer.concat(parts).toString("utf8");
+      let line: string;
+      try {
+        line = STRICT_UTF8.decode(Buffer.concat(parts));
+      } catch {
+        reply(jsonRpcErrorLine(null, -32700, "Parse error: the message is not valid UTF-8"));
+        line = "";
+      }
       if (line.trim() !== "") {
         const bad = checkMessage(line);
         if (bad) reply(jsonRpcErrorLine(bad.id, bad.code, bad.message));

@@ -19,6 +19,8 @@
  *   JSON that is not a JSON-RPC message gets a JSON-RPC error reply and the server keeps serving.
  * - Tool calls run at most 4 at a time with 32 more waiting; a call past both gets the JSON-RPC
  *   error -32000 "server busy" (`tools/call-queue.ts`).
+ * - Reports of refused or unusable client messages are logged at most 20 one by one, then only
+ *   every power of ten, each on one line of at most 300 characters (`error-log.ts`).
  * - stdout carries only protocol messages; logs (and any `console.log`/`console.info`
  *   from libraries) go to stderr.
  *
@@ -50,6 +52,7 @@ import { TOOL_RESULT_SCHEMA } from "./result-schema.js";
 import { summarizeResult } from "./summary.js";
 import { CallQueue } from "../tools/call-queue.js";
 import { guardMessages } from "./message-guard.js";
+import { boundedErrorLog } from "./error-log.js";
 
 /** Options of `startMcpServer`; the streams and log are replaceable for tests. */
 export interface McpServerOptions {
@@ -221,7 +224,10 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
     if (server.getClientCapabilities()?.roots) refreshRoots();
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => refreshRoots());
-  server.onerror = (err) => log(`protocol error: ${err.message}`);
+  // Reports about client messages are bounded (error-log.ts): a client looping bad messages
+  // must not fill the log.
+  const clientFault = boundedErrorLog(log);
+  server.onerror = (err) => clientFault(`protocol error: ${err.message}`);
 
   const rawStdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
@@ -230,7 +236,7 @@ export async function startMcpServer(opts: McpServerOptions): Promise<void> {
   // never reach the SDK (message-guard.ts); the server keeps serving.
   const stdin = rawStdin.pipe(
     guardMessages((line) => {
-      log("refused a malformed or oversized message with a JSON-RPC error");
+      clientFault("refused a malformed or oversized message with a JSON-RPC error");
       stdout.write(line);
     }),
   );
