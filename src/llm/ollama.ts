@@ -200,6 +200,30 @@ function usageOf(r: Partial<WireChatResponse>): ChatTurn["usage"] {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
+/**
+ * A streamed `/api/chat` line of the usual shape: `{"model":…,"created_at":…,"message":{"role":"assistant","content":…},"done":false}`,
+ * the fields in the order Ollama's server writes them (its `api.ChatResponse` and `api.Message`
+ * structs, Go `encoding/json`: struct order, empty `thinking`/`tool_calls`/`done_reason` left
+ * out), `created_at` optional. The strings are JSON string literals (RFC 8259 §7: no `"`, `\` or
+ * control character unescaped; the model name and time without escapes), so a line that matches is
+ * valid JSON with exactly these keys. Group 1: the content's literal without its quotes.
+ */
+const CONTENT_LINE = /^\{"model":"[^"\\\x00-\x1f]*",(?:"created_at":"[^"\\\x00-\x1f]*",)?"message":\{"role":"assistant","content":"((?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*)"\},"done":false\}$/;
+
+/**
+ * The content of a streamed line of the usual shape ({@link CONTENT_LINE}): the same string as
+ * `JSON.parse(line).message.content` (its literal is decoded by `JSON.parse`, and a new string
+ * keeps no part of the line alive), without building the line's object, which a gateway relaying
+ * thousands of lines a second pays on each. `undefined` for any other line (read whole then).
+ */
+export function streamedContentOf(line: string): string | undefined {
+  const m = CONTENT_LINE.exec(line);
+  return m === null ? undefined : (JSON.parse(`"${m[1]!}"`) as string);
+}
+
+/** A part without `done_reason` and counts. */
+const NO_FIELDS: Partial<WireChatResponse> = Object.freeze({});
+
 /** A streamed reply gathered part by part (Ollama NDJSON lines), passing each delta on. */
 class StreamedTurn {
   #content = "";
@@ -219,17 +243,29 @@ class StreamedTurn {
         this.#thinking += msg.thinking;
         this.opts.onThinking?.(msg.thinking);
       }
-      if (typeof msg.content === "string" && msg.content !== "") {
-        // The caller keeps the streamed text itself (`ChatOptions.streamedContent`): no second copy.
-        if (this.opts.streamedContent === undefined) this.#content += msg.content;
-        this.opts.onContent?.(msg.content);
-      }
+      if (typeof msg.content === "string") this.#takeContent(msg.content);
       // One loop push per call: a spread of 150k calls would overflow the stack.
       if (msg.tool_calls !== undefined) for (const c of fromWireToolCalls(msg.tool_calls)) this.#calls.push(c);
     }
     this.#last = part;
     this.done = part.done === true;
     return this.done;
+  }
+
+  /** Takes a part that holds content only and is not the last ({@link streamedContentOf}): what `add` does with it. */
+  addContent(content: string): false {
+    this.#takeContent(content);
+    // Such a part has no reason and no counts (`result` reads them from the last part).
+    this.#last = NO_FIELDS;
+    this.done = false;
+    return false;
+  }
+
+  #takeContent(content: string): void {
+    if (content === "") return;
+    // The caller keeps the streamed text itself (`ChatOptions.streamedContent`): no second copy.
+    if (this.opts.streamedContent === undefined) this.#content += content;
+    this.opts.onContent?.(content);
   }
 
   result(): ChatTurn {
@@ -346,6 +382,8 @@ export class OllamaProvider implements Provider {
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
     try {
       await postLines(`${this.location}/api/chat`, JSON.stringify({ ...body, stream: true }), { headers, signal: opts.signal, timeoutMs: this.timeoutMs }, (line) => {
+        const content = streamedContentOf(line);
+        if (content !== undefined) return turn.addContent(content);
         if (line.trim() === "") return false;
         let part: unknown;
         try {
