@@ -9,6 +9,10 @@
  * line break); a stray `</function_invocation>`; no line break before `</parameter>`; a missing
  * `</function>` at the end of the text when every parameter is complete. A literal
  * `</parameter>` inside a value ends the value: the format cannot express it (llama.cpp pull#15162).
+ * A value that runs to the end of the text is cut (no call), unless an earlier parameter of the
+ * same function already dropped its `</parameter>`: a model that writes no closers ends its last
+ * value with the reply (a real qwen3-coder:30b reply through Ollama, continuedev/continue#13057:
+ * `<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello`).
  */
 import { cleanXmlValue, skipWs } from "./text-scan.js";
 
@@ -48,6 +52,8 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
   if (head.name === "") return { ok: false, reason: "invalid", start, end: head.next };
   const params: Record<string, string> = {};
   let i = head.next;
+  // An earlier parameter of this function ended at the next `<parameter=` without its closer.
+  let closerless = false;
   for (;;) {
     i = skipWs(text, i, limit);
     if (i >= limit) {
@@ -86,6 +92,7 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
       if (text.startsWith(PARAM_OPEN, lt) || stickyAt(FUNCTION_END, text, lt) || text.startsWith("</tool_call>", lt)) {
         valueEnd = lt; // dropped </parameter>
         after = lt;
+        if (text.startsWith(PARAM_OPEN, lt)) closerless = true;
         break;
       }
       j = lt + 1;
@@ -93,7 +100,7 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
     if (valueEnd < 0) {
       // The value runs to the end of the block. Inside a closed wrapper the wrapper ends it;
       // at the end of the text it is cut.
-      if (limit < text.length) {
+      if (limit < text.length || closerless) {
         valueEnd = limit;
         after = limit;
       } else {

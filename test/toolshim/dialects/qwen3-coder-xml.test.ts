@@ -62,4 +62,15 @@ describe("qwen3_coder_xml", () => {
     // An unknown, harmless name without a wrapper is still prose.
     expect(run(qwen3CoderXml, "<function=mystery>\n<parameter=q>\nx\n</parameter>\n</function>", ["search_code"]).match).toBeNull();
   });
+
+  it("ends the last value with the reply when the model writes no closers, and only then", () => {
+    const closerless = run(qwen3CoderXml, "Creating it.\n<function=create_new_file>\n<parameter=filepath> t.txt\n<parameter=contents> hello", ["create_new_file"]);
+    expect(closerless.calls).toEqual([{ name: "create_new_file", arguments: { filepath: "t.txt", contents: "hello" }, untyped: true }]);
+    expect(closerless.content).toBe("Creating it.");
+    // The earlier parameter was closed: the open last value is a cut.
+    const cut = run(qwen3CoderXml, "<tool_call>\n<function=f>\n<parameter=a>1</parameter>\n<parameter=b>hel", ["f"]);
+    expect(cut.calls).toEqual([]);
+    // One parameter and no closer: nothing says the model writes none.
+    expect(run(qwen3CoderXml, "<tool_call>\n<function=f>\n<parameter=a>hel", ["f"]).calls).toEqual([]);
+  });
 });
