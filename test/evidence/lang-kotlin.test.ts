@@ -83,6 +83,51 @@ describe("kotlin: definitions", () => {
     expect(joinKotlinConstructors(secondary)).toBe(secondary);
   });
 
+  it("a file-level declaration whose annotations are followed by a modifier keyword (annotation, expect, enum, data) is kept; an indented companion is left alone", async () => {
+    // koin fff5291's Markers.kt (`@DslMarker` / `annotation class KoinDslMarker`) and KoinPlatformCoroutinesTools.kt
+    // (`@KoinInternalApi` / `expect object …`): the grammar read each as an annotated expression and lost it.
+    const src = [
+      "package a",
+      "",
+      "@DslMarker",
+      "annotation class KoinDslMarker",
+      "",
+      "@KoinInternalApi",
+      "expect object Tools {",
+      "    fun dispatcher(): Int",
+      "}",
+      "",
+      '@Target(AnnotationTarget.CLASS, AnnotationTarget.FUNCTION) @Suppress("x")',
+      "enum class Level { DEBUG }",
+      "",
+      "@Serializable",
+      "data class Point(val x: Int)",
+      "",
+      "class Holder {",
+      "    @ThreadLocal",
+      "    companion object {",
+      "        val shared = 1",
+      "    }",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(kotlin, src)).symbols).toEqual([
+      { name: "KoinDslMarker", kind: "class", start_line: 3, end_line: 4 },
+      { name: "Tools", kind: "class", start_line: 6, end_line: 9 },
+      { name: "dispatcher", kind: "method", container: "Tools", start_line: 8, end_line: 8 },
+      { name: "Level", kind: "enum", start_line: 11, end_line: 12 },
+      { name: "DEBUG", kind: "constant", container: "Level", start_line: 12, end_line: 12 },
+      { name: "Point", kind: "class", start_line: 14, end_line: 15 },
+      { name: "x", kind: "variable", container: "Point", start_line: 15, end_line: 15 },
+      { name: "Holder", kind: "class", start_line: 17, end_line: 22 },
+      { name: "Companion", kind: "class", container: "Holder", start_line: 18, end_line: 21 },
+      { name: "shared", kind: "variable", container: "Holder", start_line: 20, end_line: 20 },
+    ]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.length).toBe(src.split("\n").length);
+    expect([prepared[2], prepared[3], prepared[18]]).toEqual(["annotation @DslMarker", "class KoinDslMarker", "    companion object {"]);
+  });
+
   it("definitions inside a region the parser could not read are still found", async () => {
     // The grammar's automatic-semicolon scanner fails on this one-line companion body.
     const facts = await factsOf(kotlin, "class A {\n  constructor(x: Int) {}\n  companion object Factory { fun make() = A(1) }\n  inner class B\n}\n");
