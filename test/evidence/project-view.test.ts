@@ -85,6 +85,28 @@ describe("warm tree state", () => {
     expect((await findSymbol(ws, { name: "helper", max_results: 5 })).evidence.map((e) => `${e.path}:${e.start_line}`)).toEqual(["lib/util.py:1"]);
   });
 
+  it("a walk takes the folders its own ignore-file scan read from that scan, never from an older one", async () => {
+    tree({ "lib/util.py": "def helper():\n    return 1\n", "lib/empty/.keep": "", "node_modules/x/y.py": "" });
+    const ws = await Workspace.open(root);
+    const before = Date.now();
+    const s1 = await treeSnapshot(ws);
+    expect(s1.files).toEqual(["lib/empty/.keep", "lib/util.py"]);
+    // What the scan of this walk read (node_modules is never walked): the walk needed no read of its own.
+    expect([ws.subfoldersSeen("", before), ws.subfoldersSeen("lib", before), ws.subfoldersSeen("lib/empty", before)]).toEqual([["lib"], ["empty"], []]);
+    expect(ws.subfoldersSeen("lib", Date.now() + 1000)).toBeUndefined();
+    // A second walk of the same workspace (a server) comes after the scan, which never runs again:
+    // the folder made meanwhile, empty at that walk, is read and watched by it.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    mkdirSync(path.join(root, "later"));
+    writeFileSync(path.join(root, "lib", "more.py"), "X = 1\n");
+    age(root);
+    const s2 = await treeSnapshot(ws, { refresh: true });
+    expect(s2.files).toEqual(["lib/empty/.keep", "lib/more.py", "lib/util.py"]);
+    expect(await treeSnapshot(ws)).toBe(s2);
+    writeFileSync(path.join(root, "later", "late.py"), "from lib.util import helper\n");
+    expect((await treeSnapshot(ws)).files).toContain("later/late.py");
+  });
+
   it("an edited .gitignore changes the walk", async () => {
     tree({ "src/a.py": "def a():\n    pass\n", "build/gen.py": "def a():\n    pass\n", ".gitignore": "" });
     const ws = await Workspace.open(root);

@@ -170,7 +170,7 @@ function isFresh(state: Pick<TreeState, "dirs" | "watched" | "racy">): boolean {
  * folder (other than never-walked ones) and the count limit was not reached; then a new entry
  * anywhere in the tree changes the mtime of a watched folder.
  */
-function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): { dirs: string[]; complete: boolean } {
+function extraDirs(ws: Workspace, withFiles: ReadonlySet<string>, sinceMs: number): { dirs: string[]; complete: boolean } {
   const out: string[] = [];
   let complete = true;
   const queue: { rel: string; depth: number }[] = [...withFiles].map((rel) => ({ rel, depth: 0 }));
@@ -180,16 +180,20 @@ function extraDirs(rootAbs: string, withFiles: ReadonlySet<string>): { dirs: str
       break;
     }
     const { rel, depth } = queue[i] as { rel: string; depth: number };
-    let entries;
-    try {
-      entries = readdirSync(rel === "" ? rootAbs : path.join(rootAbs, rel), { withFileTypes: true });
-    } catch {
-      if (depth > 0) complete = false; // a folder that cannot be read may hold anything
-      continue;
+    // The folder as this walk's ignore-file scan read it, else read now.
+    let names = ws.subfoldersSeen(rel, sinceMs);
+    if (names === undefined) {
+      try {
+        names = readdirSync(rel === "" ? ws.root : path.join(ws.root, rel), { withFileTypes: true })
+          .filter((e) => e.isDirectory() && !UNWATCHED_DIRS.has(e.name))
+          .map((e) => e.name);
+      } catch {
+        if (depth > 0) complete = false; // a folder that cannot be read may hold anything
+        continue;
+      }
     }
-    for (const e of entries) {
-      if (!e.isDirectory() || UNWATCHED_DIRS.has(e.name)) continue;
-      const sub = rel === "" ? e.name : `${rel}/${e.name}`;
+    for (const name of names) {
+      const sub = rel === "" ? name : `${rel}/${name}`;
       if (withFiles.has(sub)) continue;
       if (depth >= EXTRA_DIR_DEPTH) {
         complete = false;
@@ -379,7 +383,7 @@ async function walk(ws: Workspace, generation: number): Promise<TreeState> {
     const base = f.slice(f.lastIndexOf("/") + 1);
     if (IGNORE_FILE_NAMES.has(base)) watched.set(path.join(ws.root, f), stampOf(path.join(ws.root, f)));
   }
-  const extra = extraDirs(ws.root, relDirs);
+  const extra = extraDirs(ws, relDirs, startedMs);
   for (const d of [...relDirs, ...extra.dirs]) {
     const abs = d === "" ? ws.root : path.join(ws.root, d);
     const stamp = stampOf(abs);
