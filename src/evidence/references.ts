@@ -51,6 +51,10 @@
  * something in it: a name its text holds (a file without the query's names was not loaded by the
  * mention prefilter, so it holds none of them). Those include resolutions and includes are kept in
  * the fact cache for later processes of the same tree (`keptResolutions`, `lexical:imports`).
+ * Where a query's answer follows only from the files it read (C/C++, {@link closureLookups}), the
+ * answer itself is kept with the state of every file it used (`reference-answers.ts`): a later
+ * query whose files are unchanged reads that one record instead of the references of every
+ * mentioning file and the definitions of their include closure.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
@@ -63,9 +67,10 @@ import type { FileFacts, ImportRef, LanguageSpec, NameBinding, NameUse, ProjectV
 import { memoize } from "./analysis/lang/project-files.js";
 import { linesEvidence } from "./line-evidence.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
-import { listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot } from "./analysis/project-view.js";
+import { listIsComplete, loadDerived, saveDerived, treeSnapshot } from "./analysis/project-view.js";
 import { loadLexicalImports, readsImportsLexically, saveLexicalImports } from "./analysis/lexical-imports.js";
 import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
+import { answerKey, keepAnswer, keptAnswer, UsedFiles, type KeptAnswer } from "./reference-answers.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
 /** Kinds of definitions that a type name can name. */
@@ -103,8 +108,13 @@ export interface ReferenceCollection {
   leftOut: number;
   /** Classes defining a member of the target's name, when it is a member. */
   definers: number;
+  /** The facts the query loaded; when the answer was a kept one (`reference-answers.ts`), only `skipped`. */
   facts: FactsMap;
   language: LanguageSpec;
+  /** Lines of the records' files kept with the answer (file → lines, those of the records present). */
+  lines?: ReadonlyMap<string, readonly string[]>;
+  /** Keeps the answer (with the lines of the files the output read) for later processes, where it can be. */
+  keep?: (texts: ReadonlyMap<string, readonly string[] | undefined>) => void;
 }
 
 /**
@@ -164,6 +174,8 @@ class Resolver {
     private readonly project: ProjectView,
     private readonly loaded: FactsMap,
     private readonly signal: AbortSignal | undefined,
+    /** Every file whose content the lookups use, stat'ed before it is read (`reference-answers.ts`). */
+    private readonly used: UsedFiles,
   ) {}
 
   /** The facts of a file: from the query's load, else loaded now (cached). */
@@ -172,7 +184,7 @@ class Resolver {
     if (have !== undefined) return Promise.resolve(have);
     let p = this.#factsMemo.get(file);
     if (p === undefined) {
-      p = loadFacts(this.ws, statFiles(this.ws, [file]), this.signal, "references").then((m) => m.get(file));
+      p = loadFacts(this.ws, this.used.stat([file]), this.signal, "references").then((m) => m.get(file));
       this.#factsMemo.set(file, p);
     }
     return p;
@@ -194,7 +206,7 @@ class Resolver {
       p =
         derive === undefined
           ? this.facts(file).then((f) => f && outlineOf(f))
-          : loadFacts(this.ws, statFiles(this.ws, [file]), this.signal, "definitions").then((m) => this.#outlineFrom(file, m.get(file)));
+          : loadFacts(this.ws, this.used.stat([file]), this.signal, "definitions").then((m) => this.#outlineFrom(file, m.get(file)));
       this.#outlineMemo.set(file, p);
     }
     return p;
@@ -226,7 +238,7 @@ class Resolver {
     const load = files.filter((f) => this.#lazy.has(f) && !this.#definitionLoads.has(f));
     if (load.length > 0) {
       const loading = (async () => {
-        const m = await loadFacts(this.ws, statFiles(this.ws, load), this.signal, "definitions");
+        const m = await loadFacts(this.ws, this.used.stat(load), this.signal, "definitions");
         for (const f of load) {
           const lazy = await this.#outlineMemo.get(f);
           const whole = lazy === undefined ? undefined : { ...lazy, symbols: m.get(f)?.symbols ?? [] };
@@ -349,6 +361,7 @@ class Resolver {
       // query's own load skipped is loaded as before (it gets the same skip).
       const lexical = load.filter((f) => readsImportsLexically(f) && !this.loaded.skipped.has(f));
       if (lexical.length > 0) {
+        this.used.stat(lexical); // before they are read (their texts are read for #mayDefine too)
         const read = await loadLexicalImports(this.ws, this.project, lexical, this.signal);
         for (const f of lexical) {
           const got = read.files.get(f);
@@ -363,7 +376,7 @@ class Resolver {
       }
       const parse = lexical.length === 0 ? load : load.filter((f) => !this.#lazy.has(f) && !this.#outlineMemo.has(f));
       if (parse.length > 0) {
-        const loaded = loadFacts(this.ws, statFiles(this.ws, parse), this.signal, "definitions");
+        const loaded = loadFacts(this.ws, this.used.stat(parse), this.signal, "definitions");
         for (const f of parse) this.#outlineMemo.set(f, loaded.then((m) => this.#outlineFrom(f, m.get(f))));
         await loaded;
       }
@@ -926,7 +939,12 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // A constructor (`ReferenceRules.constructorName`) is also named by each call of its class.
   const ctor = constructorOf(target, language);
   const facts = new FactsMap();
-  const resolver = new Resolver(ws, project, facts, signal);
+  const used = new UsedFiles(ws);
+  const resolver = new Resolver(ws, project, facts, signal, used);
+  // An answer that follows only from the files read (C/C++) is kept for later processes (`reference-answers.ts`).
+  const keepable = closureLookups(language);
+  const key = keepable ? answerKey(ws, { family, file: target.file, qualified: target.qualified, def: target.def, want: [...want].sort(), ctor: ctor?.name }) : "";
+  let firstLoad: string[] = [];
   // Every name the mention prefilter looked for: the files containing one were all loaded.
   const mentionedNames = new Set<string>();
   for (let round = 0, fresh = ctor ? [name, ctor.name] : [name]; fresh.length > 0 && round < MAX_ALIAS_ROUNDS; round++) {
@@ -937,7 +955,13 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
         : await rememberedMentions(ws, `references:${family}`, inFamily, { literals: fresh }, { endings: familyEndings(family), complete: listIsComplete(project), ...(signal ? { signal } : {}) });
     const files = (mentioned === undefined ? [...inFamily] : [...mentioned]).filter((f) => !facts.has(f) && !facts.skipped.has(f)).sort();
     if (round === 0 && !files.includes(target.file)) files.push(target.file);
-    const loaded = await loadFacts(ws, statFiles(ws, files), signal, "references");
+    if (round === 0) firstLoad = files;
+    if (mentioned === undefined || round > 0) used.spoil();
+    else if (keepable) {
+      const kept = keptAnswer(ws, project, key, files);
+      if (kept !== undefined) return keptCollection(project, key, files, target, language, kept);
+    }
+    const loaded = await loadFacts(ws, used.stat(files), signal, "references");
     for (const [f, v] of loaded) facts.set(f, v);
     for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
     // Every file loaded so far, not only this round's: a file the text prefilter of an earlier
@@ -1011,7 +1035,37 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       }
     }
   }
-  return { target, hits, leftOut, definers: definers.size, facts, language };
+  const collection: ReferenceCollection = { target, hits, leftOut, definers: definers.size, facts, language };
+  const files = used.recorded();
+  if (keepable && files !== undefined) collection.keep = (texts) => keepAnswer(project, key, firstLoad, files, { hits, leftOut, definers: definers.size, skipped: facts.skipped }, texts);
+  return collection;
+}
+
+/** The {@link ReferenceCollection} of a kept answer; its `keep` keeps it again when the output read lines it lacks. */
+function keptCollection(
+  project: ProjectView,
+  key: string,
+  loaded: readonly string[],
+  target: LocatedDefinition,
+  language: LanguageSpec,
+  kept: KeptAnswer,
+): ReferenceCollection {
+  const facts = new FactsMap();
+  for (const [f, why] of kept.skipped) facts.skipped.set(f, why);
+  const { hits, leftOut, definers, lines } = kept;
+  return {
+    target,
+    hits,
+    leftOut,
+    definers,
+    facts,
+    language,
+    lines,
+    keep: (texts) => {
+      const more = [...texts].some(([f, t]) => t !== undefined && !lines.has(f));
+      if (more) keepAnswer(project, key, loaded, kept.files, { hits, leftOut, definers, skipped: kept.skipped }, texts);
+    },
+  };
 }
 
 /**
@@ -1243,7 +1297,7 @@ async function judge(
  * @throws ToolError as {@link collectReferences}.
  */
 export async function findReferences(ws: Workspace, args: FindReferencesArgs, signal?: AbortSignal, output?: OutputScope): Promise<EvidenceResult> {
-  const { target, hits, leftOut, definers, facts, language } = await collectReferences(ws, args, signal);
+  const { target, hits, leftOut, definers, facts, language, lines, keep } = await collectReferences(ws, args, signal);
   const seen = new Set<string>();
   const kept = hits
     .filter((h) => args.kind === undefined || h.use === args.kind)
@@ -1258,14 +1312,20 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
     kept.map((h) => h.file),
     output?.all === true ? Infinity : args.max_results,
   );
-  const texts = new Map<string, string[] | undefined>();
+  const texts = new Map<string, readonly string[] | undefined>();
   await mapLimit([...new Set([...shown].map((i) => (kept[i] as ReferenceHit).file))], 8, async (file) => {
+    const have = lines?.get(file);
+    if (have !== undefined) {
+      texts.set(file, have);
+      return;
+    }
     try {
       texts.set(file, (await ws.readText(file)).lines);
     } catch {
       texts.set(file, undefined);
     }
   });
+  keep?.(texts);
   const evidence: Evidence[] = [];
   kept.forEach((h, i) => {
     const fields = {
