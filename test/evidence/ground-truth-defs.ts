@@ -67,7 +67,8 @@ const isAnonymous = (t: Tag): boolean => /^__anon[0-9a-f]+$/.test(t.name);
 /**
  * A ctags tag whose name does not occur on its line: universal-ctags 5.9.0's Kotlin parser names a
  * function written with backquotes (`` fun `can resolve`() ``) with bytes of uninitialized memory
- * (`J@W`, `VW`, different on every run). No name to compare; counted apart.
+ * (`J@W`, `VW`, different on every run). No name to compare; counted apart (Kotlin only: other
+ * parsers make up names on purpose, such as Ruby's `x=` writer of `attr_accessor :x`).
  */
 function isGarbled(t: Tag, linesOf: (file: string) => readonly string[]): boolean {
   const line = linesOf(t.path)[t.line - 1] ?? "";
@@ -176,7 +177,7 @@ export async function compareDefinitions(root: string, language: string, opts: {
       result.anonymous++;
       continue;
     }
-    if (isGarbled(t, linesOf)) {
+    if (language === "kotlin" && isGarbled(t, linesOf)) {
       result.garbled++;
       continue;
     }
