@@ -91,15 +91,31 @@ export function parseSampling(source: Record<string, unknown>, keys: SamplingKey
 }
 
 /**
+ * Most bytes of a streamed reply the gateway holds for a client that does not read them (16 MiB;
+ * a reply arrives at the speed of the model, so a client reading at all stays far under it).
+ * Past it the connection is closed, which cancels the upstream request (`server.ts`).
+ */
+export const MAX_UNREAD_REPLY_BYTES = 16 * 1024 * 1024;
+
+/**
  * Writes one piece of a streamed reply after its first piece, which went out through `res.write`
  * (so the response's head is on the connection before it). When the body is chunked (RFC 9112 §7.1: `<size in hex>CRLF<data>CRLF`), the
  * piece goes to the socket as one chunk in one write — the same bytes `res.write` sends, without
  * its four buffered parts, the cork until the next tick and the gathered write per piece, which a
  * gateway relaying thousands of pieces a second pays on each. Otherwise (no socket yet, an HTTP/1.0
- * client without chunked encoding, a socket closing) through `res.write`.
+ * client without chunked encoding, a socket closing) through `res.write`. When the client has left
+ * more than {@link MAX_UNREAD_REPLY_BYTES} unread, the response is destroyed instead.
  */
 export function writeStreamed(res: ServerResponse, text: string): void {
+  if (res.destroyed) return;
   const socket = res.socket;
+  // A client that does not read its reply: the pieces would pile up in memory for as long as
+  // the model streams (up to the 256 MiB a streamed reply may have, for each such client).
+  // (`res.writableLength` counts what the response and its socket hold.)
+  if (res.writableLength > MAX_UNREAD_REPLY_BYTES) {
+    res.destroy();
+    return;
+  }
   if (socket !== null && res.chunkedEncoding && socket.writable && !res.writableEnded && text !== "") {
     socket.write(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`);
     return;
