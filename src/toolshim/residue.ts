@@ -159,6 +159,14 @@ const STRAY_CLOSER = new RegExp(
 );
 
 /**
+ * Stray openers: a run of call-wrapper openers that wraps no call (a block whose body is prose:
+ * `<tool_call><tool_call>\nNow I'll create the server…\n</tool_call>`, a real Qwen3-Coder reply
+ * through OpenRouter, RooCodeInc/Roo-Code#6630). Removed where markup stands, as the closers are;
+ * an opener named inside a sentence stays.
+ */
+const STRAY_OPENER = /(?:<(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call)>[ \t]*)+/g;
+
+/**
  * The stray markers of `text` to remove, given the spans already removed (a closer next to one
  * of them is markup).
  */
@@ -185,6 +193,10 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   }
   for (const m of text.matchAll(STRAY_CLOSER)) {
     const s = { start: m.index, end: m.index + m[0].length };
+    if (outside(s) && standsAsMarkup(s)) spans.push(s);
+  }
+  for (const m of text.matchAll(STRAY_OPENER)) {
+    const s = { start: m.index, end: m.index + m[0].trimEnd().length };
     if (outside(s) && standsAsMarkup(s)) spans.push(s);
   }
   return spans;

@@ -35,6 +35,11 @@ describe("stray markers", () => {
     expect(stripStrayMarkers("Done. [/TOOL_CALLS]")).toBe("Done. ");
     expect(cleanContent("Hi CALL</tool_call> there", [{ start: 3, end: 7 }])).toBe("Hi there");
   });
+  it("removes a run of wrapper openers around prose where markup stands, and keeps one named in a sentence", () => {
+    expect(stripStrayMarkers("<tool_call><tool_call>\nNow I'll create the file.\n</tool_call>")).toBe("\nNow I'll create the file.\n");
+    expect(stripStrayMarkers("Wrap calls in <tool_call> tags.")).toBe("Wrap calls in <tool_call> tags.");
+  });
+
   it("keeps special tokens named between spaces inside a line (a table of formats)", () => {
     const table = "| Kimi | <|tool_calls_section_begin|> |\n| Qwen | <|im_end|> |";
     expect(stripStrayMarkers(table)).toBe(table);
