@@ -53,8 +53,10 @@
  * by a lexical scan of its import statements (`import-scan.ts`, for Python, JS/TS, Go, Java and
  * Rust): when none of them can name the target (its stem, folder name or the language's hints;
  * for a name, its last part as a whole name), the file is not parsed. Files of a language whose
- * imports are read from the text (`LanguageSpec.lexicalImports`: C/C++ includes) are never parsed:
- * their imports come from `lexical-imports.ts` (kept across processes like facts). Facts come from the
+ * imports are read from the text (`LanguageSpec.lexicalImports`: C/C++ includes, Python import
+ * statements) are not parsed: their imports come from `lexical-imports.ts` (kept across processes
+ * like facts; the same screen rules out a file read now), except a Python file the reader leaves to
+ * the parse (dynamic imports: `lang/python-imports.ts`). Facts come from the
  * cache (`facts.ts`), resolutions are kept per tree snapshot for unchanged facts, and the file list
  * and resolver data come from the workspace's warm tree state (`project-view.ts`), so a warm query
  * costs about one ripgrep run. A new process over an unchanged tree reuses the module-name index and
@@ -767,11 +769,19 @@ async function collectMatches(
     kept.scans.set(file, { stat: keptStat(st, checkedMs), scan });
     kept.changed = true;
   };
-  // Files whose imports are read from the text (C/C++) are read, not parsed.
+  // Files whose imports are read from the text (C/C++, Python) are read, not parsed; those read now
+  // pass the import screen as a parsed file would (a screened file is not searched), those whose
+  // imports were kept are searched as a file with cached facts is. A file the reader leaves to the
+  // parse (Python dynamic imports) is parsed.
+  const passesScreen = importScreen(keys, keepScan);
   const lexicalPaths = toLoad.filter((st) => readsImportsLexically(st.path)).map((st) => st.path);
   const lexical = await loadLexicalImports(ws, project, lexicalPaths, signal);
-  const facts = await loadFacts(ws, lexicalPaths.length === 0 ? toLoad : toLoad.filter((st) => !readsImportsLexically(st.path)), signal, "definitions", { screen: importScreen(keys, keepScan) });
-  for (const file of screenedBefore) facts.screened.add(file);
+  const screenedNow: string[] = [];
+  for (const [file, got] of lexical.files) if (got.text !== undefined && !passesScreen(file, got.text)) screenedNow.push(file);
+  for (const file of screenedNow) lexical.files.delete(file);
+  const parsed = new Set(lexical.parse);
+  const facts = await loadFacts(ws, lexicalPaths.length === 0 ? toLoad : toLoad.filter((st) => !readsImportsLexically(st.path) || parsed.has(st.path)), signal, "definitions", { screen: passesScreen });
+  for (const file of [...screenedBefore, ...screenedNow]) facts.screened.add(file);
   for (const [file, why] of lexical.skipped) facts.skipped.set(file, why);
   const searched = [...fromKept.keys(), ...facts.keys(), ...lexical.files.keys()].sort();
 

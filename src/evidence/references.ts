@@ -363,7 +363,9 @@ class Resolver {
       if (lexical.length > 0) {
         this.used.stat(lexical); // before they are read (their texts are read for #mayDefine too)
         const read = await loadLexicalImports(this.ws, this.project, lexical, this.signal);
+        const parsed = new Set(read.parse);
         for (const f of lexical) {
+          if (parsed.has(f)) continue; // left to the parse below
           const got = read.files.get(f);
           const derive = languageFor(f)?.references?.importBindings;
           if (got === undefined || derive === undefined) {

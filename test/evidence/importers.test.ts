@@ -6,8 +6,9 @@ import { noteOf } from "../helpers/note.js";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { factsStats } from "../../src/evidence/analysis/facts.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
 import { findImporters } from "../../src/evidence/importers.js";
 import { ToolError, type EvidenceResult } from "../../src/evidence/evidence.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
@@ -190,7 +191,9 @@ describe("find_importers: Python fixtures", () => {
 });
 
 describe("find_importers: the Python prefilter", () => {
-  it("finds every import form, and parses only files with an import line naming the module", async () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("finds every import form, and reads only files with an import line naming the module (parsing none)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "codecite-pyprefilter-"));
     try {
       const files: Record<string, string> = {
@@ -212,6 +215,7 @@ describe("find_importers: the Python prefilter", () => {
       }
       const ws = await Workspace.open(dir);
       const before = factsStats().parsed;
+      const read = vi.spyOn(python, "lexicalImports");
       const r = await find(ws, "pkg.target");
       expect(where(r)).toEqual([
         "backslash.py:1-2 pkg.target",
@@ -223,8 +227,10 @@ describe("find_importers: the Python prefilter", () => {
         "semicolon.py:1-1 pkg.target",
         "split.py:3-5 pkg.target",
       ]);
-      // the eight importers are parsed; pkg/other.py (a comment and a string) is not
-      expect(factsStats().parsed - before).toBe(8);
+      // the eight importers are read (their imports from the text: lang/python-imports.ts), none
+      // parsed; pkg/other.py (a comment and a string) is not read
+      expect(read).toHaveBeenCalledTimes(8);
+      expect(factsStats().parsed - before).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -253,14 +259,18 @@ describe("find_importers: a module known by name only", () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("finds the imports of the name and parses only the files with an import naming it", async () => {
+  it("finds the imports of the name and reads or parses only the files with an import naming it", async () => {
     const ws = await Workspace.open(dir);
     const before = factsStats().parsed;
+    const read = vi.spyOn(python, "lexicalImports");
     const r = await find(ws, "session");
     expect(where(r)).toEqual(["app/a.py:1-1 session", "app/b.py:1-1 session", "app/d.py:3-3 session", "web/a.ts:1-1 session"]);
     expect(r.evidence.map((e) => e.language)).toEqual(["python", "python", "python", "typescript"]);
-    // app/{a,b,c,d}.py and web/{a,b}.ts; not the 30 files that only use the word, nor web/c.ts
-    expect(factsStats().parsed - before).toBe(6);
+    // app/{a,b,c,d}.py read (imports from the text), web/{a,b}.ts parsed; not the 30 files that
+    // only use the word, nor web/c.ts
+    expect(read).toHaveBeenCalledTimes(4);
+    read.mockRestore();
+    expect(factsStats().parsed - before).toBe(2);
   });
 
   it("with include_submodules also the modules below the name", async () => {

@@ -1,10 +1,12 @@
 /**
  * The imports of files whose language reads them from the text without a parse
- * (`LanguageSpec.lexicalImports`: C/C++ `#include`s), for queries that need a file's imports and
+ * (`LanguageSpec.lexicalImports`: C/C++ `#include`s, Python import statements), for queries that need a file's imports and
  * nothing else: `find_importers` (its candidate importers) and `find_references` (the headers of
  * an include closure). A file is read through the workspace (deny-list, size cap, binary check: a
  * refusal gives the skip reason `loadFacts` would give) and its imports are extracted, each with
- * its statement's lines, as `loadFacts` of `facts.ts` gives them (`parse-task.ts`).
+ * its statement's lines, as `loadFacts` of `facts.ts` gives them (`parse-task.ts`). A file whose
+ * language answers `undefined` for its text (Python dynamic imports, text the reader does not follow)
+ * is listed in `parse`: its imports come from its facts.
  *
  * Kept like derived facts: per file `(size, mtime, ctime, inode)` and when it was stat'ed, with the
  * fact cache's racy rule (`project-view.ts` `keptStat`, `keptStatHolds`), in memory for the view
@@ -33,11 +35,15 @@ export interface LexicalImports {
   files: Map<string, LexicalFile>;
   /** path → why it could not be read. */
   skipped: Map<string, FactsSkipReason>;
+  /** Files whose imports must come from a parse (their language's reader answered `undefined`), in input order. */
+  parse: string[];
 }
 
 interface KeptEntry {
   stat: KeptStat;
   imports: ImportRef[];
+  /** The reader answered `undefined`: the file is parsed for its imports. */
+  parse?: true;
 }
 
 interface Kept {
@@ -79,11 +85,14 @@ export async function loadLexicalImports(ws: Workspace, project: ProjectView, fi
   const stats = statFiles(ws, files);
   const found = new Map<string, LexicalFile>();
   const skipped = new Map<string, FactsSkipReason>();
+  const toParse = new Set<string>();
   const toRead: FileStat[] = [];
   for (const st of stats) {
     const k = store.byFile.get(st.path);
-    if (k !== undefined && keptStatHolds(k.stat, st)) found.set(st.path, { imports: k.imports });
-    else toRead.push(st);
+    if (k !== undefined && keptStatHolds(k.stat, st)) {
+      if (k.parse) toParse.add(st.path);
+      else found.set(st.path, { imports: k.imports });
+    } else toRead.push(st);
   }
   const read = new Map<string, LexicalFile>();
   await mapLimit(toRead, READ_CONCURRENCY, async (st) => {
@@ -96,7 +105,13 @@ export async function loadLexicalImports(ws: Workspace, project: ProjectView, fi
       skipped.set(st.path, readRefusal(err));
       return;
     }
-    const imports = languageFor(st.path)?.lexicalImports?.(text) ?? [];
+    const imports = languageFor(st.path)?.lexicalImports?.(text);
+    if (imports === undefined) {
+      store.byFile.set(st.path, { stat: keptStat(st, checkedMs), imports: [], parse: true });
+      store.changed = true;
+      toParse.add(st.path);
+      return;
+    }
     if (imports.length > 0) {
       const lines = text.split("\n");
       for (const ref of imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
@@ -111,7 +126,7 @@ export async function loadLexicalImports(ws: Workspace, project: ProjectView, fi
     const f = found.get(st.path) ?? read.get(st.path);
     if (f !== undefined) out.set(st.path, f);
   }
-  return { files: out, skipped };
+  return { files: out, skipped, parse: stats.map((st) => st.path).filter((p) => toParse.has(p)) };
 }
 
 /** Keeps the imports read by this view's loads for later processes (see the module comment). */

@@ -371,9 +371,11 @@ export interface LanguageSpec {
    * Optional (additive, issue 15): the file's imports read from its text without a parse, the
    * same list (without `lines`) as `extract` gives (C/C++ `#include`s, `c-directives.ts`): callers
    * that need only imports (`find_importers`, the include closure of `find_references`) then read
-   * files instead of parsing them (`analysis/lexical-imports.ts`).
+   * files instead of parsing them (`analysis/lexical-imports.ts`). `undefined` (Python, issue 17:
+   * `python-imports.ts`) when this file's imports must come from the parse (text the reader does
+   * not follow, imports only the tree shows): callers then load the file's facts.
    */
-  lexicalImports?(source: string): ImportRef[];
+  lexicalImports?(source: string): ImportRef[] | undefined;
   /** Resolves one import of `fromFile`. */
   resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution>;
   /**

@@ -47,6 +47,16 @@ export function isDottedName(name: string): boolean {
   return name !== "" && name.split(".").every((p) => IDENTIFIER.test(p));
 }
 
+/** `importlib.util.resolve_name`: `..x` in package `a.b.c` → `a.b.x`; `undefined` above the top. */
+export function resolveRelativeName(name: string, pkg: string): string | undefined {
+  const level = name.length - name.replace(/^\.+/, "").length;
+  const rest = name.slice(level);
+  const parts = pkg === "" ? [] : pkg.split(".");
+  if (parts.length < level) return undefined;
+  const base = parts.slice(0, parts.length - (level - 1));
+  return [...base, ...(rest ? rest.split(".") : [])].join(".");
+}
+
 /** A module, package or namespace package found by {@link PythonLayout.findIn}. */
 export interface FoundModule {
   kind: "module" | "package" | "namespace";

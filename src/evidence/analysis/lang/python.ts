@@ -40,9 +40,10 @@ import { matchesModulePath } from "./external-match.js";
 import { callStatementLines, shortText } from "./call-range.js";
 import { escapeRustRegex } from "../rust-regex.js";
 import { parentDir } from "./project-files.js";
-import { isDottedName, pythonLayout, type FoundModule } from "./python-layout.js";
+import { isDottedName, pythonLayout, resolveRelativeName, type FoundModule } from "./python-layout.js";
 import { compiledQuery } from "./query-cache.js";
 import { extractPythonReferences } from "./python-references.js";
+import { pythonImports } from "./python-imports.js";
 import { namedChildren, nodeLines, type LineRange } from "./syntax.js";
 
 /** Deepest block nesting walked; deeper statements are not visited. */
@@ -278,16 +279,6 @@ function collectDynamicImports(root: SyntaxNode, imports: ImportRef[]): void {
   }
 }
 
-/** `importlib.util.resolve_name`: `..x` in package `a.b.c` → `a.b.x`; `undefined` above the top. */
-function resolveRelativeName(name: string, pkg: string): string | undefined {
-  const level = name.length - name.replace(/^\.+/, "").length;
-  const rest = name.slice(level);
-  const parts = pkg === "" ? [] : pkg.split(".");
-  if (parts.length < level) return undefined;
-  const base = parts.slice(0, parts.length - (level - 1));
-  return [...base, ...(rest ? rest.split(".") : [])].join(".");
-}
-
 /** Walks `levels` folders up from `dir`; `undefined` above the root. */
 function upDirs(dir: string, levels: number): string | undefined {
   let d = dir;
@@ -410,6 +401,8 @@ export const python: LanguageSpec = {
   wasm: "tree-sitter-python/tree-sitter-python.wasm",
   sample: "import os\n\ndef f(x):\n    return x\n",
   extract: extractPython,
+  // The same imports as `extract`, read from the text (`python-imports.ts`): `find_importers` reads candidate files instead of parsing them.
+  lexicalImports: pythonImports,
   resolve: resolvePython,
   moduleNames: async (file, project) => pythonLayout(project).moduleNames(file),
   importerHints: (file) => importerHints(file),
