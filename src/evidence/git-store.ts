@@ -14,6 +14,13 @@
  *   gitsubmodules(7)) names a git directory outside the work tree — git reads the submodule's HEAD
  *   to show its commit in a working-tree diff.
  *
+ * - the repository's configuration (`config`, `config.worktree` of the git and common directories)
+ *   naming a file git reads as it starts: `include.path` and `includeIf.<condition>.path`
+ *   (git-config(1) "Includes"; followed in included files too, to git's depth of 10),
+ *   `core.attributesFile` and `core.excludesFile`. Each must be a regular file inside the work
+ *   tree, or absent: git would read a file outside the root, and one that is a FIFO would hold
+ *   git until its time limit.
+ *
  * The environment variables that can add object stores (`GIT_ALTERNATE_OBJECT_DIRECTORIES`,
  * `GIT_OBJECT_DIRECTORY`, `GIT_DIR`, …) are removed before git runs (`scrubbedEnv` in
  * `sandbox/spawn.ts` drops every `GIT_*`).
@@ -53,6 +60,9 @@ function shown(abs: string, allowed: AllowedRoots): string {
   const base = allowed.find((a) => isInside(abs, a));
   return base === undefined ? "a path outside the work tree" : path.relative(base, abs).split(path.sep).join("/") || ".";
 }
+
+/** Depth of configuration includes that git follows (git's `MAX_INCLUDE_DEPTH`). */
+const MAX_INCLUDE_DEPTH = 10;
 
 /** Largest git bookkeeping file read (an alternates list, a gitlink, a worktree's `gitdir`). */
 const MAX_GIT_FILE_BYTES = 1024 * 1024;
@@ -223,7 +233,72 @@ export async function checkObjectStores(top: string, gitDir: string, common: str
     if (dir === null || !within(dir, allowed)) throw refuseStore(`the submodule ${sub} names a git directory outside the work tree`);
     dirs.push(dir);
   }
+  for (const dir of [...new Set([gitDir, common])]) {
+    for (const name of ["config", "config.worktree"]) await checkConfigFiles(allowed, path.join(dir, name), `${name} of the git directory`, 0);
+  }
   const objectDirs = [...new Set(dirs.map((d) => path.join(d, "objects")))];
   for (const objects of objectDirs) dirs.push(...(await checkAlternates(allowed, objects)));
   await checkGitDirLinks(allowed, dirs);
+}
+
+/** `[section]`, `[section "sub"]` or `[section.sub]`, with what follows on the line. */
+const SECTION_RE = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\](.*)$/;
+const KEY_RE = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/;
+
+/** A configuration value as git reads it: quotes removed, `\"` and `\\` unescaped, a trailing comment dropped. */
+function configValue(raw: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (c === "\\" && i + 1 < raw.length) out += raw[++i] === "t" ? "\t" : raw[i] === "n" ? "\n" : raw[i];
+    else if (!quoted && (c === "#" || c === ";")) break;
+    else out += c;
+  }
+  return out.trim();
+}
+
+/**
+ * The files a git configuration file makes git read (see the module comment): `path` of an
+ * `include`/`includeIf` section, `core.attributesFile`, `core.excludesFile`, as written.
+ */
+export function configReads(text: string): string[] {
+  const out: string[] = [];
+  let section = "";
+  for (let line of text.split(/\r?\n/)) {
+    const header = SECTION_RE.exec(line);
+    if (header) {
+      section = header[1]!.toLowerCase().split(".")[0]!;
+      line = header[2]!;
+    }
+    const kv = KEY_RE.exec(line);
+    if (!kv || kv[2] === undefined) continue;
+    const key = kv[1]!.toLowerCase();
+    if (((section === "include" || section === "includeif") && key === "path") || (section === "core" && (key === "attributesfile" || key === "excludesfile"))) {
+      out.push(configValue(kv[2]));
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks what a configuration file makes git read, and the included files' own, to git's include
+ * depth: each must be a regular file inside `allowed`, or absent.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}, {@link readGitFile}).
+ */
+async function checkConfigFiles(allowed: AllowedRoots, file: string, shownAs: string, depth: number): Promise<void> {
+  const text = await readGitFile(file, shownAs);
+  if (text === undefined) return;
+  for (const named of configReads(text)) {
+    if (named === "") continue;
+    // `~/` is the user's home (git-config(1) "pathname"), always outside a repository's work tree.
+    if (named.startsWith("~")) throw refuseStore(`its git configuration (${shownAs}) makes git read ${JSON.stringify(named)}, outside the work tree`);
+    const target = path.resolve(path.dirname(file), named);
+    const real = await realOrUndefined(target);
+    if (!within(real ?? target, allowed)) throw refuseStore(`its git configuration (${shownAs}) makes git read a file outside the work tree`);
+    if (real === undefined) continue;
+    if (depth + 1 >= MAX_INCLUDE_DEPTH) throw refuseStore(`its git configuration (${shownAs}) includes files more than ${MAX_INCLUDE_DEPTH} deep`);
+    await checkConfigFiles(allowed, real, shown(real, allowed), depth + 1);
+  }
 }
