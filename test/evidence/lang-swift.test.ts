@@ -33,6 +33,17 @@ describe("swift: definitions", () => {
     ]);
   });
 
+  it("a protocol's associatedtype is a type with the protocol as container", async () => {
+    // Alamofire 7595cbc's AlamofireExtended.swift: `associatedtype ExtendedType` was missed.
+    const src = "public protocol AlamofireExtended {\n    associatedtype ExtendedType\n    associatedtype Element: Equatable = Int\n    var af: Int { get }\n}\n";
+    expect((await factsOf(swift, src)).symbols).toEqual([
+      { name: "AlamofireExtended", kind: "interface", start_line: 1, end_line: 5 },
+      { name: "ExtendedType", kind: "type", container: "AlamofireExtended", start_line: 2, end_line: 2 },
+      { name: "Element", kind: "type", container: "AlamofireExtended", start_line: 3, end_line: 3 },
+      { name: "af", kind: "variable", container: "AlamofireExtended", start_line: 4, end_line: 4 },
+    ]);
+  });
+
   it("members of an extension belong to the extended type (`where` clauses too); the extension itself is no definition", async () => {
     expect(await symbolsIn(swift, project, "Sources/Geometry/Point+Shape.swift")).toEqual([
       { name: "area", kind: "method", container: "Point", start_line: 2, end_line: 2 },

@@ -4,7 +4,9 @@
  *
  * Definitions (at file level and in type, extension and protocol bodies; never in function bodies):
  * - `struct` → `struct`, `class` and `actor` → `class`, `enum` → `enum` (each `case` name →
- *   `constant`), `protocol` → `interface`, `typealias` → `type`.
+ *   `constant`), `protocol` → `interface`, `typealias` → `type`, and so is a protocol's
+ *   `associatedtype` (a type requirement, https://docs.swift.org/swift-book/documentation/the-swift-programming-language/generics/#Associated-Types;
+ *   Alamofire's `AlamofireExtended.ExtendedType` was missed).
  * - `func` → `function` at file level, `method` in a type; `init` → `method` named `init`,
  *   `subscript` → `method` named `subscript`; protocol requirements likewise.
  * - `var` → `variable`, `let` → `constant`, one per name, in types and at file level.
@@ -104,6 +106,9 @@ function extract(root: SyntaxNode): FileFacts {
         }
         case "typealias_declaration":
           push(node.childForFieldName("name")?.text, "type", types, node);
+          break;
+        case "associatedtype_declaration":
+          push((node.childForFieldName("name") ?? namedChildren(node).find((c) => c.type === "type_identifier"))?.text, "type", types, node);
           break;
         case "enum_entry":
           for (const n of node.childrenForFieldName("name")) push(n?.text, "constant", types, node);
