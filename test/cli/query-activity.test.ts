@@ -50,15 +50,24 @@ function inTerminal(args: string[], env: Record<string, string> = {}): { transcr
 
 describe.skipIf(!HAS_PYTHON)("progress line on a terminal", () => {
   it("the first query draws files parsed out of the files to parse, then clears the line before the answer", () => {
-    const { transcript, code } = inTerminal(["importers", "pkg.base", "--root", root]);
+    // refs parses every file that mentions the name (importers reads import statements without
+    // parsing: lang/python-imports.ts, so it has no parse to show).
+    const { transcript, code } = inTerminal(["refs", "value", "--path", "pkg/base.py", "--root", root]);
     expect(code).toBe(0);
     expect(transcript).toMatch(new RegExp(`indexing: \\d+/${FILES} files parsed`));
     // The line is erased (carriage return, erase line) before the records are printed.
     const lastProgress = transcript.lastIndexOf("files parsed");
     const cleared = transcript.indexOf("\r\u001b[2K", lastProgress);
     expect(cleared).toBeGreaterThan(lastProgress);
-    expect(transcript.indexOf("pkg/m0.py:1", cleared)).toBeGreaterThan(cleared);
+    expect(transcript.indexOf("pkg/m0.py:4", cleared)).toBeGreaterThan(cleared);
     expect(transcript).toContain(`${FILES} results`);
+  });
+
+  it("a first importers query reads import statements without parsing and draws no parse count", () => {
+    const { transcript, code } = inTerminal(["importers", "pkg.base", "--root", root]);
+    expect(code).toBe(0);
+    expect(transcript).toContain(`${FILES} results`);
+    expect(transcript).not.toContain("files parsed");
   });
 
   it("a warm query parses nothing and draws no line", () => {
