@@ -1,14 +1,18 @@
 /**
  * The cache behind `loadFacts`, seen through the tools: touching one file
- * of a 5,000-file tree and querying again re-parses only that file. Parses are counted with
- * `factsStats()`; the tree's mtimes lie in the past so that no entry is "racy".
+ * of a 5,000-file tree and querying again re-parses (or, for find_importers, which reads Python
+ * import statements from the text, `lang/python-imports.ts`, re-reads) only that file. Parses are
+ * counted with `factsStats()`, reads with a spy on `python.lexicalImports`; the tree's mtimes lie
+ * in the past so that no entry is "racy".
  */
 import { mkdtempSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { factsStats, factsVersion } from "../../src/evidence/analysis/facts.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
 import { findImporters } from "../../src/evidence/importers.js";
+import { findReferences } from "../../src/evidence/references.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
@@ -43,6 +47,7 @@ async function counting<T>(fn: () => Promise<T>): Promise<{ value: T; parsed: nu
 }
 
 const importersOfHelper = () => findImporters(ws, { module_name: "app.pkg0.mod0", max_results: 5 });
+const lexicalReads = () => vi.spyOn(python, "lexicalImports");
 
 beforeAll(async () => {
   tmp = mkdtempSync(path.join(tmpdir(), "codecite-incr-"));
@@ -61,7 +66,10 @@ beforeAll(async () => {
 afterAll(() => restoreCacheDir(savedCacheDir, tmp));
 
 describe("find_importers / find_symbol over a 5,000-file tree, through the fact cache", () => {
-  it("parses every candidate once (worker threads helping), then nothing; an edited file alone is parsed again", async () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("reads every candidate's imports once, parses none; refs parses every file once (worker threads helping), then nothing; an edited file alone is read or parsed again", async () => {
+    let reads = lexicalReads();
     const first = await counting(importersOfHelper);
     expect(first.value.total).toBe(N - 1);
     expect(first.value.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual([
@@ -71,43 +79,56 @@ describe("find_importers / find_symbol over a 5,000-file tree, through the fact 
       "app/pkg0/mod12.py:1 app.pkg0.mod0",
       "app/pkg0/mod13.py:1 app.pkg0.mod0",
     ]);
-    // the 4,999 importers mention `mod0`; so do pkg0/mod0.py's siblings … every module file is parsed once
-    expect(first.parsed).toBe(N - 1);
-    // worker threads took part of them; the process parsed the rest meanwhile
-    expect(factsStats().parsedInWorkers).toBeGreaterThan(0);
-    expect(factsStats().parsedInWorkers).toBeLessThan(N - 1);
+    // the 4,999 importers mention `mod0`: each one's imports are read from its text, none is parsed
+    expect(reads).toHaveBeenCalledTimes(N - 1);
+    expect(first.parsed).toBe(0);
 
+    reads.mockClear();
     const again = await counting(importersOfHelper);
+    expect(reads).not.toHaveBeenCalled();
     expect(again.parsed).toBe(0);
     expect(again.value.total).toBe(N - 1);
 
-    // the same facts serve find_symbol: 4,999 files mention `run_`, none is parsed
+    // refs parses every module that mentions `helper` (all 5,000) once, worker threads helping
+    const refs = await counting(() => findReferences(ws, { name: "helper", path: file(0), max_results: 5 }));
+    expect(refs.parsed).toBe(N);
+    expect(refs.value.total).toBe(2 * (N - 1)); // the import and the call of each importer
+    expect(factsStats().parsedInWorkers).toBeGreaterThan(0);
+    expect(factsStats().parsedInWorkers).toBeLessThan(N);
+
+    // the same facts serve find_symbol: nothing is parsed
     const sym = await counting(() => findSymbol(ws, { name: "run_4321", max_results: 5 }));
     expect(sym.parsed).toBe(0);
     expect(sym.value.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line} ${e.name}`)).toEqual(["app/pkg43/mod21.py:4-5 run_4321"]);
 
-    // edit one importer: its import moves down a line; only it is parsed again
+    // edit one importer: its import moves down a line; only it is read again
     write(file(1), `# edited\n${source(1)}`, new Date(PAST.getTime() + 60_000));
+    reads.mockClear();
     const edited = await counting(importersOfHelper);
-    expect(edited.parsed).toBe(1);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(edited.parsed).toBe(0);
     expect(edited.value.total).toBe(N - 1);
     expect(edited.value.evidence[0]).toMatchObject({ path: "app/pkg0/mod1.py", start_line: 2, snippet: "from app.pkg0.mod0 import helper" });
 
-    // edit another so that it no longer imports the module: it is no candidate any more (not parsed),
+    // edit another so that it no longer imports the module: it is no candidate any more (not read),
     // and find_symbol, which needs it, parses it once
     write(file(2345), "def run_2345():\n    return 2345\n", new Date(PAST.getTime() + 60_000));
+    reads.mockClear();
     const dropped = await counting(importersOfHelper);
+    expect(reads).not.toHaveBeenCalled();
     expect(dropped.parsed).toBe(0);
     expect(dropped.value.total).toBe(N - 2);
     const moved = await counting(() => findSymbol(ws, { name: "run_2345", max_results: 5 }));
     expect(moved.parsed).toBe(1);
     expect(moved.value.evidence.map((e) => `${e.path}:${e.start_line}-${e.end_line}`)).toEqual(["app/pkg23/mod45.py:1-2"]);
 
-    // touch another (mtime only): read and hashed, not parsed
+    // touch another (mtime only): read again, nothing parsed, the same answer
     utimesSync(path.join(root, file(777)), new Date(PAST.getTime() + 120_000), new Date(PAST.getTime() + 120_000));
+    reads.mockRestore();
+    reads = lexicalReads();
     const touched = await counting(importersOfHelper);
+    expect(reads).toHaveBeenCalledTimes(1);
     expect(touched.parsed).toBe(0);
-    expect(touched.rehashed).toBe(1);
     expect(touched.value.total).toBe(N - 2);
   });
 
