@@ -209,13 +209,16 @@ if (readFileSync(ENTRY, "utf8").split("\n", 3).includes(MARK)) {
 const facts = (await import(pathToFileURL(path.join(DIST, "evidence/analysis/facts.js")).href)) as { factsVersion(): string };
 const factsVersion = facts.factsVersion();
 const version = ((await import(pathToFileURL(path.join(DIST, "version.js")).href)) as { packageVersion(): string }).packageVersion();
+// Likewise the digest of the code behind a kept references answer (answerCodeVersion in reference-answers.ts).
+const answers = (await import(pathToFileURL(path.join(DIST, "evidence/reference-answers.js")).href)) as { answerCodeVersion(): string };
+const answerCodeVersion = answers.answerCodeVersion();
 
 const ALL = path.join(OUT, "all.js");
 const LAUNCH = path.join(OUT, "launch.cjs");
 const MAIN_CJS = path.join(OUT, "main.cjs");
 for (const f of readdirSync(OUT)) if (/^(chunk-[A-Z0-9]+\.js(\.map)?|query(-[a-z]+)?\.cjs)$/.test(f)) rmSync(path.join(OUT, f));
 for (const f of [`${ENTRY}.map`, ALL, LAUNCH, MAIN_CJS]) rmSync(f, { force: true });
-const define = { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion) };
+const define = { __CODECITE_FACTS_VERSION__: JSON.stringify(factsVersion), __CODECITE_ANSWER_CODE_VERSION__: JSON.stringify(answerCodeVersion) };
 
 // Every command: ES modules, split into chunks loaded on demand (all.js and chunk-*.js).
 await build({

@@ -69,13 +69,20 @@ interface Stored {
 
 let codeVersion: string | undefined;
 
+/** Set by the command-line bundle (scripts/bundle-cli.ts) to {@link answerCodeVersion} of the dist/ files it bundles. */
+declare const __CODECITE_ANSWER_CODE_VERSION__: string | undefined;
+
 /**
  * A digest of the code that computes an answer (this module's file and `references`' beside it, as
  * built), so that a changed resolver never reads an answer kept by another build; the extractor
- * and resolver rules of `lang/` are in {@link factsVersion}.
+ * and resolver rules of `lang/` are in {@link factsVersion}. Computed once per process; in the
+ * command-line bundle, once when it was built (as {@link factsVersion} is), so a warm query does
+ * not read and hash the two dist/ files again.
+ * @public (called by scripts/bundle-cli.ts on the built dist/ files)
  */
-function answerCodeVersion(): string {
+export function answerCodeVersion(): string {
   if (codeVersion !== undefined) return codeVersion;
+  if (typeof __CODECITE_ANSWER_CODE_VERSION__ === "string") return (codeVersion = __CODECITE_ANSWER_CODE_VERSION__);
   const here = fileURLToPath(import.meta.url);
   const digest = createHash("sha1");
   for (const f of [here, here.replace(/reference-answers(\.[cm]?[jt]s)$/, "references$1")]) {
