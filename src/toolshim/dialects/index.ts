@@ -13,8 +13,8 @@
  *    `function call<|role_sep|>`; MiniMax-M3 (prefixed tags) sits next to MiniMax-M2.
  * 2. Fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
  *    <function_call>{…}</function_call>``` ````; gated on offered names like group 4).
- * 3. The `<tool_call>` family, specific body shapes before the generic one: Granite
- *    (`<|tool_call|>`, `<tool_call>[…]`), attribute-style `<tool_call name=…>`, Qwen3-Coder XML,
+ * 3. The `<tool_call>` family, specific body shapes before the generic one: Phi-4-mini
+ *    (`<|tool_call|>…<|/tool_call|>`) then Granite (`<|tool_call|>`, `<tool_call>[…]`), attribute-style `<tool_call name=…>`, Qwen3-Coder XML,
  *    Functionary v3.1 (`<function=…>{json}`), GLM (`<tool_call>NAME<arg_key>`), Hermes JSON.
  * 4. Other tag/marker envelopes: MiniMax-M1 (`<tool_calls>` + one JSON object per line) before
  *    Jamba then Hunyuan (same envelope; Jamba defers to Hunyuan when
@@ -51,6 +51,7 @@ import { gemma4ToolCall } from "./gemma4-tool-call.js";
 import { gigachat3 } from "./gigachat3.js";
 import { glm45ArgKv } from "./glm45-arg-kv.js";
 import { graniteToolCall } from "./granite-tool-call.js";
+import { phi4MiniToolCall } from "./phi4-mini-tool-call.js";
 import { harmonyGptoss } from "./harmony-gptoss.js";
 import { hermesJson } from "./hermes-json.js";
 import { hermesWrapperVariant } from "./hermes-wrapper-variant.js";
@@ -104,6 +105,7 @@ export const DIALECTS: readonly Dialect[] = [
   lmstudioToolRequest,
   gigachat3,
   fencedJson,
+  phi4MiniToolCall,
   graniteToolCall,
   toolCallAttrJson,
   qwen3CoderXml,
