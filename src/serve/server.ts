@@ -151,10 +151,17 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
   res.end(JSON.stringify(body));
 }
 
-/** Reads the body, at most `cap` bytes. @throws GatewayError 413 beyond it. */
-function readBody(req: http.IncomingMessage, cap: number): Promise<Buffer> {
+/**
+ * Reads the body, at most `cap` bytes. A client that sent `Expect: 100-continue` (`awaitsContinue`) waits for a
+ * `100 Continue` before it sends the body (RFC 9110 §10.1.1): it is written here, once the body is
+ * wanted and its declared length is within the cap, so a body over the cap, or a request refused
+ * before its body is read (401, 403, 404, 405), is never sent at all.
+ * @throws GatewayError 413 beyond the cap (for a declared `Content-Length`, before any of the body is asked for).
+ */
+function readBody(req: http.IncomingMessage, res: http.ServerResponse, cap: number, awaitsContinue: boolean): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > cap) return Promise.reject(new GatewayError(413, `request body over ${cap} bytes`));
+  if (awaitsContinue) res.writeContinue();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -308,7 +315,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     return shimTurn({ provider: opts.provider, support, stats }, parsed, out, signal);
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal): Promise<void> {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal, awaitsContinue: boolean): Promise<void> {
     const api = apiOf(path);
     const method = req.method ?? "GET";
     if (opts.token === undefined) refuseForeignPages(req);
@@ -322,7 +329,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       res.setHeader("allow", allowed.join(", "));
       throw new GatewayError(405, `${path} accepts ${allowed.join(", ")}, not ${method}`);
     }
-    const body = method === "POST" ? await readBody(req, cap) : undefined;
+    const body = method === "POST" ? await readBody(req, res, cap, awaitsContinue) : undefined;
     if (opts.verbose && body !== undefined) log(`  request ${path}: ${body.toString("utf8").slice(0, 2000)}`);
     switch (path) {
       case "/":
@@ -366,11 +373,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const clientIdle = Math.min(opts.clientIdleMs ?? DEFAULT_CLIENT_IDLE_MS, requestTimeout);
-  const server = http.createServer(
-    // Node checks both limits every `connectionsCheckingInterval` ms (its default, 30 s, would let a
-    // short limit run far over).
-    { requestTimeout, headersTimeout: clientIdle, connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(clientIdle / 4))) },
-    (req, res) => {
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse, awaitsContinue = false): void => {
     // The request's headers are in: its body is bounded by `requestTimeout`, its reply by nothing.
     req.socket.setTimeout(0);
     const started = Date.now();
@@ -383,13 +386,23 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
       log(`${req.method} ${path} ${res.statusCode}${res.writableFinished ? "" : " (client gone)"} ${Date.now() - started} ms`);
     });
-    handle(req, res, path, controller.signal).catch((err: unknown) => {
+    handle(req, res, path, controller.signal, awaitsContinue).catch((err: unknown) => {
       if (controller.signal.aborted) return;
       const error = err instanceof GatewayError ? err : new GatewayError(500, `internal error: ${err instanceof Error ? err.message : String(err)}`, "server_error");
       if (error.status === 413) res.setHeader("connection", "close");
       sendError(res, api, error);
     });
-  });
+  };
+  const server = http.createServer(
+    // Node checks both limits every `connectionsCheckingInterval` ms (its default, 30 s, would let a
+    // short limit run far over).
+    { requestTimeout, headersTimeout: clientIdle, connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(clientIdle / 4))) },
+    onRequest,
+  );
+  // An HTTP/1.1 request with `Expect: 100-continue` comes here instead of 'request' (Node.js
+  // documentation, http.Server event 'checkContinue'; without a listener Node answers 100 at once,
+  // before the gateway could refuse a declared body over the cap): `readBody` writes the 100 when it wants the body.
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => onRequest(req, res, true));
   // A connection that sends nothing at all is not covered by `headersTimeout` (Node starts that
   // clock at the first byte): it is closed after `clientIdle` ms of silence. Node destroys a socket
   // whose timeout fires when the server has no 'timeout' listener.

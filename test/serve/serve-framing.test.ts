@@ -70,6 +70,19 @@ function exchange(port: number, text: string | Buffer, until?: RegExp): Promise<
   });
 }
 
+/** Sends the request `head`, then `body` only once the reply begins with `100 Continue` (as a client that sent `Expect: 100-continue`); all that came back. */
+function afterContinue(port: number, head: string, body: string): Promise<string> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, "127.0.0.1", () => s.write(head));
+    let got = "";
+    s.setEncoding("latin1").on("data", (d: string) => {
+      if (got === "" && d.startsWith("HTTP/1.1 100 Continue")) s.write(body);
+      got += d;
+    });
+    s.on("close", () => resolve(got));
+  });
+}
+
 const statusLines = (reply: string) => reply.match(/^HTTP\/1\.[01] \d{3}[^\r]*/gm) ?? [];
 const CHAT = JSON.stringify({ model: "m", messages: [{ role: "user", content: "hi" }], stream: false });
 
@@ -99,18 +112,33 @@ describe("serve: HTTP framing", () => {
     expect(reply).toContain('{"error":"request body over 1024 bytes"}');
   });
 
+  it("Expect: 100-continue with a declared body over the cap: 413 in the client API's shape and no 100 Continue, so the body is never sent", async () => {
+    const port = await start(streamingProvider("hello", 5), 1024);
+    const host = `Host: 127.0.0.1:${port}`;
+    for (const [path, error] of [
+      ["/api/chat", '{"error":"request body over 1024 bytes"}'],
+      ["/v1/chat/completions", '{"error":{"message":"request body over 1024 bytes","type":"invalid_request_error","param":null,"code":null}}'],
+    ] as const) {
+      // The client waits for the 100 before sending its body: a gateway that answered 100 would
+      // get 5,000 bytes here, and this reply would hold "100 Continue" first.
+      const reply = await exchange(port, `POST ${path} HTTP/1.1\r\n${host}\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n`);
+      expect(statusLines(reply), path).toEqual(["HTTP/1.1 413 Payload Too Large"]);
+      expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+      expect(reply).toContain(`\r\n\r\n${error.length.toString(16)}\r\n${error}\r\n0\r\n\r\n`);
+    }
+    // A request refused before its body is read (no such route) gets no 100 either.
+    const nope = await exchange(port, `POST /nope HTTP/1.1\r\n${host}\r\nExpect: 100-continue\r\nContent-Length: 10\r\nConnection: close\r\n\r\n`);
+    expect(statusLines(nope)).toEqual(["HTTP/1.1 404 Not Found"]);
+    // Within the cap: 100, then the answer.
+    const ok = await afterContinue(port, `POST /api/chat HTTP/1.1\r\n${host}\r\nExpect: 100-continue\r\nContent-Length: ${CHAT.length}\r\nConnection: close\r\n\r\n`, CHAT);
+    expect(statusLines(ok)).toEqual(["HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"]);
+    expect(ok).toContain('"content":"hello"');
+  });
+
   it("Expect: 100-continue gets 100 then the answer; HTTP/1.0 is answered and closed; three pipelined requests are answered in order", async () => {
     const port = await start(streamingProvider("hello", 5));
     const host = `Host: 127.0.0.1:${port}`;
-    const expect100 = await new Promise<string>((resolve) => {
-      const s = net.connect(port, "127.0.0.1", () => s.write(`POST /api/chat HTTP/1.1\r\n${host}\r\nExpect: 100-continue\r\nContent-Length: ${CHAT.length}\r\nConnection: close\r\n\r\n`));
-      let got = "";
-      s.setEncoding("latin1").on("data", (d: string) => {
-        if (got === "" && d.startsWith("HTTP/1.1 100 Continue")) s.write(CHAT);
-        got += d;
-      });
-      s.on("close", () => resolve(got));
-    });
+    const expect100 = await afterContinue(port, `POST /api/chat HTTP/1.1\r\n${host}\r\nExpect: 100-continue\r\nContent-Length: ${CHAT.length}\r\nConnection: close\r\n\r\n`, CHAT);
     expect(statusLines(expect100)).toEqual(["HTTP/1.1 100 Continue", "HTTP/1.1 200 OK"]);
     expect(expect100, expect100).toContain("\"content\":\"hello\"");
 
