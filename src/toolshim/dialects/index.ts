@@ -9,7 +9,8 @@
  *    DeepSeek V3.2 DSML, Step3, MiniMax-M2, Claude-style `<function_calls><invoke>` XML, Seed-OSS,
  *    Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma, Llama 3.1 `<|python_tag|>`, OLMo 3
  *    (same `<function_calls>` tag as the Claude style, Python bodies only), Nemotron; then the
- *    vendor tags LongCat `<longcat_tool_call>`, LM Studio `[TOOL_REQUEST]`, GigaChat
+ *    vendor tags LongCat `<longcat_tool_call>`, LM Studio `[TOOL_REQUEST]`, bracket-arrow
+ *    `[TOOL_CALL]{tool => …}`, GigaChat
  *    `function call<|role_sep|>`; MiniMax-M3 (prefixed tags) sits next to MiniMax-M2.
  * 2. Fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
  *    <function_call>{…}</function_call>``` ````; gated on offered names like group 4).
@@ -35,6 +36,7 @@
  */
 import type { Dialect, DialectMatch, OfferedTool } from "../types.js";
 import { apertusToolsPrefix } from "./apertus-tools-prefix.js";
+import { bracketArrowToolCall } from "./bracket-arrow-tool-call.js";
 import { claudeXmlInvoke } from "./claude-xml-invoke.js";
 import { cohereAction } from "./cohere-action.js";
 import { continueToolCodeblock } from "./continue-tool-codeblock.js";
@@ -103,6 +105,7 @@ export const DIALECTS: readonly Dialect[] = [
   nemotronToolcall,
   longcatToolCall,
   lmstudioToolRequest,
+  bracketArrowToolCall,
   gigachat3,
   fencedJson,
   phi4MiniToolCall,
