@@ -55,7 +55,7 @@
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import { checkObjectStores, readGitFile, refuseStore } from "./git-store.js";
+import { checkBeforeGit, checkObjectStores, readGitFile, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
@@ -446,6 +446,9 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
   const parent = path.dirname(ws.root);
   const probe = ["rev-parse", "--show-toplevel"];
   let nested = false;
+  // Git reads the configuration (with its includes), HEAD and commondir while it discovers the
+  // repository: they are checked before it runs (git-store.ts).
+  const found = await checkBeforeGit(ws.root, signal);
   const res = await rawGit(ws.root, probe, gitEnv(parent === ws.root ? undefined : parent), signal, 64 * 1024);
   if (res.code !== 0) {
     if (/dubious ownership/i.test(res.stderr)) {
@@ -469,6 +472,9 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
     nested = true;
   }
   const { top, gitDir, common } = await checkRepoOwnership(ws, nested, signal);
+  if (found === undefined || found.gitDir !== gitDir || found.common !== common) {
+    throw refuseStore("git uses another git directory than the one found and checked before it ran");
+  }
   // (Also when the ceiling did not stop discovery, e.g. a parent path containing ':'.)
   nested = top !== ws.root;
   await checkObjectStores(top, gitDir, common, await gitlinks(ws, top, nested, signal));

@@ -19,7 +19,17 @@
  *   (git-config(1) "Includes"; followed in included files too, to git's depth of 10),
  *   `core.attributesFile` and `core.excludesFile`. Each must be a regular file inside the work
  *   tree, or absent: git would read a file outside the root, and one that is a FIFO would hold
- *   git until its time limit.
+ *   git until its time limit. The values are read by git's own parser ({@link configReads}).
+ * - a FIFO, socket or device anywhere in a git directory (`HEAD`, `index`, `packed-refs`,
+ *   `info/exclude`, a loose object …), or a symbolic link there leading to one: git opens such
+ *   files by name and would wait for a FIFO's writer until its time limit.
+ *
+ * Git reads the configuration (with its includes), `HEAD` and `commondir` while it discovers the
+ * repository, before any of its answers can be checked. So the git directory is first found
+ * without git ({@link checkBeforeGit}: a `.git` folder or `gitdir:` file in the root or the
+ * folder above it that git would stop at, as gitrepository-layout(5) describes them), and its
+ * files and configuration are checked before git runs; the caller then refuses a repository
+ * for which git names another git directory.
  *
  * The environment variables that can add object stores (`GIT_ALTERNATE_OBJECT_DIRECTORIES`,
  * `GIT_OBJECT_DIRECTORY`, `GIT_DIR`, …) are removed before git runs (`scrubbedEnv` in
@@ -30,6 +40,7 @@ import { constants as fsc, promises as fsp } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./evidence.js";
 import { isInside } from "../paths.js";
+import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
 
 /** Most directory entries inspected in git directories before the check gives up (and refuses). */
 const MAX_GIT_DIR_ENTRIES = 2_000_000;
@@ -120,10 +131,16 @@ async function realOrUndefined(p: string): Promise<string | undefined> {
   }
 }
 
+/** "a FIFO", "a socket" or "a device", for a message. */
+function special(e: Dirent | { isFIFO(): boolean; isSocket(): boolean }): string {
+  return e.isFIFO() ? "a FIFO" : e.isSocket() ? "a socket" : "a device";
+}
+
 /**
- * Checks every symbolic link below each git directory in `dirs` (absolute real paths): each must
- * resolve inside an allowed root. A dangling link is refused too (git could not use it, and where it
- * points cannot be told apart from an outside file that exists).
+ * Checks every entry below each git directory in `dirs` (absolute real paths): a symbolic link must
+ * resolve inside an allowed root, to a regular file or a folder, and no entry may be a FIFO, socket
+ * or device. A dangling link is refused too (git could not use it, and where it points cannot be
+ * told apart from an outside file that exists).
  * @throws ToolError `UNSUPPORTED` ({@link refuseStore}).
  */
 async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]): Promise<void> {
@@ -149,8 +166,12 @@ async function checkGitDirLinks(allowed: AllowedRoots, dirs: readonly string[]):
         if (real === undefined || !within(real, allowed)) {
           throw refuseStore(`${shown(full, allowed)} is a symbolic link to ${real === undefined ? "a missing path" : "a path outside the work tree"}`);
         }
+        const st = await fsp.stat(real).catch(() => undefined);
+        if (st !== undefined && !st.isFile() && !st.isDirectory()) throw refuseStore(`${shown(full, allowed)} is a symbolic link to ${special(st)}`);
       } else if (e.isDirectory()) {
         stack.push(full);
+      } else if (!e.isFile()) {
+        throw refuseStore(`${shown(full, allowed)} is not a regular file (${special(e)}: git would wait on it)`);
       }
     }
   }
@@ -218,87 +239,177 @@ async function submoduleGitDir(workDir: string, shownAs: string): Promise<string
 
 /**
  * Checks the repository whose work tree is `top` (real path), git directory `gitDir` and common
- * directory `common` (real paths inside `top`, or linked back to it by git's bookkeeping), and its
- * checked-out submodules `gitlinks` (work-tree-relative paths of mode-160000 index entries):
- * alternates, symbolic links in every git directory, and each submodule's git directory must
+ * directory `common` (real paths inside `top`, or linked back to it by git's bookkeeping; their
+ * own entries and configuration were checked by {@link checkBeforeGit}), and its checked-out
+ * submodules `gitlinks` (work-tree-relative paths of mode-160000 index entries): alternates, the
+ * entries of each submodule's and alternate's folder, and each submodule's git directory must
  * resolve inside `top`, `gitDir` or `common`.
  * @throws ToolError `UNSUPPORTED` ({@link refuseStore}) naming the offending path relative to the work tree.
  */
 export async function checkObjectStores(top: string, gitDir: string, common: string, gitlinks: readonly string[]): Promise<void> {
   const allowed: AllowedRoots = [...new Set([top, gitDir, common])];
-  const dirs = [gitDir, common];
+  const dirs: string[] = [];
   for (const sub of gitlinks) {
     const dir = await submoduleGitDir(path.join(top, ...sub.split("/")), `${sub}/.git`);
     if (dir === undefined) continue;
     if (dir === null || !within(dir, allowed)) throw refuseStore(`the submodule ${sub} names a git directory outside the work tree`);
     dirs.push(dir);
   }
-  for (const dir of [...new Set([gitDir, common])]) {
-    for (const name of ["config", "config.worktree"]) await checkConfigFiles(allowed, path.join(dir, name), `${name} of the git directory`, 0);
-  }
-  const objectDirs = [...new Set(dirs.map((d) => path.join(d, "objects")))];
+  const objectDirs = [...new Set([gitDir, common, ...dirs].map((d) => path.join(d, "objects")))];
   for (const objects of objectDirs) dirs.push(...(await checkAlternates(allowed, objects)));
-  await checkGitDirLinks(allowed, dirs);
+  const checked = new Set([gitDir, common]);
+  await checkGitDirLinks(allowed, dirs.filter((d) => !checked.has(d)));
 }
 
-/** `[section]`, `[section "sub"]` or `[section.sub]`, with what follows on the line. */
-const SECTION_RE = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\](.*)$/;
-const KEY_RE = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/;
-
-/** A configuration value as git reads it: quotes removed, `\"` and `\\` unescaped, a trailing comment dropped. */
-function configValue(raw: string): string {
-  let out = "";
-  let quoted = false;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw[i]!;
-    if (c === '"') quoted = !quoted;
-    else if (c === "\\" && i + 1 < raw.length) out += raw[++i] === "t" ? "\t" : raw[i] === "n" ? "\n" : raw[i];
-    else if (!quoted && (c === "#" || c === ";")) break;
-    else out += c;
-  }
-  return out.trim();
+/** A git directory as {@link checkBeforeGit} found it (real paths). */
+export interface FoundGitDir {
+  /** The folder holding `.git` (or the git directory itself, for a bare repository above the root). */
+  top: string;
+  gitDir: string;
+  /** The common directory (`commondir` of a linked worktree), else `gitDir`. */
+  common: string;
 }
 
 /**
- * The files a git configuration file makes git read (see the module comment): `path` of an
- * `include`/`includeIf` section, `core.attributesFile`, `core.excludesFile`, as written.
+ * The git directory named by `dir/.git` (a folder, a link to one, or a `gitdir: <path>` file,
+ * gitrepository-layout(5)), or `dir` itself when it is a git directory (git's discovery checks
+ * both in each folder). `null` when a `.git` file names nothing usable (git stops there with an
+ * error), `undefined` when there is no candidate.
  */
-export function configReads(text: string): string[] {
-  const out: string[] = [];
-  let section = "";
-  for (let line of text.split(/\r?\n/)) {
-    const header = SECTION_RE.exec(line);
-    if (header) {
-      section = header[1]!.toLowerCase().split(".")[0]!;
-      line = header[2]!;
+async function gitDirIn(dir: string): Promise<string | null | undefined> {
+  const dotGit = path.join(dir, ".git");
+  const st = await fsp.stat(dotGit).catch(() => undefined);
+  if (st?.isDirectory()) return (await realOrUndefined(dotGit)) ?? null;
+  if (st !== undefined) {
+    const text = await readGitFile(dotGit, ".git");
+    const m = text === undefined ? null : /^gitdir: *(.+?)\s*$/m.exec(text);
+    return m?.[1] ? ((await realOrUndefined(path.resolve(dir, m[1]))) ?? null) : null;
+  }
+  const head = await fsp.lstat(path.join(dir, "HEAD")).catch(() => undefined);
+  const objects = await fsp.stat(path.join(dir, "objects")).catch(() => undefined);
+  return head !== undefined && objects?.isDirectory() ? dir : undefined;
+}
+
+/**
+ * Finds, without running git, the git directory git's discovery would use for `root` (a real
+ * path): the first folder from `root` upwards holding a `.git` folder or `gitdir:` file whose
+ * git directory has a `HEAD`, or that is a git directory itself. Each candidate met on the way
+ * (and its common directory, named by its `commondir` file) is checked before any git process
+ * can read it: no FIFO, socket or device in it and no link out of it ({@link checkGitDirLinks}),
+ * and its `config` and `config.worktree` name no file outside it or its work tree
+ * ({@link checkConfigFiles}).
+ * @returns what was found, or `undefined` when no folder up to the file-system root holds a repository.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}, {@link readGitFile}); `TIMEOUT` from {@link configReads}.
+ */
+export async function checkBeforeGit(root: string, signal?: AbortSignal): Promise<FoundGitDir | undefined> {
+  for (let top = root; ; ) {
+    const gitDir = await gitDirIn(top);
+    if (gitDir === null) return undefined;
+    if (gitDir !== undefined) {
+      const named = (await readGitFile(path.join(gitDir, "commondir"), ".git/commondir"))?.trim();
+      const common = named ? ((await realOrUndefined(path.resolve(gitDir, named))) ?? gitDir) : gitDir;
+      const allowed: AllowedRoots = [...new Set([top, gitDir, common])];
+      await checkGitDirLinks(allowed, [...new Set([gitDir, common])]);
+      for (const dir of new Set([gitDir, common])) {
+        for (const name of ["config", "config.worktree"]) {
+          await checkConfigFiles(allowed, top, path.join(dir, name), `.git/${name}`, 0, root, signal);
+        }
+      }
+      if (await fsp.lstat(path.join(gitDir, "HEAD")).then(() => true, () => false)) return { top, gitDir, common };
     }
-    const kv = KEY_RE.exec(line);
-    if (!kv || kv[2] === undefined) continue;
-    const key = kv[1]!.toLowerCase();
-    if (((section === "include" || section === "includeif") && key === "path") || (section === "core" && (key === "attributesfile" || key === "excludesfile"))) {
-      out.push(configValue(kv[2]));
-    }
+    const up = path.dirname(top);
+    if (up === top) return undefined;
+    top = up;
+  }
+}
+
+/** The configuration keys that make git read a file (see the module comment), as git names them (lower case). */
+const READS_KEYS = "^(include\\.path|includeif\\..*\\.path|core\\.(attributesfile|excludesfile))$";
+
+/** Time limit for one `git config` run, in ms. */
+const CONFIG_READ_TIMEOUT_MS = 30_000;
+
+/** A setting that makes git read a file: its key (lower case, `includeif.<condition>.path`) and value. */
+export interface ConfigRead {
+  key: string;
+  value: string;
+}
+
+/**
+ * The files a git configuration text makes git read (see the module comment): the values of
+ * `include.path`, `includeIf.<condition>.path`, `core.attributesFile` and `core.excludesFile`,
+ * read by git's own parser — `git config --file - --no-includes -z --get-regexp`, the text on its
+ * standard input — so quoting, escapes, comments and values continued on the next line are read
+ * exactly as git reads them. `git config` runs no program; it runs in the file-system root (so it
+ * finds no repository whose configuration it would read) without the system and global
+ * configuration, and does not follow includes (`--no-includes`).
+ * @param root the workspace root: no `git` inside it is run.
+ * @returns the settings in file order.
+ * @throws ToolError `UNSUPPORTED` when git is missing or cannot parse the text (naming `shownAs`;
+ *   git would refuse the repository too), `TIMEOUT` after 30 s.
+ */
+export async function configReads(text: string, shownAs: string, root: string, signal?: AbortSignal): Promise<ConfigRead[]> {
+  const gitPath = await findExecutable("git", { notUnder: root });
+  if (gitPath === undefined) throw refuseStore("git was not found on PATH (programs inside the repository are never run)");
+  const res = await runProcess(gitPath, ["config", "--file", "-", "--no-includes", "-z", "--get-regexp", READS_KEYS], {
+    cwd: path.parse(root).root,
+    env: scrubbedEnv({ GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" }),
+    timeoutMs: CONFIG_READ_TIMEOUT_MS,
+    signal,
+    maxStdoutBytes: 2 * MAX_GIT_FILE_BYTES,
+    input: Buffer.from(text, "utf8"),
+  });
+  if (res.timedOut) throw new ToolError("TIMEOUT", `reading ${shownAs} took longer than ${CONFIG_READ_TIMEOUT_MS / 1000} s`, "Try again.");
+  // Exit 1: no such key.
+  if (res.code === 1 && res.stdout.length === 0) return [];
+  if (res.code !== 0) {
+    const why = (res.stderr.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^(fatal|error): /, "").slice(0, 200);
+    throw refuseStore(`git cannot read its configuration (${shownAs}): ${why}`);
+  }
+  const out: ConfigRead[] = [];
+  for (const rec of res.stdout.toString("utf8").split("\0")) {
+    const nl = rec.indexOf("\n");
+    if (nl > 0) out.push({ key: rec.slice(0, nl), value: rec.slice(nl + 1) });
   }
   return out;
 }
 
 /**
  * Checks what a configuration file makes git read, and the included files' own, to git's include
- * depth: each must be a regular file inside `allowed`, or absent.
- * @throws ToolError `UNSUPPORTED` ({@link refuseStore}, {@link readGitFile}).
+ * depth: each must be a regular file inside `allowed`, or absent. An include's relative path is
+ * relative to the file naming it (git-config(1) "Includes"); a relative `core.attributesFile` or
+ * `core.excludesFile` is opened by git from the work tree `top`, so it is checked from both.
+ * `~` (the user's home) and `%(prefix)/` (git's installation) always lead outside.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}, {@link readGitFile}), `TIMEOUT` ({@link configReads}).
  */
-async function checkConfigFiles(allowed: AllowedRoots, file: string, shownAs: string, depth: number): Promise<void> {
+async function checkConfigFiles(
+  allowed: AllowedRoots,
+  top: string,
+  file: string,
+  shownAs: string,
+  depth: number,
+  root: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const text = await readGitFile(file, shownAs);
   if (text === undefined) return;
-  for (const named of configReads(text)) {
-    if (named === "") continue;
-    // `~/` is the user's home (git-config(1) "pathname"), always outside a repository's work tree.
-    if (named.startsWith("~")) throw refuseStore(`its git configuration (${shownAs}) makes git read ${JSON.stringify(named)}, outside the work tree`);
-    const target = path.resolve(path.dirname(file), named);
-    const real = await realOrUndefined(target);
-    if (!within(real ?? target, allowed)) throw refuseStore(`its git configuration (${shownAs}) makes git read a file outside the work tree`);
-    if (real === undefined) continue;
-    if (depth + 1 >= MAX_INCLUDE_DEPTH) throw refuseStore(`its git configuration (${shownAs}) includes files more than ${MAX_INCLUDE_DEPTH} deep`);
-    await checkConfigFiles(allowed, real, shown(real, allowed), depth + 1);
+  for (const { key, value } of await configReads(text, shownAs, root, signal)) {
+    if (value === "") continue;
+    if (value.startsWith("~") || value.startsWith("%(prefix)")) {
+      throw refuseStore(`its git configuration (${shownAs}) makes git read ${JSON.stringify(value.slice(0, 100))}, outside the work tree`);
+    }
+    const include = !key.startsWith("core.");
+    for (const base of include ? [path.dirname(file)] : [top, path.dirname(file)]) {
+      const target = path.resolve(base, value);
+      const real = await realOrUndefined(target);
+      if (!within(real ?? target, allowed)) throw refuseStore(`its git configuration (${shownAs}) makes git read a file outside the work tree`);
+      if (real === undefined) continue;
+      if (!include) {
+        await readGitFile(real, shown(real, allowed)); // refuses a FIFO, socket or device
+        continue;
+      }
+      if (depth + 1 >= MAX_INCLUDE_DEPTH) throw refuseStore(`its git configuration (${shownAs}) includes files more than ${MAX_INCLUDE_DEPTH} deep`);
+      await checkConfigFiles(allowed, top, real, shown(real, allowed), depth + 1, root, signal);
+    }
   }
 }

@@ -191,7 +191,8 @@ describe("git's own files that are not regular files", () => {
     const entry = path.join(main, ".git/worktrees/wt-linked/gitdir");
     rmSync(entry);
     execFileSync("mkfifo", [entry]);
-    await expectRefused(path.join(w, "wt-linked"), d(), "UNSUPPORTED", /worktree entry of another repository/);
+    // Found by the check of the git directory's entries before git runs (git-store.ts checkBeforeGit).
+    await expectRefused(path.join(w, "wt-linked"), d(), "UNSUPPORTED", /^read_git_diff refuses this repository: gitdir is not a regular file \(a FIFO/);
   });
 });
 

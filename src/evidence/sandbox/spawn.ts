@@ -38,6 +38,8 @@ export interface RunOptions {
   maxStdoutBytes?: number;
   /** Keep at most this many stderr bytes (default 64 KiB). */
   maxStderrBytes?: number;
+  /** Written to the program's standard input, which is then closed (default: no standard input). */
+  input?: Buffer;
 }
 
 export interface RunResult {
@@ -62,7 +64,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], shell: false });
+      child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], shell: false });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       reject(
@@ -75,6 +77,11 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
           : new ToolError("INTERNAL", `cannot start ${command}: ${(err as Error).message}`, `Check that ${command} is installed.`),
       );
       return;
+    }
+    if (opts.input !== undefined && child.stdin !== null) {
+      // A program that exits without reading all of it closes the pipe (EPIPE): its exit code tells.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(opts.input);
     }
     const chunks: Buffer[] = [];
     let bytes = 0;
