@@ -41,6 +41,7 @@ import type {
   Dialect,
   DialectMatch,
   OfferedTool,
+  ParseContext,
   RawCall,
   RecoverResult,
   RecoveredBy,
@@ -106,6 +107,7 @@ function runDialects(
   tools: readonly OfferedTool[],
   only?: (d: Dialect) => boolean,
   dialects: readonly Dialect[] = DIALECTS,
+  context?: ParseContext,
 ): StageOne {
   const hits: DialectHit[] = [];
   const notes: string[] = [];
@@ -113,7 +115,7 @@ function runDialects(
     if (only && !only(dialect)) return;
     let match: DialectMatch | null = null;
     try {
-      match = dialect.detect(text) ? dialect.parse(text, tools) : null;
+      match = dialect.detect(text) ? dialect.parse(text, tools, context) : null;
     } catch (err) {
       notes.push(`dialect ${dialect.family} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -362,9 +364,11 @@ function deterministic(
   if (closed.some((b) => runDialects(b, tools, (d) => d.callsInReasoning !== true, dialects).chosen.length > 0)) {
     out.note("reasoning", "call markup inside closed reasoning was not run (a rehearsal: reasoning or an answer follows it)");
   }
+  // The main content and an unclosed reasoning block run to the end of the turn: a length stop cut them.
+  const atEnd: ParseContext | undefined = turn.finish_reason === "length" ? { endIsCut: true } : undefined;
   let text = split.content;
   if (split.unclosed !== undefined) {
-    const st = runDialects(split.unclosed, tools, undefined, dialects);
+    const st = runDialects(split.unclosed, tools, undefined, dialects, atEnd);
     if (st.chosen.length > 0) {
       const cut = firstStart(st.chosen.flatMap((c) => c.match.spans));
       thinking.push(split.unclosed.slice(0, cut));
@@ -425,7 +429,7 @@ function deterministic(
       if (call.id !== undefined) raw.id = call.id;
       out.settle(raw, true);
     }
-    const st = runDialects(text, tools, undefined, dialects);
+    const st = runDialects(text, tools, undefined, dialects, atEnd);
     if (st.chosen.length > 0) out.note("native", "native tool calls present; calls written as text were not dispatched");
     return finish("native", out.settleAllBroken(st), true, st.reasoning);
   }
@@ -437,7 +441,7 @@ function deterministic(
   }
 
   // 2. Stage 1: dialects.
-  const st1 = runDialects(text, tools, undefined, dialects);
+  const st1 = runDialects(text, tools, undefined, dialects, atEnd);
   for (const n of st1.notes) out.note("dialect", n);
   if (st1.chosen.length > 0) {
     let by: RecoveredBy | undefined = reasoningBy;

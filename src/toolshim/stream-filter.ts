@@ -704,13 +704,17 @@ export class StreamFilter {
    * End of the message: returns the rest of the visible text. A message of plain prose
    * ({@link plainMessage}) skips the full recovery (its result is known: {@link plainResult});
    * under `codecite serve` that recovery ran for every streamed answer at its end.
+   *
+   * @param finishReason why the upstream stopped, when it said (`AssistantTurn.finish_reason`):
+   *   `length` makes a call left open at the end of the text a cut one (not run).
    */
-  end(): string {
+  end(finishReason?: "stop" | "length"): string {
     const text = this.#buffer;
+    const turn = finishReason === undefined ? { content: text } : { content: text, finish_reason: finishReason };
     this.#result ??=
       !this.#prefilled && plainMessage(text, this.#structural)
         ? plainResult(text)
-        : recoverDeterministic({ content: text }, this.#tools, { validate: this.#validate });
+        : recoverDeterministic(turn, this.#tools, { validate: this.#validate });
     return this.#release(this.#advance(this.#result.content), true);
   }
 

@@ -78,6 +78,15 @@ export interface BrokenBlock {
   reason: string;
 }
 
+/** What a dialect may know about where its text ends (see {@link AssistantTurn.finish_reason}). */
+export interface ParseContext {
+  /**
+   * The text ends where the model was stopped by its token limit (finish reason `length`):
+   * markup still open at the end is cut there, never closed by the end of the text.
+   */
+  endIsCut?: boolean;
+}
+
 /**
  * One text format family (`dialects/index.ts`). `parse` returns `null` when the text
  * holds nothing of this dialect. Parsers never throw.
@@ -88,7 +97,7 @@ export interface Dialect {
   /** Cheap test: does the text contain this dialect's markers at all? */
   detect(text: string): boolean;
   /** Full parse. `tools` is the offered whitelist (some formats need it to tell calls from prose). */
-  parse(text: string, tools: readonly OfferedTool[]): DialectMatch | null;
+  parse(text: string, tools: readonly OfferedTool[], context?: ParseContext): DialectMatch | null;
   /**
    * Marker prefixes that start this dialect's call markup, for streaming hold-back
    * (a suffix of the stream that could start one of these is not shown yet).
@@ -116,6 +125,13 @@ export interface AssistantTurn {
   content: string;
   thinking?: string;
   tool_calls?: ToolCall[];
+  /**
+   * Why the model stopped, when the server said (OpenAI `finish_reason`, Ollama `done_reason`):
+   * `length` = the token limit cut the text, so a call still open at its end is cut and not run
+   * even where the model's own closer style would end it there ({@link ParseContext.endIsCut});
+   * `stop` or absent = the end is judged from the text alone.
+   */
+  finish_reason?: "stop" | "length";
 }
 
 /** A recovery diagnostic: why something was or was not turned into a call. */

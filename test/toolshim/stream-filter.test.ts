@@ -289,6 +289,25 @@ describe("stream filter behaviour", () => {
     expect(f.result?.content).toBe("Reading it.");
     expect(() => f.push("more")).toThrow(/after end/);
   });
+
+  it("takes the upstream's finish reason at end(): a length stop cuts a closer-less last value", () => {
+    // The real closer-less qwen3-coder reply of the corpus (continuedev/continue#13057).
+    const raw = readCases("toolcalls-new.jsonl").find((c) => c.id === "qwen3coder-ollama-no-closers-at-all")!.raw;
+    const offered = [{ name: "create_new_file" }];
+    const results = (["stop", "length", undefined] as const).map((reason) => {
+      const f = new StreamFilter(offered);
+      let shown = "";
+      for (const ch of raw) shown += f.push(ch);
+      shown += f.end(reason);
+      expect(collapse(shown), String(reason)).toBe(collapse(f.result!.content));
+      return f.result!;
+    });
+    expect(results[0]!.tool_calls.map((c) => c.name)).toEqual(["create_new_file"]);
+    expect(results[1]!.tool_calls).toEqual([]);
+    expect(results[1]!.rejected.map((r) => r.name)).toEqual(["create_new_file"]);
+    expect(results[2]).toEqual(results[0]);
+    expect(results[1]).toEqual(recoverDeterministic({ content: raw, finish_reason: "length" }, offered));
+  });
 });
 
 describe("stream filter memory", () => {

@@ -3,7 +3,7 @@
  * behind each exported `Dialect`) and {@link MatchBuilder} (collects calls and the spans of text
  * to remove, in text order).
  */
-import type { BrokenBlock, Dialect, DialectMatch, OfferedTool, RawCall, Span } from "../types.js";
+import type { BrokenBlock, Dialect, DialectMatch, OfferedTool, ParseContext, RawCall, Span } from "../types.js";
 import { sniffToolName } from "./broken-block.js";
 import { findFences } from "./fence.js";
 import { inlineCodeRanges } from "./text-scan.js";
@@ -15,9 +15,9 @@ import { inlineCodeRanges } from "./text-scan.js";
 export function defineDialect(spec: Dialect): Dialect {
   return {
     ...spec,
-    parse(text: string, tools: readonly OfferedTool[]): DialectMatch | null {
+    parse(text: string, tools: readonly OfferedTool[], context?: ParseContext): DialectMatch | null {
       try {
-        return spec.detect(text) ? spec.parse(text, tools) : null;
+        return spec.detect(text) ? spec.parse(text, tools, context) : null;
       } catch {
         return null;
       }

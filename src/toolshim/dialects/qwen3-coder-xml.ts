@@ -18,7 +18,7 @@
  * - Drift handling: see `xml-function.ts`.
  */
 import { isSideEffectToolName } from "../policy.js";
-import type { OfferedTool } from "../types.js";
+import type { OfferedTool, ParseContext } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { skipWs } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
@@ -48,7 +48,7 @@ function wrapperBefore(text: string, at: number, floor: number): number {
   return start >= floor && text.startsWith(OPEN, start) ? start : -1;
 }
 
-function parse(text: string, tools: readonly OfferedTool[]) {
+function parse(text: string, tools: readonly OfferedTool[], context?: ParseContext) {
   const out = new MatchBuilder(text);
   let from = 0;
   // End (index of `</tool_call>`) of the wrapper we are inside, for several functions in one wrapper.
@@ -68,7 +68,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     else if (at > insideUntil) insideUntil = -1;
     const wrapped = wrapper >= 0 || insideUntil >= 0;
     const spanStart = wrapper >= 0 ? wrapper : at;
-    const fn = parseXmlFunction(text, at, insideUntil >= 0 ? insideUntil : text.length);
+    const fn = parseXmlFunction(text, at, insideUntil >= 0 ? insideUntil : text.length, context?.endIsCut === true);
     if (!fn.ok && fn.reason === "truncated") {
       if (opener >= 0) out.markup(opener, opener + OPEN.length);
       out.span(spanStart, text.length);

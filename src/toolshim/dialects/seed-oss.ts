@@ -27,7 +27,7 @@ export const seedOss = defineDialect({
   source: "https://github.com/ggml-org/llama.cpp/blob/HEAD/tests/test-chat.cpp",
   markers: [OPEN],
   detect: (text) => text.includes(OPEN),
-  parse(text) {
+  parse(text, _tools, context) {
     const out = new MatchBuilder(text);
     scanWrapperBlocks(text, { open: OPEN, close: "</seed:tool_call>" }, out, ({ bodyStart, bodyEnd }) => {
       FUNCTION_TAG.lastIndex = bodyStart;
@@ -40,7 +40,7 @@ export const seedOss = defineDialect({
           FUNCTION_TAG.lastIndex = Math.max(el?.end ?? 0, i + 1);
           continue;
         }
-        const fn = parseXmlFunction(text, i, bodyEnd);
+        const fn = parseXmlFunction(text, i, bodyEnd, context?.endIsCut === true);
         if (fn.ok) out.call({ name: fn.name, arguments: fn.params, untyped: true }, i);
         else if (fn.reason === "truncated") return "truncated";
         FUNCTION_TAG.lastIndex = fn.ok || fn.reason === "invalid" ? Math.max(fn.end, i + 1) : i + 1;

@@ -12,7 +12,9 @@
  * A value that runs to the end of the text is cut (no call), unless an earlier parameter of the
  * same function already dropped its `</parameter>`: a model that writes no closers ends its last
  * value with the reply (a real qwen3-coder:30b reply through Ollama, continuedev/continue#13057:
- * `<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello`).
+ * `<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello`) —
+ * except when the server said the token limit stopped the model (`endIsCut`): then that last value
+ * is cut too.
  */
 import { cleanXmlValue, skipWs } from "./text-scan.js";
 
@@ -45,8 +47,10 @@ function stickyAt(re: RegExp, text: string, i: number): RegExpExecArray | null {
 /**
  * Parse the function block whose `<function=` starts at `start`.
  * @param limit index where the enclosing wrapper ends (e.g. `</tool_call>`); default end of text.
+ * @param endIsCut the text ends at a token-limit stop ({@link ParseContext.endIsCut}): a value open
+ *   at the end of the text is cut even when the function's earlier parameters dropped their closers.
  */
-export function parseXmlFunction(text: string, start: number, limit = text.length): XmlFunction {
+export function parseXmlFunction(text: string, start: number, limit = text.length, endIsCut = false): XmlFunction {
   const head = readName(text, start + "<function=".length);
   if (!head) return { ok: false, reason: "truncated", start };
   if (head.name === "") return { ok: false, reason: "invalid", start, end: head.next };
@@ -100,7 +104,7 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
     if (valueEnd < 0) {
       // The value runs to the end of the block. Inside a closed wrapper the wrapper ends it;
       // at the end of the text it is cut.
-      if (limit < text.length || closerless) {
+      if (limit < text.length || (closerless && !endIsCut)) {
         valueEnd = limit;
         after = limit;
       } else {

@@ -73,4 +73,14 @@ describe("qwen3_coder_xml", () => {
     // One parameter and no closer: nothing says the model writes none.
     expect(run(qwen3CoderXml, "<tool_call>\n<function=f>\n<parameter=a>hel", ["f"]).calls).toEqual([]);
   });
+
+  it("cuts that last value when the server said the token limit stopped the model (endIsCut)", () => {
+    const text = "Creating it.\n<function=create_new_file>\n<parameter=filepath> t.txt\n<parameter=contents> hel";
+    const tools = [{ name: "create_new_file" }];
+    expect(qwen3CoderXml.parse(text, tools, { endIsCut: true })?.calls).toEqual([]);
+    expect(qwen3CoderXml.parse(text, tools, { endIsCut: false })?.calls).toHaveLength(1);
+    // Closed values are not affected: every parameter closed, </function> cut (Rapid-MLX pull#1574).
+    const closed = "<function=f>\n<parameter=a>1</parameter>\n<parameter=b>2</parameter>\n";
+    expect(qwen3CoderXml.parse(closed, [{ name: "f" }], { endIsCut: true })?.calls).toEqual([{ name: "f", arguments: { a: "1", b: "2" }, untyped: true }]);
+  });
 });
