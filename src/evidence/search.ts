@@ -30,7 +30,7 @@
  * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
-import { closeSync, constants as fsc, openSync, readSync } from "node:fs";
+import { closeSync, constants as fsc, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
 import type { SearchCodeArgs } from "./args.js";
@@ -161,6 +161,7 @@ export async function searchCode(
   const maxResults = all ? Infinity : clampInt(args.max_results ?? 50, 1, 200);
   const globArgs = validateGlob(args.glob);
   const target = args.path === undefined || args.path.trim() === "" ? undefined : await ws.walkTarget(args.path);
+  if (target !== undefined) refuseOversizedFile(ws, target);
   await ws.checkIgnoreFiles();
 
   const common = [
@@ -594,6 +595,30 @@ function toEvidence(h: Hit, query: string): Evidence {
   };
   if (h.flags.length > 0) rec.flags = [...h.flags];
   return rec;
+}
+
+/**
+ * Refuses a search whose target `rel` (a real repository-relative path from `walkTarget`) is a
+ * file over {@link SEARCH_MAX_FILE_BYTES}: ripgrep applies `--max-filesize` only to the files it
+ * finds by walking, and reads a file named as its path to the end (a sparse 100 GB file held it
+ * until the time limit).
+ * @throws ToolError `UNSUPPORTED` naming the file and its size.
+ */
+function refuseOversizedFile(ws: Workspace, rel: string): void {
+  let size: number;
+  try {
+    const st = statSync(path.join(ws.root, ...rel.split("/")));
+    if (!st.isFile()) return;
+    size = st.size;
+  } catch {
+    return; // gone: ripgrep reports nothing
+  }
+  if (size <= SEARCH_MAX_FILE_BYTES) return;
+  throw new ToolError(
+    "UNSUPPORTED",
+    `${rel} is over ${SEARCH_MAX_FILE_BYTES / (1024 * 1024)} MiB (${size} bytes) and is not searched`,
+    advice`Use ${{ kind: "read_range" }} to read a part of it, or search its folder for other files.`,
+  );
 }
 
 /**
