@@ -79,14 +79,38 @@ describe("deny-list bypasses", () => {
     expect(foldForDenyCheck("A/\uFF0EENV. /x")).toBe("a/.env/x");
   });
 
+  it("names that an upper-casing file system or a default-ignorable code point make a secret's are denied", () => {
+    for (const p of [
+      "credent\u0131als", // DOTLESS I: NTFS compares names upper-cased, and "\u0131" upper-cases to "I"
+      ".git-credent\u0131als",
+      "\u0131d_rsa", // …the same at a name's start
+      ".\u2060env", // WORD JOINER, default-ignorable (DerivedCoreProperties.txt), invisible in a listing
+      ".npmrc\u034F", // COMBINING GRAPHEME JOINER
+      ".s\u180Esh/config", // MONGOLIAN VOWEL SEPARATOR
+      ".ne\u00ADtrc", // SOFT HYPHEN
+      "se\uFE0Fcrets.yml", // VARIATION SELECTOR-16
+    ]) {
+      expect(isDeniedPath(p), JSON.stringify(p)).toBe(true);
+    }
+    // Lookalikes that no file system maps onto a secret stay distinct names (not denied): a
+    // homoglyph (LATIN SMALL LETTER ALPHA) and a combining accent.
+    for (const p of ["id_rs\u0251", "src/\u00E9nv.py"]) {
+      expect(isDeniedPath(p), JSON.stringify(p)).toBe(false);
+    }
+  });
+
   it("a lookalike secret file is refused by read_evidence and never searched", async () => {
     const r = path.join(w, "lookalike");
     putFile(r, "server.\u212Aey", `${SECRET}-kelvin\n`);
     putFile(r, "\uFF0Eenv", `${SECRET}-fullwidth\n`);
+    putFile(r, "credent\u0131als", `${SECRET}-dotless\n`);
+    putFile(r, ".\u2060env", `${SECRET}-joiner\n`);
     putFile(r, "ok.txt", "ok\n");
     const ws = await Workspace.open(r);
     await expectCode(() => readEvidence(ws, { path: "server.\u212Aey" }), "DENIED");
     await expectCode(() => readEvidence(ws, { path: "\uFF0Eenv" }), "DENIED");
+    await expectCode(() => readEvidence(ws, { path: "credent\u0131als" }), "DENIED");
+    await expectCode(() => readEvidence(ws, { path: ".\u2060env" }), "DENIED");
     const hits = await searchCode(ws, s({ query: SECRET }));
     expect(hits.evidence).toEqual([]);
     expect((await ws.listFiles()).map((f) => f.path)).toEqual(["ok.txt"]);

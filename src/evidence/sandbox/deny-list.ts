@@ -12,12 +12,16 @@
  * name at any depth; a trailing `/` matches a directory and everything below it.
  *
  * Lookalike names that some file systems map onto a denied name are denied too: each path is
- * also checked in a folded form ({@link foldForDenyCheck}) — Unicode NFKC and lower case (APFS and
- * NTFS compare names case-insensitively with Unicode folding: `server.\u212Aey` is `server.key`;
- * fullwidth `．env` is `.env`), with the code points HFS+ ignores removed (`.g\u200Cit` is `.git`,
- * the CVE-2014-9390 shape), and each segment cut at an NTFS alternate-data-stream `:` and stripped
- * of the trailing dots and spaces Windows drops (`server.pem.`, `.env::$DATA`). Over-denying such a
- * name on a file system that keeps it distinct is harmless.
+ * also checked in a folded form ({@link foldForDenyCheck}) — Unicode NFKC, upper case then lower
+ * case (APFS and NTFS compare names case-insensitively with Unicode folding: `server.\u212Aey` is
+ * `server.key`; fullwidth `．env` is `.env`; NTFS compares names upper-cased by its table, where
+ * dotless `\u0131` is `I`, so `credent\u0131als` is `credentials`), with the code points HFS+ ignores
+ * removed (`.g\u200Cit` is `.git`, the CVE-2014-9390 shape) and every other default-ignorable
+ * code point too (Unicode DerivedCoreProperties.txt: `.\u2060env`, invisible in a listing), and
+ * each segment cut at an NTFS alternate-data-stream `:` and stripped of the trailing dots and
+ * spaces Windows drops (`server.pem.`, `.env::$DATA`). Over-denying such a name on a file system
+ * that keeps it distinct is harmless. Homoglyphs (`id_rs\u0251`, Latin alpha) and combining accents
+ * stay distinct names on every file system: they are not the secret's name and are not denied.
  */
 import ignore from "ignore";
 import { isCleanRelative } from "./path-policy.js";
@@ -172,20 +176,23 @@ function matches(rel: string): boolean {
 
 /**
  * Code points that HFS+ ignores when comparing names (the list git checks in `is_hfs_dotgit`:
- * U+200C–200F, U+202A–202E, U+206A–206F, U+FEFF), plus U+200B.
+ * U+200C–200F, U+202A–202E, U+206A–206F, U+FEFF), plus every default-ignorable code point
+ * (`\p{Default_Ignorable_Code_Point}`: U+200B, U+2060, U+034F, U+00AD, variation selectors …).
  */
-const HFS_IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/gu;
+const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]|\p{Default_Ignorable_Code_Point}/gu;
 
 /**
  * The form of a repository-relative path used for the second deny-list check (see the module
- * comment): NFKC, lower case, HFS+-ignorable code points removed, and per segment an NTFS stream
- * suffix (`:…`) and trailing dots/spaces removed. Segments that become empty are dropped.
+ * comment): NFKC, upper case then lower case (`\u0131` → `I` → `i`, `ß` → `SS` → `ss`), ignorable
+ * code points removed, and per segment an NTFS stream suffix (`:…`) and trailing dots/spaces
+ * removed. Segments that become empty are dropped.
  */
 export function foldForDenyCheck(rel: string): string {
   return rel
     .normalize("NFKC")
+    .toUpperCase()
     .toLowerCase()
-    .replace(HFS_IGNORABLE, "")
+    .replace(IGNORABLE, "")
     .split("/")
     .map((seg) => {
       const colon = seg.indexOf(":");
