@@ -65,7 +65,9 @@ function parse(text: string, tools: readonly OfferedTool[]) {
       break;
     }
     if (seg.call) out.call(seg.call, markStart);
-    out.span(markStart, seg.removeTo ?? segEnd);
+    // An `all` header is markup, not call markup: never an unreadable call (which would keep it visible).
+    if (name === "all") out.markup(markStart, seg.removeTo ?? segEnd);
+    else out.span(markStart, seg.removeTo ?? segEnd);
   }
   return out.result();
 }

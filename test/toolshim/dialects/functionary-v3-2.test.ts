@@ -36,4 +36,11 @@ describe("functionary_v3.2", () => {
     expect(r.content).toBe("python import os print(os.getcwd())");
     expect(run(functionaryV32, "Summary\nThe index is built lazily.", ["search_code"]).match).toBeNull();
   });
+
+  it("removes '>>>all' recipient headers as markup, never as an unreadable call that stays visible", () => {
+    const m = functionaryV32.parse(">>>all\nLet me look.\n>>>f\n{\"a\": 1}", [{ name: "f" }])!;
+    expect(m.calls).toEqual([{ name: "f", arguments: { a: 1 } }]);
+    expect(m.broken ?? []).toEqual([]);
+    expect(run(functionaryV32, ">>>all\nHello, world!", ["f"]).content).toBe("Hello, world!");
+  });
 });
