@@ -599,14 +599,15 @@ export function nameImportKeys(query: string): ImportKeys {
  * the name's last part for every family): a file of a family the scan reads is parsed only when
  * one of its import statements could name its family's keys. A file that does not contain a key
  * at all (any case) is ruled out without a scan, except where a bare relative import or (JS) a
- * computed `import()`/`require()` could reach the target without naming it.
+ * computed `import()`/`require()` could reach the target without naming it. The screen's third
+ * argument, when given, is `scanImports(family, source)` already made (`LexicalFile.scan`).
  */
 export function importScreen(
   keys: ReadonlyMap<string, ImportKeys> | ImportKeys,
   onScreened?: (path: string, scan: ImportScan) => void,
-): (path: string, source: string) => boolean {
+): (path: string, source: string, scanned?: ImportScan) => boolean {
   const mentions = new Map<ImportKeys, RegExp>();
-  return (file, source) => {
+  return (file, source, scanned) => {
     const family = familyOfFile(file);
     const k = screenKeys(keys, file);
     if (k === undefined) return true;
@@ -617,10 +618,10 @@ export function importScreen(
       mentions.set(k, (re = new RegExp(some.length === 0 ? "(?!)" : some.map(escapeRegExp).join("|"), "i")));
     }
     if (!k.bare && family !== "js" && !re.test(source)) {
-      onScreened?.(file, scanImports(family, source) as ImportScan);
+      onScreened?.(file, scanned ?? (scanImports(family, source) as ImportScan));
       return false;
     }
-    const scan = scanImports(family, source) as ImportScan;
+    const scan = scanned ?? (scanImports(family, source) as ImportScan);
     if (importsMayName(scan, k)) return true;
     onScreened?.(file, scan);
     return false;
@@ -777,7 +778,7 @@ async function collectMatches(
   const lexicalPaths = toLoad.filter((st) => readsImportsLexically(st.path)).map((st) => st.path);
   const lexical = await loadLexicalImports(ws, project, lexicalPaths, signal);
   const screenedNow: string[] = [];
-  for (const [file, got] of lexical.files) if (got.text !== undefined && !passesScreen(file, got.text)) screenedNow.push(file);
+  for (const [file, got] of lexical.files) if (got.text !== undefined && !passesScreen(file, got.text, got.scan)) screenedNow.push(file);
   for (const file of screenedNow) lexical.files.delete(file);
   const parsed = new Set(lexical.parse);
   const facts = await loadFacts(ws, lexicalPaths.length === 0 ? toLoad : toLoad.filter((st) => !readsImportsLexically(st.path) || parsed.has(st.path)), signal, "definitions", { screen: passesScreen });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { factsStats } from "../../src/evidence/analysis/facts.js";
+import { scanImports, type ImportScan } from "../../src/evidence/analysis/import-scan.js";
 import { pythonImports } from "../../src/evidence/analysis/lang/python-imports.js";
 import { python } from "../../src/evidence/analysis/lang/python.js";
 import type { ImportRef } from "../../src/evidence/analysis/lang/language.js";
@@ -101,6 +102,72 @@ describe("python imports read from the text", () => {
       expect(lexical, file).toEqual(await treeImports(src));
     }
     expect(read).toBeGreaterThan(files.length / 2);
+  });
+});
+
+/** The scan `pythonImports` hands to `onScan` (with the imports it returns). */
+const withScan = (src: string) => {
+  let scan: ImportScan | undefined;
+  const imports = pythonImports(src, (s) => {
+    scan = s;
+  });
+  return { imports, scan };
+};
+
+describe("the import screen's scan, read in the same pass", () => {
+  it.each(CASES)("%s: the scan equals the screen's scanner's", (_name, src) => {
+    const { imports, scan } = withScan(src);
+    expect(imports).toEqual(pythonImports(src));
+    expect(scan).toEqual(scanImports("python", src));
+  });
+
+  it("gives the statements' text as the scanner does: names, operators, string contents; after ';' and in headers; yield from", () => {
+    const src = "import a.b as c; x = 1; from .. import (d,\n  e)\nif x: import f\ny = __import__('g.H')\ndef k():\n    yield from m\n";
+    expect(withScan(src).scan).toEqual({
+      imports: [
+        { text: "import a.b as c", bare: false },
+        { text: "from..import(d,e)", bare: true },
+        { text: "import f", bare: false },
+        { text: "__import__(g.h)", bare: false },
+        { text: "from m", bare: false },
+      ],
+      open: false,
+    });
+    expect(scanImports("python", src)).toEqual(withScan(src).scan);
+  });
+
+  it("equals the scanner's on the forms the scanner reads otherwise, and on text the reader leaves to the parse", () => {
+    const texts = [
+      "x = ur'a'\nimport a\n", // a prefix the scanner does not take
+      "x = `a`\nimport a\n", // a Python 2 backquote
+      "x = f'{y:#x}'\nimport a\n", // '#' in a format spec: the scanner reads a comment
+      "x = f'\\{y}'\nimport a\n", // '\{' in an f-string
+      "m = import_module(f'a.{b}')\n", // an f-string field in a statement
+      "x = 1.f'{a'\nimport a\n", // the scanner ends the number at the dot and reads an f-string
+      "x = 1.from_\nimport a\n", // the scanner splits the number at the dot
+      "import a \\", // a backslash at the end of the text
+      "x = 'open\nimport a\n", // left to the parse
+      "x = (1\nfrom a import b\n",
+      "y = f'{import_module(\"a\")}'\n",
+    ];
+    for (const src of texts) expect(withScan(src).scan, src).toEqual(scanImports("python", src));
+  });
+
+  it("equals the scanner's on every Python file of the fixtures", () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (/\.pyi?$/.test(e.name)) files.push(p);
+      }
+    };
+    walk(FIXTURES);
+    expect(files.length).toBeGreaterThan(30);
+    for (const file of files) {
+      const src = splitLines(readFileSync(file, "utf8")).join("\n");
+      expect(withScan(src).scan, file).toEqual(scanImports("python", src));
+    }
   });
 });
 

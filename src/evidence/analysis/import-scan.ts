@@ -10,7 +10,9 @@
  * - Python (Python reference, "Lexical analysis"; "The import statement"): from each `import` /
  *   `from` keyword, and each `import_module` / `__import__` name (dynamic imports), to the end of
  *   the logical line's statement (a newline outside brackets and not after `\`, or `;`); string
- *   prefixes, triple quotes, escapes and f-string replacement fields are honoured.
+ *   prefixes, triple quotes, escapes and f-string replacement fields are honoured. The Python
+ *   import reader (`lang/python-imports.ts`) gives the same scan in its own pass over a text it
+ *   reads; this scanner reads the others.
  * - JavaScript/TypeScript (ECMAScript "Lexical Grammar"): the specifier strings of `import … from`,
  *   `export … from`, `import "x"`, `require(…)`, `import(…)` and `declare module "x"`; a template
  *   literal without substitutions is a string; a `/` is a regular expression where the previous
@@ -112,7 +114,7 @@ export function importsMayName(scan: ImportScan, keys: ImportKeys): boolean {
 }
 
 /** Appends `tok` to `parts` (lower-case text), with a space first when the two would run together into one name. */
-function pushToken(parts: string[], tok: string): void {
+export function pushScanToken(parts: string[], tok: string): void {
   const prev = parts[parts.length - 1];
   if (prev !== undefined && prev !== "" && tok !== "" && isNameChar(prev.charCodeAt(prev.length - 1)) && isNameChar(tok.charCodeAt(0))) parts.push(" ");
   parts.push(tok);
@@ -277,10 +279,10 @@ function blockEnd(s: string, i: number, close: string): number {
   return -1;
 }
 
-/** Lower-case text of tokens, run together (a dotted name reads as written; see {@link pushToken}). */
+/** Lower-case text of tokens, run together (a dotted name reads as written; see {@link pushScanToken}). */
 function joined(toks: readonly Tok[]): string {
   const parts: string[] = [];
-  for (const t of toks) pushToken(parts, t.text.toLowerCase());
+  for (const t of toks) pushScanToken(parts, t.text.toLowerCase());
   return parts.join("");
 }
 
@@ -516,6 +518,21 @@ const PY_PREFIX = /^(?:[rRuUbBfFtT]|[rR][bBfFtT]|[bBfFtT][rR])$/;
 const PY_IMPORT_WORDS = new Set(["import", "from", "import_module", "__import__"]);
 const PY_IMPORT_LENGTHS = new Set([...PY_IMPORT_WORDS].map((w) => w.length));
 
+/** Whether the scan of Python text reads `word` right before a quote as a string prefix (one of {@link PY_PREFIX}). */
+export function isScanStringPrefix(word: string): boolean {
+  return word.length <= 2 && PY_PREFIX.test(word);
+}
+
+/** The scanned import of one Python statement, from its text's parts (see {@link pushScanToken}). */
+export function pythonScanStatement(parts: readonly string[]): ScannedImport {
+  const text = parts.join("");
+  return { text, bare: /^from\.+import/.test(text) };
+}
+
+/**
+ * The Python scan of text `lang/python-imports.ts` does not read (it gives the same scan for the
+ * text it reads, in its own pass: `pythonImports`'s `onScan`).
+ */
 function scanPython(s: string): ImportScan {
   const n = s.length;
   /** Current logical statement's tokens (lower-cased text). */
@@ -527,8 +544,7 @@ function scanPython(s: string): ImportScan {
   const imports: ScannedImport[] = [];
   const endStatement = () => {
     if (from >= 0) {
-      const text = stmt.join("");
-      imports.push({ text, bare: /^from\.+import/.test(text) });
+      imports.push(pythonScanStatement(stmt));
       stmt = [];
     }
     from = -1;
@@ -548,11 +564,11 @@ function scanPython(s: string): ImportScan {
         continue;
       }
       if (s.startsWith(close, j)) {
-        if (from >= 0) pushToken(stmt, s.slice(start, j).toLowerCase());
+        if (from >= 0) pushScanToken(stmt, s.slice(start, j).toLowerCase());
         return j + close.length;
       }
       if (c === 10 && !triple) {
-        if (from >= 0) pushToken(stmt, s.slice(start, j).toLowerCase());
+        if (from >= 0) pushScanToken(stmt, s.slice(start, j).toLowerCase());
         return j; // unterminated: ends at the line's end
       }
       if (f && c === 123 /* { */) {
@@ -601,13 +617,13 @@ function scanPython(s: string): ImportScan {
         let j = i + 1;
         while (j < n && isIdPart(s.charCodeAt(j))) j++;
         const q = s.charCodeAt(j);
-        if ((q === 34 || q === 39) && j - i <= 2 && PY_PREFIX.test(s.slice(i, j))) {
+        if ((q === 34 || q === 39) && isScanStringPrefix(s.slice(i, j))) {
           i = str(j, s.slice(i, j));
           if (i < 0) return -1;
           continue;
         }
         if (from < 0 && !field && PY_IMPORT_LENGTHS.has(j - i) && PY_IMPORT_WORDS.has(s.slice(i, j))) from = 0;
-        if (from >= 0) pushToken(stmt, s.slice(i, j).toLowerCase());
+        if (from >= 0) pushScanToken(stmt, s.slice(i, j).toLowerCase());
         i = j;
         continue;
       }
@@ -624,7 +640,7 @@ function scanPython(s: string): ImportScan {
         i++;
         continue;
       }
-      if (from >= 0) pushToken(stmt, s[i] as string);
+      if (from >= 0) pushScanToken(stmt, s[i] as string);
       i++;
     }
     return field ? -1 : n;

@@ -15,6 +15,7 @@
  */
 import type { FileStat } from "../../fact-cache/fact-index.js";
 import { throwIfAborted } from "../evidence.js";
+import type { ImportScan } from "./import-scan.js";
 import { mapLimit } from "../concurrency.js";
 import type { Workspace } from "../sandbox/workspace.js";
 import { readRefusal, type FactsSkipReason } from "./facts.js";
@@ -23,10 +24,15 @@ import type { ImportRef, ProjectView } from "./lang/language.js";
 import { memoize } from "./lang/project-files.js";
 import { keptStat, keptStatHolds, loadDerived, saveDerived, statFiles, type KeptStat } from "./project-view.js";
 
-/** One file's imports; `text` is its text when this load read it (not when they were kept). */
+/**
+ * One file's imports; `text` is its text when this load read it (not when they were kept), `scan`
+ * the import screen's scan of that text when its language's reader gave it in the same pass
+ * (`LanguageSpec.lexicalImports`' `onScan`).
+ */
 export interface LexicalFile {
   imports: readonly ImportRef[];
   text?: string;
+  scan?: ImportScan;
 }
 
 /** What {@link loadLexicalImports} returns. */
@@ -105,7 +111,10 @@ export async function loadLexicalImports(ws: Workspace, project: ProjectView, fi
       skipped.set(st.path, readRefusal(err));
       return;
     }
-    const imports = languageFor(st.path)?.lexicalImports?.(text);
+    let scan: ImportScan | undefined;
+    const imports = languageFor(st.path)?.lexicalImports?.(text, (s) => {
+      scan = s;
+    });
     if (imports === undefined) {
       store.byFile.set(st.path, { stat: keptStat(st, checkedMs), imports: [], parse: true });
       store.changed = true;
@@ -118,7 +127,7 @@ export async function loadLexicalImports(ws: Workspace, project: ProjectView, fi
     }
     store.byFile.set(st.path, { stat: keptStat(st, checkedMs), imports });
     store.changed = true;
-    read.set(st.path, { imports, text });
+    read.set(st.path, scan === undefined ? { imports, text } : { imports, text, scan });
   });
   // In input order, as `loadFacts` gives its facts.
   const out = new Map<string, LexicalFile>();

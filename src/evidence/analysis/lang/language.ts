@@ -6,6 +6,7 @@
 import type { AdviceText } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { EvidenceFlag, SymbolKind } from "../../evidence.js";
+import type { ImportScan } from "../import-scan.js";
 
 /** A definition found in one file. Lines are 1-based and inclusive; the range spans the whole definition. */
 export interface SymbolDef {
@@ -373,9 +374,12 @@ export interface LanguageSpec {
    * that need only imports (`find_importers`, the include closure of `find_references`) then read
    * files instead of parsing them (`analysis/lexical-imports.ts`). `undefined` (Python, issue 17:
    * `python-imports.ts`) when this file's imports must come from the parse (text the reader does
-   * not follow, imports only the tree shows): callers then load the file's facts.
+   * not follow, imports only the tree shows): callers then load the file's facts. `onScan`, when
+   * the language reads it (Python), receives in the same pass the import screen's scan of the text
+   * (`import-scan.ts` `scanImports` for the language's family, the same value), so that
+   * `find_importers` reads a candidate once for both.
    */
-  lexicalImports?(source: string): ImportRef[] | undefined;
+  lexicalImports?(source: string, onScan?: (scan: ImportScan) => void): ImportRef[] | undefined;
   /** Resolves one import of `fromFile`. */
   resolve(ref: ImportRef, fromFile: string, project: ProjectView): Promise<Resolution>;
   /**

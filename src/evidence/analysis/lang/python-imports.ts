@@ -45,10 +45,20 @@
  * the extractor reads the calls from the tree (see {@link dynamicImports}); a call inside an f-string
  * field, in a compound statement's header or a decorator, or with a `lambda` argument answers `undefined`.
  *
+ * **One pass, two uses.** Every character is looked at once to find strings, comments, brackets and
+ * line ends (runs of plain ASCII characters are skipped in one regular-expression step), and
+ * tokens are made only for the logical lines that hold `import`, `from` or `TYPE_CHECKING` (in any
+ * place: a line that holds them only in a string is read for nothing). From those tokens come both
+ * the imports and the import screen's scan of the text (`import-scan.ts`, for `find_importers`'
+ * screen: `pythonImports`' `onScan`), equal to what that scanner gives; where the scanner reads the
+ * text otherwise (forms listed at `Reader.scanDiffers`, f-strings with fields inside its statements,
+ * text this reader does not follow) the scan is the scanner's own.
+ *
  * Not followed: the extractor stops at block depth 200 (`python.ts` MAX_DEPTH) and refuses trees
  * nested deeper than 512 levels or too slow to parse (`tree-sitter.ts`), where this reader still
  * reads the imports; tree-sitter's error recovery of a broken file may keep or drop other imports.
  */
+import { isScanStringPrefix, pushScanToken, pythonScanStatement, scanImports, type ImportScan, type ScannedImport } from "../import-scan.js";
 import type { ImportRef } from "./language.js";
 import { isDottedName, resolveRelativeName } from "./python-layout.js";
 
@@ -81,6 +91,17 @@ const DYNAMIC_NAME = /import_module|__import__/;
 /** First words of a compound statement's header (§8) or a decorator: a call there is left to the parse. */
 const HEADER_WORDS = new Set(["if", "elif", "else", "while", "for", "with", "try", "except", "finally", "def", "class", "match", "case", "async", "@"]);
 
+/** Runs of characters that start no string, bracket, comment or line end and are ASCII: names, numbers, operators, blanks. */
+const PLAIN_RUN = /[A-Za-z0-9_ \t\f\r+\-*/%@&|^~<>=!,;:.]+/y;
+/** Runs of characters inside a string that mean nothing to the reader: no backslash, quote, brace or line end. */
+const STRING_RUN = /[^\\'"`{}\n]+/y;
+/** Every import statement, dynamic import, `TYPE_CHECKING` header and `from` holds one of these: only such logical lines are read token by token. */
+const LINE_WORDS = /import|from|TYPE_CHECKING/g;
+/** Characters of a format spec that the import screen's scanner reads as code (a string, a comment, a bracket). */
+const SPEC_CODE = "'\"`#()[]";
+/** Characters of a `\N{…}` escape's name that the screen's scanner reads as code no differently from the name. */
+const PLAIN_ESCAPE_NAME = /^[A-Za-z0-9 -]*$/;
+
 /** Thrown inside the reader for text it does not follow. */
 class NotRead extends Error {}
 
@@ -92,9 +113,32 @@ function isAsciiNameChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
 }
 
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+/** A character the import screen's scanner takes into a word (`import-scan.ts`: ASCII letters, digits, `_`, `$`, anything above ASCII). */
+function isScanWordChar(code: number): boolean {
+  return isAsciiNameChar(code) || code === 36 || code > 127;
+}
+
+/**
+ * The reader of one text. Lines are read in two speeds: every character is looked at to find the
+ * strings, comments, brackets and line ends (runs of plain ASCII characters in one regular
+ * expression step), but tokens are made only for the logical lines that hold one of
+ * {@link LINE_WORDS} (`lineTokens`), the only lines the statements and calls are read from.
+ */
 class Reader {
   /** A replacement field of an f-string names `import_module` or `__import__` (a call the parse would read there). */
   dynamicInField = false;
+  /**
+   * The text holds a form the import screen's own scanner (`import-scan.ts` `scanImports`) reads
+   * otherwise than this reader: a backquoted string, a string prefix it does not take (`ur`, three
+   * letters), an f-string's `\{`, a format spec with quotes, `#` or brackets, a `\N{…}` name with
+   * other characters, a prefixed string in a field right after a digit. The screen's scan is then
+   * that scanner's own ({@link readPythonImports}).
+   */
+  scanDiffers = false;
 
   constructor(readonly src: string) {}
 
@@ -121,28 +165,41 @@ class Reader {
   /** Skips the string literal whose prefix (possibly empty) is `prefix` and whose quote is at `i`; the index after it. */
   string(i: number, prefix: string): number {
     const src = this.src;
+    const n = src.length;
     const raw = /[rR]/.test(prefix);
     const format = /[fFtT]/.test(prefix);
     const bytes = /[bB]/.test(prefix);
+    if (prefix !== "" && !isScanStringPrefix(prefix)) this.scanDiffers = true;
     const q = src[i] as string;
+    if (q === "`") this.scanDiffers = true;
     const triple = q !== "`" && src[i + 1] === q && src[i + 2] === q;
     i += triple ? 3 : 1;
-    while (i < src.length) {
+    while (i < n) {
+      STRING_RUN.lastIndex = i;
+      if (STRING_RUN.test(src)) {
+        i = STRING_RUN.lastIndex;
+        if (i >= n) break;
+      }
       const c = src[i];
       if (c === "\\") {
         if (raw) {
           i++;
+          if (format && src[i] === "{") this.scanDiffers = true;
           if (src[i] === q || src[i] === "\\") i++;
           continue;
         }
         const next = src[i + 1];
         if (format && (next === "{" || next === "}")) {
+          if (next === "{") this.scanDiffers = true;
           i++;
           continue;
         }
         if (!bytes && next === "N" && src[i + 2] === "{") {
           const close = src.indexOf("}", i + 3);
-          if (close < 0 || src.slice(i + 3, close).includes("\n")) throw new NotRead();
+          if (close < 0) throw new NotRead();
+          const name = src.slice(i + 3, close);
+          if (name.includes("\n")) throw new NotRead();
+          if (format ? !PLAIN_ESCAPE_NAME.test(name) : name.includes(q)) this.scanDiffers = true;
           i = close + 1;
           continue;
         }
@@ -190,7 +247,10 @@ class Reader {
       if (this.isNameStart(i)) {
         const end = this.nameEnd(i);
         const word = src.slice(i, end);
-        i = isQuote(src[end]) && STRING_PREFIX.test(word) ? this.string(end, word) : end;
+        if (isQuote(src[end]) && STRING_PREFIX.test(word)) {
+          if (i > 0 && isScanWordChar(src.charCodeAt(i - 1))) this.scanDiffers = true;
+          i = this.string(end, word);
+        } else i = end;
         continue;
       }
       if (c === "(" || c === "[" || c === "{") depth++;
@@ -215,80 +275,221 @@ class Reader {
   formatSpec(i: number): number {
     const src = this.src;
     while (i < src.length) {
-      const c = src[i];
+      const c = src[i] as string;
       if (c === "{") i = this.field(i + 1);
       else if (c === "}") return i + 1;
       else if (c === "\n") throw new NotRead();
-      else i++;
+      else {
+        if (SPEC_CODE.includes(c)) this.scanDiffers = true;
+        i++;
+      }
     }
     throw new NotRead();
   }
 
-  /** The logical lines of the text with their tokens (strings, numbers and comments read past). */
+  /**
+   * The logical lines of the text (§2.1.1–2.1.8), each with its indentation and, when it holds one
+   * of {@link LINE_WORDS} (possibly in a string or comment), its tokens; other lines have none.
+   * @throws NotRead at text the reader does not follow, anywhere in the text.
+   */
   logicalLines(): LogicalLine[] {
     const src = this.src;
     const n = src.length;
     const lines: LogicalLine[] = [];
+    const words: number[] = [];
+    LINE_WORDS.lastIndex = 0;
+    for (let m = LINE_WORDS.exec(src); m !== null; m = LINE_WORDS.exec(src)) words.push(m.index);
+    let w = 0;
     const brackets: string[] = [];
-    let tokens: Token[] = [];
-    let lineIndent = 0;
     let indent = 0;
     let atLineStart = true;
-    const push = (kind: Token["kind"], start: number, end: number) => {
-      if (tokens.length === 0) lineIndent = indent;
-      tokens.push({ kind, text: kind === "string" ? "" : src.slice(start, end), start, end, depth: brackets.length });
+    /** Offset of the current logical line's first token (-1: none yet), and that line's indentation. */
+    let first = -1;
+    let lineIndent = 0;
+    /** The last run of plain characters: where it starts and ends. */
+    let runStart = -1;
+    let runEnd = -1;
+    const endLine = (end: number) => {
+      while (w < words.length && (words[w] as number) < first) w++;
+      const read = w < words.length && (words[w] as number) < end;
+      lines.push({ indent: lineIndent, tokens: read ? this.lineTokens(first, end) : [] });
+      first = -1;
     };
     let i = 0;
     while (i < n) {
       if (atLineStart) {
         indent = 0;
         for (; i < n; i++) {
-          const c = src[i];
-          if (c === " ") indent++;
-          else if (c === "\t") indent += 8;
-          else if (c === "\f" || c === "\r") indent = 0;
+          const c = src.charCodeAt(i);
+          if (c === 32) indent++;
+          else if (c === 9) indent += 8;
+          else if (c === 12 || c === 13) indent = 0;
           else break;
         }
         atLineStart = false;
         continue;
       }
-      const c = src[i] as string;
       const code = src.charCodeAt(i);
-      if (c === "\n") {
-        if (brackets.length === 0 && tokens.length > 0) {
-          lines.push({ indent: lineIndent, tokens });
-          tokens = [];
-        }
+      if (code === 10) {
+        if (brackets.length === 0 && first >= 0) endLine(i);
         atLineStart = true;
         i++;
-      } else if (c === " " || c === "\t" || c === "\f" || c === "\r") {
+        continue;
+      }
+      if (code === 32 || code === 9 || code === 12 || code === 13) {
+        i++;
+        continue;
+      }
+      if (code === 35) {
+        const nl = src.indexOf("\n", i);
+        i = nl < 0 ? n : nl;
+        continue;
+      }
+      if (code === 92) {
+        if (src.charCodeAt(i + 1) === 10) i += 2;
+        else if (i + 1 === n) i++;
+        else throw new NotRead();
+        continue;
+      }
+      if (first < 0) {
+        first = i;
+        lineIndent = indent;
+      }
+      PLAIN_RUN.lastIndex = i;
+      if (PLAIN_RUN.test(src)) {
+        runStart = i;
+        i = runEnd = PLAIN_RUN.lastIndex;
+        continue;
+      }
+      const c = src[i] as string;
+      if (isQuote(c)) {
+        i = this.string(i, runEnd === i ? this.prefixBefore(runStart, i) : "");
+        continue;
+      }
+      if (code >= 128) {
+        // A name whose ASCII part ended the last run goes on with this character if it continues names (ID_Continue).
+        let start = i;
+        if (runEnd === i && isAsciiNameChar(src.charCodeAt(i - 1))) {
+          const last = this.lastToken(runStart, i);
+          if (last.kind === "name") start = last.start;
+        }
+        if (start === i && !this.isNameStart(i)) throw new NotRead();
+        const end = this.nameEnd(start);
+        if (end <= i) throw new NotRead();
+        i = end;
+        continue;
+      }
+      if (c === "(" || c === "[" || c === "{") {
+        brackets.push(c);
+        i++;
+        continue;
+      }
+      if (c === ")" || c === "]" || c === "}") {
+        const open = brackets.pop();
+        if (open === undefined || "([{".indexOf(open) !== ")]}".indexOf(c)) throw new NotRead();
+        i++;
+        continue;
+      }
+      throw new NotRead();
+    }
+    if (brackets.length > 0) throw new NotRead();
+    if (first >= 0) endLine(n);
+    return lines;
+  }
+
+  /**
+   * The string prefix written right before the quote at `quote`, where a run of plain characters
+   * from `runStart` ends: the name token that ends there when it is made of prefix letters, else "".
+   */
+  prefixBefore(runStart: number, quote: number): string {
+    const src = this.src;
+    let p = quote;
+    while (p > runStart && isAsciiNameChar(src.charCodeAt(p - 1))) p--;
+    if (p === quote) return "";
+    const word = src.slice(p, quote);
+    if (!STRING_PREFIX.test(word)) return "";
+    const before = src[p - 1];
+    // After `.`, `+` or `-` the letters may end a number (`1.f`, `1e-f`): tokenize the run.
+    if (p > runStart && (before === "." || before === "+" || before === "-")) {
+      const last = this.lastToken(runStart, quote);
+      if (last.kind === "name" && last.start === p) return word;
+      // The screen's scanner ends the number at the dot or sign and reads the letters as a prefix.
+      if (isScanStringPrefix(word)) this.scanDiffers = true;
+      return "";
+    }
+    return word;
+  }
+
+  /** The last token of the plain run `[runStart, end)`, tokenized as {@link lineTokens} does: its start and kind. */
+  lastToken(runStart: number, end: number): { start: number; kind: Token["kind"] | "none" } {
+    const src = this.src;
+    let last: { start: number; kind: Token["kind"] | "none" } = { start: -1, kind: "none" };
+    let j = runStart;
+    while (j < end) {
+      const code = src.charCodeAt(j);
+      if (code === 32 || code === 9 || code === 12 || code === 13) j++;
+      else if (isDigit(code) || (code === 46 && isDigit(src.charCodeAt(j + 1)))) {
+        last = { start: j, kind: "number" };
+        j = this.numberEnd(j);
+      } else if (isAsciiNameChar(code)) {
+        last = { start: j, kind: "name" };
+        j = this.nameEnd(j);
+      } else {
+        last = { start: j, kind: "op" };
+        j += code === 58 && src[j + 1] === "=" ? 2 : 1;
+      }
+    }
+    return last;
+  }
+
+  /** End of the number starting at `i` (a digit, or `.` and a digit): name characters, dots, a sign after an exponent's `e`. */
+  numberEnd(i: number): number {
+    const src = this.src;
+    const n = src.length;
+    let j = i + 1;
+    while (j < n && (isAsciiNameChar(src.charCodeAt(j)) || src[j] === "." || ((src[j] === "+" || src[j] === "-") && /[eE]/.test(src[j - 1] as string) && !/^0[xX]/.test(src.slice(i, j))))) j++;
+    return j;
+  }
+
+  /** The tokens of the logical line whose first token starts at `start` and which ends at `end` (its newline, or the text's end). */
+  lineTokens(start: number, end: number): Token[] {
+    const src = this.src;
+    const tokens: Token[] = [];
+    const brackets: string[] = [];
+    const push = (kind: Token["kind"], from: number, to: number) => {
+      tokens.push({ kind, text: kind === "string" ? "" : src.slice(from, to), start: from, end: to, depth: brackets.length });
+    };
+    let i = start;
+    while (i < end) {
+      const c = src[i] as string;
+      const code = src.charCodeAt(i);
+      if (c === "\n" || c === " " || c === "\t" || c === "\f" || c === "\r") {
         i++;
       } else if (c === "#") {
         const nl = src.indexOf("\n", i);
-        i = nl < 0 ? n : nl;
+        i = nl < 0 ? end : nl;
       } else if (c === "\\") {
         if (src[i + 1] === "\n") i += 2;
-        else if (i + 1 === n) i++;
+        else if (i + 1 === src.length) i++;
         else throw new NotRead();
       } else if (isQuote(c)) {
-        const end = this.string(i, "");
-        push("string", i, end);
-        i = end;
+        const close = this.string(i, "");
+        push("string", i, close);
+        i = close;
       } else if (this.isNameStart(i)) {
-        const end = this.nameEnd(i);
-        if (isQuote(src[end]) && STRING_PREFIX.test(src.slice(i, end))) {
-          const close = this.string(end, src.slice(i, end));
+        const nameEnd = this.nameEnd(i);
+        if (isQuote(src[nameEnd]) && STRING_PREFIX.test(src.slice(i, nameEnd))) {
+          const close = this.string(nameEnd, src.slice(i, nameEnd));
           push("string", i, close);
           i = close;
         } else {
-          push("name", i, end);
-          i = end;
+          push("name", i, nameEnd);
+          i = nameEnd;
         }
-      } else if ((code >= 48 && code <= 57) || (c === "." && /[0-9]/.test(src[i + 1] ?? ""))) {
-        let j = i + 1;
-        while (j < n && (isAsciiNameChar(src.charCodeAt(j)) || src[j] === "." || ((src[j] === "+" || src[j] === "-") && /[eE]/.test(src[j - 1] as string) && !/^0[xX]/.test(src.slice(i, j))))) j++;
-        push("number", i, j);
-        i = j;
+      } else if (isDigit(code) || (c === "." && isDigit(src.charCodeAt(i + 1)))) {
+        const numberEnd = this.numberEnd(i);
+        push("number", i, numberEnd);
+        i = numberEnd;
       } else if (c === "(" || c === "[" || c === "{") {
         push("op", i, i + 1);
         brackets.push(c);
@@ -299,16 +500,14 @@ class Reader {
         push("op", i, i + 1);
         i++;
       } else if (OPERATORS.includes(c)) {
-        const end = c === ":" && src[i + 1] === "=" ? i + 2 : i + 1;
-        push("op", i, end);
-        i = end;
+        const opEnd = c === ":" && src[i + 1] === "=" ? i + 2 : i + 1;
+        push("op", i, opEnd);
+        i = opEnd;
       } else {
         throw new NotRead();
       }
     }
-    if (brackets.length > 0) throw new NotRead();
-    if (tokens.length > 0) lines.push({ indent: lineIndent, tokens });
-    return lines;
+    return tokens;
   }
 }
 
@@ -447,22 +646,85 @@ function readStatement(src: string, tokens: readonly Token[], at: number): { ref
  * the extractor's order (by lines; statements before calls), each ref with its statement's 1-based
  * `start_line`/`end_line` and the extractor's flags; `undefined` when the file must be parsed for
  * them (text this reader does not follow).
+ * @param onScan called (once, before the return) with the import screen's scan of the same text
+ *   (`import-scan.ts` `scanImports("python", source)`, equal to it), read in the same pass where
+ *   the text allows ({@link screenScan}).
  */
-export function pythonImports(source: string): ImportRef[] | undefined {
-  if (!source.includes("import")) return [];
+export function pythonImports(source: string, onScan?: (scan: ImportScan) => void): ImportRef[] | undefined {
+  const hasImport = source.includes("import");
+  if (!hasImport && onScan === undefined) return [];
   const reader = new Reader(source);
+  let lines: LogicalLine[] | undefined;
   try {
-    const lines = reader.logicalLines();
-    if (reader.dynamicInField) return undefined;
-    const lineOf = lineCounter(source);
-    const refs = statements(source, lines, lineOf);
-    if (DYNAMIC_NAME.test(source)) for (const line of lines) dynamicImports(source, line.tokens, lineOf, refs);
-    refs.sort((a, b) => a.start_line - b.start_line || a.end_line - b.end_line);
-    return refs;
+    lines = reader.logicalLines();
   } catch (err) {
-    if (err instanceof NotRead) return undefined;
-    throw err;
+    if (!(err instanceof NotRead)) throw err;
   }
+  let imports: ImportRef[] | undefined = hasImport ? undefined : [];
+  if (hasImport && lines !== undefined && !reader.dynamicInField) {
+    try {
+      imports = importsOf(source, lines);
+    } catch (err) {
+      if (!(err instanceof NotRead)) throw err;
+    }
+  }
+  if (onScan !== undefined) {
+    const derived = lines !== undefined && imports !== undefined && !reader.scanDiffers && !source.endsWith("\\") ? screenScan(source, lines) : undefined;
+    onScan(derived ?? (scanImports("python", source) as ImportScan));
+  }
+  return imports;
+}
+
+/** The refs of the statements and dynamic imports of `lines`, in the extractor's order. @throws NotRead */
+function importsOf(source: string, lines: readonly LogicalLine[]): ImportRef[] {
+  const lineOf = lineCounter(source);
+  const refs = statements(source, lines, lineOf);
+  if (DYNAMIC_NAME.test(source)) for (const line of lines) dynamicImports(source, line.tokens, lineOf, refs);
+  refs.sort((a, b) => a.start_line - b.start_line || a.end_line - b.end_line);
+  return refs;
+}
+
+/** Names that start a statement of the import screen's scan (`import-scan.ts`). */
+const SCAN_WORDS = new Set(["import", "from", "import_module", "__import__"]);
+
+/**
+ * The import screen's scan of a text this reader read (`import-scan.ts` scanImports for Python,
+ * the same value), from the tokens of its logical lines: a statement of the scan starts at a name
+ * `import`, `from`, `import_module` or `__import__` and runs to the end of its logical line or to a
+ * `;` outside brackets; its text is its tokens in lower case run together (`pythonScanStatement`),
+ * a string's contents without its prefix and quotes. `undefined` when a statement holds an
+ * f-string with a field (the scanner lists a field's tokens too).
+ */
+function screenScan(src: string, lines: readonly LogicalLine[]): ImportScan | undefined {
+  const imports: ScannedImport[] = [];
+  for (const { tokens } of lines) {
+    let parts: string[] | undefined;
+    for (let k = 0; k <= tokens.length; k++) {
+      const t = tokens[k];
+      if (t === undefined || (t.kind === "op" && t.text === ";" && t.depth === 0)) {
+        if (parts !== undefined) imports.push(pythonScanStatement(parts));
+        parts = undefined;
+        continue;
+      }
+      // The scanner splits a number at its dots and signs: `1.from` holds its word `from`.
+      if (t.kind === "number" && /import|from/.test(t.text)) return undefined;
+      if (parts === undefined) {
+        if (t.kind !== "name" || !SCAN_WORDS.has(t.text)) continue;
+        parts = [];
+      }
+      if (t.kind !== "string") {
+        pushScanToken(parts, t.text.toLowerCase());
+        continue;
+      }
+      const text = src.slice(t.start, t.end);
+      const q = text.search(/['"`]/);
+      const quotes = text.startsWith(text.charAt(q).repeat(3), q) ? 3 : 1;
+      const contents = text.slice(q + quotes, text.length - quotes);
+      if (/[fFtT]/.test(text.slice(0, q)) && contents.includes("{")) return undefined;
+      pushScanToken(parts, contents.toLowerCase());
+    }
+  }
+  return { imports, open: false };
 }
 
 /** The refs of the import statements (§7.11) of `lines`. @throws NotRead */
