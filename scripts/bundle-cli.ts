@@ -297,6 +297,12 @@ ${MARK}
 // prints "Cached code failed check" for each): 12 to 17 per query, about 10 ms of CPU. So the ones
 // every query command loads (workspace: fs/promises; fact-cache activity: diagnostics_channel; the
 // output streams; performance) and those search and diff load to run rg and git are loaded first.
+// search also raises V8's optimization budget 16-fold (--interrupt-budget, default 66 KiB: what a
+// function's executed bytecode counts down before V8's tiering manager considers it for TurboFan;
+// V8 src/flags/flag-definitions.h, listed by \`node --v8-options\`): with the default, the functions that read ripgrep's JSON get hot and
+// TurboFan compiles them on a background thread while the command already finishes, work a one-shot
+// search never uses (perf, issue 17: node CPU of a warm search, paired runs, medium about -15 ms, large
+// about -110 ms); an \`--all\` search over tens of thousands of lines still gets its hot loops optimized.
 const { setFlagsFromString } = require("node:v8");
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
@@ -308,7 +314,7 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   void process.stderr;
   void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
-  setFlagsFromString("--liftoff-only");
+  setFlagsFromString(command === "search" ? "--liftoff-only --interrupt-budget=1081344" : "--liftoff-only");
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {
   if (command === "doctor") setFlagsFromString("--liftoff-only");
