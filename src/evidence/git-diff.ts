@@ -55,7 +55,7 @@
 import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
-import { checkBeforeGit, checkObjectStores, readGitFile, refuseStore } from "./git-store.js";
+import { checkBeforeGit, checkObjectStores, checkWorkTreeGitFiles, readGitFile, refuseStore } from "./git-store.js";
 import { TextDecoder } from "node:util";
 import type { ReadGitDiffArgs } from "./args.js";
 import { type Evidence, type EvidenceFlag, type EvidenceResult, ToolError, compareEvidence, hideHostPaths } from "./evidence.js";
@@ -477,7 +477,9 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
   }
   // (Also when the ceiling did not stop discovery, e.g. a parent path containing ':'.)
   nested = top !== ws.root;
-  await checkObjectStores(top, gitDir, common, await gitlinks(ws, top, nested, signal));
+  const listing = await indexListing(ws, top, nested, nested ? path.relative(top, ws.root).split(path.sep).join("/") : "", signal);
+  await checkObjectStores(top, gitDir, common, listing.gitlinks);
+  checkWorkTreeGitFiles(top, listing.folders);
   if (nested) {
     const tracked = await rawGit(ws.root, ["ls-files", "-z", "--", "."], gitEnv(undefined), signal, 4096);
     if ((tracked.code !== 0 && !tracked.overflow) || tracked.stdout.length === 0) throw notARepo();
@@ -584,11 +586,19 @@ async function checkRepoOwnership(
 const MAX_INDEX_LISTING_BYTES = 64 * 1024 * 1024;
 
 /**
- * The work-tree-relative paths of the index's gitlinks (mode 160000: submodules), from
- * `git ls-files --stage -z` run in the work tree `top` (`<mode> <id> <stage>\t<path>` records).
+ * From `git ls-files --stage -z` run in the work tree `top` (`<mode> <id> <stage>\t<path>`
+ * records): the work-tree-relative paths of the index's gitlinks (mode 160000: submodules), and
+ * the folders holding tracked paths ("" for `top`) at or below `under` (work-tree-relative, ""
+ * for all) or above it — the folders whose `.gitattributes` git reads for the paths it diffs.
  * @throws ToolError `UNSUPPORTED` when the index is too large to list.
  */
-async function gitlinks(ws: Workspace, top: string, nested: boolean, signal: AbortSignal | undefined): Promise<string[]> {
+async function indexListing(
+  ws: Workspace,
+  top: string,
+  nested: boolean,
+  under: string,
+  signal: AbortSignal | undefined,
+): Promise<{ gitlinks: string[]; folders: Set<string> }> {
   // Run at the top level: ls-files lists only the current folder, and GIT_LITERAL_PATHSPECS
   // turns off the `:/` magic.
   const res = await rawGit(
@@ -599,14 +609,20 @@ async function gitlinks(ws: Workspace, top: string, nested: boolean, signal: Abo
     MAX_INDEX_LISTING_BYTES,
   );
   if (res.overflow) throw refuseStore("its index is too large to check for submodules");
-  const out: string[] = [];
+  const gitlinks: string[] = [];
+  const folders = new Set<string>([""]);
   for (const rec of res.stdout.toString("utf8").split("\0")) {
-    if (!rec.startsWith("160000 ")) continue;
     const tab = rec.indexOf("\t");
     const p = rec.slice(tab + 1);
-    if (tab > 0 && isCleanRelative(p)) out.push(p);
+    if (tab <= 0 || !isCleanRelative(p)) continue;
+    if (rec.startsWith("160000 ")) gitlinks.push(p);
+    for (let i = p.lastIndexOf("/"); i > 0; i = p.lastIndexOf("/", i - 1)) {
+      const dir = p.slice(0, i);
+      if (folders.has(dir)) break;
+      if (under === "" || dir === under || dir.startsWith(`${under}/`) || under.startsWith(`${dir}/`)) folders.add(dir);
+    }
   }
-  return out;
+  return { gitlinks, folders };
 }
 
 /** `git rev-parse --verify --quiet --end-of-options <ref>^{commit}` → object id. */

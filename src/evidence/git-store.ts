@@ -36,7 +36,7 @@
  * `sandbox/spawn.ts` drops every `GIT_*`).
  */
 import type { Dirent } from "node:fs";
-import { constants as fsc, promises as fsp } from "node:fs";
+import { constants as fsc, promises as fsp, statSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./evidence.js";
 import { isInside } from "../paths.js";
@@ -412,4 +412,27 @@ async function checkConfigFiles(
       await checkConfigFiles(allowed, top, real, shown(real, allowed), depth + 1, root, signal);
     }
   }
+}
+
+/**
+ * Checks the files git reads from the work tree `top` (real path) while it diffs: `.gitattributes`
+ * in each of `folders` (work-tree-relative, "" for `top`: the folders of the tracked paths) and
+ * `.gitmodules` at the top. Each must be absent or, followed through links, a regular file or a
+ * folder (git fails on that at once): git opens them by name and would wait on a FIFO until its
+ * time limit. Synchronous: one `stat` per
+ * folder of the index.
+ * @throws ToolError `UNSUPPORTED` ({@link refuseStore}) naming the file, work-tree-relative.
+ */
+export function checkWorkTreeGitFiles(top: string, folders: Iterable<string>): void {
+  const check = (rel: string) => {
+    let st;
+    try {
+      st = statSync(path.join(top, ...rel.split("/")));
+    } catch {
+      return;
+    }
+    if (!st.isFile() && !st.isDirectory()) throw refuseStore(`${rel} is not a regular file (${special(st)}: git would wait on it)`);
+  };
+  check(".gitmodules");
+  for (const dir of folders) check(dir === "" ? ".gitattributes" : `${dir}/.gitattributes`);
 }

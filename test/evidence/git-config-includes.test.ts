@@ -5,7 +5,7 @@
  * project's `../.gitconfig`) are followed as before.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configReads } from "../../src/evidence/git-store.js";
@@ -186,6 +186,29 @@ describe("read_git_diff checks the git directory before git reads it", () => {
     expect(o.message).toContain(`.git/${name}`);
     expect(o.text).not.toContain(w);
   });
+
+  it.each([".gitattributes", "sub/.gitattributes", ".gitmodules"])(
+    "a FIFO as the work tree's %s (git reads them for the changed files and submodules): UNSUPPORTED naming it",
+    async (name) => {
+      const file = path.join(root, name);
+      const o = await diffWith(
+        () => {
+          mkdirSync(path.join(root, "sub"), { recursive: true });
+          if (name.startsWith("sub/")) {
+            writeFileSync(path.join(root, "sub/b.txt"), "b\n");
+            git(root, "add", "sub/b.txt");
+            git(root, "commit", "-qm", "sub");
+            writeFileSync(path.join(root, "sub/b.txt"), "b\nc\n");
+          }
+          execFileSync("mkfifo", [file]);
+        },
+        () => rmSync(file, { force: true }),
+      );
+      expect(o.code, o.text).toBe("UNSUPPORTED");
+      expect(o.message).toContain(`${name} is not a regular file`);
+      expect(o.text).not.toContain(w);
+    },
+  );
 
   it("after all of these, the same repository still diffs", async () => {
     const o = await toolOutcome(readGitDiff(await Workspace.open(root), d({})));
