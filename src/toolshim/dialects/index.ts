@@ -12,7 +12,7 @@
  *    vendor tags LongCat `<longcat_tool_call>`, LM Studio `[TOOL_REQUEST]`, bracket-arrow
  *    `[TOOL_CALL]{tool => …}`, GigaChat
  *    `function call<|role_sep|>`; MiniMax-M3 (prefixed tags) sits next to MiniMax-M2.
- * 2. Fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
+ * 2. Command R/R+ `Action:` + a fenced list (its label goes with the fence), then fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
  *    <function_call>{…}</function_call>``` ````; gated on offered names like group 4).
  * 3. The `<tool_call>` family, specific body shapes before the generic one: Phi-4-mini
  *    (`<|tool_call|>…<|/tool_call|>`) then Granite (`<|tool_call|>`, `<tool_call>[…]`), attribute-style `<tool_call name=…>`, Qwen3-Coder XML,
@@ -39,6 +39,7 @@ import { apertusToolsPrefix } from "./apertus-tools-prefix.js";
 import { bracketArrowToolCall } from "./bracket-arrow-tool-call.js";
 import { claudeXmlInvoke } from "./claude-xml-invoke.js";
 import { cohereAction } from "./cohere-action.js";
+import { commandRActionFence } from "./command-r-action-fence.js";
 import { continueToolCodeblock } from "./continue-tool-codeblock.js";
 import { deepseekV3 } from "./deepseek-v3.js";
 import { deepseekV31 } from "./deepseek-v31.js";
@@ -107,6 +108,7 @@ export const DIALECTS: readonly Dialect[] = [
   lmstudioToolRequest,
   bracketArrowToolCall,
   gigachat3,
+  commandRActionFence,
   fencedJson,
   phi4MiniToolCall,
   graniteToolCall,
