@@ -5,7 +5,8 @@
  *   that is itself a symbolic link;
  * - build and workspace files naming folders outside the root (`Cargo.toml` members,
  *   `package.json` workspaces, `composer.json` autoload, `compile_commands.json` directory and
- *   `-I`, `go.work`, `.gitmodules`): nothing of the outside folder, marked with a canary, appears in
+ *   `-I`, `go.work`, `.gitmodules`; `compile_commands.json` `file` outside, tsconfig `extends` and
+ *   `paths`, `go.mod` `replace`, `Package.swift` target `path`): nothing of the outside folder, marked with a canary, appears in
  *   any output or in the fact cache.
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
@@ -29,7 +30,7 @@ beforeAll(() => {
   w = makeTempDir("codecite-attack-names-");
   outside = path.join(w, "outside");
   cache = path.join(w, "cache");
-  for (const f of ["pkg/src/lib.rs", "pkg/src/index.js", "pkg/src/Foo.php", "pkg/foo.h", "pkg/main.go"]) {
+  for (const f of ["pkg/src/lib.rs", "pkg/src/index.js", "pkg/src/Foo.php", "pkg/foo.h", "pkg/main.go", "pkg/index.ts", "pkg/Out.swift"]) {
     putFile(outside, f, `// ${CANARY}\nint outside_fn(void); function outside_fn() {} fn outside_fn() {} func outside_fn() {}\n`);
   }
   putFile(outside, "pkg/Cargo.toml", '[package]\nname = "outpkg"\n');
@@ -48,7 +49,32 @@ beforeAll(() => {
   putFile(root, "Cargo.toml", `[workspace]\nmembers = ["../outside/pkg", "../../*/outside/pkg", ${JSON.stringify(out("pkg"))}]\n`);
   putFile(root, "package.json", JSON.stringify({ name: "r", workspaces: ["../outside/*", out("pkg")] }));
   putFile(root, "composer.json", JSON.stringify({ autoload: { "psr-4": { "Out\\": "../outside/pkg/src/", "Abs\\": out("pkg/src") } } }));
-  putFile(root, "compile_commands.json", JSON.stringify([{ directory: out("pkg"), file: "foo.c", command: `cc -I. -I${out("pkg")} -c foo.c` }]));
+  putFile(
+    root,
+    "compile_commands.json",
+    JSON.stringify([
+      { directory: out("pkg"), file: "foo.c", command: `cc -I. -I${out("pkg")} -c foo.c` },
+      { directory: root, file: out("pkg/foo.h"), arguments: ["cc", `-I${out("pkg")}`, "-I../outside/pkg", "-c", out("pkg/foo.h")] },
+    ]),
+  );
+  putFile(outside, "pkg/tsconfig.json", JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "*": ["./*"] } }, include: ["**/*"] }));
+  putFile(
+    root,
+    "tsconfig.json",
+    JSON.stringify({ extends: "../outside/pkg/tsconfig.json", compilerOptions: { baseUrl: ".", paths: { "lib/*": ["../outside/pkg/*", out("pkg/*")], "@etc": ["/etc/passwd"] } } }),
+  );
+  putFile(root, "go.mod", `module example.com/proj
+
+replace example.com/out => ../outside/pkg
+replace example.com/abs => ${out("pkg")}
+`);
+  putFile(
+    root,
+    "Package.swift",
+    `// swift-tools-version:5.5\nimport PackageDescription\nlet package = Package(name: "P", targets: [.target(name: "Out", path: "../outside/pkg"), .target(name: "Abs", path: ${JSON.stringify(out("pkg"))}), .target(name: "App", path: "Sources/App")])\n`,
+  );
+  putFile(root, "src/t.ts", 'import { outside_fn } from "lib/index";\nimport "@etc";\noutside_fn();\n');
+  putFile(root, "Sources/App/main.swift", "import Out\nimport Abs\nlet x = outside_fn()\n");
   putFile(root, "go.work", `go 1.21\nuse ../outside/pkg\nuse ${out("pkg")}\n`);
   putFile(root, ".gitmodules", '[submodule "x"]\n\tpath = ../outside/pkg\n\turl = ../outside/pkg\n');
   putFile(root, "src/main.rs", "use outpkg::outside_fn;\nfn main() { outside_fn(); }\n");
@@ -121,6 +147,10 @@ describe("build and workspace files that name folders outside the root", () => {
         ["importers", "example.com/out"],
         ["importers", "foo.h"],
         ["importers", "Out\\Foo"],
+        ["importers", "lib/index"],
+        ["importers", "Out"],
+        ["importers", "example.com/abs"],
+        ["refs", "outside_fn", "--path", "src/t.ts"],
         ["search", "outside_fn"],
       ].map((a) => cli([...a, "--json", "--all"])),
     );
