@@ -52,6 +52,13 @@ export interface PostLinesOptions {
   maxLineBytes?: number;
   /** Most bytes of a 2xx reply (default {@link MAX_REPLY_BYTES}). */
   maxReplyBytes?: number;
+  /**
+   * Called after each read of a 2xx reply, its lines delivered: a promise when the caller cannot
+   * take more lines now; the reply is paused until it resolves (Node.js documentation,
+   * `readable.pause()`: the socket is read no further once its buffer is full, so the server's
+   * writes wait).
+   */
+  backpressure?: () => Promise<void> | undefined;
   /** Connection pool (default: one keep-alive agent per protocol for this module); the one resend after a pooled connection turned out closed uses a connection of its own. */
   agent?: http.Agent;
 }
@@ -174,6 +181,11 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
             start = nl + 1;
           }
           if (start < d.length) keep(d.subarray(start));
+          const full = opts.backpressure?.();
+          if (full !== undefined) {
+            res.pause();
+            void full.then(() => res.resume());
+          }
         });
         res.on("end", () => {
           if (pending.length > 0) deliver(Buffer.concat(pending).toString("utf8"));

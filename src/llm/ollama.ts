@@ -381,7 +381,7 @@ export class OllamaProvider implements Provider {
     const headers: Record<string, string> = { accept: "application/x-ndjson" };
     if (this.#authorization !== undefined) headers.authorization = this.#authorization;
     try {
-      await postLines(`${this.location}/api/chat`, JSON.stringify({ ...body, stream: true }), { headers, signal: opts.signal, timeoutMs: this.timeoutMs }, (line) => {
+      await postLines(`${this.location}/api/chat`, JSON.stringify({ ...body, stream: true }), { headers, signal: opts.signal, timeoutMs: this.timeoutMs, backpressure: opts.backpressure }, (line) => {
         const content = streamedContentOf(line);
         if (content !== undefined) return turn.addContent(content);
         if (line.trim() === "") return false;

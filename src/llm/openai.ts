@@ -359,7 +359,7 @@ export class OpenAIProvider implements Provider {
     const events = new EventReader();
     let replied = false;
     try {
-      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, stream: true }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs }, (line) => {
+      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, stream: true }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs, backpressure: opts.backpressure }, (line) => {
         replied = true;
         const data = events.line(line);
         if (data === undefined) return false;

@@ -105,6 +105,13 @@ export interface ChatOptions {
    * allocation per chunk that lived until the reply ended). Either way `content` is the same text.
    */
   streamedContent?: () => string;
+  /**
+   * Called after each read of a streamed reply: a promise when the caller cannot take more now
+   * (`codecite serve`: its client reads slower than the model writes), else `undefined`. A
+   * streaming provider then reads no more of the reply until it resolves, so the server's writes
+   * wait (TCP flow control) instead of the caller's memory filling.
+   */
+  backpressure?: () => Promise<void> | undefined;
 }
 
 /** One assistant turn as returned by a provider. */

@@ -90,11 +90,13 @@ export class OllamaChatWriter extends BufferedChatWriter {
   readonly #created = new Date().toISOString();
 
   constructor(
-    private readonly res: ServerResponse,
+    res: ServerResponse,
     private readonly model: string,
     stream: boolean,
+    /** See `BufferedChatWriter`. */
+    stallMs: number,
   ) {
-    super(stream);
+    super(res, stream, stallMs);
   }
 
   /** The start of every streamed line, up to the message's `"content":` (built once per reply). */

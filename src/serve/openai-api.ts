@@ -112,11 +112,13 @@ export class OpenAIChatWriter extends BufferedChatWriter {
   #sentRole = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    res: ServerResponse,
     private readonly model: string,
     stream: boolean,
+    /** See `BufferedChatWriter`. */
+    stallMs: number,
   ) {
-    super(stream);
+    super(res, stream, stallMs);
   }
 
   /** The start of every event, up to the choice's `"delta":` (built once per reply). */

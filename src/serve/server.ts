@@ -16,7 +16,9 @@
  * site's web page are answered (`request-guard.ts`: DNS rebinding, cross-site POSTs; else 403);
  * request bodies over `maxBodyBytes` get 413; a request not received within `requestTimeoutMs`
  * gets 408 and a connection that sends no request within `clientIdleMs` is closed (slow or idle
- * clients cannot hold sockets); the upstream comes only from the
+ * clients cannot hold sockets); a client that reads a streamed reply slower than the model writes
+ * it pauses the upstream's reply (memory stays bounded, every byte is delivered), and one that
+ * takes none of it for `clientIdleMs` is closed; the upstream comes only from the
  * options, never from a request; upstream failures become errors in the client API's shape (an
  * HTTP status before the first byte, an error line or event after it); a client that hangs up
  * cancels its upstream request; request and response content are logged only with `verbose`.
@@ -101,7 +103,11 @@ export interface GatewayOptions {
    * gets 408 and the connection is closed. The reply is not limited (a streamed answer may take minutes).
    */
   requestTimeoutMs?: number;
-  /** Time a connection may stay silent before its request's headers are complete, ms (default 30,000); past it the connection is closed. */
+  /**
+   * Time a connection may stay silent before its request's headers are complete, and time a client
+   * may take none of a streamed reply that waits for it (`wire.ts` `clientBacklog`), ms (default
+   * 30,000); past it the connection is closed.
+   */
   clientIdleMs?: number;
   /** Reported by `GET /api/version` when the upstream is not Ollama. */
   version?: string;
@@ -309,7 +315,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function chat(api: Api, body: Buffer, res: http.ServerResponse, signal: AbortSignal): Promise<void> {
     const parsed: GatewayChat = api === "ollama" ? parseOllamaChat(parseJson(body)) : parseOpenAIChat(parseJson(body));
     const out: ChatWriter =
-      api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream) : new OpenAIChatWriter(res, parsed.model, parsed.stream);
+      api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream, clientIdle) : new OpenAIChatWriter(res, parsed.model, parsed.stream, clientIdle);
     const target = virtualTarget(parsed.model);
     if (target !== undefined && agentCtx) return agentTurns.run(() => agentTurn(agentCtx, parsed, target, out, signal), signal);
     return shimTurn({ provider: opts.provider, support, stats }, parsed, out, signal);

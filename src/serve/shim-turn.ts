@@ -151,6 +151,8 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       },
       // The filter holds the streamed text (`filter.text`): the provider keeps no copy of its own.
       streamedContent: () => filter!.text,
+      // A client that reads slower than the model writes pauses the upstream's reply.
+      backpressure: () => out.backlog(),
     });
     await afterWaitingIo(signal);
     out.content(filter!.end());

@@ -41,6 +41,8 @@ export interface ChatWriter {
   finish(reason: FinishReason, usage?: { prompt_tokens?: number; completion_tokens?: number }): void;
   /** Ends the reply with an error: an HTTP error before the first byte, else an error in the stream. */
   fail(error: GatewayError): void;
+  /** A promise while the client has fallen behind the stream (resolves when it has caught up or gone), else `undefined` (`wire.ts` `clientBacklog`). */
+  backlog(): Promise<void> | undefined;
 }
 
 /** A failure shown to the client: HTTP status, message, and a machine-readable type. */

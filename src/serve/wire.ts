@@ -91,9 +91,10 @@ export function parseSampling(source: Record<string, unknown>, keys: SamplingKey
 }
 
 /**
- * Most bytes of a streamed reply the gateway holds for a client that does not read them (16 MiB;
- * a reply arrives at the speed of the model, so a client reading at all stays far under it).
- * Past it the connection is closed, which cancels the upstream request (`server.ts`).
+ * Most bytes of a streamed reply the gateway holds for a client that does not read them (16 MiB),
+ * where the reply's source cannot be paused ({@link clientBacklog}: the upstream of a shim turn
+ * is; the agent of the virtual model is not). Past it the connection is closed, which cancels the
+ * upstream request (`server.ts`).
  */
 export const MAX_UNREAD_REPLY_BYTES = 16 * 1024 * 1024;
 
@@ -123,6 +124,31 @@ export function writeStreamed(res: ServerResponse, text: string): void {
   res.write(text);
 }
 
+/**
+ * When the client of a streamed reply has fallen behind — its socket holds more than its
+ * high-water mark unwritten (Node.js documentation, `writable.writableNeedDrain`) — a promise that
+ * resolves once the socket has drained or the response has closed; else `undefined`. While it
+ * waits, a client that takes no byte for `stallMs` ms has its connection closed (the socket's
+ * timeout counts time without progress, Node.js documentation `socket.setTimeout`; with no
+ * 'timeout' listener the server destroys the socket), which cancels the upstream request: a client
+ * that never reads holds neither memory nor the model's slot for long.
+ */
+function clientBacklog(res: ServerResponse, stallMs: number): Promise<void> | undefined {
+  const socket = res.socket;
+  if (socket === null || !socket.writableNeedDrain || res.destroyed) return undefined;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      socket.off("drain", done);
+      res.off("close", done);
+      socket.setTimeout(0);
+      resolve();
+    };
+    socket.on("drain", done);
+    res.on("close", done);
+    socket.setTimeout(stallMs);
+  });
+}
+
 /** Usage counts a reply may report. */
 export interface Usage {
   prompt_tokens?: number;
@@ -138,7 +164,12 @@ export abstract class BufferedChatWriter implements ChatWriter {
   protected reasoning = "";
   protected calls: ToolCall[] = [];
 
-  constructor(protected readonly stream: boolean) {}
+  constructor(
+    protected readonly res: ServerResponse,
+    protected readonly stream: boolean,
+    /** How long a streamed reply waits for a client that takes none of it ({@link clientBacklog}), ms. */
+    private readonly stallMs: number,
+  ) {}
 
   protected abstract streamThinking(delta: string): void;
   protected abstract streamContent(delta: string): void;
@@ -165,6 +196,10 @@ export abstract class BufferedChatWriter implements ChatWriter {
     if (calls.length === 0) return;
     if (this.stream) this.streamToolCalls(calls);
     else this.calls.push(...calls);
+  }
+
+  backlog(): Promise<void> | undefined {
+    return this.stream ? clientBacklog(this.res, this.stallMs) : undefined;
   }
 
   finish(reason: FinishReason, usage?: Usage): void {

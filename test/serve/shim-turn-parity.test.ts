@@ -69,6 +69,7 @@ function recorder(): { out: ChatWriter; written: Written } {
     content: (d) => written.content.push(d),
     thinking: (d) => written.thinking.push(d),
     toolCalls: (calls) => written.calls.push(...calls),
+    backlog: () => undefined,
     finish: (reason) => {
       written.finish = reason;
     },

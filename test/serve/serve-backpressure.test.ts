@@ -1,0 +1,168 @@
+/**
+ * A client of `codecite serve` that reads its streamed reply slower than the model writes it, over
+ * real sockets: the gateway pauses the upstream's reply while the client's socket is full
+ * (`wire.ts` `clientBacklog`, `http-lines.ts` `backpressure`), so the bytes it holds stay bounded
+ * and every byte reaches the client in order; a client that takes nothing for `clientIdleMs` is
+ * cut off and the upstream request ended.
+ */
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { createGateway, type Gateway } from "../../src/serve/index.js";
+
+/** One streamed line's content: its number, then words (about 4 KiB). */
+const piece = (i: number): string => `piece ${String(i).padStart(6, "0")} ${"lorem ipsum dolor sit amet ".repeat(150)}\n`;
+
+interface Upstream {
+  host: string;
+  /** Resolves when the reply's connection has closed (`complete`: every line and the last one were written). */
+  closed: Promise<{ complete: boolean }>;
+  close(): Promise<void>;
+}
+
+/**
+ * An Ollama-like upstream whose `/api/chat` streams `lines` content lines (`piece(i)`, endless
+ * when `lines` is Infinity) then a `done` line, as fast as its socket takes them: it writes until
+ * `write` returns false and goes on at 'drain' (Node.js documentation, `writable.write`), so it
+ * writes only what the gateway reads. `probe` runs after every line.
+ */
+async function upstream(lines: number, probe: () => void): Promise<Upstream> {
+  let onClosed!: (v: { complete: boolean }) => void;
+  const closed = new Promise<{ complete: boolean }>((r) => (onClosed = r));
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      let i = 0;
+      let complete = false;
+      res.on("close", () => onClosed({ complete }));
+      const more = (): void => {
+        while (!res.destroyed) {
+          if (i === lines) {
+            res.end(`${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" })}\n`);
+            complete = true;
+            return;
+          }
+          const line = `${JSON.stringify({ model: "m", message: { role: "assistant", content: piece(i++) }, done: false })}\n`;
+          const room = res.write(line);
+          probe();
+          if (!room) {
+            res.once("drain", more);
+            return;
+          }
+        }
+      };
+      more();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    host: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    closed,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+let gateway: Gateway | undefined;
+let up: Upstream | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  await up?.close();
+  gateway = up = undefined;
+});
+
+/** Starts the gateway in front of `up`; `held()` is the most bytes its client sockets held unsent at any probe. */
+async function startGateway(clientIdleMs?: number): Promise<{ port: number; probe(): void; held(): number }> {
+  const host = up!.host;
+  gateway = createGateway({ upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs: 120_000 }), ...(clientIdleMs !== undefined ? { clientIdleMs } : {}) });
+  const sockets: net.Socket[] = [];
+  gateway.server.on("connection", (s: net.Socket) => sockets.push(s));
+  let held = 0;
+  const port = (await gateway.listen(0, "127.0.0.1")).port;
+  return {
+    port,
+    probe: () => {
+      for (const s of sockets) held = Math.max(held, s.writableLength);
+    },
+    held: () => held,
+  };
+}
+
+const CHAT = JSON.stringify({ model: "m", messages: [{ role: "user", content: "write a lot" }], stream: true });
+const request = (port: number) => `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${CHAT.length}\r\nConnection: close\r\n\r\n${CHAT}`;
+
+describe("serve: a client that reads its streamed reply slowly", () => {
+  it("gets every byte in order while the gateway holds little: the upstream's reply waits for the client", async () => {
+    // 1,500 lines of ~4 KiB: 6 MiB of content. Before, the gateway read the upstream as fast as
+    // it wrote and queued on the client's socket whatever the client had not taken: megabytes.
+    const LINES = 1500;
+    let probe = (): void => undefined;
+    up = await upstream(LINES, () => probe());
+    const gw = await startGateway();
+    probe = gw.probe;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const parts: Buffer[] = [];
+      const s = net.connect(gw.port, "127.0.0.1", () => s.write(request(gw.port)));
+      s.pause();
+      let ended = false;
+      s.on("end", () => (ended = true));
+      s.on("error", reject);
+      s.on("close", () => resolve(Buffer.concat(parts).toString("utf8")));
+      // A slow reader: at most 64 KiB every millisecond (the upstream writes faster).
+      const step = (): void => {
+        gw.probe();
+        for (let taken = 0, d: Buffer | null; taken < 64 * 1024 && (d = s.read() as Buffer | null) !== null; taken += d.length) parts.push(d);
+        if (!ended) setTimeout(step, 1);
+        else s.resume();
+      };
+      step();
+    });
+    expect(await up.closed).toEqual({ complete: true });
+    const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+    expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true);
+    // The chunked body's data (all ASCII: a size in bytes is one in characters), then its NDJSON lines.
+    let data = "";
+    for (let at = 0, size = -1; size !== 0; ) {
+      const eol = body.indexOf("\r\n", at);
+      size = parseInt(body.slice(at, eol), 16);
+      data += body.slice(eol + 2, eol + 2 + size);
+      at = eol + 2 + size + 2;
+    }
+    const lines = data.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string }; done: boolean; done_reason?: string });
+    expect(lines.at(-1)).toMatchObject({ done: true, done_reason: "stop" });
+    const content = lines.map((l) => l.message.content).join("");
+    // The shim ends a turn's text without its trailing white space (here the last line's " \n").
+    const expected = Array.from({ length: LINES }, (_, i) => piece(i)).join("").trimEnd();
+    expect(content.length).toBe(expected.length);
+    expect(content === expected).toBe(true);
+    // Held at once by the gateway for its client: at most one read of the upstream (64 KiB of
+    // lines) beyond the socket's high-water mark (16 KiB); before, 1.6 MB in this run.
+    expect(gw.held()).toBeGreaterThan(0);
+    expect(gw.held()).toBeLessThan(256 * 1024);
+  });
+
+  it("is cut off when it takes nothing for clientIdleMs, and the upstream request ends (no 16 MiB held first)", async () => {
+    let probe = (): void => undefined;
+    up = await upstream(Infinity, () => probe());
+    const gw = await startGateway(300);
+    probe = gw.probe;
+    const s = net.connect(gw.port, "127.0.0.1", () => s.write(request(gw.port)));
+    s.pause();
+    s.on("error", () => undefined);
+    const gone = new Promise<void>((r) => s.on("close", () => r()));
+    // The gateway closes the client's connection and with it the upstream request.
+    expect(await up.closed).toEqual({ complete: false });
+    s.resume();
+    await gone;
+    // Held by the gateway: at most what the socket's high-water mark lets through; before, 16 MiB
+    // when it cut the client off (the upstream had written 23.5 MB; here about 10 MB, the two
+    // connections' kernel buffers).
+    expect(gw.held()).toBeLessThan(256 * 1024);
+  });
+});
