@@ -27,16 +27,19 @@
  * release builds, not its payload (`--verify-snapshot-checksum` is off by default): a cache file
  * damaged in its middle (a disk error, a write lost in a crash) stops the process in the
  * deserializer ("Fatal error … unreachable code") on every later run. So each file starts with
- * the SHA-256 digest of the V8 data after it, and data whose digest does not match is never
- * handed to V8 (the file is replaced).
+ * the CRC-32 of the V8 data after it (`zlib.crc32`, big-endian), and data whose checksum does not
+ * match is never handed to V8 (the file is replaced). A checksum, not a cryptographic digest: it
+ * guards against damage, not against a forger (who would need to own the private folder above);
+ * and `node:crypto` costs a search process, which needs nothing else of it, about 5 ms of CPU to
+ * load (perf, issue 17).
  */
 import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, constants as fsc } from "node:fs";
 import { isAscii } from "node:buffer";
-import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+import { crc32 } from "node:zlib";
 import { isOwnPrivate, realpathNearest, resolveCacheDir, type CacheDirEnv } from "../fact-cache/cache-dir.js";
 import { gitWorkTreeTop, isInside } from "../paths.js";
 
@@ -54,10 +57,15 @@ export const WRAPPER_END = "\n})";
 /** Largest cache file read (bytes); a larger one is ignored. */
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
-/** Length of the SHA-256 digest that starts every cache file (see the module comment). */
-const DIGEST_BYTES = 32;
+/** Length of the checksum that starts every cache file (see the module comment). */
+const DIGEST_BYTES = 4;
 
-const digestOf = (data: Uint8Array): Buffer => createHash("sha256").update(data).digest();
+/** The checksum of `data` as stored: its CRC-32, 4 bytes big-endian. */
+function digestOf(data: Uint8Array): Buffer {
+  const out = Buffer.alloc(DIGEST_BYTES);
+  out.writeUInt32BE(crc32(data));
+  return out;
+}
 
 /** How a run used the code cache. */
 export type CodeCacheStatus =
@@ -65,7 +73,7 @@ export type CodeCacheStatus =
   | "used"
   /** V8 rejected the cached data (another V8 version or flags); it is replaced */
   | "rejected"
-  /** no usable cache file (none yet, or one that failed the checks or its digest); one is written */
+  /** no usable cache file (none yet, or one that failed the checks or its checksum); one is written */
   | "absent"
   /** no usable cache folder (see the module comment); nothing is read or written */
   | "off";
@@ -171,13 +179,13 @@ function projectFolders(argv: readonly string[], cwd: string): string[] {
   return out;
 }
 
-/** 12 hex digits of the script's path: each installed copy keeps its own caches. */
+/** 8 hex digits (CRC-32) of the script's path: each installed copy keeps its own caches. */
 function installTag(filename: string): string {
-  return createHash("sha256").update(filename).digest("hex").slice(0, 12);
+  return crc32(filename).toString(16).padStart(8, "0");
 }
 
 /**
- * The V8 data of a cache file when it is a private regular file of this user whose digest
+ * The V8 data of a cache file when it is a private regular file of this user whose checksum
  * matches its data (see the module comment).
  */
 function readOwnFile(file: string): Buffer | undefined {
@@ -197,7 +205,7 @@ function readOwnFile(file: string): Buffer | undefined {
 }
 
 /**
- * Writes `data` after its digest as `file` (mode 0600, temporary name, then rename) and removes
+ * Writes `data` after its checksum as `file` (mode 0600, temporary name, then rename) and removes
  * the older caches that start with `name`.
  */
 function writeCache(file: string, data: Buffer, name: string): void {

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCachedScript, WRAPPER_END, WRAPPER_START } from "../../src/cli/compile-cache.js";
 
@@ -39,8 +40,12 @@ describe("runCachedScript", () => {
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     const files = readdirSync(folder);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^query-test-[0-9a-f]{12}-\d+-\d+-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/);
+    expect(files[0]).toMatch(/^query-test-[0-9a-f]{8}-\d+-\d+-\d+-\d+-v\d+\.\d+\.\d+-[a-z0-9]+\.bin$/);
     expect(statSync(path.join(folder, files[0] as string)).mode & 0o777).toBe(0o600);
+    // The file is the CRC-32 of the V8 data (4 bytes, big-endian), then the data.
+    const stored = readFileSync(path.join(folder, files[0] as string));
+    expect(stored.length).toBeGreaterThan(4);
+    expect(stored.readUInt32BE(0)).toBe(crc32(stored.subarray(4)));
 
     const second = runCachedScript(script, { name: "query-test", cacheDir, saveAtExit: false });
     expect(second.status).toBe("used");
