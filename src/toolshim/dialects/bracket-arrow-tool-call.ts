@@ -4,7 +4,9 @@
  * as their whole reply instead of a structured call (NousResearch/hermes-agent issue#11994: the
  * real reply quoted verbatim, the agent stops; a second user reports the same block for
  * `web_search`). Rules:
- * - `tool => "NAME"` then `args => ARGS`, separated by optional `,`, inside one brace pair;
+ * - `tool => "NAME"` then `args => ARGS`, separated by optional `,`, inside one brace pair; or the
+ *   same as JSON, `{ "tool": "write", "args": {…} }` (MiniMax-M2 through LM Studio,
+ *   lmstudio-ai/lmstudio-bug-tracker#1177, which names the `[TOOL_CALL]…[/TOOL_CALL]` blocks MiniMax-M2's);
  * - ARGS is `{ --key VALUE … }` (a `:` after the key tolerated), `{ key => VALUE, … }`, or a JSON
  *   object; VALUE is a double-quoted string (JSON escapes), a number, `true`/`false`/`null`, or a
  *   bare word up to whitespace (kept as text);
@@ -77,8 +79,14 @@ function readArgs(s: string): Record<string, unknown> | undefined {
   return args;
 }
 
-/** The call written by one block body `{tool => "NAME", args => {…}}`, or `undefined`. */
+/** The call written by one block body `{tool => "NAME", args => {…}}` or `{"tool": "NAME", "args": {…}}`, or `undefined`. */
 function readBody(body: string): RawCall | undefined {
+  if (/^\{\s*"tool"\s*:/.test(body)) {
+    const json = parseJsonTolerant(body);
+    if (!isPlainObject(json) || typeof json.tool !== "string" || json.tool.trim() === "") return undefined;
+    const args = json.args ?? {};
+    return isPlainObject(args) ? { name: json.tool, arguments: args } : undefined;
+  }
   const head = /^\{\s*tool\s*=>\s*/.exec(body);
   if (!head) return undefined;
   const name = readString(body, head[0].length);

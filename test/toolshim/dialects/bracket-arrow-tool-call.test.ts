@@ -31,6 +31,11 @@ describe("bracket_arrow_tool_call", () => {
       { name: "recall", arguments: { query: "topic", k: 3 } },
     ]);
     expect(run(bracketArrowToolCall, '[TOOL_CALL]{tool => "list", args => {}}[/TOOL_CALL]').calls).toEqual([{ name: "list", arguments: {} }]);
+    // The JSON spelling MiniMax-M2 writes through LM Studio (lmstudio-bug-tracker#1177).
+    expect(run(bracketArrowToolCall, '[TOOL_CALL] { "tool": "write", "args": { "filePath": "a.html" } } [/TOOL_CALL]').calls).toEqual([
+      { name: "write", arguments: { filePath: "a.html" } },
+    ]);
+    expect(run(bracketArrowToolCall, '[TOOL_CALL] { "tool": "", "args": {} } [/TOOL_CALL]').calls).toEqual([]);
   });
 
   it("leaves a block whose body is not of the shape as text", () => {
