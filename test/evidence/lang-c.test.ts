@@ -246,6 +246,167 @@ describe("c/c++: definitions", () => {
     ]);
   });
 
+  it("a macro standing for a keyword that opens a block (`JSON_TRY` ⏎ `{`, `} JSON_CATCH(...) {`) is blanked: the function and the members after it are kept", async () => {
+    const src = [
+      "class basic_json {",
+      "  public:",
+      "    void assert_invariant(bool check) const noexcept",
+      "    {",
+      "        JSON_TRY",
+      "        {",
+      "            JSON_ASSERT(check);",
+      "        }",
+      "        JSON_CATCH(...) {} // LCOV_EXCL_LINE",
+      "    }",
+      "    int at(int i) {",
+      "        JSON_TRY {",
+      "            return m.at(i);",
+      "        }",
+      "        JSON_CATCH (std::out_of_range&)",
+      "        {",
+      "            return 0;",
+      "        }",
+      "    }",
+      "    void after() {}",
+      "};",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "basic_json", kind: "class", start_line: 1, end_line: 21 },
+      { name: "assert_invariant", kind: "method", container: "basic_json", start_line: 3, end_line: 10 },
+      { name: "at", kind: "method", container: "basic_json", start_line: 11, end_line: 19 },
+      { name: "after", kind: "method", container: "basic_json", start_line: 20, end_line: 20 },
+    ]);
+    const lines = blankCMacros(src).split("\n");
+    expect([lines[4], lines[8], lines[14]].map((l) => l?.trim())).toEqual(["", "{} // LCOV_EXCL_LINE", ""]);
+  });
+
+  it("a stand-alone macro call with an operator argument (doctest's `DOCTEST_FORBIT_EXPRESSION(Result, &)`) and an access-label macro (`JSON_PRIVATE_UNLESS_TESTED:`) are blanked", async () => {
+    const src = [
+      "#define FORBID(rt, op) \\",
+      "    rt& operator op(const rt&);",
+      "#define CMP(a, b) \\",
+      "  BASE(a, !=, b)",
+      "struct DOCTEST_INTERFACE Result // NOLINT(*-member-init)",
+      "{",
+      "    bool m_passed;",
+      "    FORBID(Result, &)",
+      "    FORBID(Result, ^)",
+      "    FORBID(Result, <<=)",
+      "  JSON_PRIVATE_UNLESS_TESTED:",
+      "    void react();",
+      "    int count() { return 1; }",
+      "};",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "FORBID", kind: "function", start_line: 1, end_line: 2 },
+      { name: "CMP", kind: "function", start_line: 3, end_line: 4 },
+      { name: "Result", kind: "struct", start_line: 5, end_line: 14 },
+      { name: "react", kind: "method", container: "Result", start_line: 12, end_line: 12, declaration: true },
+      { name: "count", kind: "method", container: "Result", start_line: 13, end_line: 13 },
+    ]);
+    const lines = blankCMacros(src).split("\n");
+    // A macro body keeps its text.
+    expect(lines[3]).toBe("  BASE(a, !=, b)");
+    expect([7, 8, 9, 10].map((i) => lines[i]?.trim())).toEqual(["", "", "", ""]);
+  });
+
+  it("annotation macros at the start of a declaration (`DOCTEST_INTERFACE String f()`, `static M T x`, `M1 M2 T f(`, `M ctor(…) : init`) are blanked; `BOOL WINAPI f(` keeps its return type", async () => {
+    const src = [
+      "DOCTEST_INTERFACE String toString(const Approx& in) { return in.str(); }",
+      "struct Str {",
+      "    static DOCTEST_CONSTEXPR size_type len = 24;",
+      "    friend DOCTEST_INTERFACE std::ostream& operator<<(std::ostream& s, const Str& in) { return s; }",
+      "    FMT_CONSTEVAL FMT_ALWAYS_INLINE Str(const char* s) : str(s) {}",
+      "    FMT_ALWAYS_INLINE Str(const S&) : str(S()) {}",
+      "    const char* str;",
+      "};",
+      "static DWORD WINAPI thread_proc(void* parameter) { return 0; }",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "toString", kind: "function", start_line: 1, end_line: 1 },
+      { name: "Str", kind: "struct", start_line: 2, end_line: 8 },
+      { name: "operator<<", kind: "function", container: "Str", start_line: 4, end_line: 4 },
+      { name: "Str", kind: "method", container: "Str", start_line: 5, end_line: 5 },
+      { name: "Str", kind: "method", container: "Str", start_line: 6, end_line: 6 },
+      { name: "thread_proc", kind: "function", start_line: 9, end_line: 9 },
+    ]);
+    expect(blankCMacros(src).split("\n")[8]).toBe("static       WINAPI thread_proc(void* parameter) { return 0; }");
+  });
+
+  it("stand-alone macros: string and version arguments, after a template head or a continued #define, before a statement or a block", async () => {
+    const src = [
+      "#define SUPPRESS_ALL \\",
+      "    PUSH_WARNINGS",
+      "SUPPRESS_ALL",
+      "CLANG_SUPPRESS_WARNING(\"-Wdeprecated\")",
+      "template<typename T>",
+      "HEDLEY_RETURNS_NON_NULL",
+      "static T* create(int n) { return nullptr; }",
+      "template<typename T>",
+      "HEDLEY_DEPRECATED_FOR(3.11.0, basic_json::value)",
+      "T value(int n) { return T(); }",
+      "int run() {",
+      "    bool res = true;",
+      "MSVC_SUPPRESS_WARNING_POP",
+      "    if (res) { return 1; }",
+      "    return 0;",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "SUPPRESS_ALL", kind: "constant", start_line: 1, end_line: 2 },
+      { name: "create", kind: "function", start_line: 5, end_line: 7 },
+      { name: "value", kind: "function", start_line: 8, end_line: 10 },
+      { name: "run", kind: "function", start_line: 11, end_line: 16 },
+    ]);
+    const lines = blankCMacros(src).split("\n");
+    expect([2, 3, 5, 8, 12].map((i) => lines[i]?.trim())).toEqual(["", "", "", "", ""]);
+  });
+
+  it("`#if … #endif` without `#else` after a template head (`template <…>` ⏎ `#if X` ⏎ `constexpr` ⏎ `#endif`) is read as if the condition held", async () => {
+    const src = "struct A {\n    template < typename T >\n#if defined(HAS_CPP_14)\n    constexpr\n#endif\n    auto get() const noexcept(noexcept(T())) -> T\n    {\n        return T();\n    }\n    void after() {}\n};\n";
+    expect((await factsOf(cpp, src)).symbols).toEqual([
+      { name: "A", kind: "struct", start_line: 1, end_line: 11 },
+      { name: "get", kind: "method", container: "A", start_line: 2, end_line: 9 },
+      { name: "after", kind: "method", container: "A", start_line: 10, end_line: 10 },
+    ]);
+  });
+
+  it("a C/C++ keyword is never a function's name; a typed function definition the grammar put in a body at the function's own indentation is read in the function's scope", async () => {
+    const src = [
+      "class basic_json {",
+      "    void push_back(initializer_list_t init)",
+      "    {",
+      "        if (init.size() == 2)",
+      "        {",
+      "            push_back(typename object_t::value_type(",
+      "                          std::move(key.get_ref<string_t&>()), init));",
+      "        }",
+      "        else",
+      "        {",
+      "            push_back(basic_json(init));",
+      "        }",
+      "    }",
+      "    reference operator+=(initializer_list_t init)",
+      "    {",
+      "        return *this;",
+      "    }",
+      "    void swap(reference other) noexcept { }",
+      "};",
+      "",
+    ].join("\n");
+    const names = (await factsOf(cpp, src)).symbols.map((s) => `${s.name}@${s.start_line}:${s.container ?? ""}`);
+    expect(names).toEqual(expect.arrayContaining(["basic_json@1:", "push_back@2:basic_json", "operator+=@14:basic_json", "swap@18:basic_json"]));
+    expect(names.filter((n) => /^(noexcept|switch|if|while)@/.test(n))).toEqual([]);
+    // A statement macro the C grammar reads as a function, indented as a statement, is not a definition.
+    const c_src = "void stats(void) {\n\tGET_STAT(mapped)\n\tGET_STAT(retained)\n\tint x = 0;\n}\n";
+    expect((await factsOf(c, c_src)).symbols.map((s) => s.name)).toEqual(["stats"]);
+    expect((await factsOf(cpp, "void f() {\n  auto r = x noexcept(noexcept(g())) {\n}\n")).symbols.map((s) => s.name)).not.toContain("noexcept");
+  });
+
   it("a region the parser cannot read still yields the definitions inside it", async () => {
     const facts = await factsOf(cpp, "int broken(;\n}\nstruct Kept { int a; };\nint kept(void) { return 0; }\n");
     expect(facts.symbols).toContainEqual({ name: "Kept", kind: "struct", start_line: 3, end_line: 3 });

@@ -27,21 +27,72 @@
  *   access label, a directive or another such macro. Without the blanking the grammar reads the macro
  *   as the return type of a function made of everything up to the next `{`, and the class that
  *   follows is lost. A return type on a line of its own (`HRESULT` above `Foo(void) {`), the last of
- *   such a run before a line that opens no declaration, is kept.
+ *   such a run before a line that opens no declaration, is kept — unless it takes arguments (strings, numbers, macro
+ *   names, or a version first: `HEDLEY_DEPRECATED_FOR(3.11.0, …)`; a type takes none) or the next line opens a block
+ *   or a statement (`JSON_TRY` ⏎ `{`, `if (…)`). The last line of a continued `#define` counts as a directive line
+ *   before it, and so does a template head (`template <…>` ⏎ `JSON_HEDLEY_RETURNS_NON_NULL` ⏎ `static T* create(`).
+ * - A type's name followed by a comment before its `{` (`struct DOCTEST_INTERFACE Result // NOLINT` ⏎ `{`): first rule.
+ * - A line holding only a macro call one of whose arguments is an operator (doctest's
+ *   `DOCTEST_FORBIT_EXPRESSION(Result, &)`): an operator is neither an expression nor a type, so the macro generates
+ *   declarations; without the blanking the grammar reads the rest of the file as its parameter list.
+ * - A line holding only `MACRO:` (nlohmann/json's `JSON_PRIVATE_UNLESS_TESTED:`, an access label).
+ * - `}` then `MACRO` or `MACRO(args)` before `{` (nlohmann/json's `JSON_CATCH (std::out_of_range&) {`): a macro
+ *   standing for `catch` or `else` between two blocks; with `JSON_TRY` ⏎ `{` (fifth rule) the blocks stay plain blocks.
+ * - At a line's start (after `static`, `friend`, `inline`, `extern`, `virtual`, `constexpr`): `MACRO` before a type and
+ *   a declarator's name (`DOCTEST_INTERFACE String toString(…)`: no type is followed by another); macros before a
+ *   constructor's `name(…) :` (a function with a return type has no initializer list); of two or more macros before
+ *   `name(`, all but the last (`static DWORD WINAPI thread_proc(`: the last may be the return type).
+ * The rules of the last four bullets leave lines continuing a `#define` alone (a macro's body is the directive's text).
  */
 
 import { blankListConditionals } from "./list-conditionals.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9_]`;
+/** White space and comments (a `// NOLINT` after a type's name, before its `{` on the next line). */
+const GAP = String.raw`(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*`;
 /** One macro argument list, one level of nested parentheses. */
 const ARGS = String.raw`\((?:[^()\n]|\([^()\n]*\))*\)`;
 
 /** `class|struct|union MACRO… Name` followed by `{`, `:` (not `::`) or `final`. */
-const TYPE_HEAD = new RegExp(String.raw`\b(?:class|struct|union)\s+((?:${MACRO}\s+)+)(?=[A-Za-z_]\w*\s*(?:final\b\s*)?(?:\{|:(?!:)))`, "g");
+const TYPE_HEAD = new RegExp(String.raw`\b(?:class|struct|union)\s+((?:${MACRO}\s+)+)(?=[A-Za-z_]\w*${GAP}(?:final\b${GAP})?(?:\{|:(?!:)))`, "g");
 /** `)` [qualifiers] `MACRO(args)`… followed by `{` or a constructor's `:`. */
 const AFTER_PARAMS = new RegExp(String.raw`\)((?:\s*(?:const|noexcept|override|final|volatile))*)((?:\s*${MACRO}\s*${ARGS})+)(?=\s*(?:\{|:(?!:)))`, "g");
 
+/** A line holding only `MACRO:` (then at most a line comment): a macro standing for an access label (nlohmann/json's `JSON_PRIVATE_UNLESS_TESTED:`). */
+const ACCESS_MACRO = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*:(?!:)[ \t]*(?://.*)?$`, "gm");
+/**
+ * `}` then, on the same line or indented on the next, `MACRO` or `MACRO(args)` followed by `{`: a macro standing for `catch`
+ * or `else` between two blocks (nlohmann/json's `JSON_CATCH (std::out_of_range&)`); group 2 is the macro.
+ */
+const BLOCK_AFTER_BLOCK = new RegExp(String.raw`(\}[ \t]*(?://[^\n]*)?(?:\n[ \t]+)?)(${MACRO}(?:[ \t]*${ARGS})?)(?=[ \t]*(?://[^\n]*)?(?:\n[ \t]*)?\{)`, "g");
+/** The start of a line, then optional specifiers. */
+const DECLARATION_START = String.raw`[ \t]*(?:(?:static|friend|inline|extern|virtual|constexpr)[ \t]+)*`;
+/**
+ * At the start of a line, after optional `static`, `friend`, `inline`, `extern`, `virtual`, `constexpr`: `MACRO` followed by a
+ * type and a declarator's name (`DOCTEST_INTERFACE String toString(…)`, `static DOCTEST_CONSTEXPR size_type len = 24;`,
+ * `JSON_EXPLICIT operator ValueType()`): no type is followed by another type, so the macro is an annotation; group 2.
+ */
+const DECLARATION_MACRO = new RegExp(
+  String.raw`^(${DECLARATION_START})(${MACRO}[ \t]+)(?=(?:const[ \t]+)?(?:::)?[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?(?:[ \t]*[*&]+[ \t]*|[ \t]+)(?:[A-Za-z_~]\w*|operator\b))`,
+  "gm",
+);
+/**
+ * The same place, macros before a constructor's `name(…) :` (fmt's `FMT_CONSTEXPR FMT_ALWAYS_INLINE fstring(const S&) : str(S()) {`;
+ * a function with a return type has no initializer list): all are annotations; group 2.
+ */
+const CONSTRUCTOR_MACROS = new RegExp(
+  String.raw`^(${DECLARATION_START})((?:${MACRO}[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*${ARGS}[ \t]*(?:noexcept[ \t]*)?:(?!:))`,
+  "gm",
+);
+/**
+ * The same place, two or more macros before `name(` (`static DWORD WINAPI thread_proc(void* p) {`): all but the last are
+ * annotations (the last may be the return type); group 2.
+ */
+const MACRO_RUN = new RegExp(String.raw`^(${DECLARATION_START})((?:${MACRO}[ \t]+)+)(?=${MACRO}[ \t]+~?[A-Za-z_]\w*[ \t]*\()`, "gm");
 const blank = (text: string): string => text.replace(/[^\n]/g, " ");
+
+/** A line holding only `MACRO(args)` (then at most a line comment), one argument made of operator characters only (`&`, `^`, `==`, `<<=`). */
+const OPERATOR_CALL = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*\((?=(?:(?:[^()\n]|\([^()\n]*\))*?,)?[ \t]*[-+*/%^&|<>=!~]+[ \t]*[,)])(?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?://.*)?$`, "gm");
 
 /** The source with the forms of the module comment blanked; the same length and line breaks. */
 export function blankCMacros(source: string): string {
@@ -49,6 +100,13 @@ export function blankCMacros(source: string): string {
   if (/[A-Z]{2}/.test(out)) {
     out = out.replace(TYPE_HEAD, (m: string, macros: string) => m.slice(0, m.length - macros.length) + blank(macros));
     out = out.replace(AFTER_PARAMS, (_m: string, quals: string, macros: string) => `)${quals}${blank(macros)}`);
+    // Each only outside a macro's body (lines continuing a `#define`): there the text is the directive's.
+    out = blankOutsideDirectives(out, OPERATOR_CALL, (m) => blank(m));
+    out = blankOutsideDirectives(out, ACCESS_MACRO, (m) => blank(m));
+    out = blankOutsideDirectives(out, BLOCK_AFTER_BLOCK, (_m, close, macro) => close + blank(macro));
+    out = blankOutsideDirectives(out, CONSTRUCTOR_MACROS, (_m, head, macros) => head + blank(macros));
+    out = blankOutsideDirectives(out, MACRO_RUN, (_m, head, macros) => head + blank(macros));
+    out = blankOutsideDirectives(out, DECLARATION_MACRO, (_m, head, macro) => head + blank(macro));
   }
   if (STANDALONE_ANY.test(out)) out = blankStandaloneMacros(out);
   if (!out.includes("#")) return out;
@@ -75,6 +133,16 @@ function blankMacroComments(source: string): string {
     i = end;
   }
   return changed ? lines.join("\n") : source;
+}
+
+/** `text` with each match of `re` (a global regular expression, groups as `replace` gives them) replaced by `f`, except in a line continuing a directive. */
+function blankOutsideDirectives(text: string, re: RegExp, f: (m: string, g1: string, g2: string) => string): string {
+  return text.replace(re, (m: string, ...rest: unknown[]) => {
+    const at = rest[rest.length - 2] as number;
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    const before = lineStart === 0 ? "" : text.slice(text.lastIndexOf("\n", lineStart - 2) + 1, lineStart - 1);
+    return continues(before) ? m : f(m, rest[0] as string, rest[1] as string);
+  });
 }
 
 /** True when the line ends in a line splice (`\`, before an optional `\r`). */
@@ -113,10 +181,15 @@ function blankBlockComments(text: string): string {
  * code whose uses `find_references` would lose: jemalloc's `CTL_RO_NL_GEN(name, f(tsd), type)`
  * stays), then at most a line comment.
  */
-const STANDALONE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*(?:\([A-Z0-9_ \t,|]*\))?[ \t]*(?://.*)?\r?$`);
+const STANDALONE = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*(?:\((?:[A-Z0-9_ \t,|]|"(?:[^"\\\n]|\\.)*")*\)|\([ \t]*\d+\.\d+(?:\.\d+)*[ \t]*(?:,(?:[^()\n]|\([^()\n]*\))*)?\))?[ \t]*(?://.*)?\r?$`);
+/** A stand-alone macro with an argument list: no return type (a type takes no arguments). */
+const WITH_ARGS = /\(/;
 const STANDALONE_ANY = new RegExp(STANDALONE.source, "m");
 /** How the code line after a stand-alone macro starts when it opens a declaration (fifth rule). */
 const OPENS_DECLARATION = /^(?:#|(?:template|class|struct|union|enum|namespace|typedef|using|extern|inline|static|constexpr|public|private|protected)\b)/;
+
+/** How a code line starts when it cannot continue a declaration whose type is the macro before it: a block (`JSON_TRY` ⏎ `{`), a statement keyword, or `}` (unless the line before the macro ends in `{` or `,`: `enum E {` ⏎ `ONLY` ⏎ `};` holds an enumerator). */
+const NO_DECLARATOR = /^(?:[{}]|(?:if|else|for|while|do|switch|case|default|return|break|continue|goto|try|catch|throw|delete|co_return|co_yield|co_await)\b)/;
 
 /** Blanks macros standing alone between declarations (module comment, fifth rule). */
 function blankStandaloneMacros(source: string): string {
@@ -126,7 +199,7 @@ function blankStandaloneMacros(source: string): string {
     // A line continuing a directive (a macro's body) is the directive's.
     if (!STANDALONE.test(lines[i] as string) || (i > 0 && continues(lines[i - 1] as string))) continue;
     const before = codeLineBefore(lines, i);
-    if (before !== undefined && !/(?:[;{}]|[^:]:)$/.test(before) && !before.startsWith("#")) continue;
+    if (before !== undefined && !/(?:[;{}>]|[^:]:)$/.test(before) && !before.startsWith("#")) continue;
     // A run of stand-alone macros (`FMT_END_EXPORT` then `FMT_END_NAMESPACE`) is judged by what follows the run.
     let j = i;
     let after = codeLineAfter(lines, j);
@@ -135,7 +208,7 @@ function blankStandaloneMacros(source: string): string {
       after = codeLineAfter(lines, j);
     }
     // Before a line that opens no declaration, the run's last macro may be a return type (`HRESULT` above `Start(void) {`): kept.
-    const last = after === undefined || OPENS_DECLARATION.test(after.code) ? j : j - 1;
+    const last = after === undefined || OPENS_DECLARATION.test(after.code) || (NO_DECLARATOR.test(after.code) && !(after.code.startsWith("}") && /[{,]$/.test(before ?? ""))) || (WITH_ARGS.test((lines[j] as string).replace(/\/\/.*$/, "")) && !after.code.startsWith("{")) ? j : j - 1;
     for (let k = i; k <= last; k++) {
       if (!STANDALONE.test(lines[k] as string)) continue;
       lines[k] = blank(lines[k] as string);
@@ -149,6 +222,10 @@ function blankStandaloneMacros(source: string): string {
 /** The code of the nearest line before `i` that is not blank or comment only (`undefined` at the file's start). */
 function codeLineBefore(lines: readonly string[], i: number): string | undefined {
   for (let k = i - 1; k >= 0; k--) {
+    // The last line of a directive continued over lines (`#define A \` ⏎ `  b`) is the directive's.
+    let first = k;
+    while (first > 0 && continues(lines[first - 1] as string)) first--;
+    if (first < k && /^[ \t]*#/.test(lines[first] as string)) return "#";
     let t = (lines[k] as string).replace(/\/\/.*$/, "").trim();
     if (t.endsWith("*/")) {
       // Back to the line opening this block comment; code before the `/*` counts.

@@ -24,6 +24,12 @@
  *   → `type`; `namespace` → `module` (`namespace a::b` gives `b` with container `a`).
  * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro), also inside function
  *   bodies (macros have no scope).
+ * - A friend function defined in a class body → `function` with the class as container. Conversion operators
+ *   (`operator bool()`) are not reported (no name a user can write). A C/C++ keyword (`noexcept`, `switch`, …) is never a
+ *   function's name, whatever the grammar makes of the text around it.
+ * - A function definition with a return type, or a template, that the grammar put directly inside a function body at
+ *   the function's own indentation or less is read in the function's scope (C++ has no nested functions; a statement
+ *   the grammar misread left the rest of the class in the body).
  * - Range: the whole definition; a `template <…>` prefix is included. A nested type has its enclosing
  *   namespaces and types as container.
  */
@@ -31,6 +37,16 @@ import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
 import type { SymbolDef } from "./language.js";
 import { namedChildren, spanLines } from "./syntax.js";
+
+/**
+ * C and C++ keywords that can stand before `(` (https://en.cppreference.com/w/cpp/keyword): never a function's name,
+ * however the grammar reads the text.
+ */
+const KEYWORDS = new Set([
+  "alignas", "alignof", "catch", "co_await", "co_return", "co_yield", "decltype", "delete", "do", "else", "for", "if", "new",
+  "noexcept", "requires", "return", "sizeof", "static_assert", "switch", "throw", "typeid", "while", "_Alignof", "_Static_assert",
+  "_Generic",
+]);
 
 /** Deepest nesting of declarations walked (guards against pathological trees). */
 const MAX_DEPTH = 200;
@@ -90,7 +106,8 @@ function functionName(decl: SyntaxNode): { scopes: string[]; name: string } | un
       case "identifier":
       case "field_identifier":
       case "type_identifier":
-        return { scopes, name: n.text };
+        // `noexcept(noexcept(…))` or `switch (x) {` after a statement the grammar lost reads as a function named so.
+        return KEYWORDS.has(n.text) ? undefined : { scopes, name: n.text };
       case "destructor_name":
       case "operator_name":
         return { scopes, name: n.text.replace(/\s+/g, "") };
@@ -220,6 +237,18 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
         const body = node.childForFieldName("body");
         const bodiless = body === null || body.type === "default_method_clause" || body.type === "delete_method_clause";
         push(parts.name, kind, container, node, first, bodiless);
+        // C++ has no nested functions or block-scope templates: a function definition that has a
+        // return type, or a template, directly in a body and indented no deeper than the function itself is the
+        // grammar's misreading of a statement before it, which left the rest of the enclosing scope in the body
+        // (nlohmann/json's `push_back(typename object_t::value_type(…))`); it is read in the function's own scope.
+        // (A statement macro the C grammar reads as a function, `GET_AND_EMIT(x)` ⏎ `…`, is indented as a statement.)
+        if (body?.type === "compound_statement") {
+          const column = first.startPosition.column;
+          for (const c of namedChildren(body)) {
+            if (c.startPosition.column > column) continue;
+            if ((c.type === "function_definition" && c.childForFieldName("type") !== null) || c.type === "template_declaration") item(c, c, scope, depth + 1);
+          }
+        }
         return;
       }
       case "declaration":
@@ -232,6 +261,10 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
       case "class_specifier":
       case "enum_specifier":
         specifier(node, scope, first, depth);
+        return;
+      case "friend_declaration":
+        // A friend function defined in a class body (`friend bool operator==(…) { … }`): a function of the class's scope.
+        for (const c of namedChildren(node)) if (c.type === "function_definition") item(c, first, { names: scope.names, inType: false }, depth + 1);
         return;
       case "alias_declaration":
         push(node.childForFieldName("name")?.text, "type", scope.names, node, first);

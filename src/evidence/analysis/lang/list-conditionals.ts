@@ -2,7 +2,8 @@
  * Preprocessor conditionals inside a list (a C/C++ constructor's initializer list or argument list,
  * a C# switch expression's arms or an initializer), which the tree-sitter grammars of C, C++ and C#
  * read only between declarations and statements: a group `#if …` opened after a code line ending in
- * `:`, `,` or `(` is read as if its first condition held. Its `#if` and `#endif` lines are blanked
+ * `:`, `,`, `(`, or `<` or `>` (a template's parameter list or head: nlohmann/json's `template <…>` ⏎
+ * `#if defined(JSON_HAS_CPP_14)` ⏎ `constexpr` ⏎ `#endif` ⏎ `auto get() const …`) is read as if its first condition held. Its `#if` and `#endif` lines are blanked
  * and the first branch's text kept; with `"with-else"` the `#elif`/`#else` branches are blanked
  * too (their lines become spaces), with `"without-else"` a group that has them is left alone.
  * With the trigger `"inside-code"` (C#) a group is also blanked when it opens inside a declaration
@@ -45,7 +46,7 @@ export function blankListConditionals(source: string, mode: ListConditionals, tr
     const line = lines[i] as string;
     const m = DIRECTIVE.exec(line);
     const opens = m !== null && m[1]?.startsWith("if") === true;
-    if (opens && (/[:,(]$/.test(lastCode) || (trigger === "inside-code" && insideCode(lastCode, lines, i)))) {
+    if (opens && (/[:,(<>]$/.test(lastCode) || (trigger === "inside-code" && insideCode(lastCode, lines, i)))) {
       const group = groupOf(lines, i);
       if (group !== undefined && (mode === "with-else" || group.firstElse === undefined)) {
         lines[i] = blank(line);
