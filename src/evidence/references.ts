@@ -176,8 +176,6 @@ class Resolver {
     private readonly signal: AbortSignal | undefined,
     /** Every file whose content the lookups use, stat'ed before it is read (`reference-answers.ts`). */
     private readonly used: UsedFiles,
-    /** The names whose uses the query reads (`loadFacts`' `names`); the facts loaded here are read for their other lists. */
-    private readonly wantedNames: () => readonly string[],
   ) {}
 
   /** The facts of a file: from the query's load, else loaded now (cached). */
@@ -186,7 +184,7 @@ class Resolver {
     if (have !== undefined) return Promise.resolve(have);
     let p = this.#factsMemo.get(file);
     if (p === undefined) {
-      p = loadFacts(this.ws, this.used.stat([file]), this.signal, "references", { names: this.wantedNames() }).then((m) => m.get(file));
+      p = loadFacts(this.ws, this.used.stat([file]), this.signal, "references").then((m) => m.get(file));
       this.#factsMemo.set(file, p);
     }
     return p;
@@ -944,9 +942,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const ctor = constructorOf(target, language);
   const facts = new FactsMap();
   const used = new UsedFiles(ws);
-  // The names whose uses are read: files of a language that extracts some names only (C/C++) are extracted for these.
-  const wanted = () => [...names, ...(ctor ? [ctor.name] : [])];
-  const resolver = new Resolver(ws, project, facts, signal, used, wanted);
+  const resolver = new Resolver(ws, project, facts, signal, used);
   // An answer that follows only from the files read (C/C++) is kept for later processes (`reference-answers.ts`).
   const keepable = closureLookups(language);
   const key = keepable ? answerKey(ws, { family, file: target.file, qualified: target.qualified, def: target.def, want: [...want].sort(), ctor: ctor?.name }) : "";
@@ -967,7 +963,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       const kept = keptAnswer(ws, project, key, files);
       if (kept !== undefined) return keptCollection(project, key, files, target, language, kept);
     }
-    const loaded = await loadFacts(ws, used.stat(files), signal, "references", { names: wanted() });
+    const loaded = await loadFacts(ws, used.stat(files), signal, "references");
     for (const [f, v] of loaded) facts.set(f, v);
     for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
     // Every file loaded so far, not only this round's: a file the text prefilter of an earlier
@@ -986,9 +982,6 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     }
     fresh = [...new Set(fresh)];
     for (const n of fresh) names.add(n);
-    // Files loaded for the uses of fewer names (`ReferenceFacts.names`) are loaded again for all.
-    const partial = fresh.length === 0 ? [] : [...facts].filter(([, f]) => f.references?.names !== undefined).map(([file]) => file);
-    if (partial.length > 0) for (const [f, v] of await loadFacts(ws, used.stat(partial), signal, "references", { names: wanted() })) facts.set(f, v);
   }
 
   // The files the name lookups below walk into (C/C++: the include closure), loaded ahead.

@@ -190,10 +190,10 @@ async function parseCandidates(
 /**
  * The facts of `files`: a `definitions` load goes through the definition screen and its kept
  * verdicts (`definition-verdicts.ts`), so a file that only uses the name is not parsed; a
- * `references` load parses every file it reads (its caller wants their uses of the name too).
+ * `references` load parses every file it reads (its caller wants their uses too).
  */
 function load(ws: Workspace, scope: SearchScope, files: readonly FileStat[], q: SymbolQuery, signal: AbortSignal | undefined, tier: FactsTier): Promise<FactsMap> {
-  return tier === "definitions" ? loadDefinitionFacts(ws, scope.view, files, q.name, signal) : loadFacts(ws, files, signal, tier, { names: [q.name] });
+  return tier === "definitions" ? loadDefinitionFacts(ws, scope.view, files, q.name, signal) : loadFacts(ws, files, signal, tier);
 }
 
 /** A definition found by {@link locateDefinitions}. */

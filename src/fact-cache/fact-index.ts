@@ -21,9 +21,7 @@
  * (for codecite, a file's references), that only some loads need. It is stored beside the value,
  * computed from the same content, and read only by loads that ask for it. A load that wants the
  * detail of a file whose cached entry lacks it counts that entry as a miss at every layer (the file
- * is read, hashed and parsed with its detail); a load that does not want it never reads it. A
- * detail may be partial ({@link DetailTier.covers}): one that does not cover a load's need counts
- * as absent, and the parse's detail replaces it.
+ * is read, hashed and parsed with its detail); a load that does not want it never reads it.
  */
 import { factLoadChannel, publishTiming, timingStart, type FactLoadProgress } from "./activity.js";
 import { contentHash } from "./content-hash.js";
@@ -70,12 +68,6 @@ export interface DetailTier<T> {
   split(value: T): { value: T; detail: unknown };
   /** A stored value and its detail → the value `load` returns for a file whose detail was wanted. */
   join(value: T, detail: unknown): T;
-  /**
-   * Optional (issue 15): whether a stored detail of `path` holds what this load needs (a detail
-   * computed for some of a file's names only, `ReferenceFacts.names`); `false` counts it as absent.
-   * Absent → any stored detail does.
-   */
-  covers?(path: string, detail: unknown): boolean;
 }
 
 /** What {@link LoadOptions.parse} is told about the load it runs in and the file it parses. */
@@ -163,12 +155,10 @@ export class FactIndex<T> {
     const racy = this.store.racyWindowMs;
     const { signal, detail: tier } = opts;
     const wants = (p: string) => tier?.wanted(p) === true;
-    /** Whether a cached entry's detail holds what this load needs of `p` (present, and covering it). */
-    const hasDetail = (p: string, detail: unknown): boolean => detail !== undefined && (tier?.covers === undefined || tier.covers(p, detail));
     /** The value `load` returns for a cached entry, or `undefined` when the entry lacks a wanted detail. */
     const usable = (p: string, e: { value: T; detail?: unknown }): T | undefined => {
       if (!wants(p)) return e.value;
-      return hasDetail(p, e.detail) ? (tier as DetailTier<T>).join(e.value, e.detail) : undefined;
+      return e.detail === undefined ? undefined : (tier as DetailTier<T>).join(e.value, e.detail);
     };
 
     // Stat layers first (synchronous, no I/O beyond the store), so the number of misses is known
@@ -209,7 +199,7 @@ export class FactIndex<T> {
       const hash = contentHash(content);
       const want = wants(f.path);
       const fromMemo = memo?.hash === hash ? memo : undefined;
-      const known = fromMemo && (!want || hasDetail(f.path, fromMemo.detail)) ? fromMemo : (this.store.getByHash<T>(f.path, hash, want) ?? fromMemo);
+      const known = fromMemo && (!want || fromMemo.detail !== undefined) ? fromMemo : (this.store.getByHash<T>(f.path, hash, want) ?? fromMemo);
       const id = { ctimeMs: f.ctimeMs ?? 0, ino: f.ino ?? 0 };
       const value = known && usable(f.path, known);
       if (known && value !== undefined) {

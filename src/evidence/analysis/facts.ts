@@ -44,7 +44,7 @@ export type FactsSkipReason = "binary" | "too_large" | "denied" | "unreadable" |
  * Number of the shape of {@link FileFacts} and of what extractors put in it. Bump it when a change
  * to `lang/*.ts` must not reuse cached facts (the digest in {@link factsVersion} also catches edits).
  */
-const EXTRACTOR_SCHEMA = 6;
+const EXTRACTOR_SCHEMA = 5;
 
 /**
  * Above this many files to parse in one load, worker threads help. A worker's start (Node's
@@ -222,13 +222,6 @@ export interface LoadFactsOptions {
    * a lexical check that none of its import statements can name a module (`import-scan.ts`).
    */
   screen?: (path: string, source: string) => boolean;
-  /**
-   * For a `references` load (additive, issue 15): the names whose uses the caller reads. A file of
-   * a language whose extractor can give the uses of some names only (`ReferenceRules.extract`,
-   * `ReferenceFacts.names`: C/C++) is extracted for these; a cached detail made for other names
-   * counts as absent (the file is parsed again, for these). Absent → every use of every file.
-   */
-  names?: readonly string[];
 }
 
 /**
@@ -253,18 +246,13 @@ class ReadRefused extends Error {
 
 /**
  * The fact cache's detail tier for {@link FileFacts}: the references are the detail, wanted by
- * `references` loads for languages with reference rules; one made for some names only
- * (`ReferenceFacts.names`) serves a load whose `names` are all among them.
+ * `references` loads for languages with reference rules.
  */
-function referencesTier(tier: FactsTier, names: readonly string[] | undefined): DetailTier<FileFacts> {
+function referencesTier(tier: FactsTier): DetailTier<FileFacts> {
   return {
     wanted: (p) => tier === "references" && languageFor(p)?.references !== undefined,
     split: ({ references, ...rest }) => ({ value: rest, detail: references }),
     join: (value, detail) => ({ ...value, references: detail as ReferenceFacts }),
-    covers: (_p, detail) => {
-      const made = (detail as ReferenceFacts).names;
-      return made === undefined || (names !== undefined && names.every((n) => made.includes(n)));
-    },
   };
 }
 
@@ -326,18 +314,18 @@ export async function loadFacts(
         if (source.length >= POOL_MIN_SOURCE_CHARS || (misses > POOL_THRESHOLD && missBytes > POOL_THRESHOLD_BYTES && inPool < parsePool().size * TASKS_PER_WORKER)) {
           inPool++;
           try {
-            const facts = await parsePool().run({ path: p, source, references: ctx.detail, ...(opts.names ? { names: opts.names } : {}) }, signal ? { signal } : {});
+            const facts = await parsePool().run({ path: p, source, references: ctx.detail }, signal ? { signal } : {});
             inWorkers++;
             return facts;
           } finally {
             inPool--;
           }
         }
-        const facts = await factsFromSource(p, source, ctx.detail, opts.names);
+        const facts = await factsFromSource(p, source, ctx.detail);
         if (facts === undefined) throw new Error(`no parser for ${p}`);
         return facts;
       }),
-      detail: referencesTier(tier, opts.names),
+      detail: referencesTier(tier),
       ...(signal ? { signal } : {}),
     });
   } catch (err) {

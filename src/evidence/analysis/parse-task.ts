@@ -8,20 +8,16 @@
 import { languageFor } from "./lang/index.js";
 import type { FileFacts } from "./lang/language.js";
 
-/**
- * One file to parse: its path (the language comes from its ending), its text, whether to extract
- * its references, and the names whose uses are wanted (absent: all; `ReferenceRules.extract`).
- */
+/** One file to parse: its path (the language comes from its ending), its text, and whether to extract its references. */
 export interface ParseInput {
   path: string;
   source: string;
   references: boolean;
-  names?: readonly string[];
 }
 
 /**
  * Parses one file's text and extracts its facts with the language chosen by the path's ending
- * (references only when `references` is true; with `names`, maybe only the uses of those names). Lines of the facts are 1-based and match
+ * (references only when `references` is true). Lines of the facts are 1-based and match
  * `TextFile.lines` when `source` is those lines joined with `\n` (as `loadFacts` of `facts.ts`
  * does); each import carries its statement's lines (`ImportRef.lines`). tree-sitter is loaded on
  * first use.
@@ -29,11 +25,11 @@ export interface ParseInput {
  * @throws Error when the grammar cannot be loaded or the parser gives up; `SyntaxTooDeepError`
  *   (`tree-sitter.ts`) for a tree nested too deeply.
  */
-export async function factsFromSource(path: string, source: string, references: boolean, names?: readonly string[]): Promise<FileFacts | undefined> {
+export async function factsFromSource(path: string, source: string, references: boolean): Promise<FileFacts | undefined> {
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
   const { extractFacts } = await import("./tree-sitter.js");
-  const facts = await extractFacts(lang, source, { references, ...(names ? { names } : {}) });
+  const facts = await extractFacts(lang, source, { references });
   if (facts.imports.length > 0) {
     const lines = source.split("\n");
     for (const ref of facts.imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
@@ -48,7 +44,7 @@ export async function factsFromSource(path: string, source: string, references: 
  * @public
  */
 export async function parseFactsTask(input: ParseInput): Promise<FileFacts> {
-  const facts = await factsFromSource(input.path, input.source, input.references, input.names);
+  const facts = await factsFromSource(input.path, input.source, input.references);
   if (facts === undefined) throw new Error(`no parser for ${input.path}`);
   return facts;
 }

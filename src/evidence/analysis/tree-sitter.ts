@@ -230,19 +230,18 @@ function addLongLineColumns(root: Tree["rootNode"], source: string, symbols: Sym
  * Parses `source` (as `lang.prepare` gives it, when the language has that step) and extracts its
  * definitions and imports with `lang.extract`, and, unless `opts.references` is false, its name uses
  * with `lang.references.extract` when the language has reference rules (one parse for both; the uses
- * cost more than the rest together, so queries that need no references leave them out); `opts.names`
- * lets that extraction give the uses of those names only (`ReferenceRules.extract`).
+ * cost more than the rest together, so queries that need no references leave them out).
  * @throws SyntaxTooDeepError when the tree is deeper than {@link MAX_SYNTAX_DEPTH} (extraction
  *   would be superlinear); ParseTimeoutError when the parse takes longer than its time limit;
  *   Error when the parser gives up.
  */
-export function extractFacts(lang: LanguageSpec, source: string, opts: { references?: boolean; names?: readonly string[] } = {}): Promise<FileFacts> {
+export function extractFacts(lang: LanguageSpec, source: string, opts: { references?: boolean } = {}): Promise<FileFacts> {
   const references = opts.references ?? true;
   return withTree(lang, lang.prepare?.(source) ?? source, (tree) => {
     if (syntaxDepthExceeds(tree.rootNode, MAX_SYNTAX_DEPTH)) throw new SyntaxTooDeepError(MAX_SYNTAX_DEPTH);
     const facts = lang.extract(tree.rootNode, source);
     addLongLineColumns(tree.rootNode, source, facts.symbols);
-    if (references && lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source, opts.names);
+    if (references && lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source);
     return facts;
   });
 }

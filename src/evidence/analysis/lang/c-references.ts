@@ -24,15 +24,7 @@
  * The walk reads a JavaScript copy of the tree made with one tree cursor (`plain-tree.ts`; the
  * nodes of {@link SKIP} without their children), not the parser's nodes: each question to one of
  * those is a call into the WASM module.
- *
- * **Some names only** (`ReferenceRules.extract` with `names`; `ReferenceFacts.names`): a function
- * definition whose text holds none of the names and not the word `using` is neither copied nor
- * walked. Its walk gives uses of the paths written in it only, and changes nothing later uses
- * depend on (its scopes and context are its own; a class declared in it is local; only a `using`
- * declaration in it reaches past it), so the uses of those names, in order, are those of the whole
- * walk. Includes, classes and bases are read whole.
  */
-import type { Node as SyntaxNode } from "web-tree-sitter";
 import { cIncludes } from "./c-directives.js";
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
 import { plainTree, type PlainNode } from "./plain-tree.js";
@@ -376,8 +368,7 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
     }
     switch (nodeType) {
       case "function_definition":
-        // A definition copied without its children was left out for the names asked (see the module comment).
-        if (node.children.length > 0) walkFunction(node, deeper);
+        walkFunction(node, deeper);
         return;
       case "declaration":
       case "field_declaration":
@@ -563,30 +554,9 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
   return c.facts();
 }
 
-/**
- * With `names`: a cut for {@link plainTree} that leaves out the function definitions whose text
- * holds none of `names` and not `using` (see the module comment).
- */
-function unrelatedFunctions(names: readonly string[]): (node: PlainNode) => boolean {
-  const words = [...names, "using"];
-  return (node) => {
-    if (node.type !== "function_definition") return false;
-    const text = node.text;
-    return !words.some((w) => text.includes(w));
-  };
-}
-
-/** {@link extractCReferences} of the whole tree, or (with `names`) of the parts where those names may be used. */
-function cReferences(root: SyntaxNode, source: string, names: readonly string[] | undefined): ReferenceFacts {
-  if (names === undefined) return extractCReferences(plainTree(root, SKIP), source);
-  const facts = extractCReferences(plainTree(root, SKIP, unrelatedFunctions(names)), source);
-  facts.names = [...names];
-  return facts;
-}
-
 /** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards (read from the imports too), members of a class in any file, declarations in headers. */
 export const C_REFERENCE_RULES: ReferenceRules = {
-  extract: cReferences,
+  extract: (root, source) => extractCReferences(plainTree(root, SKIP), source),
   membersAnywhere: true,
   separateDeclarations: true,
   importBindings: includeBindings,

@@ -228,13 +228,6 @@ export interface ReferenceFacts {
   returns?: { name: string; type: string[] }[];
   /** Optional (additive, issue 11): top-level functions decorated `@pytest.fixture` / `@fixture` without `name=`. */
   fixtures?: string[];
-  /**
-   * Optional (additive, issue 15): when present, {@link uses} hold every use whose path names one
-   * of these names (a part from `NameUse.from` on), in the order and with the readings a whole
-   * extraction gives, and may hold others or not; the other lists are whole. Absent → every use of
-   * the file. Given by a {@link ReferenceRules.extract} asked for `names`.
-   */
-  names?: string[];
 }
 
 /**
@@ -243,12 +236,8 @@ export interface ReferenceFacts {
  * language means adding this object to its module; the engine knows no language.
  */
 export interface ReferenceRules {
-  /**
-   * Extracts uses and bindings from a parsed tree (called by `extract`'s caller after it). With
-   * `names` (additive, issue 15), the extractor may give only the uses of those names (it then sets
-   * {@link ReferenceFacts.names} to them); it may ignore them and give every use.
-   */
-  extract(root: SyntaxNode, source: string, names?: readonly string[]): ReferenceFacts;
+  /** Extracts uses and bindings from a parsed tree (called by `extract`'s caller after it). */
+  extract(root: SyntaxNode, source: string): ReferenceFacts;
   /**
    * Files whose top-level definitions a file sees without importing them (Go: the other files of
    * its package folder; Java: the classes of its package; C#: the files of its namespaces). Absent →

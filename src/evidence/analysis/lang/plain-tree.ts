@@ -127,13 +127,12 @@ function positions(text: string, base: number, row0: number, col0: number): (ind
  * tree cannot overflow the stack). An anonymous node held under no field (punctuation, keywords;
  * about 40% of a C/C++ tree) is copied with its type only: start and end index -1, positions
  * `{row: -1, column: -1}`, empty text. Nodes of the `leaves` types are copied without their children
- * (for a caller that never looks inside them: string literals, comments), and so are the nodes
- * `cut` answers true for (asked with each named node, once its type and indices are known). Per node the cursor is
+ * (for a caller that never looks inside them: string literals, comments). Per node the cursor is
  * asked for its type id, field id and start and end index; rows and columns are computed from the
  * indices and the text. The caller keeps the tree alive while this runs; the copy does not need it
  * afterwards.
  */
-export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Set(), cut?: (node: PlainNode) => boolean): PlainNode {
+export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Set()): PlainNode {
   const source: Text = { text: root.text, base: root.startIndex };
   const at = positions(source.text, source.base, root.startPosition.row, root.startPosition.column);
   const language = root.tree.language;
@@ -157,7 +156,7 @@ export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Se
       const node = make();
       node.parent = parent;
       parent.children.push(node);
-      if (!leaves.has(node.type) && !(cut !== undefined && node.isNamed && cut(node)) && cursor.gotoFirstChild()) {
+      if (!leaves.has(node.type) && cursor.gotoFirstChild()) {
         parent = node;
         continue;
       }
