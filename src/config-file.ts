@@ -21,7 +21,7 @@
  * Neither file can hold a secret: API keys and the serve token come only from the environment
  * or flags, and `codecite config` never prints a secret.
  */
-import { lstatSync, readFileSync } from "node:fs";
+import { closeSync, constants as fsc, fstatSync, openSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -205,30 +205,36 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   return { kind, path: file, settings };
 }
 
-/** Reads one file; `undefined` when it does not exist. */
+/**
+ * Reads one file; `undefined` when it does not exist. The checks are made on the opened
+ * descriptor, so a file replaced after a check cannot be read instead: it is opened without
+ * waiting for a FIFO's writer (`O_NONBLOCK`: a read by name would wait for ever) and, in a
+ * repository, without following a symbolic link (`O_NOFOLLOW`: a link could lead outside).
+ */
 function readConfigFile(file: string, kind: ConfigFileKind, allowHardLinks = false): ConfigFile | undefined {
-  let stat;
-  try {
-    stat = lstatSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
-    throw new ConfigFileError(file, 0, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `Check the permissions of ${file}.`);
-  }
-  if (kind === "repo" && stat.isSymbolicLink()) {
-    throw new ConfigFileError(file, 0, "is a symbolic link; a repository's configuration file must be a regular file", `Replace ${file} by a regular file or remove it.`);
-  }
-  if (!stat.isFile() && !stat.isSymbolicLink()) throw new ConfigFileError(file, 0, "is not a regular file", `Remove ${file} or make it a file.`);
-  if (kind === "repo" && stat.nlink > 1 && !allowHardLinks) {
-    throw new ConfigFileError(file, 0, `has ${stat.nlink} hard links; a repository's configuration file must be a file of its own`, "Replace it by a copy, or set CODECITE_ALLOW_HARD_LINKS=1.");
-  }
-  if (stat.size > MAX_CONFIG_FILE_BYTES) {
-    throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
-  }
+  const flags = fsc.O_RDONLY | (fsc.O_NONBLOCK ?? 0) | (kind === "repo" ? (fsc.O_NOFOLLOW ?? 0) : 0);
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(file, "utf8");
+    fd = openSync(file, flags);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new ConfigFileError(file, 0, "is not a regular file", `Remove ${file} or make it a file.`);
+    if (kind === "repo" && stat.nlink > 1 && !allowHardLinks) {
+      throw new ConfigFileError(file, 0, `has ${stat.nlink} hard links; a repository's configuration file must be a file of its own`, "Replace it by a copy, or set CODECITE_ALLOW_HARD_LINKS=1.");
+    }
+    if (stat.size > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
+    text = readFileSync(fd, "utf8");
   } catch (err) {
-    throw new ConfigFileError(file, 0, `cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`, `Check the permissions of ${file}.`);
+    if (err instanceof ConfigFileError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    // ELOOP: O_NOFOLLOW met a link as the last component (Linux, macOS); EMLINK on FreeBSD.
+    if (kind === "repo" && (code === "ELOOP" || code === "EMLINK")) {
+      throw new ConfigFileError(file, 0, "is a symbolic link; a repository's configuration file must be a regular file", `Replace ${file} by a regular file or remove it.`);
+    }
+    throw new ConfigFileError(file, 0, `cannot be read (${code ?? "error"})`, `Check the permissions of ${file}.`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   if (text.length > MAX_CONFIG_FILE_BYTES) throw new ConfigFileError(file, 0, `is larger than ${MAX_CONFIG_FILE_BYTES} bytes`, `Shorten ${file}.`);
   return parseConfigFile(text, file, kind);
