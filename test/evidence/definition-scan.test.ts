@@ -173,14 +173,17 @@ describe("find_symbol: the screen's verdicts kept per file and state (definition
     write("pkg/use.py", "from pkg.defs import Widget\n\n\ndef make():\n    return Widget()\n");
     for (const d of ["pkg", ""]) utimesSync(path.join(root, d), PAST, PAST);
     const where = async () => (await findSymbol(await Workspace.open(root), { name: "Widget", max_results: 50 })).evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`);
+    // Reads through readText or its synchronous twin (the fact loader tries readTextSync first).
     const read = vi.spyOn(Workspace.prototype, "readText");
-    const readsOf = (file: string) => read.mock.calls.filter(([p]) => p === file).length;
+    const readSync = vi.spyOn(Workspace.prototype, "readTextSync");
+    const readsOf = (file: string) => [...read.mock.calls, ...readSync.mock.calls].filter(([p]) => p === file).length;
     try {
       const parsed0 = factsStats().parsed;
       expect(await where()).toEqual(["pkg/defs.py:1 Widget"]);
       expect(factsStats().parsed - parsed0).toBe(1); // use.py was read and ruled out, not parsed
       expect(readsOf("pkg/use.py")).toBe(1);
       read.mockClear();
+      readSync.mockClear();
       FactIndex.closeShared(); // as a new process: only the on-disk cache remains
       expect(await where()).toEqual(["pkg/defs.py:1 Widget"]);
       expect(readsOf("pkg/use.py")).toBe(0);
@@ -190,6 +193,7 @@ describe("find_symbol: the screen's verdicts kept per file and state (definition
       expect(await where()).toEqual(["pkg/defs.py:1 Widget", "pkg/use.py:4 Widget"]);
     } finally {
       read.mockRestore();
+      readSync.mockRestore();
       FactIndex.closeShared();
       if (saved === undefined) delete process.env.CODECITE_CACHE_DIR;
       else process.env.CODECITE_CACHE_DIR = saved;

@@ -86,10 +86,14 @@ describe("find_importers: resolutions kept for later processes", () => {
   });
 
   it("a file the import screen ruled out is not read again while unchanged, and the kept scan serves other modules", async () => {
+    // Reads through readText or its synchronous twin (lexical-imports.ts tries readTextSync first).
     const read = vi.spyOn(Workspace.prototype, "readText");
-    const readsOf = (file: string) => read.mock.calls.filter(([p]) => p === file).length;
+    const readSync = vi.spyOn(Workspace.prototype, "readTextSync");
+    const readsOf = (file: string) => [...read.mock.calls, ...readSync.mock.calls].filter(([p]) => p === file).length;
     expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
+    expect(readsOf("py/note.py")).toBe(1);
     read.mockClear();
+    readSync.mockClear();
     expect(where(await query("pkg.target"))).toEqual(["py/use.py:1-1 pkg.target"]);
     expect(readsOf("py/note.py")).toBe(0);
     // the scan kept for pkg.target's query shows an import pkg.other's query must look at

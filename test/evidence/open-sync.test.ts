@@ -102,3 +102,27 @@ describe("search_code's re-check of the lines with hits", () => {
     expect(noteOf(res) ?? "").not.toMatch(/left out/);
   });
 });
+
+describe("Workspace.readTextSync", () => {
+  it("gives readText's text file for what readText reads, through a link inside the root too", async () => {
+    putFile(root, "src/crlf.py", "\uFEFFa = 1\r\nb = 2\r\n");
+    const ws = await Workspace.open(root);
+    for (const rel of ["src/a.py", "src/alias.py", "src/crlf.py"]) expect(ws.readTextSync(rel), rel).toEqual(await ws.readText(rel));
+    expect(ws.readTextSync("src/crlf.py")).toMatchObject({ lines: ["a = 1", "b = 2"], bom: true, crlf: true });
+  });
+
+  it("gives undefined wherever readText throws, counting nothing: readText then says why and counts once", async () => {
+    putFile(root, "bin.py", "a\u0000b\n");
+    putFile(root, "big.py", "x".repeat(200) + "\n");
+    putFile(root, "key.py", `-----BEGIN RSA PRIVATE KEY-----\n${"MIIEowIBAAKCAQEA".repeat(3)}\n-----END RSA PRIVATE KEY-----\n`);
+    const ws = await Workspace.open(root, { maxFileBytes: 150 });
+    for (const rel of [".env", "out-link.txt", "src/missing.py", "pipe.py", "folder.py", "src/b-hard.py", "bin.py", "big.py", "key.py"]) {
+      const before = { ...ws.skipped };
+      expect(ws.readTextSync(rel), rel).toBeUndefined();
+      expect(ws.skipped, rel).toEqual(before);
+      await expect(ws.readText(rel), rel).rejects.toThrow();
+    }
+    expect(ws.skipped).toMatchObject({ binary: 1, tooLarge: 1 });
+    expect(ws.skipped.denied).toBeGreaterThanOrEqual(3); // .env, the hard link, the key
+  });
+});

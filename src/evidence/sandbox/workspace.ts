@@ -35,7 +35,7 @@
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
-import { closeSync, constants as fsc, existsSync, fstatSync, openSync, promises as fsp, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants as fsc, existsSync, fstatSync, openSync, promises as fsp, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -637,17 +637,9 @@ export class Workspace {
   async readText(p: string): Promise<TextFile> {
     const f = await this.openFile(p, { contentScanned: true });
     try {
-      if (f.size > this.maxFileBytes) {
-        this.skipped.tooLarge++;
-        throw new SkippedFileError(
-          "too_large",
-          f.rel,
-          `${f.rel} is too large (${f.size} bytes; limit ${formatBytes(this.maxFileBytes)})`,
-          advice`Use ${{ kind: "read_range" }}, or ${tool("search_code")}.`,
-        );
-      }
+      this.checkTextSize(f.rel, f.size, false);
       // Read to EOF with a cap one byte over the limit: the file may have grown since fstat.
-      const buf = Buffer.alloc(Math.min(this.maxFileBytes + 1, Math.max(f.size, BINARY_SNIFF_BYTES) + 1));
+      const buf = this.textBuffer(f.size);
       let n = 0;
       for (;;) {
         if (n === buf.length) break;
@@ -655,31 +647,80 @@ export class Workspace {
         if (bytesRead === 0) break;
         n += bytesRead;
       }
-      if (n > this.maxFileBytes) {
-        this.skipped.tooLarge++;
-        throw new SkippedFileError(
-          "too_large",
-          f.rel,
-          `${f.rel} is too large (limit ${formatBytes(this.maxFileBytes)})`,
-          advice`Use ${{ kind: "read_range" }}, or ${tool("search_code")}.`,
-        );
-      }
-      const bytes = buf.subarray(0, n);
-      if (sniff(bytes.subarray(0, BINARY_SNIFF_BYTES)).binary) {
-        this.skipped.binary++;
-        throw new SkippedFileError("binary", f.rel, `${f.rel} is a binary file`, "Read a text file instead.");
-      }
-      if (bytesHavePrivateKeyBlock(bytes)) {
-        this.skipped.denied++;
-        throw privateKeyError(f.rel);
-      }
-      const { text, bom } = decodeText(bytes);
-      return { path: f.rel, text, lines: splitLines(text), size: n, mtimeMs: f.mtimeMs, bom, crlf: text.includes("\r\n") };
+      return this.textOf(f.rel, buf.subarray(0, n), f.mtimeMs);
     } catch (err) {
       throw fsError(err, f.rel); // read errors (EIO …) as typed errors; ToolErrors pass through
     } finally {
       await f.handle.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * {@link readText} without promises, for the candidate files a query reads right after a listing
+   * named them (`lexical-imports.ts`): {@link tryOpenFileSync}'s checks and open, then the same
+   * size cap, binary, private-key and decoding rules as {@link readText}, each one synchronous call
+   * instead of a thread-pool round trip.
+   * @returns `undefined` whenever {@link readText} would throw, with {@link skipped} left as it was:
+   *   the caller asks {@link readText} for the reason (and the count).
+   */
+  readTextSync(p: string): TextFile | undefined {
+    const counts = { ...this.skipped };
+    const f = this.tryOpenFileSync(p);
+    if (f === undefined) {
+      Object.assign(this.skipped, counts);
+      return undefined;
+    }
+    try {
+      this.checkTextSize(f.rel, f.size, false);
+      const buf = this.textBuffer(f.size);
+      let n = 0;
+      while (n < buf.length) {
+        const bytesRead = readSync(f.fd, buf, n, buf.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      return this.textOf(f.rel, buf.subarray(0, n), f.mtimeMs);
+    } catch {
+      Object.assign(this.skipped, counts);
+      return undefined;
+    } finally {
+      closeSync(f.fd);
+    }
+  }
+
+  /** A buffer for a text file of `size` bytes (as fstat gave it), one byte over the cap at most. */
+  private textBuffer(size: number): Buffer {
+    return Buffer.alloc(Math.min(this.maxFileBytes + 1, Math.max(size, BINARY_SNIFF_BYTES) + 1));
+  }
+
+  /** @throws SkippedFileError `too_large` (counted) when `size` bytes are over the cap (`read`: the size read, not fstat's). */
+  private checkTextSize(rel: string, size: number, read: boolean): void {
+    if (size <= this.maxFileBytes) return;
+    this.skipped.tooLarge++;
+    throw new SkippedFileError(
+      "too_large",
+      rel,
+      read ? `${rel} is too large (limit ${formatBytes(this.maxFileBytes)})` : `${rel} is too large (${size} bytes; limit ${formatBytes(this.maxFileBytes)})`,
+      advice`Use ${{ kind: "read_range" }}, or ${tool("search_code")}.`,
+    );
+  }
+
+  /**
+   * The text of a file's bytes per the module's text rules.
+   * @throws SkippedFileError (counted) over the cap, for a binary file; ToolError `DENIED` for a private key.
+   */
+  private textOf(rel: string, bytes: Buffer, mtimeMs: number): TextFile {
+    this.checkTextSize(rel, bytes.length, true);
+    if (sniff(bytes.subarray(0, BINARY_SNIFF_BYTES)).binary) {
+      this.skipped.binary++;
+      throw new SkippedFileError("binary", rel, `${rel} is a binary file`, "Read a text file instead.");
+    }
+    if (bytesHavePrivateKeyBlock(bytes)) {
+      this.skipped.denied++;
+      throw privateKeyError(rel);
+    }
+    const { text, bom } = decodeText(bytes);
+    return { path: rel, text, lines: splitLines(text), size: bytes.length, mtimeMs, bom, crlf: text.includes("\r\n") };
   }
 
   /**
