@@ -107,6 +107,11 @@ function afterWaitingIo(signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => setImmediate(() => (signal.aborted ? reject(signal.reason) : resolve())));
 }
 
+/** The upstream's stop reason in the shim's words: `length` or `stop` when the upstream said one of them, else none. */
+function cutReason(turn: { done_reason?: string }): "stop" | "length" | undefined {
+  return turn.done_reason === "length" || turn.done_reason === "stop" ? turn.done_reason : undefined;
+}
+
 /** What `shimTurn` needs besides the request. */
 export interface ShimTurnContext {
   provider: Provider;
@@ -155,7 +160,8 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       backpressure: () => out.backlog(),
     });
     await afterWaitingIo(signal);
-    out.content(filter!.end());
+    // A reply the token limit cut ends in a cut call, not a call to run (AssistantTurn.finish_reason).
+    out.content(filter!.end(cutReason(turn)));
     return turn;
   };
 
@@ -172,7 +178,10 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     if (promptMode) stats.switches++;
     // The recovery the filter applied at its end (calls and the reasoning it hid); again with native calls.
     const filtered = turn.tool_calls.length === 0 && filter?.text === turn.content ? filter.result : undefined;
-    const result = filtered ?? recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls }, tools, { validate });
+    const finish = cutReason(turn);
+    const result =
+      filtered ??
+      recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls, ...(finish === undefined ? {} : { finish_reason: finish }) }, tools, { validate });
     // The first such turn showed its reasoning before the closer came; later turns hide it.
     if (result.prefilledReasoning === true) ctx.support.markReasoningPrefilled(chat.model);
     if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);

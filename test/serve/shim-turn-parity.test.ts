@@ -192,3 +192,38 @@ describe("serve over HTTP: an upstream that streams one code unit per line", () 
     }
   });
 });
+
+describe("serve shim turn: the upstream's finish reason", () => {
+  /** An upstream that streams `raw` one code unit per delta and ends with `done_reason`. */
+  function stopsWith(raw: string, doneReason: string | undefined): Provider {
+    return {
+      id: "fake",
+      location: "memory",
+      chat(_req: ChatRequest, opts?: ChatOptions): Promise<ChatTurn> {
+        for (const ch of raw) opts?.onContent?.(ch);
+        return Promise.resolve({ content: raw, tool_calls: [], ...(doneReason === undefined ? {} : { done_reason: doneReason }) });
+      },
+    };
+  }
+
+  it("a call whose last value the token limit cut is refused, not passed on; the same text ended by 'stop' is a call", async () => {
+    // The real closer-less qwen3-coder reply of the corpus (continuedev/continue#13057).
+    const c = readCases("toolcalls-new.jsonl").find((k) => k.id === "qwen3coder-ollama-no-closers-at-all")!;
+    const run = async (reason: string | undefined) => {
+      const provider = stopsWith(c.raw, reason);
+      return turn(c, [c.raw], new ToolSupport(provider), provider);
+    };
+    const stopped = await run("stop");
+    expect(stopped.calls.map((t) => t.name)).toEqual(["create_new_file"]);
+    expect(stopped.finish).toBe("tool_calls");
+    const cut = await run("length");
+    expect(cut.failed).toBeUndefined();
+    expect(cut.calls).toEqual([]);
+    expect(cut.finish).toBe("length");
+    const content = cut.content.join("");
+    expect(content.split(NOTE).length - 1).toBe(1);
+    expect(content).toContain(`${NOTE}create_new_file was not passed on: `);
+    // An upstream that names no reason (or one the shim does not know) is read as before.
+    for (const reason of [undefined, "tool_calls"]) expect((await run(reason)).calls.map((t) => t.name)).toEqual(["create_new_file"]);
+  });
+});
