@@ -24,6 +24,15 @@ import { restoreCacheDir } from "../helpers/cache-dir.js";
 
 const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
 
+/** The `.py`/`.pyi` files under `dir`, at any depth. */
+function pythonFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return pythonFiles(p);
+    return /\.pyi?$/.test(e.name) ? [p] : [];
+  });
+}
+
 /** [specifier, names, alias, start, end, flags]. */
 type Row = [string, string[] | null, string | null, number, number, string[] | null];
 
@@ -83,15 +92,7 @@ describe("python imports read from the text", () => {
   });
 
   it("gives the imports of the parse on every Python file of the fixtures", async () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) walk(p);
-        else if (/\.pyi?$/.test(e.name)) files.push(p);
-      }
-    };
-    for (const d of ["python-multi-root", "python-src-layout", "references/python"]) walk(path.join(FIXTURES, d));
+    const files = ["python-multi-root", "python-src-layout", "references/python"].flatMap((d) => pythonFiles(path.join(FIXTURES, d)));
     expect(files.length).toBeGreaterThan(20);
     let read = 0;
     for (const file of files) {
@@ -154,15 +155,7 @@ describe("the import screen's scan, read in the same pass", () => {
   });
 
   it("equals the scanner's on every Python file of the fixtures", () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) walk(p);
-        else if (/\.pyi?$/.test(e.name)) files.push(p);
-      }
-    };
-    walk(FIXTURES);
+    const files = pythonFiles(FIXTURES);
     expect(files.length).toBeGreaterThan(30);
     for (const file of files) {
       const src = splitLines(readFileSync(file, "utf8")).join("\n");
