@@ -65,7 +65,7 @@ import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isInside } from "../paths.js";
 import { isCleanRelative } from "./sandbox/path-policy.js";
 import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
-import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
+import { bytesHavePrivateKeyBlock, KEY_WORDS, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
 import { hasInvisibleUnicode } from "./sandbox/text-file.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -221,9 +221,6 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
 
 /** Why a changed file's hunks are withheld: a side holds a private key, or its working-tree file has several hard links. */
 type WithheldReason = "private_key" | "hard_link";
-
-/** Words every private-key block holds (PEM/OpenPGP armour, PuTTY key files); `git grep` pre-filters blobs by them. */
-const KEY_WORDS = ["PRIVATE KEY", "PuTTY-User-Key-File-"];
 
 /** Pathspecs per `git grep` run (keeps the argument list short). */
 const GREP_PATHS_PER_RUN = 500;

@@ -28,8 +28,12 @@ import { isCleanRelative } from "./path-policy.js";
 
 /** Deny-list patterns (gitignore syntax). Exported for documentation and for ripgrep globs. */
 const DENY_PATTERNS: readonly string[] = Object.freeze([
-  // environment files: .env, .env.local, .envrc …
+  // environment files: .env, .env.local, .envrc …, and the `--env-file` / Compose `env_file`
+  // ones named for their purpose (`prod.env`, `db.env`); Wrangler's local secrets `.dev.vars`
+  // (https://developers.cloudflare.com/workers/configuration/secrets/)
   ".env*",
+  "*.env",
+  ".dev.vars",
   // keys and certificates
   "*.pem",
   "*.key",
@@ -56,6 +60,8 @@ const DENY_PATTERNS: readonly string[] = Object.freeze([
   "_netrc",
   ".pypirc",
   ".pgpass",
+  // MySQL client option file, `password=` (https://dev.mysql.com/doc/refman/8.0/en/option-files.html)
+  ".my.cnf",
   ".git-credentials",
   ".htpasswd",
   ".dockercfg",
@@ -86,7 +92,11 @@ const DENY_PATTERNS: readonly string[] = Object.freeze([
   "secrets.yml",
   "secrets.yaml",
   "secrets.json",
-  // directories of secrets, and git internals (.git/config can hold credential URLs)
+  // directories of secrets (a folder named `secrets` is where Docker/Compose and Kubernetes
+  // setups keep the files they mount as secrets; a source package of that name is hidden too,
+  // which is the cheaper mistake), and git internals (.git/config can hold credential URLs)
+  "secrets/",
+  ".secrets/",
   ".aws/",
   ".ssh/",
   ".gnupg/",
