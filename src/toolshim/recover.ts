@@ -368,8 +368,13 @@ function deterministic(
   const atEnd: ParseContext | undefined = turn.finish_reason === "length" ? { endIsCut: true } : undefined;
   let text = split.content;
   if (split.unclosed !== undefined) {
-    const st = runDialects(split.unclosed, tools, undefined, dialects, atEnd);
-    if (st.chosen.length > 0) {
+    // Reasoning that the token limit stopped was still under way: a call in it is a rehearsal as
+    // much as a call, and is not run.
+    const st = atEnd === undefined ? runDialects(split.unclosed, tools, undefined, dialects) : undefined;
+    if (st === undefined) {
+      thinking.push(split.unclosed);
+      out.note("reasoning", "unclosed reasoning cut by the token limit: the rest of the text is reasoning, and no call in it was run");
+    } else if (st.chosen.length > 0) {
       const cut = firstStart(st.chosen.flatMap((c) => c.match.spans));
       thinking.push(split.unclosed.slice(0, cut));
       text += split.unclosed.slice(cut);
@@ -479,7 +484,7 @@ function deterministic(
   // 4. Stage 3, structural: markup named after an offered tool, only when nothing else was read.
   let structural = false;
   if (out.calls.length === 0 && out.rejected.length === 0 && st2.groups.length === 0) {
-    const st3 = scanStructural(masked, tools);
+    const st3 = scanStructural(masked, tools, atEnd);
     for (const n of st3.notes) out.note("structural", n);
     for (const b of st3.broken) {
       if (!out.settleBroken(b)) continue;

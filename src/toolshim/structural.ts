@@ -50,7 +50,7 @@ import { resolveToolName } from "./names.js";
 import { parsePythonCallAt } from "./python-literal.js";
 import { findCodeRegions } from "./residue.js";
 import type { JsonSchema } from "../llm/types.js";
-import type { BrokenBlock, OfferedTool, RawCall, Span } from "./types.js";
+import type { BrokenBlock, OfferedTool, ParseContext, RawCall, Span } from "./types.js";
 
 /** One call the structural stage read. */
 export interface StructuralCall {
@@ -281,10 +281,12 @@ export interface StructuralScan {
 /**
  * Find structural calls in `text` (see the module comment).
  * @param tools the offered tools; only their names are read as calls.
+ * @param context where the text ends ({@link ParseContext.endIsCut}: a framed name that the token
+ *   limit left without arguments is a broken block, not a call without arguments).
  * @returns the accepted calls in text order (each span grown over the markers that frame it), and
  *   notes on candidates that were refused.
  */
-export function scanStructural(text: string, tools: readonly OfferedTool[]): StructuralScan {
+export function scanStructural(text: string, tools: readonly OfferedTool[], context?: ParseContext): StructuralScan {
   const notes: string[] = [];
   if (tools.length === 0 || text.trim() === "") return { found: [], broken: [], notes };
   const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp);
@@ -509,6 +511,11 @@ export function scanStructural(text: string, tools: readonly OfferedTool[]): Str
       // No arguments: a name that a marker or its own tag opens, with only markers up to the next
       // name or the end.
       if (!(leftMarker || tagRef) || !/^[ \t]*$/.test(left) || skipWs(text, i) < limit) return;
+      if (limit >= text.length && context?.endIsCut === true) {
+        // The token limit stopped the model right after the name: its arguments may have followed.
+        broken.push({ span: { start, end: limit }, name: tool.name, reason: "its arguments are cut off" });
+        return;
+      }
       args = {};
       end = b;
     }

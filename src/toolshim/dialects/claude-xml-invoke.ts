@@ -19,9 +19,9 @@ export const claudeXmlInvoke = defineDialect({
   source: "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/function_call/deepseekv32_detector.py",
   markers: ["<function_calls>"],
   detect: (text) => DETECT.test(text),
-  parse(text) {
+  parse(text, _tools, context) {
     const out = new MatchBuilder(text);
-    scanInvokeBlocks(text, { prefix: "antml:", optionalPrefix: true }, out);
+    scanInvokeBlocks(text, { prefix: "antml:", optionalPrefix: true }, out, context?.endIsCut === true);
     return out.result();
   },
 });

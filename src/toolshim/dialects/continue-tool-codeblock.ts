@@ -7,7 +7,8 @@
  * continuedev/continue issue#11070). Argument values are trimmed; a value that is a JSON array,
  * object or string is decoded (Continue JSON-parses values), other values stay text and the call
  * is `untyped` so the pipeline types them by the schema. An argument cut by the end of the text
- * (no `END_ARG`) yields no call.
+ * (no `END_ARG`) yields no call, and so does a block without its closing fence when the server
+ * said the token limit stopped the model (`endIsCut`: more arguments may have followed).
  */
 import { parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
@@ -49,13 +50,13 @@ export const continueToolCodeblock = defineDialect({
   source: "https://github.com/continuedev/continue/blob/HEAD/core/tools/systemMessageTools/complexToolCall.vitest.ts",
   markers: ["```tool"],
   detect: (text) => /```tool[ \t]*\r?\n/.test(text),
-  parse(text) {
+  parse(text, _tools, context) {
     const out = new MatchBuilder(text);
     for (const f of findFences(text)) {
       if (f.lang !== "tool") continue;
       const call = readBlock(text.slice(f.bodyStart, f.bodyEnd));
       if (call === undefined) continue;
-      if (call === null) {
+      if (call === null || (!f.closed && context?.endIsCut === true)) {
         out.span(f.start, text.length);
         break;
       }

@@ -27,9 +27,9 @@ export const deepseekV32Dsml = defineDialect({
   source: "https://github.com/vllm-project/vllm/blob/main/tests/tool_parsers/test_deepseekv32_tool_parser.py",
   markers: ["<｜DSML｜function_calls>", "<|DSML|function_calls>", "<｜DSML｜tool_calls>", "<|DSML|tool_calls>"],
   detect: (text) => DETECT.test(text),
-  parse(text) {
+  parse(text, _tools, context) {
     const out = new MatchBuilder(text);
-    scanInvokeBlocks(text, { prefix: PREFIX, optionalInnerPrefix: true, blocks: "function_calls|tool_calls" }, out);
+    scanInvokeBlocks(text, { prefix: PREFIX, optionalInnerPrefix: true, blocks: "function_calls|tool_calls" }, out, context?.endIsCut === true);
     return out.result();
   },
 });

@@ -6,6 +6,8 @@
  * - `>>>NAME\n…`: NAME must be one word. A JSON object body is the call's arguments (JSON cut by
  *   the end of the text: no call, removed); a non-JSON body is a call only for `python`
  *   (`{code}`); otherwise the segment is left as text (a Python REPL prompt `>>> x = 1` is prose).
+ *   Raw code that runs to the end of the text is cut when the server said the token limit stopped
+ *   the model (`endIsCut`): no call, removed.
  * - The first segment (no `>>>`) is a call only when its first line is exactly an offered tool
  *   name: without a marker, anything else is prose. A first line naming a side-effect tool that is
  *   not offered (`python` with raw code, `bash` with JSON; `policy.ts`) is returned so the
@@ -13,7 +15,7 @@
  * - `all\n` / `>>>all\n` headers are removed; their text stays.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
-import type { OfferedTool, RawCall } from "../types.js";
+import type { OfferedTool, ParseContext, RawCall } from "../types.js";
 import { isSideEffectToolName } from "../policy.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 
@@ -21,8 +23,11 @@ const HEADER = /^([\p{L}_][\p{L}\p{N}_.-]*)[ \t]*\r?\n/u;
 
 type SegmentResult = { call?: RawCall; removeTo?: number; truncated?: boolean } | undefined;
 
-/** Read one segment `NAME\nbody` occupying `[start, end)`; header already validated as a word. */
-function readSegment(text: string, start: number, end: number, name: string, headerLen: number): SegmentResult {
+/**
+ * Read one segment `NAME\nbody` occupying `[start, end)`; header already validated as a word.
+ * @param endIsCut the text ends at a token-limit stop ({@link ParseContext.endIsCut}).
+ */
+function readSegment(text: string, start: number, end: number, name: string, headerLen: number, endIsCut: boolean): SegmentResult {
   const bodyStart = start + headerLen;
   const body = text.slice(bodyStart, end);
   if (name === "all") return { removeTo: bodyStart };
@@ -35,11 +40,12 @@ function readSegment(text: string, start: number, end: number, name: string, hea
     if (!isPlainObject(value)) return undefined;
     return { call: { name, arguments: value }, removeTo: m.end };
   }
+  if (name === "python" && body.trim() !== "" && endIsCut && end >= text.length) return { truncated: true };
   if (name === "python" && body.trim() !== "") return { call: { name, arguments: { code: body.trim() } }, removeTo: end };
   return undefined;
 }
 
-function parse(text: string, tools: readonly OfferedTool[]) {
+function parse(text: string, tools: readonly OfferedTool[], context?: ParseContext) {
   const out = new MatchBuilder(text);
   const cuts: number[] = [];
   for (let i = text.indexOf(">>>"); i >= 0; i = text.indexOf(">>>", i + 3)) cuts.push(i);
@@ -53,7 +59,7 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     const name = head[1]!;
     const unmarkedForbidden = k === 0 && name !== "all" && !tools.some((t) => t.name === name);
     if (unmarkedForbidden && !isSideEffectToolName(name)) continue;
-    const seg = readSegment(text, segStart + lead, segEnd, name, head[0].length);
+    const seg = readSegment(text, segStart + lead, segEnd, name, head[0].length, context?.endIsCut === true);
     if (!seg) continue;
     if (unmarkedForbidden) {
       if (seg.call) out.call(seg.call, segStart + lead);

@@ -9,7 +9,9 @@
  *   recipients such as `browser.search` are returned as written); a `json` glued to the name when
  *   `<|constrain|>` was lost (`functions.shelljson`, llama.cpp pull#15158) is dropped when the name
  *   without it is plausibly offered and the glued one is not; the terminator (`<|call|>`) may be
- *   missing at the end of the text; arguments cut by the end of the text yield no call;
+ *   missing at the end of the text; arguments cut by the end of the text yield no call; when the
+ *   server said the token limit stopped the model (`endIsCut`), a body that runs to the end of
+ *   the text is a call only when it is a whole JSON object (an empty body or raw code was cut);
  * - an `analysis` message without recipient is reasoning: removed whole and returned as
  *   `reasoning`;
  * - `commentary` (a preamble) and `final` messages without recipient keep their text; only their
@@ -57,7 +59,7 @@ function bodyCall(name: string, body: string): RawCall | null | undefined {
   return name === "python" && t[0] !== "{" ? { name, arguments: { code: t } } : undefined;
 }
 
-function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
+function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuilder, endIsCut: boolean): void {
   let pos = 0;
   for (;;) {
     const h = findEarliest(text, [START, CHANNEL], pos);
@@ -76,8 +78,12 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
     const channel = /<\|channel\|>\s*([\w-]+)/.exec(header)?.[1] ?? "";
     const recipient = /\bto=([^\s<]+)/.exec(header)?.[1];
     if (recipient) {
-      const call = bodyCall(recipientName(recipient, header.includes(CONSTRAIN), tools), body);
+      const name = recipientName(recipient, header.includes(CONSTRAIN), tools);
+      // A body the token limit stopped is whole only when it is a closed JSON object.
+      const cut = endIsCut && !stop && !body.trimStart().startsWith("{");
+      const call = cut ? null : bodyCall(name, body);
       if (call === null) {
+        out.unreadable(h.index, "its arguments are cut off by the end of the text", name);
         out.span(h.index, text.length);
         break;
       }
@@ -143,9 +149,9 @@ export const harmonyGptoss = defineDialect({
     /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
     /(?:^\s*|assistant)commentary\s+to=functions\./.test(text) ||
     SOUP_RECIPIENT.test(text),
-  parse(text, tools) {
+  parse(text, tools, context) {
     const out = new MatchBuilder(text);
-    if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out);
+    if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out, context?.endIsCut === true);
     else parseSoup(text, tools, out);
     return out.result();
   },

@@ -15,7 +15,10 @@
  *   tolerated when every parameter is complete (without the outer closer, the block ends after
  *   its last invoke) (a stop token can swallow
  *   the closer); a value cut by the end of the text makes that invoke truncated: no call, and the block
- *   from its opener on is removed; invokes before it stand.
+ *   from its opener on is removed; invokes before it stand. When the server said the token limit
+ *   stopped the model (`endIsCut`, finish reason `length`), a last invoke without its
+ *   `</invoke>` is cut too (the limit, not a stop token, ended it: a further parameter may have
+ *   been under way).
  * - Junk between invokes is skipped; an invoke without a name is not a call.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
@@ -70,8 +73,14 @@ function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
   return re.exec(text);
 }
 
-/** Read the invoke whose tag starts at `i` (already matched by `re.invoke`), up to `limit`. */
-function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead {
+/**
+ * Read the invoke whose tag starts at `i` (already matched by `re.invoke`), up to `limit`.
+ * @param endIsCut the text ends at a token-limit stop: an invoke that the end of the text ends
+ *   without its closer is cut ({@link ParseContext.endIsCut}).
+ */
+function readInvoke(text: string, i: number, limit: number, re: Res, endIsCut: boolean): InvokeRead {
+  // The end of the text, reached before this invoke's closer, cut it.
+  const cutAt = (j: number): boolean => endIsCut && limit >= text.length && j >= text.length;
   const head = sticky(re.invoke, text, i)!;
   const name = parseAttributes(head[1]!)["name"]?.trim() ?? "";
   let j = skipWs(text, i + head[0].length, limit);
@@ -84,11 +93,13 @@ function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead
     const value = parseJsonTolerant(text.slice(j, m.end));
     j = skipWs(text, m.end, limit);
     const close = sticky(re.invokeClose, text, j);
+    if (!close && cutAt(j)) return { ok: false, end: text.length };
     const end = close ? j + close[0].length : j;
     return { ok: true, end, ...(name && isPlainObject(value) ? { call: { name, arguments: value } } : {}) };
   }
   for (;;) {
     j = skipWs(text, j, limit);
+    if (cutAt(j)) return { ok: false, end: text.length };
     if (j >= limit) break; // missing </invoke> at the end of the block or text
     const close = sticky(re.invokeClose, text, j);
     if (close) {
@@ -102,6 +113,7 @@ function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead
       re.anyTag.lastIndex = j + 1;
       const next = re.anyTag.exec(text);
       if (!next || next.index >= limit) {
+        if (cutAt(limit)) return { ok: false, end: text.length }; // a tag cut by the end of the text
         j = limit;
         break;
       }
@@ -146,18 +158,19 @@ function readInvoke(text: string, i: number, limit: number, re: Res): InvokeRead
  * where the enclosing wrapper ends.
  * @returns undefined when no call tag starts at `i`.
  */
-export function readInvokeElement(text: string, i: number, limit: number, tags: InvokeTags): InvokeRead | undefined {
+export function readInvokeElement(text: string, i: number, limit: number, tags: InvokeTags, endIsCut = false): InvokeRead | undefined {
   const re = regexps(tags);
-  return sticky(re.invoke, text, i) ? readInvoke(text, i, limit, re) : undefined;
+  return sticky(re.invoke, text, i) ? readInvoke(text, i, limit, re, endIsCut) : undefined;
 }
 
 /**
  * Find every `<function_calls>` block spelled with `tags` and record its calls and spans into
  * `out`. A block whose body does not start with an invoke is left alone (OLMo 3 writes Python
  * calls inside the same tag).
+ * @param endIsCut the text ends at a token-limit stop (module rules).
  * @returns the number of blocks recognised.
  */
-export function scanInvokeBlocks(text: string, tags: InvokeTags, out: MatchBuilder): number {
+export function scanInvokeBlocks(text: string, tags: InvokeTags, out: MatchBuilder, endIsCut = false): number {
   const re = regexps(tags);
   let found = 0;
   let from = 0;
@@ -188,7 +201,7 @@ export function scanInvokeBlocks(text: string, tags: InvokeTags, out: MatchBuild
         i = next && next.index < limit ? next.index : limit;
         continue;
       }
-      const inv = readInvoke(text, i, limit, re);
+      const inv = readInvoke(text, i, limit, re, endIsCut);
       if (!inv.ok) {
         truncated = true;
         break;

@@ -7,11 +7,13 @@
  *   tag first);
  * - otherwise raw code → `python` with `{code}` (llama.cpp LLAMA_3_X_WITH_BUILTIN_TOOLS).
  * The body ends at `<|eom_id|>`, `<|eot_id|>` or the end of the text; the end token is removed.
+ * Raw code that runs to the end of the text is cut (no call) when the server said the token limit
+ * stopped the model (`endIsCut`).
  * Cut JSON yields no call.
  */
 import { matchBalanced, parseJsonTolerant } from "../json.js";
 import { parsePythonCallAt, parsePythonCallListAt } from "../python-literal.js";
-import type { RawCall } from "../types.js";
+import type { OfferedTool, ParseContext, RawCall } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { findEarliest, skipWs } from "./text-scan.js";
@@ -50,7 +52,7 @@ function bodyCalls(body: string): RawCall[] | undefined {
   return undefined;
 }
 
-function parse(text: string) {
+function parse(text: string, _tools: readonly OfferedTool[], context?: ParseContext) {
   const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
@@ -63,6 +65,11 @@ function parse(text: string) {
     const body = text.slice(bodyStart, bodyEnd);
     const calls = bodyCalls(body);
     if (calls === undefined) {
+      // Raw code that the token limit stopped: cut, not run.
+      if (!endTok && context?.endIsCut === true) {
+        out.span(at, text.length);
+        break;
+      }
       if (body.trim() !== "") out.call({ name: "python", arguments: { code: body.trim() } }, at);
     } else {
       for (const c of calls) out.call(c, at);

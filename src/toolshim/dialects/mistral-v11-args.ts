@@ -8,14 +8,15 @@
  * - Text right after the arguments stays (`mistral-v11-content-after`); text glued before the
  *   marker stays (`mistral-v11-content-before`).
  * - Arguments cut by the end of the text yield no call; the text from the marker on is removed
- *   (`mistral-v11-truncated`).
+ *   (`mistral-v11-truncated`). So does a name alone at the end of the text when the server said
+ *   the token limit stopped the model (`endIsCut`: its arguments may have followed).
  * - Windows paths with raw backslashes are repaired by the tolerant JSON parser.
  * - A marker followed by plain words (`[TOOL_CALLS] not json`) is not a call: only the stray
  *   marker is removed, unless it is quoted in a line of prose (`| Mistral | [TOOL_CALLS] |`).
  *   A marker followed by `[`/`{` is `mistral_v3_json_array`.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
-import type { RawCall } from "../types.js";
+import type { ParseContext, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { standsInProse } from "./text-scan.js";
 
@@ -29,7 +30,7 @@ function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
   return re.exec(text);
 }
 
-function parse(text: string) {
+function parse(text: string, context?: ParseContext) {
   const out = new MatchBuilder(text);
   let from = 0;
   for (;;) {
@@ -77,6 +78,10 @@ function parse(text: string) {
       out.span(ms, text.length); // `[ARGS]` and nothing after it: cut
       break;
     }
+    if (rest.trim() === "" && context?.endIsCut === true) {
+      out.span(ms, text.length); // a name the token limit stopped: its arguments may have followed
+      break;
+    }
     if (rest.trim() === "" || rest.trimStart().startsWith(MARKER)) {
       out.call(call, ms); // zero-argument call
       out.span(ms, q);
@@ -95,5 +100,5 @@ export const mistralV11Args = defineDialect({
   source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/tool_use/test_mistral_tool_parser.py",
   markers: [MARKER],
   detect: (text) => /\[TOOL_CALLS\][ \t]*(?:[^[{\s]|\[ARGS\])/u.test(text),
-  parse,
+  parse: (text, _tools, context) => parse(text, context),
 });

@@ -34,7 +34,7 @@ export const seedOss = defineDialect({
       for (let m = FUNCTION_TAG.exec(text); m && m.index < bodyEnd; m = FUNCTION_TAG.exec(text)) {
         const i = m.index;
         if (m[1] !== undefined) {
-          const el = readInvokeElement(text, i, bodyEnd, { prefix: "", invokeTag: "function" });
+          const el = readInvokeElement(text, i, bodyEnd, { prefix: "", invokeTag: "function" }, context?.endIsCut === true);
           if (el && !el.ok) return "truncated";
           if (el?.call) out.call(el.call, i);
           FUNCTION_TAG.lastIndex = Math.max(el?.end ?? 0, i + 1);

@@ -23,7 +23,7 @@ export const step3Steptml = defineDialect({
   source: "https://github.com/vllm-project/vllm/blob/HEAD/tests/entrypoints/openai/tool_parsers/test_step3_tool_parser.py",
   markers: [...BEGIN, INVOKE],
   detect: (text) => text.includes(INVOKE) || BEGIN.some((t) => text.includes(t)),
-  parse(text) {
+  parse(text, _tools, context) {
     const out = new MatchBuilder(text);
     // Sections.
     const regions: { start: number; end: number; limit: number }[] = [];
@@ -37,7 +37,7 @@ export const step3Steptml = defineDialect({
     let truncatedAt = -1;
     for (let i = text.indexOf(INVOKE); i >= 0; ) {
       const region = regions.find((r) => r.start <= i && i < r.end);
-      const r = parseXmlInvoke(text, i, "steptml:", region ? region.limit : text.length);
+      const r = parseXmlInvoke(text, i, "steptml:", region ? region.limit : text.length, context?.endIsCut === true);
       if (r.ok) out.call({ name: r.name, arguments: r.params, untyped: true }, i);
       else if (r.reason === "truncated") {
         truncatedAt = region ? region.start : i;

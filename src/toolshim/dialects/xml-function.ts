@@ -14,7 +14,8 @@
  * value with the reply (a real qwen3-coder:30b reply through Ollama, continuedev/continue#13057:
  * `<function=create_new_file>\n<parameter=filepath> test.txt\n<parameter=contents> hello`) —
  * except when the server said the token limit stopped the model (`endIsCut`): then that last value
- * is cut too.
+ * is cut too, and so is a function that the end of the text ends without its `</function>` (the
+ * limit, not a stop token, ended it: a further parameter may have been under way).
  */
 import { cleanXmlValue, skipWs } from "./text-scan.js";
 
@@ -58,12 +59,13 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
   let i = head.next;
   // An earlier parameter of this function ended at the next `<parameter=` without its closer.
   let closerless = false;
+  // The end of the text reached before `</function>`: complete when every parameter closed
+  // (max-token cutoff, Rapid-MLX pull#1574), unless the server said the token limit cut it.
+  const unclosed = (end: number): XmlFunction =>
+    endIsCut && limit >= text.length ? { ok: false, reason: "truncated", start } : { ok: true, name: head.name, params, start, end };
   for (;;) {
     i = skipWs(text, i, limit);
-    if (i >= limit) {
-      // No </function>: complete when every parameter closed (max-token cutoff, Rapid-MLX pull#1574).
-      return { ok: true, name: head.name, params, start, end: i };
-    }
+    if (i >= limit) return unclosed(i);
     const fnEnd = stickyAt(FUNCTION_END, text, i);
     if (fnEnd) return { ok: true, name: head.name, params, start, end: i + fnEnd[0].length };
     if (text.startsWith("</tool_call>", i) || text.startsWith("<function=", i) || text.startsWith("<tool_call>", i)) {
@@ -72,7 +74,7 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
     if (!text.startsWith(PARAM_OPEN, i)) {
       // Junk between tags: skip to the next tag we know.
       const next = text.indexOf("<", i + 1);
-      if (next < 0 || next >= limit) return { ok: true, name: head.name, params, start, end: limit };
+      if (next < 0 || next >= limit) return unclosed(limit);
       i = next;
       continue;
     }

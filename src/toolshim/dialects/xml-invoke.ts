@@ -16,8 +16,10 @@ export type XmlInvoke =
 /**
  * Parse the invoke whose `<{ns}invoke` starts at `start`, not reading past `limit`.
  * @param ns tag namespace prefix including the colon (`"steptml:"`), or `""`.
+ * @param endIsCut the text ends at a token-limit stop ({@link ParseContext.endIsCut}): an invoke
+ *   that the end of the text ends without its `</invoke>` is truncated.
  */
-export function parseXmlInvoke(text: string, start: number, ns: string, limit = text.length): XmlInvoke {
+export function parseXmlInvoke(text: string, start: number, ns: string, limit = text.length, endIsCut = false): XmlInvoke {
   const e = escapeRegExp(ns);
   const open = new RegExp(`<${e}invoke\\b([^>]*)>`, "y");
   open.lastIndex = start;
@@ -33,16 +35,19 @@ export function parseXmlInvoke(text: string, start: number, ns: string, limit = 
   const paramClose = `</${ns}parameter>`;
   const invokeClose = `</${ns}invoke>`;
   const params: Record<string, string> = {};
+  // The end of the text, reached before `</invoke>`, ends the invoke: complete, unless the limit cut it.
+  const unclosed = (end: number): XmlInvoke =>
+    endIsCut && limit >= text.length ? { ok: false, reason: "truncated", start, end: text.length } : { ok: true, name, params, start, end };
   let i = open.lastIndex;
   for (;;) {
     i = skipWs(text, i, limit);
-    if (i >= limit) return { ok: true, name, params, start, end: i };
+    if (i >= limit) return unclosed(i);
     if (text.startsWith(invokeClose, i)) return { ok: true, name, params, start, end: i + invokeClose.length };
     paramOpen.lastIndex = i;
     const p = paramOpen.exec(text);
     if (!p || paramOpen.lastIndex > limit) {
       const next = text.indexOf("<", i + 1);
-      if (next < 0 || next >= limit) return { ok: true, name, params, start, end: limit };
+      if (next < 0 || next >= limit) return unclosed(limit);
       if (text.startsWith(`<${ns}invoke`, next)) return { ok: true, name, params, start, end: next };
       i = next;
       continue;

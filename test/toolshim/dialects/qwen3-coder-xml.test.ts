@@ -79,8 +79,16 @@ describe("qwen3_coder_xml", () => {
     const tools = [{ name: "create_new_file" }];
     expect(qwen3CoderXml.parse(text, tools, { endIsCut: true })?.calls).toEqual([]);
     expect(qwen3CoderXml.parse(text, tools, { endIsCut: false })?.calls).toHaveLength(1);
-    // Closed values are not affected: every parameter closed, </function> cut (Rapid-MLX pull#1574).
+    // Every parameter closed, </function> missing: complete when a stop token may have swallowed
+    // the closer (Rapid-MLX pull#1574); cut when the limit stopped the model (a further parameter
+    // may have been under way), and so is a parameter tag the limit cut.
     const closed = "<function=f>\n<parameter=a>1</parameter>\n<parameter=b>2</parameter>\n";
-    expect(qwen3CoderXml.parse(closed, [{ name: "f" }], { endIsCut: true })?.calls).toEqual([{ name: "f", arguments: { a: "1", b: "2" }, untyped: true }]);
+    const complete = [{ name: "f", arguments: { a: "1", b: "2" }, untyped: true }];
+    expect(qwen3CoderXml.parse(closed, [{ name: "f" }])?.calls).toEqual(complete);
+    expect(qwen3CoderXml.parse(closed, [{ name: "f" }], { endIsCut: true })?.calls).toEqual([]);
+    expect(qwen3CoderXml.parse(`${closed}<parameter`, [{ name: "f" }])?.calls).toEqual(complete);
+    expect(qwen3CoderXml.parse(`${closed}<parameter`, [{ name: "f" }], { endIsCut: true })?.calls).toEqual([]);
+    // Inside a closed wrapper the wrapper's closer ends the function, whatever the finish reason.
+    expect(qwen3CoderXml.parse(`<tool_call>\n${closed}</tool_call>`, [{ name: "f" }], { endIsCut: true })?.calls).toEqual(complete);
   });
 });
