@@ -39,7 +39,7 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     if (m.content !== undefined && m.content !== null && typeof m.content !== "string") throw new GatewayError(400, `messages[${i}].content must be a string`);
     const out: Message = { role: m.role as Role, content: typeof m.content === "string" ? m.content : "" };
     if (typeof m.thinking === "string" && m.thinking !== "") out.thinking = m.thinking;
-    const calls = parseToolCalls(m.tool_calls);
+    const calls = parseToolCalls(m.tool_calls, `messages[${i}].tool_calls`);
     if (calls) out.tool_calls = calls;
     if (typeof m.tool_name === "string") out.tool_name = m.tool_name;
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;

@@ -65,7 +65,7 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     const out: Message = { role, content: contentText(m.content, where) };
     const reasoning = m.reasoning_content ?? m.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") out.thinking = reasoning;
-    const calls = parseToolCalls(m.tool_calls);
+    const calls = parseToolCalls(m.tool_calls, `${where}.tool_calls`);
     if (calls) out.tool_calls = calls;
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
     if (typeof m.name === "string" && role === "tool") out.tool_name = m.name;

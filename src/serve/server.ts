@@ -31,6 +31,7 @@ import { redactCredentials, splitCredentials } from "../llm/server-address.js";
 import type { Provider } from "../llm/types.js";
 import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
+import { checkRequestDepth } from "./wire.js";
 import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
 import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
@@ -189,11 +190,14 @@ function readBody(req: http.IncomingMessage, res: http.ServerResponse, cap: numb
 function parseJson(buf: Buffer): unknown {
   const text = buf.toString("utf8");
   if (text.trim() === "") throw new GatewayError(400, "the request body is empty; a JSON object is required");
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     throw new GatewayError(400, `the request body is not valid JSON (${err instanceof SyntaxError ? err.message : "parse error"})`);
   }
+  checkRequestDepth(body);
+  return body;
 }
 
 /** Constant-time comparison of a presented bearer token with the configured one (SHA-256 of both, so lengths do not leak). */

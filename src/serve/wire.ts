@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from "../llm/json-depth.js";
 import type { Sampling, ToolCall, ToolDefinition } from "../llm/types.js";
 import { GatewayError, type ChatWriter, type FinishReason } from "./types.js";
 
@@ -18,18 +19,41 @@ export function newCallId(): string {
   return `call_${randomBytes(18).toString("base64url").slice(0, 24)}`;
 }
 
-/** Tool-call arguments as an object: Ollama sends objects, OpenAI a JSON string (decoded); anything else is `{}`. */
-function argumentsObject(raw: unknown): Record<string, unknown> {
+/**
+ * Tool-call arguments as an object: Ollama sends objects, OpenAI a JSON string (decoded); anything else is `{}`.
+ * @throws GatewayError 400 naming `where` when the decoded string nests more than `MAX_JSON_DEPTH`
+ *   levels (it could not be serialised again for the upstream; an object body was bounded by {@link MAX_REQUEST_DEPTH}).
+ */
+function argumentsObject(raw: unknown, where: string): Record<string, unknown> {
   if (isRecord(raw)) return raw;
   if (typeof raw === "string") {
+    let v: unknown;
     try {
-      const v: unknown = JSON.parse(raw);
-      if (isRecord(v)) return v;
+      v = JSON.parse(raw);
     } catch {
-      // fall through
+      return {};
     }
+    if (jsonDepthExceeds(v)) throw new GatewayError(400, `${where} is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (isRecord(v)) return v;
   }
   return {};
+}
+
+/**
+ * Deepest nesting of a request body (objects and arrays, the body itself level 1). The gateway
+ * serialises what it is sent (to the upstream, into a prompt), and `JSON.stringify` or any
+ * recursive walk of a value nested some thousands of levels overflows the call stack; 128 leaves
+ * room for a call's arguments or a tool's parameter schema nested `MAX_JSON_DEPTH` (64) levels
+ * under the message or tool that holds it.
+ */
+const MAX_REQUEST_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/**
+ * Refuses a parsed request body nested more than {@link MAX_REQUEST_DEPTH} levels.
+ * @throws GatewayError 400 saying so.
+ */
+export function checkRequestDepth(body: unknown): void {
+  if (jsonDepthExceeds(body, MAX_REQUEST_DEPTH)) throw new GatewayError(400, `the request body is nested more than ${MAX_REQUEST_DEPTH} levels deep`);
 }
 
 /** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`. */
@@ -51,11 +75,11 @@ export function parseTools(raw: unknown): ToolDefinition[] {
 }
 
 /** The `tool_calls` of an assistant message in history (`[{id?, function: {name, arguments}}]`, both APIs). */
-export function parseToolCalls(raw: unknown): ToolCall[] | undefined {
+export function parseToolCalls(raw: unknown, where: string): ToolCall[] | undefined {
   if (!Array.isArray(raw)) return undefined;
-  return raw.filter(isRecord).map((c) => {
+  return raw.filter(isRecord).map((c, i) => {
     const fn = isRecord(c.function) ? c.function : {};
-    const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments) };
+    const call: ToolCall = { name: typeof fn.name === "string" ? fn.name : "", arguments: argumentsObject(fn.arguments, `${where}[${i}].function.arguments`) };
     if (typeof c.id === "string") call.id = c.id;
     return call;
   });

@@ -97,6 +97,40 @@ describe("serve: bad requests", () => {
     await stillServing(url);
   });
 
+  it("a body nested too deeply (tools, options, a call's arguments, as an object or a JSON string): 400 naming the depth, nothing sent upstream", async () => {
+    ollama = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }, { name: "tiny", capabilities: ["completion"] }], turns: [{ content: "done" }] });
+    const url = await start(ollama.host);
+    // 100,000 levels: JSON.parse reads it, JSON.stringify (sending it on, writing it into a prompt) overflowed the stack.
+    const nested = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    const user = '{"role":"user","content":"hi"}';
+    const tools = (schema: string): string => `[{"type":"function","function":{"name":"f","parameters":${schema}}}]`;
+    for (const body of [
+      `{"model":"qwen3:8b","messages":[${user}],"tools":${tools(nested)}}`,
+      `{"model":"tiny","messages":[${user}],"tools":${tools(nested)}}`,
+      `{"model":"qwen3:8b","messages":[${user}],"options":{"x":${nested}}}`,
+      `{"model":"qwen3:8b","messages":[{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":${nested}}}]},${user}]}`,
+    ]) {
+      const r = await post(`${url}/api/chat`, body);
+      expect(r, body.slice(0, 60)).toMatchObject({ status: 400, json: { error: "the request body is nested more than 128 levels deep" } });
+    }
+    const show = await post(`${url}/api/show`, `{"model":${nested}}`);
+    expect(show).toMatchObject({ status: 400, json: { error: "the request body is nested more than 128 levels deep" } });
+    // OpenAI sends a call's arguments as a JSON string: decoded, it must fit what can be sent on.
+    const assistant = (args: string) => `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":${JSON.stringify(args)}}}]}`;
+    const v = await post(`${url}/v1/chat/completions`, `{"model":"qwen3:8b","stream":false,"messages":[${user},${assistant(nested)},{"role":"tool","tool_call_id":"c1","content":"ok"}]}`);
+    expect(v).toMatchObject({
+      status: 400,
+      json: { error: { message: "messages[1].tool_calls[0].function.arguments is nested more than 64 levels deep", type: "invalid_request_error" } },
+    });
+    expect(ollama.chatRequests()).toHaveLength(0);
+    // Real depths pass: a schema and arguments nested 60 levels.
+    const sixty = `${'{"a":'.repeat(59)}1${"}".repeat(59)}`;
+    const ok = await post(`${url}/v1/chat/completions`, `{"model":"qwen3:8b","stream":false,"messages":[${user},${assistant(sixty)},{"role":"tool","tool_call_id":"c1","content":"ok"},${user}],"tools":${tools(sixty)}}`);
+    expect(ok.status).toBe(200);
+    expect(ollama.chatRequests()).toHaveLength(1);
+    await stillServing(url);
+  });
+
   it("a huge body: 413, and the next request is served", async () => {
     ollama = await startFakeOllama();
     const url = await start(ollama.host, { maxBodyBytes: 1000 });
