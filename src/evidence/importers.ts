@@ -728,19 +728,26 @@ async function collectMatches(
   const groups = screen !== undefined ? [{ families, needles: screen.needles }] : nameNeedlesFor(query, families, includeSubmodules);
   const keys = screen !== undefined ? screen.keys : nameImportKeys(query);
   const chosen = new Set<string>();
-  for (const group of groups) {
+  // ripgrep reads only a group's files (their endings): one run per group, not one walk of every
+  // file each; the groups' runs go on together (a name-only query has one group per set of needles).
+  const lookups = groups.map((group) => {
     const candidates = candidatesOf(group.families);
     const unlisted: string[] = [];
     const scope = `importers:${[...group.families].sort().join(",")}`;
-    // ripgrep reads only the group's files (their endings): one run per group, not one walk of every file each.
     const endings = [...group.families].sort().flatMap(familyEndings);
-    const mentioned = await rememberedMentions(ws, scope, [...candidates], group.needles, { endings, complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
+    const mentioned = rememberedMentions(ws, scope, [...candidates], group.needles, { endings, complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
+    // Awaited in order below; one failing before it is awaited must not go unhandled meanwhile.
+    mentioned.catch(() => undefined);
+    return { group, candidates, unlisted, mentioned };
+  });
+  for (const { group, candidates, unlisted, mentioned } of lookups) {
+    const found = await mentioned;
     const inGroup = (p: string) => {
       const lang = languageFor(p);
       return lang !== undefined && group.families.has(familyOf(lang));
     };
     if (!final && (await changedSince(ws, unlisted.filter(inGroup)))) return undefined;
-    for (const f of mentioned ?? candidates) chosen.add(f);
+    for (const f of found ?? candidates) chosen.add(f);
   }
   // A file whose imports and resolutions a process kept (`keptImports`) and whose stat still
   // matches needs no facts; the others come from the fact cache (or are parsed).
@@ -911,13 +918,7 @@ function saveKeptImports(project: ProjectView, files: readonly string[]): void {
 
 /** Keeps `entries` under `name`, only those of `files` when all are over {@link MAX_KEPT_CHARS}, nothing when those are too. */
 function saveCapped(project: ProjectView, name: string, entries: [string, unknown][], files: ReadonlySet<string>): void {
-  let text = JSON.stringify(entries);
-  if (text.length > MAX_KEPT_CHARS) {
-    entries = entries.filter(([f]) => files.has(f));
-    text = JSON.stringify(entries);
-    if (text.length > MAX_KEPT_CHARS) return;
-  }
-  saveDerived(project, name, entries);
+  if (!saveDerived(project, name, entries, MAX_KEPT_CHARS)) saveDerived(project, name, entries.filter(([f]) => files.has(f)), MAX_KEPT_CHARS);
 }
 
 /** What a file's resolutions are computed from, besides the tree: its imports, without their text. */

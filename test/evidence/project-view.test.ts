@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FactIndex } from "../../src/fact-cache/fact-index.js";
 import { findImporters } from "../../src/evidence/importers.js";
-import { treeSnapshot } from "../../src/evidence/analysis/project-view.js";
+import { createProjectView, loadDerived, saveDerived, treeSnapshot } from "../../src/evidence/analysis/project-view.js";
 import { findSymbol } from "../../src/evidence/symbols.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
 
@@ -180,6 +180,45 @@ describe("tree state kept for later processes", () => {
       expect(walks).toHaveBeenCalledTimes(2);
     } finally {
       walks.mockRestore();
+      FactIndex.closeShared();
+    }
+  });
+});
+
+describe("reads and kept values of a view", () => {
+  it("reads a file without readText's thread-pool steps; a refused one is asked of readText, which counts it once", async () => {
+    tree({ "com/shop/Item.java": "package com.shop;\nclass Item {}\n", "blob.bin": "" });
+    writeFileSync(path.join(root, "blob.bin"), Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02]));
+    const ws = await Workspace.open(root);
+    const view = createProjectView(ws, ["com/shop/Item.java", "blob.bin"]);
+    const read = vi.spyOn(Workspace.prototype, "readText");
+    try {
+      expect(await view.readText("com/shop/Item.java")).toBe("package com.shop;\nclass Item {}\n");
+      expect(read).not.toHaveBeenCalled();
+      expect(await view.readText("blob.bin")).toBeUndefined();
+      expect(read.mock.calls.map((c) => c[0])).toEqual(["blob.bin"]);
+      expect(ws.skipped.binary).toBe(1);
+      // read once per view
+      expect(await view.readText("blob.bin")).toBeUndefined();
+      expect(read).toHaveBeenCalledTimes(1);
+      expect(ws.skipped.binary).toBe(1);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
+  it("saveDerived keeps nothing over maxChars and says so; what it keeps loads back in a later process", async () => {
+    tree({ "a.py": "X = 1\n" });
+    const view = (await treeSnapshot(await Workspace.open(root))).view;
+    const value = [["a.py", { n: 1, s: "x\u2028\"y\"" }]];
+    expect(saveDerived(view, "test:big", value, JSON.stringify(value).length - 1)).toBe(false);
+    expect(saveDerived(view, "test:fits", value, JSON.stringify(value).length)).toBe(true);
+    FactIndex.closeShared(); // as a new process would
+    try {
+      const later = (await treeSnapshot(await Workspace.open(root))).view;
+      expect(loadDerived(later, "test:big")).toBeUndefined();
+      expect(loadDerived(later, "test:fits")).toEqual(value);
+    } finally {
       FactIndex.closeShared();
     }
   });

@@ -144,6 +144,5 @@ export function saveLexicalImports(project: ProjectView): void {
   const store = kept(project);
   if (!store.changed) return;
   store.changed = false;
-  const entries = [...store.byFile];
-  if (JSON.stringify(entries).length <= MAX_KEPT_CHARS) saveDerived(project, KEPT_NAME, entries);
+  saveDerived(project, KEPT_NAME, [...store.byFile], MAX_KEPT_CHARS);
 }

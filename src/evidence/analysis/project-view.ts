@@ -79,7 +79,10 @@ export function createProjectView(
       if (!set.has(p)) return Promise.resolve(undefined);
       let t = texts.get(p);
       if (t === undefined) {
-        t = ws.readText(p).then(
+        // Without a thread-pool round trip per step (resolvers read one file after another: a
+        // Java file's package, a Go module's go.mod); a refusal is asked of readText, which counts it.
+        const synced = ws.readTextSync(p);
+        t = (synced !== undefined ? Promise.resolve(synced) : ws.readText(p)).then(
           (f) => {
             onRead?.(p, { size: f.size, mtimeMs: f.mtimeMs });
             return f.size > MAX_CONFIG_BYTES ? undefined : f.text;
@@ -358,16 +361,23 @@ export function loadDerived<T>(view: ProjectView, name: string): T | undefined {
  * stamps of every file read through the view so far and of those behind values loaded for it.
  * Nothing is kept for a racy view or when one of those files changed within the racy window.
  * @param value JSON-serialisable data.
+ * @param maxChars keep nothing when `value` as JSON is longer than this (it is serialised once, here).
+ * @returns false when nothing was kept because `value` was over `maxChars`, else true.
  */
-export function saveDerived(view: ProjectView, name: string, value: unknown): void {
+export function saveDerived(view: ProjectView, name: string, value: unknown, maxChars = Infinity): boolean {
   const entry = viewStates.get(view);
-  if (entry === undefined || entry.state.racy) return;
+  if (entry === undefined || entry.state.racy) return true;
   const watched = new Map(entry.loaded);
   for (const [abs, stamp] of entry.state.watched) watched.set(abs, stamp);
   const recent = Date.now() - RACY_WINDOW_MS;
-  for (const stamp of watched.values()) if (stamp.mtimeMs > recent) return;
-  const data: PersistedDerived = { v: 1, walk: walkIdOf(entry), watched: [...watched].map(([abs, s]) => [abs, s.size, s.mtimeMs]), value };
-  storeOf(entry.ws).putMeta(`${persistKey()}:derived:${name}`, JSON.stringify(data));
+  for (const stamp of watched.values()) if (stamp.mtimeMs > recent) return true;
+  const json = JSON.stringify(value) as string | undefined;
+  if (json !== undefined && json.length > maxChars) return false;
+  const data: Omit<PersistedDerived, "value"> = { v: 1, walk: walkIdOf(entry), watched: [...watched].map(([abs, s]) => [abs, s.size, s.mtimeMs]) };
+  // `JSON.stringify({ ...data, value })`, without serialising `value` a second time.
+  const text = json === undefined ? JSON.stringify(data) : `${JSON.stringify(data).slice(0, -1)},"value":${json}}`;
+  storeOf(entry.ws).putMeta(`${persistKey()}:derived:${name}`, text);
+  return true;
 }
 
 async function walk(ws: Workspace, generation: number): Promise<TreeState> {
