@@ -1,10 +1,12 @@
 /** C and C++ (`lang/c.ts`, `lang/cpp.ts`, `lang/c-family.ts`, `lang/c-includes.ts`, `lang/c-directives.ts`): one test per rule. */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { c } from "../../src/evidence/analysis/lang/c.js";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
 import { blankCMacros } from "../../src/evidence/analysis/lang/c-annotations.js";
 import { shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
 import { cIncludes } from "../../src/evidence/analysis/lang/c-directives.js";
+import { cDefinitions } from "../../src/evidence/analysis/lang/c-family.js";
+import { parseSource } from "../../src/evidence/analysis/tree-sitter.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
 
@@ -115,6 +117,46 @@ describe("c/c++: definitions", () => {
       { name: "g", kind: "function", start_line: 9, end_line: 11 },
       { name: "LOCAL", kind: "constant", start_line: 10, end_line: 10 },
     ]);
+  });
+
+  it("#defines in function bodies are found from the text of their `#define` token (not by searching every node of an error-free tree); comments and strings are not directives", async () => {
+    const src = [
+      "#ifndef G_H",
+      "#define G_H",
+      "/* #define IN_COMMENT 1 */",
+      'static const char *s = "#define IN_STRING 2";',
+      "int f(int x) {",
+      "#define IN_BODY 3",
+      "  if (x) {",
+      "  #  define NESTED(a) ((a) + 1)",
+      "    return NESTED(x);",
+      "  }",
+      "\t#\tdefine TABS 4",
+      "  return IN_BODY;",
+      "}",
+      "#endif",
+      "",
+    ].join("\n");
+    const expected = [
+      { name: "G_H", kind: "constant", start_line: 2, end_line: 2 },
+      { name: "f", kind: "function", start_line: 5, end_line: 13 },
+      { name: "IN_BODY", kind: "constant", start_line: 6, end_line: 6 },
+      { name: "NESTED", kind: "function", start_line: 8, end_line: 8 },
+      { name: "TABS", kind: "constant", start_line: 11, end_line: 11 },
+    ];
+    for (const [lang, text, searched] of [[c, src, false], [cpp, src, false], [c, `${src}int broken( {\n`, true]] as const) {
+      const tree = await parseSource(lang, text);
+      try {
+        const root = tree.rootNode; // a new Node object at each read
+        const search = vi.spyOn(root, "descendantsOfType");
+        const found = cDefinitions(root).filter((d) => d.name !== "broken");
+        expect(found, `${lang.id}${searched ? " with an error" : ""}`).toEqual(expected);
+        // A tree with errors (a directive's token may be one the parser made up) is searched whole.
+        expect(search.mock.calls.length > 0).toBe(searched);
+      } finally {
+        tree.delete();
+      }
+    }
   });
 
   it("an upper-case attribute macro after `class`/`struct` is blanked before parsing: the members are kept", async () => {
