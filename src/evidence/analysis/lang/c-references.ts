@@ -236,7 +236,11 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
   };
 
   const walkChildren = (node: PlainNode, ctx: Ctx, use: UseKind = ctx.use) => {
-    for (const k of c.children(node)) walk(k, { ...ctx, use, depth: ctx.depth + 1 });
+    const kids = c.children(node);
+    if (kids.length === 0) return;
+    // One context for all the children (contexts are never changed once made).
+    const inner: Ctx = { ...ctx, use, depth: ctx.depth + 1 };
+    for (const k of kids) walk(k, inner);
   };
 
   /** A declarator: the declared name is skipped; sizes, default values and parameter types are walked. */
@@ -361,34 +365,40 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
     // The node's type is read once (each read is a call into the parser).
     const nodeType = node.type;
     if (ctx.depth > MAX_DEPTH || SKIP.has(nodeType)) return;
-    const deeper: Ctx = { ...ctx, depth: ctx.depth + 1 };
+    // Names, most of the nodes walked, are used at once; the other kinds make the context one level down when they need it.
+    if (nodeType === "identifier" || nodeType === "type_identifier" || nodeType === "namespace_identifier") {
+      usePath(node, ctx, nodeType === "type_identifier" && ctx.use === "value" ? "type" : ctx.use, nodeType);
+      return;
+    }
+    let below: Ctx | undefined;
+    const deeper = (): Ctx => (below ??= { ...ctx, depth: ctx.depth + 1 });
     if (CLASS_SPECIFIERS.has(nodeType) && c.field(node, "body") !== null) {
-      walkClass(node, deeper);
+      walkClass(node, deeper());
       return;
     }
     switch (nodeType) {
       case "function_definition":
-        walkFunction(node, deeper);
+        walkFunction(node, deeper());
         return;
       case "declaration":
       case "field_declaration":
-        walkDeclaration(node, deeper);
+        walkDeclaration(node, deeper());
         return;
       case "parameter_declaration":
       case "optional_parameter_declaration":
-        walkParams([node], deeper, false);
+        walkParams([node], deeper(), false);
         return;
       case "type_definition": {
         const type = c.field(node, "type");
-        if (type !== null) walk(type, { ...deeper, use: "type" });
-        for (const d of c.fields(node, "declarator")) walkDeclarator(d, deeper, false, undefined);
+        if (type !== null) walk(type, { ...deeper(), use: "type" });
+        for (const d of c.fields(node, "declarator")) walkDeclarator(d, deeper(), false, undefined);
         return;
       }
       case "namespace_definition": {
         const nameNode = c.field(node, "name");
         const path = nameNode === null ? [] : nameNode.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
         const body = c.field(node, "body");
-        if (body !== null) walkChildren(body, { ...deeper, chain: [...ctx.chain, ...path], inClass: false });
+        if (body !== null) walkChildren(body, { ...deeper(), chain: [...ctx.chain, ...path], inClass: false });
         return;
       }
       case "enum_specifier": {
@@ -400,14 +410,14 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
         }
         for (const e of c.children(body)) {
           const v = c.field(e, "value");
-          if (v !== null) walk(v, { ...deeper, use: "value" });
+          if (v !== null) walk(v, { ...deeper(), use: "value" });
         }
         return;
       }
       case "function_declarator": {
         // Outside a declaration only in a region the parser gave up on (`EXPORT(type) f(args);`): the name is declared.
         const params = c.field(node, "parameters");
-        if (params !== null) walkParams(c.children(params), deeper, false);
+        if (params !== null) walkParams(c.children(params), deeper(), false);
         return;
       }
       case "enumerator":
@@ -420,7 +430,7 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
       case "preproc_ifdef": {
         const name = c.field(node, "name");
         if (name !== null) usePath(name, ctx, "value");
-        for (const k of c.children(node)) if (k.id !== name?.id) walk(k, deeper);
+        for (const k of c.children(node)) if (k.id !== name?.id) walk(k, deeper());
         return;
       }
       case "using_declaration": {
@@ -438,7 +448,7 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
       }
       case "alias_declaration": {
         const type = c.field(node, "type");
-        if (type !== null) walk(type, { ...deeper, use: "type" });
+        if (type !== null) walk(type, { ...deeper(), use: "type" });
         return;
       }
       case "template_declaration": {
@@ -448,10 +458,10 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
           const n = c.field(p, "name") ?? c.children(p).find((k) => k.type === "type_identifier" || k.type === "identifier");
           if (n !== undefined && n !== null) names.push(n.text);
           const dflt = c.field(p, "default_type") ?? c.field(p, "default_value");
-          if (dflt !== null) walk(dflt, { ...deeper, use: "type" });
+          if (dflt !== null) walk(dflt, { ...deeper(), use: "type" });
         }
         c.pushScope("block", names);
-        for (const k of c.children(node)) if (k.id !== params?.id) walk(k, deeper);
+        for (const k of c.children(node)) if (k.id !== params?.id) walk(k, deeper());
         c.popScope();
         return;
       }
@@ -459,46 +469,41 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
         c.pushScope("function", functionLocals(node));
         const decl = c.field(node, "declarator");
         const params = decl === null ? null : c.field(decl, "parameters");
-        if (params) walkParams(c.children(params), deeper, true);
+        if (params) walkParams(c.children(params), deeper(), true);
         const body = c.field(node, "body");
-        if (body !== null) walk(body, { ...deeper, use: "value" });
+        if (body !== null) walk(body, { ...deeper(), use: "value" });
         c.popScope();
         return;
       }
       case "call_expression": {
         const fn = c.field(node, "function");
-        if (fn !== null && !usePath(fn, ctx, "call")) walk(fn, { ...deeper, use: "value" });
-        else if (fn?.type === "field_expression") walkReceiver(fn, deeper);
-        if (fn !== null && (fn.type === "template_function" || fn.type === "qualified_identifier" || fn.type === "field_expression")) walkTemplateArgs(fn, deeper);
+        if (fn !== null && !usePath(fn, ctx, "call")) walk(fn, { ...deeper(), use: "value" });
+        else if (fn?.type === "field_expression") walkReceiver(fn, deeper());
+        if (fn !== null && (fn.type === "template_function" || fn.type === "qualified_identifier" || fn.type === "field_expression")) walkTemplateArgs(fn, deeper());
         const args = c.field(node, "arguments");
-        if (args !== null) walk(args, { ...deeper, use: "value" });
+        if (args !== null) walk(args, { ...deeper(), use: "value" });
         return;
       }
       case "new_expression": {
         const type = c.field(node, "type");
-        if (type !== null && !usePath(type, ctx, "call")) walk(type, { ...deeper, use: "type" });
-        if (type !== null) walkTemplateArgs(type, deeper);
-        for (const k of c.children(node)) if (k.id !== type?.id) walk(k, { ...deeper, use: "value" });
+        if (type !== null && !usePath(type, ctx, "call")) walk(type, { ...deeper(), use: "type" });
+        if (type !== null) walkTemplateArgs(type, deeper());
+        for (const k of c.children(node)) if (k.id !== type?.id) walk(k, { ...deeper(), use: "value" });
         return;
       }
       case "field_expression": {
         if (usePath(node, ctx, ctx.use, nodeType)) {
-          walkReceiver(node, deeper);
+          walkReceiver(node, deeper());
           return;
         }
         walkChildren(node, ctx, "value");
         return;
       }
-      case "identifier":
-      case "type_identifier":
-      case "namespace_identifier":
-        usePath(node, ctx, nodeType === "type_identifier" && ctx.use === "value" ? "type" : ctx.use, nodeType);
-        return;
       case "qualified_identifier":
       case "template_type":
       case "template_function":
         if (!usePath(node, ctx, nodeType === "template_type" && ctx.use === "value" ? "type" : ctx.use, nodeType)) walkChildren(node, ctx);
-        walkTemplateArgs(node, deeper);
+        walkTemplateArgs(node, deeper());
         return;
       case "struct_specifier":
       case "union_specifier":
@@ -513,9 +518,9 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
         return;
       case "cast_expression": {
         const type = c.field(node, "type");
-        if (type !== null) walk(type, { ...deeper, use: "type" });
+        if (type !== null) walk(type, { ...deeper(), use: "type" });
         const value = c.field(node, "value");
-        if (value !== null) walk(value, { ...deeper, use: "value" });
+        if (value !== null) walk(value, { ...deeper(), use: "value" });
         return;
       }
       case "field_initializer": {
@@ -523,8 +528,8 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
         const kids = c.children(node);
         const member = kids[0];
         if (member !== undefined && (member.type === "field_identifier" || member.type === "identifier")) c.use(["this", member.text], member, "value", ctx.chain.length > 0 ? { selfClass: ctx.chain.join(".") } : {});
-        else if (member !== undefined) walk(member, { ...deeper, use: "call" });
-        for (const k of kids.slice(1)) walk(k, { ...deeper, use: "value" });
+        else if (member !== undefined) walk(member, { ...deeper(), use: "call" });
+        for (const k of kids.slice(1)) walk(k, { ...deeper(), use: "value" });
         return;
       }
       default:

@@ -18,10 +18,11 @@
  */
 import type { Language, Node as SyntaxNode, Point } from "web-tree-sitter";
 
-/** The parsed text a tree was made from, and the index of its first character in it. */
+/** The parsed text a tree was made from, the index of its first character in it, and the row and column of an index. */
 interface Text {
   readonly text: string;
   readonly base: number;
+  readonly at: (index: number) => Point;
 }
 
 /** One node of a {@link plainTree} copy (the subset of web-tree-sitter's `Node` the extractors read). */
@@ -41,10 +42,18 @@ export class PlainNode {
     /** Start and end (exclusive) as UTF-16 indices into the parsed text. */
     readonly startIndex: number,
     readonly endIndex: number,
-    readonly startPosition: Point,
-    readonly endPosition: Point,
     private readonly source: Text,
   ) {}
+
+  /** Row and column of the start (computed when asked: most nodes are never asked). */
+  get startPosition(): Point {
+    return this.startIndex < 0 ? NOWHERE : this.source.at(this.startIndex);
+  }
+
+  /** Row and column of the end. */
+  get endPosition(): Point {
+    return this.endIndex < 0 ? NOWHERE : this.source.at(this.endIndex);
+  }
 
   /** The node's text in the parsed text. */
   get text(): string {
@@ -129,12 +138,13 @@ function positions(text: string, base: number, row0: number, col0: number): (ind
  * `{row: -1, column: -1}`, empty text. Nodes of the `leaves` types are copied without their children
  * (for a caller that never looks inside them: string literals, comments). Per node the cursor is
  * asked for its type id, field id and start and end index; rows and columns are computed from the
- * indices and the text. The caller keeps the tree alive while this runs; the copy does not need it
+ * indices and the text when a node's position is asked for (a reference walk asks it of the nodes
+ * of its uses only). The caller keeps the tree alive while this runs; the copy does not need it
  * afterwards.
  */
 export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Set()): PlainNode {
-  const source: Text = { text: root.text, base: root.startIndex };
-  const at = positions(source.text, source.base, root.startPosition.row, root.startPosition.column);
+  const text = root.text;
+  const source: Text = { text, base: root.startIndex, at: positions(text, root.startIndex, root.startPosition.row, root.startPosition.column) };
   const language = root.tree.language;
   const { types, fields } = language;
   const cursor = root.walk();
@@ -144,10 +154,8 @@ export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Se
       const typeId = cursor.nodeTypeId;
       const named = isNamedType(language, typeId);
       const field = fields[cursor.currentFieldId] ?? null;
-      if (!named && field === null) return new PlainNode(id++, types[typeId] || "ERROR", false, null, -1, -1, NOWHERE, NOWHERE, source);
-      const start = cursor.startIndex;
-      const end = cursor.endIndex;
-      return new PlainNode(id++, types[typeId] || "ERROR", named, field, start, end, at(start), at(end), source);
+      if (!named && field === null) return new PlainNode(id++, types[typeId] || "ERROR", false, null, -1, -1, source);
+      return new PlainNode(id++, types[typeId] || "ERROR", named, field, cursor.startIndex, cursor.endIndex, source);
     };
     const top = make();
     let parent = top;
