@@ -4,10 +4,11 @@
  * `--json` or a stderr that is not a terminal; `CODECITE_TIMING=1` prints where the time went.
  * The terminal is a real pseudo-terminal (`test/helpers/pty-driver.py`, Python's `pty`; skipped
  * without python3); `CODECITE_PROGRESS_DELAY_MS=0` shows the line at once, so no test depends on
- * how fast the machine parses.
+ * how fast the machine parses. Only a timed run reads the clock: an untimed query never loads Node's
+ * perf_hooks (ten modules, loaded by the first read of \`performance\`; perf, issue 17).
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, rmSync, utimesSync } from "node:fs";
+import { readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempDir, putFile } from "../helpers/temp-tree.js";
@@ -104,5 +105,30 @@ describe("progress line and timing off a terminal", () => {
     const parts = [...line!.matchAll(/(?:start-up|load|workspace|cache open|validation|query|output) (\d+) ms/g)].reduce((s, m) => s + Number(m[1]), 0);
     // The phases cover the run (rounding of 7 parts aside).
     expect(Math.abs(total - parts)).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("the clock", () => {
+  it("a query command loads Node's perf_hooks only when CODECITE_TIMING=1 asks for the time line", () => {
+    // Prints, at exit, whether the process loaded perf_hooks (the module behind the `performance` global).
+    const preload = path.join(cache, "perf-hooks.cjs");
+    writeFileSync(preload, `process.on("exit", () => process.stderr.write("PERF_HOOKS " + process.moduleLoadList.includes("NativeModule perf_hooks") + "\\n"));\n`);
+    const run = (args: string[], timing: boolean) => {
+      const r = spawnSync(process.execPath, ["-r", preload, CLI, ...args, "--root", root], {
+        cwd: root,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NO_COLOR: "1", CODECITE_CACHE_DIR: cache, ...(timing ? { CODECITE_TIMING: "1" } : {}) },
+        timeout: CHILD_TIMEOUT_MS,
+      });
+      const stderr = r.stderr.split("\n");
+      return { code: r.status, stdout: r.stdout, perfHooks: stderr.find((l) => l.startsWith("PERF_HOOKS ")), timed: stderr.some((l) => l.startsWith("timing: ")) };
+    };
+    for (const args of [["search", "base.value"], ["symbol", "f3"]]) {
+      for (const timing of [false, true]) {
+        const r = run(args, timing);
+        expect({ args, timing, code: r.code, perfHooks: r.perfHooks, timed: r.timed }).toEqual({ args, timing, code: 0, perfHooks: `PERF_HOOKS ${timing}`, timed: timing });
+      }
+    }
+    expect(run(["search", "base.value"], false).stdout).toContain("pkg/m3.py:4");
   });
 });
