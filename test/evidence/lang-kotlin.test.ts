@@ -128,6 +128,98 @@ describe("kotlin: definitions", () => {
     expect([prepared[2], prepared[3], prepared[18]]).toEqual(["annotation @DslMarker", "class KoinDslMarker", "    companion object {"]);
   });
 
+  it("a `when` branch with a guard (`is T if cond ->`, also over lines) keeps the rest of the file", async () => {
+    // JetBrains/Exposed 1be6647 ColumnType.kt and InstantColumnType.kt (Kotlin 2.1 guard conditions): the grammar lost the whole file.
+    const src = [
+      "class AutoInc(val seq: String?) {",
+      "    fun sqlType(t: Any): String = when (t) {",
+      "        is IntType if seq != null -> \"SERIAL\"",
+      "        is LongType if (",
+      "            seq != null &&",
+      "                t.big",
+      "            ) -> \"BIGSERIAL\"",
+      "        else -> \"x\"",
+      "    }",
+      "    fun after() = 1",
+      "}",
+      "class Next",
+      "",
+    ].join("\n");
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["AutoInc:1", "seq:1", "sqlType:2", "after:10", "Next:12"]);
+    const prepared = joinKotlinConstructors(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n").slice(2, 4)).toEqual(["        is IntType ,  seq != null -> \"SERIAL\"", "        is LongType ,  ("]);
+  });
+
+  it("an annotated accessor of a property without a type keeps the rest of the class", async () => {
+    // Exposed's VendorDialect.kt: `protected val identifierManager` ⏎ `@OptIn(InternalApi::class)` ⏎ `get() = …`.
+    const src = "abstract class VendorDialect {\n    protected val identifierManager\n        @OptIn(InternalApi::class)\n        get() = current()\n\n    abstract class NameProvider\n    fun name() = 1\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}:${s.container ?? ""}`)).toEqual([
+      "VendorDialect:1:",
+      "identifierManager:2:VendorDialect",
+      "NameProvider:6:VendorDialect",
+      "name:7:VendorDialect",
+    ]);
+    const prepared = joinKotlinConstructors(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n").slice(1, 4)).toEqual(["    @OptIn(InternalApi::class) protected val identifierManager", "       ", "        get() = current()"]);
+  });
+
+  it("`where` as a receiver or an assigned name at the start of a statement keeps the file; constraint clauses and named arguments are left alone", async () => {
+    // Exposed's Query.kt (`where?.let { … }`, `where = predicate` in `fun where(…)`) and FunctionProvider.kt.
+    const src = [
+      "open class Query {",
+      "    var where: Op? = null",
+      "    fun where(predicate: Op): Query {",
+      "        check()",
+      "        where?.let { error(it) }",
+      "        where = predicate",
+      "        return this",
+      "    }",
+      "    fun <T> first(): T",
+      "        where T : Any = f(",
+      "        where = 1,",
+      "    )",
+      "    fun last() = 2",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["Query:1", "where:2", "where:3", "first:9", "last:13"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.slice(4, 6)).toEqual(["      (where)?.let { error(it) }", "      (where) = predicate"]);
+    expect(prepared.slice(9, 11)).toEqual(["        where T : Any = f(", "        where = 1,"]);
+  });
+
+  it("an infix call of a function named `get` (`insert { } get T.id`) keeps the file; getters and `private get` are left alone", async () => {
+    // Exposed's tests: `val id = BlobTable.insert { … } get (BlobTable.id)` read as the property's getter.
+    const src = "class T {\n    fun test() {\n        val id1 = table.insert { } get table.id\n        val id2 = table.insert {\n        } get (table.id)\n    }\n    var x = 1\n        private get\n    val y: Int get() = 1\n    fun last() = 2\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["T:1", "test:2", "x:7", "y:9", "last:10"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect([prepared[2], prepared[4], prepared[7], prepared[8]]).toEqual([
+      "        val id1 = table.insert { }`get`table.id",
+      "        }`get`(table.id)",
+      "        private get",
+      "    val y: Int get() = 1",
+    ]);
+  });
+
+  it("a file-level `class U {` / `interface U {` after two annotations, with a declaration after it, is read as the type with its members", async () => {
+    // Exposed 1be6647 samples/exposed-spring/.../UserService.kt (`@Component` ⏎ `@Transactional` ⏎ `class UserService {`): read as annotated names
+    // applied to a lambda, without an error; the class and its methods were lost.
+    const src = "@Component\n@Transactional\nclass UserService {\n    fun find(id: Int) = 1\n    val size = 2\n}\n\n@A @B open class Other {\n    fun g() = 1\n}\n\n@A\n@B\ninterface Api {\n    fun call(): Int\n}\n\ndata class Request(val name: String)\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}-${s.end_line}${s.container ? ` in ${s.container}` : ""}`)).toEqual([
+      "class UserService:1-6",
+      "method find:4-4 in UserService",
+      "variable size:5-5 in UserService",
+      "class Other:8-10",
+      "method g:9-9 in Other",
+      "interface Api:12-16",
+      "method call:15-15 in Api",
+      "class Request:18-18",
+      "variable name:18-18 in Request",
+    ]);
+  });
+
   it("definitions inside a region the parser could not read are still found", async () => {
     // The grammar's automatic-semicolon scanner fails on this one-line companion body.
     const facts = await factsOf(kotlin, "class A {\n  constructor(x: Int) {}\n  companion object Factory { fun make() = A(1) }\n  inner class B\n}\n");

@@ -17,6 +17,12 @@
  *   (`kotlin-prepare.ts`).
  * - Where the parser gives up (an `ERROR` region), the functions and properties found inside it are
  *   still reported, as are types written `class X` / `interface X` / `object X` in it.
+ * - A file-level `class U {` or `interface U {` (no type parameters, constructor or supertypes)
+ *   after two annotations or more, followed by another declaration (`@Component` ⏎ `@Transactional`
+ *   ⏎ `class UserService {`, JetBrains/Exposed's samples): the grammar reads it, without an error,
+ *   as annotated names applied to a lambda. Such an `annotated_expression` whose names end in
+ *   `class`/`interface`/`object` followed by the type's name and a lambda is read as the type, the
+ *   lambda's declarations as its members; the range is the whole annotated expression.
  *
  * Imports: one {@link ImportRef} per `import`; `specifier` is the name as written (`a.b.C`,
  * `a.b.*`), `alias` the `as` name.
@@ -99,6 +105,13 @@ function extract(root: SyntaxNode): FileFacts {
         case "ERROR":
           walk(node, types, depth + 1);
           return;
+        case "annotated_expression": {
+          const misread = misreadType(node);
+          if (misread === undefined) return;
+          push(misread.name, misread.kind, types, node);
+          members(misread.body, [...types, misread.name], depth);
+          return;
+        }
         case "class":
         case "interface":
         case "object": {
@@ -118,6 +131,32 @@ function extract(root: SyntaxNode): FileFacts {
   };
   walk(root, [], 0);
   return { symbols, imports };
+}
+
+/** Words the grammar reads as names when it misreads a declaration head (`open class U {`). */
+const TYPE_WORDS: Readonly<Record<string, SymbolKind>> = { class: "class", interface: "interface", object: "class" };
+
+/**
+ * A type declaration the grammar read as an annotated expression (module comment): under the
+ * `annotated_expression` chain an `infix_expression` of names ending in `class`/`interface`/`object`,
+ * then the type's name with a lambda (`U {…}`, or `U` and `{…}`), whose statements are the members.
+ */
+function misreadType(node: SyntaxNode): { name: string; kind: SymbolKind; body: SyntaxNode } | undefined {
+  let inner: SyntaxNode | undefined = node;
+  for (let i = 0; inner?.type === "annotated_expression" && i < MAX_DEPTH; i++) inner = namedChildren(inner).at(-1);
+  if (inner?.type !== "infix_expression") return undefined;
+  const parts = namedChildren(inner);
+  const at = parts.findIndex((c) => c.type === "identifier" && TYPE_WORDS[c.text] !== undefined);
+  if (at < 0 || parts.slice(0, at).some((c) => c.type !== "identifier")) return undefined;
+  const kind = TYPE_WORDS[parts[at]?.text ?? ""] as SymbolKind;
+  const [head, next] = [parts[at + 1], parts[at + 2]];
+  if (head?.type === "identifier" && next?.type === "lambda_literal" && parts.length === at + 3) return { name: head.text, kind, body: next };
+  if (head?.type === "call_expression" && parts.length === at + 2) {
+    const [callee, lambda] = namedChildren(head);
+    const body = lambda?.type === "annotated_lambda" ? namedChildren(lambda).find((c) => c.type === "lambda_literal") : undefined;
+    if (callee?.type === "identifier" && body !== undefined) return { name: callee.text, kind, body };
+  }
+  return undefined;
 }
 
 /** The `val`/`var` parameters of a class's primary constructor (each declares a property). */
