@@ -37,6 +37,21 @@ describe("ruby: definitions", () => {
     ]);
   });
 
+  it("a name written from the top level (`module ::HelperOne`, `class ::A::B`, `::Readline = …`) has no enclosing container", async () => {
+    // sinatra/sinatra cb22afd test/helpers_test.rb:1944 (`module ::HelperOne; def one; …`) and rails/thor d89dd72
+    // spec/line_editor_spec.rb:8 (`::Readline = double(…)` in a `before` block): they were put under the enclosing class.
+    const facts = await factsOf(ruby, "class HelpersTest\n  module ::HelperOne; def one; '1'; end; end\n  class ::Outer::Inner\n    def x; end\n  end\n  before do\n    ::Readline = double\n  end\n  module Local; end\nend\n");
+    expect(facts.symbols.map((s) => `${s.kind} ${s.name}${s.container ? ` in ${s.container}` : ""}`)).toEqual([
+      "class HelpersTest",
+      "module HelperOne",
+      "method one in HelperOne",
+      "class Inner in Outer",
+      "method x in Outer.Inner",
+      "constant Readline",
+      "module Local in HelpersTest",
+    ]);
+  });
+
   it("definitions inside blocks at class level (`included do … end`) count; locals in methods do not", async () => {
     const facts = await factsOf(ruby, "module M\n  included do\n    def hook; end\n  end\n  def m\n    X = 1\n  end\nend\n");
     expect(facts.symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".M", "M.hook", "M.m"]);

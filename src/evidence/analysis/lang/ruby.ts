@@ -4,7 +4,9 @@
  * Definitions (at file level and in class and module bodies, also inside blocks at those levels
  * such as `included do … end`; never inside method bodies):
  * - `module M` → `module`, `class C` → `class`; `class A::B` gives `B` with container `A`. A class or
- *   module reopened in several places is reported at every site.
+ *   module reopened in several places is reported at every site. A name written from the top level
+ *   (`module ::HelperOne`, `class ::A::B`, `::Readline = …`; Ruby's `::` with nothing on its left
+ *   names a top-level constant) has no enclosing type as container, wherever it is written.
  * - `def m` → `method` with the enclosing modules and classes as container (`function` at file level);
  *   `def self.m`, `def Const.m` and the `def`s of a `class << self` body → `method` of the enclosing
  *   class (singleton methods).
@@ -48,6 +50,11 @@ function constPath(node: SyntaxNode | null): string[] {
   return node.text.split("::").map((s) => s.trim()).filter((s) => s !== "");
 }
 
+/** The scope a `Const`/`A::B` name is declared in: none for `::A` (the top level), else `scope`. */
+function scopeOf(node: SyntaxNode | null, scope: readonly string[]): readonly string[] {
+  return node?.text.trimStart().startsWith("::") === true ? [] : scope;
+}
+
 /** Extracts Ruby definitions and requires from a `program` (rules in the module comment). */
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
@@ -63,11 +70,13 @@ function extract(root: SyntaxNode): FileFacts {
       switch (node.type) {
         case "class":
         case "module": {
-          const parts = constPath(node.childForFieldName("name"));
+          const named = node.childForFieldName("name");
+          const outer = scopeOf(named, scope);
+          const parts = constPath(named);
           const name = parts.pop();
-          push(name, node.type === "class" ? "class" : "module", [...scope, ...parts], node);
+          push(name, node.type === "class" ? "class" : "module", [...outer, ...parts], node);
           const body = node.childForFieldName("body");
-          if (body !== null && name !== undefined) walk(body, [...scope, ...parts, name], depth + 1);
+          if (body !== null && name !== undefined) walk(body, [...outer, ...parts, name], depth + 1);
           break;
         }
         case "singleton_class": {
@@ -94,10 +103,11 @@ function extract(root: SyntaxNode): FileFacts {
             push(left.text, "constant", scope, node);
             inner = [...scope, left.text];
           } else if (left?.type === "scope_resolution") {
+            const outer = scopeOf(left, scope);
             const parts = constPath(left);
             const name = parts.pop();
-            push(name, "constant", [...scope, ...parts], node);
-            if (name !== undefined) inner = [...scope, ...parts, name];
+            push(name, "constant", [...outer, ...parts], node);
+            if (name !== undefined) inner = [...outer, ...parts, name];
           }
           // `X = Struct.new(:a) do def m … end end`, `app = Class.new do … end`: the block's definitions.
           const right = node.childForFieldName("right");
