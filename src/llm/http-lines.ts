@@ -46,7 +46,12 @@ export interface PostLinesOptions {
   headers?: Record<string, string>;
   /** Aborts the request; the promise rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Whole-request limit in ms, reading included; the promise rejects with a `TimeoutError` DOMException. */
+  /**
+   * Whole-request limit in ms, reading included; the promise rejects with a `TimeoutError`
+   * DOMException. Time the reply spends paused by `backpressure` is not counted: the server is
+   * then waiting for the caller's reader, not slow itself (a reader that takes nothing is the
+   * caller's to bound: `codecite serve` closes a client that takes no byte for `clientIdleMs`).
+   */
   timeoutMs?: number;
   /** Longest line of a 2xx reply in bytes (default {@link MAX_LINE_BYTES}). */
   maxLineBytes?: number;
@@ -56,7 +61,7 @@ export interface PostLinesOptions {
    * Called after each read of a 2xx reply, its lines delivered: a promise when the caller cannot
    * take more lines now; the reply is paused until it resolves (Node.js documentation,
    * `readable.pause()`: the socket is read no further once its buffer is full, so the server's
-   * writes wait).
+   * writes wait). The `timeoutMs` clock stops while the reply is paused.
    */
   backpressure?: () => Promise<void> | undefined;
   /** Connection pool (default: one keep-alive agent per protocol for this module); the one resend after a pooled connection turned out closed uses a connection of its own. */
@@ -95,6 +100,21 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
+    /** What is left of `timeoutMs`, and since when the clock has been running (`performance.now()`). */
+    let timeLeft = opts.timeoutMs;
+    let clockSince = 0;
+    const startClock = (): void => {
+      if (timeLeft === undefined || settled || timer !== undefined) return;
+      clockSince = performance.now();
+      timer = setTimeout(() => fail(new DOMException(`no complete reply within ${opts.timeoutMs} ms`, "TimeoutError")), timeLeft);
+    };
+    /** Stops the clock while the reply waits for the caller's reader (`backpressure`). */
+    const stopClock = (): void => {
+      if (timer === undefined || timeLeft === undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
+      timeLeft = Math.max(0, timeLeft - (performance.now() - clockSince));
+    };
     const settle = (err?: unknown) => {
       if (settled) return;
       settled = true;
@@ -184,7 +204,11 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
           const full = opts.backpressure?.();
           if (full !== undefined) {
             res.pause();
-            void full.then(() => res.resume());
+            stopClock();
+            void full.then(() => {
+              startClock();
+              res.resume();
+            });
           }
         });
         res.on("end", () => {
@@ -210,9 +234,7 @@ function attempt(url: string, body: string, opts: PostLinesOptions, onLine: (lin
       }
       fail(err);
     });
-    if (opts.timeoutMs !== undefined) {
-      timer = setTimeout(() => fail(new DOMException(`no complete reply within ${opts.timeoutMs} ms`, "TimeoutError")), opts.timeoutMs);
-    }
+    startClock();
     signal?.addEventListener("abort", onAbort, { once: true });
     req.end(body);
   });

@@ -50,7 +50,7 @@ export interface OllamaProviderOptions {
    * Default: `process.env.OLLAMA_HOST`, else `http://127.0.0.1:11434`.
    */
   host?: string;
-  /** Whole-request timeout in ms, streaming included (default `DEFAULT_OLLAMA_TIMEOUT_MS`). */
+  /** Whole-request timeout in ms, streaming included, except time a streamed reply is paused by `ChatOptions.backpressure` (default `DEFAULT_OLLAMA_TIMEOUT_MS`). */
   timeoutMs?: number;
   /** `fetch` to use underneath, streamed chats included (default: the global one, and `node:http` for streamed chats). */
   fetch?: typeof fetch;

@@ -67,7 +67,7 @@ export interface OpenAIProviderOptions {
   baseURL: string;
   /** Bearer key; `OPENAI_API_KEY`. A dummy key is sent when absent (local servers need none). */
   apiKey?: string;
-  /** Per-request timeout in ms (default 300 000). */
+  /** Per-request timeout in ms, except time a streamed reply is paused by `ChatOptions.backpressure` (default 300 000). */
   timeoutMs?: number;
   /** Retries on connection errors, 429 and 5xx (default 0: a local server that is down stays down). */
   maxRetries?: number;

@@ -109,7 +109,8 @@ export interface ChatOptions {
    * Called after each read of a streamed reply: a promise when the caller cannot take more now
    * (`codecite serve`: its client reads slower than the model writes), else `undefined`. A
    * streaming provider then reads no more of the reply until it resolves, so the server's writes
-   * wait (TCP flow control) instead of the caller's memory filling.
+   * wait (TCP flow control) instead of the caller's memory filling. The provider's time limit
+   * does not count the time the reply is paused.
    */
   backpressure?: () => Promise<void> | undefined;
 }

@@ -10,6 +10,7 @@ import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaProvider } from "../../src/llm/ollama.js";
+import { OpenAIProvider } from "../../src/llm/openai.js";
 import { createGateway, type Gateway } from "../../src/serve/index.js";
 
 /** One streamed line's content: its number, then words (about 4 KiB). */
@@ -22,31 +23,44 @@ interface Upstream {
   close(): Promise<void>;
 }
 
+type Api = "ollama" | "openai";
+
+/** The upstream's stream piece with content `text` (`undefined`: the last piece), in the wire format of `api`. */
+function wirePiece(api: Api, text: string | undefined): string {
+  if (api === "ollama") {
+    const part = text === undefined ? { done: true, done_reason: "stop" } : { done: false };
+    return `${JSON.stringify({ model: "m", message: { role: "assistant", content: text ?? "" }, ...part })}\n`;
+  }
+  // OpenAI chat completion chunks as server-sent events (OpenAI API reference, "The chat completion chunk object").
+  const choice = text === undefined ? { index: 0, delta: {}, finish_reason: "stop" } : { index: 0, delta: { content: text }, finish_reason: null };
+  const event = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 0, model: "m", choices: [choice] })}\n\n`;
+  return text === undefined ? `${event}data: [DONE]\n\n` : event;
+}
+
 /**
- * An Ollama-like upstream whose `/api/chat` streams `lines` content lines (`piece(i)`, endless
- * when `lines` is Infinity) then a `done` line, as fast as its socket takes them: it writes until
- * `write` returns false and goes on at 'drain' (Node.js documentation, `writable.write`), so it
- * writes only what the gateway reads. `probe` runs after every line.
+ * An upstream (Ollama or OpenAI-compatible, `api`) whose chat streams `lines` content pieces
+ * (`piece(i)`, endless when `lines` is Infinity) then a last piece, as fast as its socket takes
+ * them: it writes until `write` returns false and goes on at 'drain' (Node.js documentation,
+ * `writable.write`), so it writes only what the gateway reads. `probe` runs after every piece.
  */
-async function upstream(lines: number, probe: () => void): Promise<Upstream> {
+async function upstream(lines: number, probe: () => void, api: Api = "ollama"): Promise<Upstream> {
   let onClosed!: (v: { complete: boolean }) => void;
   const closed = new Promise<{ complete: boolean }>((r) => (onClosed = r));
   const server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.writeHead(200, { "content-type": api === "ollama" ? "application/x-ndjson" : "text/event-stream" });
       let i = 0;
       let complete = false;
       res.on("close", () => onClosed({ complete }));
       const more = (): void => {
         while (!res.destroyed) {
           if (i === lines) {
-            res.end(`${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" })}\n`);
+            res.end(wirePiece(api, undefined));
             complete = true;
             return;
           }
-          const line = `${JSON.stringify({ model: "m", message: { role: "assistant", content: piece(i++) }, done: false })}\n`;
-          const room = res.write(line);
+          const room = res.write(wirePiece(api, piece(i++)));
           probe();
           if (!room) {
             res.once("drain", more);
@@ -77,10 +91,16 @@ afterEach(async () => {
   gateway = up = undefined;
 });
 
-/** Starts the gateway in front of `up`; `held()` is the most bytes its client sockets held unsent at any probe. */
-async function startGateway(clientIdleMs?: number): Promise<{ port: number; probe(): void; held(): number }> {
+/** Starts the gateway in front of `up` (speaking `api` to it); `held()` is the most bytes its client sockets held unsent at any probe. */
+async function startGateway(opts: { clientIdleMs?: number; api?: Api } = {}): Promise<{ port: number; probe(): void; held(): number }> {
   const host = up!.host;
-  gateway = createGateway({ upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs: 120_000 }), ...(clientIdleMs !== undefined ? { clientIdleMs } : {}) });
+  const timeoutMs = 120_000;
+  gateway = createGateway({
+    ...(opts.api === "openai"
+      ? { upstream: { api: "openai", baseURL: `${host}/v1` }, provider: new OpenAIProvider({ baseURL: `${host}/v1`, timeoutMs }) }
+      : { upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs }) }),
+    ...(opts.clientIdleMs !== undefined ? { clientIdleMs: opts.clientIdleMs } : {}),
+  });
   const sockets: net.Socket[] = [];
   gateway.server.on("connection", (s: net.Socket) => sockets.push(s));
   let held = 0;
@@ -92,6 +112,31 @@ async function startGateway(clientIdleMs?: number): Promise<{ port: number; prob
     },
     held: () => held,
   };
+}
+
+/**
+ * Checks that `raw` (a whole HTTP/1.1 response to {@link request}) is status 200 with the lines of
+ * `lines` pieces in order and a last line `done` with `done_reason` `stop`.
+ */
+function expectWholeReply(raw: string, lines: number): void {
+  const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+  expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true);
+  // The chunked body's data (all ASCII: a size in bytes is one in characters), then its NDJSON lines.
+  let data = "";
+  for (let at = 0, size = -1; size !== 0; ) {
+    const eol = body.indexOf("\r\n", at);
+    size = parseInt(body.slice(at, eol), 16);
+    data += body.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
+  const parsed = data.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string }; done: boolean; done_reason?: string; error?: string });
+  expect(parsed.filter((l) => l.error !== undefined)).toEqual([]);
+  expect(parsed.at(-1)).toMatchObject({ done: true, done_reason: "stop" });
+  const content = parsed.map((l) => l.message.content).join("");
+  // The shim ends a turn's text without its trailing white space (here the last line's " \n").
+  const expected = Array.from({ length: lines }, (_, i) => piece(i)).join("").trimEnd();
+  expect(content.length).toBe(expected.length);
+  expect(content === expected).toBe(true);
 }
 
 const CHAT = JSON.stringify({ model: "m", messages: [{ role: "user", content: "write a lot" }], stream: true });
@@ -124,33 +169,17 @@ describe("serve: a client that reads its streamed reply slowly", () => {
       step();
     });
     expect(await up.closed).toEqual({ complete: true });
-    const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
-    expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true);
-    // The chunked body's data (all ASCII: a size in bytes is one in characters), then its NDJSON lines.
-    let data = "";
-    for (let at = 0, size = -1; size !== 0; ) {
-      const eol = body.indexOf("\r\n", at);
-      size = parseInt(body.slice(at, eol), 16);
-      data += body.slice(eol + 2, eol + 2 + size);
-      at = eol + 2 + size + 2;
-    }
-    const lines = data.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string }; done: boolean; done_reason?: string });
-    expect(lines.at(-1)).toMatchObject({ done: true, done_reason: "stop" });
-    const content = lines.map((l) => l.message.content).join("");
-    // The shim ends a turn's text without its trailing white space (here the last line's " \n").
-    const expected = Array.from({ length: LINES }, (_, i) => piece(i)).join("").trimEnd();
-    expect(content.length).toBe(expected.length);
-    expect(content === expected).toBe(true);
+    expectWholeReply(raw, LINES);
     // Held at once by the gateway for its client: at most one read of the upstream (64 KiB of
     // lines) beyond the socket's high-water mark (16 KiB); before, 1.6 MB in this run.
     expect(gw.held()).toBeGreaterThan(0);
     expect(gw.held()).toBeLessThan(256 * 1024);
   });
 
-  it("is cut off when it takes nothing for clientIdleMs, and the upstream request ends (no 16 MiB held first)", async () => {
+  it.each(["ollama", "openai"] as const)("is cut off when it takes nothing for clientIdleMs, and the upstream request ends (no 16 MiB held first; %s upstream)", async (api) => {
     let probe = (): void => undefined;
-    up = await upstream(Infinity, () => probe());
-    const gw = await startGateway(300);
+    up = await upstream(Infinity, () => probe(), api);
+    const gw = await startGateway({ clientIdleMs: 300, api });
     probe = gw.probe;
     const s = net.connect(gw.port, "127.0.0.1", () => s.write(request(gw.port)));
     s.pause();
