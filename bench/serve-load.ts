@@ -34,9 +34,14 @@
  * Also reported: the same at one chat at a time, the gateway's CPU time per relayed chunk (from
  * `/proc`, counting the request's own cost; independent of how busy the machine is), its CPU
  * share, and the machine's load average — on a machine whose cores are taken by other work, the
- * gateway waits for a core and the added latency measures that wait.
+ * gateway waits for a core and the added latency measures that wait. And, not judged, the same
+ * figures for a reference relay (`reference_relay`): a bare `node:http` server in its own process
+ * that forwards each chat and passes the upstream's bytes on unchanged (no parsing, no shim) —
+ * what any Node.js HTTP relay adds in this run, on this machine, so that the gateway's figure can
+ * be read against it (e.g. a run where the reference alone adds more than the goal allows says the
+ * machine was too busy for the goal to be judged).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -65,6 +70,8 @@ export interface ServeLoadResult {
   loaded: LoadFigures;
   /** CONCURRENCY chats at a time, 50 chunks/s per chat (the earlier rate; reported, not judged). */
   loaded_50_per_s: LoadFigures;
+  /** {@link REFERENCE_RELAY} at the goal's load (reported, not judged; see the module comment). */
+  reference_relay: LoadFigures;
   p99_added_ms_per_chunk: number;
   goals_met: boolean;
 }
@@ -158,11 +165,13 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
 const errorSamples: string[] = [];
 /** `:<port>` of the gateway under test (tells its requests from direct ones). */
 let gatewayPort = "";
+/** `:<port>` of the reference relay (`-` before it starts). */
+let relayPort = "-";
 
 /** One streamed chat; pushes the latency of every timestamp read, resolves false on an error. */
 function oneChat(base: string, latencies: number[], intervalMs: number): Promise<boolean> {
   const failed = (why: string): false => {
-    if (errorSamples.length < 5) errorSamples.push(`${base.endsWith(gatewayPort) ? "gateway" : "direct"}: ${why}`);
+    if (errorSamples.length < 5) errorSamples.push(`${base.endsWith(gatewayPort) ? "gateway" : base.endsWith(relayPort) ? "reference relay" : "direct"}: ${why}`);
     return false;
   };
   return new Promise((resolve) => {
@@ -325,16 +334,36 @@ async function measure(
 }
 
 /**
- * Runs the load (see the module comment) against `codecite serve` of the CLI compiled in `dist`,
- * in its own process (its sockets and RSS are read from `/proc`; Linux only). `nodeArgs` go to
- * that process's `node` (e.g. `--cpu-prof` to profile the gateway under this load).
+ * The reference relay (see the module comment), run with `node -e <this> <upstream>`: forwards
+ * each request's method, path and body to the upstream over a keep-alive agent and writes every
+ * piece of the upstream's reply to the client as it comes, with the upstream's status and type.
  */
-export async function serveLoad(dist: string, nodeArgs: readonly string[] = []): Promise<ServeLoadResult> {
-  const upstream = await timestampUpstream();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, "cli/main.js"), "serve", "--port", "0", "--upstream", upstream.host, "--root", dist], {
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NO_COLOR: "1" },
+const REFERENCE_RELAY = `
+const http = require("node:http");
+const upstream = process.argv[1];
+const agent = new http.Agent({ keepAlive: true });
+const server = http.createServer((req, res) => {
+  const parts = [];
+  req.on("data", (d) => parts.push(d));
+  req.on("end", () => {
+    const body = Buffer.concat(parts);
+    const out = http.request(upstream + req.url, { method: req.method, agent, headers: { "content-type": "application/json", "content-length": body.length } }, (up) => {
+      res.writeHead(up.statusCode, { "content-type": up.headers["content-type"] || "application/octet-stream" });
+      up.on("data", (d) => res.write(d));
+      up.on("end", () => res.end());
+      up.on("error", () => res.destroy());
+    });
+    out.on("error", () => res.destroy());
+    out.end(body);
   });
+});
+server.keepAliveTimeout = 5000;
+server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + " \\n"));
+`;
+
+/** Starts a server process (`node <args>`) that writes `listening on <base> ` to stderr; resolves with the process and its base URL. */
+async function startServer(args: readonly string[]): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
   const base = await new Promise<string>((resolve, reject) => {
     let err = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
@@ -342,10 +371,23 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
       const m = /listening on (http:\/\/[^ ]+) /.exec(err);
       if (m) resolve(m[1]!);
     });
-    child.on("close", () => reject(new Error(`serve exited: ${err}`)));
+    child.on("close", () => reject(new Error(`server exited: ${err}`)));
   });
   child.stderr!.resume();
+  return { child, base };
+}
+
+/**
+ * Runs the load (see the module comment) against `codecite serve` of the CLI compiled in `dist`,
+ * in its own process (its sockets and RSS are read from `/proc`; Linux only). `nodeArgs` go to
+ * that process's `node` (e.g. `--cpu-prof` to profile the gateway under this load).
+ */
+export async function serveLoad(dist: string, nodeArgs: readonly string[] = []): Promise<ServeLoadResult> {
+  const upstream = await timestampUpstream();
+  const { child, base } = await startServer([...nodeArgs, path.join(dist, "cli/main.js"), "serve", "--port", "0", "--upstream", upstream.host, "--root", dist]);
+  let relay: ChildProcess | undefined;
   gatewayPort = `:${new URL(base).port}`;
+  relayPort = "-";
   errorSamples.length = 0;
   const pid = child.pid!;
   try {
@@ -371,6 +413,13 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
     await settle();
     const socketsAfter = sockets(pid);
     const rssAfter = rss(pid);
+    // The reference relay, warmed up by one round, then measured as `loaded`; its errors count as the gateway's do.
+    const started = await startServer(["-e", REFERENCE_RELAY, upstream.host]);
+    relay = started.child;
+    relayPort = `:${new URL(started.base).port}`;
+    errors += await round(started.base, [], CONCURRENCY);
+    const reference = await measure(upstream.host, started.base, relay.pid!, CONCURRENCY, ROUNDS);
+    errors += reference.errors;
     const ratio = rssAfter / rssWarm;
     return {
       concurrency: CONCURRENCY,
@@ -388,11 +437,13 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
       single: single.figures,
       loaded: loaded.figures,
       loaded_50_per_s: fast.figures,
+      reference_relay: reference.figures,
       p99_added_ms_per_chunk: loaded.figures.p99_added_ms,
       goals_met: errors === 0 && socketsAfter <= socketsWarm && ratio <= 1.2 && loaded.figures.p99_added_ms < 5,
     };
   } finally {
     child.kill("SIGTERM");
+    relay?.kill("SIGTERM");
     await upstream.close();
   }
 }
