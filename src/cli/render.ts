@@ -7,6 +7,9 @@
  *     10 │ from rag_common import load_index
  * ```
  *
+ * A `reference` record names its caller (`reference in Session.request [call]`), or says
+ * `reference at top level`.
+ *
  * Diff hunks are shown as the hunk text, unnumbered. A record flagged `truncated` says so in
  * its header and ends with a marker: `…` after a cut line, or a line naming the lines not
  * shown and the `codecite read` command that shows them. Renderers return strings; callers
@@ -44,6 +47,10 @@ function header(e: Evidence, c: Colors, view: RootView): string {
   else if (e.kind === "match") label = "match";
   else if (e.kind === "source") label = e.end_line > e.start_line ? `lines ${e.start_line}-${e.end_line}` : `line ${e.start_line}`;
   else if (e.kind === "diff") label = `hunk ${e.start_line}-${e.end_line}`;
+  else if (e.kind === "reference" && e.context !== undefined) {
+    // The caller is what a person asks of a use ("who calls it?"); top-level code has the file's path as context.
+    label = e.context === e.path ? "reference at top level" : `reference in ${visibleText(e.context)}`;
+  }
   parts.push(c.dim(label));
   if (e.flags && e.flags.length > 0) parts.push(c.yellow(`[${visibleText(e.flags.join(", "))}]`));
   return parts.join(" ").replace(/ {2,}/, "  ");

@@ -75,6 +75,25 @@ describe("renderEvidence", () => {
     const source: Evidence = { path: "a.py", start_line: 9, end_line: 10, kind: "source", name: "a.py", snippet: "a\nb" };
     expect(renderEvidence(source, plain)).toBe("a.py:9  lines 9-10\n     9 │ a\n    10 │ b");
   });
+
+  it("a reference names its caller, or says it is top-level code (the file's path as context)", () => {
+    const use: Evidence = {
+      path: "src/requests/sessions.py",
+      start_line: 651,
+      end_line: 651,
+      kind: "reference",
+      name: "Session.send",
+      snippet: "        resp = self.send(prep, **send_kwargs)",
+      context: "Session.request",
+      flags: ["call"],
+    };
+    expect(renderEvidence(use, plain)).toBe("src/requests/sessions.py:651  reference in Session.request [call]\n   651 │         resp = self.send(prep, **send_kwargs)");
+    const topLevel: Evidence = { ...use, path: "setup.py", start_line: 3, end_line: 3, snippet: "send()", context: "setup.py" };
+    expect(renderEvidence(topLevel, plain).split("\n")[0]).toBe("setup.py:3  reference at top level [call]");
+    // A caller's name comes from the repository: control characters are shown escaped.
+    expect(renderEvidence({ ...use, context: "f\u001b[2J" }, plain).split("\n")[0]).toBe("src/requests/sessions.py:651  reference in f\\x1b[2J [call]");
+    expect(renderEvidence({ ...use, context: undefined }, plain).split("\n")[0]).toBe("src/requests/sessions.py:651  reference [call]");
+  });
 });
 
 describe("renderCitations", () => {
