@@ -5,6 +5,7 @@ import { c } from "../../src/evidence/analysis/lang/c.js";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
 import { plainTree, type PlainNode } from "../../src/evidence/analysis/lang/plain-tree.js";
 import { parseSource } from "../../src/evidence/analysis/tree-sitter.js";
+import { ReferenceCollector } from "../../src/evidence/analysis/lang/reference-walk.js";
 
 /** C++ with namespaces, templates, lambdas, `using`, strings, a non-ASCII line (UTF-16 columns), CRLF lines and leading blank lines. */
 const CPP = [
@@ -93,6 +94,25 @@ describe("plain-tree", () => {
       expect(lambda.descendantsOfType(["lambda_expression", "identifier"]).map((n) => n.type === "identifier" ? n.text : n.type)).toEqual([
         "lambda_expression", "k", "value_", "k",
       ]);
+    } finally {
+      tree.delete();
+    }
+  });
+
+  it("a collector over a copy (parentsKnown) hands out each node's own child list and reads parents from the nodes: the same uses, with their ranges, as a collector that remembers parents", async () => {
+    const tree = await parseSource(cpp, CPP);
+    try {
+      const copy = plainTree(tree.rootNode);
+      const known = new ReferenceCollector<PlainNode>({ parentsKnown: true });
+      const remembering = new ReferenceCollector<PlainNode>();
+      const fn = copy.descendantsOfType(["function_definition"])[0] as PlainNode;
+      expect(known.children(fn)).toBe(fn.namedChildren);
+      expect(remembering.children(fn)).not.toBe(fn.namedChildren);
+      expect(remembering.children(fn)).toEqual(fn.namedChildren);
+      // Every identifier used from both collectors: the statement ranges come from the parents.
+      for (const c of [known, remembering]) for (const id of copy.descendantsOfType(["identifier"])) c.use([id.text], id, "value");
+      expect(known.facts().uses).toEqual(remembering.facts().uses);
+      expect(known.facts().uses.find((u) => u.path[0] === "cb")).toEqual({ path: ["cb"], line: 16, start_line: 16, end_line: 16, use: "value" });
     } finally {
       tree.delete();
     }

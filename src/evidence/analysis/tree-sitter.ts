@@ -241,7 +241,7 @@ export function extractFacts(lang: LanguageSpec, source: string, opts: { referen
     if (syntaxDepthExceeds(tree.rootNode, MAX_SYNTAX_DEPTH)) throw new SyntaxTooDeepError(MAX_SYNTAX_DEPTH);
     const facts = lang.extract(tree.rootNode, source);
     addLongLineColumns(tree.rootNode, source, facts.symbols);
-    if (references && lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source);
+    if (references && lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source, facts);
     return facts;
   });
 }

@@ -25,7 +25,6 @@
  * nodes of {@link SKIP} without their children), not the parser's nodes: each question to one of
  * those is a call into the WASM module.
  */
-import { cIncludes } from "./c-directives.js";
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
 import { plainTree, type PlainNode } from "./plain-tree.js";
 import { ReferenceCollector } from "./reference-walk.js";
@@ -178,10 +177,10 @@ interface Ctx {
   inClass: boolean;
 }
 
-/** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment). */
-function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
-  const c = new ReferenceCollector<PlainNode>();
-  c.bindings.push(...includeBindings(cIncludes(source)));
+/** Extracts {@link ReferenceFacts} from a tree-sitter-c or tree-sitter-cpp `translation_unit` (see the module comment), whose includes are `includes`. */
+function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): ReferenceFacts {
+  const c = new ReferenceCollector<PlainNode>({ parentsKnown: true });
+  c.bindings.push(...includeBindings(includes));
   /** `using namespace a::b;` paths seen so far (file order, file-wide after their line). */
   const usingNamespaces: string[][] = [];
   /** `using a::b::X;` → `X` ↦ `["a", "b", "X"]`. */
@@ -561,7 +560,8 @@ function extractCReferences(root: PlainNode, source: string): ReferenceFacts {
 
 /** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards (read from the imports too), members of a class in any file, declarations in headers. */
 export const C_REFERENCE_RULES: ReferenceRules = {
-  extract: (root, source) => extractCReferences(plainTree(root, SKIP), source),
+  // The includes are the file's imports (`c.ts` reads them with the same `cIncludes` of the same text).
+  extract: (root, _source, facts) => extractCReferences(plainTree(root, SKIP), facts.imports),
   membersAnywhere: true,
   separateDeclarations: true,
   importBindings: includeBindings,

@@ -236,8 +236,11 @@ export interface ReferenceFacts {
  * language means adding this object to its module; the engine knows no language.
  */
 export interface ReferenceRules {
-  /** Extracts uses and bindings from a parsed tree (called by `extract`'s caller after it). */
-  extract(root: SyntaxNode, source: string): ReferenceFacts;
+  /**
+   * Extracts uses and bindings from a parsed tree (called by `extract`'s caller after it, with
+   * the definitions and imports `LanguageSpec.extract` gave for the same tree and text).
+   */
+  extract(root: SyntaxNode, source: string, facts: FileFacts): ReferenceFacts;
   /**
    * Files whose top-level definitions a file sees without importing them (Go: the other files of
    * its package folder; Java: the classes of its package; C#: the files of its namespaces). Absent →

@@ -61,11 +61,16 @@ function useRange<N extends WalkedNode<N>>(node: N, tree: TreeCache<N>): LineRan
   return out;
 }
 
-/** Parents, lines and use ranges of the nodes of one tree, by node id. */
+/**
+ * Parents, lines and use ranges of the nodes of one tree, by node id. Parents are remembered only
+ * when asking a node for its parent costs (`parentsKnown` false: web-tree-sitter's `Node`).
+ */
 class TreeCache<N extends WalkedNode<N>> {
   readonly ranges = new Map<number, LineRange>();
   readonly #parents = new Map<number, N | null>();
   readonly #lines = new Map<number, LineRange>();
+
+  constructor(readonly parentsKnown: boolean) {}
 
   /** Remembers `parent` as the parent of `child` (a walk reached `child` from it). */
   adopt(parent: N, child: N): void {
@@ -73,6 +78,7 @@ class TreeCache<N extends WalkedNode<N>> {
   }
 
   parent(node: N): N | null {
+    if (this.parentsKnown) return node.parent;
     let p = this.#parents.get(node.id);
     if (p === undefined) {
       p = node.parent;
@@ -121,7 +127,7 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
   readonly classes: ClassFact[] = [];
   readonly exportAliases: { exported: string; local: string }[] = [];
   readonly #scopes: Scope[] = [];
-  readonly #tree = new TreeCache<N>();
+  readonly #tree: TreeCache<N>;
   readonly #contexts: string[] = [];
   /** Top-level (module or file scope) name → type, for `x = C()` at the top. */
   readonly topTypes = new Map<string, string[]>();
@@ -131,11 +137,21 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
   readonly returns: { name: string; type: string[] }[] = [];
 
   /**
-   * The named children of `node` (`syntax.ts` {@link namedChildren}). A walker that reaches nodes
-   * through this method and {@link field}/{@link fields} lets {@link use} find the ancestors of a
-   * use without asking the parser for them.
+   * @param opts.parentsKnown the walked nodes hold their parent and their named children
+   *   without `null`s, at no cost (the `PlainNode`s of a `plain-tree.ts` copy): nothing is
+   *   remembered for {@link use} and {@link children} gives a node's own list.
    */
-  children(node: N): N[] {
+  constructor(opts: { parentsKnown?: boolean } = {}) {
+    this.#tree = new TreeCache<N>(opts.parentsKnown === true);
+  }
+
+  /**
+   * The named children of `node` (`syntax.ts` {@link namedChildren}; not to be changed). A walker
+   * that reaches nodes through this method and {@link field}/{@link fields} lets {@link use} find
+   * the ancestors of a use without asking the parser for them.
+   */
+  children(node: N): readonly N[] {
+    if (this.#tree.parentsKnown) return node.namedChildren as readonly N[];
     const kids = namedChildren(node);
     for (const k of kids) this.#tree.adopt(node, k);
     return kids;
@@ -144,7 +160,7 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
   /** `node.childForFieldName(name)`, remembered as {@link children} does. */
   field(node: N, name: string): N | null {
     const k = node.childForFieldName(name);
-    if (k !== null) this.#tree.adopt(node, k);
+    if (k !== null && !this.#tree.parentsKnown) this.#tree.adopt(node, k);
     return k;
   }
 
@@ -153,7 +169,7 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
     const out: N[] = [];
     for (const k of node.childrenForFieldName(name)) {
       if (k === null) continue;
-      this.#tree.adopt(node, k);
+      if (!this.#tree.parentsKnown) this.#tree.adopt(node, k);
       out.push(k);
     }
     return out;
