@@ -156,7 +156,7 @@ export interface RunAgentOptions {
 export const DEFAULT_MAX_STEPS = 8;
 
 /** Default of {@link RunAgentOptions.maxCallsPerTurn}. */
-const DEFAULT_MAX_CALLS_PER_TURN = 16;
+export const DEFAULT_MAX_CALLS_PER_TURN = 16;
 
 /** Default of {@link RunAgentOptions.timeoutMs}: 10 minutes. */
 export const DEFAULT_SESSION_TIMEOUT_MS = 600_000;

@@ -290,9 +290,10 @@ describe("codecite config", () => {
     expect(out.settings.model).toEqual({ value: "repo-model", source: "repo_file", file: path.join(repo, ".codecite.yml"), line: 1 });
     expect(out.settings.num_ctx).toEqual({ value: 4096, source: "user_file", file: path.join(home, "codecite", "config.yml"), line: 1 });
     expect(out.settings.toolshim).toEqual({ value: "on", source: "env" });
-    expect(out.settings.max_steps).toEqual({ value: null, source: "default" });
-    expect(out.settings.max_calls_per_turn).toEqual({ value: null, source: "default" });
-    expect(out.settings.timeout).toEqual({ value: null, source: "default" });
+    // An unset session bound shows the value ask and chat use (README "Configuration"), not null ("no limit").
+    expect(out.settings.max_steps).toEqual({ value: 8, source: "default" });
+    expect(out.settings.max_calls_per_turn).toEqual({ value: 16, source: "default" });
+    expect(out.settings.timeout).toEqual({ value: 600, source: "default" });
     expect(out.settings.openai_api_key).toEqual({ value: "(set)", source: "env" });
     expect(out.settings["serve.port"]).toEqual({ value: 12001, source: "user_file" });
     expect(out.settings["serve.token"]).toEqual({ value: "(set)", source: "env" });
@@ -314,6 +315,8 @@ describe("codecite config", () => {
     // The name column is as wide as the longest name, max_calls_per_turn.
     expect(human.stdout.split("\n")).toContain(`timeout${" ".repeat(11)}  120  (user file ${file}:1)`);
     expect(human.stdout.split("\n")).toContain("max_calls_per_turn  5  (environment)");
+    expect(human.stdout.split("\n")).toContain(`num_ctx${" ".repeat(11)}  8192  (default)`);
+    expect(human.stdout.split("\n")).toContain(`max_steps${" ".repeat(9)}  8  (default)`);
   });
 
   it("a bad repository file stops every command with exit 2, naming file and line", async () => {

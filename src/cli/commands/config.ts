@@ -22,8 +22,19 @@ export interface EffectiveSetting {
   line?: number;
 }
 
+/**
+ * The values `ask` and `chat` use when a session bound is not set (`src/agent/session.ts`,
+ * `src/agent/context-budget.ts`): shown as the default instead of "unset", which read as "no limit".
+ */
+export interface SessionDefaults {
+  num_ctx: number;
+  max_steps: number;
+  max_calls_per_turn: number;
+  timeout: number;
+}
+
 /** The settings table of `codecite config` (names as the file keys spell them). */
-export function effectiveSettings(config: Config, serve: ServeConfig): Record<string, EffectiveSetting> {
+export function effectiveSettings(config: Config, serve: ServeConfig, defaults: SessionDefaults): Record<string, EffectiveSetting> {
   const at = (key: keyof Config["sources"]) => config.origins[key] ?? {};
   const row = (value: EffectiveSetting["value"], key: keyof Config["sources"]): EffectiveSetting => ({ value, source: config.sources[key], ...at(key) });
   const upstream = serve.upstream;
@@ -39,11 +50,11 @@ export function effectiveSettings(config: Config, serve: ServeConfig): Record<st
     openai_api_key: { value: config.openai.apiKey !== undefined ? "(set)" : null, source: config.openai.apiKey !== undefined ? "env" : "default" },
     toolshim: row(config.toolshim, "toolshim"),
     toolshim_backend: row(config.interpreter.backend, "interpreterBackend"),
-    num_ctx: row(config.contextTokens ?? null, "contextTokens"),
-    max_steps: row(config.maxSteps ?? null, "maxSteps"),
+    num_ctx: row(config.contextTokens ?? defaults.num_ctx, "contextTokens"),
+    max_steps: row(config.maxSteps ?? defaults.max_steps, "maxSteps"),
     prefetch: row(config.prefetch, "prefetch"),
-    max_calls_per_turn: row(config.maxCallsPerTurn ?? null, "maxCallsPerTurn"),
-    timeout: row(config.timeoutSeconds ?? null, "timeoutSeconds"),
+    max_calls_per_turn: row(config.maxCallsPerTurn ?? defaults.max_calls_per_turn, "maxCallsPerTurn"),
+    timeout: row(config.timeoutSeconds ?? defaults.timeout, "timeoutSeconds"),
     "serve.provider": { value: upstream.provider, source: upstream.sources.provider, ...(upstream.origins.provider ?? {}) },
     "serve.upstream": {
       value: upstream.provider === "ollama" ? redactCredentials(upstream.ollamaHost) : upstream.openai.baseURL === undefined ? null : redactCredentials(upstream.openai.baseURL),
@@ -93,15 +104,22 @@ export function register(program: Command): void {
     .option("--json", "print {settings: {name: {value, source, file?, line?}}, files}")
     .action((flags: ConfigCommandFlags) =>
       runAction(flags.json === true, async () => {
-        const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output] = await Promise.all([
+        const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output, session, { DEFAULT_CONTEXT_TOKENS }] = await Promise.all([
           import("../../config.js"),
           import("../../config-file.js"),
           import("../output.js"),
+          import("../../agent/session.js"),
+          import("../../agent/context-budget.js"),
         ]);
         const files = loadConfigFiles(flags.root, process.env);
         const config = resolveConfig({}, process.env, files);
         const serve = resolveServeConfig({}, process.env, files);
-        const settings = effectiveSettings(config, serve);
+        const settings = effectiveSettings(config, serve, {
+          num_ctx: DEFAULT_CONTEXT_TOKENS,
+          max_steps: session.DEFAULT_MAX_STEPS,
+          max_calls_per_turn: session.DEFAULT_MAX_CALLS_PER_TURN,
+          timeout: session.DEFAULT_SESSION_TIMEOUT_MS / 1000,
+        });
         if (flags.json === true) {
           output.printJson({
             settings,
