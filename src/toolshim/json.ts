@@ -69,6 +69,29 @@ export function matchBalanced(text: string, start: number): BalancedMatch {
   return balance(text, start) as BalancedMatch;
 }
 
+/**
+ * {@link matchBalanced} for many openers of one text: each opener's outcome is found once (the
+ * memo of {@link scanJsonValues}), so asking about every line of a text full of unclosed
+ * brackets costs about one pass, not one pass per opener.
+ */
+export function balancedMatcher(text: string): (start: number) => BalancedMatch {
+  const memo = new Map<number, BalancedMatch>();
+  return (start) => {
+    const r = balance(text, start, memo);
+    return r.ok || r.reason !== "budget" ? r : { ok: false, reason: "eof", depth: 0 };
+  };
+}
+
+/**
+ * {@link matchBalanced} that reads no further than `end`: a value still open there is `eof`. A
+ * caller that bounds each scan by the next candidate's start keeps a scan over many candidates
+ * linear.
+ */
+export function matchBalancedBefore(text: string, start: number, end: number): BalancedMatch {
+  const r = balance(text, start, undefined, undefined, Math.max(0, end - start));
+  return r.ok || r.reason !== "budget" ? r : { ok: false, reason: "eof", depth: 0 };
+}
+
 /** {@link balance} stopped after its `limit` of characters: the outcome is unknown. */
 interface OverBudget {
   ok: false;

@@ -30,6 +30,10 @@ const UNITS: Record<string, string> = {
   "structural element": "<search_code><query>x</query>",
   "structural bracket-block": '[search_code]{"query": "x"} ',
   "structural keyword-call": 'search_code(query="x")\n',
+  // Marker-less Mistral runs and Apertus lists (a server that skips special tokens): every line
+  // starts a candidate whose braces never close.
+  "mistral_v11_args without markers": 'get_weather{"city": [\n',
+  "apertus_tools_prefix without markers": '[{"get_weather": {"city": "\n',
 };
 
 /** CPU microseconds (user + system) of recovering `size` characters of `unit` repeated, least of `runs`. */
