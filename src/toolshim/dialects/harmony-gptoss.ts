@@ -5,8 +5,14 @@
  *
  * Every message is markup-delimited, so this dialect accounts for the whole text:
  * - a message with a recipient (`to=…` in the channel header or in the role header, on any
- *   channel, analysis included) is a call; `functions.` is stripped from the recipient (other
- *   recipients such as `browser.search` are returned as written); a `json` glued to the name when
+ *   channel, analysis included) is a call; the `functions.` namespace is stripped from the
+ *   recipient, and so are the `functions:`, `tool:` and `tools.` spellings models drift to
+ *   (`to=tool:project-structure`), spaces around `=` and quotes around the name
+ *   (`to= "create_artifact"`); other
+ *   recipients such as `browser.search` are returned as written. A header without recipient whose
+ *   `<|constrain|>` word is an offered tool name instead of a format (`<|channel|>final
+ *   <|constrain|>create_artifact<|message|>{…}`) is a call to that tool when its body is a JSON
+ *   object; a `json` glued to the name when
  *   `<|constrain|>` was lost (`functions.shelljson`, llama.cpp pull#15158) is dropped when the name
  *   without it is plausibly offered and the glued one is not; the terminator (`<|call|>`) may be
  *   missing at the end of the text; arguments cut by the end of the text yield no call; when the
@@ -25,6 +31,7 @@
  *   issue#1632): up to 24 characters on the name's line, then the JSON object.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
+import { resolveToolName } from "../names.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { findEarliest } from "./text-scan.js";
@@ -36,8 +43,11 @@ const MESSAGE = "<|message|>";
 const CONSTRAIN = "<|constrain|>";
 const ENDS = ["<|end|>", "<|call|>", "<|return|>"];
 
+/** The recipient in a message header: `to=NAME`, `to = NAME`, `to="NAME"`, a namespace before it. */
+const RECIPIENT = /\bto\s*=\s*["']?((?:(?:functions|tools?)\s*[.:]\s*)?[^\s<"']+)/;
+
 function recipientName(recipient: string, constrained: boolean, tools: readonly OfferedTool[]): string {
-  let name = recipient.replace(/^functions\./, "");
+  let name = recipient.replace(/^(?:functions|tools?)\s*[.:]\s*/, "");
   if (!constrained && /json$/.test(name)) {
     const bare = name.slice(0, -4);
     if (bare !== "" && plausiblyOffered(bare, tools) && !plausiblyOffered(name, tools)) name = bare;
@@ -76,7 +86,13 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
     const end = stop && ENDS.includes(stop.token) ? stop.index + stop.token.length : bodyEnd;
     const body = text.slice(bodyStart, bodyEnd);
     const channel = /<\|channel\|>\s*([\w-]+)/.exec(header)?.[1] ?? "";
-    const recipient = /\bto=([^\s<]+)/.exec(header)?.[1];
+    // The tool a `<|constrain|>` names when the recipient was left out (never the `json` format word).
+    const constrainedTo = /<\|constrain\|>\s*([\w.:-]+)/.exec(header)?.[1];
+    const toConstrained =
+      constrainedTo !== undefined && !/^json$/i.test(constrainedTo) && body.trimStart().startsWith("{") && resolveToolName(constrainedTo, tools) !== undefined
+        ? constrainedTo
+        : undefined;
+    const recipient = RECIPIENT.exec(header)?.[1] ?? toConstrained;
     if (recipient) {
       const name = recipientName(recipient, header.includes(CONSTRAIN), tools);
       // A body the token limit stopped is whole only when it is a closed JSON object.
@@ -104,9 +120,9 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
  * A recipient header without special tokens, up to its JSON object: the name, then (on its line)
  * at most 24 characters of `<|constrain|>json`, `json` or stray tokens, then the object.
  */
-const SOUP_RECIPIENT = /^\s*to=(functions\.[\w.-]+)[^\S\n]*(?:<\|constrain\|>)?[^\n{}]{0,24}?(?:\n\s*)?(?=\{)/;
+const SOUP_RECIPIENT = /^\s*to=\s?((?:functions|tools?)[.:][\w.-]+)[^\S\n]*(?:<\|constrain\|>)?[^\n{}]{0,24}?(?:\n\s*)?(?=\{)/;
 /** The soup's message heads: channel words at the start or glued to `assistant`, or a recipient opening the text. */
-const SOUP_HEAD = /(^\s*|assistant)(analysis|commentary|final)|^(\s*)(?=to=functions\.)/g;
+const SOUP_HEAD = /(^\s*|assistant)(analysis|commentary|final)|^(\s*)(?=to=\s?(?:functions|tools?)[.:])/g;
 
 /** Harmony text whose special tokens were stripped: channel words glued to `assistant`. */
 function parseSoup(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
@@ -147,7 +163,7 @@ export const harmonyGptoss = defineDialect({
   detect: (text) =>
     text.includes(CHANNEL) ||
     /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
-    /(?:^\s*|assistant)commentary\s+to=functions\./.test(text) ||
+    /(?:^\s*|assistant)commentary\s+to=\s?(?:functions|tools?)[.:]/.test(text) ||
     SOUP_RECIPIENT.test(text),
   parse(text, tools, context) {
     const out = new MatchBuilder(text);
