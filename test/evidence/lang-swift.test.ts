@@ -1,6 +1,7 @@
 /** Swift (`lang/swift.ts`): one test per rule. */
 import { describe, expect, it } from "vitest";
 import { swift } from "../../src/evidence/analysis/lang/swift.js";
+import { prepareSwift } from "../../src/evidence/analysis/lang/swift-prepare.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("swift-project");
@@ -31,6 +32,22 @@ describe("swift: definitions", () => {
       { name: "Vector", kind: "type", start_line: 37, end_line: 37 },
       { name: "distance", kind: "function", start_line: 39, end_line: 39 },
     ]);
+  });
+
+  it("`nonisolated(unsafe)` (Swift 5.10) keeps the declaration and the type around it", async () => {
+    // Alamofire 7595cbc Source/Core/Protected.swift: `private nonisolated(unsafe) var value: Value` lost the class Protected.
+    const src = "final class Protected<Value> {\n    private nonisolated(unsafe) var value: Value\n    init(_ value: Value) { self.value = value }\n    func read() {}\n}\nnonisolated( unsafe ) var shared = 1\nnonisolated func f() {}\n";
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}${s.container ? ` in ${s.container}` : ""}`)).toEqual([
+      "class Protected:1",
+      "variable value:2 in Protected",
+      "method init:3 in Protected",
+      "method read:4 in Protected",
+      "variable shared:6",
+      "function f:7",
+    ]);
+    const prepared = prepareSwift(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n")[5]).toBe("nonisolated           var shared = 1");
   });
 
   it("a protocol's associatedtype is a type with the protocol as container", async () => {

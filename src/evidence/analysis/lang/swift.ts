@@ -15,6 +15,7 @@
  *   `T.member` finds members wherever they are declared.
  * - Nested types have their enclosing types as container. Range: the whole declaration, attributes
  *   and modifiers included.
+ * - The text parsed is the file's with `nonisolated(unsafe)` read as `nonisolated` (`swift-prepare.ts`).
  *
  * Imports: one {@link ImportRef} per `import`; `specifier` is the module (`ArgumentParser`; for
  * `import struct Foo.Bar` the module `Foo`, with `names: ["Bar"]`); `@testable import` carries the
@@ -34,6 +35,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { fileTree, isWithin, joinPath, memoize, parentDir } from "./project-files.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
+import { prepareSwift } from "./swift-prepare.js";
 import { SWIFT_REFERENCE_RULES } from "./swift-references.js";
 
 /** Flag of a `@testable import`. */
@@ -235,6 +237,7 @@ export const swift: LanguageSpec = {
   wasm: "tree-sitter-wasms/out/tree-sitter-swift.wasm",
   sample: "import Foundation\n\nstruct A {\n  func m() -> Int { return 1 }\n}\n",
   extract: (root) => extract(root),
+  prepare: prepareSwift,
   resolve: (ref, _fromFile, project) => resolve(ref, project),
   moduleNames,
   importerHints,
