@@ -1,7 +1,7 @@
 /** PHP (`lang/php.ts`): one test per rule. */
 import { describe, expect, it } from "vitest";
 import { php } from "../../src/evidence/analysis/lang/php.js";
-import { definitionsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("php-project");
 
@@ -27,6 +27,13 @@ describe("php: definitions", () => {
       { name: "path", kind: "method", container: "Route", start_line: 38, end_line: 41 },
       { name: "get", kind: "method", container: "Route", start_line: 43, end_line: 43 },
     ]);
+  });
+
+  it("`define('NAME', …)` where definitions are read is a constant (also `\\define`, in a top-level `if`, a namespaced name); a computed name or one in a function body is not", async () => {
+    // guzzle/guzzle 2779e86 tests/bootstrap-phpstan.php: `if (!\\defined('IDNA_DEFAULT')) { \\define('IDNA_DEFAULT', 0); }` (ctags' `define` kind).
+    const src = "<?php\ndefine('A', 0);\nif (!\\defined('IDNA_DEFAULT')) {\n    \\define('IDNA_DEFAULT', 0);\n}\nnamespace N;\ndefine('N\\\\C', 1);\ndefine(\"$x\", 1);\ndefine($y, 1);\nfoo('Z', 1);\nfunction f() { define('LOCAL', 1); }\n";
+    const facts = await factsOf(php, src);
+    expect(facts.symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}`)).toEqual(["constant A:2", "constant IDNA_DEFAULT:4", "constant C:7", "function f:11"]);
   });
 
   it("a function declared in a top-level `if` block counts", async () => {

@@ -6,7 +6,9 @@
  * `if` blocks such as `if (!function_exists('f')) { function f() {} }`, and in type bodies):
  * - `class` → `class`, `interface` → `interface`, `trait` → `trait`, `enum` → `enum`;
  * - `function f` → `function`; methods → `method` with the type as container;
- * - `const X = …` (file level or in a type) and enum `case`s → `constant`;
+ * - `const X = …` (file level or in a type) and enum `case`s → `constant`; so is a `define('X', …)`
+ *   statement (also `\define`; https://www.php.net/manual/en/function.define.php) where definitions
+ *   are read (file level, namespaces, top-level `if` blocks), its name a plain string literal;
  * - Range: the whole declaration, attributes included.
  *
  * Imports:
@@ -94,6 +96,7 @@ function extract(root: SyntaxNode): FileFacts {
           walk(node, depth + 1);
           break;
         case "expression_statement":
+          push(definedConstant(node), "constant", undefined, node);
           break;
       }
     }
@@ -110,6 +113,22 @@ function extract(root: SyntaxNode): FileFacts {
   imports.push(...includes(root));
   imports.sort((a, b) => a.start_line - b.start_line);
   return { symbols, imports };
+}
+
+/**
+ * The constant a `define('NAME', …)` statement defines (also `\define`, a double-quoted name without
+ * interpolation); a name with a namespace (`'A\\B'`) gives its last part. Else undefined.
+ */
+function definedConstant(statement: SyntaxNode): string | undefined {
+  const call = namedChildren(statement)[0];
+  if (call?.type !== "function_call_expression") return undefined;
+  const fn = call.childForFieldName("function");
+  if (fn === null || (fn.type !== "name" && fn.type !== "qualified_name") || fn.text.replace(/^\\/, "").toLowerCase() !== "define") return undefined;
+  const literal = namedChildren(namedChildren(call.childForFieldName("arguments") ?? call)[0] ?? call)[0];
+  if (literal === undefined || (literal.type !== "string" && literal.type !== "encapsed_string")) return undefined;
+  // No interpolation: only text and escapes (`\\` between namespace parts).
+  if (namedChildren(literal).some((c) => c.type !== "string_content" && c.type !== "escape_sequence")) return undefined;
+  return literal.text.slice(1, -1).replace(/\\\\/g, "\\").split("\\").pop();
 }
 
 /** The names a `use` declaration imports, one ref each. */
