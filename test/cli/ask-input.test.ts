@@ -108,4 +108,49 @@ describe("codecite ask (input and exit codes)", () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+
+  it("from a subfolder of a git work tree, ask, chat and config use the tree's top as the root, as the evidence commands do", async () => {
+    // The definition lives outside the subfolder; the repository file sets max_steps 1 at the top.
+    const top = makeTempDir("codecite-ask-root-");
+    try {
+      mkdirSync(path.join(top, ".git"));
+      mkdirSync(path.join(top, "lib"), { recursive: true });
+      mkdirSync(path.join(top, "app", "views"), { recursive: true });
+      writeFileSync(path.join(top, "lib", "store.py"), "def load_index(path):\n    return path\n");
+      writeFileSync(path.join(top, ".codecite.yml"), "max_steps: 1\n");
+      const cwd = path.join(top, "app", "views");
+      const said = `codecite: root is the git work tree at ${top} (pass --root to choose another)`;
+
+      server = await startFakeOllama({
+        turns: [
+          { tool_calls: [{ name: "find_symbol", arguments: { name: "load_index" } }] },
+          { tool_calls: [{ name: "search_code", arguments: { query: "load_index" } }] },
+          { content: "Not found." },
+        ],
+      });
+      const r = await runCli(["ask", "Where is load_index defined?", "--model", "qwen3:8b", "--json", "--no-prefetch"], { cwd, env: { OLLAMA_HOST: server.host } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(said);
+      const out = JSON.parse(r.stdout) as { evidence: Array<{ path: string; start_line: number }>; stop_reason: string };
+      expect(out.evidence.map((e) => `${e.path}:${e.start_line}`)).toEqual(["lib/store.py:1"]);
+      // max_steps 1 from the top's .codecite.yml: the step limit stops the session at the second call.
+      expect(out.stop_reason).toBe("max_steps");
+      await server.close();
+
+      server = await startFakeOllama({ turns: [{ tool_calls: [{ name: "find_symbol", arguments: { name: "load_index" } }] }, { content: "Not found." }] });
+      const chat = await runCli(["chat", "--model", "qwen3:8b", "--no-prefetch"], { cwd, env: { OLLAMA_HOST: server.host }, stdin: "Where is load_index defined?\n/evidence\n" });
+      expect(chat.code).toBe(0);
+      expect(chat.stderr).toContain(said);
+      // Locations are shown relative to the current folder, as the evidence commands show them.
+      expect(chat.stdout).toContain("../../lib/store.py:1  function load_index");
+
+      const config = await runCli(["config", "--json"], { cwd });
+      expect(config.code).toBe(0);
+      const shown = JSON.parse(config.stdout) as { settings: { max_steps: unknown }; files: { repo: unknown } };
+      expect(shown.files.repo).toEqual({ path: path.join(top, ".codecite.yml"), found: true });
+      expect(shown.settings.max_steps).toEqual({ value: 1, source: "repo_file", file: path.join(top, ".codecite.yml"), line: 1 });
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
+  });
 });

@@ -60,7 +60,8 @@ async function readQuestion(arg: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
-async function ask(questionArg: string, flags: AskFlags): Promise<void> {
+async function ask(questionArg: string, given: RootOptional<AskFlags>): Promise<void> {
+  const flags = await withDefaultRoot(given);
   const json = flags.json === true;
   const verbose = flags.verbose === true;
   const question = await readQuestion(questionArg);
@@ -144,12 +145,25 @@ async function ask(questionArg: string, flags: AskFlags): Promise<void> {
   }
 }
 
+/** Flags as commander gives them: `--root` has no default value. */
+export type RootOptional<F extends { root: string }> = Omit<F, "root"> & { root?: string };
+
+/**
+ * The flags with `--root` filled in as the evidence commands fill it (`locations.ts`
+ * `defaultRoot`): the enclosing git work tree's top, said once on stderr, else the current folder.
+ * So `ask` from a subfolder sees the whole repository and its `.codecite.yml`.
+ */
+export async function withDefaultRoot<F extends { root?: string }>(flags: F): Promise<F & { root: string }> {
+  const [{ defaultRoot }, { logLine }] = await Promise.all([import("../locations.js"), import("../output.js")]);
+  return { ...flags, root: defaultRoot(flags.root, logLine) };
+}
+
 export function register(program: Command): void {
   program
     .command("ask")
     .description("answer a question about the code, with path:line evidence")
     .argument("<question>", "the question (- reads it from stdin)")
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support, else the first installed model)")
     .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
@@ -162,5 +176,5 @@ export function register(program: Command): void {
     .option("--strict", `exit with code ${STRICT_EXIT_CODE} when no citation of the answer was shown to the model (grounding failed)`)
     .option("--json", "print {answer, evidence, citations, grounding, stop_reason, steps, model, provider} as JSON")
     .option("--verbose", "show reasoning, tool-shim diagnostics, the context budget per part and progress on stderr")
-    .action((question: string, flags: AskFlags) => runAction(flags.json === true, () => ask(question, flags)));
+    .action((question: string, flags: RootOptional<AskFlags>) => runAction(flags.json === true, () => ask(question, flags)));
 }

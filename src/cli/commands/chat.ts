@@ -22,7 +22,7 @@ import { visibleText } from "../../evidence/visible-text.js";
 import type { Evidence } from "../../tools/index.js";
 import type { AgentSession } from "../agent-session.js";
 import { runAction, UsageError } from "../output.js";
-import { MAX_STDIN_QUESTION_BYTES, type AskFlags } from "./ask.js";
+import { MAX_STDIN_QUESTION_BYTES, withDefaultRoot, type AskFlags, type RootOptional } from "./ask.js";
 
 /**
  * `input` passed through while every line (bytes between line breaks) has at most `max` bytes;
@@ -144,7 +144,8 @@ export class ChatMemory {
 
 type ChatFlags = AskFlags;
 
-async function chat(flags: ChatFlags): Promise<void> {
+async function chat(given: RootOptional<ChatFlags>): Promise<void> {
+  const flags = await withDefaultRoot(given);
   const verbose = flags.verbose === true;
   const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent, gradeCitations }, { locateFile }, { AskEventPrinter }, output, render, { rootView }, readline] =
     await Promise.all([
@@ -332,7 +333,7 @@ export function register(program: Command): void {
   program
     .command("chat")
     .description("ask questions and follow-ups in one session (evidence is kept between questions)")
-    .option("--root <dir>", "repository root", ".")
+    .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
     .option("--model <name>", "chat model (default: CODECITE_MODEL, else the first installed model with tool support, else the first installed model)")
     .option("--provider <name>", "ollama, openai or llama-cpp (default: CODECITE_PROVIDER, else ollama)")
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
@@ -343,5 +344,5 @@ export function register(program: Command): void {
     .option("--timeout <seconds>", "deadline of each answer (default: CODECITE_TIMEOUT, timeout in the user file, else 600)")
     .option("--no-prefetch", "do not look the question's code names up before the first model call")
     .option("--verbose", "show reasoning, tool-shim diagnostics and progress on stderr")
-    .action((flags: ChatFlags) => runAction(false, () => chat(flags)));
+    .action((flags: RootOptional<ChatFlags>) => runAction(false, () => chat(flags)));
 }

@@ -91,7 +91,7 @@ function render(settings: Record<string, EffectiveSetting>, files: ConfigFiles, 
 }
 
 interface ConfigCommandFlags {
-  root: string;
+  root?: string;
   json?: boolean;
 }
 
@@ -100,7 +100,7 @@ export function register(program: Command): void {
   program
     .command("config")
     .description("print the effective settings and where each value came from")
-    .option("--root <dir>", "repository root (where .codecite.yml is read)", ".")
+    .option("--root <dir>", "repository root, where .codecite.yml is read (default: the enclosing git work tree, else the current folder)")
     .option("--json", "print {settings: {name: {value, source, file?, line?}}, files}")
     .action((flags: ConfigCommandFlags) =>
       runAction(flags.json === true, async () => {
@@ -111,7 +111,9 @@ export function register(program: Command): void {
           import("../../agent/session.js"),
           import("../../agent/context-budget.js"),
         ]);
-        const files = loadConfigFiles(flags.root, process.env);
+        const { defaultRoot } = await import("../locations.js");
+        // The root ask and chat would use from here (ask.ts withDefaultRoot), so its .codecite.yml is the one shown.
+        const files = loadConfigFiles(defaultRoot(flags.root, output.logLine), process.env);
         const config = resolveConfig({}, process.env, files);
         const serve = resolveServeConfig({}, process.env, files);
         const settings = effectiveSettings(config, serve, {
