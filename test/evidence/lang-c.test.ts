@@ -173,6 +173,27 @@ describe("c/c++: definitions", () => {
     expect(blankCMacros("class A_API X {};\nstruct FILE_T f;\n")).toBe("class       X {};\nstruct FILE_T f;\n");
   });
 
+  it("a `{` inside a line comment after a type's name is no body: the macro is kept; a comment on its own line before `{` still counts", () => {
+    // A line comment runs to its line's end (it could end anywhere before, and a `{` inside it was read as the body).
+    expect(blankCMacros("class FOO Bar // {x}\n;\n")).toBe("class FOO Bar // {x}\n;\n");
+    expect(blankCMacros("struct DOCTEST_INTERFACE Result // NOLINT\n{\n")).toBe(`struct ${" ".repeat(17)} Result // NOLINT\n{\n`);
+    expect(blankCMacros("class FOO_API Bar /* : Base */ {\n")).toBe("class         Bar /* : Base */ {\n");
+  });
+
+  it("hostile headers end: a run of `class AB C /*` never closed, `) AB() AB() …` (each attempt of a rule reads a bounded stretch)", () => {
+    // Before, each `class` read the unclosed comment to the end of the file and each `)` the rest of the run:
+    // 100 KB took 16 s, these 512 KB hours. The real annotations after them are still blanked.
+    const tail = "\nclass LEVELDB_EXPORT Status {\n  void Lock() EXCLUSIVE_LOCK_FUNCTION(mu_) {}\n};\n";
+    const blankedTail = `\nclass ${" ".repeat(14)} Status {\n  void Lock() ${" ".repeat(28)} {}\n};\n`;
+    expect(blankCMacros(tail)).toBe(blankedTail);
+    for (const filler of ["class AB C /*", "class AB C //", ") AB("]) {
+      const src = `${filler.repeat(Math.ceil((512 * 1024) / filler.length))}${tail}`;
+      const out = blankCMacros(src);
+      expect(out.length).toBe(src.length);
+      expect(out.endsWith(blankedTail), filler).toBe(true);
+    }
+  });
+
   it("an attribute macro ending in `_` (googletest's `GTEST_API_`) is blanked like any other", async () => {
     const src = "namespace testing {\nclass GTEST_API_ AssertHelper {\n public:\n  void Run() {}\n};\ninline int AddEnv(int e) {\n  return e;\n}\n}\n";
     expect((await factsOf(cpp, src)).symbols).toEqual([

@@ -48,15 +48,31 @@
 import { blankListConditionals } from "./list-conditionals.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9_]*[A-Z0-9_]`;
-/** White space and comments (a `// NOLINT` after a type's name, before its `{` on the next line). */
-const GAP = String.raw`(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*`;
+/**
+ * Longest comment {@link GAP} steps over, and most annotation macros {@link AFTER_PARAMS} takes
+ * after one parameter list. Both rules are tried at every `class`/`)` of a file, and the text one
+ * attempt may read must be bounded: with an unbounded comment, every `class AB C /*` of a file
+ * that never closes the comment read on to its end (a 100 KB header of them took 16 s, a 1 MB one
+ * hours), and with unbounded macros every `)` of `) AB() AB() …` read the rest of the run.
+ */
+const MAX_GAP_COMMENT = 256;
+const MAX_ANNOTATIONS = 8;
+/**
+ * White space and comments (a `// NOLINT` after a type's name, before its `{` on the next line):
+ * a line comment runs to its line's end (so a `{` inside it is no type's body), each comment at
+ * most {@link MAX_GAP_COMMENT} characters.
+ */
+const GAP = String.raw`(?:\s|//[^\n]{0,${MAX_GAP_COMMENT}}(?=\n|$)|/\*(?:[^*]|\*(?!/)){0,${MAX_GAP_COMMENT}}\*/)*`;
 /** One macro argument list, one level of nested parentheses. */
 const ARGS = String.raw`\((?:[^()\n]|\([^()\n]*\))*\)`;
 
 /** `class|struct|union MACRO… Name` followed by `{`, `:` (not `::`) or `final`. */
 const TYPE_HEAD = new RegExp(String.raw`\b(?:class|struct|union)\s+((?:${MACRO}\s+)+)(?=[A-Za-z_]\w*${GAP}(?:final\b${GAP})?(?:\{|:(?!:)))`, "g");
 /** `)` [qualifiers] `MACRO(args)`… followed by `{` or a constructor's `:`. */
-const AFTER_PARAMS = new RegExp(String.raw`\)((?:\s*(?:const|noexcept|override|final|volatile))*)((?:\s*${MACRO}\s*${ARGS})+)(?=\s*(?:\{|:(?!:)))`, "g");
+const AFTER_PARAMS = new RegExp(
+  String.raw`\)((?:\s*(?:const|noexcept|override|final|volatile))*)((?:\s*${MACRO}\s*${ARGS}){1,${MAX_ANNOTATIONS}})(?=\s*(?:\{|:(?!:)))`,
+  "g",
+);
 
 /** A line holding only `MACRO:` (then at most a line comment): a macro standing for an access label (nlohmann/json's `JSON_PRIVATE_UNLESS_TESTED:`). */
 const ACCESS_MACRO = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*:(?!:)[ \t]*(?://.*)?$`, "gm");
