@@ -72,6 +72,30 @@ describe("codecite serve (CLI)", () => {
     expect(stderr).not.toContain("S3CRETPW");
   });
 
+  it("--verbose logs request bodies with control characters escaped: a client cannot write to the terminal (OSC 52, clear screen)", async () => {
+    ollama = await startFakeOllama();
+    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--verbose", "--upstream", ollama.host, "--root", RAG_APP], {
+      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+        if (m) resolve(m[1]!);
+      });
+      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
+    });
+    const r = await fetch(`${url}/api/chat`, { method: "POST", body: "hi \x1b]52;c;cm0gLXJmIH4K\x07 \x1b[2J\nfake line", headers: { "content-type": "application/json" } });
+    expect(r.status).toBe(400);
+    const closed = new Promise<number | null>((res) => child.on("close", res));
+    child.kill("SIGTERM");
+    expect(await closed).toBe(0);
+    expect(stderr).toContain("request /api/chat: hi \\x1b]52;c;cm0gLXJmIH4K\\x07 \\x1b[2J\\nfake line");
+    expect(stderr).not.toMatch(/[\x07\x1b]/);
+  });
+
   it("refuses a non-loopback listen address without a token (exit 2)", async () => {
     const r = await runCli(["serve", "--listen", "0.0.0.0", "--port", "0"]);
     expect(r.code).toBe(2);

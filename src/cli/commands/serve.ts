@@ -5,6 +5,7 @@
  * user configuration file). Logs one line per request on stderr (content only with `--verbose`);
  * stops on SIGINT/SIGTERM.
  */
+import { visibleText } from "../../evidence/visible-text.js";
 import type { Command } from "commander";
 import type { ServeFlags } from "../../config.js";
 import { runAction } from "../output.js";
@@ -52,7 +53,9 @@ async function serve(flags: ServeCommandFlags): Promise<void> {
     },
     ...(config.token !== undefined ? { token: config.token } : {}),
     version: packageVersion(),
-    log: (line) => output.logLine(line),
+    // With --verbose a line holds a client's request body: control characters are shown as escapes,
+    // so a client cannot drive the terminal of the user running serve (SECURITY.md, Output).
+    log: (line) => output.logLine(visibleText(line)),
     verbose: verbose === true,
   });
   const address = await gateway.listen(config.port, config.listen);
