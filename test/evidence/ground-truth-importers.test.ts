@@ -6,7 +6,7 @@
  * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim), `CODECITE_GT_PHP_CONSOLE` (symfony/console), `CODECITE_GT_CSHARP_MEDIATR` (jbogard/MediatR),
  * `CODECITE_GT_CSHARP_NEWTONSOFT` (JamesNK/Newtonsoft.Json),
  * `CODECITE_GT_KOTLIN_KOTLINPOET` (square/kotlinpoet), `CODECITE_GT_KOTLIN_MOSHI` (square/moshi), `CODECITE_GT_KOTLIN_EXPOSED` (JetBrains/Exposed, star imports), `CODECITE_GT_SWIFT_ARGUMENTPARSER`
- * (apple/swift-argument-parser), `CODECITE_GT_SWIFT_NIO` (apple/swift-nio). Precision and recall on any checkout:
+ * (apple/swift-argument-parser), `CODECITE_GT_SWIFT_NIO` (apple/swift-nio), `CODECITE_GT_SWIFT_ALAMOFIRE` (Alamofire/Alamofire). Precision and recall on any checkout:
  * `ground-truth-importers-score.ts`.
  */
 import { describe, expect, it } from "vitest";
@@ -24,6 +24,7 @@ const suites: { env: string; file: string }[] = [
   { env: "CODECITE_GT_KOTLIN_EXPOSED", file: "kotlin-exposed-importers.json" },
   { env: "CODECITE_GT_SWIFT_ARGUMENTPARSER", file: "swift-argumentparser-importers.json" },
   { env: "CODECITE_GT_SWIFT_NIO", file: "swift-nio-importers.json" },
+  { env: "CODECITE_GT_SWIFT_ALAMOFIRE", file: "swift-alamofire-importers.json" },
 ];
 
 for (const { env, file } of suites) {
