@@ -2,7 +2,7 @@
  * `find_importers` against hand-checked truth on a real repository (`ground-truth/<lang>-<repo>-importers.json`:
  * query file → `path:line` of every statement importing it). Runs when the checkout is named in
  * the environment at the truth's commit: `CODECITE_GT_RUBY_RACK=/src/rack` (rack/rack),
- * `CODECITE_GT_RUBY_RAKE=/src/rake` (ruby/rake),
+ * `CODECITE_GT_RUBY_RAKE=/src/rake` (ruby/rake), `CODECITE_GT_RUBY_SINATRA` (sinatra/sinatra),
  * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim), `CODECITE_GT_PHP_CONSOLE` (symfony/console), `CODECITE_GT_CSHARP_MEDIATR` (jbogard/MediatR),
  * `CODECITE_GT_CSHARP_NEWTONSOFT` (JamesNK/Newtonsoft.Json),
  * `CODECITE_GT_KOTLIN_KOTLINPOET` (square/kotlinpoet), `CODECITE_GT_KOTLIN_MOSHI` (square/moshi), `CODECITE_GT_KOTLIN_EXPOSED` (JetBrains/Exposed, star imports), `CODECITE_GT_SWIFT_ARGUMENTPARSER`
@@ -15,6 +15,7 @@ import { readTruth, scoreImporters } from "./ground-truth-importers-score.js";
 const suites: { env: string; file: string }[] = [
   { env: "CODECITE_GT_RUBY_RACK", file: "ruby-rack-importers.json" },
   { env: "CODECITE_GT_RUBY_RAKE", file: "ruby-rake-importers.json" },
+  { env: "CODECITE_GT_RUBY_SINATRA", file: "ruby-sinatra-importers.json" },
   { env: "CODECITE_GT_PHP_SLIM", file: "php-slim-importers.json" },
   { env: "CODECITE_GT_PHP_CONSOLE", file: "php-console-importers.json" },
   { env: "CODECITE_GT_CSHARP_MEDIATR", file: "csharp-mediatr-importers.json" },
