@@ -11,23 +11,41 @@ afterEach(async () => {
   ollama = undefined;
 });
 
+/**
+ * Starts `codecite serve` (the built CLI) on a free loopback port with `args`; resolves once its
+ * start-up line names the address. `stderr()` is everything it wrote so far; `stop()` sends
+ * SIGTERM and resolves with the exit code.
+ */
+async function startServe(args: string[]): Promise<{ url: string; stderr: () => string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], {
+    env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  const closed = new Promise<number | null>((r) => child.on("close", r));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+      if (m) resolve(m[1]!);
+    });
+    child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill("SIGTERM");
+      return closed;
+    },
+  };
+}
+
 describe("codecite serve (CLI)", () => {
   it("listens on loopback, lists the codecite model, stops on SIGTERM", async () => {
     ollama = await startFakeOllama();
-    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--upstream", ollama.host, "--root", RAG_APP], {
-      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
-    });
-    expect(stderr).toContain(`upstream ollama at ${ollama.host}`);
+    const { url, stderr, stop } = await startServe(["--upstream", ollama.host, "--root", RAG_APP]);
+    expect(stderr()).toContain(`upstream ollama at ${ollama.host}`);
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
     expect(tags.models.map((m) => m.name)).toEqual(["qwen3:8b", "codecite", "codecite/qwen3:8b"]);
     // A web page of another site (its name rebound to 127.0.0.1) is refused; the upstream never sees it.
@@ -42,58 +60,28 @@ describe("codecite serve (CLI)", () => {
     });
     expect(rebound).toBe(403);
     expect(ollama.requests.filter((r) => r.path === "/api/tags")).toHaveLength(1);
-    const closed = new Promise<number | null>((r) => child.on("close", r));
-    child.kill("SIGTERM");
-    expect(await closed).toBe(0);
+    expect(await stop()).toBe(0);
     // One log line per request, without content.
-    expect(stderr).toMatch(/GET \/api\/tags 200 \d+ ms/);
+    expect(stderr()).toMatch(/GET \/api\/tags 200 \d+ ms/);
   });
 
   it("an upstream address with credentials: the start-up line shows ***@ and forwarded routes still work", async () => {
     ollama = await startFakeOllama();
-    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--upstream", ollama.host.replace("http://", "http://alice:S3CRETPW@"), "--root", RAG_APP], {
-      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
-    });
-    expect(stderr).toContain(`upstream ollama at ${ollama.host.replace("http://", "http://***@")}`);
+    const { url, stderr, stop } = await startServe(["--upstream", ollama.host.replace("http://", "http://alice:S3CRETPW@"), "--root", RAG_APP]);
+    expect(stderr()).toContain(`upstream ollama at ${ollama.host.replace("http://", "http://***@")}`);
     expect((await fetch(`${url}/api/version`)).status).toBe(200);
-    const closed = new Promise<number | null>((r) => child.on("close", r));
-    child.kill("SIGTERM");
-    expect(await closed).toBe(0);
-    expect(stderr).not.toContain("S3CRETPW");
+    expect(await stop()).toBe(0);
+    expect(stderr()).not.toContain("S3CRETPW");
   });
 
   it("--verbose logs request bodies with control characters escaped: a client cannot write to the terminal (OSC 52, clear screen)", async () => {
     ollama = await startFakeOllama();
-    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--verbose", "--upstream", ollama.host, "--root", RAG_APP], {
-      env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-      child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
-    });
+    const { url, stderr, stop } = await startServe(["--verbose", "--upstream", ollama.host, "--root", RAG_APP]);
     const r = await fetch(`${url}/api/chat`, { method: "POST", body: "hi \x1b]52;c;cm0gLXJmIH4K\x07 \x1b[2J\nfake line", headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
-    const closed = new Promise<number | null>((res) => child.on("close", res));
-    child.kill("SIGTERM");
-    expect(await closed).toBe(0);
-    expect(stderr).toContain("request /api/chat: hi \\x1b]52;c;cm0gLXJmIH4K\\x07 \\x1b[2J\\nfake line");
-    expect(stderr).not.toMatch(/[\x07\x1b]/);
+    expect(await stop()).toBe(0);
+    expect(stderr()).toContain("request /api/chat: hi \\x1b]52;c;cm0gLXJmIH4K\\x07 \\x1b[2J\\nfake line");
+    expect(stderr()).not.toMatch(/[\x07\x1b]/);
   });
 
   it("refuses a non-loopback listen address without a token (exit 2)", async () => {
