@@ -67,6 +67,19 @@ export function reaskFor(s: Session, answer: string, citations: readonly Citatio
   return reaskMessage(failed, seenRanges(s.log.shown()), citations.length === 0);
 }
 
+/**
+ * The answer without the notes codecite wrote itself (a stop at the step limit, the deadline or
+ * the context size, an answer cut by the output limit): those are not claims about the code, so
+ * an answer that is only such a note has grounding `none`, not `failed` (no warning that it
+ * "cites no location", no `--strict` exit 3). Only the exact notes of this session are removed.
+ */
+function modelText(s: Session, answer: string, stop: StopReason): string {
+  // A timeout's or a context stop's answer is the note alone (run-agent.ts).
+  if (stop === "timeout" || stop === "context") return "";
+  const note = stop === "max_steps" ? maxStepsNote(s.maxSteps) : stop === "length" ? LENGTH_NOTE : undefined;
+  return note !== undefined && answer.endsWith(note) ? answer.slice(0, -note.length) : answer;
+}
+
 /** Step 5 — finish: the session's result. */
 export async function finish(s: Session, answer: string, stopReason: StopReason, reasks: number): Promise<AgentResult> {
   const full = s.cutNotes.length > 0 ? `${answer}\n\n${s.cutNotes.join("\n")}` : answer;
@@ -77,7 +90,7 @@ export async function finish(s: Session, answer: string, stopReason: StopReason,
     answer: full,
     evidence: s.log.evidence(),
     citations,
-    grounding: groundingOf(full, citations),
+    grounding: groundingOf(modelText(s, answer, stopReason), citations),
     steps: s.steps,
     model: s.opts.model,
     provider: s.opts.provider.id,

@@ -204,6 +204,21 @@ describe("runAgent (native tool calls)", () => {
     expect(fake.chatRequests()).toHaveLength(3);
   });
 
+  it("a stop at maxSteps with no text of the model's is not graded as uncited claims (grounding none)", async () => {
+    const { ask } = await startSession({
+      turns: [
+        { tool_calls: [{ name: "read_evidence", arguments: { path: "a.py", start_line: 1, end_line: 2 } }] },
+        { tool_calls: [{ name: "read_evidence", arguments: { path: "b.py", start_line: 3, end_line: 4 } }] },
+      ],
+    });
+    const result = await ask({ maxSteps: 1 });
+    expect(result.stop_reason).toBe("max_steps");
+    expect(result.answer).toBe("[codecite] Stopped after 1 tool step (the step limit) before the model gave a final answer. The evidence gathered so far is listed below.");
+    expect(result.citations).toEqual([]);
+    // The note is codecite's, not a claim about the code: no "cites no location" warning, no --strict exit 3.
+    expect(result.grounding).toBe("none");
+  });
+
   it("streams content through onEvent when asked", async () => {
     const { fake, ask } = await startSession({ turns: [{ content: "No tool needed: src/a.py:1 is empty.", chunkSize: 6 }] });
     const deltas: string[] = [];
