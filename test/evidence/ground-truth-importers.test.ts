@@ -3,7 +3,7 @@
  * query file → `path:line` of every statement importing it). Runs when the checkout is named in
  * the environment at the truth's commit: `CODECITE_GT_RUBY_RACK=/src/rack` (rack/rack),
  * `CODECITE_GT_RUBY_RAKE=/src/rake` (ruby/rake), `CODECITE_GT_RUBY_SINATRA` (sinatra/sinatra),
- * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim), `CODECITE_GT_PHP_CONSOLE` (symfony/console), `CODECITE_GT_CSHARP_MEDIATR` (jbogard/MediatR),
+ * `CODECITE_GT_PHP_SLIM=/src/Slim` (slimphp/Slim), `CODECITE_GT_PHP_CONSOLE` (symfony/console), `CODECITE_GT_PHP_GUZZLE` (guzzle/guzzle), `CODECITE_GT_CSHARP_MEDIATR` (jbogard/MediatR),
  * `CODECITE_GT_CSHARP_NEWTONSOFT` (JamesNK/Newtonsoft.Json), `CODECITE_GT_CSHARP_DAPPER` (DapperLib/Dapper),
  * `CODECITE_GT_KOTLIN_KOTLINPOET` (square/kotlinpoet), `CODECITE_GT_KOTLIN_MOSHI` (square/moshi), `CODECITE_GT_KOTLIN_EXPOSED` (JetBrains/Exposed, star imports), `CODECITE_GT_SWIFT_ARGUMENTPARSER`
  * (apple/swift-argument-parser), `CODECITE_GT_SWIFT_NIO` (apple/swift-nio), `CODECITE_GT_SWIFT_ALAMOFIRE` (Alamofire/Alamofire). Precision and recall on any checkout:
@@ -18,6 +18,7 @@ const suites: { env: string; file: string }[] = [
   { env: "CODECITE_GT_RUBY_SINATRA", file: "ruby-sinatra-importers.json" },
   { env: "CODECITE_GT_PHP_SLIM", file: "php-slim-importers.json" },
   { env: "CODECITE_GT_PHP_CONSOLE", file: "php-console-importers.json" },
+  { env: "CODECITE_GT_PHP_GUZZLE", file: "php-guzzle-importers.json" },
   { env: "CODECITE_GT_CSHARP_MEDIATR", file: "csharp-mediatr-importers.json" },
   { env: "CODECITE_GT_CSHARP_NEWTONSOFT", file: "csharp-newtonsoft-importers.json" },
   { env: "CODECITE_GT_CSHARP_DAPPER", file: "csharp-dapper-importers.json" },
