@@ -34,6 +34,12 @@ export interface EvidenceCommandInput {
   output?: OutputScope;
   /** `diff --stat`: print the changed files with added/removed line counts instead of the hunks. */
   stat?: boolean;
+  /**
+   * `read file:N` / `read file:start-end`: the location as the user pasted it and the last line it
+   * names. A line past the end of the file is then reported in those terms (`sessions.py:925: the
+   * file has 920 lines`), not as the tool's `start_line` / `end_line` (human output only).
+   */
+  pasted?: { text: string; line: number; windowEnd: number };
 }
 
 /**
@@ -113,7 +119,7 @@ function print(
   const err = colorsFor(process.stderr);
   if (!result.ok) {
     if (!input.json) {
-      const shown = error === undefined ? result.error : errorForCommandLine(error, input.command);
+      const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command));
       logLine(`${err.red("codecite: error:")} ${shown.code}: ${visibleText(shown.message)}`);
       if (shown.hint) logLine(`${err.dim("hint:")} ${visibleText(shown.hint)}`);
     }
@@ -127,11 +133,37 @@ function print(
   }
   process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(root)));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
-  const shownNote = note === undefined ? "" : adviceForCommand(note, input.command);
+  const shownNote = pastedNote(input, result) ?? (note === undefined ? "" : adviceForCommand(note, input.command));
   if (shownNote) logLine(`${err.dim("note:")} ${visibleText(shownNote)}`);
   if (result.truncated && input.output?.all !== true) {
     logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);
   }
+}
+
+/** The error of a pasted location whose window starts past the end of the file (`read file:N`), else `undefined`. */
+function pastedPastEnd(input: EvidenceCommandInput, error: ToolError): { code: string; message: string; hint: string } | undefined {
+  if (input.pasted === undefined || !("lines" in error) || typeof error.lines !== "number") return undefined;
+  return {
+    code: error.code,
+    message: `${input.pasted.text}: the file has ${error.lines} lines`,
+    hint: `Give a line from 1 to ${error.lines}.`,
+  };
+}
+
+/**
+ * The note of a pasted location whose window runs past the end of the file, else `undefined`:
+ * the tool reports that as a clamped `end_line`, which the user never typed. An uncut result that
+ * ends before the window's end ends at the file's last line; when that is before the line pasted,
+ * the note says that line does not exist.
+ */
+function pastedNote(input: EvidenceCommandInput, result: { ok: true; evidence?: readonly { start_line: number; end_line: number }[]; truncated?: boolean }): string | undefined {
+  const rec = result.evidence?.[0];
+  const pasted = input.pasted;
+  if (pasted === undefined || rec === undefined || result.truncated !== false || rec.end_line >= pasted.windowEnd) return undefined;
+  const shown = `showing lines ${rec.start_line}-${rec.end_line}`;
+  return rec.end_line < pasted.line
+    ? `${pasted.text}: line ${pasted.line} does not exist, the file has ${rec.end_line} lines; ${shown}.`
+    : `${pasted.text}: ${shown}, the end of the file.`;
 }
 
 /** One changed file of `diff --stat`: lines added and removed, from its hunks. */

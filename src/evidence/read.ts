@@ -177,11 +177,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     }
     if (kept.length === 0) {
       // start_line is past the end (only possible when the whole file was scanned).
-      throw new ToolError(
-        "INVALID_ARGUMENT",
-        `start_line (${start}) is past the end of ${file.rel} (${totalLines ?? lineNo} lines)`,
-        `Pass a start_line between 1 and ${totalLines ?? lineNo}.`,
-      );
+      throw new PastEndError(file.rel, start, totalLines ?? lineNo);
     }
     const end = start + kept.length - 1;
     const flags: EvidenceFlag[] = [];
@@ -222,6 +218,25 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     throw fsError(err, file.rel); // read errors (EIO …) as typed errors; ToolErrors pass through
   } finally {
     await file.handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * `INVALID_ARGUMENT` for a `start_line` past the last line, with its numbers as data, so a
+ * surface can word it in its user's terms (`codecite read file:N` names the location pasted).
+ */
+export class PastEndError extends ToolError {
+  constructor(
+    readonly path: string,
+    readonly startLine: number,
+    /** Lines in the file. */
+    readonly lines: number,
+  ) {
+    super(
+      "INVALID_ARGUMENT",
+      advice`${param("start_line")} (${startLine}) is past the end of ${path} (${lines} lines)`,
+      advice`Pass a ${param("start_line")} between 1 and ${lines}.`,
+    );
   }
 }
 

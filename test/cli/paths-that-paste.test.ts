@@ -93,6 +93,32 @@ describe("codecite read and --path with pasted locations", () => {
     }
   });
 
+  it("a location past the end of the file is named as pasted, with the file's length, in the CLI's words", async () => {
+    const cwd = path.join(repo, "pkg"); // sub/mod.py has 60 lines
+    // Line 65: the window 55-75 is clamped to 55-60; the note says line 65 does not exist (not a clamped --end-line).
+    const near = await runCli(["read", "sub/mod.py:65"], { cwd });
+    expect(near.code).toBe(0);
+    expect(near.stdout).toContain("sub/mod.py:55  lines 55-60");
+    expect(near.stderr).toContain("note: sub/mod.py:65: line 65 does not exist, the file has 60 lines; showing lines 55-60.");
+    expect(near.stderr).not.toContain("end-line");
+    const inside = await runCli(["read", "sub/mod.py:58"], { cwd });
+    expect(inside.stderr).toContain("note: sub/mod.py:58: showing lines 48-60, the end of the file.");
+    const range = await runCli(["read", "sub/mod.py:50-70"], { cwd });
+    expect(range.stderr).toContain("note: sub/mod.py:50-70: line 70 does not exist, the file has 60 lines; showing lines 50-60.");
+    // Far past the end: an error naming the location, not the window's start_line (99989).
+    for (const loc of ["sub/mod.py:99999", "sub/mod.py:70-80"]) {
+      const far = await runCli(["read", loc], { cwd });
+      expect({ loc, code: far.code, stderr: far.stderr }).toMatchObject({ loc, code: 2, stderr: expect.stringContaining(`error: INVALID_ARGUMENT: ${loc}: the file has 60 lines\nhint: Give a line from 1 to 60.`) });
+      expect(far.stderr).not.toContain("start_line");
+    }
+    // A flag keeps the flag's words.
+    const flag = await runCli(["read", "sub/mod.py", "--start-line", "99"], { cwd });
+    expect(flag.stderr).toContain("error: INVALID_ARGUMENT: --start-line (99) is past the end of pkg/sub/mod.py (60 lines)\nhint: Pass a --start-line between 1 and 60.");
+    // --json keeps the tool's envelope.
+    const json = await runCli(["read", "sub/mod.py:99999", "--json"], { cwd });
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: "start_line (99989) is past the end of pkg/sub/mod.py (60 lines)" } });
+  });
+
   it("--path accepts a current-folder-relative folder", async () => {
     const r = await runCli(["symbol", "tool", "--path", ".", "--json"], { cwd: path.join(repo, "pkg") });
     expect(r.code).toBe(0);

@@ -43,6 +43,9 @@ export function register(program: Command): void {
           root: flags.root,
           json: flags.json === true,
           output: outputScopeOf(flags),
+          ...(loc.startLine !== undefined && flags.startLine === undefined && flags.endLine === undefined
+            ? { pasted: { text: path, line: loc.endLine ?? loc.startLine, windowEnd: end as number } }
+            : {}),
         });
       }),
     );
