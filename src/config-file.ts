@@ -26,6 +26,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import type { Node as YamlNode, YAMLMap } from "yaml";
+import { closeNames } from "./evidence/close-names.js";
 
 /**
  * The `yaml` package, loaded when a configuration file is first parsed: commands that read no
@@ -133,11 +134,11 @@ export function userConfigPath(env: Readonly<Record<string, string | undefined>>
   return path.join(base, "codecite", "config.yml");
 }
 
-function keysList(kind: ConfigFileKind): string {
+/** The keys a file of `kind` accepts, `serve.*` written out (`serve` alone is only their parent). */
+function acceptedKeys(kind: ConfigFileKind): string[] {
   return Object.entries(FILE_KEYS)
     .filter(([, k]) => kind === "user" || k.repo)
-    .map(([name]) => name)
-    .join(", ");
+    .map(([name]) => name);
 }
 
 /**
@@ -171,7 +172,7 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       const full = prefix + key;
       const spec = FILE_KEYS[full];
       const valueNode = pair.value as YamlNode | null;
-      if (prefix === "" && key === "serve" && isMap(valueNode)) {
+      if (prefix === "" && key === "serve" && (isMap(valueNode) || kind === "user")) {
         if (kind === "repo") {
           throw new ConfigFileError(
             file,
@@ -180,12 +181,21 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
             `Remove serve from ${file}; put it in your user configuration file.`,
           );
         }
+        if (!isMap(valueNode)) {
+          const serveKeys = acceptedKeys(kind).filter((k) => k.startsWith("serve."));
+          throw new ConfigFileError(file, keyLine, `serve holds its settings indented below it (${serveKeys.map((k) => k.slice(6)).join(", ")}), not a value of its own`, `Write serve: on its own line and, below it, e.g. "  port: 8080" in ${file}.`);
+        }
         visit(valueNode, "serve.");
         continue;
       }
       if (!spec) {
         const shown = JSON.stringify(full.length > 60 ? `${full.slice(0, 57)}...` : full);
-        throw new ConfigFileError(file, keyLine, `unknown key ${shown}; accepted: ${keysList(kind)}${kind === "user" ? ", serve" : ""}`, `Remove or rename it in ${file}.`);
+        const accepted = acceptedKeys(kind);
+        // A misspelt key gets the accepted keys closest to it (the "did you mean" of the evidence tools).
+        const near = closeNames(full, accepted, 3);
+        const guess = near.length > 0 ? `did you mean ${near.join(" or ")}? ` : "";
+        const hint = near.length > 0 ? `Rename it to ${near[0]} (or remove it) in ${file}.` : `Remove or rename it in ${file}.`;
+        throw new ConfigFileError(file, keyLine, `unknown key ${shown}; ${guess}accepted: ${accepted.join(", ")}`, hint);
       }
       if (kind === "repo" && !spec.repo) {
         throw new ConfigFileError(

@@ -4,7 +4,9 @@
  * Exceptions recorded here, each so that one concept has one home: `config.ts` re-exports the
  * Ollama address rules from `llm/server-address.ts` (one normaliser serves the provider and the
  * configuration) and takes the shim-mode type from `toolshim/types.ts`; `tools/` takes the
- * `JsonSchema` and `ToolDefinition` types from `llm/types.ts` (the chat APIs' tool shape).
+ * `JsonSchema` and `ToolDefinition` types from `llm/types.ts` (the chat APIs' tool shape);
+ * `config-file.ts` takes the "did you mean" ranking of `evidence/close-names.ts` (a module with no
+ * imports) for a misspelt key.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -24,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   toolshim: ["llm", "json-repair"],
   agent: ["tools", "llm", "toolshim"],
   config: ["llm/server-address", "config-file", "toolshim/types"],
-  "config-file": [],
+  "config-file": ["evidence/close-names"],
   version: [],
   mcp: ["tools", "version", "paths"],
   serve: ["agent", "toolshim", "llm", "tools"],

@@ -103,6 +103,23 @@ describe("errors name the file and the line", () => {
     expect(e.message).toBe(`${path.join(repo, ".codecite.yml")}:3: unknown key "colour"; accepted: model, toolshim, num_ctx, max_steps, prefetch`);
   });
 
+  it("a misspelt key gets the closest accepted keys; serve is only the parent of serve.*", () => {
+    const file = path.join(home, "codecite", "config.yml");
+    userFile("serve:\n  prot: 8080\n");
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.line).toBe(2);
+    expect(e.message).toBe(
+      `${file}:2: unknown key "serve.prot"; did you mean serve.port? accepted: model, toolshim, num_ctx, max_steps, prefetch, max_calls_per_turn, timeout, provider, host, toolshim_backend, toolshim_ollama_model, toolshim_model, local_model, serve.port, serve.listen, serve.upstream, serve.provider`,
+    );
+    expect(e.hint).toBe(`Rename it to serve.port (or remove it) in ${file}.`);
+    userFile("max_step: 4\n");
+    expect(fileError(() => loadConfigFiles(repo, env)).message).toContain('unknown key "max_step"; did you mean max_steps? accepted:');
+    // serve with a value of its own: it holds the serve.* keys.
+    userFile("serve: 8080\n");
+    const bare = fileError(() => loadConfigFiles(repo, env));
+    expect(bare.message).toBe(`${file}:1: serve holds its settings indented below it (port, listen, upstream, provider), not a value of its own`);
+  });
+
   it("a bad value, with the flag's message", () => {
     userFile("# mine\ntoolshim: sometimes\n");
     const files = loadConfigFiles(repo, env);
