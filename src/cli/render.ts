@@ -141,8 +141,11 @@ export function renderCitations(citations: ReadonlyArray<RenderedCitation>, c: C
     const status = statusOf(x);
     counts[status]++;
     const range = x.end_line !== undefined && x.end_line !== x.line ? `${x.line}-${x.end_line}` : `${x.line}`;
-    const where = `${shownPath(x.path, view)}:${range}`;
-    const from = x.resolved_from !== undefined ? c.dim(` (written ${visibleText(x.resolved_from)})`) : "";
+    const shown = shownPath(x.path, view);
+    const where = `${shown}:${range}`;
+    // How the model wrote a path resolved to another file, unless it wrote what is shown (a model asked from a
+    // subfolder writes paths as seen from there, which is how they are shown).
+    const from = x.resolved_from !== undefined && x.resolved_from !== shown ? c.dim(` (written ${visibleText(x.resolved_from)})`) : "";
     const { sign, words } = STATUS_SIGNS[status];
     if (status === "supported") {
       const check = x.concern !== undefined ? `  ${c.yellow(`supported, but check: ${CONCERN_WORDS[x.concern]}`)}` : "";

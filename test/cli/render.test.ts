@@ -117,6 +117,19 @@ describe("renderCitations", () => {
     );
     expect(renderCitations(citations, plain)).toContain("  ✓ src/rag_chat.py:10\n");
   });
+
+  it("names how a path was written only when that differs from the location shown", () => {
+    // Asked from examples/rag-app below the git top: the model writes src/rag_chat.py, the root-relative path is
+    // examples/rag-app/src/rag_chat.py, and the view shows it as src/rag_chat.py again.
+    const fromSubfolder: RootView = { show: (rel) => rel.replace(/^examples\/rag-app\//, ""), rootOption: " --root ../.." };
+    const citations = [
+      { path: "examples/rag-app/src/rag_chat.py", line: 10, end_line: 10, verified: true, status: "supported" as const, resolved_from: "src/rag_chat.py" },
+      { path: "examples/rag-app/src/rag_chat.py", line: 4, end_line: 4, verified: true, status: "supported" as const, resolved_from: "rag_chat.py" },
+    ];
+    expect(renderCitations(citations, plain, fromSubfolder)).toBe(
+      ["Citations: 2 of 2 verified", "  ✓ src/rag_chat.py:10", "  ✓ src/rag_chat.py:4 (written rag_chat.py)", "2 supported", ""].join("\n"),
+    );
+  });
 });
 
 describe("errorForCommandLine", () => {
