@@ -203,6 +203,40 @@ describe("kotlin: definitions", () => {
     ]);
   });
 
+  it("a multi-dollar string (`$$\"${spring.x}\"`, `$$$\"\"\"…\"\"\"`) keeps the file; it is read as a plain string whose interpolations keep one `$`", async () => {
+    // Exposed's ExposedAutoConfiguration.kt and JsonColumnTests.kt (Kotlin 2.2).
+    const src = 'class C {\n    @Value($$"${spring.show-sql:false}")\n    private var showSql: Boolean = false\n    fun f() = $$"?(@ == $team) $$name" to "a $$\\"b\\" $y"\n    val raw = $$$"""${\'$\'} $$${y}"""\n    fun last() = 2\n}\n';
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["C:1", "showSql:2", "f:4", "raw:5", "last:6"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.slice(1, 5)).toEqual([
+      '    @Value(  " {spring.show-sql:false}")',
+      "    private var showSql: Boolean = false",
+      '    fun f() =   "?(@ ==  team)  $name" to "a $$\\"b\\" $y"',
+      '    val raw =    """ {\' \'}   ${y}"""',
+    ]);
+  });
+
+  it("context parameters before a declaration and in a function type are blanked; a `context(x) { }` call is left alone", async () => {
+    // Exposed's MavenProjectGeneration.kt (Kotlin 2.2 context parameters).
+    const src = "class P {\n    context(_: VerificationScope)\n    fun check() = 1\n    context(a: A, b: B) private val x: Int get() = 1\n    fun configure(block: context(Scope) P.() -> Unit) {\n        context(Scope()) {\n            block()\n        }\n    }\n    fun last() = 2\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["P:1", "check:3", "x:4", "configure:5", "last:10"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect([prepared[1], prepared[3], prepared[4], prepared[5]]).toEqual([
+      " ".repeat(33),
+      `${" ".repeat(23)} private val x: Int get() = 1`,
+      `    fun configure(block: ${" ".repeat(15)}P.() -> Unit) {`,
+      "        context(Scope()) {",
+    ]);
+  });
+
+  it("the standard library's `suspend { … }` (also with a call on the next line) keeps the file; `suspend fun` is left alone", async () => {
+    // Exposed's TransactionCoroutineContextTests.kt: `suspend {` ⏎ … ⏎ `}` ⏎ `.startCoroutine(…)`.
+    const src = "class T {\n    suspend fun run() {\n        suspend {\n            work()\n        }\n            .startCoroutine(c)\n        val s = suspend  { 1 }\n    }\n    fun last() = 2\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["T:1", "run:2", "last:9"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect([prepared[1], prepared[2], prepared[6]]).toEqual(["    suspend fun run() {", "       `suspend`{", "        val s =`suspend` { 1 }"]);
+  });
+
   it("a file-level `class U {` / `interface U {` after two annotations, with a declaration after it, is read as the type with its members", async () => {
     // Exposed 1be6647 samples/exposed-spring/.../UserService.kt (`@Component` ⏎ `@Transactional` ⏎ `class UserService {`): read as annotated names
     // applied to a lambda, without an error; the class and its methods were lost.

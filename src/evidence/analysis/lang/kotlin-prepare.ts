@@ -41,6 +41,21 @@
  *   file. ` get ` becomes `` `get` `` (the same call, the name quoted) where an operand ends just
  *   before it on its line (a name that is no modifier, `)`, `]`, `}`) and a name or `(` follows
  *   after a blank (a getter is written `get(` or `get` ending the line).
+ * - A multi-dollar string (Kotlin 2.2, https://kotlinlang.org/docs/strings.html#multi-dollar-string-interpolation:
+ *   `$$"${spring.x:false}"`, `$$"""…$$name…"""`): the grammar does not know the prefix and loses the
+ *   whole file (Exposed's JsonColumnTests.kt, ExposedAutoConfiguration.kt). The prefix's dollars become
+ *   blanks and the string is rewritten as a plain one: an interpolation (as many dollars as the prefix,
+ *   or more, before a name or `{`) keeps one `$`, every other dollar becomes a blank. Only a prefix
+ *   outside a one-line string (an even count of `"` before it on its line) after no name is read.
+ * - Context parameters (Kotlin 2.2, https://kotlinlang.org/docs/context-parameters.html, also the
+ *   older context receivers): `context(_: Scope)` before a declaration (on its line or the one
+ *   before) and `context(Scope)` starting a function type after `:` (`block: context(S) T.() -> Unit`).
+ *   The grammar reads neither and loses the rest of the class (Exposed's MavenProjectGeneration.kt);
+ *   the clause is blanked, which changes no definition (the context's types are no longer seen as uses).
+ *   A call `context(x) { … }` is left alone.
+ * - The standard library's `suspend { … }` (a call of `kotlin.suspend` with a lambda): the grammar
+ *   reads `suspend` as a modifier and loses the file (Exposed's TransactionCoroutineContextTests.kt).
+ *   A blank, `suspend`, blanks and `{` become `` `suspend` `` (the same call, the name quoted), blanks and `{`.
  */
 
 /** `class|object|interface Name[<…>]` ending a line, then an indented `[modifiers|@Annotation] constructor(`. */
@@ -115,9 +130,78 @@ function quoteInfixGet(source: string, m: string, offset: number): string {
   return `\`get\`${" ".repeat(m.length - 5)}`;
 }
 
+/** A context clause (no nested parentheses) on a declaration's line or the line before it. */
+const DECLARATION_CONTEXT = new RegExp(
+  String.raw`^([ \t]*)context\([^()\n]*\)(?=[ \t]*(?:\n[ \t]*)?(?:@|(?:${MODIFIER}[ \t]+)*(?:fun|val|var|class|interface|object)\b))`,
+  "gm",
+);
+
+/** A context clause starting a function type after `:` (`block: context(S) T.() -> Unit`). */
+const TYPE_CONTEXT = /(:[ \t]*)context\([^()\n]*\)[ \t]+(?=[A-Za-z_(])/g;
+
+/** The standard library's `suspend { … }` after a blank: at least one blank before `{`. */
+const SUSPEND_LAMBDA = /[ \t]suspend([ \t]+)\{/g;
+
+/** Blanks for a match (its group 1, kept, before). */
+function blankAfter(m: string, kept: string): string {
+  return kept + " ".repeat(m.length - kept.length);
+}
+
+/**
+ * The text with each multi-dollar string (module comment) rewritten as a plain one of the same
+ * length; one pass, each string read once.
+ */
+function plainDollarStrings(source: string): string {
+  let out = "";
+  let from = 0;
+  for (let at = source.indexOf('$$"'); at >= 0; at = source.indexOf('$$"', Math.max(at + 1, from))) {
+    if (at < from) continue;
+    let start = at;
+    while (start > 0 && source[start - 1] === "$") start--;
+    const lineStart = source.lastIndexOf("\n", start) + 1;
+    const before = source.slice(lineStart, start);
+    if (/[\w"\\]$/.test(before) || (before.replace(/\\./g, "").split('"').length - 1) % 2 === 1) continue;
+    const k = at + 2 - start;
+    const open = source.startsWith('"""', at + 2) ? '"""' : '"';
+    const end = stringEnd(source, at + 2 + open.length, open);
+    out += source.slice(from, start) + " ".repeat(k) + open + plainDollars(source.slice(at + 2 + open.length, end), k);
+    from = end;
+  }
+  return from === 0 ? source : out + source.slice(from);
+}
+
+/** Where a string opened by `open` ends (its closing delimiter's offset; a one-line string ends at the line's end at the latest). */
+function stringEnd(source: string, i: number, open: string): number {
+  if (open === '"""') {
+    const end = source.indexOf('"""', i);
+    return end < 0 ? source.length : end;
+  }
+  for (let depth = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "{") depth++;
+    else if (c === "}") depth = Math.max(0, depth - 1);
+    else if ((c === '"' && depth === 0) || c === "\n") return i;
+  }
+  return source.length;
+}
+
+/** A multi-dollar string's content (prefix of `k` dollars) as a plain string's: an interpolation keeps one `$`, other dollars become blanks. */
+function plainDollars(content: string, k: number): string {
+  return content.replace(/\$+/g, (run: string, offset: number) => {
+    const interpolates = run.length >= k && /[A-Za-z_{`]/.test(content[offset + run.length] ?? "");
+    return interpolates ? `${" ".repeat(run.length - 1)}$` : " ".repeat(run.length);
+  });
+}
+
 /** The source with the forms of the module comment rearranged; the same length and line count. */
 export function joinKotlinConstructors(source: string): string {
-  let text = source.includes("@") ? source.replace(ANNOTATED_MODIFIER, (_m: string, annotations: string, modifier: string) => modifier + annotations) : source;
+  let text = source.includes('$$"') ? plainDollarStrings(source) : source;
+  if (text.includes("context(")) {
+    text = text.replace(DECLARATION_CONTEXT, blankAfter).replace(TYPE_CONTEXT, blankAfter);
+  }
+  if (text.includes("suspend")) text = text.replace(SUSPEND_LAMBDA, (_m: string, blanks: string) => `\`suspend\`${blanks.slice(1)}{`);
+  text = text.includes("@") ? text.replace(ANNOTATED_MODIFIER, (_m: string, annotations: string, modifier: string) => modifier + annotations) : text;
   text = text.replace(WHEN_GUARD, (_m: string, test: string) => `${test}, `);
   if (text.includes("@")) {
     text = text.replace(ANNOTATED_ACCESSOR, (_m: string, indent: string, head: string, gap: string, rest: string, annotations: string) => {
