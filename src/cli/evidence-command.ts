@@ -120,7 +120,9 @@ function print(
   if (!result.ok) {
     if (!input.json) {
       const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command));
-      logLine(`${err.red("codecite: error:")} ${shown.code}: ${visibleText(shown.message)}`);
+      // A regex error's message is the pattern as typed with carets under it, on lines of their own.
+      const layout = error !== undefined && "pattern" in error && "carets" in error && "problem" in error ? regexLayout(error) : undefined;
+      logLine(`${err.red("codecite: error:")} ${shown.code}: ${layout ?? visibleText(shown.message)}`);
       if (shown.hint) logLine(`${err.dim("hint:")} ${visibleText(shown.hint)}`);
     }
     process.exitCode = 2;
@@ -138,6 +140,13 @@ function print(
   if (result.truncated && input.output?.all !== true) {
     logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);
   }
+}
+
+/** `regex parse error: <problem>`, then the pattern and its caret line, indented (each line shown visibly). */
+function regexLayout(error: { pattern: unknown; carets: unknown; problem: unknown }): string | undefined {
+  const { pattern, carets, problem } = error;
+  if (typeof pattern !== "string" || typeof carets !== "string" || typeof problem !== "string") return undefined;
+  return [`regex parse error: ${visibleText(problem)}`, `    ${visibleText(pattern)}`, ...(carets === "" ? [] : [`    ${carets}`])].join("\n");
 }
 
 /** The error of a pasted location whose window starts past the end of the file (`read file:N`), else `undefined`. */

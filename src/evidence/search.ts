@@ -444,8 +444,68 @@ async function runRipgrep(
   if (!res.stopped) reader.end();
   // Exit code 2 with a summary means some files could not be read (warnings); without one,
   // ripgrep refused the arguments (regex or glob) before searching.
-  if (!res.stopped && res.code === 2 && hits.length === 0 && !sawSummary) throw ripgrepFailure(res.stderr);
+  if (!res.stopped && res.code === 2 && hits.length === 0 && !sawSummary) {
+    const pattern = args.includes("--fixed-strings") ? undefined : args.find((a) => a.startsWith("--regexp="))?.slice("--regexp=".length);
+    throw (pattern === undefined ? undefined : regexSyntaxError(res.stderr, pattern)) ?? ripgrepFailure(res.stderr);
+  }
   return { hits, stopped: res.stopped, searched };
+}
+
+/**
+ * A regex ripgrep could not parse, shown as the user wrote it: ripgrep reports the pattern
+ * wrapped in its own group, `(?:retry()`, with carets under that text (ripgrep's
+ * `regex parse error:` block: the wrapped pattern, a caret line, `error: <problem>`). The
+ * wrapper is taken off and the carets moved with it; a caret on the wrapper itself (an
+ * `unclosed group` is reported at the wrapper's `(`) points at the pattern's first unclosed `(`.
+ */
+export class RegexSyntaxError extends ToolError {
+  constructor(
+    readonly pattern: string,
+    /** Spaces and `^` under `pattern` (`""`: no position known). */
+    readonly carets: string,
+    /** ripgrep's words: `unclosed group`. */
+    readonly problem: string,
+    hint: AdviceText,
+  ) {
+    super("INVALID_ARGUMENT", `search failed: regex parse error: ${problem}\n    ${pattern}${carets === "" ? "" : `\n    ${carets}`}`, hint);
+  }
+}
+
+/** {@link RegexSyntaxError} from ripgrep's stderr for `pattern`, or `undefined` when it is not a one-line parse error of it. */
+function regexSyntaxError(stderr: string, pattern: string): RegexSyntaxError | undefined {
+  const lines = stderr.split("\n").map((l) => l.replace(/^rg: /, "").trimEnd());
+  const at = lines.indexOf("regex parse error:");
+  const wrapped = lines[at + 1]?.replace(/^ {4}/, "");
+  const caretLine = lines[at + 2]?.replace(/^ {4}/, "") ?? "";
+  const problem = /^error: (.+)$/.exec(lines[at + 3] ?? "")?.[1];
+  if (at < 0 || wrapped !== `(?:${pattern})` || !/^[ ^]*$/.test(caretLine) || problem === undefined) return undefined;
+  const WRAP = "(?:".length;
+  let cols = [...caretLine].flatMap((c, i) => (c === "^" && i >= WRAP && i - WRAP < pattern.length ? [i - WRAP] : []));
+  if (cols.length === 0 && (problem === "unclosed group" || problem === "unopened group")) {
+    const unmatched = unmatchedParens(pattern)[problem === "unclosed group" ? "open" : "close"];
+    if (unmatched !== undefined) cols = [unmatched];
+  }
+  const carets = cols.length === 0 ? "" : Array.from({ length: Math.max(...cols) + 1 }, (_, i) => (cols.includes(i) ? "^" : " ")).join("");
+  return new RegexSyntaxError(pattern, carets, problem, ripgrepFailure(stderr).hintText ?? []);
+}
+
+/** Indexes of the first `(` of `pattern` left open and the first `)` closing nothing (escapes and `[...]` classes skipped). */
+function unmatchedParens(pattern: string): { open?: number; close?: number } {
+  const open: number[] = [];
+  let close: number | undefined;
+  let classDepth = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (classDepth > 0) classDepth += c === "[" ? 1 : c === "]" ? -1 : 0;
+    else if (c === "[") {
+      classDepth = 1;
+      if (pattern[i + 1] === "^") i++;
+      if (pattern[i + 1] === "]") i++; // a leading `]` is a literal
+    } else if (c === "(") open.push(i);
+    else if (c === ")" && open.pop() === undefined) close ??= i;
+  }
+  return { ...(open[0] === undefined ? {} : { open: open[0] }), ...(close === undefined ? {} : { close }) };
 }
 
 /** Turns ripgrep's error output into `INVALID_ARGUMENT` with a hint for a small model. */

@@ -87,6 +87,23 @@ describe("notes and hints in the CLI's words", () => {
     expect(bad.stderr).toContain("\nhint: Check the regular expression (Rust regex syntax), or drop --regex for a literal search.\n");
   });
 
+  it("search: a regex ripgrep cannot parse is shown as typed, with carets under the place (not ripgrep's (?:…) wrapper)", async () => {
+    const cases: Array<[string, string]> = [
+      ["retry(", "regex parse error: unclosed group\n    retry(\n         ^\n"], // ripgrep points at its wrapper: the open ( instead
+      ["a)b", "regex parse error: unopened group\n    a)b\n     ^\n"],
+      ["[(]x(", "regex parse error: unclosed group\n    [(]x(\n        ^\n"], // the ( inside a class is no group
+      ["x[", "regex parse error: unclosed character class\n    x[\n     ^\n"],
+      ["foo\\q", "regex parse error: unrecognized escape sequence\n    foo\\q\n       ^^\n"],
+    ];
+    for (const [pattern, shown] of cases) {
+      const r = await runCli(["search", pattern, "--regex", "--root", root]);
+      expect({ pattern, code: r.code, stderr: r.stderr }).toMatchObject({ pattern, code: 2, stderr: expect.stringContaining(`codecite: error: INVALID_ARGUMENT: ${shown}hint: `) });
+      expect(r.stderr).not.toContain("(?:");
+    }
+    const json = await runCli(["search", "retry(", "--regex", "--json", "--root", root]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: "search failed: regex parse error: unclosed group\n    retry(\n         ^" } });
+  });
+
   it("diff outside git: the hint names codecite commands", async () => {
     const r = await runCli(["diff", "--root", root]);
     expect(r.code).toBe(2);
