@@ -12,7 +12,7 @@ import type { ToolError } from "../evidence/evidence.js";
 import { colorsFor, exitWhenWritten, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { rootView } from "./root-view.js";
-import { defaultRoot, pathOptionForRoot } from "./locations.js";
+import { defaultRoot, modulePathForRoot, pathOptionForRoot } from "./locations.js";
 import type { OutputScope } from "../evidence/budget.js";
 import type { DispatchOutcome } from "../tools/registry.js";
 import { visibleText } from "../evidence/visible-text.js";
@@ -89,6 +89,8 @@ async function runAndPrint(input: EvidenceCommandInput, activity: QueryActivity)
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
   // A pasted location (current-directory-relative or absolute, `:line` dropped) as the tool's repository-relative path.
   if (typeof args.path === "string") args.path = pathOptionForRoot(args.path, root);
+  // A module path typed relative to the current folder (`importers core/constants` in a subfolder).
+  if (typeof args.module_name === "string") args.module_name = modulePathForRoot(args.module_name, root);
   const tool = EVIDENCE_COMMANDS[input.command].tool;
   const { result, note, error } = await createCodeToolRegistry().run(
     { name: tool, arguments: args },

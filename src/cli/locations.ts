@@ -3,14 +3,17 @@
  * absolute, with or without `:line` or `:start-end`) is accepted back by `read` and as `--path`,
  * and the root defaults to the enclosing git work tree.
  *
+ * A module path typed for `importers` (`core/constants` from `source/`) is re-rooted the same way
+ * when it names a file of the current folder without its extension.
+ *
  * Nothing here opens a file outside the root or runs a program: paths are only resolved and
- * `lstat`ed; the workspace checks the result against the root as always (an absolute or `../`
+ * `lstat`ed (and, for a module path inside the root, its folder listed); the workspace checks the result against the root as always (an absolute or `../`
  * path outside it is the usual `OUTSIDE_ROOT` error). The git work tree's top is found by looking
  * for a `.git` entry (a folder, or the file of a linked work tree or submodule) in the current
  * folder and its parents, as git's own discovery does (git-rev-parse(1) `--show-toplevel`),
  * without running git.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gitWorkTreeTop } from "../paths.js";
 
@@ -77,6 +80,34 @@ export function pathForRoot(given: string, root: string, cwd: string = process.c
 export function pathOptionForRoot(given: string, root: string, cwd: string = process.cwd()): string {
   const { path: file } = parseLocation(given, (p) => existsAsWritten(path.resolve(cwd, p)) || existsAsWritten(path.resolve(cwd, root, p)));
   return pathForRoot(file, root, cwd);
+}
+
+/**
+ * A module path of `importers` as typed from the current folder: `core/constants` in ky's
+ * `source/` is `source/core/constants` when a file `core/constants.<ext>` (or a folder
+ * `core/constants`) is there and the repository-relative reading names nothing. Names without
+ * a `/` (dotted modules, packages) and paths leading outside the root are left to the tool.
+ */
+export function modulePathForRoot(given: string, root: string, cwd: string = process.cwd()): string {
+  if (!given.includes("/") || path.isAbsolute(given)) return given;
+  const rootAbs = path.resolve(cwd, root);
+  const abs = path.resolve(cwd, given);
+  const rel = path.relative(rootAbs, abs);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return given;
+  const fromCwd = rel.split(path.sep).join("/");
+  if (fromCwd === given) return given;
+  return isModuleFile(abs) && !isModuleFile(path.join(rootAbs, given)) ? fromCwd : given;
+}
+
+/** Whether `p` exists, or a file `p.<ext>` does (a module path written without its extension). */
+function isModuleFile(p: string): boolean {
+  if (existsAsWritten(p)) return true;
+  const base = `${path.basename(p)}.`;
+  try {
+    return readdirSync(path.dirname(p)).some((name) => name.startsWith(base));
+  } catch {
+    return false;
+  }
 }
 
 /**

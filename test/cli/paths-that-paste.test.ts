@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseLocation, pathForRoot, pathOptionForRoot } from "../../src/cli/locations.js";
+import { modulePathForRoot, parseLocation, pathForRoot, pathOptionForRoot } from "../../src/cli/locations.js";
 import { gitWorkTreeTop } from "../../src/paths.js";
 import { runCli } from "./run-cli.js";
 
@@ -117,6 +117,23 @@ describe("codecite read and --path with pasted locations", () => {
     // --json keeps the tool's envelope.
     const json = await runCli(["read", "sub/mod.py:99999", "--json"], { cwd });
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: "start_line (99989) is past the end of pkg/sub/mod.py (60 lines)" } });
+  });
+
+  it("importers: a module path typed from a subfolder without its extension is re-rooted (ky's source/core/constants)", async () => {
+    writeFileSync(path.join(repo, "pkg", "sub", "consts.ts"), "export const A = 1;\n");
+    writeFileSync(path.join(repo, "pkg", "sub", "use.ts"), "import {A} from './consts.js';\nexport const B = A;\n");
+    writeFileSync(path.join(repo, "pkg", "main.ts"), "import {B} from './sub/use.js';\nimport {A} from './sub/consts.js';\n");
+    const cwd = path.join(repo, "pkg");
+    expect(modulePathForRoot("sub/consts", repo, cwd)).toBe("pkg/sub/consts");
+    expect(modulePathForRoot("./sub/consts", repo, cwd)).toBe("pkg/sub/consts");
+    expect(modulePathForRoot("pkg/sub/consts", repo, cwd)).toBe("pkg/sub/consts"); // repository-relative already
+    expect(modulePathForRoot("sub/nosuch", repo, cwd)).toBe("sub/nosuch"); // names nothing here: left to the tool
+    expect(modulePathForRoot("lodash/fp", repo, cwd)).toBe("lodash/fp");
+    expect(modulePathForRoot("requests.sessions", repo, cwd)).toBe("requests.sessions"); // no "/": a dotted module
+    expect(modulePathForRoot("../outside", repo, repo)).toBe("../outside");
+    const r = await runCli(["importers", "sub/consts", "--json"], { cwd });
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual(["pkg/main.ts:2-2", "pkg/sub/use.ts:1-1"]);
   });
 
   it("--path accepts a current-folder-relative folder", async () => {
