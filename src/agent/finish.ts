@@ -11,7 +11,7 @@
 import { locateFile } from "../tools/index.js";
 import { isAbstention } from "./citation-status.js";
 import { gradeCitations, groundingOf, type Citation, type SeenLines } from "./grounding.js";
-import { LENGTH_NOTE, maxStepsNote, reaskMessage, type FailedCitation } from "./prompt.js";
+import { LENGTH_NOTE, maxStepsNote, reaskMessage, repeatStopNote, type FailedCitation } from "./prompt.js";
 import type { AgentResult, Session, StopReason } from "./session.js";
 
 /** Most seen-line ranges listed in a re-ask. */
@@ -19,7 +19,19 @@ const MAX_SEEN_LISTED = 30;
 
 /** The answer when the step limit ended the loop: the turn's text, then the note (also as a `notice`). */
 export function maxStepsAnswer(s: Session, content: string): string {
-  const note = maxStepsNote(s.maxSteps);
+  return stopAnswer(s, content, maxStepsNote(s.maxSteps));
+}
+
+/**
+ * The answer when the model sent only repeated calls after the repeat hint (stop reason
+ * `max_steps`, ended early): the turn's text, then the note (also as a `notice`).
+ */
+export function repeatStopAnswer(s: Session, content: string, tool: string): string {
+  return stopAnswer(s, content, repeatStopNote(s.steps.length, tool));
+}
+
+function stopAnswer(s: Session, content: string, note: string): string {
+  s.stopNote = note;
   s.emit({ type: "notice", reason: "max_steps", message: note });
   return content.trim() === "" ? note : `${content.trim()}\n\n${note}`;
 }
@@ -76,7 +88,7 @@ export function reaskFor(s: Session, answer: string, citations: readonly Citatio
 function modelText(s: Session, answer: string, stop: StopReason): string {
   // A timeout's or a context stop's answer is the note alone (run-agent.ts).
   if (stop === "timeout" || stop === "context") return "";
-  const note = stop === "max_steps" ? maxStepsNote(s.maxSteps) : stop === "length" ? LENGTH_NOTE : undefined;
+  const note = stop === "max_steps" ? s.stopNote : stop === "length" ? LENGTH_NOTE : undefined;
   return note !== undefined && answer.endsWith(note) ? answer.slice(0, -note.length) : answer;
 }
 

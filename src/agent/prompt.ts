@@ -19,6 +19,14 @@ export function maxStepsNote(maxSteps: number): string {
   return `[codecite] Stopped after ${maxSteps} tool step${maxSteps === 1 ? "" : "s"} (the step limit) before the model gave a final answer. The evidence gathered so far is listed below.`;
 }
 
+/**
+ * The note of a session ended early because the model, told that its calls repeated earlier
+ * ones, sent only repeated calls again (it would otherwise run them to the step limit).
+ */
+export function repeatStopNote(steps: number, tool: string): string {
+  return `[codecite] Stopped after ${steps} tool step${steps === 1 ? "" : "s"}: the model repeated a call it had already made (${tool} with the same arguments) after being told so, instead of giving a final answer. The evidence gathered so far is listed below.`;
+}
+
 /** The hint added to a repeated identical tool call's result. */
 export function repeatedCallHint(tool: string): string {
   return `Repeated call: you already called ${tool} with exactly these arguments; this is the same result. Use it, call a tool with different arguments, or answer now.`;

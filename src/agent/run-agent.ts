@@ -5,7 +5,8 @@
  * One session: send the system prompt, the question and the tool definitions; run every tool
  * call of a turn in order; append the assistant turn and one `tool` message per call (the tool
  * result envelope as JSON, with `tool_name`, and `tool_call_id` when the provider gave an id);
- * repeat until the model answers without tool calls, or the step limit ends the loop.
+ * repeat until the model answers without tool calls, or the step limit ends the loop (or, early,
+ * a second turn of only calls it made before: the first one is answered with the repeat hint).
  *
  * Tool-shim modes (ARCHITECTURE.md "Tool-shim modes"): `off` sends native tools and takes only native tool calls;
  * `auto` also recovers calls written as text (`recover`) and switches to `on` for the rest of
@@ -39,11 +40,11 @@
  */
 import { ContextTooSmall } from "./compact.js";
 import { dispatchCalls } from "./dispatch.js";
-import { finish, gradeAnswer, lengthAnswer, maxStepsAnswer, reaskFor } from "./finish.js";
+import { finish, gradeAnswer, lengthAnswer, maxStepsAnswer, reaskFor, repeatStopAnswer } from "./finish.js";
 import { modelTurn } from "./model-turn.js";
 import { prefetchEvidence } from "./prefetch.js";
 import { contextNote, timeoutNote } from "./prompt.js";
-import { recoverTurn } from "./recover-turn.js";
+import { recoverTurn, type TurnCalls } from "./recover-turn.js";
 import { DEFAULT_SESSION_TIMEOUT_MS, SessionDeadline, prepare, type AgentResult, type RunAgentOptions, type Session, type StopReason } from "./session.js";
 
 export {
@@ -55,6 +56,12 @@ export {
   type RunAgentOptions,
 } from "./session.js";
 
+/** The tool of a turn whose calls all repeat earlier ones (same tool, same arguments), else `undefined`. */
+function onlyRepeats(s: Session, turn: TurnCalls): string | undefined {
+  if (turn.calls.length === 0 || turn.rejected.length > 0) return undefined;
+  return turn.calls.every((c) => s.log.previous(c.name, c.arguments) !== undefined) ? turn.calls[0]!.name : undefined;
+}
+
 /** Model turns and tool calls until the model answers or a limit stops the loop. */
 async function converse(s: Session): Promise<{ answer: string; stop: StopReason }> {
   for (;;) {
@@ -65,6 +72,13 @@ async function converse(s: Session): Promise<{ answer: string; stop: StopReason 
       return { answer: turn.content.trim(), stop: "answer" };
     }
     if (s.round >= s.maxSteps) return { answer: maxStepsAnswer(s, turn.content), stop: "max_steps" };
+    // Only calls made before, already answered once with the repeat hint: the model is stuck, and
+    // would run the same calls to the step limit; end now, as the step limit would.
+    const repeated = onlyRepeats(s, turn);
+    if (repeated !== undefined) {
+      if (s.repeatTold) return { answer: repeatStopAnswer(s, turn.content, repeated), stop: "max_steps" };
+      s.repeatTold = true;
+    }
     s.round++;
     await dispatchCalls(s, turn);
   }

@@ -179,6 +179,10 @@ export interface Session {
   round: number;
   /** Notes for the answer about what was cut (calls over the per-turn cap). */
   readonly cutNotes: string[];
+  /** A turn of only repeated calls was answered with the repeat hint; the next one ends the session. */
+  repeatTold: boolean;
+  /** The note a `max_steps` stop added to the answer (the step limit, or repeated calls). */
+  stopNote: string | undefined;
   /** Requests sent so far, and what the previous one held (`server-truncation.ts`). */
   requests: number;
   previousPrompt: { messages: string[] } | undefined;
@@ -265,6 +269,8 @@ export async function prepare(opts: RunAgentOptions): Promise<Session> {
     dispose: () => clearTimeout(timer),
     round: 0,
     cutNotes: [],
+    repeatTold: false,
+    stopNote: undefined,
     requests: 0,
     previousPrompt: undefined,
     previousCount: undefined,

@@ -144,6 +144,24 @@ describe("runAgent (native tool calls)", () => {
     expect(result.evidence).toHaveLength(2);
   });
 
+  it("a model that repeats the same call after the repeat hint is stopped early, not run to the step limit", async () => {
+    const { fake, calls, events, ask } = await startSession({
+      turns: [{ repeat: true, tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] }],
+    });
+    const result = await ask({ maxSteps: 8 });
+    expect(calls).toHaveLength(1); // the tool ran once
+    // Request 1: the call; request 2: the repeat, answered with the hint; request 3: the same again, the end.
+    expect(fake.chatRequests()).toHaveLength(3);
+    expect(result.steps.map((s) => s.tool)).toEqual(["find_importers", "find_importers"]);
+    expect(result.stop_reason).toBe("max_steps");
+    expect(result.answer).toBe(
+      "[codecite] Stopped after 2 tool steps: the model repeated a call it had already made (find_importers with the same arguments) after being told so, instead of giving a final answer. The evidence gathered so far is listed below.",
+    );
+    expect(result.grounding).toBe("none"); // codecite's own note is no claim about the code
+    expect(result.evidence).toHaveLength(2);
+    expect(events.flatMap((e) => (e.type === "notice" ? [e.reason] : []))).toEqual(["max_steps"]);
+  });
+
   it("turns bad arguments and unknown tools into tool error messages, never a crash", async () => {
     const { fake, calls, ask } = await startSession({
       turns: [
