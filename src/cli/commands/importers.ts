@@ -15,7 +15,7 @@ interface ImportersFlags extends OutputFlags {
 export function register(program: Command): void {
   withOutputOptions(program.command("importers"))
     .description("list the files that import a module, with the import statements")
-    .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or repository-relative file path")
+    .argument("<module>", "dotted Python module (or a unique last part), JS/TS specifier, or file path (repository- or current-folder-relative)")
     .option("--include-submodules", "also the modules under it (pkg.sub, pkg/sub, a::b::c); default: the exact module only")
     .option("--max-results <n>", `maximum records, 1-${MAX_RESULTS_LIMIT} (default ${DEFAULT_MAX_RESULTS})`, parseInteger)
     .option("--root <dir>", "repository root (default: the enclosing git work tree, else the current folder)")
