@@ -254,6 +254,13 @@ describe("kotlin: definitions", () => {
     ]);
   });
 
+  it("a file-level bodiless `private class U` after annotations, with a declaration after it, is read as the class", async () => {
+    // Exposed 1be6647 samples/springboot3-exposed-r2dbc/.../Application.kt: `@ImportRuntimeHints(…)` ⏎ `@SpringBootApplication` ⏎
+    // `@EnableConfigurationProperties(…)` ⏎ `private class Application`, read as annotated names without an error; the class was lost.
+    const src = "package a\n\n@ImportRuntimeHints(value = [R::class])\n@SpringBootApplication\n@EnableConfigurationProperties(value = [E::class])\nprivate class Application\n\ninternal suspend fun main(args: Array<String>): Unit = coroutineScope {\n    run(args)\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}-${s.end_line}`)).toEqual(["class Application:3-6", "function main:8-10"]);
+  });
+
   it("definitions inside a region the parser could not read are still found", async () => {
     // The grammar's automatic-semicolon scanner fails on this one-line companion body.
     const facts = await factsOf(kotlin, "class A {\n  constructor(x: Int) {}\n  companion object Factory { fun make() = A(1) }\n  inner class B\n}\n");

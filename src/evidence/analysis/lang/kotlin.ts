@@ -22,7 +22,9 @@
  *   ⏎ `class UserService {`, JetBrains/Exposed's samples): the grammar reads it, without an error,
  *   as annotated names applied to a lambda. Such an `annotated_expression` whose names end in
  *   `class`/`interface`/`object` followed by the type's name and a lambda is read as the type, the
- *   lambda's declarations as its members; the range is the whole annotated expression.
+ *   lambda's declarations as its members; the range is the whole annotated expression. The same
+ *   with no body (`@SpringBootApplication` ⏎ … ⏎ `private class Application`, names ending in the
+ *   type's name) is read as the type without members.
  *
  * Imports: one {@link ImportRef} per `import`; `specifier` is the name as written (`a.b.C`,
  * `a.b.*`), `alias` the `as` name.
@@ -109,7 +111,7 @@ function extract(root: SyntaxNode): FileFacts {
           const misread = misreadType(node);
           if (misread === undefined) return;
           push(misread.name, misread.kind, types, node);
-          members(misread.body, [...types, misread.name], depth);
+          if (misread.body !== undefined) members(misread.body, [...types, misread.name], depth);
           return;
         }
         case "class":
@@ -141,7 +143,7 @@ const TYPE_WORDS: Readonly<Record<string, SymbolKind>> = { class: "class", inter
  * `annotated_expression` chain an `infix_expression` of names ending in `class`/`interface`/`object`,
  * then the type's name with a lambda (`U {…}`, or `U` and `{…}`), whose statements are the members.
  */
-function misreadType(node: SyntaxNode): { name: string; kind: SymbolKind; body: SyntaxNode } | undefined {
+function misreadType(node: SyntaxNode): { name: string; kind: SymbolKind; body?: SyntaxNode } | undefined {
   let inner: SyntaxNode | undefined = node;
   for (let i = 0; inner?.type === "annotated_expression" && i < MAX_DEPTH; i++) inner = namedChildren(inner).at(-1);
   if (inner?.type !== "infix_expression") return undefined;
@@ -151,6 +153,8 @@ function misreadType(node: SyntaxNode): { name: string; kind: SymbolKind; body: 
   const kind = TYPE_WORDS[parts[at]?.text ?? ""] as SymbolKind;
   const [head, next] = [parts[at + 1], parts[at + 2]];
   if (head?.type === "identifier" && next?.type === "lambda_literal" && parts.length === at + 3) return { name: head.text, kind, body: next };
+  // A type without a body (`private class Application`): `class` is a hard keyword, never a name.
+  if (head?.type === "identifier" && parts.length === at + 2) return { name: head.text, kind };
   if (head?.type === "call_expression" && parts.length === at + 2) {
     const [callee, lambda] = namedChildren(head);
     const body = lambda?.type === "annotated_lambda" ? namedChildren(lambda).find((c) => c.type === "lambda_literal") : undefined;
