@@ -1012,7 +1012,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const texts = new Map<string, string[] | undefined>();
   await mapLimit(toRead, 8, async (file) => {
     try {
-      texts.set(file, (await ws.readText(file)).lines);
+      texts.set(file, (ws.readTextSync(file) ?? (await ws.readText(file))).lines);
     } catch {
       texts.set(file, undefined); // gone or unreadable since it was parsed: its records are left out
     }

@@ -1322,7 +1322,7 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
       return;
     }
     try {
-      texts.set(file, (await ws.readText(file)).lines);
+      texts.set(file, (ws.readTextSync(file) ?? (await ws.readText(file))).lines);
     } catch {
       texts.set(file, undefined);
     }

@@ -286,7 +286,7 @@ export async function findSymbol(ws: Workspace, args: FindSymbolArgs, signal?: A
   await mapLimit([...new Set([...shown].map((i) => (found[i] as { file: string }).file))], 8, async (file) => {
     throwIfAborted(signal);
     try {
-      texts.set(file, (await ws.readText(file)).lines);
+      texts.set(file, (ws.readTextSync(file) ?? (await ws.readText(file))).lines);
     } catch {
       texts.set(file, undefined); // gone or unreadable since it was parsed: its records are left out
     }
