@@ -296,7 +296,8 @@ ${MARK}
 // of them loaded after the flag is set is compiled from its source instead (V8 --profile-deserialization
 // prints "Cached code failed check" for each): 12 to 17 per query, about 10 ms of CPU. So the ones
 // every query command loads (workspace: fs/promises; fact-cache activity: diagnostics_channel; the
-// output streams) and those search and diff load to run rg and git are loaded first; \`performance\`
+// output streams; symbol, importers and refs: node:crypto, which names the fact cache's file and
+// hashes file contents, warm queries too) and those search and diff load to run rg and git are loaded first; \`performance\`
 // (Node's perf_hooks, ten modules) only for a timed run (CODECITE_TIMING=1, the only reader of the
 // clock in a query command: src/cli/query-activity.ts, src/fact-cache/activity.ts), perf, issue 17.
 // search also raises V8's optimization budget 16-fold (--interrupt-budget, default 66 KiB: what a
@@ -316,6 +317,7 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   void process.stderr;
   if (process.env.CODECITE_TIMING === "1") void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
+  if (command === "symbol" || command === "importers" || command === "refs") require("node:crypto");
   setFlagsFromString(command === "search" ? "--liftoff-only --interrupt-budget=1081344" : "--liftoff-only");
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {

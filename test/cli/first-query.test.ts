@@ -3,6 +3,9 @@
  * - A grammar is loaded from its bytes (`evidence/analysis/tree-sitter.ts` `loadGrammar`): given a
  *   path, web-tree-sitter reads it after a dynamic `import()`, which in a CommonJS query bundle
  *   starts Node's ES module loader; the loader's module jobs are never loaded.
+ * - Node's own modules that symbol, importers and refs always load (`node:crypto`: the fact cache's
+ *   file name, content hashes) are loaded before `main.cjs` sets its V8 flag, so they keep their
+ *   embedded code cache (`scripts/bundle-cli.ts`, the comment of `main.cjs`).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +17,7 @@ import { CLI } from "./run-cli.js";
 let tmp: string;
 let repo: string;
 let preload: string;
+let afterFlags: string;
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "codecite-first-query-"));
@@ -25,6 +29,18 @@ beforeAll(() => {
   // Prints, at exit, the ES module loader's modules that the process loaded.
   preload = path.join(tmp, "esm-modules.cjs");
   writeFileSync(preload, `process.on("exit", () => process.stderr.write("ESM " + JSON.stringify(process.moduleLoadList.filter((m) => m.includes("modules/esm/"))) + "\\n"));\n`);
+  // Prints, at exit, Node's own modules loaded after the first `v8.setFlagsFromString` call.
+  afterFlags = path.join(tmp, "after-flags.cjs");
+  writeFileSync(
+    afterFlags,
+    [
+      'const v8 = require("node:v8");',
+      "const set = v8.setFlagsFromString;",
+      "let at;",
+      "v8.setFlagsFromString = (flags) => { at ??= process.moduleLoadList.length; return set(flags); };",
+      'process.on("exit", () => process.stderr.write("AFTER_FLAGS " + JSON.stringify(process.moduleLoadList.slice(at ?? 0).filter((m) => m.startsWith("NativeModule "))) + "\\n"));',
+    ].join("\n"),
+  );
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -46,6 +62,23 @@ describe("first query", () => {
       const loaded = JSON.parse((line as string).slice(4)) as string[];
       // module_job runs an import(); translators and load read and compile what it imports.
       expect({ args, loaded: loaded.filter((m) => /esm\/(module_job|translators|load)$/.test(m)) }).toEqual({ args, loaded: [] });
+    }
+  });
+
+  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm", () => {
+    for (const args of [["symbol", "RingPool"], ["importers", "src/pool.h"], ["refs", "RingPool", "--path", "src/pool.h"]]) {
+      const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
+      for (const run of ["first", "warm"]) {
+        const r = spawnSync(process.execPath, ["-r", afterFlags, CLI, ...args, "--json", "--root", repo], {
+          env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
+          encoding: "utf8",
+        });
+        expect(r.status).toBe(0);
+        expect((JSON.parse(r.stdout) as { evidence: unknown[] }).evidence.length).toBeGreaterThan(0);
+        const line = r.stderr.split("\n").find((l) => l.startsWith("AFTER_FLAGS "));
+        const loaded = JSON.parse((line as string).slice("AFTER_FLAGS ".length)) as string[];
+        expect({ args, run, crypto: loaded.filter((m) => /^NativeModule (internal\/crypto\/.*|crypto)$/.test(m)) }).toEqual({ args, run, crypto: [] });
+      }
     }
   });
 });
