@@ -17,6 +17,7 @@ import type { OutputScope } from "../evidence/budget.js";
 import type { DispatchOutcome } from "../tools/registry.js";
 import { visibleText } from "../evidence/visible-text.js";
 import { watchQuery, type QueryActivity } from "./query-activity.js";
+import { resolveCacheDir } from "../fact-cache/cache-dir.js";
 
 /** What `runEvidenceCommand` runs: the command's code tool with its arguments, over `root`. */
 export interface EvidenceCommandInput {
@@ -84,7 +85,8 @@ async function runAndPrint(input: EvidenceCommandInput, activity: QueryActivity)
   ]);
   activity.phaseDone("load");
   const root = defaultRoot(input.root, logLine);
-  const workspace = await Workspace.open(root);
+  // The ignore-file scan keeps a snapshot in the cache folder: a fresh process checks folder stamps instead of reading the tree.
+  const workspace = await Workspace.open(root, { scanCacheDir: resolveCacheDir() });
   activity.phaseDone("workspace");
   const args = Object.fromEntries(Object.entries(input.args).filter(([, v]) => v !== undefined));
   // A pasted location (current-directory-relative or absolute, `:line` dropped) as the tool's repository-relative path.

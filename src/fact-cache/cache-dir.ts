@@ -48,8 +48,12 @@ export function resolveCacheDir(env: CacheDirEnv = process.env, home?: string): 
  */
 export function cacheFileName(rootRealPath: string, suffix: string): string {
   const hash = createHash("sha256").update(rootRealPath).digest("hex").slice(0, 16);
-  const base = (path.basename(rootRealPath) || "root").replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40);
-  return `${base}-${hash}${suffix}`;
+  return `${cacheFileBase(rootRealPath)}-${hash}${suffix}`;
+}
+
+/** The human part of a root's cache file names: its basename reduced to `[A-Za-z0-9._-]`, at most 40 characters. */
+export function cacheFileBase(rootRealPath: string): string {
+  return (path.basename(rootRealPath) || "root").replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40);
 }
 
 

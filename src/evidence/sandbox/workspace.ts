@@ -35,7 +35,7 @@
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
 import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
-import { closeSync, constants as fsc, existsSync, fstatSync, openSync, promises as fsp, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants as fsc, existsSync, fstatSync, lstatSync, openSync, promises as fsp, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -43,6 +43,7 @@ import { ToolError } from "../evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./secret-content.js";
 import { isInside } from "../../paths.js";
+import { folderStamp, folderUnchanged, readSnapshot, snapshotFile, writeSnapshot, type ScannedFolder, type ScanSnapshot } from "../../fact-cache/scan-snapshot.js";
 import { normalizeRelative, toPosix } from "./path-policy.js";
 import { baseRipgrepArgs, IGNORE_FILE_NAMES, NEVER_WALK_DIRS, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./ripgrep.js";
 import { mapLimit } from "../concurrency.js";
@@ -157,6 +158,14 @@ const READ_FLAGS = fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0);
  * @internal
  */
 export const kBeforeOpen: unique symbol = Symbol("codecite.workspace.beforeOpen");
+
+/**
+ * Internal test hook: how many folders the ignore-file scans of a workspace read (`readdir`) and
+ * how many they took unchanged from the scan snapshot (`fact-cache/scan-snapshot.ts`). Not part
+ * of the public API.
+ * @internal
+ */
+export const kScanCounts: unique symbol = Symbol("codecite.workspace.scanCounts");
 
 /**
  * Formats skip counts for a `note`, e.g. "skipped 2 binary files and 1 file over 1 MiB".
@@ -275,6 +284,10 @@ export class Workspace {
    * {@link NEVER_WALK_DIRS}, and when the scan started (`Date.now()`); see {@link subfoldersSeen}.
    */
   private foldersSeen: { startedMs: number; subfolders: Map<string, string[]> } | undefined;
+  /** Where the ignore-file scan keeps its snapshot (see {@link Workspace.open}). */
+  private scanCacheDir: string | undefined;
+  /** @internal test hook, see {@link kScanCounts}. */
+  readonly [kScanCounts] = { read: 0, reused: 0 };
   /** @internal test hook, see {@link kBeforeOpen}. */
   [kBeforeOpen]?: (abs: string) => Promise<void> | void;
 
@@ -290,11 +303,14 @@ export class Workspace {
    * @param opts.maxFileBytes cap for whole-file loads in bytes (default 1 MiB).
    * @param opts.allowHardLinks read files with more than one hard link (default: the environment
    *   variable `CODECITE_ALLOW_HARD_LINKS` is `1`).
+   * @param opts.scanCacheDir the cache folder where the ignore-file scan keeps its snapshot
+   *   (`fact-cache/scan-snapshot.ts`; a fresh process then checks folder stamps instead of reading
+   *   every folder); default none: every scan reads every folder.
    * @throws ToolError `NOT_FOUND` when the root does not exist, `INVALID_ARGUMENT` when it is not
    *   a directory or the path is invalid, `DENIED` when the root lies in a denied folder or is a
    *   bare git repository.
    */
-  static async open(root: string, opts: { maxFileBytes?: number; allowHardLinks?: boolean } = {}): Promise<Workspace> {
+  static async open(root: string, opts: { maxFileBytes?: number; allowHardLinks?: boolean; scanCacheDir?: string } = {}): Promise<Workspace> {
     if (typeof root !== "string" || root === "" || root.includes("\0")) {
       throw new ToolError("INVALID_ARGUMENT", "workspace root must be a non-empty path without NUL bytes");
     }
@@ -338,7 +354,9 @@ export class Workspace {
     if (!Number.isInteger(max) || max <= 0) {
       throw new ToolError("INVALID_ARGUMENT", "maxFileBytes must be a positive integer", "Pass a size in bytes, e.g. 1048576.");
     }
-    return new Workspace(real, given, max, opts.allowHardLinks ?? process.env.CODECITE_ALLOW_HARD_LINKS === "1");
+    const ws = new Workspace(real, given, max, opts.allowHardLinks ?? process.env.CODECITE_ALLOW_HARD_LINKS === "1");
+    if (opts.scanCacheDir !== undefined) ws.scanCacheDir = opts.scanCacheDir;
+    return ws;
   }
 
   /**
@@ -802,7 +820,10 @@ export class Workspace {
    * would hang it and a link to `/dev/zero` would fill memory. Folders that are never walked
    * (`.git`, {@link NEVER_WALK_DIRS}, denied folders) and symbolic links are not entered. A
    * symbolic link named like an ignore file must lead to a regular file inside the root
-   * (ripgrep follows it when reading).
+   * (ripgrep follows it when reading). With a `scanCacheDir` ({@link Workspace.open}) a folder
+   * whose stamps are unchanged since an earlier scan read it is taken from that scan's snapshot
+   * (`fact-cache/scan-snapshot.ts`) instead of being read; its ignore files that are links are
+   * checked again all the same, and every other folder is read.
    * @throws ToolError `UNSUPPORTED` naming the file, repository-relative (never a host path).
    */
   checkIgnoreFiles(): Promise<void> {
@@ -853,6 +874,11 @@ export class Workspace {
     // Folder paths by concatenation: the root is a real path and `rel` is made of entry names, so
     // there is nothing for path.join to normalise (one call per folder: perf, issue 17).
     const base = this.root.endsWith(path.sep) ? this.root : `${this.root}${path.sep}`;
+    const snapFile = this.scanCacheDir === undefined ? undefined : snapshotFile(this.scanCacheDir, this.root);
+    const rules = snapFile === undefined ? "" : scanRules();
+    const old = snapFile === undefined ? undefined : readSnapshot(snapFile, this.root, rules);
+    const folders = new Map<string, ScannedFolder>();
+    let reread = old === undefined;
     const stack: string[] = [""];
     const venvDirs = new Map<string, boolean>();
     const subfolders = new Map<string, string[]>();
@@ -861,38 +887,65 @@ export class Workspace {
     while (stack.length > 0) {
       if (++read % IGNORE_SCAN_BATCH === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const rel = stack.pop() as string;
-      let entries;
-      try {
-        entries = readdirSync(rel === "" ? this.root : base + rel, { withFileTypes: true });
-      } catch {
-        continue;
+      const abs = rel === "" ? this.root : base + rel;
+      let folder: ScannedFolder | undefined;
+      let stamp: { stamp: string; ctimeMs: number } | undefined;
+      if (snapFile !== undefined) {
+        // The stamp is taken before the folder is read: a change after it gives a new stamp.
+        try {
+          const st = lstatSync(abs, { bigint: true });
+          stamp = { stamp: folderStamp(st), ctimeMs: Number(st.ctimeMs) };
+        } catch {
+          stamp = undefined;
+        }
+        const was = old?.folders.get(rel);
+        if (was !== undefined && stamp !== undefined && folderUnchanged(was, stamp.stamp, (old as ScanSnapshot).startedMs)) folder = was;
       }
-      seen += entries.length;
+      if (folder !== undefined) {
+        this[kScanCounts].reused++;
+        // Unchanged since it was read: only its ignore files that are links can lead elsewhere now.
+        for (const name of folder.links) {
+          const child = rel === "" ? name : `${rel}/${name}`;
+          if (!(await this.isLinkToInsideFile(child))) throw notRegularIgnoreFile(child, "a symbolic link");
+        }
+      } else {
+        reread = true;
+        this[kScanCounts].read++;
+        let entries;
+        try {
+          entries = readdirSync(abs, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        folder = { stamp: stamp?.stamp ?? "", ctimeMs: stamp?.ctimeMs ?? Infinity, entries: entries.length, subs: [], venv: false, links: [] };
+        for (const e of entries) {
+          // A marker that is a link is looked up later (existsSync follows it).
+          if (e.name === VENV_MARKER) folder.venv = e.isSymbolicLink() ? null : true;
+          const named = names.has(e.name);
+          const dir = e.isDirectory();
+          if (!named && (!dir || skip.has(e.name))) continue; // most entries: no path string made
+          const child = rel === "" ? e.name : `${rel}/${e.name}`;
+          if (named && !dir && !e.isFile()) {
+            if (!(await this.isLinkToInsideFile(child))) {
+              throw notRegularIgnoreFile(child, e.isSymbolicLink() ? "a symbolic link" : e.isFIFO() ? "a FIFO" : e.isSocket() ? "a socket" : "a device");
+            }
+            folder.links.push(e.name);
+          }
+          if (dir && !skip.has(e.name)) folder.subs.push(e.name);
+        }
+      }
+      seen += folder.entries;
       if (seen > MAX_IGNORE_SCAN_ENTRIES) return; // a huge tree: ripgrep's time limit still applies
-      let venv: boolean | undefined = false;
-      const subs: string[] = [];
-      subfolders.set(rel, subs);
-      for (const e of entries) {
-        // A marker that is a link is looked up later (existsSync follows it).
-        if (e.name === VENV_MARKER) venv = e.isSymbolicLink() ? undefined : true;
-        const named = names.has(e.name);
-        const dir = e.isDirectory();
-        if (!named && (!dir || skip.has(e.name))) continue; // most entries: no path string made
-        const child = rel === "" ? e.name : `${rel}/${e.name}`;
-        if (named && !dir && !e.isFile() && !(await this.isLinkToInsideFile(child))) {
-          const what = e.isSymbolicLink() ? "a symbolic link" : e.isFIFO() ? "a FIFO" : e.isSocket() ? "a socket" : "a device";
-          throw new ToolError(
-            "UNSUPPORTED",
-            `the ignore file ${child} is ${what}, not a regular file; it is never read, and searching would hang on it`,
-            "Replace it with a regular file (or remove it), then search again.",
-          );
-        }
-        if (dir && !skip.has(e.name)) {
-          subs.push(e.name);
-          if (!isDeniedPath(child)) stack.push(child);
-        }
+      if (stamp !== undefined) folders.set(rel, folder);
+      subfolders.set(rel, folder.subs);
+      for (const name of folder.subs) {
+        const child = rel === "" ? name : `${rel}/${name}`;
+        if (!isDeniedPath(child)) stack.push(child);
       }
-      if (venv !== undefined) venvDirs.set(rel, venv);
+      if (folder.venv !== null) venvDirs.set(rel, folder.venv);
+    }
+    if (snapFile !== undefined && (reread || folders.size !== old?.folders.size)) {
+      writeSnapshot(snapFile, this.root, rules, { startedMs, folders });
     }
     this.venvSeen = { at: Date.now(), dirs: venvDirs };
     this.foldersSeen = { startedMs, subfolders };
@@ -990,6 +1043,20 @@ export class Workspace {
       return false;
     };
   }
+}
+
+/** The refusal of an ignore file that is not a regular file (`what`: "a FIFO", "a symbolic link" …). */
+function notRegularIgnoreFile(rel: string, what: string): ToolError {
+  return new ToolError(
+    "UNSUPPORTED",
+    `the ignore file ${rel} is ${what}, not a regular file; it is never read, and searching would hang on it`,
+    "Replace it with a regular file (or remove it), then search again.",
+  );
+}
+
+/** What decides the ignore-file scan's listing, as its snapshot is keyed (`fact-cache/scan-snapshot.ts`). */
+function scanRules(): string {
+  return [...IGNORE_FILE_NAMES, VENV_MARKER, ...baseRipgrepArgs()].join("\0");
 }
 
 /** True when `dir` is a git directory itself: `HEAD` file, `objects/` and `refs/` folders (gitrepository-layout(5)). */
