@@ -16,7 +16,13 @@
  *    call cannot write a hyphen in a name, LM Studio bug-tracker issue #1358);
  * 4. unique namespace-suffix match: an offered tool named `<namespace>__<candidate>` or
  *    `<namespace>.<candidate>` (`shell` → the only `*__shell`);
- * 5. case-insensitive exact match of a candidate, when unique (last resort).
+ * 5. case-insensitive exact match of a candidate, when unique;
+ * 6. the tool's name, title or description written as words (Hermes models that copy what the
+ *    catalogue shows: `"name": "Search Code"` for `search_code`, a title "Search code", a
+ *    description "Apply tags to a document." — ollama/ollama issue #17274): compared with case,
+ *    spaces, underscores, hyphens and a closing `.` ignored, against each offered tool's name,
+ *    title, and description (whole or its first sentence); only when exactly one offered tool
+ *    matches (last resort).
  *
  * Fail closed: a side-effect alias (`bash`, `shell`, `execute`, `write_file` …, see
  * `policy.ts`) resolves only to an offered tool with exactly that name (ignoring case) — never
@@ -24,7 +30,7 @@
  *
  * Deliberately not done: resolving on the part before the first colon (goose resolves
  * `shell:functions.execute:0` to `shell`), fuzzy/edit-distance matching, and names containing
- * whitespace (`label functions.shell`).
+ * whitespace other than rule 6's whole words (`label functions.shell`).
  */
 import { isSideEffectToolName } from "./policy.js";
 import type { OfferedTool } from "./types.js";
@@ -72,7 +78,8 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
   if (exact.has(name)) return name;
   const candidates = nameCandidates(name);
   for (const c of candidates) if (exact.has(c)) return c;
-  if (candidates.length === 0 || /\s/.test(candidates[0]!)) return undefined;
+  if (candidates.length === 0) return undefined;
+  if (/\s/.test(candidates[0]!)) return byWords(candidates[0]!, tools);
 
   const caseInsensitive = (c: string): string | undefined => {
     const lower = c.toLowerCase();
@@ -103,5 +110,29 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
     const hit = caseInsensitive(c);
     if (hit !== undefined) return hit;
   }
-  return undefined;
+  return byWords(candidates[0]!, tools);
+}
+
+/** A name, title or sentence as words: lower case, one space for each run of spaces, `_` and `-`, no closing `.`. */
+function words(s: string): string {
+  return s.toLowerCase().replace(/[\s_-]+/g, " ").trim().replace(/\s*\.$/, "");
+}
+
+/** What rule 6 compares a written name with: the tool's name, title, description and its first sentence. */
+function wordKeys(t: OfferedTool): string[] {
+  const keys = [t.name, t.title, t.description, t.description?.split(/(?<=\.)\s|\n/)[0]];
+  return keys.filter((k): k is string => k !== undefined && k.trim() !== "").map(words);
+}
+
+/**
+ * Rule 6: the one offered tool whose name, title or description `written` spells in words.
+ * A side-effect name written as words (`Write File`) keeps the fail-closed rule: only a tool
+ * named exactly that (`write_file`), never one it titles.
+ */
+function byWords(written: string, tools: readonly OfferedTool[]): string | undefined {
+  const key = words(written);
+  if (key === "") return undefined;
+  const byName = (t: OfferedTool) => words(t.name) === key;
+  const hits = tools.filter(isSideEffectToolName(key.replace(/ /g, "_")) ? byName : (t) => wordKeys(t).includes(key));
+  return new Set(hits.map((t) => t.name)).size === 1 ? hits[0]!.name : undefined;
 }

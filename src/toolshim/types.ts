@@ -14,6 +14,8 @@ export type ToolshimMode = "auto" | "on" | "off";
 /** A tool the model may call, as the shim sees it: a name and, when known, its JSON Schema. */
 export interface OfferedTool {
   name: string;
+  /** A display title (MCP `title`, "Search code" for `search_code`); a model may write it as the name (`names.ts`). */
+  title?: string;
   description?: string;
   /** JSON Schema of the arguments; used to type untyped values (XML text) and to validate. */
   parameters?: JsonSchema;

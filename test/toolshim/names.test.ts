@@ -1,15 +1,27 @@
 /** Tool-name resolution (`src/toolshim/names.ts`): one rule per row, each with a concrete outcome. */
 import { describe, expect, it } from "vitest";
 import { nameCandidates } from "../../src/toolshim/names.js";
-import { resolveToolName } from "../../src/toolshim/index.js";
+import { recoverDeterministic, resolveToolName } from "../../src/toolshim/index.js";
 import { normalizeToolAlias, isSideEffectToolName } from "../../src/toolshim/policy.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
 
 const tools = (...names: string[]): OfferedTool[] => names.map((name) => ({ name }));
 const CODE = tools("search_code", "find_symbol", "read_evidence", "find_importers", "read_git_diff");
 
+/** One resolution: the rule, the name as written, the offered tools, the expected offered name. */
+type Row = [string, string, OfferedTool[], string | undefined];
+
+/** One test per row: `resolveToolName` gives the expected name. */
+function resolvesAs(table: readonly Row[]): void {
+  for (const [rule, name, offered, want] of table) {
+    it(`${rule}: ${JSON.stringify(name)} → ${String(want)}`, () => {
+      expect(resolveToolName(name, offered)).toBe(want);
+    });
+  }
+}
+
 describe("resolveToolName", () => {
-  const table: [string, string, OfferedTool[], string | undefined][] = [
+  const table: Row[] = [
     ["exact name", "search_code", CODE, "search_code"],
     ["functions. prefix and :N index (Kimi)", "functions.search_code:0", CODE, "search_code"],
     ["functions: prefix", "functions:read_evidence", CODE, "read_evidence"],
@@ -39,11 +51,7 @@ describe("resolveToolName", () => {
     ["no tools offered", "search_code", [], undefined],
     ["an offered tool literally named execute() (goose test 18)", "functions.execute():0", tools("execute()"), "execute()"],
   ];
-  for (const [rule, name, offered, want] of table) {
-    it(`${rule}: ${JSON.stringify(name)} → ${String(want)}`, () => {
-      expect(resolveToolName(name, offered)).toBe(want);
-    });
-  }
+  resolvesAs(table);
 });
 
 describe("fail closed: side-effect names never map onto another offered tool", () => {
@@ -70,6 +78,41 @@ describe("fail closed: side-effect names never map onto another offered tool", (
     expect(normalizeToolAlias("functions.execute_helper():0")).toBe("execute_helper");
     expect(isSideEffectToolName("functions.execute_helper():0")).toBe(false);
     expect(isSideEffectToolName("run_shell_command")).toBe(true);
+  });
+});
+
+describe("names written as words: the tool's name, title or description (rule 6)", () => {
+  const TITLED: OfferedTool[] = [
+    { name: "search_code", title: "Search code", description: "Search the repository for text or a regular expression." },
+    { name: "tag_document", description: "Apply tags to a document. The tags must exist." },
+    { name: "find_symbol", title: "Look up a definition" },
+  ];
+  const table: Row[] = [
+    ["the name with spaces and capitals (Hermes)", "Search Code", CODE, "search_code"],
+    ["the name in lower-case words", "read git diff", CODE, "read_git_diff"],
+    ["the name with hyphens and capitals", "Find-Importers", CODE, "find_importers"],
+    ["the title", "Search code", TITLED, "search_code"],
+    ["the title in other capitals, with a closing period", "look up a Definition.", TITLED, "find_symbol"],
+    ["the description's first sentence (ollama#17274)", "Apply tags to a document", TITLED, "tag_document"],
+    ["the whole description", "Search the repository for text or a regular expression.", TITLED, "search_code"],
+    ["words that are part of a title only are no match", "Search", TITLED, undefined],
+    ["a title that is another tool's name is ambiguous", "Read evidence", [{ name: "read_evidence" }, { name: "show_file", title: "Read evidence" }], undefined],
+    ["two tools whose names read the same words are ambiguous", "search code", [{ name: "search_code" }, { name: "search-code" }], undefined],
+    ["words naming no offered tool", "Delete Repository", TITLED, undefined],
+    ["a side-effect name in words maps only to that exact name", "Write File", [{ name: "save_note", title: "Write file" }], undefined],
+    ["a side-effect name in words, offered under that name", "Write File", [{ name: "write_file" }], "write_file"],
+  ];
+  resolvesAs(table);
+
+  it("a Hermes call whose name is the title is run as the offered tool; one naming a tool not offered is refused", () => {
+    const raw = '<tool_call>\n{"name": "Search code", "arguments": {"query": "def embed"}}\n</tool_call>';
+    const r = recoverDeterministic({ content: raw }, [{ name: "search_code", title: "Search code" }, { name: "find_symbol" }]);
+    expect(r.tool_calls).toEqual([{ name: "search_code", arguments: { query: "def embed" } }]);
+    expect(r.content).toBe("");
+    expect(r.diagnostics).toContainEqual({ stage: "names", message: '"Search code" resolved to search_code' });
+    const other = recoverDeterministic({ content: raw.replace("Search code", "Run Tests") }, [{ name: "search_code", title: "Search code" }]);
+    expect(other.tool_calls).toEqual([]);
+    expect(other.rejected.map((c) => c.name)).toEqual(["Run Tests"]);
   });
 });
 

@@ -33,6 +33,7 @@ function toolFromDefinition(d: unknown, i: number): OfferedTool {
     throw new UsageError(`tools file: entry ${i} has no "name"`, "Use the array that `codecite tools --json` prints.");
   }
   const tool: OfferedTool = { name: fn.name };
+  if (typeof fn.title === "string") tool.title = fn.title;
   if (typeof fn.description === "string") tool.description = fn.description;
   if (isRecord(fn.parameters)) tool.parameters = fn.parameters;
   return tool;
