@@ -208,21 +208,26 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return timingSafeEqual(presented, expected) && m !== null;
 }
 
-/** The methods each known route accepts. */
+/**
+ * The methods each known route accepts. A GET route answers HEAD too, as GET without the body
+ * (RFC 9110 §9.3.2; Node's `ServerResponse` sends no body for a HEAD request).
+ */
+const GET: readonly string[] = ["GET", "HEAD"];
+const POST: readonly string[] = ["POST"];
 const ROUTES: Record<string, readonly string[]> = {
-  "/": ["GET", "HEAD"],
-  "/api/chat": ["POST"],
-  "/api/generate": ["POST"],
-  "/api/embed": ["POST"],
-  "/api/embeddings": ["POST"],
-  "/api/tags": ["GET"],
-  "/api/show": ["POST"],
-  "/api/ps": ["GET"],
-  "/api/version": ["GET"],
-  "/v1/chat/completions": ["POST"],
-  "/v1/models": ["GET"],
-  "/v1/embeddings": ["POST"],
-  "/codecite/stats": ["GET"],
+  "/": GET,
+  "/api/chat": POST,
+  "/api/generate": POST,
+  "/api/embed": POST,
+  "/api/embeddings": POST,
+  "/api/tags": GET,
+  "/api/show": POST,
+  "/api/ps": GET,
+  "/api/version": GET,
+  "/v1/chat/completions": POST,
+  "/v1/models": GET,
+  "/v1/embeddings": POST,
+  "/codecite/stats": GET,
 };
 
 /** Creates the gateway (not yet listening). */
@@ -258,7 +263,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (body !== undefined) headers["content-type"] = "application/json";
     let upstreamRes: Response;
     try {
-      upstreamRes = await fetch(url, { method: req.method ?? "GET", headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
+      // HEAD is asked as GET (an upstream need not answer HEAD); the client still gets no body.
+      upstreamRes = await fetch(url, { method: req.method === "HEAD" ? "GET" : (req.method ?? "GET"), headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
     } catch (err) {
       if (signal.aborted) return;
       throw new GatewayError(502, `upstream unreachable at ${url.replace(/\/[^/]*$/, "")}: ${redactCredentials(causeOf(err))}`);
@@ -344,7 +350,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     switch (path) {
       case "/":
         res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-        res.end(method === "HEAD" ? undefined : "codecite serve is running");
+        res.end("codecite serve is running");
         return;
       case "/codecite/stats":
         // With the virtual model, also its answers running and waiting now (the queue above).

@@ -24,6 +24,19 @@ afterEach(async () => {
   gateway = ollama = raw = undefined;
 });
 
+/** A HEAD request over node:http: its status, content type and how many body bytes arrived. */
+function headRaw(url: string): Promise<{ status: number; type: string | null; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "HEAD" }, (res) => {
+      let bytes = 0;
+      res.on("data", (d: Buffer) => (bytes += d.length));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, type: (res.headers["content-type"] as string | undefined) ?? null, bytes }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 async function start(host: string, opts: { token?: string; maxBodyBytes?: number } = {}): Promise<string> {
   gateway = createGateway({ upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs: 10_000 }), ...opts });
   const a = await gateway.listen(0, "127.0.0.1");
@@ -177,8 +190,31 @@ describe("serve: bad requests", () => {
     expect(await wm.json()).toEqual({ error: "/api/chat accepts POST, not GET" });
     const wm1 = await fetch(`${url}/v1/models`, { method: "DELETE" });
     expect(wm1.status).toBe(405);
-    expect(wm1.headers.get("allow")).toBe("GET");
-    expect(await wm1.json()).toMatchObject({ error: { message: "/v1/models accepts GET, not DELETE", type: "invalid_request_error" } });
+    expect(wm1.headers.get("allow")).toBe("GET, HEAD");
+    expect(await wm1.json()).toMatchObject({ error: { message: "/v1/models accepts GET, HEAD, not DELETE", type: "invalid_request_error" } });
+    const wm2 = await fetch(`${url}/api/tags`, { method: "POST", body: "{}" });
+    expect(wm2.status).toBe(405);
+    expect(wm2.headers.get("allow")).toBe("GET, HEAD");
+    const wm3 = await fetch(`${url}/api/chat`, { method: "HEAD" });
+    expect(wm3.status).toBe(405);
+    expect(wm3.headers.get("allow")).toBe("POST");
+    await stillServing(url);
+  });
+
+  it("HEAD on a GET route is answered like GET without a body (RFC 9110 §9.3.2)", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    // The fake Ollama has no /api/ps: its 404 comes back to HEAD alike, without the body.
+    for (const path of ["/", "/api/tags", "/api/version", "/api/ps", "/v1/models", "/codecite/stats"]) {
+      const get = await fetch(`${url}${path}`);
+      const head = await headRaw(`${url}${path}`);
+      expect({ path, status: head.status, type: head.type, bytes: head.bytes }).toEqual({ path, status: get.status, type: get.headers.get("content-type"), bytes: 0 });
+      expect(get.status).toBe(path === "/api/ps" ? 404 : 200);
+      expect((await get.text()).length).toBeGreaterThan(0);
+    }
+    // A forwarded route is asked of the upstream with GET (an Ollama upstream need not know HEAD).
+    expect(ollama.requests.filter((r) => r.path === "/api/version").map((r) => r.method)).toEqual(["GET", "GET"]);
+    expect(ollama.requests.filter((r) => r.path === "/api/ps").map((r) => r.method)).toEqual(["GET", "GET"]);
     await stillServing(url);
   });
 
