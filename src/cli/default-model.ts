@@ -104,3 +104,32 @@ export async function withInstalledModels(err: unknown, provider: Provider): Pro
   const installed = names.length > 0 ? `use an installed model with --model: ${listModels(names)}` : "no model is installed yet";
   return new ProviderError(err.code, err.message, err.hint ? `${err.hint} — or ${installed}` : installed, err.status);
 }
+
+/**
+ * Checks that `name` is a model the provider can answer with, before a session switches to it
+ * (`chat`'s `/model NAME`): Ollama's `POST /api/show` (`describeModel`), else the provider's model
+ * list. A model the server does not have is refused as `--model` is (`withInstalledModels`).
+ * Capabilities that cannot be read are no refusal; the embedded llama-cpp provider answers with
+ * its one file whatever the name, so nothing is checked there.
+ * @throws ProviderError `MODEL_NOT_FOUND` (its hint lists the installed models), `UNREACHABLE`, `TIMEOUT`.
+ */
+export async function checkModel(provider: Provider, name: string): Promise<void> {
+  if (provider.id === "llama-cpp") return;
+  if (provider.describeModel) {
+    try {
+      await provider.describeModel(name);
+    } catch (err) {
+      if (err instanceof ProviderError && (err.code === "MODEL_NOT_FOUND" || err.code === "UNREACHABLE" || err.code === "TIMEOUT")) {
+        throw await withInstalledModels(err, provider);
+      }
+    }
+    return;
+  }
+  if (!provider.listModels) return;
+  const names = await provider.listModels();
+  if (names.some((n) => sameModel(n, name))) return;
+  throw await withInstalledModels(
+    new ProviderError("MODEL_NOT_FOUND", `model ${JSON.stringify(name)} not found at ${provider.location}`, `pick one of the models listed by GET ${provider.location}/models with --model or CODECITE_MODEL`),
+    provider,
+  );
+}

@@ -104,12 +104,21 @@ export function logLine(text: string): void {
 function reportFailure(err: unknown, json: boolean): void {
   const obj = errorObject(err);
   if (json) printJson({ ok: false, error: obj });
+  logError(err);
+  if (obj.code === "INTERNAL" && err instanceof Error && err.stack && process.env.CODECITE_DEBUG) logLine(err.stack);
+  process.exitCode = exitCodeFor(err);
+}
+
+/**
+ * Writes a failure as a command reports it, `codecite: error: …` and `hint: …` on stderr, without
+ * ending anything (`chat` refusing a command goes on).
+ */
+export function logError(err: unknown): void {
+  const obj = errorObject(err);
   const c = colorsFor(process.stderr);
   // Messages quote paths and names from the repository or the model: control characters shown.
   logLine(`${c.red("codecite: error:")} ${visibleText(obj.message)}`);
   if (obj.hint) logLine(`${c.dim("hint:")} ${visibleText(obj.hint)}`);
-  if (obj.code === "INTERNAL" && err instanceof Error && err.stack && process.env.CODECITE_DEBUG) logLine(err.stack);
-  process.exitCode = exitCodeFor(err);
 }
 
 /**

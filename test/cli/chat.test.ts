@@ -85,6 +85,32 @@ describe("codecite chat", () => {
     expect(sent.filter((c) => c.includes("port port") || c.includes("And the host?"))).toEqual([]);
   });
 
+  it("line mode: /model with a model the server does not have is refused as --model is and the session keeps its model; an installed one is taken", async () => {
+    const models = [{ name: "qwen3:8b" }, { name: "gemma3:4b" }];
+    ollama = await startFakeOllama({ models, turns: [{ repeat: true, content: "It is in src/serve.py." }] });
+    const run = (args: string[], input: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = execFile(process.execPath, [CLI, ...args, "--root", RAG_APP, "--no-prefetch"], { env: env({ OLLAMA_HOST: ollama!.host }) }, (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+        );
+        child.stdin!.end(input);
+      });
+    const refused = [
+      `codecite: error: model qwen3:8 is not installed on Ollama at ${ollama.host} (model 'qwen3:8' not found)`,
+      "hint: ollama pull qwen3:8 — or use an installed model with --model: qwen3:8b, gemma3:4b",
+    ];
+    const ask = await run(["ask", "--model", "qwen3:8", "Where is the port set?"], "");
+    expect(ask.code).toBe(1);
+    expect(ask.stderr.split("\n").filter((l) => /^(codecite: error|hint):/.test(l))).toEqual(refused);
+
+    const r = await run(["chat"], "/model qwen3:8\nWhere is the port set?\n/model\n/model gemma3:4b\nAnd the host?\n");
+    expect(r.code).toBe(0);
+    expect(r.stderr.split("\n").filter((l) => /^(codecite: error|hint):/.test(l))).toEqual(refused);
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("model:"))).toEqual(["model: qwen3:8b (unchanged)", "model: qwen3:8b", "model: gemma3:4b"]);
+    // Each answer may take more than one request (a re-ask); none goes to the refused name.
+    expect([...new Set(ollama.chatRequests().map((b) => b.model))]).toEqual(["qwen3:8b", "gemma3:4b"]);
+  });
+
   it.skipIf(!HAS_PYTHON)("on a terminal: follow-up, Ctrl-C mid-answer keeps the session, history file, Ctrl-D leaves", async () => {
     ollama = await startFakeOllama({
       turns: [
@@ -92,6 +118,7 @@ describe("codecite chat", () => {
         { when: (r) => r.messages.some((m) => m.content.includes("Think forever")), hang: true },
         { when: (r) => r.messages.some((m) => m.content.includes("Still there?")), content: "Yes, still here." },
       ],
+      models: [{ name: "qwen3:8b" }, { name: "other:1b" }],
     });
     state = makeTempDir("codecite-chat-state-");
     const steps = [

@@ -147,7 +147,7 @@ type ChatFlags = AskFlags;
 async function chat(given: RootOptional<ChatFlags>): Promise<void> {
   const flags = await withDefaultRoot(given);
   const verbose = flags.verbose === true;
-  const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent, gradeCitations }, { locateFile }, { AskEventPrinter }, output, render, { rootView }, readline] =
+  const [{ openAgentSession }, { createCodeToolRegistry }, { runAgent, gradeCitations }, { locateFile }, { AskEventPrinter }, output, render, { rootView }, readline, { checkModel, withInstalledModels }] =
     await Promise.all([
       import("../agent-session.js"),
       import("../../tools/code-tools.js"),
@@ -158,6 +158,7 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
       import("../render.js"),
       import("../root-view.js"),
       import("node:readline"),
+      import("../default-model.js"),
     ]);
   const session: AgentSession = await openAgentSession(flags, false);
   const registry = createCodeToolRegistry();
@@ -207,13 +208,13 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
     } catch (e) {
       printer.finish();
       if (controller.signal.aborted) output.logLine(err.yellow("codecite: answer cancelled; the session goes on"));
-      else output.logLine(`${err.red("codecite: error:")} ${e instanceof Error ? e.message : String(e)}`);
+      else output.logError(await withInstalledModels(e, session.provider));
     } finally {
       current = undefined;
     }
   };
 
-  const command = (line: string): void => {
+  const command = async (line: string): Promise<void> => {
     const [name, ...rest] = line.split(/\s+/);
     switch (name) {
       case "/help":
@@ -231,6 +232,14 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
           process.stdout.write(`model: ${visibleText(model)}\n`);
           return;
         }
+        try {
+          // An unknown model is refused as --model is, and the session keeps its model.
+          await checkModel(session.provider, rest.join(" "));
+        } catch (e) {
+          output.logError(e);
+          process.stdout.write(`model: ${visibleText(model)} (unchanged)\n`);
+          return;
+        }
         model = rest.join(" ");
         process.stdout.write(`model: ${visibleText(model)}\n`);
         return;
@@ -246,7 +255,7 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
   const handle = async (raw: string): Promise<void> => {
     const line = raw.trim();
     if (line === "") return;
-    if (line.startsWith("/")) command(line);
+    if (line.startsWith("/")) await command(line);
     else await answer(line);
   };
 
