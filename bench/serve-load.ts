@@ -7,8 +7,21 @@
  *
  * Added latency per chunk: the time from the upstream writing a chunk to the client reading its
  * text, through the gateway, minus the same measured by the same clients straight from the
- * upstream (the path without the gateway), in alternating rounds of the same run so that a change
- * in the machine's load hits both alike; the figure is p99 through the gateway minus p99 direct.
+ * upstream (the path without the gateway), at the same time: each round streams 100 chats on
+ * each path, the upstream's bursts for the two paths half a chunk interval apart; the figure is
+ * p99 through the gateway minus p99 direct. What is neither path's own is kept out of it, or
+ * shared by both:
+ * - a change in how busy the machine is meets both paths alike (earlier the two paths alternated
+ *   whole rounds of 3 s, so other processes' work that came and went fell on one path's round);
+ * - a pause of this process's garbage collector is taken out of every chunk it held up (see
+ *   `latencies`): the upstream and the clients of both paths share this process, so its pauses
+ *   delay the chunks in flight at that moment, on either path — on the gateway's more often, its
+ *   chunks being in flight longer — and a round's p99 is set by its worst one or two bursts (see
+ *   `p99_added_ms_by_round`), so one such pause moved a round's figure by its length;
+ * - the machine's own stalls are reported per round (`machine_stall_ms_by_round`, the longest
+ *   wait for a core of an idle sentinel process): they hold up any of the run's processes, the
+ *   gateway's included, and cannot be taken out; a round where they are near its p99 added was
+ *   decided by other processes' work.
  * Both paths meet the same upstream timing: the upstream writes every chat's chunk of a step at
  * once, on its own clock, whenever each request arrived (with one timer per chat started at its
  * request, the chats of the direct path ran in step while those through the gateway were spread
@@ -42,6 +55,7 @@
  * machine was too busy for the goal to be judged).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { PerformanceObserver } from "node:perf_hooks";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -93,6 +107,15 @@ interface UpstreamStream {
   sent: number;
 }
 
+/** One clock of the upstream: the chats of both phases at one chunk interval. */
+interface UpstreamBatch {
+  /** The chats of phase 0 and phase 1. */
+  streams: [Set<UpstreamStream>, Set<UpstreamStream>];
+  /** Ticks every half interval; even ticks step phase 0, odd ticks phase 1. */
+  clock: NodeJS.Timeout;
+  ticks: number;
+}
+
 /**
  * An upstream that decodes like a batching model server (vLLM's continuous batching, llama.cpp's
  * server with parallel slots): one clock per chunk interval, and at each of its steps every chat
@@ -100,30 +123,33 @@ interface UpstreamStream {
  * A chat joins the batch when its request arrives; the first step after that reads the prompt,
  * and its chunks come from the next step on (a time to first chunk of one to two intervals, as a
  * model's prompt reading takes at least one step). Each chunk's content is `t<time of its write in
- * ms>`; the interval is the one the model name says (`every-<ms>`).
+ * ms>`; the interval is the one the model name says (`every-<ms>-<phase>`).
  *
- * Both paths of the run (straight to the upstream, and through the gateway) thus meet the same
- * upstream timing — bursts of up to CONCURRENCY chunks once per interval — whatever the order and
- * spread in which their requests arrived.
+ * Two batches share each clock, half an interval apart (the phase, 0 or 1, also in the model
+ * name): the direct path's chats in one, the gateway's in the other, so that the two paths, run
+ * at the same time, meet the same upstream timing — bursts of up to CONCURRENCY chunks once per
+ * interval, whatever the order and spread in which their requests arrived — without their bursts
+ * overlapping (a burst is read in a few ms, well within half an interval).
  */
 async function timestampUpstream(): Promise<{ host: string; close(): Promise<void> }> {
-  const batches = new Map<number, { streams: Set<UpstreamStream>; clock: NodeJS.Timeout }>();
+  const batches = new Map<number, UpstreamBatch>();
   const step = (interval: number): void => {
     const batch = batches.get(interval)!;
-    for (const s of batch.streams) {
+    for (const s of batch.streams[batch.ticks++ % 2]!) {
       if (!s.prefilled) {
         s.prefilled = true;
         continue;
       }
       if (s.sent === CHUNKS) {
         s.res.end(`${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop" })}\n`);
-        batch.streams.delete(s);
+        batch.streams[0].delete(s);
+        batch.streams[1].delete(s);
         continue;
       }
       s.sent++;
       s.res.write(`${JSON.stringify({ model: "m", message: { role: "assistant", content: `Chunk t${performance.timeOrigin + performance.now()} done.\n` }, done: false })}\n`);
     }
-    if (batch.streams.size === 0) {
+    if (batch.streams[0].size === 0 && batch.streams[1].size === 0) {
       clearInterval(batch.clock);
       batches.delete(interval);
     }
@@ -132,7 +158,8 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
     let body = "";
     req.setEncoding("utf8").on("data", (d: string) => (body += d));
     req.on("end", () => {
-      const interval = Number(/"every-(\d+)"/.exec(body)?.[1] ?? CHUNK_INTERVAL_MS);
+      const m = /"every-(\d+)-([01])"/.exec(body);
+      const interval = Number(m?.[1] ?? CHUNK_INTERVAL_MS);
       if (req.url === "/api/show") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ capabilities: ["completion", "tools"] }));
@@ -141,12 +168,14 @@ async function timestampUpstream(): Promise<{ host: string; close(): Promise<voi
       res.writeHead(200, { "content-type": "application/x-ndjson" });
       let batch = batches.get(interval);
       if (!batch) {
-        batch = { streams: new Set(), clock: setInterval(() => step(interval), interval) };
-        batches.set(interval, batch);
+        const created: UpstreamBatch = { streams: [new Set(), new Set()], clock: setInterval(() => step(interval), interval / 2), ticks: 0 };
+        batches.set(interval, created);
+        batch = created;
       }
       const stream: UpstreamStream = { res, prefilled: false, sent: 0 };
-      batch.streams.add(stream);
-      res.on("close", () => batches.get(interval)?.streams.delete(stream));
+      const phase = batch.streams[Number(m?.[2] ?? 0)]!;
+      phase.add(stream);
+      res.on("close", () => phase.delete(stream));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -168,8 +197,11 @@ let gatewayPort = "";
 /** `:<port>` of the reference relay (`-` before it starts). */
 let relayPort = "-";
 
-/** One streamed chat; pushes the latency of every timestamp read, resolves false on an error. */
-function oneChat(base: string, latencies: number[], intervalMs: number): Promise<boolean> {
+/**
+ * One streamed chat in the upstream's batch `phase` (0 or 1); pushes the write and read times
+ * (epoch ms) of every timestamp read onto `flights`, resolves false on an error.
+ */
+function oneChat(base: string, flights: number[], intervalMs: number, phase: number): Promise<boolean> {
   const failed = (why: string): false => {
     if (errorSamples.length < 5) errorSamples.push(`${base.endsWith(gatewayPort) ? "gateway" : base.endsWith(relayPort) ? "reference relay" : "direct"}: ${why}`);
     return false;
@@ -195,7 +227,7 @@ function oneChat(base: string, latencies: number[], intervalMs: number): Promise
           if (line.trim() === "") continue;
           const part = JSON.parse(line) as { message?: { content?: string }; done?: boolean; error?: string };
           if (part.error) ok = failed(`error line: ${part.error}`);
-          for (const m of (part.message?.content ?? "").matchAll(/t(\d+(?:\.\d+)?)/g)) latencies.push(now - Number(m[1]));
+          for (const m of (part.message?.content ?? "").matchAll(/t(\d+(?:\.\d+)?)/g)) flights.push(Number(m[1]), now);
           if (part.done) done = true;
         }
       });
@@ -203,7 +235,7 @@ function oneChat(base: string, latencies: number[], intervalMs: number): Promise
       res.on("error", (err) => resolve(failed(`reply: ${err.message}`)));
     });
     req.on("error", (err) => resolve(failed(`request: ${err.message}`)));
-    req.end(JSON.stringify({ model: `every-${intervalMs}`, messages: [{ role: "user", content: "go" }], tools: [] }));
+    req.end(JSON.stringify({ model: `every-${intervalMs}-${phase}`, messages: [{ role: "user", content: "go" }], tools: [] }));
   });
 }
 
@@ -214,9 +246,50 @@ function percentile(xs: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-async function round(base: string, latencies: number[], concurrency: number, intervalMs = CHUNK_INTERVAL_MS): Promise<number> {
-  const ok = await Promise.all(Array.from({ length: concurrency }, () => oneChat(base, latencies, intervalMs)));
-  return ok.filter((x) => !x).length;
+/** This process's garbage-collector pauses as [start, end] in epoch ms, while {@link serveLoad} runs. */
+const ownPauses: [number, number][] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) ownPauses.push([performance.timeOrigin + e.startTime, performance.timeOrigin + e.startTime + e.duration]);
+});
+
+/**
+ * The latency of each chunk of `flights` (write and read times), less the part of its flight
+ * that this process spent in a collector's pause (`pauses`). The upstream and the clients of
+ * both paths share this process, so such a pause holds up the reading of whatever chunks are in
+ * flight at that moment, on either path, and more often those of the gateway, whose chunks are
+ * in flight longer: it is this process's delay, not a path's. (A pause before the write is not
+ * counted anyway: the chunk's time is taken at its write.)
+ */
+function latencies(flights: readonly number[], pauses: readonly (readonly [number, number])[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < flights.length; i += 2) {
+    const write = flights[i]!;
+    const read = flights[i + 1]!;
+    let paused = 0;
+    for (const [start, end] of pauses) paused += Math.max(0, Math.min(end, read) - Math.max(start, write));
+    out.push(read - write - paused);
+  }
+  return out;
+}
+
+/** A path of a round: the base URL its chats go to and where their chunks' write and read times go. */
+interface RoundPath {
+  base: string;
+  flights: number[];
+}
+
+/**
+ * One round: `concurrency` chats on each path at the same time, `a` in the upstream's phase
+ * `phaseA` and `b` in the other; resolves with the errors and each path's wall time in ms.
+ */
+async function round(a: RoundPath, b: RoundPath, concurrency: number, intervalMs: number, phaseA: number): Promise<{ errors: number; msA: number; msB: number }> {
+  const t0 = performance.now();
+  const path = async (p: RoundPath, phase: number) => {
+    const ok = await Promise.all(Array.from({ length: concurrency }, () => oneChat(p.base, p.flights, intervalMs, phase)));
+    return { errors: ok.filter((x) => !x).length, ms: performance.now() - t0 };
+  };
+  const [ra, rb] = await Promise.all([path(a, phaseA), path(b, 1 - phaseA)]);
+  return { errors: ra.errors + rb.errors, msA: ra.ms, msB: rb.ms };
 }
 
 /** Open sockets of process `pid` (Linux `/proc/<pid>/fd`). */
@@ -276,18 +349,31 @@ interface LoadFigures {
    * its worst one or two bursts (one collector pause or scheduling delay of the gateway moves it).
    */
   p99_added_ms_by_round: number[];
+  /**
+   * The longest time, in each round, that an idle process on the same machine waited for a core
+   * beyond its timer ({@link STALL_SENTINEL}): a round where it is near or above the round's
+   * p99 added was decided by other processes' work, not by the gateway's.
+   */
+  machine_stall_ms_by_round: number[];
+  /**
+   * The time this process (the upstream and the clients of both paths) spent in its garbage
+   * collector's pauses in each round, taken out of the chunks they delayed ({@link latencies}).
+   */
+  own_gc_ms_by_round: number[];
   /** The gateway's CPU time (user + system) per relayed chunk, in µs. */
   gateway_cpu_us_per_chunk: number;
 }
 
 /**
- * Alternates rounds straight to the upstream and through the gateway (so a change in the
- * machine's load hits both alike), `rounds` of each.
+ * Runs `rounds` rounds, each with `concurrency` chats straight to the upstream and as many through
+ * the gateway at the same time (a stall of the machine or of this process hits both paths, see
+ * {@link timestampUpstream}); the two paths swap the upstream's phases from round to round.
  */
 async function measure(
   upstreamHost: string,
   base: string,
   pid: number,
+  stalls: () => Promise<number>,
   concurrency: number,
   rounds: number,
   intervalMs = CHUNK_INTERVAL_MS,
@@ -299,18 +385,29 @@ async function measure(
   let wallDirect = 0;
   let wallVia = 0;
   const byRound: number[] = [];
+  const stallByRound: number[] = [];
+  const ownGcByRound: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    const t0 = performance.now();
-    const directFrom = direct.length;
-    errors += await round(upstreamHost, direct, concurrency, intervalMs);
-    const t1 = performance.now();
+    await stalls();
+    const flightsDirect: number[] = [];
+    const flightsVia: number[] = [];
     const before = cpuMs(pid);
-    const viaFrom = via.length;
-    errors += await round(base, via, concurrency, intervalMs);
+    const gcFrom = ownPauses.length;
+    const r = await round({ base: upstreamHost, flights: flightsDirect }, { base, flights: flightsVia }, concurrency, intervalMs, i % 2);
     cpu += cpuMs(pid) - before;
-    byRound.push(round2(Math.max(0, percentile(via.slice(viaFrom), 0.99) - percentile(direct.slice(directFrom), 0.99))));
-    wallDirect += t1 - t0;
-    wallVia += performance.now() - t1;
+    errors += r.errors;
+    // The collector's entries of the round are delivered after it (a task each).
+    await new Promise((resolve) => setImmediate(resolve));
+    const pauses = ownPauses.slice(gcFrom);
+    const directRound = latencies(flightsDirect, pauses);
+    const viaRound = latencies(flightsVia, pauses);
+    direct.push(...directRound);
+    via.push(...viaRound);
+    ownGcByRound.push(round2(pauses.reduce((sum, [start, end]) => sum + end - start, 0)));
+    byRound.push(round2(Math.max(0, percentile(viaRound, 0.99) - percentile(directRound, 0.99))));
+    wallDirect += r.msA;
+    wallVia += r.msB;
+    stallByRound.push(round2(await stalls()));
   }
   const p99Direct = percentile(direct, 0.99);
   const p99Via = percentile(via, 0.99);
@@ -328,6 +425,8 @@ async function measure(
       p99_gateway_ms: round2(p99Via),
       p99_added_ms: round2(Math.max(0, p99Via - p99Direct)),
       p99_added_ms_by_round: byRound,
+      machine_stall_ms_by_round: stallByRound,
+      own_gc_ms_by_round: ownGcByRound,
       gateway_cpu_us_per_chunk: via.length > 0 ? round2((cpu * 1000) / via.length) : 0,
     },
   };
@@ -361,6 +460,43 @@ server.keepAliveTimeout = 5000;
 server.listen(0, "127.0.0.1", () => process.stderr.write("listening on http://127.0.0.1:" + server.address().port + " \\n"));
 `;
 
+/**
+ * The machine-stall sentinel, run with `node -e <this>`: an idle process whose event loop's
+ * longest delay (`perf_hooks.monitorEventLoopDelay`, 5 ms timer) it writes on stdout, and starts
+ * over, for each line it reads. It does no work of its own, so a delay it sees is the time the
+ * machine kept a ready process off every core (other processes' work): the same wait that any
+ * of the run's processes, the gateway included, can meet at that moment.
+ */
+const STALL_SENTINEL = `
+const h = require("node:perf_hooks").monitorEventLoopDelay({ resolution: 5 });
+h.enable();
+require("node:readline").createInterface({ input: process.stdin }).on("line", () => {
+  process.stdout.write(Math.max(0, h.max / 1e6 - 5).toFixed(2) + "\\n");
+  h.reset();
+});
+`;
+
+/** Starts {@link STALL_SENTINEL}; `read()` resolves with its longest stall in ms since the last `read()`. */
+function startSentinel(): { child: ChildProcess; read(): Promise<number> } {
+  const child = spawn(process.execPath, ["-e", STALL_SENTINEL], { stdio: ["pipe", "pipe", "ignore"] });
+  const waiting: ((ms: number) => void)[] = [];
+  let pending = "";
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+    pending += d;
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) waiting.shift()?.(Number(line));
+  });
+  return {
+    child,
+    read: () =>
+      new Promise<number>((resolve) => {
+        waiting.push(resolve);
+        child.stdin!.write("\n");
+      }),
+  };
+}
+
 /** Starts a server process (`node <args>`) that writes `listening on <base> ` to stderr; resolves with the process and its base URL. */
 async function startServer(args: readonly string[]): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
@@ -386,6 +522,9 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
   const upstream = await timestampUpstream();
   const { child, base } = await startServer([...nodeArgs, path.join(dist, "cli/main.js"), "serve", "--port", "0", "--upstream", upstream.host, "--root", dist]);
   let relay: ChildProcess | undefined;
+  const sentinel = startSentinel();
+  ownPauses.length = 0;
+  gcObserver.observe({ entryTypes: ["gc"] });
   gatewayPort = `:${new URL(base).port}`;
   relayPort = "-";
   errorSamples.length = 0;
@@ -398,17 +537,16 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
     // ~2 MB more than one after warm-up).
     for (let i = 0; i < WARMUP_ROUNDS; i++) {
       for (const interval of [CHUNK_INTERVAL_MS, FAST_CHUNK_INTERVAL_MS]) {
-        errors += await round(upstream.host, [], CONCURRENCY, interval);
-        errors += await round(base, [], CONCURRENCY, interval);
+        errors += (await round({ base: upstream.host, flights: [] }, { base, flights: [] }, CONCURRENCY, interval, i % 2)).errors;
       }
     }
     await settle();
     const socketsWarm = sockets(pid);
     const rssWarm = rss(pid);
     // One chat at a time: the gateway's own cost per chunk, without queueing behind other chats.
-    const single = await measure(upstream.host, base, pid, 1, ROUNDS);
-    const loaded = await measure(upstream.host, base, pid, CONCURRENCY, ROUNDS);
-    const fast = await measure(upstream.host, base, pid, CONCURRENCY, ROUNDS, FAST_CHUNK_INTERVAL_MS);
+    const single = await measure(upstream.host, base, pid, sentinel.read, 1, ROUNDS);
+    const loaded = await measure(upstream.host, base, pid, sentinel.read, CONCURRENCY, ROUNDS);
+    const fast = await measure(upstream.host, base, pid, sentinel.read, CONCURRENCY, ROUNDS, FAST_CHUNK_INTERVAL_MS);
     errors += single.errors + loaded.errors + fast.errors;
     await settle();
     const socketsAfter = sockets(pid);
@@ -417,8 +555,8 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
     const started = await startServer(["-e", REFERENCE_RELAY, upstream.host]);
     relay = started.child;
     relayPort = `:${new URL(started.base).port}`;
-    errors += await round(started.base, [], CONCURRENCY);
-    const reference = await measure(upstream.host, started.base, relay.pid!, CONCURRENCY, ROUNDS);
+    errors += (await round({ base: upstream.host, flights: [] }, { base: started.base, flights: [] }, CONCURRENCY, CHUNK_INTERVAL_MS, 0)).errors;
+    const reference = await measure(upstream.host, started.base, relay.pid!, sentinel.read, CONCURRENCY, ROUNDS);
     errors += reference.errors;
     const ratio = rssAfter / rssWarm;
     return {
@@ -444,6 +582,8 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
   } finally {
     child.kill("SIGTERM");
     relay?.kill("SIGTERM");
+    sentinel.child.kill("SIGTERM");
+    gcObserver.disconnect();
     await upstream.close();
   }
 }
