@@ -26,22 +26,37 @@
  *   `ReferenceFacts.fixtures` (pytest "How to use fixtures", "conftest.py").
  * - **Bindings**: `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from X import y
  *   as z` binds `z` to member `y` of `X`; `from X import *` is a wildcard.
+ *
+ * The walk reads a JavaScript copy of the tree made with one tree cursor (`plain-tree.ts`, as the
+ * C/C++ walk does), not the parser's nodes: each question to one of those (children, a field, a
+ * type, a position) is a call into the WASM module, several per node of the tree.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
+import { plainTree, type PlainNode } from "./plain-tree.js";
 import { ReferenceCollector } from "./reference-walk.js";
-import { namedChildren } from "./syntax.js";
 
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
 
 /**
- * The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`;
- * `nodeType` is the type of `node` when the caller read it already (each read is a call into the parser).
+ * Nodes copied without their children (`plain-tree.ts`): the walk reads neither inside a comment
+ * nor inside a string's text parts (only a string's own text and its `interpolation`s).
  */
-function attributePath(node: SyntaxNode, nodeType?: string): string[] | undefined {
+const LEAVES: ReadonlySet<string> = new Set(["comment", "string_content"]);
+
+/** The first named child of `node`, or null (web-tree-sitter's `Node.firstNamedChild`). */
+function firstNamed(node: PlainNode): PlainNode | null {
+  return node.namedChildren[0] ?? null;
+}
+
+/**
+ * The path of an `identifier`/`attribute` chain (`a.b.c` → `["a","b","c"]`), or `undefined`;
+ * `nodeType` is the type of `node` when the caller read it already.
+ */
+function attributePath(node: PlainNode, nodeType?: string): string[] | undefined {
   const parts: string[] = [];
-  let n: SyntaxNode | null = node;
+  let n: PlainNode | null = node;
   for (let i = 0; n !== null && i < 64; i++) {
     const type = i === 0 && nodeType !== undefined ? nodeType : n.type;
     if (type === "identifier") {
@@ -58,7 +73,7 @@ function attributePath(node: SyntaxNode, nodeType?: string): string[] | undefine
 }
 
 /** Identifiers bound by an assignment target (`a`, `a, b`, `[a, *b]`); attributes and subscripts bind nothing. */
-function targetNames(node: SyntaxNode | null, out: Set<string>, depth = 0): void {
+function targetNames(node: PlainNode | null, out: Set<string>, depth = 0): void {
   if (node === null || depth > 50) return;
   switch (node.type) {
     case "identifier":
@@ -72,23 +87,23 @@ function targetNames(node: SyntaxNode | null, out: Set<string>, depth = 0): void
     case "list":
     case "parenthesized_expression":
     case "as_pattern_target":
-      for (const c of namedChildren(node)) targetNames(c, out, depth + 1);
+      for (const c of node.namedChildren) targetNames(c, out, depth + 1);
       return;
     default:
   }
 }
 
 /** Names bound by parameters (`a`, `a: T`, `a=1`, `*a`, `**k`). */
-function parameterNames(params: SyntaxNode | null): string[] {
+function parameterNames(params: PlainNode | null): string[] {
   if (params === null) return [];
   const out: string[] = [];
-  for (const p of namedChildren(params)) {
+  for (const p of params.namedChildren) {
     if (p.type === "identifier") out.push(p.text);
     else if (p.type === "default_parameter" || p.type === "typed_default_parameter") {
       const n = p.childForFieldName("name");
       if (n) out.push(n.text);
     } else if (p.type === "typed_parameter" || p.type === "list_splat_pattern" || p.type === "dictionary_splat_pattern") {
-      const n = namedChildren(p).find((c) => c.type === "identifier");
+      const n = p.namedChildren.find((c) => c.type === "identifier");
       if (n) out.push(n.text);
     }
   }
@@ -100,51 +115,48 @@ function parameterNames(params: SyntaxNode | null): string[] {
  * `def`/`class` name is bound), decorators of a nested definition, literals, and `global`/`nonlocal`
  * (read for the names they declare). Imports and comments hold no binding node.
  */
-const OPAQUE = [
+const OPAQUE: ReadonlySet<string> = new Set([
   "function_definition", "class_definition", "decorator", "lambda", "list_comprehension", "set_comprehension",
   "dictionary_comprehension", "generator_expression", "string", "global_statement", "nonlocal_statement",
-];
+]);
 
 /** Nodes that bind the names of their targets. */
-const BINDERS = ["assignment", "augmented_assignment", "named_expression", "for_statement", "as_pattern", "except_clause", "delete_statement"];
+const BINDERS: ReadonlySet<string> = new Set(["assignment", "augmented_assignment", "named_expression", "for_statement", "as_pattern", "except_clause", "delete_statement"]);
 
 /**
  * The names a function body binds (see the module comment), not entering nested scopes (whose
  * `def`/`class` names are bound here; `defs` gets the first line of the first one of each name).
- * The binding nodes and the nodes not to enter are found by the grammar's own search
- * (`descendantsOfType`, one call into the parser instead of one per node) and told apart by their
- * byte ranges.
+ * One walk of the body that does not descend into the {@link OPAQUE} nodes; the names of nested
+ * definitions are added first, then those of the binding nodes, each in document order.
  */
-function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map()): Set<string> {
+function functionLocals(body: PlainNode, defs: Map<string, number> = new Map()): Set<string> {
   const locals = new Set<string>();
   const declared = new Set<string>();
-  // The outermost opaque nodes, in document order (a node inside one comes after it and starts before its end).
-  const opaque: { start: number; end: number }[] = [];
-  for (const n of body.descendantsOfType(OPAQUE)) {
-    if (n === null || n.id === body.id) continue;
-    const last = opaque[opaque.length - 1];
-    if (last !== undefined && n.startIndex < last.end) continue;
-    opaque.push({ start: n.startIndex, end: n.endIndex });
+  const binders: PlainNode[] = [];
+  const stack: PlainNode[] = [];
+  const pushChildren = (n: PlainNode) => {
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as PlainNode);
+  };
+  pushChildren(body);
+  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
     const type = n.type;
-    if (type === "function_definition" || type === "class_definition") {
-      const name = n.childForFieldName("name");
-      if (name) {
-        locals.add(name.text);
-        const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
-        if (!defs.has(name.text)) defs.set(name.text, outer.startPosition.row + 1);
+    if (OPAQUE.has(type)) {
+      if (type === "function_definition" || type === "class_definition") {
+        const name = n.childForFieldName("name");
+        if (name) {
+          locals.add(name.text);
+          const outer = n.parent?.type === "decorated_definition" ? n.parent : n;
+          if (!defs.has(name.text)) defs.set(name.text, outer.startPosition.row + 1);
+        }
+      } else if (type === "global_statement" || type === "nonlocal_statement") {
+        for (const c of n.namedChildren) if (c.type === "identifier") declared.add(c.text);
       }
-    } else if (type === "global_statement" || type === "nonlocal_statement") {
-      for (const c of namedChildren(n)) if (c.type === "identifier") declared.add(c.text);
+      continue;
     }
+    if (BINDERS.has(type)) binders.push(n);
+    pushChildren(n);
   }
-  let r = 0;
-  for (const n of body.descendantsOfType(BINDERS)) {
-    if (n === null) continue;
-    const at = n.startIndex;
-    while (r < opaque.length && (opaque[r] as { end: number }).end <= at) r++;
-    const region = opaque[r];
-    // Inside the region, unless it starts where the region does and is its ancestor (`"a".x = 1`).
-    if (region !== undefined && region.start <= at && (at > region.start || n.endIndex <= region.end)) continue;
+  for (const n of binders) {
     switch (n.type) {
       case "assignment":
       case "augmented_assignment":
@@ -161,13 +173,13 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
         break;
       case "except_clause": {
         // `except E as e` (older grammars: identifier after `as`)
-        const kids = namedChildren(n);
+        const kids = n.namedChildren;
         const asPat = kids.find((k) => k.type === "as_pattern");
         if (asPat === undefined && kids.length >= 2 && kids[1]?.type === "identifier") locals.add(kids[1].text);
         break;
       }
       case "delete_statement":
-        for (const c of namedChildren(n)) targetNames(c, locals);
+        for (const c of n.namedChildren) targetNames(c, locals);
         break;
       default:
     }
@@ -180,7 +192,7 @@ function functionLocals(body: SyntaxNode, defs: Map<string, number> = new Map())
  * The callee path of `C(...)`/`m.C(...)` when `value` is such a call and the callee is named like a
  * class (CapWords, PEP 8 "Class Names"); `x = get()` gives no type.
  */
-function constructedType(value: SyntaxNode | null): string[] | undefined {
+function constructedType(value: PlainNode | null): string[] | undefined {
   if (value?.type !== "call") return undefined;
   const fn = value.childForFieldName("function");
   const path = fn ? attributePath(fn) : undefined;
@@ -192,7 +204,7 @@ function constructedType(value: SyntaxNode | null): string[] | undefined {
  * by a local other than `self` (`make()`, `mod.make()`, `self.get()`); `undefined` for anything
  * else (a CapWords callee is a class: {@link constructedType}).
  */
-function calledFunction(c: ReferenceCollector, value: SyntaxNode | null, self: { name: string; cls: string } | undefined): { path: string[]; selfClass?: string } | undefined {
+function calledFunction(c: ReferenceCollector<PlainNode>, value: PlainNode | null, self: { name: string; cls: string } | undefined): { path: string[]; selfClass?: string } | undefined {
   if (value?.type !== "call" || constructedType(value) !== undefined) return undefined;
   const fn = value.childForFieldName("function");
   const path = fn ? attributePath(fn) : undefined;
@@ -206,11 +218,11 @@ function calledFunction(c: ReferenceCollector, value: SyntaxNode | null, self: {
  * The type a return annotation names (see the module comment): one class name or dotted path,
  * written plainly or in a string, alone or with `None` (`C | None`, `Optional[C]`).
  */
-function returnedType(node: SyntaxNode | null, depth = 0): string[] | undefined {
+function returnedType(node: PlainNode | null, depth = 0): string[] | undefined {
   if (node === null || depth > 8) return undefined;
   switch (node.type) {
     case "type":
-      return returnedType(node.firstNamedChild, depth + 1);
+      return returnedType(firstNamed(node), depth + 1);
     case "identifier":
     case "attribute": {
       const p = attributePath(node);
@@ -222,14 +234,14 @@ function returnedType(node: SyntaxNode | null, depth = 0): string[] | undefined 
     }
     case "binary_operator": {
       const sides = [node.childForFieldName("left"), node.childForFieldName("right")].filter((x) => x !== null && x.text !== "None");
-      return sides.length === 1 && node.childForFieldName("operator")?.text === "|" ? returnedType(sides[0] as SyntaxNode, depth + 1) : undefined;
+      return sides.length === 1 && node.childForFieldName("operator")?.text === "|" ? returnedType(sides[0] as PlainNode, depth + 1) : undefined;
     }
     case "generic_type":
     case "subscript": {
-      const head = node.type === "subscript" ? node.childForFieldName("value") : node.firstNamedChild;
-      const args = node.type === "subscript" ? node.childrenForFieldName("subscript").filter((x) => x !== null) : namedChildren(node.lastNamedChild ?? node).map((x) => (x.type === "type" ? (x.firstNamedChild ?? x) : x));
+      const head = node.type === "subscript" ? node.childForFieldName("value") : firstNamed(node);
+      const args = node.type === "subscript" ? node.childrenForFieldName("subscript") : (node.namedChildren.at(-1) ?? node).namedChildren.map((x) => (x.type === "type" ? (firstNamed(x) ?? x) : x));
       const name = head?.text.split(".").pop();
-      return name === "Optional" && args.length === 1 ? returnedType(args[0] as SyntaxNode, depth + 1) : undefined;
+      return name === "Optional" && args.length === 1 ? returnedType(args[0] as PlainNode, depth + 1) : undefined;
     }
     default:
       return undefined;
@@ -237,8 +249,8 @@ function returnedType(node: SyntaxNode | null, depth = 0): string[] | undefined 
 }
 
 /** The path written in an annotation `x: C` / `x: m.C` (not `list[C]`, not strings). */
-function annotatedType(type: SyntaxNode | null): string[] | undefined {
-  const inner = type?.type === "type" ? type.firstNamedChild : type;
+function annotatedType(type: PlainNode | null): string[] | undefined {
+  const inner = type?.type === "type" ? firstNamed(type) : type;
   return inner ? attributePath(inner) : undefined;
 }
 
@@ -248,13 +260,18 @@ function annotatedType(type: SyntaxNode | null): string[] | undefined {
  * that is not a local variable (a class declared in the enclosing function carries its line), else
  * `["", name]` (a receiver of unknown type).
  */
-function memberOfCall(c: ReferenceCollector, receiver: SyntaxNode | null, name: string): [string[], { from?: number; localDef?: number }] {
+function memberOfCall(c: ReferenceCollector<PlainNode>, receiver: PlainNode | null, name: string): [string[], { from?: number; localDef?: number }] {
   const type = constructedType(receiver);
   const head = type?.[0];
   if (type === undefined || head === undefined) return [["", name], {}];
   const localDef = c.localDefOf(head);
   if (c.isLocal(head) && localDef === undefined) return [["", name], {}];
   return [[...type, name], { from: type.length, ...(localDef !== undefined ? { localDef } : {}) }];
+}
+
+/** `ctx` one level down (contexts are never changed once made). */
+function down(ctx: Ctx): Ctx {
+  return { ...ctx, depth: ctx.depth + 1 };
 }
 
 interface Ctx {
@@ -270,17 +287,17 @@ interface Ctx {
 
 /** Extracts {@link ReferenceFacts} from a tree-sitter-python `module` tree (see the module comment). */
 export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
-  const c = new ReferenceCollector();
+  const c = new ReferenceCollector<PlainNode>({ parentsKnown: true });
   const fixtures: string[] = [];
   /** The fixture parameters of each function scope that has some. */
   const fixtureParams = new WeakMap<object, Set<string>>();
 
   /** A use of the path `node` writes (`nodeType`: the node's type when the caller read it already). */
-  const usePath = (node: SyntaxNode, ctx: Ctx, use: UseKind, rangeNode?: SyntaxNode, nodeType: string = node.type): boolean => {
+  const usePath = (node: PlainNode, ctx: Ctx, use: UseKind, rangeNode?: PlainNode, nodeType: string = node.type): boolean => {
     const path = attributePath(node, nodeType);
     if (path === undefined) return false;
     const head = path[0] as string;
-    const last = nodeType === "attribute" ? (c.field(node, "attribute") as SyntaxNode) : node;
+    const last = nodeType === "attribute" ? (c.field(node, "attribute") as PlainNode) : node;
     const extra = rangeNode ? { rangeNode } : {};
     if (ctx.self !== undefined && head === ctx.self.name && c.isLocal(head)) {
       if (path.length > 1) c.use(path, last, use, { ...extra, selfClass: ctx.self.cls });
@@ -300,11 +317,11 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     return true;
   };
 
-  const walkChildren = (node: SyntaxNode, ctx: Ctx) => {
+  const walkChildren = (node: PlainNode, ctx: Ctx) => {
     for (const child of c.children(node)) walk(child, ctx);
   };
 
-  const walkFunction = (def: SyntaxNode, ctx: Ctx, decorators: SyntaxNode[]) => {
+  const walkFunction = (def: PlainNode, ctx: Ctx, decorators: PlainNode[]) => {
     const name = c.field(def, "name")?.text;
     const params = c.field(def, "parameters");
     const body = c.field(def, "body");
@@ -350,7 +367,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (qualified) c.popContext();
   };
 
-  const walkClass = (def: SyntaxNode, ctx: Ctx) => {
+  const walkClass = (def: PlainNode, ctx: Ctx) => {
     const name = c.field(def, "name")?.text;
     const supers = c.field(def, "superclasses");
     const classes = name ? [...ctx.classes, name] : ctx.classes;
@@ -376,7 +393,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     c.popContext();
   };
 
-  const walkImport = (stmt: SyntaxNode) => {
+  const walkImport = (stmt: PlainNode) => {
     const line = stmt.startPosition.row + 1;
     if (stmt.type === "import_statement") {
       for (const child of c.fields(stmt, "name")) {
@@ -408,14 +425,18 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     }
   };
 
-  const walk = (node: SyntaxNode, ctx: Ctx): void => {
+  const walk = (node: PlainNode, ctx: Ctx): void => {
     if (ctx.depth > MAX_DEPTH) return;
-    const deeper = { ...ctx, depth: ctx.depth + 1 };
-    switch (node.type) {
+    const type = node.type;
+    if (type === "identifier") {
+      usePath(node, ctx, ctx.use, undefined, "identifier");
+      return;
+    }
+    switch (type) {
       case "comment":
         return;
       case "string":
-        for (const child of c.children(node)) if (child.type === "interpolation") walkChildren(child, { ...deeper, use: "value" });
+        for (const child of c.children(node)) if (child.type === "interpolation") walkChildren(child, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       case "import_statement":
       case "import_from_statement":
@@ -425,29 +446,29 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       case "decorated_definition": {
         const decorators = c.children(node).filter((d) => d.type === "decorator");
         for (const d of decorators) {
-          const expr = d.firstNamedChild;
-          if (expr && !usePath(expr, deeper, "call", d)) walk(expr, deeper);
+          const expr = firstNamed(d);
+          if (expr && !usePath(expr, ctx, "call", d)) walk(expr, down(ctx));
         }
         const def = c.field(node, "definition");
-        if (def?.type === "function_definition") walkFunction(def, deeper, decorators);
-        else if (def?.type === "class_definition") walkClass(def, deeper);
+        if (def?.type === "function_definition") walkFunction(def, down(ctx), decorators);
+        else if (def?.type === "class_definition") walkClass(def, down(ctx));
         return;
       }
       case "function_definition":
-        walkFunction(node, deeper, []);
+        walkFunction(node, down(ctx), []);
         return;
       case "class_definition":
-        walkClass(node, deeper);
+        walkClass(node, down(ctx));
         return;
       case "lambda": {
         const params = c.field(node, "parameters");
         for (const p of params ? c.children(params) : []) {
           const v = c.field(p, "value");
-          if (v) walk(v, deeper);
+          if (v) walk(v, down(ctx));
         }
         c.pushScope("function", parameterNames(params));
         const body = c.field(node, "body");
-        if (body) walk(body, { ...deeper, use: "value" });
+        if (body) walk(body, { ...ctx, depth: ctx.depth + 1, use: "value" });
         c.popScope();
         return;
       }
@@ -461,35 +482,32 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
         for (const k of c.children(node)) {
           if (k.type === "for_in_clause") {
             const right = c.field(k, "right");
-            if (right) walk(right, { ...deeper, use: "value" });
-          } else walk(k, { ...deeper, use: "value" });
+            if (right) walk(right, { ...ctx, depth: ctx.depth + 1, use: "value" });
+          } else walk(k, { ...ctx, depth: ctx.depth + 1, use: "value" });
         }
         c.popScope();
         return;
       }
-      case "identifier":
-        usePath(node, ctx, ctx.use, undefined, "identifier");
-        return;
       case "attribute":
-        walkAttribute(node, deeper, ctx.use);
+        walkAttribute(node, down(ctx), ctx.use);
         return;
       case "call": {
         const fn = c.field(node, "function");
         const fnType = fn?.type;
-        if (fn !== null && fnType === "identifier") usePath(fn, deeper, "call", undefined, fnType);
-        else if (fn !== null && fnType === "attribute") walkAttribute(fn, deeper, "call");
-        else if (fn) walk(fn, { ...deeper, use: "value" });
+        if (fn !== null && fnType === "identifier") usePath(fn, ctx, "call", undefined, fnType);
+        else if (fn !== null && fnType === "attribute") walkAttribute(fn, down(ctx), "call");
+        else if (fn) walk(fn, { ...ctx, depth: ctx.depth + 1, use: "value" });
         const args = c.field(node, "arguments");
-        if (args) walk(args, { ...deeper, use: "value" });
+        if (args) walk(args, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       }
       case "keyword_argument": {
         const v = c.field(node, "value");
-        if (v) walk(v, deeper);
+        if (v) walk(v, down(ctx));
         return;
       }
       case "type":
-        walkChildren(node, { ...deeper, use: "type" });
+        walkChildren(node, { ...ctx, depth: ctx.depth + 1, use: "type" });
         return;
       case "assignment": {
         const left = c.field(node, "left");
@@ -501,43 +519,43 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
           if (t && !(t.length === 1 && c.isLocal(t[0] as string))) c.bindType(left.text, t);
           else if (call !== undefined) c.bindCall(left.text, call);
         }
-        if (left) walkTarget(left, deeper);
-        if (type) walk(type, { ...deeper, use: "type" });
-        if (right) walk(right, { ...deeper, use: "value" });
+        if (left) walkTarget(left, down(ctx));
+        if (type) walk(type, { ...ctx, depth: ctx.depth + 1, use: "type" });
+        if (right) walk(right, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       }
       case "augmented_assignment": {
         const left = c.field(node, "left");
         const right = c.field(node, "right");
-        if (left) walk(left, { ...deeper, use: "value" });
-        if (right) walk(right, { ...deeper, use: "value" });
+        if (left) walk(left, { ...ctx, depth: ctx.depth + 1, use: "value" });
+        if (right) walk(right, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       }
       case "for_statement":
       case "for_in_clause": {
         const left = c.field(node, "left");
-        if (left) walkTarget(left, deeper);
-        for (const k of c.children(node)) if (k.id !== left?.id) walk(k, { ...deeper, use: "value" });
+        if (left) walkTarget(left, down(ctx));
+        for (const k of c.children(node)) if (k.id !== left?.id) walk(k, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       }
       case "as_pattern_target":
-        walkTarget(node, deeper);
+        walkTarget(node, down(ctx));
         return;
       case "named_expression": {
         const v = c.field(node, "value");
-        if (v) walk(v, { ...deeper, use: "value" });
+        if (v) walk(v, { ...ctx, depth: ctx.depth + 1, use: "value" });
         return;
       }
       case "global_statement":
       case "nonlocal_statement":
         return;
       default:
-        walkChildren(node, { ...deeper, use: ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value" });
+        walkChildren(node, { ...ctx, depth: ctx.depth + 1, use: ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value" });
     }
   };
 
   /** In an assignment target, identifiers bind (no use); attributes and subscripts read their objects. */
-  const walkTarget = (node: SyntaxNode, ctx: Ctx, depth = 0): void => {
+  const walkTarget = (node: PlainNode, ctx: Ctx, depth = 0): void => {
     if (depth > 50) return;
     if (node.type === "identifier") return;
     if (node.type === "attribute") {
@@ -556,7 +574,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
    * `a.b.c` is one path use; `C().m` walks `C()` and uses `m` of class `C` (a CapWords callee, as
    * {@link constructedType}); `f().m` walks `f()` and uses `m` of an unknown receiver.
    */
-  const walkAttribute = (node: SyntaxNode, ctx: Ctx, use: UseKind): void => {
+  const walkAttribute = (node: PlainNode, ctx: Ctx, use: UseKind): void => {
     if (usePath(node, ctx, use, undefined, "attribute")) return;
     const obj = c.field(node, "object");
     const attr = c.field(node, "attribute");
@@ -567,14 +585,14 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     }
   };
 
-  walkChildren(root, { classes: [], inClassBody: false, use: "value", depth: 0 });
+  walkChildren(plainTree(root, LEAVES), { classes: [], inClassBody: false, use: "value", depth: 0 });
   const out = c.facts();
   if (fixtures.length > 0) out.fixtures = fixtures;
   return out;
 }
 
 /** The argument names of `@pytest.mark.parametrize("a, b", …)` / `(("a", "b"), …)` decorators. */
-function parametrizedNames(decorators: readonly SyntaxNode[]): Set<string> {
+function parametrizedNames(decorators: readonly PlainNode[]): Set<string> {
   const out = new Set<string>();
   for (const d of decorators) {
     const m = /\bparametrize\s*\(\s*[([]?\s*((?:(?:"[^"]*"|'[^']*')\s*,?\s*)+)/.exec(d.text);
@@ -584,23 +602,23 @@ function parametrizedNames(decorators: readonly SyntaxNode[]): Set<string> {
 }
 
 /** The `identifier` that leads an `attribute` chain. */
-function innermost(node: SyntaxNode): SyntaxNode {
+function innermost(node: PlainNode): PlainNode {
   let n = node;
   for (let i = 0; n.type === "attribute" && i < 64; i++) n = n.childForFieldName("object") ?? n;
   return n;
 }
 
 /** Names a class body binds directly (assignments, nested `def`/`class`). */
-function classBodyNames(body: SyntaxNode): Set<string> {
+function classBodyNames(body: PlainNode): Set<string> {
   const out = new Set<string>();
-  for (const s of namedChildren(body)) {
+  for (const s of body.namedChildren) {
     const stmt = s.type === "decorated_definition" ? s.childForFieldName("definition") : s;
     if (stmt === null) continue;
     if (stmt.type === "function_definition" || stmt.type === "class_definition") {
       const n = stmt.childForFieldName("name");
       if (n) out.add(n.text);
     } else if (stmt.type === "expression_statement") {
-      for (const e of namedChildren(stmt)) if (e.type === "assignment") targetNames(e.childForFieldName("left"), out);
+      for (const e of stmt.namedChildren) if (e.type === "assignment") targetNames(e.childForFieldName("left"), out);
     }
   }
   return out;
