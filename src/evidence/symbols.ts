@@ -28,7 +28,7 @@ import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, To
 import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
 import { mapLimit } from "./concurrency.js";
 import { closeNames } from "./close-names.js";
-import { describeFactsSkips, loadFacts, type FactsMap, type FactsTier } from "./analysis/facts.js";
+import { describeFactsSkips, loadFacts, warmUpParser, type FactsMap, type FactsTier } from "./analysis/facts.js";
 import { loadDefinitionFacts } from "./analysis/definition-verdicts.js";
 import { languageFor, LANGUAGES } from "./analysis/lang/index.js";
 import type { ProjectView, SymbolDef } from "./analysis/lang/language.js";
@@ -172,6 +172,7 @@ async function parseCandidates(
     // ripgrep needs no file list to start: it runs (in its own process) while this one reads the
     // cached list of the tree and opens the fact cache.
     const pending = sourceFiles(ws, undefined, signal, false, known);
+    warmUpParser(ws);
     mentioned = await mentioning(ws, pending, [q.name], signal);
     scope = await pending;
   } else {

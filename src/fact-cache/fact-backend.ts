@@ -66,6 +66,8 @@ export interface FactBackend {
   deleteMany(paths: readonly string[]): void;
   /** Every stored path (any version). */
   paths(): string[];
+  /** Whether some row has this version. */
+  hasVersion(version: string): boolean;
   /** Every stored row (any version), for bulk loads. */
   all(): FactRow[];
   /** A value of the key-value side table (root identity, a tree snapshot …); undefined when absent. */

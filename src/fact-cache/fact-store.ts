@@ -229,6 +229,15 @@ export class FactStore {
     });
   }
 
+  /** Whether the store holds facts of its version (false also when the database cannot be read). */
+  hasFacts(): boolean {
+    let found = false;
+    this.#guard(() => {
+      found = this.#backend.hasVersion(this.version);
+    });
+    return found;
+  }
+
   /** A value of the store's side table (e.g. a tree snapshot kept by a caller); undefined when absent or unreadable. */
   getMeta(key: string): string | undefined {
     let value: string | undefined;

@@ -39,6 +39,11 @@ export class MemoryBackend implements FactBackend {
     for (const p of paths) this.#rows.delete(p);
   }
 
+  hasVersion(version: string): boolean {
+    for (const row of this.#rows.values()) if (row.version === version) return true;
+    return false;
+  }
+
   paths(): string[] {
     return [...this.#rows.keys()];
   }

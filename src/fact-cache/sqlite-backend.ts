@@ -131,6 +131,7 @@ export class SqliteBackend implements FactBackend {
   readonly #getBase: BetterSqlite3.Statement<[string], RawRow>;
   readonly #all: BetterSqlite3.Statement<[], RawRow>;
   readonly #paths: BetterSqlite3.Statement<[], string>;
+  #hasVersion: BetterSqlite3.Statement<[string], number> | undefined;
   readonly #put: BetterSqlite3.Statement<[RawRow]>;
   readonly #refresh: BetterSqlite3.Statement<[Omit<RawRow, "value" | "detail">]>;
   readonly #delete: BetterSqlite3.Statement<[string]>;
@@ -248,6 +249,11 @@ export class SqliteBackend implements FactBackend {
 
   paths(): string[] {
     return this.#paths.all();
+  }
+
+  hasVersion(version: string): boolean {
+    this.#hasVersion ??= this.#db.prepare<[string], number>("SELECT 1 FROM facts WHERE version = ? LIMIT 1").pluck();
+    return this.#hasVersion.get(version) !== undefined;
   }
 
   all(): FactRow[] {

@@ -39,6 +39,7 @@ beforeAll(() => {
       "let at;",
       "v8.setFlagsFromString = (flags) => { at ??= process.moduleLoadList.length; return set(flags); };",
       'process.on("exit", () => process.stderr.write("AFTER_FLAGS " + JSON.stringify(process.moduleLoadList.slice(at ?? 0).filter((m) => m.startsWith("NativeModule "))) + "\\n"));',
+      'process.on("exit", () => process.stderr.write("TREE_SITTER " + Object.keys(require.cache).some((f) => f.includes("web-tree-sitter")) + "\\n"));',
     ].join("\n"),
   );
 });
@@ -65,7 +66,7 @@ describe("first query", () => {
     }
   });
 
-  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm", () => {
+  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm; symbol and refs load tree-sitter on the first query only", () => {
     for (const args of [["symbol", "RingPool"], ["importers", "src/pool.h"], ["refs", "RingPool", "--path", "src/pool.h"]]) {
       const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
       for (const run of ["first", "warm"]) {
@@ -78,6 +79,8 @@ describe("first query", () => {
         const line = r.stderr.split("\n").find((l) => l.startsWith("AFTER_FLAGS "));
         const loaded = JSON.parse((line as string).slice("AFTER_FLAGS ".length)) as string[];
         expect({ args, run, crypto: loaded.filter((m) => /^NativeModule (internal\/crypto\/.*|crypto)$/.test(m)) }).toEqual({ args, run, crypto: [] });
+        // The parser's runtime is started early on an empty fact cache only (facts.ts warmUpParser): a warm query loads none of it.
+        if (args[0] !== "importers") expect({ args, run, treeSitter: r.stderr.includes("TREE_SITTER true") }).toEqual({ args, run, treeSitter: run === "first" });
       }
     }
   });

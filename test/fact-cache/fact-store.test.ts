@@ -96,6 +96,30 @@ describe("FactStore", () => {
     next.close();
   });
 
+  it("hasFacts: only facts of its own version count, on disk and in memory", () => {
+    const old = FactStore.open(root, { version: "v1", dir });
+    expect(old.hasFacts()).toBe(false);
+    old.putMeta("tree", "{}"); // the side table holds no facts
+    expect(old.hasFacts()).toBe(false);
+    old.putMany([{ path: "a.py", size: 3, mtimeMs: OLD, hash: "h", value: "old", checkedMs: LATER }]);
+    expect(old.hasFacts()).toBe(true);
+    old.close();
+    const next = FactStore.open(root, { version: "v2", dir });
+    expect(next.kind).toBe("sqlite");
+    expect(next.hasFacts()).toBe(false);
+    next.putMany([{ path: "b.py", size: 3, mtimeMs: OLD, hash: "h2", value: "new", checkedMs: LATER }]);
+    expect(next.hasFacts()).toBe(true);
+    next.close();
+    const blocker = path.join(tmp, "not-a-dir");
+    writeFileSync(blocker, "x");
+    const mem = FactStore.open(root, { version: "v1", dir: path.join(blocker, "cache") });
+    expect(mem.kind).toBe("memory");
+    expect(mem.hasFacts()).toBe(false);
+    mem.putMany([{ path: "a.py", size: 3, mtimeMs: OLD, hash: "h", value: "A", checkedMs: LATER }]);
+    expect(mem.hasFacts()).toBe(true);
+    mem.close();
+  });
+
   it("prunes entries of deleted files and lists them", () => {
     const s = FactStore.open(root, { version: "v1", dir });
     s.putMany(

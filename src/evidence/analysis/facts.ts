@@ -214,6 +214,17 @@ function parsePool(): ParsePool<ParseInput, FileFacts> {
   return pool;
 }
 
+/**
+ * Starts the tree-sitter runtime (its module and `Parser.init`, the same for every language) when
+ * the fact cache holds no facts of `ws`'s tree: a first query parses every candidate file, so a
+ * caller that is about to wait for its text prefilter (ripgrep, in its own process) has the
+ * runtime made meanwhile instead of after. A failure is left to the first parse to report.
+ */
+export function warmUpParser(ws: Workspace): void {
+  if (FactIndex.shared<FileFacts>(ws.root, { version: factsVersion() }).store.hasFacts()) return;
+  void import("./tree-sitter.js").then((m) => m.initTreeSitter()).catch(() => undefined);
+}
+
 /** Options of {@link loadFacts}. */
 export interface LoadFactsOptions {
   /**

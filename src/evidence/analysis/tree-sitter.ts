@@ -27,7 +27,7 @@ const grammars = new Map<string, Promise<Language>>();
 let parser: Parser | undefined;
 
 /** Initialises the WASM runtime once. Later calls return the same promise. */
-function initTreeSitter(): Promise<void> {
+export function initTreeSitter(): Promise<void> {
   runtime ??= Parser.init().catch((err: unknown) => {
     runtime = undefined;
     throw err;
