@@ -109,21 +109,60 @@ export interface ConfigFiles {
   paths: { repo: string; user: string };
 }
 
+/** One thing wrong in a configuration file: where (`line` 1-based; 0 when the whole file is at fault), what, and what to do. */
+export interface ConfigFileProblem {
+  file: string;
+  line: number;
+  message: string;
+  hint: string;
+}
+
+/** `file:line: message` (`file: message` for the whole file). */
+function located(p: ConfigFileProblem): string {
+  return `${p.line > 0 ? `${p.file}:${p.line}` : p.file}: ${p.message}`;
+}
+
+/** One problem as one line; several as a heading naming the files and an indented line each. */
+function listLines(problems: readonly ConfigFileProblem[]): string[] {
+  if (problems.length === 1) return [located(problems[0]!)];
+  const files = [...new Set(problems.map((p) => p.file))];
+  return [`${problems.length} problems in ${files.join(" and ")}:`, ...problems.map((p) => `  ${located(p)}`)];
+}
+
 /**
  * A configuration file that cannot be used: unreadable, not YAML, not a mapping, an unknown key,
  * a key a repository file may not set, or a bad value. `file` and `line` (1-based; 0 when the
  * whole file is at fault) say where. The message never quotes more than the offending value.
+ * A file with several bad keys is one error listing every one (`problems`, in file order; `file`,
+ * `line` and `hint` are the first's), so that one pass fixes the file.
  */
 export class ConfigFileError extends Error {
   override readonly name = "ConfigFileError";
+  /** Every problem found, the first being the one `file` and `line` describe. */
+  readonly problems: readonly ConfigFileProblem[];
   constructor(
     readonly file: string,
     readonly line: number,
     message: string,
     /** What to do about it. */
     readonly hint: string,
+    problems?: readonly ConfigFileProblem[],
   ) {
-    super(`${line > 0 ? `${file}:${line}` : file}: ${message}`);
+    const all = problems ?? [{ file, line, message, hint }];
+    super(listLines(all).join("\n"));
+    this.problems = all;
+  }
+
+  /** The message's lines: the problem, or a heading and one line per problem (a reporter shows each line on its own). */
+  lines(): string[] {
+    return listLines(this.problems);
+  }
+
+  /** One error for `problems` (at least one): the problem itself when alone, else a list of them all, each with its file and line, and every hint. */
+  static of(problems: readonly ConfigFileProblem[]): ConfigFileError {
+    const first = problems[0]!;
+    if (problems.length === 1) return new ConfigFileError(first.file, first.line, first.message, first.hint);
+    return new ConfigFileError(first.file, first.line, first.message, [...new Set(problems.map((p) => p.hint))].join(" "), problems);
   }
 }
 
@@ -145,7 +184,8 @@ function acceptedKeys(kind: ConfigFileKind): string[] {
  * Parses the text of one configuration file.
  * @param file absolute path, for messages.
  * @throws ConfigFileError for YAML errors, a top level that is not a mapping, a non-scalar value,
- *   an unknown or duplicated key, and (repository file) a key only the user file may set.
+ *   an unknown or duplicated key, and (repository file) a key only the user file may set; one
+ *   error listing every such key, each with its line.
  */
 export function parseConfigFile(text: string, file: string, kind: ConfigFileKind): ConfigFile {
   const { LineCounter, isMap, isScalar, parseDocument } = yaml();
@@ -153,12 +193,13 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const fixHint = `Fix ${file}.`;
-  const first = doc.errors[0];
-  if (first) {
-    // The parser's own words, without the source excerpt (the file could be anything).
-    const what = first.code === "DUPLICATE_KEY" ? "a key appears twice" : `not valid YAML (${first.code.toLowerCase().replace(/_/g, " ")})`;
-    throw new ConfigFileError(file, lineOf(first.pos[0]), what, fixHint);
-  }
+  const problems: ConfigFileProblem[] = [];
+  const problem = (line: number, message: string, hint: string): void => {
+    problems.push({ file, line, message, hint });
+  };
+  // The parser's own words, without the source excerpt (the file could be anything).
+  for (const e of doc.errors) problem(lineOf(e.pos[0]), e.code === "DUPLICATE_KEY" ? "a key appears twice" : `not valid YAML (${e.code.toLowerCase().replace(/_/g, " ")})`, fixHint);
+  if (problems.length > 0) throw ConfigFileError.of(problems);
   const settings = new Map<string, FileSetting>();
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { kind, path: file, settings };
@@ -174,16 +215,13 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       const valueNode = pair.value as YamlNode | null;
       if (prefix === "" && key === "serve" && (isMap(valueNode) || kind === "user")) {
         if (kind === "repo") {
-          throw new ConfigFileError(
-            file,
-            keyLine,
-            "serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)",
-            `Remove serve from ${file}; put it in your user configuration file.`,
-          );
+          problem(keyLine, "serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)", `Remove serve from ${file}; put it in your user configuration file.`);
+          continue;
         }
         if (!isMap(valueNode)) {
           const serveKeys = acceptedKeys(kind).filter((k) => k.startsWith("serve."));
-          throw new ConfigFileError(file, keyLine, `serve holds its settings indented below it (${serveKeys.map((k) => k.slice(6)).join(", ")}), not a value of its own`, `Write serve: on its own line and, below it, e.g. "  port: 8080" in ${file}.`);
+          problem(keyLine, `serve holds its settings indented below it (${serveKeys.map((k) => k.slice(6)).join(", ")}), not a value of its own`, `Write serve: on its own line and, below it, e.g. "  port: 8080" in ${file}.`);
+          continue;
         }
         visit(valueNode, "serve.");
         continue;
@@ -194,24 +232,27 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
         // A misspelt key gets the accepted keys closest to it (the "did you mean" of the evidence tools).
         const near = closeNames(full, accepted, 3);
         const guess = near.length > 0 ? `did you mean ${near.join(" or ")}? ` : "";
-        const hint = near.length > 0 ? `Rename it to ${near[0]} (or remove it) in ${file}.` : `Remove or rename it in ${file}.`;
-        throw new ConfigFileError(file, keyLine, `unknown key ${shown}; ${guess}accepted: ${accepted.join(", ")}`, hint);
+        const hint = near.length > 0 ? `Rename ${shown} to ${near[0]} (or remove it) in ${file}.` : `Remove or rename ${shown} in ${file}.`;
+        problem(keyLine, `unknown key ${shown}; ${guess}accepted: ${accepted.join(", ")}`, hint);
+        continue;
       }
       if (kind === "repo" && !spec.repo) {
-        throw new ConfigFileError(
-          file,
+        problem(
           keyLine,
           `${full} is not accepted in a repository file (${spec.refusal ?? "a repository cannot choose servers, addresses or model files"})`,
           `Remove ${full} from ${file}; set it with ${spec.mirrors}, its environment variable or your user configuration file.`,
         );
+        continue;
       }
       if (!isScalar(valueNode) || valueNode.value === null || typeof valueNode.value === "object") {
-        throw new ConfigFileError(file, lineOf(valueNode?.range?.[0]) || keyLine, `${full} needs a single value (text, number or true/false)`, `Fix ${full} in ${file}.`);
+        problem(lineOf(valueNode?.range?.[0]) || keyLine, `${full} needs a single value (text, number or true/false)`, `Fix ${full} in ${file}.`);
+        continue;
       }
       settings.set(full, { raw: String(valueNode.value), file, line: lineOf(valueNode.range?.[0]) || keyLine });
     }
   };
   visit(root, "");
+  if (problems.length > 0) throw ConfigFileError.of(problems);
   return { kind, path: file, settings };
 }
 
@@ -259,9 +300,21 @@ export function loadConfigFiles(root: string | undefined, env: Readonly<Record<s
   const repoPath = path.resolve(root ?? ".", REPO_CONFIG_NAME);
   const userPath = userConfigPath(env);
   const files: ConfigFiles = { paths: { repo: repoPath, user: userPath } };
-  const user = readConfigFile(userPath, "user");
+  // Both files are read before any error is reported: the error lists the problems of both.
+  const problems: ConfigFileProblem[] = [];
+  const read = (file: string, kind: ConfigFileKind, allowHardLinks?: boolean): ConfigFile | undefined => {
+    try {
+      return readConfigFile(file, kind, allowHardLinks);
+    } catch (err) {
+      if (!(err instanceof ConfigFileError)) throw err;
+      problems.push(...err.problems);
+      return undefined;
+    }
+  };
+  const user = read(userPath, "user");
   if (user) files.user = user;
-  const repo = readConfigFile(repoPath, "repo", env.CODECITE_ALLOW_HARD_LINKS === "1");
+  const repo = read(repoPath, "repo", env.CODECITE_ALLOW_HARD_LINKS === "1");
   if (repo) files.repo = repo;
+  if (problems.length > 0) throw ConfigFileError.of(problems);
   return files;
 }

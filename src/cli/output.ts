@@ -117,7 +117,9 @@ export function logError(err: unknown): void {
   const obj = errorObject(err);
   const c = colorsFor(process.stderr);
   // Messages quote paths and names from the repository or the model: control characters shown.
-  logLine(`${c.red("codecite: error:")} ${visibleText(obj.message)}`);
+  // A configuration file's problems are listed one a line, each line shown on its own.
+  const lines = err instanceof ConfigFileError ? err.lines() : [obj.message];
+  logLine(`${c.red("codecite: error:")} ${lines.map((l) => visibleText(l)).join("\n")}`);
   if (obj.hint) logLine(`${c.dim("hint:")} ${visibleText(obj.hint)}`);
 }
 

@@ -111,7 +111,7 @@ describe("errors name the file and the line", () => {
     expect(e.message).toBe(
       `${file}:2: unknown key "serve.prot"; did you mean serve.port? accepted: model, toolshim, num_ctx, max_steps, prefetch, max_calls_per_turn, timeout, provider, host, toolshim_backend, toolshim_ollama_model, toolshim_model, local_model, serve.port, serve.listen, serve.upstream, serve.provider`,
     );
-    expect(e.hint).toBe(`Rename it to serve.port (or remove it) in ${file}.`);
+    expect(e.hint).toBe(`Rename "serve.prot" to serve.port (or remove it) in ${file}.`);
     userFile("max_step: 4\n");
     expect(fileError(() => loadConfigFiles(repo, env)).message).toContain('unknown key "max_step"; did you mean max_steps? accepted:');
     // serve with a value of its own: it holds the serve.* keys.
@@ -151,6 +151,35 @@ describe("errors name the file and the line", () => {
       "/f.yml:2: model needs a single value (text, number or true/false)",
     );
     expect(fileError(() => parseConfigFile("model: a\nmodel: b\n", "/f.yml", "user")).message).toBe("/f.yml:2: a key appears twice");
+  });
+
+  it("every bad key is reported, each with its file and line, in one error", () => {
+    const file = path.join(repo, ".codecite.yml");
+    putFile(repo, ".codecite.yml", "model: qwen3:8b\ncolour: blue\nhost: evil.example.com\nmax_step: 4\nprefetch:\n  - a\nserve:\n  port: 1\n");
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.problems.map((p) => [p.file, p.line])).toEqual([[file, 2], [file, 3], [file, 4], [file, 6], [file, 7]]);
+    expect(e.message.split("\n")).toEqual([
+      `5 problems in ${file}:`,
+      `  ${file}:2: unknown key "colour"; accepted: model, toolshim, num_ctx, max_steps, prefetch`,
+      `  ${file}:3: host is not accepted in a repository file (a repository cannot choose servers, addresses or model files)`,
+      `  ${file}:4: unknown key "max_step"; did you mean max_steps? accepted: model, toolshim, num_ctx, max_steps, prefetch`,
+      `  ${file}:6: prefetch needs a single value (text, number or true/false)`,
+      `  ${file}:7: serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)`,
+    ]);
+    expect(e.file).toBe(file);
+    expect(e.line).toBe(2);
+    expect(e.hint).toContain(`Rename "max_step" to max_steps (or remove it) in ${file}.`);
+    expect(e.hint).toContain(`Remove host from ${file};`);
+    // Two keys that appear twice: both lines.
+    expect(fileError(() => parseConfigFile("model: a\nmodel: b\ntoolshim: on\ntoolshim: off\n", "/f.yml", "user")).problems.map((p) => p.line)).toEqual([2, 4]);
+  });
+
+  it("bad keys in the user file and the repository file are reported together", () => {
+    const user = userFile("num_ctxx: 4096\n");
+    putFile(repo, ".codecite.yml", "model: m\nprovider: openai\n");
+    const e = fileError(() => loadConfigFiles(repo, env));
+    expect(e.problems.map((p) => `${p.file}:${p.line}`)).toEqual([`${user}:1`, `${path.join(repo, ".codecite.yml")}:2`]);
+    expect(e.message.split("\n")[0]).toBe(`2 problems in ${user} and ${path.join(repo, ".codecite.yml")}:`);
   });
 
   it("an empty file and a file of comments set nothing", () => {
@@ -334,6 +363,16 @@ describe("codecite config", () => {
     expect(human.stdout.split("\n")).toContain("max_calls_per_turn  5  (environment)");
     expect(human.stdout.split("\n")).toContain(`num_ctx${" ".repeat(11)}  8192  (default)`);
     expect(human.stdout.split("\n")).toContain(`max_steps${" ".repeat(9)}  8  (default)`);
+  });
+
+  it("a repository file with several bad keys: the command names every one with its line", async () => {
+    const file = path.join(repo, ".codecite.yml");
+    putFile(repo, ".codecite.yml", "colour: blue\nmodel: m\nhost: evil.example.com\n");
+    const r = await runCli(["config", "--root", repo], { env: { XDG_CONFIG_HOME: home } });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.split("\n");
+    expect(lines).toContain(`codecite: error: 2 problems in ${file}:`);
+    expect(lines.filter((l) => l.startsWith(`  ${file}:`)).map((l) => l.slice(2 + file.length).split(" ")[0])).toEqual([":1:", ":3:"]);
   });
 
   it("a bad repository file stops every command with exit 2, naming file and line", async () => {
