@@ -51,7 +51,7 @@ import {
   snippetLine,
   stripLineEnding,
 } from "./sandbox/text-file.js";
-import type { Workspace } from "./sandbox/workspace.js";
+import type { OpenedFileSync, Workspace } from "./sandbox/workspace.js";
 
 /** Files larger than this are not searched (ripgrep `--max-filesize`): 16 MiB. */
 export const SEARCH_MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -224,36 +224,44 @@ export async function searchCode(
   // ripgrep looks at a file's first buffer (64 KiB) before reporting any match in it and skips the
   // file when that holds a NUL; a file named as `path` is searched whatever it holds, and its hits
   // are all met here. A binary file's hits are contiguous (sorted by path) and all dropped.
+  // Each file is opened once, for its binary check and then the verification of its chosen hits
+  // (`HitFiles`).
   const binary = new Set<string>();
-  const checked = new Map<string, boolean>();
+  const files = new HitFiles(ws);
   let binaryHits = 0;
   const chosen: Hit[] = [];
   let chars = 0;
   let budgetHit = false;
-  for (const h of hits) {
-    let isBinary = checked.get(h.path);
-    if (isBinary === undefined) {
-      isBinary = !h.nonUtf8Path && isBinaryFile(ws, h.path);
-      checked.set(h.path, isBinary);
-      if (isBinary) binary.add(h.path);
+  try {
+    for (const h of hits) {
+      if (files.readEnough()) await new Promise<void>((resolve) => setImmediate(resolve));
+      const isBinary = files.enter(h);
+      if (isBinary) {
+        binary.add(h.path);
+        binaryHits++;
+        continue;
+      }
+      if (chosen.length >= maxResults) break;
+      settle(h);
+      // Budget: snippet, path and name (the query) all reach the model.
+      const cost = h.snippet.length + h.path.length + query.length;
+      if (!all && chosen.length > 0 && chars + cost > RESULT_TEXT_CHARS) {
+        budgetHit = true;
+        break;
+      }
+      chars += cost;
+      chosen.push(h);
+      files.choose(h);
     }
-    if (isBinary) {
-      binaryHits++;
-      continue;
-    }
-    if (chosen.length >= maxResults) break;
-    settle(h);
-    // Budget: snippet, path and name (the query) all reach the model.
-    const cost = h.snippet.length + h.path.length + query.length;
-    if (!all && chosen.length > 0 && chars + cost > RESULT_TEXT_CHARS) {
-      budgetHit = true;
-      break;
-    }
-    chars += cost;
-    chosen.push(h);
+    files.finish();
+  } finally {
+    files.close();
   }
   await fillWindows(ws, chosen);
-  const check = await verifyHits(ws, chosen);
+  // Files with hits whose window was read from the file are verified now, with those snippets.
+  const late = await verifyHits(ws, chosen.filter((h) => files.deferred.has(h.path)));
+  const dropped = new Set([...files.dropped, ...late.dropped]);
+  const check = { kept: chosen.filter((h) => !dropped.has(h.path)), dropped };
   const droppedHits = hits.filter((h) => check.dropped.has(h.path)).length;
   const total = (over ? Math.max(first.hits.length - ignoredByGlob, hits.length) : hits.length) - binaryHits - droppedHits;
   const evidence = check.kept.map((h) => toEvidence(h, query));
@@ -291,7 +299,9 @@ export async function searchCode(
 
 /**
  * Re-checks what ripgrep printed (ripgrep opens files by name, so a file swapped for a symbolic
- * link to an outside file during the search would be read through it): each file with chosen
+ * link to an outside file during the search would be read through it). {@link HitFiles} does this
+ * for the files it opened for their binary check; this function does it for the files it left
+ * (hits whose window was read from the file). Each file with chosen
  * hits is opened through the Workspace (`tryOpenFileSync`, race-safe: `O_NOFOLLOW`, descriptor
  * verified inside the root; deny-list and hard links checked) and read once here (private-key
  * content checked on those bytes), and every hit's snippet must still be part of that line of
@@ -323,31 +333,124 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
       continue;
     }
     try {
-      const size = Math.min(f.size, SEARCH_MAX_FILE_BYTES);
-      const buf = Buffer.allocUnsafe(size);
-      let n = 0;
-      while (n < size) {
-        const bytesRead = readSync(f.fd, buf, n, size - n, n);
-        if (bytesRead === 0) break;
-        n += bytesRead;
-      }
-      sinceYield += n;
-      const bytes = buf.subarray(0, n);
-      if (bytesHavePrivateKeyBlock(bytes.subarray(0, MAX_SECRET_SCAN_BYTES))) {
-        ws.skipped.denied++;
-        dropped.add(rel);
-        continue;
-      }
-      const enc = sniff(bytes.subarray(0, BINARY_SNIFF_BYTES));
-      if (enc.encoding !== "utf-8") continue;
-      if (!hitsStillThere(bytes.subarray(enc.bomBytes), list)) dropped.add(rel);
-    } catch {
-      dropped.add(rel);
+      const v = verifyOpened(ws, f, list);
+      sinceYield += v.bytesRead;
+      if (!v.ok) dropped.add(rel);
     } finally {
       closeSync(f.fd);
     }
   }
   return { kept: hits.filter((h) => !dropped.has(h.path)), dropped };
+}
+
+/**
+ * The check of {@link verifyHits} for one opened file and its hits: the file is read (up to
+ * {@link SEARCH_MAX_FILE_BYTES}); `ok` is false when it holds a private-key block (counted as
+ * denied), when a UTF-8 file no longer has a hit's snippet on its line, or when reading fails.
+ * The descriptor stays open.
+ */
+function verifyOpened(ws: Workspace, f: OpenedFileSync, hits: readonly Hit[]): { ok: boolean; bytesRead: number } {
+  let n = 0;
+  try {
+    const size = Math.min(f.size, SEARCH_MAX_FILE_BYTES);
+    const buf = Buffer.allocUnsafe(size);
+    while (n < size) {
+      const bytesRead = readSync(f.fd, buf, n, size - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    const bytes = buf.subarray(0, n);
+    if (bytesHavePrivateKeyBlock(bytes.subarray(0, MAX_SECRET_SCAN_BYTES))) {
+      ws.skipped.denied++;
+      return { ok: false, bytesRead: n };
+    }
+    const enc = sniff(bytes.subarray(0, BINARY_SNIFF_BYTES));
+    if (enc.encoding !== "utf-8") return { ok: true, bytesRead: n };
+    return { ok: hitsStillThere(bytes.subarray(enc.bomBytes), hits), bytesRead: n };
+  } catch {
+    return { ok: false, bytesRead: n };
+  }
+}
+
+/**
+ * The files of the sorted hits, met one after the other by the selection loop of
+ * {@link searchCode}: each is opened once through the Workspace (`tryOpenFileSync`), for the
+ * binary check of its first {@link BINARY_SNIFF_BYTES} and, when the loop leaves it, for the
+ * verification of its chosen hits ({@link verifyOpened}); at most one descriptor is open. The
+ * outcome is the one of the binary check ({@link isBinaryFile}, used as is when the file cannot be
+ * opened that way) followed by {@link verifyHits} of the chosen hits: a file that cannot be opened
+ * is dropped when it has chosen hits; files with hits whose window is still to be read from the
+ * file ({@link fillWindows}) are left in {@link deferred} for {@link verifyHits}.
+ */
+class HitFiles {
+  readonly dropped = new Set<string>();
+  readonly deferred = new Set<string>();
+  private current: { rel: string; binary: boolean; file: OpenedFileSync | undefined; unopened: boolean; chosen: Hit[] } | undefined;
+  private sinceYield = 0;
+
+  constructor(private readonly ws: Workspace) {}
+
+  /** True (once) when {@link VERIFY_YIELD_BYTES} were read since the last time it said so: time for a turn of the event loop. */
+  readEnough(): boolean {
+    if (this.sinceYield < VERIFY_YIELD_BYTES) return false;
+    this.sinceYield = 0;
+    return true;
+  }
+
+  /** Moves to the file of `h` (when it is another) and says whether that file is binary. */
+  enter(h: Hit): boolean {
+    if (this.current?.rel === h.path) return this.current.binary;
+    this.finish();
+    if (h.nonUtf8Path) {
+      // No openable name: kept as ripgrep reported it.
+      this.current = { rel: h.path, binary: false, file: undefined, unopened: false, chosen: [] };
+      return false;
+    }
+    const file = this.ws.tryOpenFileSync(h.path);
+    let binary: boolean;
+    if (file === undefined) binary = isBinaryFile(this.ws, h.path);
+    else {
+      try {
+        const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+        const n = readSync(file.fd, head, 0, BINARY_SNIFF_BYTES, 0);
+        binary = sniff(head.subarray(0, n)).binary;
+      } catch {
+        binary = false; // unreadable now: ripgrep read it a moment ago; keep its result
+      }
+    }
+    this.current = { rel: h.path, binary, file, unopened: file === undefined, chosen: [] };
+    return binary;
+  }
+
+  /** Notes a chosen hit of the current file. */
+  choose(h: Hit): void {
+    this.current?.chosen.push(h);
+  }
+
+  /** Closes the current file without verifying it (the search failed). */
+  close(): void {
+    if (this.current?.file !== undefined) closeSync(this.current.file.fd);
+    this.current = undefined;
+  }
+
+  /** Verifies the current file's chosen hits and closes it. */
+  finish(): void {
+    const cur = this.current;
+    if (cur === undefined) return;
+    this.current = undefined;
+    try {
+      if (cur.chosen.length === 0) return;
+      if (cur.unopened) this.dropped.add(cur.rel);
+      else if (cur.chosen.some((h) => h.window !== undefined)) this.deferred.add(cur.rel);
+      else if (cur.file !== undefined) {
+        const v = verifyOpened(this.ws, cur.file, cur.chosen);
+        this.sinceYield += v.bytesRead;
+        if (!v.ok) this.dropped.add(cur.rel);
+      }
+    } finally {
+      if (cur.file !== undefined) closeSync(cur.file.fd);
+    }
+  }
 }
 
 /**
@@ -358,18 +461,22 @@ async function verifyHits(ws: Workspace, hits: readonly Hit[]): Promise<{ kept: 
  */
 function hitsStillThere(bytes: Buffer, hits: readonly Hit[]): boolean {
   const wanted = [...hits].sort((a, b) => a.line - b.line);
+  // Line ends are found in a one-byte string of the same bytes (latin1: one character per byte, so
+  // offsets agree): String#indexOf is a V8 builtin, while each Buffer#indexOf call crosses into
+  // C++ (perf, issue 17: a few hundred calls per verified file).
+  const text = bytes.toString("latin1");
   let line = 1;
   let start = 0;
   for (const h of wanted) {
     while (line < h.line) {
-      const nl = bytes.indexOf(0x0a, start);
+      const nl = text.indexOf("\n", start);
       if (nl < 0) return false; // the file has fewer lines now
       start = nl + 1;
       line++;
     }
-    const nl = bytes.indexOf(0x0a, start);
-    const text = lossy.decode(bytes.subarray(start, nl < 0 ? bytes.length : nl));
-    if (!snippetLine(text.endsWith("\r") ? text.slice(0, -1) : text).text.includes(h.snippet)) return false;
+    const nl = text.indexOf("\n", start);
+    const lineText = lossy.decode(bytes.subarray(start, nl < 0 ? bytes.length : nl));
+    if (!snippetLine(lineText.endsWith("\r") ? lineText.slice(0, -1) : lineText).text.includes(h.snippet)) return false;
   }
   return true;
 }

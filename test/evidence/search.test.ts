@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import fs, { rmSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { noteOf } from "../helpers/note.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -177,5 +178,30 @@ describe("searchCode", () => {
     ac.abort();
     const err = await searchCode(ws, args({ query: "x" }), ac.signal).catch((e: unknown) => e);
     expect((err as ToolError).code).toBe("TIMEOUT");
+  });
+});
+
+describe("searchCode opens each file with hits once", () => {
+  it("the binary check and the verification of a file's hits share one open (perf, issue 17)", async () => {
+    // Counts opens of the tree's files by path (search.ts and the Workspace import openSync from node:fs;
+    // syncBuiltinESMExports makes the ES module bindings follow the patched function).
+    const opened = new Map<string, number>();
+    const real = fs.openSync;
+    fs.openSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+      const rel = path.relative(root, String(p));
+      if (!rel.startsWith("..")) opened.set(rel, (opened.get(rel) ?? 0) + 1);
+      return (real as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync;
+    syncBuiltinESMExports();
+    let res;
+    try {
+      res = await searchCode(ws, args({ query: "load_index" }));
+    } finally {
+      fs.openSync = real;
+      syncBuiltinESMExports();
+    }
+    expect(res.evidence.map((e) => e.path)).toEqual(["bidi.ts", "crlf.txt", "lib/a.ts", "lib/a.ts", "lib/z.ts", "min.js", "src/app.py", "src/app.py"]);
+    // bin.dat is skipped by ripgrep itself (a NUL in its first buffer): never opened here.
+    expect(Object.fromEntries([...opened].sort())).toEqual({ "bidi.ts": 1, "crlf.txt": 1, "lib/a.ts": 1, "lib/z.ts": 1, "min.js": 1, "src/app.py": 1 });
   });
 });
