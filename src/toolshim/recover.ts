@@ -34,6 +34,7 @@ import { splitReasoning, unwrapAnswer } from "./reasoning.js";
 import { frameSpans } from "./markers.js";
 import { scanStructural } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
+import { decodeWordMarkers } from "./word-markers.js";
 import type {
   ArgumentValidator,
   AssistantTurn,
@@ -384,6 +385,9 @@ function deterministic(
       out.note("reasoning", "unclosed reasoning: the rest of the text is reasoning");
     }
   }
+  // The parsers read SentencePiece word markers (`▁`) between tokens as spaces (`word-markers.ts`);
+  // the same length, so their spans cut the text as written, whose prose keeps its markers.
+  const parsed = decodeWordMarkers(text) ?? text;
   const finish = (by: RecoveredBy, spans: readonly Span[], decided: boolean, extraThinking: string[] = []): Deterministic => {
     let content = cleanContent(text, spans);
     const unwrapped = unwrapAnswer(content);
@@ -434,7 +438,7 @@ function deterministic(
       if (call.id !== undefined) raw.id = call.id;
       out.settle(raw, true);
     }
-    const st = runDialects(text, tools, undefined, dialects, atEnd);
+    const st = runDialects(parsed, tools, undefined, dialects, atEnd);
     if (st.chosen.length > 0) out.note("native", "native tool calls present; calls written as text were not dispatched");
     return finish("native", out.settleAllBroken(st), true, st.reasoning);
   }
@@ -446,7 +450,7 @@ function deterministic(
   }
 
   // 2. Stage 1: dialects.
-  const st1 = runDialects(text, tools, undefined, dialects, atEnd);
+  const st1 = runDialects(parsed, tools, undefined, dialects, atEnd);
   for (const n of st1.notes) out.note("dialect", n);
   if (st1.chosen.length > 0) {
     let by: RecoveredBy | undefined = reasoningBy;
@@ -462,7 +466,7 @@ function deterministic(
   const st1Spans = out.settleAllBroken(st1);
 
   // 3. Stage 2: inline JSON, over the text with stage-1 markup blanked out.
-  let masked = text;
+  let masked = parsed;
   for (const s of st1Spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
   const st2 = scanInlineCalls(masked, tools);
   for (const n of st2.notes) out.note("inline_json", n);

@@ -44,6 +44,7 @@ import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
 import { tidy } from "./residue.js";
+import { skipSpaceOrMarkers } from "./word-markers.js";
 import type { ArgumentValidator, OfferedTool, RecoverResult } from "./types.js";
 
 /** Options of {@link StreamFilter}. */
@@ -429,14 +430,15 @@ function startWithCallSyntax(text: string, i: number): number {
 
 /** `{` at `i`: JSON-looking objects are held until they close. */
 function jsonish(text: string, i: number, holdAt: number): Scan {
-  const j = skipWs(text, i + 1);
+  // SentencePiece markers stand for spaces between tokens (`word-markers.ts`).
+  const j = skipSpaceOrMarkers(text, i + 1);
   if (j >= text.length) return { hold: startWithCallSyntax(text, holdAt) };
   const d = text[j]!;
   let looksJson = d === '"' || d === "'" || d === "}";
   if (!looksJson && /[A-Za-z_$]/.test(d)) {
     let k = j;
     while (k < text.length && /[\w$]/.test(text[k]!)) k++;
-    while (k < text.length && /[ \t]/.test(text[k]!)) k++;
+    while (k < text.length && /[ \t▁]/.test(text[k]!)) k++;
     if (k >= text.length) return { hold: startWithCallSyntax(text, holdAt) };
     looksJson = text[k] === ":";
   }
@@ -454,7 +456,7 @@ function jsonish(text: string, i: number, holdAt: number): Scan {
 
 /** `[` at `i`: a JSON array of objects or a pythonic call list is held until it closes. */
 function bracket(text: string, i: number): Scan {
-  const j = skipWs(text, i + 1);
+  const j = skipSpaceOrMarkers(text, i + 1);
   if (j >= text.length) return { hold: i };
   const d = text[j]!;
   let callish = d === "{" || d === "[";

@@ -6,12 +6,13 @@
  * array stays. A marker followed by a name (`[TOOL_CALLS]add[ARGS]{…}`) is `mistral_v11_args`.
  * A server that returns the SentencePiece pieces of these (v3, SentencePiece) tokenizers without
  * decoding them writes every space as `▁` (U+2581): `[TOOL_CALLS]▁[{"name":▁"get_current_weather",…`
- * (theroyallab/tabbyAPI issue #314). A text with `▁` and no space is read with `▁` as the space it
- * stands for (one UTF-16 unit for one, so the spans stay where they are).
+ * (theroyallab/tabbyAPI issue #314): read with `▁` as the space it stands for (`word-markers.ts`;
+ * one UTF-16 unit for one, so the spans stay where they are).
  */
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { scanEnvelopes } from "./json-envelope.js";
+import { decodeWordMarkers } from "../word-markers.js";
 
 /** Dialect `mistral_v3_json_array`. */
 export const mistralV3JsonArray = defineDialect({
@@ -22,7 +23,7 @@ export const mistralV3JsonArray = defineDialect({
   detect: (text) => /\[TOOL_CALLS\][\s▁]*[[{]/.test(text),
   parse(text) {
     const out = new MatchBuilder(text);
-    const decoded = text.includes("▁") && !text.includes(" ") ? text.replaceAll("▁", " ") : text;
+    const decoded = decodeWordMarkers(text) ?? text;
     scanEnvelopes(decoded, { open: /\[TOOL_CALLS\]/, close: ["[/TOOL_CALLS]"], toCalls: (v) => callsFromValue(v) }, out);
     return out.result();
   },
