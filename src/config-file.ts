@@ -122,19 +122,31 @@ function located(p: ConfigFileProblem): string {
   return `${p.line > 0 ? `${p.file}:${p.line}` : p.file}: ${p.message}`;
 }
 
-/** One problem as one line; several as a heading naming the files and an indented line each. */
+/**
+ * Most problems a {@link ConfigFileError} lists (and takes hints from): a 64 KiB repository file
+ * of bad keys holds thousands, and each listed line repeats the accepted keys, so an unbounded
+ * list would print some 750 KB of error (and a 340 KB hint) for every command run in that
+ * repository.
+ */
+const MAX_LISTED_PROBLEMS = 20;
+
+/** One problem as one line; several as a heading naming the files and an indented line each (at most {@link MAX_LISTED_PROBLEMS}, then how many more). */
 function listLines(problems: readonly ConfigFileProblem[]): string[] {
   if (problems.length === 1) return [located(problems[0]!)];
   const files = [...new Set(problems.map((p) => p.file))];
-  return [`${problems.length} problems in ${files.join(" and ")}:`, ...problems.map((p) => `  ${located(p)}`)];
+  const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => `  ${located(p)}`);
+  const more = problems.length - MAX_LISTED_PROBLEMS;
+  if (more > 0) listed.push(`  … and ${more} more ${more === 1 ? "problem" : "problems"} (fix these, then run again to see them)`);
+  return [`${problems.length} problems in ${files.join(" and ")}:`, ...listed];
 }
 
 /**
  * A configuration file that cannot be used: unreadable, not YAML, not a mapping, an unknown key,
  * a key a repository file may not set, or a bad value. `file` and `line` (1-based; 0 when the
  * whole file is at fault) say where. The message never quotes more than the offending value.
- * A file with several bad keys is one error listing every one (`problems`, in file order; `file`,
- * `line` and `hint` are the first's), so that one pass fixes the file.
+ * A file with several bad keys is one error holding every one (`problems`, in file order; `file`,
+ * `line` and `hint` are the first's), so that one pass fixes the file; its message lists the first
+ * {@link MAX_LISTED_PROBLEMS} and says how many more there are.
  */
 export class ConfigFileError extends Error {
   override readonly name = "ConfigFileError";
@@ -158,11 +170,12 @@ export class ConfigFileError extends Error {
     return listLines(this.problems);
   }
 
-  /** One error for `problems` (at least one): the problem itself when alone, else a list of them all, each with its file and line, and every hint. */
+  /** One error for `problems` (at least one): the problem itself when alone, else a list of them, each with its file and line, and the hints of those listed. */
   static of(problems: readonly ConfigFileProblem[]): ConfigFileError {
     const first = problems[0]!;
     if (problems.length === 1) return new ConfigFileError(first.file, first.line, first.message, first.hint);
-    return new ConfigFileError(first.file, first.line, first.message, [...new Set(problems.map((p) => p.hint))].join(" "), problems);
+    const hints = new Set(problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => p.hint));
+    return new ConfigFileError(first.file, first.line, first.message, [...hints].join(" "), problems);
   }
 }
 

@@ -174,6 +174,30 @@ describe("errors name the file and the line", () => {
     expect(fileError(() => parseConfigFile("model: a\nmodel: b\ntoolshim: on\ntoolshim: off\n", "/f.yml", "user")).problems.map((p) => p.line)).toEqual([2, 4]);
   });
 
+  it("a file of thousands of bad keys: the message lists 20 of them and how many more, the hint those 20's", () => {
+    // A hostile repository's 64 KiB .codecite.yml of unknown keys (k0: 1 … k7345: 1): before, every
+    // command in it printed a 747,109-character error and a 336,805-character hint.
+    let text = "";
+    for (let i = 0; text.length < 65_000; i++) text += `k${i}: 1\n`;
+    const keys = text.split("\n").length - 1;
+    const e = fileError(() => parseConfigFile(text, "/r/.codecite.yml", "repo"));
+    expect(e.problems).toHaveLength(keys);
+    const lines = e.message.split("\n");
+    expect(lines).toHaveLength(22);
+    expect(lines[0]).toBe(`${keys} problems in /r/.codecite.yml:`);
+    expect(lines[1]).toBe('  /r/.codecite.yml:1: unknown key "k0"; accepted: model, toolshim, num_ctx, max_steps, prefetch');
+    expect(lines[20]).toBe('  /r/.codecite.yml:20: unknown key "k19"; accepted: model, toolshim, num_ctx, max_steps, prefetch');
+    expect(lines[21]).toBe(`  … and ${keys - 20} more problems (fix these, then run again to see them)`);
+    expect(e.lines()).toEqual(lines);
+    expect(e.hint.split(" in /r/.codecite.yml.")).toHaveLength(21); // 20 hints
+    expect(e.hint).toContain('Remove or rename "k19" in /r/.codecite.yml.');
+    expect(e.hint).not.toContain('"k20"');
+    expect(e.message.length).toBeLessThan(3_000);
+    // 21 problems: the 21st is counted, not listed.
+    const e21 = fileError(() => parseConfigFile(text.split("\n").slice(0, 21).join("\n"), "/r/.codecite.yml", "repo"));
+    expect(e21.message.split("\n").at(-1)).toBe("  … and 1 more problem (fix these, then run again to see them)");
+  });
+
   it("bad keys in the user file and the repository file are reported together", () => {
     const user = userFile("num_ctxx: 4096\n");
     putFile(repo, ".codecite.yml", "model: m\nprovider: openai\n");
