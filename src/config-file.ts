@@ -224,7 +224,8 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       const keyLine = lineOf(keyNode?.range?.[0]);
       const key = isScalar(keyNode) ? String(keyNode.value) : "";
       const full = prefix + key;
-      const spec = FILE_KEYS[full];
+      // Own keys only: "toString", "constructor" or "__proto__" are not settings (Object.prototype's).
+      const spec = Object.hasOwn(FILE_KEYS, full) ? FILE_KEYS[full] : undefined;
       const valueNode = pair.value as YamlNode | null;
       if (prefix === "" && key === "serve" && (isMap(valueNode) || kind === "user")) {
         if (kind === "repo") {

@@ -198,6 +198,22 @@ describe("errors name the file and the line", () => {
     expect(e21.message.split("\n").at(-1)).toBe("  … and 1 more problem (fix these, then run again to see them)");
   });
 
+  it("keys named like Object.prototype's members are unknown keys, in either file", () => {
+    // Before, a user file's toString/constructor/__proto__ became settings without a word, and a
+    // repository file's toString was "not accepted in a repository file … set it with undefined".
+    const user = fileError(() => parseConfigFile("toString: 1\nconstructor: 2\n__proto__: 3\nhasOwnProperty: x\n", "/u.yml", "user"));
+    expect(user.problems.map((p) => [p.line, p.message.split(";")[0]])).toEqual([
+      [1, 'unknown key "toString"'],
+      [2, 'unknown key "constructor"'],
+      [3, 'unknown key "__proto__"'],
+      [4, 'unknown key "hasOwnProperty"'],
+    ]);
+    const repo = fileError(() => parseConfigFile("model: m\ntoString: 1\n", "/r/.codecite.yml", "repo"));
+    expect(repo.message).toBe('/r/.codecite.yml:2: unknown key "toString"; accepted: model, toolshim, num_ctx, max_steps, prefetch');
+    expect(repo.hint).toBe('Remove or rename "toString" in /r/.codecite.yml.');
+    expect(fileError(() => parseConfigFile("serve:\n  constructor: 1\n", "/u.yml", "user")).message).toContain('unknown key "serve.constructor"');
+  });
+
   it("bad keys in the user file and the repository file are reported together", () => {
     const user = userFile("num_ctxx: 4096\n");
     putFile(repo, ".codecite.yml", "model: m\nprovider: openai\n");
