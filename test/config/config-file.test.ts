@@ -198,6 +198,19 @@ describe("errors name the file and the line", () => {
     expect(e21.message.split("\n").at(-1)).toBe("  … and 1 more problem (fix these, then run again to see them)");
   });
 
+  it("a key that appears twice is listed with the file's other problems, in file order, in the serve mapping too", () => {
+    // Before, the parser's duplicate check (uniqueKeys) stopped the file before its keys were checked.
+    const e = fileError(() => parseConfigFile("model: a\ncolour: x\nmodel: b\nserve:\n  port: 1\n  port: 2\nmax_step: 3\n", "/u.yml", "user"));
+    expect(e.problems.map((p) => [p.line, p.message.split(";")[0]])).toEqual([
+      [2, 'unknown key "colour"'],
+      [3, "a key appears twice"],
+      [6, "a key appears twice"],
+      [7, 'unknown key "max_step"'],
+    ]);
+    // The same key spelt as a quoted string is the same key.
+    expect(fileError(() => parseConfigFile('model: a\n"model": b\n', "/u.yml", "user")).message).toBe("/u.yml:2: a key appears twice");
+  });
+
   it("keys named like Object.prototype's members are unknown keys, in either file", () => {
     // Before, a user file's toString/constructor/__proto__ became settings without a word, and a
     // repository file's toString was "not accepted in a repository file … set it with undefined".
