@@ -144,9 +144,11 @@ const request = (port: number) => `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${
 
 describe("serve: a client that reads its streamed reply slowly", () => {
   it("gets every byte in order while the gateway holds little: the upstream's reply waits for the client", async () => {
-    // 1,500 lines of ~4 KiB: 6 MiB of content. Before, the gateway read the upstream as fast as
-    // it wrote and queued on the client's socket whatever the client had not taken: megabytes.
-    const LINES = 1500;
+    // 4,000 lines of ~4 KiB: 16 MiB of content, more than the kernel's buffers of the two sockets
+    // take while the client reads nothing (tcp_rmem's default 128 KiB does not grow before the
+    // application reads; tcp_wmem's maximum is 4 MiB). Before, the gateway read the upstream as
+    // fast as it wrote and queued on the client's socket whatever the client had not taken: megabytes.
+    const LINES = 4000;
     let probe = (): void => undefined;
     up = await upstream(LINES, () => probe());
     const gw = await startGateway();
@@ -159,10 +161,14 @@ describe("serve: a client that reads its streamed reply slowly", () => {
       s.on("end", () => (ended = true));
       s.on("error", reject);
       s.on("close", () => resolve(Buffer.concat(parts).toString("utf8")));
-      // A slow reader: at most 64 KiB every millisecond (the upstream writes faster).
+      // A slow reader: nothing until the gateway holds bytes for it (so that the kernel's buffers
+      // are full and the gateway must wait, whatever the machine's load; at most 10 s), then at
+      // most 64 KiB every millisecond (the upstream writes faster).
+      const waitUntil = Date.now() + 10_000;
       const step = (): void => {
         gw.probe();
-        for (let taken = 0, d: Buffer | null; taken < 64 * 1024 && (d = s.read() as Buffer | null) !== null; taken += d.length) parts.push(d);
+        const reading = gw.held() > 0 || Date.now() > waitUntil;
+        for (let taken = 0, d: Buffer | null; reading && taken < 64 * 1024 && (d = s.read() as Buffer | null) !== null; taken += d.length) parts.push(d);
         if (!ended) setTimeout(step, 1);
         else s.resume();
       };
@@ -171,7 +177,7 @@ describe("serve: a client that reads its streamed reply slowly", () => {
     expect(await up.closed).toEqual({ complete: true });
     expectWholeReply(raw, LINES);
     // Held at once by the gateway for its client: at most one read of the upstream (64 KiB of
-    // lines) beyond the socket's high-water mark (16 KiB); before, 1.6 MB in this run.
+    // lines) beyond the socket's high-water mark (16 KiB); before, megabytes (1.6 MB in a run of 1,500 lines).
     expect(gw.held()).toBeGreaterThan(0);
     expect(gw.held()).toBeLessThan(256 * 1024);
   });
