@@ -222,18 +222,22 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   if (!isMap(root)) throw new ConfigFileError(file, lineOf(root.range?.[0]), "the file must be a mapping of keys to values (key: value)", fixHint);
 
   const visit = (map: YAMLMap<unknown, unknown>, prefix: string): void => {
-    const keys = new Set<string>();
+    // Each key of this mapping and the line it first appears on.
+    const keys = new Map<string, number>();
     for (const pair of map.items) {
       const keyNode = pair.key as YamlNode | null;
       const keyLine = lineOf(keyNode?.range?.[0]);
       const key = isScalar(keyNode) ? String(keyNode.value) : "";
       const full = prefix + key;
+      // The key as messages show it: quoted and escaped, a long one cut.
+      const shown = JSON.stringify(full.length > 60 ? `${full.slice(0, 57)}...` : full);
       if (isScalar(keyNode)) {
-        if (keys.has(key)) {
-          problem(keyLine, "a key appears twice", fixHint);
+        const first = keys.get(key);
+        if (first !== undefined) {
+          problem(keyLine, `${shown} appears twice (first on line ${first})`, `Keep one ${shown} in ${file}.`);
           continue;
         }
-        keys.add(key);
+        keys.set(key, keyLine);
       }
       // Own keys only: "toString", "constructor" or "__proto__" are not settings (Object.prototype's).
       const spec = Object.hasOwn(FILE_KEYS, full) ? FILE_KEYS[full] : undefined;
@@ -252,7 +256,6 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
         continue;
       }
       if (!spec) {
-        const shown = JSON.stringify(full.length > 60 ? `${full.slice(0, 57)}...` : full);
         const accepted = acceptedKeys(kind);
         // A misspelt key gets the accepted keys closest to it (the "did you mean" of the evidence tools).
         const near = closeNames(full, accepted, 3);

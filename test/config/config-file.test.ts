@@ -150,7 +150,7 @@ describe("errors name the file and the line", () => {
     expect(fileError(() => parseConfigFile("model:\n  name: x\n", "/f.yml", "user")).message).toBe(
       "/f.yml:2: model needs a single value (text, number or true/false)",
     );
-    expect(fileError(() => parseConfigFile("model: a\nmodel: b\n", "/f.yml", "user")).message).toBe("/f.yml:2: a key appears twice");
+    expect(fileError(() => parseConfigFile("model: a\nmodel: b\n", "/f.yml", "user")).message).toBe('/f.yml:2: "model" appears twice (first on line 1)');
   });
 
   it("every bad key is reported, each with its file and line, in one error", () => {
@@ -203,12 +203,14 @@ describe("errors name the file and the line", () => {
     const e = fileError(() => parseConfigFile("model: a\ncolour: x\nmodel: b\nserve:\n  port: 1\n  port: 2\nmax_step: 3\n", "/u.yml", "user"));
     expect(e.problems.map((p) => [p.line, p.message.split(";")[0]])).toEqual([
       [2, 'unknown key "colour"'],
-      [3, "a key appears twice"],
-      [6, "a key appears twice"],
+      [3, '"model" appears twice (first on line 1)'],
+      [6, '"serve.port" appears twice (first on line 5)'],
       [7, 'unknown key "max_step"'],
     ]);
     // The same key spelt as a quoted string is the same key.
-    expect(fileError(() => parseConfigFile('model: a\n"model": b\n', "/u.yml", "user")).message).toBe("/u.yml:2: a key appears twice");
+    const quoted = fileError(() => parseConfigFile('model: a\n"model": b\n', "/u.yml", "user"));
+    expect(quoted.message).toBe('/u.yml:2: "model" appears twice (first on line 1)');
+    expect(quoted.hint).toBe('Keep one "model" in /u.yml.');
   });
 
   it("keys named like Object.prototype's members are unknown keys, in either file", () => {
