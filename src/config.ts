@@ -17,7 +17,7 @@ import {
   normalizeOllamaHost as normalizeHost,
   redactCredentials,
 } from "./llm/server-address.js";
-import { ConfigFileError, type ConfigFiles, type FileSetting } from "./config-file.js";
+import { ConfigFileError, type ConfigFileProblem, type ConfigFiles, type FileSetting } from "./config-file.js";
 import type { ToolshimMode } from "./toolshim/types.js";
 
 export { DEFAULT_OLLAMA_HOST };
@@ -296,7 +296,7 @@ interface Chosen<T> {
  * flag or variable in its `ConfigError`; a bad file value becomes a `ConfigFileError` naming
  * the file, the line and the key, with the same message.
  */
-function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | undefined {
+function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T, fileProblems?: ConfigFileProblem[]): Chosen<T> | undefined {
   for (const c of candidates) {
     if (c.raw === undefined) continue;
     if (c.source === "env" && nonBlank(c.raw) === undefined) continue;
@@ -304,11 +304,25 @@ function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name:
     try {
       return { value: parse(c.raw, c.name), source: c.source, at: c.at };
     } catch (err) {
-      if (err instanceof ConfigError) throw new ConfigFileError(c.at.file, c.at.line, err.message, `Fix or remove ${c.name} in ${c.at.file}.`);
-      throw err;
+      if (!(err instanceof ConfigError)) throw err;
+      const problem = { file: c.at.file, line: c.at.line, message: err.message, hint: `Fix or remove ${c.name} in ${c.at.file}.` };
+      if (fileProblems === undefined) throw ConfigFileError.of([problem]);
+      fileProblems.push(problem);
+      return undefined;
     }
   }
   return undefined;
+}
+
+/**
+ * Throws the bad file values collected by {@link layered} as one `ConfigFileError` listing each
+ * (the user file's, then the repository file's, as `loadConfigFiles` lists bad keys; in line
+ * order), so that a user fixing a file sees them all at once.
+ */
+function throwFileProblems(fileProblems: readonly ConfigFileProblem[], files: ConfigFiles | undefined): void {
+  if (fileProblems.length === 0) return;
+  const rank = (file: string): number => (file === files?.paths.user ? 0 : 1);
+  throw ConfigFileError.of([...fileProblems].sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line));
 }
 
 /** The user file's candidate of `key` (for settings a repository file may not make). */
@@ -349,29 +363,36 @@ function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
  *   ConfigFileError for a bad file value, naming the file, line and key.
  */
 export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: ConfigFiles): Config {
-  const providerSetting = layered(
+  // Bad file values are collected and reported together (throwFileProblems) before the first
+  // check that depends on them; a flag or variable that is bad still stops at once.
+  const fileProblems: ConfigFileProblem[] = [];
+  const pick = <T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | undefined => layered(candidates, parse, fileProblems);
+  const providerSetting = pick(
     [{ name: "--provider", raw: flags.provider, source: "flag" }, { name: "CODECITE_PROVIDER", raw: env.CODECITE_PROVIDER, source: "env" }, ...fileLayers(files, "provider")],
     parseProvider,
   );
   const provider = providerSetting?.value ?? "ollama";
-  const toolshimSetting = layered(
+  // A file's host is read as the provider says (an Ollama host or an OpenAI base URL): with the
+  // provider itself bad there, it is not judged.
+  const providerKnown = fileProblems.length === 0;
+  const toolshimSetting = pick(
     [{ name: "--toolshim", raw: flags.toolshim, source: "flag" }, { name: "CODECITE_TOOLSHIM", raw: env.CODECITE_TOOLSHIM, source: "env" }, ...fileLayers(files, "toolshim")],
     parseToolshimMode,
   );
   const toolshim = toolshimSetting?.value ?? "auto";
-  const contextSetting = layered(
+  const contextSetting = pick(
     [{ name: "--num-ctx", raw: flags.numCtx, source: "flag" }, { name: "CODECITE_NUM_CTX", raw: env.CODECITE_NUM_CTX, source: "env" }, ...fileLayers(files, "num_ctx")],
     parseContextTokens,
   );
-  const stepsSetting = layered(
+  const stepsSetting = pick(
     [{ name: "--max-steps", raw: flags.maxSteps === undefined ? undefined : String(flags.maxSteps), source: "flag" }, ...fileLayers(files, "max_steps")],
     parseMaxSteps,
   );
-  const prefetchSetting = layered(
+  const prefetchSetting = pick(
     [{ name: "--no-prefetch", raw: flags.prefetch === undefined ? undefined : String(flags.prefetch), source: "flag" }, ...fileLayers(files, "prefetch")],
     parseBoolean,
   );
-  const callsSetting = layered(
+  const callsSetting = pick(
     [
       { name: "--max-calls-per-turn", raw: flags.maxCallsPerTurn, source: "flag" },
       { name: "CODECITE_MAX_CALLS_PER_TURN", raw: env.CODECITE_MAX_CALLS_PER_TURN, source: "env" },
@@ -379,7 +400,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
     ],
     (raw, name) => parseSessionBound(raw, name, MAX_CALLS_PER_TURN_LIMIT, "tool calls"),
   );
-  const timeoutSetting = layered(
+  const timeoutSetting = pick(
     [
       { name: "--timeout", raw: flags.timeout, source: "flag" },
       { name: "CODECITE_TIMEOUT", raw: env.CODECITE_TIMEOUT, source: "env" },
@@ -392,30 +413,31 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
   const backendSetting =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
       ? { value: parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND"), source: "env" as const }
-      : layered(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
+      : pick(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
   const backend = backendSetting?.value ?? "ollama";
 
   const hostFlag = nonBlank(flags.host);
   const fileHost = fileLayers(files, "host");
-  const hostSetting = layered(
+  const hostSetting = pick(
     [
       { name: "--host", raw: provider === "ollama" ? hostFlag : undefined, source: "flag" },
       { name: "OLLAMA_HOST", raw: env.OLLAMA_HOST, source: "env" },
-      ...(provider === "ollama" ? fileHost : []),
+      ...(provider === "ollama" && providerKnown ? fileHost : []),
     ],
     normalizeOllamaHost,
   );
   const ollamaHost = hostSetting?.value ?? DEFAULT_OLLAMA_HOST;
 
-  const baseSetting = layered(
+  const baseSetting = pick(
     [
       { name: "--host", raw: provider === "openai" ? hostFlag : undefined, source: "flag" },
       { name: "OPENAI_BASE_URL", raw: env.OPENAI_BASE_URL, source: "env" },
-      ...(provider === "openai" ? fileHost : []),
+      ...(provider === "openai" && providerKnown ? fileHost : []),
     ],
     (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL),
   );
   const baseURL = baseSetting?.value;
+  throwFileProblems(fileProblems, files);
   if (provider === "openai" && baseURL === undefined) {
     throw new ConfigError(
       "OPENAI_BASE_URL",
@@ -429,7 +451,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
   }
 
   const modelLayers = fileLayers(files, "model").filter((c) => provider !== "llama-cpp" || c.source !== "repo_file");
-  const modelSetting = layered(
+  const modelSetting = pick(
     [
       { name: "--model", raw: nonBlank(flags.model), source: "flag" },
       { name: "CODECITE_MODEL", raw: env.CODECITE_MODEL, source: "env" },
@@ -449,9 +471,10 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
     );
   }
   const text = (key: string, variable: string): Chosen<string> | undefined =>
-    layered([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());
+    pick([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());
   const localModel = text("local_model", "CODECITE_LOCAL_MODEL")?.value;
 
+  throwFileProblems(fileProblems, files);
   const chosen = {
     provider: providerSetting,
     model: modelSetting,

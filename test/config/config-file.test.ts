@@ -370,8 +370,31 @@ describe("session bounds: max_calls_per_turn and timeout (user file only)", () =
     const file = userFile("max_calls_per_turn: 1001\ntimeout: -5\n");
     const e = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
     expect(e.line).toBe(1);
-    expect(e.message).toBe(`${file}:1: invalid max_calls_per_turn="1001"; accepted: an integer from 1 to 1000 (tool calls)`);
-    expect(e.hint).toBe(`Fix or remove max_calls_per_turn in ${file}.`);
+    // Both bad values, each with its line (before, only the first).
+    expect(e.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      '1: invalid max_calls_per_turn="1001"; accepted: an integer from 1 to 1000 (tool calls)',
+      '2: invalid timeout="-5"; accepted: an integer from 1 to 86400 (seconds)',
+    ]);
+    expect(e.hint).toBe(`Fix or remove max_calls_per_turn in ${file}. Fix or remove timeout in ${file}.`);
+    const one = userFile("max_calls_per_turn: 1001\n");
+    const e1 = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(e1.message).toBe(`${one}:1: invalid max_calls_per_turn="1001"; accepted: an integer from 1 to 1000 (tool calls)`);
+    expect(e1.hint).toBe(`Fix or remove max_calls_per_turn in ${one}.`);
+    userFile("max_calls_per_turn: 1001\ntimeout: -5\n");
+    // Bad values of both files at once: the user file's, then the repository file's, in line
+    // order; a host is not judged when the provider beside it is bad (it is read as the provider says).
+    const user = userFile("provider: nope\nhost: http://127.0.0.1:8000/v1\nnum_ctx: 12\n");
+    const repoFile = path.join(repo, ".codecite.yml");
+    putFile(repo, ".codecite.yml", "toolshim: maybe\nmax_steps: 0\n");
+    const both = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(both.problems.map((p) => [p.file, p.line, p.message.split(";")[0]])).toEqual([
+      [user, 1, 'invalid provider="nope"'],
+      [user, 3, 'invalid num_ctx="12" (below 2048)'],
+      [repoFile, 1, 'invalid toolshim="maybe"'],
+      [repoFile, 2, 'invalid max_steps="0"'],
+    ]);
+    rmSync(repoFile);
+    userFile("max_calls_per_turn: 1001\ntimeout: -5\n");
     // A flag over a bad file value: the file's value is never read, so it is no error.
     expect(resolveConfig({ maxCallsPerTurn: "3", timeout: "9" }, env, loadConfigFiles(repo, env))).toMatchObject({ maxCallsPerTurn: 3, timeoutSeconds: 9 });
   });
