@@ -997,9 +997,24 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
   if (target.def.container !== undefined) {
-    // A class reopened in several files of a language with global definitions is one definer.
+    // A class reopened in several files of a language with global definitions is one definer; so
+    // is one name of class in files that share one scope (`ReferenceRules.sharedScope`: a Kotlin
+    // `expect class` and its `actual` classes in one package, a Swift extension in another file of
+    // the type's target, Go methods of one type across its package's files).
     const global = language.references.globalDefinitions === true;
-    for (const [file, f] of facts) for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(file, s.container));
+    const scopes = new Map<string, string>();
+    const scopeOf = async (file: string): Promise<string> => {
+      let key = scopes.get(file);
+      if (key === undefined) {
+        const shared = await languageFor(file)?.references?.sharedScope?.(file, project);
+        key = shared === undefined ? file : [...new Set([file, ...shared])].sort().join("\n");
+        scopes.set(file, key);
+      }
+      return key;
+    };
+    for (const [file, f] of facts) {
+      for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(await scopeOf(file), s.container));
+    }
   }
   const targetSymbols = facts.get(target.file)?.symbols ?? [];
   // The target's lines are read only when an overload run can follow it (see localSites).

@@ -153,6 +153,19 @@ describe("find_references: Kotlin", () => {
   });
 });
 
+describe("find_references: Kotlin multiplatform", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "kotlin-multiplatform"));
+  });
+
+  it("an expect class and its actual classes of one package are one class: a member on receivers of unknown type is that class's", async () => {
+    const r = await refs(ws, "Clock.isFrozen", { path: "src/commonMain/kotlin/mp/Clock.kt" });
+    expect(where(r)).toEqual(["src/commonMain/kotlin/mp/use/Ticker.kt:5 value,by_name frozen", "src/commonMain/kotlin/mp/use/Ticker.kt:9 value,by_name first"]);
+    expect(noteOf(r)).not.toContain("receivers of unknown type left out");
+  });
+});
+
 describe("find_references: PHP", () => {
   let ws: Workspace;
   beforeAll(async () => {
