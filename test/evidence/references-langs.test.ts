@@ -141,11 +141,18 @@ describe("find_references: Kotlin", () => {
     expect(where(await refs(ws, "Order.addLine", { path: "src/main/kotlin/shop/other/Order.kt" }))).toEqual(["src/main/kotlin/shop/other/Order.kt:7 call use"]);
   });
 
-  it("companion members through an alias, extension functions on a typed receiver, inherited members by bare name, properties", async () => {
-    expect(where(await refs(ws, "Order.empty"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:12 call Checkout.run"]);
+  it("extension functions on a typed receiver, inherited members by bare name, properties", async () => {
     expect(where(await refs(ws, "Order.describe"))).toEqual(["src/main/kotlin/shop/app/Checkout.kt:17 call Checkout.run"]);
     expect(where(await refs(ws, "Entity.touch"))).toEqual([`${core}/Order.kt:12 call Order.addLine`]);
     expect(where(await refs(ws, "Order.total"))).toEqual([`${core}/Order.kt:11 value Order.addLine`, `${core}/Pricing.kt:5 value price`]);
+  });
+
+  it("companion members: through an import alias (Purchase.empty()) and imported through Companion (import a.C.Companion.m), called by the bare name", async () => {
+    expect(where(await refs(ws, "Order.empty"))).toEqual([
+      "src/main/kotlin/shop/app/Checkout.kt:12 call Checkout.run",
+      "src/main/kotlin/shop/app/Restock.kt:3 import src/main/kotlin/shop/app/Restock.kt",
+      "src/main/kotlin/shop/app/Restock.kt:5 call restock",
+    ]);
   });
 
   it("a top-level function imported by name", async () => {

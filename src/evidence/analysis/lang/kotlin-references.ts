@@ -212,7 +212,10 @@ function extractKotlinReferences(root: SyntaxNode): ReferenceFacts {
     const children = allChildren(node);
     const name = children.find((k) => k.type === "qualified_identifier" || k.type === "identifier");
     if (name === undefined) continue;
-    const parts = name.type === "identifier" ? [name.text] : namedChildren(name).map((k) => k.text.replace(/`/g, ""));
+    const written = name.type === "identifier" ? [name.text] : namedChildren(name).map((k) => k.text.replace(/`/g, ""));
+    // `import a.C.Companion.m`: the members of an unnamed companion (called `Companion`, Kotlin
+    // reference "Companion objects") are the enclosing class's (`kotlin.ts`), so the path skips it.
+    const parts = written.filter((p, i) => p !== "Companion" || i === 0 || i === written.length - 1);
     const line = node.startPosition.row + 1;
     if (children.some((k) => k.type === "*")) {
       c.bindings.push({ local: "*", specifier: `${parts.join(".")}.*`, member: "*", line });
