@@ -56,7 +56,7 @@
  * query whose files are unchanged reads that one record instead of the references of every
  * mentioning file and the definitions of their include closure.
  */
-import { advice, joinAdvice, plain, tool, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -921,13 +921,13 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     throw new ToolError(
       "INVALID_ARGUMENT",
       `name '${args.name}' matches ${distinct.size} definitions: ${candidatesText([...distinct.values()])}`,
-      "Pass a qualified name (Class.method, module.func) or path with the definition's file.",
+      advice`Pass a qualified name (Class.method, module.func) or ${param("path")} with the definition's file.`,
     );
   }
   const target = [...distinct.values()][0] as LocatedDefinition;
   const language = languageFor(target.file) as LanguageSpec;
   if (language.references === undefined) {
-    throw new ToolError("UNSUPPORTED", `find_references has no rules for ${language.id} yet (${target.file})`, "Use search_code for the name.");
+    throw new ToolError("UNSUPPORTED", `find_references has no rules for ${language.id} yet (${target.file})`, advice`Use ${tool("search_code")} for the name.`);
   }
   const project = (await snapshot).view;
   const family = familyOf(language);

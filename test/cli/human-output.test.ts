@@ -104,6 +104,14 @@ describe("notes and hints in the CLI's words", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: "search failed: regex parse error: unclosed group\n    retry(\n         ^" } });
   });
 
+  it("refs of a name with several definitions: the hint names --path, the model's hint names path", async () => {
+    const r = await runCli(["refs", "embed_texts", "--root", RAG_APP]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("\nhint: Pass a qualified name (Class.method, module.func) or --path with the definition's file.\n");
+    const json = await runCli(["refs", "embed_texts", "--json", "--root", RAG_APP]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", hint: "Pass a qualified name (Class.method, module.func) or path with the definition's file." } });
+  });
+
   it("diff outside git: the hint names codecite commands", async () => {
     const r = await runCli(["diff", "--root", root]);
     expect(r.code).toBe(2);
