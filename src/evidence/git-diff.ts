@@ -412,7 +412,7 @@ async function git(
         "Pass a path of a tracked file or folder; paths through symbolic links are not followed.",
       );
     }
-    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${hideHostPaths(msg, ws.root)}`, "Try again without path, or with other refs.");
+    throw new ToolError("INTERNAL", `git ${args[0]} failed: ${hideHostPaths(msg, ws.root)}`, advice`Try again without ${param("path")}, or with other refs.`);
   }
   return res;
 }
@@ -460,7 +460,7 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
       throw new ToolError(
         "UNSUPPORTED",
         `git cannot use the repository at the workspace root: ${hideHostPaths(firstLine(res.stderr), ws.root)}`,
-        "Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.",
+        advice`Check the root's .git (a .git file must name an existing git directory); meanwhile use ${tool("search_code")} or ${tool("read_evidence")}.`,
       );
     }
     // Not a repository at the root itself: look for an enclosing one that tracks the root.
@@ -647,7 +647,7 @@ async function revParse(ws: Workspace, repo: Repo, ref: string, signal: AbortSig
       throw new ToolError(
         "UNSUPPORTED",
         `${ref === "HEAD" ? "HEAD" : JSON.stringify(ref)} names ${id.slice(0, 12)}, but no commit with that id can be read: the repository's object store is damaged or incomplete (or it is not a commit)`,
-        "Run `git fsck` in the repository; meanwhile use search_code or read_evidence.",
+        advice`Run \`git fsck\` in the repository; meanwhile use ${tool("search_code")} or ${tool("read_evidence")}.`,
       );
     }
     if (ref === "HEAD") {

@@ -139,10 +139,10 @@ function jsModulePath(file: string): string {
 /** Validates `module_name` and strips an `import x` / `from x import …` wrapper a model may send. */
 function checkModuleName(raw: string): { query: string; unwrapped: boolean } {
   if (raw.length > MAX_MODULE_NAME_CHARS) {
-    throw new ToolError("INVALID_ARGUMENT", `module_name is too long (${raw.length} characters; limit ${MAX_MODULE_NAME_CHARS})`);
+    throw new ToolError("INVALID_ARGUMENT", advice`${param("module_name")} is too long (${raw.length} characters; limit ${MAX_MODULE_NAME_CHARS})`);
   }
   if (/[\0\n\r]/.test(raw)) {
-    throw new ToolError("INVALID_ARGUMENT", "module_name must be one line without NUL characters", "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
+    throw new ToolError("INVALID_ARGUMENT", advice`${param("module_name")} must be one line without NUL characters`, "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
   }
   let query = raw.trim();
   const stmt = /^(?:from\s+(\.*[\w.]*)\s+import\b.*|import\s+([\w.]+).*)$/.exec(query);
@@ -152,7 +152,7 @@ function checkModuleName(raw: string): { query: string; unwrapped: boolean } {
     unwrapped = true;
   }
   query = query.replace(/^['"`]|['"`]$/g, "");
-  if (query === "") throw new ToolError("INVALID_ARGUMENT", "module_name is empty", "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
+  if (query === "") throw new ToolError("INVALID_ARGUMENT", advice`${param("module_name")} is empty`, "Pass a module name such as pkg.mod, a specifier such as ./util, or a file path.");
   return { query, unwrapped };
 }
 

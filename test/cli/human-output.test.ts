@@ -112,6 +112,23 @@ describe("notes and hints in the CLI's words", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", hint: "Pass a qualified name (Class.method, module.func) or path with the definition's file." } });
   });
 
+  it("diff over a root whose .git git cannot use, and importers of a two-line module: command-line words, model words in --json", async () => {
+    const broken = path.join(base, "broken-git");
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, ".git"), "gitdir: /nonexistent/codecite-test\n");
+    writeFileSync(path.join(broken, "a.py"), "x = 1\n");
+    const diff = await runCli(["diff", "--root", broken]);
+    expect(diff.code).toBe(2);
+    expect(diff.stderr).toContain("\nhint: Check the root's .git (a .git file must name an existing git directory); meanwhile use codecite search or codecite read.\n");
+    const diffJson = await runCli(["diff", "--json", "--root", broken]);
+    expect(JSON.parse(diffJson.stdout).error.hint).toBe("Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.");
+    const imp = await runCli(["importers", "a\nb", "--root", broken]);
+    expect(imp.code).toBe(2);
+    expect(imp.stderr).toContain("codecite: error: INVALID_ARGUMENT: <module> must be one line without NUL characters\n");
+    const impJson = await runCli(["importers", "a\nb", "--json", "--root", broken]);
+    expect(JSON.parse(impJson.stdout).error.message).toBe("module_name must be one line without NUL characters");
+  });
+
   it("diff outside git: the hint names codecite commands", async () => {
     const r = await runCli(["diff", "--root", root]);
     expect(r.code).toBe(2);
