@@ -117,6 +117,8 @@ function print(
     const files = diffStat(result.evidence);
     if (input.json) printJson({ ok: true, files });
     else process.stdout.write(renderDiffStat(files, rootView(root)));
+    // No changed file: the note says what was compared (and that untracked files are not shown).
+    if (!input.json && files.length === 0 && note !== undefined) logLine(`${colorsFor(process.stderr).dim("note:")} ${visibleText(adviceForCommand(note, input.command))}`);
     return;
   }
   if (input.json) printJson(result);

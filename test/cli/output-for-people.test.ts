@@ -114,6 +114,14 @@ describe.skipIf(!hasGit)("diff --stat", () => {
           { path: "b.py", added: 0, removed: 1 },
         ],
       });
+      // Nothing changed: stdout stays empty, and stderr says what was compared instead of nothing at all.
+      git("add", ".");
+      git("commit", "-qm", "second");
+      writeFileSync(path.join(repo, "new.py"), "untracked = 1\n");
+      const clean = await runCli(["diff", "--stat"], { cwd: repo });
+      expect(clean).toMatchObject({ code: 0, stdout: "" });
+      expect(clean.stderr).toBe("note: No changes (working tree against HEAD). Untracked files are not shown.\n");
+      expect(JSON.parse((await runCli(["diff", "--stat", "--json", "--root", repo])).stdout)).toEqual({ ok: true, files: [] });
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
