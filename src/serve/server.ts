@@ -397,14 +397,17 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const api = apiOf(path);
     stats.request();
     const controller = new AbortController();
+    // Why the gateway failed a request (upstream down, internal error): the operator reads it in the log line.
+    let serverFault: string | undefined;
     // A client that hangs up before the reply ended cancels the upstream request.
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
-      log(`${req.method} ${path} ${res.statusCode}${res.writableFinished ? "" : " (client gone)"} ${Date.now() - started} ms`);
+      log(`${req.method} ${path} ${res.statusCode}${res.writableFinished ? "" : " (client gone)"} ${Date.now() - started} ms${serverFault === undefined ? "" : `: ${serverFault}`}`);
     });
     handle(req, res, path, controller.signal, awaitsContinue).catch((err: unknown) => {
       if (controller.signal.aborted) return;
       const error = err instanceof GatewayError ? err : new GatewayError(500, `internal error: ${err instanceof Error ? err.message : String(err)}`, "server_error");
+      if (error.status >= 500) serverFault = error.message;
       if (error.status === 413) res.setHeader("connection", "close");
       sendError(res, api, error);
     });

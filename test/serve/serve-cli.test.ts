@@ -4,6 +4,7 @@ import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, RAG_APP, runCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+import { closedPort } from "../helpers/closed-port.js";
 
 let ollama: FakeOllama | undefined;
 afterEach(async () => {
@@ -63,6 +64,16 @@ describe("codecite serve (CLI)", () => {
     expect(await stop()).toBe(0);
     // One log line per request, without content.
     expect(stderr()).toMatch(/GET \/api\/tags 200 \d+ ms/);
+  });
+
+  it("upstream down: the log line says why the request failed (the client's 502 body is not all the operator can see)", async () => {
+    const upstream = `http://127.0.0.1:${await closedPort()}`;
+    const { url, stderr, stop } = await startServe(["--upstream", upstream, "--root", RAG_APP]);
+    expect((await fetch(`${url}/api/tags`)).status).toBe(502);
+    expect((await fetch(`${url}/codecite/stats`)).status).toBe(200);
+    expect(await stop()).toBe(0);
+    expect(stderr()).toMatch(new RegExp(`GET /api/tags 502 \\d+ ms: upstream unreachable at ${upstream}: ECONNREFUSED\n`));
+    expect(stderr()).toMatch(/GET \/codecite\/stats 200 \d+ ms\n/);
   });
 
   it("an upstream address with credentials: the start-up line shows ***@ and forwarded routes still work", async () => {
