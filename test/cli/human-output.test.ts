@@ -129,6 +129,14 @@ describe("notes and hints in the CLI's words", () => {
     expect(JSON.parse(impJson.stdout).error.message).toBe("module_name must be one line without NUL characters");
   });
 
+  it("read of a folder: the hint offers a search inside it, in the CLI's words", async () => {
+    const r = await runCli(["read", "data", "--root", RAG_APP]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("codecite: error: INVALID_ARGUMENT: data is a directory, not a file\nhint: Pass a file path, or codecite search --path <folder>.\n");
+    const json = await runCli(["read", "data", "--json", "--root", RAG_APP]);
+    expect(JSON.parse(json.stdout).error.hint).toBe("Pass a file path, or search_code with path set to the folder.");
+  });
+
   it("diff outside git: the hint names codecite commands", async () => {
     const r = await runCli(["diff", "--root", root]);
     expect(r.code).toBe(2);

@@ -215,7 +215,7 @@ export function fsError(err: unknown, rel: string): ToolError {
     case "ENXIO": // a socket, or a device with nothing behind it
       return notRegularFile(shown);
     case "EISDIR":
-      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, advice`Pass a file path, or ${{ kind: "search_folder" }}.`);
+      return new ToolError("INVALID_ARGUMENT", `${shown} is a directory, not a file`, DIRECTORY_HINT);
     default:
       return new ToolError(
         "INTERNAL",
@@ -225,6 +225,8 @@ export function fsError(err: unknown, rel: string): ToolError {
   }
 }
 
+/** The hint of a directory passed where a file is needed: a file, or a search inside the folder. */
+const DIRECTORY_HINT = advice`Pass a file path, or ${{ kind: "search_folder" }}.`;
 const NOT_FOUND_HINT = advice`Check the path with ${tool("search_code")} or ${tool("find_symbol")}.`;
 
 function outsideError(rel: string): ToolError {
@@ -536,7 +538,7 @@ export class Workspace {
   async openFile(p: string, opts: { contentScanned?: boolean } = {}): Promise<OpenedFile> {
     const r = await this.resolve(p);
     if (r.isDirectory) {
-      throw new ToolError("INVALID_ARGUMENT", `${r.rel === "" ? "." : r.rel} is a directory, not a file`, "Pass a file path.");
+      throw new ToolError("INVALID_ARGUMENT", `${r.rel === "" ? "." : r.rel} is a directory, not a file`, DIRECTORY_HINT);
     }
     // Never opened: opening a device can act on it (a watchdog device starts its timer), and a
     // socket cannot be opened at all (ENXIO).
