@@ -104,12 +104,18 @@ describe("notes and hints in the CLI's words", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", message: "search failed: regex parse error: unclosed group\n    retry(\n         ^" } });
   });
 
-  it("refs of a name with several definitions: the hint names --path, the model's hint names path", async () => {
-    const r = await runCli(["refs", "embed_texts", "--root", RAG_APP]);
+  /** A tool error both ways: `expected` in the human stderr (exit 2), `json` in the `--json` error object (the model's words). */
+  async function errorBothWays(args: string[], expected: string, json: { message?: string; hint?: string }): Promise<void> {
+    const r = await runCli(args);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("\nhint: Pass a qualified name (Class.method, module.func) or --path with the definition's file.\n");
-    const json = await runCli(["refs", "embed_texts", "--json", "--root", RAG_APP]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT", hint: "Pass a qualified name (Class.method, module.func) or path with the definition's file." } });
+    expect(r.stderr).toContain(expected);
+    expect(JSON.parse((await runCli([...args, "--json"])).stdout).error).toMatchObject(json);
+  }
+
+  it("refs of a name with several definitions: the hint names --path, the model's hint names path", async () => {
+    await errorBothWays(["refs", "embed_texts", "--root", RAG_APP], "\nhint: Pass a qualified name (Class.method, module.func) or --path with the definition's file.\n", {
+      hint: "Pass a qualified name (Class.method, module.func) or path with the definition's file.",
+    });
   });
 
   it("diff over a root whose .git git cannot use, and importers of a two-line module: command-line words, model words in --json", async () => {
@@ -117,24 +123,18 @@ describe("notes and hints in the CLI's words", () => {
     mkdirSync(broken);
     writeFileSync(path.join(broken, ".git"), "gitdir: /nonexistent/codecite-test\n");
     writeFileSync(path.join(broken, "a.py"), "x = 1\n");
-    const diff = await runCli(["diff", "--root", broken]);
-    expect(diff.code).toBe(2);
-    expect(diff.stderr).toContain("\nhint: Check the root's .git (a .git file must name an existing git directory); meanwhile use codecite search or codecite read.\n");
-    const diffJson = await runCli(["diff", "--json", "--root", broken]);
-    expect(JSON.parse(diffJson.stdout).error.hint).toBe("Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.");
-    const imp = await runCli(["importers", "a\nb", "--root", broken]);
-    expect(imp.code).toBe(2);
-    expect(imp.stderr).toContain("codecite: error: INVALID_ARGUMENT: <module> must be one line without NUL characters\n");
-    const impJson = await runCli(["importers", "a\nb", "--json", "--root", broken]);
-    expect(JSON.parse(impJson.stdout).error.message).toBe("module_name must be one line without NUL characters");
+    await errorBothWays(["diff", "--root", broken], "\nhint: Check the root's .git (a .git file must name an existing git directory); meanwhile use codecite search or codecite read.\n", {
+      hint: "Check the root's .git (a .git file must name an existing git directory); meanwhile use search_code or read_evidence.",
+    });
+    await errorBothWays(["importers", "a\nb", "--root", broken], "codecite: error: INVALID_ARGUMENT: <module> must be one line without NUL characters\n", {
+      message: "module_name must be one line without NUL characters",
+    });
   });
 
   it("read of a folder: the hint offers a search inside it, in the CLI's words", async () => {
-    const r = await runCli(["read", "data", "--root", RAG_APP]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe("codecite: error: INVALID_ARGUMENT: data is a directory, not a file\nhint: Pass a file path, or codecite search --path <folder>.\n");
-    const json = await runCli(["read", "data", "--json", "--root", RAG_APP]);
-    expect(JSON.parse(json.stdout).error.hint).toBe("Pass a file path, or search_code with path set to the folder.");
+    await errorBothWays(["read", "data", "--root", RAG_APP], "codecite: error: INVALID_ARGUMENT: data is a directory, not a file\nhint: Pass a file path, or codecite search --path <folder>.\n", {
+      hint: "Pass a file path, or search_code with path set to the folder.",
+    });
   });
 
   it("diff outside git: the hint names codecite commands", async () => {
