@@ -267,7 +267,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       upstreamRes = await fetch(url, { method: req.method === "HEAD" ? "GET" : (req.method ?? "GET"), headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
     } catch (err) {
       if (signal.aborted) return;
-      throw new GatewayError(502, `upstream unreachable at ${url.replace(/\/[^/]*$/, "")}: ${redactCredentials(causeOf(err))}`);
+      throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}`);
     }
     const type = upstreamRes.headers.get("content-type");
     res.writeHead(upstreamRes.status, type ? { "content-type": type } : {});

@@ -265,7 +265,8 @@ describe("serve: an upstream address with credentials", () => {
 
 describe("serve: bad upstreams", () => {
   it("upstream down: 502 in each API's shape", async () => {
-    const url = await start(`http://127.0.0.1:${await closedPort()}`);
+    const upstream = `http://127.0.0.1:${await closedPort()}`;
+    const url = await start(upstream);
     const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
     expect(o.status).toBe(502);
     expect((o.json as { error: string }).error).toMatch(/^upstream: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+/);
@@ -274,6 +275,11 @@ describe("serve: bad upstreams", () => {
     expect(v.json).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/^upstream: cannot reach Ollama/) } });
     const tags = await fetch(`${url}/api/tags`);
     expect(tags.status).toBe(502);
+    // A forwarded route names the upstream as configured, like /api/tags (not `…/api`).
+    for (const route of ["/api/tags", "/api/version", "/api/ps"]) {
+      const r = await fetch(`${url}${route}`);
+      expect({ route, status: r.status, body: await r.json() }).toEqual({ route, status: 502, body: { error: `upstream unreachable at ${upstream}: ECONNREFUSED` } });
+    }
     await stillServing(url);
   });
 
