@@ -33,7 +33,7 @@ import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
 import { checkRequestDepth } from "./wire.js";
 import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
-import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
+import { ToolSupport, UNREACHABLE_ADVICE, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
@@ -267,7 +267,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       upstreamRes = await fetch(url, { method: req.method === "HEAD" ? "GET" : (req.method ?? "GET"), headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
     } catch (err) {
       if (signal.aborted) return;
-      throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}`);
+      throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}; ${UNREACHABLE_ADVICE}`);
     }
     const type = upstreamRes.headers.get("content-type");
     res.writeHead(upstreamRes.status, type ? { "content-type": type } : {});
@@ -295,7 +295,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     let models: Record<string, unknown>[];
     if (upstream.api === "ollama") {
       const r = await fetch(`${upstreamBase}/api/tags`, { signal, headers: upstreamHeaders() }).catch((err: unknown) => {
-        throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}`);
+        throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}; ${UNREACHABLE_ADVICE}`);
       });
       if (!r.ok) throw new GatewayError(502, `upstream answered HTTP ${r.status} to /api/tags`);
       const body = (await boundedJson(r, MAX_TAGS_BYTES, "reply to /api/tags")) as { models?: unknown };

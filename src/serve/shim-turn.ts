@@ -77,10 +77,17 @@ function offeredTools(chat: GatewayChat): OfferedTool[] {
   return chat.tools.map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
 }
 
+/**
+ * What the person running the gateway can do when its upstream cannot be reached, ending every
+ * such 502 message (the client shows it to its user, who may be that person).
+ */
+export const UNREACHABLE_ADVICE = "start the model server, or run codecite serve with --upstream set to its address";
+
 /** Maps an upstream failure to the status and message the client gets. */
 export function upstreamError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
   if (err instanceof ProviderError) {
+    if (err.code === "UNREACHABLE") return new GatewayError(502, `upstream: ${err.message}; ${UNREACHABLE_ADVICE}`);
     const status =
       err.code === "MODEL_NOT_FOUND"
         ? 404

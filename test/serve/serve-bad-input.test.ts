@@ -269,16 +269,19 @@ describe("serve: bad upstreams", () => {
     const url = await start(upstream);
     const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
     expect(o.status).toBe(502);
-    expect((o.json as { error: string }).error).toMatch(/^upstream: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+/);
+    // Each says what to do: start the model server, or point serve's --upstream at it.
+    const advice = "start the model server, or run codecite serve with --upstream set to its address";
+    expect((o.json as { error: string }).error).toMatch(/^upstream: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); /);
+    expect((o.json as { error: string }).error.endsWith(`; ${advice}`)).toBe(true);
     const v = await post(`${url}/v1/chat/completions`, JSON.stringify(CHAT));
     expect(v.status).toBe(502);
-    expect(v.json).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/^upstream: cannot reach Ollama/) } });
+    expect(v.json).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/^upstream: cannot reach Ollama.*; start the model server, or run codecite serve with --upstream set to its address$/) } });
     const tags = await fetch(`${url}/api/tags`);
     expect(tags.status).toBe(502);
     // A forwarded route names the upstream as configured, like /api/tags (not `…/api`).
     for (const route of ["/api/tags", "/api/version", "/api/ps"]) {
       const r = await fetch(`${url}${route}`);
-      expect({ route, status: r.status, body: await r.json() }).toEqual({ route, status: 502, body: { error: `upstream unreachable at ${upstream}: ECONNREFUSED` } });
+      expect({ route, status: r.status, body: await r.json() }).toEqual({ route, status: 502, body: { error: `upstream unreachable at ${upstream}: ECONNREFUSED; ${advice}` } });
     }
     await stillServing(url);
   });

@@ -72,7 +72,7 @@ describe("codecite serve (CLI)", () => {
     expect((await fetch(`${url}/api/tags`)).status).toBe(502);
     expect((await fetch(`${url}/codecite/stats`)).status).toBe(200);
     expect(await stop()).toBe(0);
-    expect(stderr()).toMatch(new RegExp(`GET /api/tags 502 \\d+ ms: upstream unreachable at ${upstream}: ECONNREFUSED\n`));
+    expect(stderr()).toMatch(new RegExp(`GET /api/tags 502 \\d+ ms: upstream unreachable at ${upstream}: ECONNREFUSED; start the model server, or run codecite serve with --upstream set to its address\n`));
     expect(stderr()).toMatch(/GET \/codecite\/stats 200 \d+ ms\n/);
   });
 
