@@ -23,6 +23,14 @@ export interface CacheDirEnv {
 }
 
 /**
+ * The racy window in ms: a file or folder changed within this many ms of being read may change
+ * again unseen (FAT's 2 s mtime granularity). The one value for every stamp check of the cache's
+ * users (`fact-store.ts`, `scan-snapshot.ts`, `mention-index.ts`, `project-view.ts`); kept here,
+ * which every one of them loads, so that a search does not load the fact store for it.
+ */
+export const RACY_WINDOW_MS = 2000;
+
+/**
  * Resolves the cache folder from the environment (see the module comment for the order).
  *
  * @param env - variables to read; defaults to `process.env`.

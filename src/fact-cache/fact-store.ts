@@ -32,16 +32,11 @@
 import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { gitWorkTreeTop, isInside } from "../paths.js";
-import { cacheFileName, cacheFolderProblem, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
+import { cacheFileName, cacheFolderProblem, RACY_WINDOW_MS, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
 import type { FactBackend, FactRow, FileState, RowRefresh } from "./fact-backend.js";
 import { MemoryBackend } from "./memory-backend.js";
 import { SQLITE_LAYOUT, SqliteBackend } from "./sqlite-backend.js";
 
-/**
- * The racy window in ms (see the module comment): a file changed within this many ms of being read may
- * change again unseen (FAT's 2 s mtime granularity). The one value for every stamp check of the cache's users.
- */
-export const RACY_WINDOW_MS = 2000;
 
 export interface FactStoreOptions {
   /**

@@ -6,7 +6,7 @@
  *
  * A folder's entry holds its stamps (device, inode, mtime, ctime, in ns) and what the scan needs
  * of its listing. It is used only while all four stamps are unchanged and its ctime lies at least
- * {@link RACY_WINDOW_MS} before the start of the scan that read it (the racy rule of
+ * {@link RACY_WINDOW_MS} (`cache-dir.ts`) before the start of the scan that read it (the racy rule of
  * `fact-store.ts`): adding, removing or renaming an entry, or swapping an ignore file for a FIFO,
  * changes the folder's mtime and ctime, a `chmod` its ctime, a folder put in its place its inode.
  *
@@ -23,17 +23,10 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import path from "node:path";
 import { crc32 } from "node:zlib";
 import { gitWorkTreeTop, isInside } from "../paths.js";
-import { cacheFileBase, cacheFolderProblem, isOwnPrivate, realpathNearest } from "./cache-dir.js";
+import { cacheFileBase, cacheFolderProblem, isOwnPrivate, RACY_WINDOW_MS, realpathNearest } from "./cache-dir.js";
 
 /** Layout version of the file. */
 const LAYOUT = 1;
-
-/**
- * A folder changed this soon (ms) before the scan that read it may change again without a new
- * stamp (the file system's timestamp granularity): the same window as `fact-store.ts`'s
- * `RACY_WINDOW_MS`, not imported so that a search does not load the fact store.
- */
-const RACY_WINDOW_MS = 2000;
 
 /** Largest snapshot file read (bytes); a larger one is ignored. */
 const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
