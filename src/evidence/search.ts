@@ -188,12 +188,14 @@ export async function searchCode(
   let ignoredByGlob = 0;
   let walkable: Set<string> | undefined;
   try {
-    first = await runRipgrep(ws, common, cap, timeoutMs, signal, opts.eventLimits);
+    // The pattern as the user wrote it, for a regex ripgrep cannot parse (RegexSyntaxError).
+    const regex = args.regex === true ? query : undefined;
+    first = await runRipgrep(ws, common, regex, cap, timeoutMs, signal, opts.eventLimits);
     hits = first.hits;
     if (first.stopped) {
       // Too many hits for a complete parallel run: take a stable first slice in path order.
       over = true;
-      const sorted = await runRipgrep(ws, ["--sort=path", ...common], maxResults * 4 + 64, timeoutMs, signal, opts.eventLimits);
+      const sorted = await runRipgrep(ws, ["--sort=path", ...common], regex, maxResults * 4 + 64, timeoutMs, signal, opts.eventLimits);
       hits = sorted.hits;
     }
     if (walk !== undefined) walkable = new Set(await walk);
@@ -505,10 +507,14 @@ interface RunOutcome {
   searched: number;
 }
 
-/** Runs ripgrep with JSON output and collects up to `cap` matching lines, killing it at the cap. */
+/**
+ * Runs ripgrep with JSON output and collects up to `cap` matching lines, killing it at the cap.
+ * `regex`: the query when it is searched as a regular expression (a parse error then names it).
+ */
 async function runRipgrep(
   ws: Workspace,
   args: string[],
+  regex: string | undefined,
   cap: number,
   timeoutMs: number,
   signal: AbortSignal | undefined,
@@ -552,8 +558,7 @@ async function runRipgrep(
   // Exit code 2 with a summary means some files could not be read (warnings); without one,
   // ripgrep refused the arguments (regex or glob) before searching.
   if (!res.stopped && res.code === 2 && hits.length === 0 && !sawSummary) {
-    const pattern = args.includes("--fixed-strings") ? undefined : args.find((a) => a.startsWith("--regexp="))?.slice("--regexp=".length);
-    throw (pattern === undefined ? undefined : regexSyntaxError(res.stderr, pattern)) ?? ripgrepFailure(res.stderr);
+    throw (regex === undefined ? undefined : regexSyntaxError(res.stderr, regex)) ?? ripgrepFailure(res.stderr);
   }
   return { hits, stopped: res.stopped, searched };
 }
