@@ -6,7 +6,7 @@
  * configuration) and takes the shim-mode type from `toolshim/types.ts`; `tools/` takes the
  * `JsonSchema` and `ToolDefinition` types from `llm/types.ts` (the chat APIs' tool shape);
  * `config-file.ts` takes the "did you mean" ranking of `evidence/close-names.ts` (a module with no
- * imports) for a misspelt key.
+ * imports) for a misspelt key, and `toolshim/` its edit distance for a misspelt tool name.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   "json-repair": [],
   tools: ["evidence", "llm/types"],
   llm: ["json-repair"],
-  toolshim: ["llm", "json-repair"],
+  toolshim: ["llm", "json-repair", "evidence/close-names"],
   agent: ["tools", "llm", "toolshim"],
   config: ["llm/server-address", "config-file", "toolshim/types"],
   "config-file": ["evidence/close-names"],

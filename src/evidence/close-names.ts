@@ -5,8 +5,12 @@
  * contain the query or are contained in it (case-insensitive, at least 3 characters).
  */
 
-/** Optimal-string-alignment distance, stopping early once every entry of a row exceeds `max`. */
-function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+/**
+ * Optimal-string-alignment distance (Levenshtein with adjacent transpositions), stopping early
+ * once every entry of a row exceeds `max` (then `max + 1`). Also the tool shim's measure of a
+ * misspelt tool name (`toolshim/policy.ts`).
+ */
+export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);

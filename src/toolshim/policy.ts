@@ -9,6 +9,7 @@
  * local models are trained to call (agent frameworks' shell, editor, code and web tools).
  */
 import type { OfferedTool, RejectedCall } from "./types.js";
+import { editDistance } from "../evidence/close-names.js";
 
 /**
  * Side-effect tool names (lower case, after {@link normalizeToolAlias}). A name in this set is
@@ -59,20 +60,6 @@ function toolList(tools: readonly OfferedTool[]): string {
   return tools.length === 0 ? "(none)" : tools.map((t) => t.name).join(", ");
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = row[j]!;
-      row[j] = next;
-    }
-  }
-  return row[b.length]!;
-}
-
 /**
  * An offered tool the model probably meant, for the error message only (never used to map the
  * call): the single tool whose alias contains the written alias or is contained in it, or is
@@ -83,7 +70,7 @@ function suggestTool(name: string, tools: readonly OfferedTool[]): string | unde
   if (alias.length < 3) return undefined;
   const near = tools.filter((t) => {
     const a = normalizeToolAlias(t.name);
-    return a.includes(alias) || alias.includes(a) || (alias.length >= 4 && editDistance(a, alias) <= 2);
+    return a.includes(alias) || alias.includes(a) || (alias.length >= 4 && editDistance(a, alias, 2) <= 2);
   });
   return near.length === 1 ? near[0]!.name : undefined;
 }
