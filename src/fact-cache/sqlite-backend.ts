@@ -155,8 +155,11 @@ export class SqliteBackend implements FactBackend {
       // A crash meanwhile can leave a damaged file, which FactStore discards and rebuilds like any
       // corrupt cache; the facts are written with synchronous=NORMAL.
       db.pragma("synchronous = OFF");
-      db.pragma("journal_mode = WAL");
-      const layoutOf = () => db.pragma("user_version", { simple: true }) as number;
+      // While another process turns a new file into WAL mode or recovers its WAL, SQLite answers
+      // SQLITE_BUSY here without calling the busy handler (https://sqlite.org/wal.html, "Sometimes
+      // Queries Return SQLITE_BUSY In WAL Mode"), so the busy timeout is honoured by retrying.
+      busyRetry(() => db.pragma("journal_mode = WAL"), opts.busyTimeoutMs ?? 5000);
+      const layoutOf = () => busyRetry(() => db.pragma("user_version", { simple: true }) as number, opts.busyTimeoutMs ?? 5000);
       if (layoutOf() !== SQLITE_LAYOUT) {
         // Checked again under the write lock: another process may have just created the tables.
         db.transaction(() => {
@@ -275,5 +278,24 @@ export class SqliteBackend implements FactBackend {
 
   close(): void {
     if (this.#db.open) this.#db.close();
+  }
+}
+
+/**
+ * Runs `fn`, again every 10 ms while it throws SQLITE_BUSY or SQLITE_LOCKED, for at most
+ * `timeoutMs` (then the last error is thrown). For the statements SQLite fails with SQLITE_BUSY
+ * without consulting the busy handler.
+ */
+function busyRetry<T>(fn: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const busy = typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+      if (!busy || Date.now() >= deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
   }
 }
