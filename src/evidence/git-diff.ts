@@ -41,7 +41,8 @@
  *   hard link): a hunk shows the removed lines of a key deleted long ago, or a key's middle lines
  *   without its armour. Each side is the whole file, not the hunk: the committed blobs are
  *   pre-filtered with `git grep` for the armour words and confirmed with `git cat-file blob`; the
- *   working-tree file is opened through the workspace ({@link withheldFiles}).
+ *   working-tree file is opened through the workspace ({@link withheldFiles}). The hunks as git
+ *   printed them are checked as well (git may print converted text: {@link hunksShowingKeys}).
  *
  * Records: `path` = the new path (the old path for a deleted file), `name` = the same path,
  * `start_line..end_line` = the hunk's new-file range; for a hunk that only deletes lines the
@@ -65,7 +66,7 @@ import { isDeniedPath } from "./sandbox/deny-list.js";
 import { isInside } from "../paths.js";
 import { isCleanRelative } from "./sandbox/path-policy.js";
 import { findExecutable, runProcess, scrubbedEnv } from "./sandbox/spawn.js";
-import { bytesHavePrivateKeyBlock, KEY_WORDS, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
+import { bytesHavePrivateKeyBlock, hasPrivateKeyBlock, KEY_WORDS, MAX_SECRET_SCAN_BYTES } from "./sandbox/secret-content.js";
 import { hasInvisibleUnicode } from "./sandbox/text-file.js";
 import type { Workspace } from "./sandbox/workspace.js";
 
@@ -242,16 +243,40 @@ async function withheldFiles(
   const byFile = new Map<string, string>();
   for (const h of hunks) byFile.set(h.path, h.oldPath ?? h.path);
   if (byFile.size === 0) return withheld;
+  const shown = hunksShowingKeys(hunks);
   const oldSide = await blobsHoldingKeys(ws, repo, baseSha, [...new Set(byFile.values())], signal);
   const newSide = headSha === undefined ? new Set<string>() : await blobsHoldingKeys(ws, repo, headSha, [...byFile.keys()], signal);
   for (const [file, old] of byFile) {
-    if (oldSide.has(old) || newSide.has(file)) withheld.set(file, "private_key");
+    if (shown.has(file) || oldSide.has(old) || newSide.has(file)) withheld.set(file, "private_key");
     else if (headSha === undefined) {
       const why = await workingTreeRefusal(ws, file);
       if (why !== undefined) withheld.set(file, why);
     }
   }
   return withheld;
+}
+
+/**
+ * The files whose hunks, as git printed them, show a private-key block on the old side (context
+ * and removed lines) or the new side (context and added lines). The text git prints is not always
+ * a file's bytes: a `working-tree-encoding` attribute makes git convert the working-tree file
+ * (UTF-16 without a byte-order mark) to UTF-8, and a `diff` attribute makes it print a UTF-16 file
+ * byte by byte. NUL characters are dropped, so UTF-16 printed byte by byte reads as its text.
+ */
+function hunksShowingKeys(hunks: readonly Hunk[]): Set<string> {
+  const sides = new Map<string, { old: string[]; new: string[] }>();
+  for (const h of hunks) {
+    let side = sides.get(h.path);
+    if (side === undefined) sides.set(h.path, (side = { old: [], new: [] }));
+    for (const line of h.lines.slice(1)) {
+      const body = line.slice(1).replaceAll("\0", "");
+      if (line.startsWith(" ") || line.startsWith("-")) side.old.push(body);
+      if (line.startsWith(" ") || line.startsWith("+")) side.new.push(body);
+    }
+  }
+  const found = new Set<string>();
+  for (const [file, side] of sides) if (hasPrivateKeyBlock(side.old.join("\n")) || hasPrivateKeyBlock(side.new.join("\n"))) found.add(file);
+  return found;
 }
 
 /** Of `paths` (relative to the root), those whose blob at commit `sha` holds a private-key block. */

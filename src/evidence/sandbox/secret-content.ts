@@ -19,20 +19,26 @@
  * - a PuTTY key file: a line `PuTTY-User-Key-File-<n>: …` and, later, a line `Private-Lines: <n>`.
  *
  * Bytes are read as Latin-1: the markers and base64 are ASCII, and every byte maps to one
- * character, so the scan never fails on invalid UTF-8. The scan is linear in the text (each
+ * character, so the scan never fails on invalid UTF-8. A file that starts with a UTF-16
+ * byte-order mark is decoded first, as `read_evidence` and ripgrep decode it (`text-file.ts`):
+ * Windows PowerShell 5 writes UTF-16LE with a mark when output is redirected to a file. The scan is linear in the text (each
  * encoded run is decoded once, at most {@link MAX_ENCODED_RUN} characters of it).
  */
+
+import { createDecoder, sniff } from "./text-file.js";
 
 /** Most bytes of one file scanned for a key block (files larger are scanned up to this). */
 export const MAX_SECRET_SCAN_BYTES = 16 * 1024 * 1024;
 
 /**
- * A line end as written in the file or escaped inside a string. Each part of the pattern below
+ * A line end as written in the file or escaped inside a string: `\n`, `\r\n`, or a lone `\r`
+ * (classic Mac line ends, which the tools show as line breaks: `text-file.ts` `snippetLine`).
+ * Each part of the pattern below
  * has one way to match (a header value stops before `\r`, `\n` and `\\`; blanks are taken only
  * at a line's start), and at most {@link MAX_ARMOUR_HEADERS} header lines are tried, so a test
  * from each marker reads a bounded stretch of lines and the scan stays linear.
  */
-const LINE_END = String.raw`(?:\r?\n|\\r\\n|\\n)`;
+const LINE_END = String.raw`(?:\r\n?|\n|\\r(?:\\n)?|\\n)`;
 /** Armour header lines tried (RFC 1421 `Proc-Type`/`DEK-Info`, RFC 4880 `Version`, `Comment`, `Hash`, `Charset`). */
 const MAX_ARMOUR_HEADERS = 16;
 const PEM_KEY = new RegExp(
@@ -100,9 +106,11 @@ function hasEncodedKeyBlock(text: string): boolean {
   return false;
 }
 
-/** {@link hasPrivateKeyBlock} over raw bytes (read as Latin-1). */
+/** {@link hasPrivateKeyBlock} over a file's bytes: read as Latin-1, or decoded when they start with a UTF-16 byte-order mark. */
 export function bytesHavePrivateKeyBlock(bytes: Uint8Array): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { encoding, bomBytes } = sniff(buf.subarray(0, 3));
+  if (encoding !== "utf-8") return hasPrivateKeyBlock(createDecoder(encoding).decode(buf.subarray(bomBytes)));
   if (buf.indexOf("PRIVATE KEY") < 0 && buf.indexOf("PuTTY-User-Key-File-") < 0 && buf.indexOf(ENCODED_DASHES) < 0) return false;
   return hasPrivateKeyBlock(buf.toString("latin1"));
 }
