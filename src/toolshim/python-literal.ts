@@ -13,7 +13,8 @@
  * were `r'…'`: models mean a path, not `\n`/`\f` escapes (raw Windows paths).
  *
  * Values map to JSON: tuples and sets become arrays, `None` becomes `null`, dict keys become
- * strings. Not supported (the parse fails): expressions, names as values, nested calls, `**kwargs`.
+ * strings. Not supported (the parse fails): expressions, names as values, nested calls (but for the
+ * `print(…)` wrapper of {@link PyCallOptions.statements}), `**kwargs`.
  * Parsing never throws; failures return `undefined`.
  */
 import { holdsRawDrivePath } from "./json.js";
@@ -37,6 +38,13 @@ export interface PyCall {
 export interface PyCallOptions {
   /** Also accept `key: value` inside the parentheses (a Gemma 4 variant writes `call:f(k: "v")`). */
   colonKwargs?: boolean;
+  /**
+   * Read a sequence as Python statements (Gemma 3 ```` ```tool_code ```` bodies, which the model
+   * writes as code to run): a call may be wrapped in `print(…)` (`print(f(a=1))`, as LM Studio
+   * logged gemma-3-4b-it writing) or assigned to a name (`x = f(a=1)`), and `print(x)` of a name
+   * assigned before is bookkeeping, not a call.
+   */
+  statements?: boolean;
 }
 
 class Failure extends Error {}
@@ -350,6 +358,44 @@ class Parser {
     }
     return { name, kwargs, positional, start, end: this.pos };
   }
+
+  /**
+   * One statement of {@link PyCallOptions.statements}: the call it makes, or `undefined` for
+   * `print(x)` of a name in `assigned` (a name this statement assigns is added to it).
+   */
+  statement(opts: PyCallOptions, assigned: Set<string>): PyCall | undefined {
+    this.ws();
+    const save = this.pos;
+    try {
+      const word = this.identifier();
+      this.ws();
+      if (this.peek() === "=" && this.peek(1) !== "=") {
+        this.pos++;
+        const call = this.call(opts);
+        assigned.add(word);
+        return call;
+      }
+      if (word === "print" && this.eat("(")) {
+        this.ws();
+        const inner = this.pos;
+        if (NAME_START.test(this.peek() ?? "")) {
+          const name = this.identifier();
+          this.ws();
+          if (assigned.has(name) && this.eat(")")) return undefined;
+          this.pos = inner;
+        }
+        const call = this.call(opts);
+        this.ws();
+        this.expect(")");
+        return call;
+      }
+    } catch (e) {
+      if (!(e instanceof Failure)) throw e;
+    }
+    // Not a wrapped call (or a tool that is itself named `print`): a plain call.
+    this.pos = save;
+    return this.call(opts);
+  }
 }
 
 function keyString(key: PyValue): string {
@@ -447,10 +493,12 @@ export function parsePythonCallSequence(text: string, start: number, end: number
   return attempt(() => {
     const p = new Parser(body, start);
     const calls: PyCall[] = [];
+    const assigned = new Set<string>();
     for (;;) {
       p.ws();
       if (p.pos >= end) break;
-      calls.push(p.call(opts));
+      const call = opts.statements ? p.statement(opts, assigned) : p.call(opts);
+      if (call) calls.push(call);
       p.ws();
       if (p.eat(",") || p.eat(";")) continue;
     }

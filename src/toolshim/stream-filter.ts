@@ -144,9 +144,10 @@ const STRUCTURAL_PATTERNS_KEPT = 64;
 
 function buildStructuralPattern(tools: readonly OfferedTool[]): RegExp {
   const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
-  // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) too.
+  // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) and its unfenced
+  // `tool_code = NAME(…)` line (`dialects/pythonic.ts`) too.
   return new RegExp(
-    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\bname\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)`,
+    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\bname\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)|(?:^|\\n)[ \\t]*tool_code[ \\t]*=`,
   );
 }
 

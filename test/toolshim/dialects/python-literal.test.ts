@@ -78,6 +78,24 @@ describe("parsePythonCallSequence", () => {
     const text = 'get_weather(location="NY';
     expect(parsePythonCallSequence(text, 0, text.length)).toBeUndefined();
   });
+
+  it("reads Python statements when asked: print(call), name = call, print(name) of an assigned name", () => {
+    const calls = (text: string, statements = true) =>
+      parsePythonCallSequence(text, 0, text.length, { statements })?.map((c) => [c.name, c.kwargs]);
+    expect(calls("print(get_weather(city='Paris'))")).toEqual([["get_weather", { city: "Paris" }]]);
+    expect(calls("print(default_api.get_weather(city='Paris'))")).toEqual([["default_api.get_weather", { city: "Paris" }]]);
+    expect(calls("r = get_weather(city='Paris')\nprint(r)\nget_time()")).toEqual([["get_weather", { city: "Paris" }], ["get_time", {}]]);
+    // A tool that is itself named print is a plain call.
+    expect(calls("print(text='hi')")).toEqual([["print", { text: "hi" }]]);
+    // print() of a literal stays a call of print with a positional argument (no tool call can be
+    // made of it); of a name never assigned, or of an expression, it is not a call sequence.
+    expect(parsePythonCallSequence('print("hello")', 0, 14, { statements: true })?.map((c) => [c.name, c.positional])).toEqual([["print", ["hello"]]]);
+    expect(calls("print(r)")).toBeUndefined();
+    expect(calls("print(get_weather(city='Paris') + 1)")).toBeUndefined();
+    // Without the option, statements are not calls.
+    expect(calls("print(get_weather(city='Paris'))", false)).toBeUndefined();
+    expect(calls("r = get_weather(city='Paris')", false)).toBeUndefined();
+  });
 });
 
 describe("Windows paths in Python strings", () => {
