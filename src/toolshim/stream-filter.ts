@@ -44,6 +44,7 @@ import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
 import { tidy } from "./residue.js";
+import { TOOL_NAME_ATTRS } from "./structural.js";
 import { skipSpaceOrMarkers } from "./word-markers.js";
 import type { ArgumentValidator, OfferedTool, RecoverResult } from "./types.js";
 
@@ -118,7 +119,7 @@ interface HoldScan {
 /**
  * Where markup the structural stage (`structural.ts`) could read starts: an offered tool's name
  * opening a line (optionally after `[`, `<` or `call:`) and followed by call syntax, a tag
- * whose `name` attribute is an offered tool, or a `call:`/`<call>` opening a line. Such text is
+ * whose `name` (`tool` …) attribute is an offered tool, or a `call:`/`<call>` opening a line. Such text is
  * held to the end of the message.
  */
 function structuralPattern(tools: readonly OfferedTool[]): RegExp | undefined {
@@ -147,7 +148,7 @@ function buildStructuralPattern(tools: readonly OfferedTool[]): RegExp {
   // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) and its unfenced
   // `tool_code = NAME(…)` line (`dialects/pythonic.ts`) too.
   return new RegExp(
-    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\bname\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)|(?:^|\\n)[ \\t]*tool_code[ \\t]*=`,
+    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\b(?:${TOOL_NAME_ATTRS})\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)|(?:^|\\n)[ \\t]*tool_code[ \\t]*=`,
   );
 }
 

@@ -8,7 +8,8 @@
  * Shapes (each a `shape` name in the diagnostics):
  * - `element`: an element whose tag is the tool name, arguments as children or attributes —
  *   `<search_code><query>x</query></search_code>`, `<search_code query="x"/>`;
- * - `named-element`: any element whose `name` attribute is the tool name, arguments as children
+ * - `named-element`: any element whose `name` (or `tool`, `function` …: {@link TOOL_NAME_ATTR})
+ *   attribute is the tool name, arguments as children
  *   (`<parameter name="k">v</parameter>`, `<param …>`, `<arg …>`, or `<k>v</k>`) or a JSON
  *   body — `<invoke name="search_code">…</invoke>`. A run of punctuation glued before every tag
  *   (a vendor prefix such as MiniMax-M3's `]<]minimax[>[`) is read as part of the tags;
@@ -76,6 +77,14 @@ export type StructuralShape =
 const CALL_FENCE_INFO = /^(?:|json|xml|text|tool|tools|tool_call|tool_calls|tool_code|function|function_call)$/;
 /** Child tags that carry a parameter in their `name` attribute (compared without a namespace: `steptml:parameter`). */
 const PARAM_TAGS = new Set(["parameter", "param", "arg", "argument", "property", "field", "value"]);
+/**
+ * The attributes of an element that name the tool it calls: `name` (`<invoke name="x">`), or
+ * `tool`/`function` with or without `_name` (Gemini 3 writes `<call_record tool="read">` with
+ * `<parameter name="path">` children, can1357/oh-my-pi issue#92). Group 1 is the attribute,
+ * group 2 the name ({@link TOOL_NAME_ATTR}); a `name` inside another word (`tool_name`) is that word's.
+ */
+export const TOOL_NAME_ATTRS = "name|tool|tool_name|function|function_name";
+const TOOL_NAME_ATTR = new RegExp(`\\b(${TOOL_NAME_ATTRS})\\s*=\\s*["']([^"'\\n]{1,80})["']`);
 /** Tag names of a key/value pair of elements (`<arg_key>k</arg_key><arg_value>v</arg_value>`). */
 const PAIR_KEY_TAG = /key|name/i;
 const PAIR_VALUE_TAG = /val/i;
@@ -308,14 +317,14 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
 
   // element / named-element. An element of a tool never holds the next element of the same tool:
   // each one is read only up to there (so many unclosed openers cost one pass, not one each).
-  const opens: { at: number; tag: string; attrs: string; tool: OfferedTool; byTag: boolean; byAttr: boolean }[] = [];
+  const opens: { at: number; tag: string; attrs: string; tool: OfferedTool; byTag: boolean; nameKey: string | undefined }[] = [];
   for (const m of elemText.matchAll(/<([A-Za-z_][\w.:-]*)([^<>]*)>/g)) {
     const attrs = m[2] ?? "";
-    const nameAttr = /\bname\s*=\s*["']([^"'\n]{1,80})["']/.exec(attrs)?.[1];
+    const named = TOOL_NAME_ATTR.exec(attrs);
     const byTag = offered(m[1]!);
-    const byAttr = nameAttr === undefined ? undefined : offered(nameAttr);
+    const byAttr = named === null ? undefined : offered(named[2]!);
     const tool = byTag ?? byAttr;
-    if (tool) opens.push({ at: m.index, tag: m[1]!, attrs, tool, byTag: byTag !== undefined, byAttr: byAttr !== undefined });
+    if (tool) opens.push({ at: m.index, tag: m[1]!, attrs, tool, byTag: byTag !== undefined, nameKey: byAttr !== undefined ? named![1]! : undefined });
   }
   const nextOfTool = new Map<string, number>();
   const limits = new Array<number>(opens.length);
@@ -328,9 +337,12 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
     const r = readElement(elemText, o.at - prefix.length, prefix, Math.max(limits[k]! - prefix.length, o.at));
     if (!r.ok) return;
     const el = r.element;
+    // An element named by `tool=`/`function=` alone is a call only with a body: a self-closing
+    // `<widget tool="read"/>` is markup that mentions a tool (`name=` keeps its older rule).
+    if (!o.byTag && o.nameKey !== "name" && el.children.length === 0 && el.text.trim() === "") return;
     let args: Record<string, unknown> | undefined;
     if (o.byTag) {
-      const own = Object.fromEntries(Object.entries(el.attrs).filter(([key]) => key !== "name" || !o.byAttr));
+      const own = Object.fromEntries(Object.entries(el.attrs).filter(([key]) => key !== o.nameKey));
       const inner = childArgs(el, o.tool);
       args = inner === undefined ? undefined : { ...own, ...inner };
     } else {
