@@ -28,6 +28,7 @@ import { boundedFetch } from "./bounded-fetch.js";
 import { HttpStatusError, postLines } from "./http-lines.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
+import { SERVER_NAMES, isUnreachable, unreachableMessage } from "./unreachable.js";
 import {
   ProviderError,
   type ChatOptions,
@@ -88,34 +89,6 @@ function statusError(e: unknown): { status: number; text: string } | undefined {
     }
   }
   return { status: e.status, text: e.body || `Error ${e.status}: ${e.statusText}` };
-}
-
-/** Network error codes that mean "nothing is listening / cannot connect". */
-const UNREACHABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "EADDRNOTAVAIL",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
-function causeCode(e: unknown): string | undefined {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && typeof cur === "object" && cur !== null; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    const errors = (cur as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      const inner = causeCode(errors[0]);
-      if (inner) return inner;
-    }
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function isTimeout(e: unknown): boolean {
@@ -507,11 +480,10 @@ export class OllamaProvider implements Provider {
       }
       return new ProviderError("HTTP", `Ollama at ${host} answered HTTP ${status}: ${text.slice(0, 300)}`, undefined, status);
     }
-    const code = causeCode(err);
-    if ((code && UNREACHABLE_CODES.has(code)) || (err instanceof TypeError && /fetch failed/i.test(err.message))) {
+    if (isUnreachable(err)) {
       return new ProviderError(
         "UNREACHABLE",
-        `cannot reach Ollama at ${host}${code ? ` (${code})` : ""}`,
+        unreachableMessage(SERVER_NAMES.ollama, host, err),
         "Start it with `ollama serve`, or point OLLAMA_HOST (or --host) at the running server.",
       );
     }

@@ -19,6 +19,7 @@ import { boundedFetch } from "./bounded-fetch.js";
 import { HttpStatusError, postLines, REPLY_CUT_SHORT } from "./http-lines.js";
 import { AddressError, normalizeHttpBaseURL, redactCredentials, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
+import { SERVER_NAMES, unreachableMessage } from "./unreachable.js";
 import {
   ProviderError,
   type ChatOptions,
@@ -432,11 +433,10 @@ export class OpenAIProvider implements Provider {
       );
     }
     if (err instanceof APIConnectionError) {
-      const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
       return new ProviderError(
         "UNREACHABLE",
-        `cannot reach the OpenAI-compatible server at ${this.location}${cause}`,
-        "start the server (vLLM, llama-server, LM Studio, `ollama serve`) or set OPENAI_BASE_URL to its address, e.g. http://127.0.0.1:8000/v1",
+        unreachableMessage(SERVER_NAMES.openai, this.location, err),
+        "Start the server (vLLM, llama-server, LM Studio, `ollama serve`), or point OPENAI_BASE_URL (or --host) at its address, e.g. http://127.0.0.1:8000/v1.",
       );
     }
     if (err instanceof APIError) {

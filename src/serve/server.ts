@@ -27,13 +27,14 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
-import { redactCredentials, splitCredentials } from "../llm/server-address.js";
-import type { Provider } from "../llm/types.js";
+import { splitCredentials } from "../llm/server-address.js";
+import { SERVER_NAMES, unreachableMessage } from "../llm/unreachable.js";
+import { ProviderError, type Provider } from "../llm/types.js";
 import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
 import { checkRequestDepth } from "./wire.js";
 import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
-import { ToolSupport, UNREACHABLE_ADVICE, shimTurn, upstreamError } from "./shim-turn.js";
+import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
@@ -244,6 +245,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (upstream.api === "openai" && upstream.apiKey !== undefined) return { authorization: `Bearer ${upstream.apiKey}` };
     return upstreamBasic !== undefined ? { authorization: upstreamBasic } : {};
   };
+  /** A failed request of the gateway's own (`/api/tags`, a forwarded route) as the chat routes word it. */
+  const unreachable = (err: unknown): GatewayError =>
+    upstreamError(new ProviderError("UNREACHABLE", unreachableMessage(SERVER_NAMES[upstream.api], upstreamBase, err)), upstream.api);
   const agentCtx: VirtualModelContext | undefined = opts.agent ? { ...opts.agent, provider: opts.provider, stats } : undefined;
   // A flood of virtual-model requests must not start an agent loop each (the MCP server bounds its tool calls alike).
   const agentTurns = new CallQueue(opts.agentTurns?.maxRunning ?? MAX_RUNNING_AGENT_TURNS, opts.agentTurns?.maxWaiting ?? MAX_WAITING_AGENT_TURNS, agentBusy);
@@ -267,7 +271,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       upstreamRes = await fetch(url, { method: req.method === "HEAD" ? "GET" : (req.method ?? "GET"), headers, ...(body !== undefined ? { body: new Uint8Array(body) } : {}), signal });
     } catch (err) {
       if (signal.aborted) return;
-      throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}; ${UNREACHABLE_ADVICE}`);
+      throw unreachable(err);
     }
     const type = upstreamRes.headers.get("content-type");
     res.writeHead(upstreamRes.status, type ? { "content-type": type } : {});
@@ -295,13 +299,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
     let models: Record<string, unknown>[];
     if (upstream.api === "ollama") {
       const r = await fetch(`${upstreamBase}/api/tags`, { signal, headers: upstreamHeaders() }).catch((err: unknown) => {
-        throw new GatewayError(502, `upstream unreachable at ${upstreamBase}: ${redactCredentials(causeOf(err))}; ${UNREACHABLE_ADVICE}`);
+        throw unreachable(err);
       });
       if (!r.ok) throw new GatewayError(502, `upstream answered HTTP ${r.status} to /api/tags`);
       const body = (await boundedJson(r, MAX_TAGS_BYTES, "reply to /api/tags")) as { models?: unknown };
       models = Array.isArray(body.models) ? (body.models as Record<string, unknown>[]) : [];
     } else {
-      models = (await listModels().catch((err: unknown) => Promise.reject(upstreamError(err)))).map((name) => ({ name, model: name }));
+      models = (await listModels().catch((err: unknown) => Promise.reject(upstreamError(err, opts.provider.id)))).map((name) => ({ name, model: name }));
     }
     const names = models.map((m) => String(m.name ?? m.model ?? "")).filter((n) => n !== "");
     const virtual = agentCtx ? [VIRTUAL_MODEL, ...names.map((n) => `${VIRTUAL_MODEL}/${n}`)] : [];
@@ -317,7 +321,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   async function openaiModels(res: http.ServerResponse): Promise<void> {
-    const names = await listModels().catch((err: unknown) => Promise.reject(upstreamError(err)));
+    const names = await listModels().catch((err: unknown) => Promise.reject(upstreamError(err, opts.provider.id)));
     const all = [...names, ...(agentCtx ? [VIRTUAL_MODEL, ...names.map((n) => `${VIRTUAL_MODEL}/${n}`)] : [])];
     sendJson(res, 200, { object: "list", data: all.map((id) => ({ id, object: "model", created: 0, owned_by: id.startsWith(VIRTUAL_MODEL) ? "codecite" : upstream.api })) });
   }
@@ -472,12 +476,3 @@ function shown(value: string): string {
   return JSON.stringify(value.length > 100 ? `${value.slice(0, 97)}...` : value);
 }
 
-function causeOf(err: unknown): string {
-  let cur: unknown = err;
-  for (let i = 0; i < 4 && typeof cur === "object" && cur !== null; i++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return err instanceof Error ? err.message : String(err);
-}

@@ -78,16 +78,26 @@ function offeredTools(chat: GatewayChat): OfferedTool[] {
 }
 
 /**
- * What the person running the gateway can do when its upstream cannot be reached, ending every
- * such 502 message (the client shows it to its user, who may be that person).
+ * What the person running the gateway can do when its upstream (`api`: the provider's id,
+ * `ollama` or `openai`) cannot be reached, ending every such 502 message (the client shows it
+ * to its user, who may be that person). The address comes from `--upstream`, else the
+ * provider's variable (`config.ts` `resolveServeConfig`).
  */
-export const UNREACHABLE_ADVICE = "start the model server, or run codecite serve with --upstream set to its address";
+function unreachableAdvice(api: string): string {
+  return api === "openai"
+    ? "start that server, or point codecite serve's --upstream (or OPENAI_BASE_URL) at the running server"
+    : "start Ollama (`ollama serve`), or point codecite serve's --upstream (or OLLAMA_HOST) at the running server";
+}
 
-/** Maps an upstream failure to the status and message the client gets. */
-export function upstreamError(err: unknown): GatewayError {
+/**
+ * Maps an upstream failure to the status and message the client gets; `api` is the upstream's
+ * provider id (`ollama`, `openai`). An unreachable upstream reads, on every route,
+ * `upstream: cannot reach Ollama at <address> (<code>); <what to do>`.
+ */
+export function upstreamError(err: unknown, api: string): GatewayError {
   if (err instanceof GatewayError) return err;
   if (err instanceof ProviderError) {
-    if (err.code === "UNREACHABLE") return new GatewayError(502, `upstream: ${err.message}; ${UNREACHABLE_ADVICE}`);
+    if (err.code === "UNREACHABLE") return new GatewayError(502, `upstream: ${err.message}; ${unreachableAdvice(api)}`);
     const status =
       err.code === "MODEL_NOT_FOUND"
         ? 404
@@ -205,13 +215,13 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     const reason: FinishReason = calls.length > 0 ? "tool_calls" : turn.done_reason === "length" ? "length" : "stop";
     out.finish(reason, turn.usage);
   } catch (err) {
-    failTurn(err, signal, stats, out);
+    failTurn(err, signal, stats, out, ctx.provider);
   }
 }
 
 /** Ends a failed turn for the client (nothing when the client has gone) and counts the error. */
-export function failTurn(err: unknown, signal: AbortSignal, stats: ModelStats, out: ChatWriter): void {
+export function failTurn(err: unknown, signal: AbortSignal, stats: ModelStats, out: ChatWriter, provider: Provider): void {
   if (signal.aborted) return;
   stats.errors++;
-  out.fail(upstreamError(err));
+  out.fail(upstreamError(err, provider.id));
 }

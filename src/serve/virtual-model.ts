@@ -123,6 +123,6 @@ export async function agentTurn(ctx: VirtualModelContext, chat: GatewayChat, tar
     out.content(evidenceMarkdown(result));
     out.finish("stop");
   } catch (err) {
-    failTurn(err, signal, stats, out);
+    failTurn(err, signal, stats, out, ctx.provider);
   }
 }

@@ -269,8 +269,9 @@ describe("OpenAIProvider against the fake server", () => {
     const err = (await provider.chat({ model: "m", messages: [{ role: "user", content: "q" }] }).catch((e: unknown) => e)) as ProviderError;
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.code).toBe("UNREACHABLE");
-    expect(err.message).toContain(`http://127.0.0.1:${port}/v1`);
-    expect(err.hint).toContain("OPENAI_BASE_URL");
+    // The same wording as Ollama's, with the socket error's code (not undici's "fetch failed").
+    expect(err.message).toBe(`cannot reach the OpenAI-compatible server at http://127.0.0.1:${port}/v1 (ECONNREFUSED)`);
+    expect(err.hint).toBe("Start the server (vLLM, llama-server, LM Studio, `ollama serve`), or point OPENAI_BASE_URL (or --host) at its address, e.g. http://127.0.0.1:8000/v1.");
   });
 
   it("rejects with the caller's abort reason", async () => {
@@ -412,6 +413,6 @@ describe("OpenAIProvider: a streamed chat over node:http", () => {
       .chat({ model: "m", messages: [{ role: "user", content: "q" }] }, { onContent: () => {} })
       .catch((e: unknown) => e)) as ProviderError;
     expect(down.code).toBe("UNREACHABLE");
-    expect(down.message).toContain(`cannot reach the OpenAI-compatible server at http://127.0.0.1:${port}/v1: connect ECONNREFUSED`);
+    expect(down.message).toBe(`cannot reach the OpenAI-compatible server at http://127.0.0.1:${port}/v1 (ECONNREFUSED)`);
   });
 });

@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaProvider } from "../../src/llm/ollama.js";
+import { OpenAIProvider } from "../../src/llm/openai.js";
 import { createGateway, type Gateway } from "../../src/serve/index.js";
 import { closedPort } from "../helpers/closed-port.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
@@ -269,20 +270,35 @@ describe("serve: bad upstreams", () => {
     const url = await start(upstream);
     const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
     expect(o.status).toBe(502);
-    // Each says what to do: start the model server, or point serve's --upstream at it.
-    const advice = "start the model server, or run codecite serve with --upstream set to its address";
-    expect((o.json as { error: string }).error).toMatch(/^upstream: cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); /);
-    expect((o.json as { error: string }).error.endsWith(`; ${advice}`)).toBe(true);
+    // One wording on every route, in each API's shape, naming the fix: start Ollama, or point --upstream / OLLAMA_HOST at it.
+    const message = `upstream: cannot reach Ollama at ${upstream} (ECONNREFUSED); start Ollama (\`ollama serve\`), or point codecite serve's --upstream (or OLLAMA_HOST) at the running server`;
+    expect(o.json).toEqual({ error: message });
     const v = await post(`${url}/v1/chat/completions`, JSON.stringify(CHAT));
     expect(v.status).toBe(502);
-    expect(v.json).toMatchObject({ error: { type: "upstream_error", message: expect.stringMatching(/^upstream: cannot reach Ollama.*; start the model server, or run codecite serve with --upstream set to its address$/) } });
-    const tags = await fetch(`${url}/api/tags`);
-    expect(tags.status).toBe(502);
-    // A forwarded route names the upstream as configured, like /api/tags (not `…/api`).
+    expect(v.json).toEqual({ error: { message, type: "upstream_error", param: null, code: null } });
     for (const route of ["/api/tags", "/api/version", "/api/ps"]) {
       const r = await fetch(`${url}${route}`);
-      expect({ route, status: r.status, body: await r.json() }).toEqual({ route, status: 502, body: { error: `upstream unreachable at ${upstream}: ECONNREFUSED; ${advice}` } });
+      expect({ route, status: r.status, body: await r.json() }).toEqual({ route, status: 502, body: { error: message } });
     }
+    const models = await fetch(`${url}/v1/models`);
+    expect({ status: models.status, body: await models.json() }).toEqual({ status: 502, body: { error: { message, type: "upstream_error", param: null, code: null } } });
+    await stillServing(url);
+  });
+
+  it("an OpenAI-compatible upstream down: the same wording, naming OPENAI_BASE_URL, on chat, /v1/models and a forwarded route", async () => {
+    const baseURL = `http://127.0.0.1:${await closedPort()}/v1`;
+    gateway = createGateway({ upstream: { api: "openai", baseURL }, provider: new OpenAIProvider({ baseURL, timeoutMs: 10_000 }) });
+    const url = `http://127.0.0.1:${(await gateway.listen(0, "127.0.0.1")).port}`;
+    const message = `upstream: cannot reach the OpenAI-compatible server at ${baseURL} (ECONNREFUSED); start that server, or point codecite serve's --upstream (or OPENAI_BASE_URL) at the running server`;
+    const shape = { error: { message, type: "upstream_error", param: null, code: null } };
+    for (const stream of [false, true]) {
+      const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, stream }));
+      expect({ stream, status: v.status, body: v.json }).toEqual({ stream, status: 502, body: shape });
+    }
+    const models = await fetch(`${url}/v1/models`);
+    expect({ status: models.status, body: await models.json() }).toEqual({ status: 502, body: shape });
+    const embed = await post(`${url}/v1/embeddings`, JSON.stringify({ model: "m", input: "x" }));
+    expect({ status: embed.status, body: embed.json }).toEqual({ status: 502, body: shape });
     await stillServing(url);
   });
 
