@@ -38,6 +38,8 @@ export const REASONING_TAGS: readonly TagPair[] = [
   { open: /<\|channel>thought/, close: /<channel\|>/ },
   { open: /\[THINK\]/, close: /\[\/THINK\]/ },
   { open: /◁think▷/, close: /◁\/think▷/ },
+  // Kimi K3's XTML think channel (`dialects/kimi-k3-xtml.ts`).
+  { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/ },
 ];
 
 /** Literal prefixes of every opener and closer, for streaming hold-back. */
@@ -45,6 +47,7 @@ export const REASONING_MARKERS: readonly string[] = [
   "<think>", "</think>", "<thinking>", "</thinking>", "<seed:think>", "</seed:think>",
   "<|START_THINKING|>", "<|END_THINKING|>", "<|inner_prefix|>", "<|inner_suffix|>",
   "<|channel>thought", "<channel|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷",
+  "<|open|>think<|sep|>", "<|close|>think<|sep|>",
 ];
 
 /** Result of {@link splitReasoning}. */

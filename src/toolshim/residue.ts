@@ -135,6 +135,8 @@ const STRAY_TOKEN = new RegExp(
     // Role headers leak as one unit: the role name goes with the tokens around it.
     String.raw`<\|start_header_id\|>[a-z_]{1,20}<\|end_header_id\|>`, // Llama 3: <|start_header_id|>assistant<|end_header_id|>
     String.raw`<\|im_start\|>(?:assistant|user|system|tool)\b`, // ChatML: <|im_start|>assistant
+    // Kimi K3 XTML channel markers (`dialects/kimi-k3-xtml.ts`): <|open|>response<|sep|>, <|close|>message<|sep|>.
+    String.raw`<\|(?:open|close)\|>[a-z_]{1,20}<\|sep\|>`,
     String.raw`<[|｜][A-Za-z0-9_▁.:"\- ]{1,40}[|｜]>`, // <|im_end|>, <｜end▁of▁sentence｜>, <|"|>
     String.raw`<\|[a-z_]{2,30}>`, // <|tool_call>, <|turn>
     String.raw`<[a-z_]{2,30}\|>`, // <tool_call|>, <turn|>

@@ -4,7 +4,7 @@
  * ggml-org/llama.cpp `common/chat.cpp` `COMMON_CHAT_FORMAT_*`, ollama = ollama/ollama `model/parsers/`), in the order the pipeline should try them.
  *
  * Order (most specific markers first):
- * 1. Special-token formats whose markers cannot occur in prose: Harmony, Kimi K2, DeepSeek V3
+ * 1. Special-token formats whose markers cannot occur in prose: Harmony, Kimi K2, Kimi K3 XTML, DeepSeek V3
  *    then V3.1 (V3 bodies carry a type word and a fence; each version skips the other's bodies),
  *    DeepSeek V3.2 DSML, Step3, MiniMax-M2, Claude-style `<function_calls><invoke>` XML, Seed-OSS,
  *    Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma, Llama 3.1 `<|python_tag|>`, OLMo 3
@@ -62,6 +62,7 @@ import { hunyuanToolCalls } from "./hunyuan-tool-calls.js";
 import { internlm2Action } from "./internlm2-action.js";
 import { jambaToolCalls } from "./jamba-tool-calls.js";
 import { kimiK2 } from "./kimi-k2.js";
+import { kimiK3Xtml } from "./kimi-k3-xtml.js";
 import { lfm2ToolCallTokens } from "./lfm2-tool-call-tokens.js";
 import { llama3BuiltinPythonTag } from "./llama3-builtin-python-tag.js";
 import { llama3Json } from "./llama3-json.js";
@@ -87,6 +88,7 @@ import { xlamJsonList } from "./xlam-json-list.js";
 export const DIALECTS: readonly Dialect[] = [
   harmonyGptoss,
   kimiK2,
+  kimiK3Xtml,
   deepseekV3,
   deepseekV31,
   deepseekV32Dsml,
