@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import { c } from "../../src/evidence/analysis/lang/c.js";
 import { cpp } from "../../src/evidence/analysis/lang/cpp.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
 import { plainTree, type PlainNode } from "../../src/evidence/analysis/lang/plain-tree.js";
 import { parseSource } from "../../src/evidence/analysis/tree-sitter.js";
 import { ReferenceCollector } from "../../src/evidence/analysis/lang/reference-walk.js";
@@ -66,7 +67,65 @@ function compare(copy: PlainNode, node: SyntaxNode, parent: PlainNode | null): n
   return count;
 }
 
+/** Python with operators held under fields (`not in`: a rule aliased to an anonymous node), f-, t- and plain strings, comments and an error. */
+const PY = [
+  "import os  # why",
+  "def f(a, *b, **k) -> int | None:",
+  '    """Doc."""',
+  "    if a not in b and a is not None: return a + 1",
+  '    s = f"{a!r:>{k}}" + rb"\\x" + t"{b}" + F\'{os.sep}\' + "{not_code}"',
+  "    x = [i for i in b if i] ; del x[0]",
+  "    return -a",
+  "class C(Base, metaclass=M): pass",
+  "def broken(:",
+].join("\n");
+
+/**
+ * Compares a copy made with `namedOnly` and `leaf` with `node`: the kept nodes (named, or held
+ * under a field) answer as the Node API's, leaves have no children; returns the number compared.
+ */
+function compareKept(copy: PlainNode, node: SyntaxNode, leaf: (n: PlainNode) => boolean): number {
+  expect([copy.type, copy.isNamed, copy.startIndex, copy.endIndex, copy.text]).toEqual([node.type, node.isNamed, node.startIndex, node.endIndex, node.text]);
+  expect([copy.startPosition, copy.endPosition]).toEqual([node.startPosition, node.endPosition]);
+  if (leaf(copy)) {
+    expect(copy.children).toEqual([]);
+    return 1;
+  }
+  const kids = node.children.filter((k): k is SyntaxNode => k !== null);
+  const kept = kids.map((k, i) => [k, node.fieldNameForChild(i)] as const).filter(([k, field]) => k.isNamed || field !== null);
+  expect(copy.children.map((k) => [k.type, k.fieldName])).toEqual(kept.map(([k, field]) => [k.type, field]));
+  expect(copy.namedChildren.map((k) => k.type)).toEqual(kids.filter((k) => k.isNamed).map((k) => k.type));
+  let count = 1;
+  kept.forEach(([k], i) => {
+    expect(copy.children[i]?.parent).toBe(copy);
+    count += compareKept(copy.children[i] as PlainNode, k, leaf);
+  });
+  return count;
+}
+
 describe("plain-tree", () => {
+  it("namedOnly and a leaves test: the anonymous nodes under no field are left out, the other nodes answer as the Node API's, the leaves have no children", async () => {
+    const tree = await parseSource(python, PY);
+    try {
+      const leaf = (n: PlainNode) => n.type === "comment" || (n.type === "string" && !/^[A-Za-z]*[fFtT]/.test(n.text));
+      const copy = plainTree(tree.rootNode, { namedOnly: true, leaves: leaf });
+      const compared = compareKept(copy, tree.rootNode, leaf);
+      expect([compared, tree.rootNode.descendantCount]).toEqual([103, 162]);
+      // `not in`, `is not`, `|`, `+` and `-` are kept (held under `operators`/`operator`); `(`, `:`, `def`, `return` are not.
+      const ops = copy.descendantsOfType(["comparison_operator", "binary_operator", "unary_operator"]).flatMap((n) => n.children.filter((k) => !k.isNamed).map((k) => `${k.fieldName}:${k.text}`));
+      expect(ops).toEqual(["operator:|", "operators:not in", "operators:is not", "operator:+", "operator:+", "operator:+", "operator:+", "operator:+", "operator:-"]);
+      expect(copy.descendantsOfType(["def", "(", ":", "return"])).toEqual([]);
+      // Strings: the f-, t- and F-strings keep their interpolations; the plain, raw-bytes and doc strings are leaves.
+      const strings = copy.descendantsOfType(["string"]);
+      expect(strings.map((s) => [s.text.slice(0, 3), s.children.length > 0])).toEqual([
+        ['"""', false], ["f\"{", true], ["rb\"", false], ["t\"{", true], ["F'{", true], ['"{n', false],
+      ]);
+      expect(copy.descendantsOfType(["interpolation"]).map((n) => n.text)).toEqual(["{a!r:>{k}}", "{b}", "{os.sep}"]);
+    } finally {
+      tree.delete();
+    }
+  });
+
   for (const [lang, source] of [[cpp, CPP], [c, C]] as const) {
     it(`${lang.id}: every node's type, named flag, children, fields, indices, positions and text equal the Node API's`, async () => {
       const tree = await parseSource(lang, source);

@@ -25,12 +25,17 @@ interface Text {
   readonly at: (index: number) => Point;
 }
 
+/** The child list of a node without children (one shared array: most nodes of a tree are tokens). */
+const NO_CHILDREN: readonly PlainNode[] = Object.freeze([]);
+
 /** One node of a {@link plainTree} copy (the subset of web-tree-sitter's `Node` the extractors read). */
 export class PlainNode {
   /** Visible children, named and anonymous, in document order. */
-  readonly children: PlainNode[] = [];
+  children: readonly PlainNode[] = NO_CHILDREN;
   parent: PlainNode | null = null;
-  #named: PlainNode[] | undefined;
+  #named: readonly PlainNode[] | undefined;
+  /** How many of {@link children} are anonymous. */
+  #anonymous = 0;
 
   constructor(
     /** Unique within its tree (document order, the root is 0). */
@@ -44,6 +49,14 @@ export class PlainNode {
     readonly endIndex: number,
     private readonly source: Text,
   ) {}
+
+  /** Appends `child` (made by the copy) as the last child of this node. */
+  adopt(child: PlainNode): void {
+    child.parent = this;
+    if (this.children === NO_CHILDREN) this.children = [child];
+    else (this.children as PlainNode[]).push(child);
+    if (!child.isNamed) this.#anonymous++;
+  }
 
   /** Row and column of the start (computed when asked: most nodes are never asked). */
   get startPosition(): Point {
@@ -61,8 +74,8 @@ export class PlainNode {
   }
 
   /** The named children, in document order. */
-  get namedChildren(): PlainNode[] {
-    this.#named ??= this.children.filter((k) => k.isNamed);
+  get namedChildren(): readonly PlainNode[] {
+    this.#named ??= this.#anonymous === 0 ? this.children : this.children.filter((k) => k.isNamed);
     return this.#named;
   }
 
@@ -131,18 +144,37 @@ function positions(text: string, base: number, row0: number, col0: number): (ind
   };
 }
 
+/** What a {@link plainTree} copy leaves out, for an extractor that never reads it. */
+export interface PlainTreeOptions {
+  /**
+   * Nodes copied without their children (for a caller that never looks inside them: comments,
+   * string literals): a set of node types, or a test of the copied node (its type and text).
+   */
+  leaves?: ReadonlySet<string> | ((node: PlainNode) => boolean);
+  /**
+   * Copy only the named nodes and the anonymous nodes held under a field (the operator of a
+   * binary expression): an anonymous node under no field (punctuation, keywords; a third of a
+   * Python tree) is left out, and so is anything below it (tree-sitter makes such a node from a
+   * string in the grammar, or from a rule aliased to one: Python's `not in`, itself held under
+   * `operators`). `children` then lists the nodes kept.
+   */
+  namedOnly?: boolean;
+}
+
 /**
  * A {@link PlainNode} copy of the tree under `root`, made with one tree cursor (iterative: a deep
  * tree cannot overflow the stack). An anonymous node held under no field (punctuation, keywords;
  * about 40% of a C/C++ tree) is copied with its type only: start and end index -1, positions
- * `{row: -1, column: -1}`, empty text. Nodes of the `leaves` types are copied without their children
- * (for a caller that never looks inside them: string literals, comments). Per node the cursor is
- * asked for its type id, field id and start and end index; rows and columns are computed from the
- * indices and the text when a node's position is asked for (a reference walk asks it of the nodes
- * of its uses only). The caller keeps the tree alive while this runs; the copy does not need it
- * afterwards.
+ * `{row: -1, column: -1}`, empty text (or not at all, {@link PlainTreeOptions.namedOnly}). Per node
+ * the cursor is asked for its type id, field id and start and end index; rows and columns are
+ * computed from the indices and the text when a node's position is asked for (a reference walk
+ * asks it of the nodes of its uses only). The caller keeps the tree alive while this runs; the
+ * copy does not need it afterwards.
+ * @param opts a set of types is {@link PlainTreeOptions.leaves}.
  */
-export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Set()): PlainNode {
+export function plainTree(root: SyntaxNode, opts: PlainTreeOptions | ReadonlySet<string> = {}): PlainNode {
+  const { leaves = NO_LEAVES, namedOnly = false } = opts instanceof Set ? { leaves: opts as ReadonlySet<string> } : (opts as PlainTreeOptions);
+  const isLeaf = typeof leaves === "function" ? leaves : (n: PlainNode) => leaves.has(n.type);
   const text = root.text;
   const source: Text = { text, base: root.startIndex, at: positions(text, root.startIndex, root.startPosition.row, root.startPosition.column) };
   const language = root.tree.language;
@@ -150,21 +182,21 @@ export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Se
   const cursor = root.walk();
   try {
     let id = 0;
-    const make = (): PlainNode => {
+    /** The node at the cursor, or null when the options leave it out (never the top: `keep`). */
+    const make = (keep = false): PlainNode | null => {
       const typeId = cursor.nodeTypeId;
       const named = isNamedType(language, typeId);
       const field = fields[cursor.currentFieldId] ?? null;
-      if (!named && field === null) return new PlainNode(id++, types[typeId] || "ERROR", false, null, -1, -1, source);
+      if (!named && field === null) return namedOnly && !keep ? null : new PlainNode(id++, types[typeId] || "ERROR", false, null, -1, -1, source);
       return new PlainNode(id++, types[typeId] || "ERROR", named, field, cursor.startIndex, cursor.endIndex, source);
     };
-    const top = make();
+    const top = make(true) as PlainNode;
     let parent = top;
-    if (leaves.has(top.type) || !cursor.gotoFirstChild()) return top;
+    if (isLeaf(top) || !cursor.gotoFirstChild()) return top;
     for (;;) {
       const node = make();
-      node.parent = parent;
-      parent.children.push(node);
-      if (!leaves.has(node.type) && cursor.gotoFirstChild()) {
+      if (node !== null) parent.adopt(node);
+      if (node !== null && !isLeaf(node) && cursor.gotoFirstChild()) {
         parent = node;
         continue;
       }
@@ -177,3 +209,5 @@ export function plainTree(root: SyntaxNode, leaves: ReadonlySet<string> = new Se
     cursor.delete();
   }
 }
+
+const NO_LEAVES: ReadonlySet<string> = new Set();

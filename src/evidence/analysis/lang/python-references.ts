@@ -33,17 +33,23 @@
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, UseKind } from "./language.js";
-import { plainTree, type PlainNode } from "./plain-tree.js";
+import { plainTree, type PlainNode, type PlainTreeOptions } from "./plain-tree.js";
 import { ReferenceCollector } from "./reference-walk.js";
 
 /** Deepest nesting walked. */
 const MAX_DEPTH = 400;
 
 /**
- * Nodes copied without their children (`plain-tree.ts`): the walk reads neither inside a comment
- * nor inside a string's text parts (only a string's own text and its `interpolation`s).
+ * What the walk reads of the tree (`plain-tree.ts`): no anonymous node outside a field (it reads
+ * the `operator` of a `binary_operator`), nothing inside a comment or a string's text parts, and of
+ * a string only its own text and its `interpolation`s, which only an f-string (or t-string, PEP
+ * 750) has: a string whose prefix (the letters before its quote) has no `f` or `t` is copied
+ * without its children.
  */
-const LEAVES: ReadonlySet<string> = new Set(["comment", "string_content"]);
+const COPY: PlainTreeOptions = {
+  namedOnly: true,
+  leaves: (n) => n.type === "comment" || n.type === "string_content" || (n.type === "string" && !/^[A-Za-z]*[fFtT]/.test(n.text)),
+};
 
 /** The first named child of `node`, or null (web-tree-sitter's `Node.firstNamedChild`). */
 function firstNamed(node: PlainNode): PlainNode | null {
@@ -585,7 +591,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     }
   };
 
-  walkChildren(plainTree(root, LEAVES), { classes: [], inClassBody: false, use: "value", depth: 0 });
+  walkChildren(plainTree(root, COPY), { classes: [], inClassBody: false, use: "value", depth: 0 });
   const out = c.facts();
   if (fixtures.length > 0) out.fixtures = fixtures;
   return out;
