@@ -293,25 +293,35 @@ interface Chosen<T> {
 /**
  * One setting by precedence: the first candidate with a value wins (flags as given; variables
  * when set and not blank; file values as written). `parse` validates the raw text, naming the
- * flag or variable in its `ConfigError`; a bad file value becomes a `ConfigFileError` naming
- * the file, the line and the key, with the same message.
+ * flag or variable in its `ConfigError`, which is thrown at once. When a file value wins, every
+ * file value is validated, the chosen one and those it shadows alike (a bad `num_ctx` in the
+ * user file is reported while the repository file's `num_ctx` wins), so that one run reports
+ * every bad value of both files: each becomes a problem in `fileProblems`, naming the file, the
+ * line and the key. Below a flag or variable no file value is read: a flag overrides a file the
+ * user cannot edit (another's repository) without an error from it.
+ * @returns the chosen value; `undefined` when no candidate has one; `null` when the chosen
+ *   candidate is a bad file value (the setting is unknown: checks that depend on it are skipped).
  */
-function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T, fileProblems?: ConfigFileProblem[]): Chosen<T> | undefined {
+function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T, fileProblems: ConfigFileProblem[]): Chosen<T> | null | undefined {
+  let chosen: Chosen<T> | null | undefined;
   for (const c of candidates) {
     if (c.raw === undefined) continue;
     if (c.source === "env" && nonBlank(c.raw) === undefined) continue;
-    if (c.at === undefined) return { value: parse(c.raw, c.name), source: c.source };
+    if (c.at === undefined) {
+      // A variable below a file value (serve's own file settings beat the general variables) is not read.
+      if (chosen !== undefined) continue;
+      return { value: parse(c.raw, c.name), source: c.source };
+    }
     try {
-      return { value: parse(c.raw, c.name), source: c.source, at: c.at };
+      const value = parse(c.raw, c.name);
+      if (chosen === undefined) chosen = { value, source: c.source, at: c.at };
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      const problem = { file: c.at.file, line: c.at.line, message: err.message, hint: `Fix or remove ${c.name} in ${c.at.file}.` };
-      if (fileProblems === undefined) throw ConfigFileError.of([problem]);
-      fileProblems.push(problem);
-      return undefined;
+      fileProblems.push({ file: c.at.file, line: c.at.line, message: err.message, hint: `Fix or remove ${c.name} in ${c.at.file}.` });
+      if (chosen === undefined) chosen = null;
     }
   }
-  return undefined;
+  return chosen;
 }
 
 /**
@@ -363,18 +373,40 @@ function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
  *   ConfigFileError for a bad file value, naming the file, line and key.
  */
 export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: ConfigFiles): Config {
-  // Bad file values are collected and reported together (throwFileProblems) before the first
-  // check that depends on them; a flag or variable that is bad still stops at once.
-  const fileProblems: ConfigFileProblem[] = [];
-  const pick = <T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | undefined => layered(candidates, parse, fileProblems);
+  const hostFlag = nonBlank(flags.host);
+  return resolveLayers(flags, env, files, [], {
+    provider: [{ name: "--provider", raw: flags.provider, source: "flag" }],
+    host: [{ name: "--host", raw: hostFlag, source: "flag" }],
+  });
+}
+
+/**
+ * The candidates that come before the general ones (`CODECITE_PROVIDER`, `OLLAMA_HOST` or
+ * `OPENAI_BASE_URL`, the files' `provider` and `host`): `ask`'s `--provider` and `--host`, or
+ * serve's `--provider`/`--upstream` and the user file's `serve.provider`/`serve.upstream`.
+ */
+interface LeadCandidates {
+  provider: Candidate[];
+  host: Candidate[];
+  /** How a provider name is read (serve refuses `llama-cpp`); default {@link parseProvider}. */
+  parseProvider?: (raw: string, name: string) => ProviderName;
+}
+
+/**
+ * {@link resolveConfig} with the lead candidates of provider and host, adding bad file values to
+ * `fileProblems` (which may already hold serve's) and throwing them all together before the first
+ * check that depends on them; a flag or variable that is bad still stops at once.
+ */
+function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefined, fileProblems: ConfigFileProblem[], lead: LeadCandidates): Config {
+  const pick = <T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | null | undefined => layered(candidates, parse, fileProblems);
   const providerSetting = pick(
-    [{ name: "--provider", raw: flags.provider, source: "flag" }, { name: "CODECITE_PROVIDER", raw: env.CODECITE_PROVIDER, source: "env" }, ...fileLayers(files, "provider")],
-    parseProvider,
+    [...lead.provider, { name: "CODECITE_PROVIDER", raw: env.CODECITE_PROVIDER, source: "env" }, ...fileLayers(files, "provider")],
+    lead.parseProvider ?? parseProvider,
   );
   const provider = providerSetting?.value ?? "ollama";
-  // A file's host is read as the provider says (an Ollama host or an OpenAI base URL): with the
-  // provider itself bad there, it is not judged.
-  const providerKnown = fileProblems.length === 0;
+  // An address is read as the provider says (an Ollama host or an OpenAI base URL): with the
+  // chosen provider a bad file value, no address is judged (the error lists the provider).
+  const providerKnown = providerSetting !== null;
   const toolshimSetting = pick(
     [{ name: "--toolshim", raw: flags.toolshim, source: "flag" }, { name: "CODECITE_TOOLSHIM", raw: env.CODECITE_TOOLSHIM, source: "env" }, ...fileLayers(files, "toolshim")],
     parseToolshimMode,
@@ -410,32 +442,22 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
   );
 
   // Empty CODECITE_TOOLSHIM_BACKEND means `ollama` (not "unset"), so it is a layer of its own.
+  const fileBackend = pick(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
   const backendSetting =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
       ? { value: parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND"), source: "env" as const }
-      : pick(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
+      : fileBackend;
   const backend = backendSetting?.value ?? "ollama";
 
-  const hostFlag = nonBlank(flags.host);
-  const fileHost = fileLayers(files, "host");
-  const hostSetting = pick(
-    [
-      { name: "--host", raw: provider === "ollama" ? hostFlag : undefined, source: "flag" },
-      { name: "OLLAMA_HOST", raw: env.OLLAMA_HOST, source: "env" },
-      ...(provider === "ollama" && providerKnown ? fileHost : []),
-    ],
-    normalizeOllamaHost,
-  );
+  const hostFlag = lead.host.find((c) => c.at === undefined && c.raw !== undefined);
+  // The variable is always read; the lead and the files' `host` only for the provider they address.
+  const addresses = (of: ProviderName, variable: "OLLAMA_HOST" | "OPENAI_BASE_URL"): Candidate[] => {
+    const own = provider === of && providerKnown;
+    return [...(own ? lead.host : []), { name: variable, raw: env[variable], source: "env" }, ...(own ? fileLayers(files, "host") : [])];
+  };
+  const hostSetting = pick(addresses("ollama", "OLLAMA_HOST"), normalizeOllamaHost);
   const ollamaHost = hostSetting?.value ?? DEFAULT_OLLAMA_HOST;
-
-  const baseSetting = pick(
-    [
-      { name: "--host", raw: provider === "openai" ? hostFlag : undefined, source: "flag" },
-      { name: "OPENAI_BASE_URL", raw: env.OPENAI_BASE_URL, source: "env" },
-      ...(provider === "openai" && providerKnown ? fileHost : []),
-    ],
-    (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL),
-  );
+  const baseSetting = pick(addresses("openai", "OPENAI_BASE_URL"), (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL));
   const baseURL = baseSetting?.value;
   throwFileProblems(fileProblems, files);
   if (provider === "openai" && baseURL === undefined) {
@@ -447,7 +469,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
     );
   }
   if (provider === "llama-cpp" && hostFlag !== undefined) {
-    throw new ConfigError("--host", flags.host!, ["no --host with --provider llama-cpp (the model runs in-process)"]);
+    throw new ConfigError(hostFlag.name, hostFlag.raw!, [`no ${hostFlag.name} with --provider llama-cpp (the model runs in-process)`]);
   }
 
   const modelLayers = fileLayers(files, "model").filter((c) => provider !== "llama-cpp" || c.source !== "repo_file");
@@ -470,7 +492,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
       "required with --provider llama-cpp (or pass --model <file.gguf>)",
     );
   }
-  const text = (key: string, variable: string): Chosen<string> | undefined =>
+  const text = (key: string, variable: string): Chosen<string> | null | undefined =>
     pick([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());
   const localModel = text("local_model", "CODECITE_LOCAL_MODEL")?.value;
 
@@ -508,10 +530,10 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: Co
     sources,
     origins,
   };
-  if (contextSetting !== undefined) config.contextTokens = contextSetting.value;
-  if (stepsSetting !== undefined) config.maxSteps = stepsSetting.value;
-  if (callsSetting !== undefined) config.maxCallsPerTurn = callsSetting.value;
-  if (timeoutSetting !== undefined) config.timeoutSeconds = timeoutSetting.value;
+  if (contextSetting?.value !== undefined) config.contextTokens = contextSetting.value;
+  if (stepsSetting?.value !== undefined) config.maxSteps = stepsSetting.value;
+  if (callsSetting?.value !== undefined) config.maxCallsPerTurn = callsSetting.value;
+  if (timeoutSetting?.value !== undefined) config.timeoutSeconds = timeoutSetting.value;
   if (model !== undefined) config.model = model;
   if (baseURL !== undefined) config.openai.baseURL = baseURL;
   const apiKey = nonBlank(env.OPENAI_API_KEY);
@@ -588,35 +610,10 @@ function parseListen(raw: string, variable: string): string {
  *   address without a token.
  */
 export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFiles): ServeConfig {
-  const serveProvider = layered([{ name: "--provider", raw: flags.provider, source: "flag" }, ...fileLayers(files, "serve.provider")], parseProvider);
-  const serveUpstream = layered([{ name: "--upstream", raw: flags.upstream, source: "flag" }, ...fileLayers(files, "serve.upstream")], (raw) => raw);
-  const base: ConfigFlags = {};
-  if (serveProvider) base.provider = serveProvider.value;
-  if (serveUpstream) base.host = serveUpstream.value;
-  if (flags.model !== undefined) base.model = flags.model;
-  if (flags.toolshim !== undefined) base.toolshim = flags.toolshim;
-  if (flags.numCtx !== undefined) base.numCtx = flags.numCtx;
-  if (flags.maxSteps !== undefined) base.maxSteps = flags.maxSteps;
-  let upstream: Config;
-  try {
-    upstream = resolveConfig(base, env, files);
-  } catch (err) {
-    // Name serve's own flag for an address it supplied.
-    if (err instanceof ConfigError && err.variable === "--host") throw new ConfigError("--upstream", err.value, err.accepted);
-    throw err;
-  }
-  if (upstream.provider === "llama-cpp") {
-    throw new ConfigError(flags.provider !== undefined ? "--provider" : "CODECITE_PROVIDER", upstream.provider, ["ollama", "openai"], "serve forwards to a server");
-  }
-  if (serveProvider) upstream.sources.provider = serveProvider.source;
-  const hostKey = upstream.provider === "ollama" ? "ollamaHost" : "openaiBaseURL";
-  if (serveUpstream) {
-    upstream.sources[hostKey] = serveUpstream.source;
-    if (serveUpstream.at) upstream.origins[hostKey] = { file: serveUpstream.at.file, line: serveUpstream.at.line };
-  }
-
-  const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort);
-  const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen);
+  // serve's own settings depend on nothing: their bad file values join those of the upstream's.
+  const fileProblems: ConfigFileProblem[] = [];
+  const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort, fileProblems);
+  const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen, fileProblems);
   const token = layered(
     [{ name: "--token", raw: flags.token, source: "flag" }, { name: "CODECITE_SERVE_TOKEN", raw: env.CODECITE_SERVE_TOKEN, source: "env" }],
     (raw, name) => {
@@ -624,7 +621,23 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
       if (raw.trim().length < MIN_TOKEN_LENGTH) throw new ConfigError(name, "(hidden)", [`a token of at least ${MIN_TOKEN_LENGTH} characters`]);
       return raw.trim();
     },
+    fileProblems,
   );
+  const base: ConfigFlags = {};
+  if (flags.model !== undefined) base.model = flags.model;
+  if (flags.toolshim !== undefined) base.toolshim = flags.toolshim;
+  if (flags.numCtx !== undefined) base.numCtx = flags.numCtx;
+  if (flags.maxSteps !== undefined) base.maxSteps = flags.maxSteps;
+  const upstream = resolveLayers(base, env, files, fileProblems, {
+    provider: [{ name: "--provider", raw: flags.provider, source: "flag" }, ...fileLayers(files, "serve.provider")],
+    host: [{ name: "--upstream", raw: nonBlank(flags.upstream), source: "flag" }, ...fileLayers(files, "serve.upstream")],
+    parseProvider: (raw, name) => {
+      const provider = parseProvider(raw, name);
+      if (provider === "llama-cpp") throw new ConfigError(name, raw, ["ollama", "openai"], "serve forwards to a server");
+      return provider;
+    },
+  });
+
   const config: ServeConfig = {
     port: port?.value ?? DEFAULT_SERVE_PORT,
     listen: listen?.value ?? DEFAULT_SERVE_LISTEN,

@@ -237,6 +237,28 @@ describe("errors name the file and the line", () => {
     expect(e.message.split("\n")[0]).toBe(`2 problems in ${user} and ${path.join(repo, ".codecite.yml")}:`);
   });
 
+  it("a bad value shadowed by the repository file's is reported with the other bad values, in one round", () => {
+    const user = userFile("num_ctx: 5\nmax_steps: 0\nprovider: openai\nhost: ftp://nowhere\n");
+    const repoFile = path.join(repo, ".codecite.yml");
+    putFile(repo, ".codecite.yml", "model: x\nnum_ctx: 100\n");
+    const e = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    // Before, the user's num_ctx (below the repository's) was reported only once the repository file was fixed.
+    expect(e.problems.map((p) => [p.file, p.line, p.message.split(";")[0]])).toEqual([
+      [user, 1, 'invalid num_ctx="5" (below 2048)'],
+      [user, 2, 'invalid max_steps="0"'],
+      [user, 4, 'invalid host="ftp://nowhere" (unsupported scheme ftp)'],
+      [repoFile, 2, 'invalid num_ctx="100" (below 2048)'],
+    ]);
+    // Precedence is unchanged: the repository file beats a good user file, a flag or variable beats both
+    // and, above a file it cannot edit, is no error (the values below it are not read).
+    userFile("num_ctx: 4096\nmax_steps: 3\n");
+    putFile(repo, ".codecite.yml", "num_ctx: 8192\n");
+    expect(resolveConfig({}, env, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 8192, maxSteps: 3, sources: { contextTokens: "repo_file", maxSteps: "user_file" } });
+    putFile(repo, ".codecite.yml", "num_ctx: 100\n");
+    expect(resolveConfig({ numCtx: "2048" }, env, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 2048, sources: { contextTokens: "flag" } });
+    expect(resolveConfig({}, { ...env, CODECITE_NUM_CTX: "16384" }, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 16384, sources: { contextTokens: "env" } });
+  });
+
   it("an empty file and a file of comments set nothing", () => {
     expect(parseConfigFile("", "/f.yml", "repo").settings.size).toBe(0);
     expect(parseConfigFile("# nothing\n", "/f.yml", "repo").settings.size).toBe(0);
@@ -299,6 +321,34 @@ describe("serve settings", () => {
     expect(s.upstream.ollamaHost).toBe("http://127.0.0.1:11500");
     expect(s.upstream.sources.ollamaHost).toBe("user_file");
     expect(resolveServeConfig({ port: "13000", upstream: "127.0.0.1:9" }, env, files)).toMatchObject({ port: 13000, upstream: { ollamaHost: "http://127.0.0.1:9" } });
+  });
+
+  it("every bad serve value of the user file is reported with the others, each with its line (not as a flag)", () => {
+    const user = userFile('num_ctx: 5\nserve:\n  port: abc\n  listen: "!!"\n  upstream: "http://[bad"\n');
+    const e = fileError(() => resolveServeConfig({}, env, loadConfigFiles(repo, env)));
+    // Before: only 'invalid --upstream="http://[bad"', with the hint to fix a flag that was never given.
+    expect(e.problems.map((p) => [p.line, p.message.split(";")[0]])).toEqual([
+      [1, 'invalid num_ctx="5" (below 2048)'],
+      [3, 'invalid serve.port="abc"'],
+      [4, 'invalid serve.listen="!!"'],
+      [5, 'invalid serve.upstream="http://[bad" (unclosed [)'],
+    ]);
+    expect(e.problems.every((p) => p.file === user)).toBe(true);
+    // A provider serve cannot forward to, from a file, is named with its file and line too.
+    userFile("serve:\n  provider: llama-cpp\n");
+    expect(fileError(() => resolveServeConfig({}, env, loadConfigFiles(repo, env))).message).toBe(
+      `${user}:2: invalid serve.provider="llama-cpp" (serve forwards to a server); accepted: ollama, openai`,
+    );
+    // serve's own settings beat the general ones, whose bad values below them are still reported.
+    userFile("provider: nope\nserve:\n  provider: openai\n  upstream: http://127.0.0.1:8000/v1\n");
+    expect(fileError(() => resolveServeConfig({}, env, loadConfigFiles(repo, env))).problems.map((p) => p.line)).toEqual([1]);
+    userFile("provider: ollama\nserve:\n  provider: openai\n  upstream: http://127.0.0.1:8000/v1\n");
+    expect(resolveServeConfig({}, { ...env, CODECITE_PROVIDER: "ollama", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, loadConfigFiles(repo, env)).upstream).toMatchObject({
+      provider: "openai",
+      openai: { baseURL: "http://127.0.0.1:8000/v1" },
+      sources: { provider: "user_file", openaiBaseURL: "user_file" },
+      origins: { provider: { file: user, line: 3 }, openaiBaseURL: { file: user, line: 4 } },
+    });
   });
 
   it("a non-loopback listen address needs a token, which is never echoed", () => {
