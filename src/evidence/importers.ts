@@ -88,7 +88,7 @@ import { isDottedName, pythonLayout } from "./analysis/lang/python-layout.js";
 import { isWithin, joinPath, memoize, parentDir } from "./analysis/lang/project-files.js";
 import { matchesModulePath } from "./analysis/lang/external-match.js";
 import { linesEvidence, rangeEvidence } from "./line-evidence.js";
-import { changedSince, keptStat, keptStatHolds, listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot, type KeptStat } from "./analysis/project-view.js";
+import { changedSince, keptStat, keptStatHolds, listIsComplete, loadDerived, saveDerived, statFiles, treeSnapshot, type KeptStat, type TreeSnapshot } from "./analysis/project-view.js";
 import { rememberedMentions } from "./analysis/mention-index.js";
 import type { FileStat } from "../fact-cache/fact-index.js";
 import type { Needles } from "./analysis/text-prefilter.js";
@@ -409,16 +409,19 @@ function staticPrefix(text: string): string | undefined {
   return m?.[1];
 }
 
+/** The importer hints `lang` gives for `file` (`LanguageSpec.pathImporterHints` or `importerHints`), if any. */
+async function languageHints(lang: LanguageSpec, file: string, project: ProjectView): Promise<{ literals: string[]; patterns?: string[] } | undefined> {
+  return lang.pathImporterHints !== undefined ? lang.pathImporterHints(file) : lang.importerHints?.(file, project);
+}
+
 /** Needles for the prefilter: every target file's hints (a query that names files of the tree). */
 async function needlesFor(target: QueryTarget, project: ProjectView): Promise<Needles> {
   const literals = new Set<string>();
   const patterns = new Set<string>();
   for (const f of target.files) {
     const lang = languageFor(f);
-    let hints: { literals: string[]; patterns?: string[] };
-    if (lang?.importerHints) hints = await lang.importerHints(f, project);
-    else if (lang === undefined) hints = await jsImporterHints(f, project);
-    else {
+    let hints = lang === undefined ? await jsImporterHints(f, project) : await languageHints(lang, f, project);
+    if (hints === undefined) {
       const dir = parentDir(f);
       hints = { literals: [stemOf(f), dir.slice(dir.lastIndexOf("/") + 1)] };
     }
@@ -561,10 +564,11 @@ export async function importKeysFor(targetFiles: Iterable<string>, project: Proj
         }
       }
       if (stem === "__init__") keys.bare = true;
-    } else if (lang.importerHints !== undefined) {
-      words = (await lang.importerHints(f, project)).literals;
-      if (family === "rust") words.push("super");
-    } else words = [stem, dirName];
+    } else {
+      const hints = await languageHints(lang, f, project);
+      words = hints?.literals ?? [stem, dirName];
+      if (hints !== undefined && family === "rust") words.push("super");
+    }
     for (const w of words) if (w !== "") keys.words.add(w);
   }
   return new Map([...byFamily].map(([family, k]) => [family, { words: [...k.words], together: [...k.together.values()], bare: k.bare }]));
@@ -704,6 +708,68 @@ interface MatchPass {
  * @returns `undefined` when the prefilter saw source files of the family that the file list lacks
  *   (the tree changed in a way the snapshot's checks did not catch): the caller walks again.
  */
+/** The source files of the language families `fams`, in the view's order. */
+function familyCandidates(project: ProjectView, fams: ReadonlySet<string>): Set<string> {
+  return memoize(project, `importers:family:${[...fams].sort().join(",")}`, () =>
+    new Set(project.files.filter((p) => {
+      const lang = languageFor(p);
+      return lang !== undefined && fams.has(familyOf(lang));
+    })),
+  );
+}
+
+/** The prefilter's scope (the name its answers are kept under) and file endings for the families `fams`. */
+function lookupScope(fams: ReadonlySet<string>): { scope: string; endings: string[] } {
+  const sorted = [...fams].sort();
+  return { scope: `importers:${sorted.join(",")}`, endings: sorted.flatMap(familyEndings) };
+}
+
+/** Needles as the prefilter tells them apart (order and repeats do not count). */
+function needlesKey(n: Needles): string {
+  return JSON.stringify([[...new Set(n.literals)].sort(), [...new Set(n.patterns ?? [])].sort(), n.caseInsensitive === true]);
+}
+
+/** A prefilter run started with the tree's walk, before the query is read ({@link earlyLookup}). */
+interface EarlyLookup {
+  scope: string;
+  /** {@link needlesKey} of its needles. */
+  needles: string;
+  unlisted: string[];
+  mentioned: Promise<Set<string> | undefined>;
+  /** Set when {@link collectMatches} took it. */
+  used: boolean;
+  /** Stops its ripgrep run when it was not taken. */
+  cancel: AbortController;
+}
+
+/**
+ * For a query naming a file by path whose language's importer hints depend on the path only
+ * (`LanguageSpec.pathImporterHints`: C/C++, Python), the prefilter run {@link collectMatches} makes
+ * when that file is the target, started before the tree's walk ends: ripgrep needs no file list to
+ * start, and on a first query the walk's `rg --files` and this run, one after the other, were most
+ * of the query's wait. The reading of the query decides later; a run not taken is stopped.
+ */
+function earlyLookup(ws: Workspace, query: string, snapshot: Promise<TreeSnapshot>, signal: AbortSignal | undefined): EarlyLookup | undefined {
+  const norm = pathForm(ws, query);
+  const lang = norm === undefined || norm === "" ? undefined : languageFor(norm);
+  if (norm === undefined || lang?.pathImporterHints === undefined) return undefined;
+  const hints = lang.pathImporterHints(norm);
+  const needles: Needles = { literals: hints.literals, patterns: hints.patterns ?? [] };
+  const families = new Set([familyOf(lang)]);
+  const { scope, endings } = lookupScope(families);
+  const cancel = new AbortController();
+  const unlisted: string[] = [];
+  const mentioned = rememberedMentions(ws, scope, snapshot.then((s) => [...familyCandidates(s.view, families)]), needles, {
+    endings,
+    complete: snapshot.then((s) => listIsComplete(s.view)),
+    signal: signal === undefined ? cancel.signal : AbortSignal.any([signal, cancel.signal]),
+    unlisted,
+  });
+  // Awaited only if taken; one failing meanwhile must not go unhandled.
+  mentioned.catch(() => undefined);
+  return { scope, needles: needlesKey(needles), unlisted, mentioned, used: false, cancel };
+}
+
 async function collectMatches(
   ws: Workspace,
   project: ProjectView,
@@ -712,18 +778,13 @@ async function collectMatches(
   signal: AbortSignal | undefined,
   final: boolean,
   includeSubmodules: boolean,
+  early?: EarlyLookup,
 ): Promise<MatchPass | undefined> {
   const families = new Set<string>();
   if (target.files.size > 0) for (const f of target.files) families.add(familyOfFile(f));
   else if (target.families !== undefined) for (const f of target.families) families.add(f);
   else for (const l of LANGUAGES) families.add(familyOf(l));
-  const candidatesOf = (fams: ReadonlySet<string>) =>
-    memoize(project, `importers:family:${[...fams].sort().join(",")}`, () =>
-      new Set(project.files.filter((p) => {
-        const lang = languageFor(p);
-        return lang !== undefined && fams.has(familyOf(lang));
-      })),
-    );
+  const candidatesOf = (fams: ReadonlySet<string>) => familyCandidates(project, fams);
   const screen = target.files.size > 0 ? await targetScreen(target, project) : undefined;
   const groups = screen !== undefined ? [{ families, needles: screen.needles }] : nameNeedlesFor(query, families, includeSubmodules);
   const keys = screen !== undefined ? screen.keys : nameImportKeys(query);
@@ -732,9 +793,12 @@ async function collectMatches(
   // file each; the groups' runs go on together (a name-only query has one group per set of needles).
   const lookups = groups.map((group) => {
     const candidates = candidatesOf(group.families);
+    const { scope, endings } = lookupScope(group.families);
+    if (early !== undefined && !early.used && early.scope === scope && early.needles === needlesKey(group.needles)) {
+      early.used = true;
+      return { group, candidates, unlisted: early.unlisted, mentioned: early.mentioned };
+    }
     const unlisted: string[] = [];
-    const scope = `importers:${[...group.families].sort().join(",")}`;
-    const endings = [...group.families].sort().flatMap(familyEndings);
     const mentioned = rememberedMentions(ws, scope, [...candidates], group.needles, { endings, complete: listIsComplete(project), ...(signal ? { signal } : {}), unlisted });
     // Awaited in order below; one failing before it is awaited must not go unhandled meanwhile.
     mentioned.catch(() => undefined);
@@ -937,47 +1001,56 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   const includeSubmodules = args.include_submodules === true;
   throwIfAborted(signal);
   let found: { project: ProjectView; target: QueryTarget; pass: MatchPass } | undefined;
-  for (let attempt = 0; found === undefined; attempt++) {
-    const final = attempt > 0;
-    const project = (await treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final })).view;
-    const plan = planKey(query, includeSubmodules);
-    let target = keptTarget(project, plan);
-    if (target === undefined) {
-      target = await interpretQuery(ws, project, query);
-      if (includeSubmodules && target.files.size > 0) target = { ...target, files: await withSubmodules(project, target.files) };
-      await keepPlan(project, plan, target);
-    }
-    throwIfAborted(signal);
-    let pass: MatchPass | undefined;
-    if (target.trailing !== undefined) {
-      // A name imported exactly as written (`import flask`: external or top-level) wins over the
-      // modules that merely end in it (`cliapp.inner1.inner2.flask`); the note names them.
-      const { candidates, families, ambiguity } = target.trailing;
-      const guessed = target.files;
-      const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules);
-      if (exact === undefined) continue;
-      if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
-        const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;
-        const other = candidates.length === 1 ? `a module of this repository also ends in it: ${listed}` : `${candidates.length} modules of this repository also end in it: ${listed}`;
-        target = { files: new Set(), families, note: `Read as the module named exactly '${query}', which files import; ${other}. Pass that full name or path for its importers.` };
-        pass = exact;
-      } else if (ambiguity !== undefined) {
-        throw ambiguity;
+  let early: EarlyLookup | undefined;
+  try {
+    for (let attempt = 0; found === undefined; attempt++) {
+      const final = attempt > 0;
+      const snapshot = treeSnapshot(ws, { ...(signal ? { signal } : {}), refresh: final });
+      if (attempt === 0 && !includeSubmodules) early = earlyLookup(ws, query, snapshot, signal);
+      else if (early !== undefined && !early.used) early.cancel.abort();
+      const project = (await snapshot).view;
+      const plan = planKey(query, includeSubmodules);
+      let target = keptTarget(project, plan);
+      if (target === undefined) {
+        target = await interpretQuery(ws, project, query);
+        if (includeSubmodules && target.files.size > 0) target = { ...target, files: await withSubmodules(project, target.files) };
+        await keepPlan(project, plan, target);
       }
+      throwIfAborted(signal);
+      let pass: MatchPass | undefined;
+      if (target.trailing !== undefined) {
+        // A name imported exactly as written (`import flask`: external or top-level) wins over the
+        // modules that merely end in it (`cliapp.inner1.inner2.flask`); the note names them.
+        const { candidates, families, ambiguity } = target.trailing;
+        const guessed = target.files;
+        const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules);
+        if (exact === undefined) continue;
+        if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
+          const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;
+          const other = candidates.length === 1 ? `a module of this repository also ends in it: ${listed}` : `${candidates.length} modules of this repository also end in it: ${listed}`;
+          target = { files: new Set(), families, note: `Read as the module named exactly '${query}', which files import; ${other}. Pass that full name or path for its importers.` };
+          pass = exact;
+        } else if (ambiguity !== undefined) {
+          throw ambiguity;
+        }
+      }
+      pass ??= await collectMatches(ws, project, target, query, signal, final, includeSubmodules, final ? undefined : early);
+      if (pass === undefined) continue;
+      if (target.files.size === 0 && pass.specifierTargets.size > 0) {
+        // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
+        // leads to as targets and look again, so importers that use other specifiers are found too.
+        const files = pass.specifierTargets;
+        target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
+        const second = await collectMatches(ws, project, target, query, signal, true, includeSubmodules);
+        if (second === undefined) continue;
+        for (const r of pass.records) second.records.push(r); // no spread: a huge list would overflow the stack
+        pass = second;
+      }
+      found = { project, target, pass };
     }
-    pass ??= await collectMatches(ws, project, target, query, signal, final, includeSubmodules);
-    if (pass === undefined) continue;
-    if (target.files.size === 0 && pass.specifierTargets.size > 0) {
-      // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
-      // leads to as targets and look again, so importers that use other specifiers are found too.
-      const files = pass.specifierTargets;
-      target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
-      const second = await collectMatches(ws, project, target, query, signal, true, includeSubmodules);
-      if (second === undefined) continue;
-      for (const r of pass.records) second.records.push(r); // no spread: a huge list would overflow the stack
-      pass = second;
-    }
-    found = { project, target, pass };
+  } finally {
+    // A run started early and not taken (the query read otherwise) is stopped.
+    if (early !== undefined && !early.used) early.cancel.abort();
   }
   const { project, target, pass } = found;
   const { records, unresolvedSeen, computedMayReach, blindSpots, facts } = pass;

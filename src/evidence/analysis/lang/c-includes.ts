@@ -337,6 +337,6 @@ export async function resolveInclude(ref: ImportRef, fromFile: string, project: 
 }
 
 /** Text every file including `file` contains: its base name (`#include "x/y.h"` names `y.h`). */
-export function includeHints(file: string): Promise<{ literals: string[] }> {
-  return Promise.resolve({ literals: [file.slice(file.lastIndexOf("/") + 1)] });
+export function includeHints(file: string): { literals: string[] } {
+  return { literals: [file.slice(file.lastIndexOf("/") + 1)] };
 }

@@ -26,7 +26,7 @@ export function cFamilySpec(own: Pick<LanguageSpec, "id" | "extensions" | "wasm"
     lexicalImports: cIncludes,
     prepare: blankCMacros,
     resolve: resolveInclude,
-    importerHints: (file) => includeHints(file),
+    pathImporterHints: includeHints,
     blindSpotNote: C_BLIND_SPOT_NOTE,
     references: C_REFERENCE_RULES,
   };

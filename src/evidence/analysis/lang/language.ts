@@ -414,6 +414,13 @@ export interface LanguageSpec {
    */
   importerHints?(file: string, project: ProjectView): Promise<{ literals: string[]; patterns?: string[] }>;
   /**
+   * Optional (additive, issue 15): {@link importerHints} for a language whose hints depend on the
+   * file's path only (C/C++: the header's name; Python: its stem); a language sets one of the two.
+   * `find_importers` asked for such a file by path starts its prefilter while the tree is still being
+   * walked.
+   */
+  pathImporterHints?(file: string): { literals: string[]; patterns?: string[] };
+  /**
    * Optional (additive, issue 17): text that every file of this language must contain to import a
    * module that `find_importers` knows by name only (`numpy`, `session`: no file of the tree has
    * it), in the form of {@link importerHints}. `query` is the name as asked, `word` its last part

@@ -384,7 +384,7 @@ function importLinePatterns(word: string): string[] {
  * name) in an import statement ({@link importLinePatterns}), except `from . import x`, which
  * reaches a package without naming it.
  */
-async function importerHints(file: string): Promise<{ literals: string[]; patterns?: string[] }> {
+function importerHints(file: string): { literals: string[]; patterns?: string[] } {
   const base = file.slice(file.lastIndexOf("/") + 1);
   const stem = base.slice(0, base.lastIndexOf("."));
   if (stem === "__init__") {
@@ -405,7 +405,7 @@ export const python: LanguageSpec = {
   lexicalImports: pythonImports,
   resolve: resolvePython,
   moduleNames: async (file, project) => pythonLayout(project).moduleNames(file),
-  importerHints: (file) => importerHints(file),
+  pathImporterHints: importerHints,
   // An import of a module outside the tree names the module's last part in an import line
   // (`import numpy.linalg`, `from numpy import linalg`, `import_module("numpy.linalg")`), as an
   // import of a file names its stem.

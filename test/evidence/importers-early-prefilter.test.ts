@@ -1,0 +1,96 @@
+/**
+ * find_importers asked for a file by path whose language's importer hints depend on the path only
+ * (`LanguageSpec.pathImporterHints`: C/C++, Python) starts its ripgrep prefilter while the tree is
+ * still being walked (`importers.ts` `earlyLookup`), and takes that run for the query's reading
+ * instead of starting a second one after the walk.
+ */
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { findImporters } from "../../src/evidence/importers.js";
+import { c } from "../../src/evidence/analysis/lang/c.js";
+import { python } from "../../src/evidence/analysis/lang/python.js";
+import { Workspace } from "../../src/evidence/sandbox/workspace.js";
+import { FactIndex } from "../../src/fact-cache/fact-index.js";
+import { makeTempDir, putDatedFile } from "../helpers/temp-tree.js";
+import { restoreCacheDir } from "../helpers/cache-dir.js";
+
+const runs = vi.hoisted(() => ({ started: 0 }));
+
+vi.mock("../../src/evidence/analysis/text-prefilter.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../src/evidence/analysis/text-prefilter.js")>();
+  return {
+    ...real,
+    filesMentioning: (...args: Parameters<typeof real.filesMentioning>) => {
+      runs.started++;
+      return real.filesMentioning(...args);
+    },
+  };
+});
+
+let tmp = "";
+const savedCacheDir = process.env.CODECITE_CACHE_DIR;
+
+beforeAll(() => {
+  tmp = makeTempDir("codecite-early-prefilter-");
+  const root = `${tmp}/tree`;
+  putDatedFile(root, "include/lib/pool.h", "#pragma once\nint pool_size(void);\n");
+  putDatedFile(root, "src/pool.c", '#include "lib/pool.h"\nint pool_size(void) { return 1; }\n');
+  putDatedFile(root, "src/user.cc", "#include <lib/pool.h>\n#ifdef X\n#include \"lib/pool.h\"\n#endif\n");
+  putDatedFile(root, "src/other.c", '/* not pool.h */\n#include "other.h"\n');
+  putDatedFile(root, "pkg/__init__.py", "");
+  putDatedFile(root, "pkg/mod.py", "X = 1\n");
+  putDatedFile(root, "app/main.py", "from pkg import mod\n\nprint(mod.X)\n");
+  putDatedFile(root, "app/other.py", "mod = None\n");
+});
+
+afterAll(() => {
+  FactIndex.closeShared();
+  restoreCacheDir(savedCacheDir, tmp);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A workspace whose walk records how many prefilter runs had started when its file list came back. */
+async function watchedWorkspace(): Promise<{ ws: Workspace; atWalkEnd: number[] }> {
+  const ws = await Workspace.open(`${tmp}/tree`);
+  const atWalkEnd: number[] = [];
+  const walk = ws.walkPaths.bind(ws);
+  ws.walkPaths = async (...args: Parameters<Workspace["walkPaths"]>) => {
+    const files = await walk(...args);
+    atWalkEnd.push(runs.started);
+    return files;
+  };
+  return { ws, atWalkEnd };
+}
+
+describe("importers by path: the prefilter starts with the walk", () => {
+  it("C/C++ and Python hints come from the path alone", () => {
+    expect(c.pathImporterHints?.("include/lib/pool.h")).toEqual({ literals: ["pool.h"] });
+    expect(c.importerHints).toBeUndefined();
+    expect(python.pathImporterHints?.("pkg/mod.py")).toEqual({ literals: [], patterns: expect.any(Array) as unknown });
+  });
+
+  it.each([
+    ["include/lib/pool.h", ["src/pool.c:1 include/lib/pool.h", "src/user.cc:1 include/lib/pool.h", "src/user.cc:3 include/lib/pool.h"]],
+    ["pkg/mod.py", ["app/main.py:1 pkg.mod"]],
+  ])("%s: one ripgrep run, started before the walk's list came back", async (query, expected) => {
+    process.env.CODECITE_CACHE_DIR = makeTempDir("codecite-early-prefilter-cache-");
+    FactIndex.closeShared();
+    runs.started = 0;
+    const { ws, atWalkEnd } = await watchedWorkspace();
+    const r = await findImporters(ws, { module_name: query, max_results: 50 });
+    expect(atWalkEnd).toEqual([1]);
+    expect(runs.started).toBe(1);
+    expect(r.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual(expected);
+  });
+
+  it("a path the tree does not hold: the early run is not taken and the answer is unchanged", async () => {
+    process.env.CODECITE_CACHE_DIR = makeTempDir("codecite-early-prefilter-cache-");
+    FactIndex.closeShared();
+    runs.started = 0;
+    const { ws, atWalkEnd } = await watchedWorkspace();
+    const r = await findImporters(ws, { module_name: "include/lib/gone.h", max_results: 50 });
+    expect(atWalkEnd).toEqual([1]);
+    expect(r.evidence).toEqual([]);
+    expect(JSON.stringify(r.note)).toContain("No module or file named 'include/lib/gone.h' in this repository, and no file imports it by that name.");
+  });
+});
