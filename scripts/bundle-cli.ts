@@ -300,12 +300,15 @@ ${MARK}
 // hashes file contents, warm queries too) and those search and diff load to run rg and git are loaded first; \`performance\`
 // (Node's perf_hooks, ten modules) only for a timed run (CODECITE_TIMING=1, the only reader of the
 // clock in a query command: src/cli/query-activity.ts, src/fact-cache/activity.ts), perf, issue 17.
-// search also raises V8's optimization budget 16-fold (--interrupt-budget, default 66 KiB: what a
-// function's executed bytecode counts down before V8's tiering manager considers it for TurboFan;
-// V8 src/flags/flag-definitions.h, listed by \`node --v8-options\`): with the default, the functions that read ripgrep's JSON get hot and
-// TurboFan compiles them on a background thread while the command already finishes, work a one-shot
-// search never uses (perf, issue 17: node CPU of a warm search, paired runs, medium about -15 ms, large
-// about -110 ms); an \`--all\` search over tens of thousands of lines still gets its hot loops optimized.
+// Every query command also raises V8's optimization budget 16-fold (--interrupt-budget, default 66 KiB:
+// what a function's executed bytecode counts down before V8's tiering manager considers it for TurboFan;
+// V8 src/flags/flag-definitions.h, listed by \`node --v8-options\`): with the default, the functions that
+// read ripgrep's JSON, check the stamps of every file or extract facts get hot and TurboFan compiles them
+// on a background thread while the command already finishes, work a one-shot query never uses (perf,
+// issue 17, node CPU of paired runs, median difference: warm search medium about -15 ms, large about
+// -110 ms; warm symbol large -27 ms, importers and refs large -17 ms, refs medium -6 ms; first query
+// (empty fact cache) refs and importers medium -73 and -76 ms, refs c-cpp and large -260 ms); an \`--all\`
+// search over tens of thousands of lines, or a first query over a large tree, still gets its hot loops optimized.
 const { setFlagsFromString } = require("node:v8");
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
@@ -318,7 +321,7 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   if (process.env.CODECITE_TIMING === "1") void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
   if (command === "symbol" || command === "importers" || command === "refs") require("node:crypto");
-  setFlagsFromString(command === "search" ? "--liftoff-only --interrupt-budget=1081344" : "--liftoff-only");
+  setFlagsFromString("--liftoff-only --interrupt-budget=1081344");
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {
   if (command === "doctor") setFlagsFromString("--liftoff-only");
