@@ -18,6 +18,7 @@ let tmp: string;
 let repo: string;
 let preload: string;
 let afterFlags: string;
+let order: string;
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "codecite-first-query-"));
@@ -40,6 +41,23 @@ beforeAll(() => {
       "v8.setFlagsFromString = (flags) => { at ??= process.moduleLoadList.length; return set(flags); };",
       'process.on("exit", () => process.stderr.write("AFTER_FLAGS " + JSON.stringify(process.moduleLoadList.slice(at ?? 0).filter((m) => m.startsWith("NativeModule "))) + "\\n"));',
       'process.on("exit", () => process.stderr.write("TREE_SITTER " + Object.keys(require.cache).some((f) => f.includes("web-tree-sitter")) + "\\n"));',
+    ].join("\n"),
+  );
+});
+beforeAll(() => {
+  // Prints, at exit, in order: each ripgrep run started (the walk's `--files` or another) and the first load of web-tree-sitter.
+  order = path.join(tmp, "order.cjs");
+  writeFileSync(
+    order,
+    [
+      "const events = [];",
+      'const { ChildProcess } = require("node:child_process");',
+      "const spawn = ChildProcess.prototype.spawn;",
+      'ChildProcess.prototype.spawn = function (o) { events.push(o.args.includes("--files") ? "walk" : "rg"); return spawn.call(this, o); };',
+      'const Module = require("node:module");',
+      "const load = Module._load;",
+      'Module._load = function (request, ...rest) { if (request.includes("web-tree-sitter") && !events.includes("tree-sitter")) events.push("tree-sitter"); return load.call(this, request, ...rest); };',
+      'process.on("exit", () => process.stderr.write("ORDER " + JSON.stringify(events) + "\\n"));',
     ].join("\n"),
   );
 });
@@ -82,6 +100,20 @@ describe("first query", () => {
         // The parser's runtime is started early on an empty fact cache only (facts.ts warmUpParser): a warm query loads none of it.
         if (args[0] !== "importers") expect({ args, run, treeSitter: r.stderr.includes("TREE_SITTER true") }).toEqual({ args, run, treeSitter: run === "first" });
       }
+    }
+  });
+
+  it("symbol and refs start their first ripgrep runs (the walk and the prefilter) before the parser's runtime loads", () => {
+    for (const args of [["symbol", "RingPool"], ["refs", "RingPool", "--path", "src/pool.h"]]) {
+      const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
+      const r = spawnSync(process.execPath, ["-r", order, CLI, ...args, "--json", "--root", repo], {
+        env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(0);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("ORDER "));
+      const events = JSON.parse((line as string).slice("ORDER ".length)) as string[];
+      expect({ args, first: [...events.slice(0, 2)].sort(), then: events[2] }).toEqual({ args, first: ["rg", "walk"], then: "tree-sitter" });
     }
   });
 });

@@ -218,11 +218,18 @@ function parsePool(): ParsePool<ParseInput, FileFacts> {
  * Starts the tree-sitter runtime (its module and `Parser.init`, the same for every language) when
  * the fact cache holds no facts of `ws`'s tree: a first query parses every candidate file, so a
  * caller that is about to wait for its text prefilter (ripgrep, in its own process) has the
- * runtime made meanwhile instead of after. A failure is left to the first parse to report.
+ * runtime made meanwhile instead of after. It starts a turn of the event loop after the
+ * workspace's ignore-file check, which every ripgrep run waits for: the runs that check releases
+ * are started (in the same turn) before the runtime's start takes the thread. A failure is left to
+ * the first parse to report.
  */
 export function warmUpParser(ws: Workspace): void {
   if (FactIndex.shared<FileFacts>(ws.root, { version: factsVersion() }).store.hasFacts()) return;
-  void import("./tree-sitter.js").then((m) => m.initTreeSitter()).catch(() => undefined);
+  const start = () => void import("./tree-sitter.js").then((m) => m.initTreeSitter()).catch(() => undefined);
+  ws.checkIgnoreFiles().then(
+    () => setImmediate(start),
+    () => undefined, // the ripgrep runs report it
+  );
 }
 
 /** Options of {@link loadFacts}. */
