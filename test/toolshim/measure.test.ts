@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(691);
+    expect(total.cases).toBe(695);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -30,8 +30,10 @@ describe("tool shim figures", () => {
     // 432 once session 30 added Gemma's `tool_code` statements (`print(f(…))`, `tool_code = f(…)`),
     // which only the pythonic dialect reads (a keyword call inside `print(…)` or after `x =` in
     // prose is code, not a call); 343 of 440 once it added Kimi K3's XTML channels, a new special-token
-    // grammar (`<|open|>call tool="x"<|sep|>`) that no other stage reads.
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.775);
+    // grammar (`<|open|>call tool="x"<|sep|>`) that no other stage reads; 344 of 444 with Qwen3-Coder
+    // values that hold a literal closer (the structural stage ends a value at its first closer).
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.77);
+    expect(sum("exact")).toBeGreaterThanOrEqual(344);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
     for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "glm45_arg_kv", "olmo3_function_calls"]) {

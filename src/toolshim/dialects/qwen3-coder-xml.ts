@@ -40,6 +40,29 @@ function openerBefore(text: string, at: number, floor: number): number {
   return k >= 0 && !region.includes(CLOSE, k) ? floor + k : -1;
 }
 
+/** A function's or parameter's closer (or a stray one) right before a wrapper closer. */
+const CLOSER_BEFORE = /<\/(?:function(?:_invocation)?|parameter[^<>\n]{0,24})>\s*$/;
+
+/**
+ * Index of the `</tool_call>` that closes the wrapper of the function at `at`, else -1: the first
+ * one after a closer of the function (`</function>`, `</parameter>`); a `</tool_call>` inside a
+ * parameter value (a file that mentions it, raullenchai/Rapid-MLX issue#1515) is not. Without such
+ * a one before the next call starts, the first (a model that dropped its closers) — but none
+ * when the token limit cut the text (`endIsCut`: it may be a value's text the limit cut).
+ */
+function wrapperClose(text: string, at: number, endIsCut: boolean): number {
+  const first = text.indexOf(CLOSE, at);
+  if (first < 0) return -1;
+  const nextCall = /<tool_call>|<function=/g;
+  nextCall.lastIndex = first;
+  const bound = nextCall.exec(text)?.index ?? text.length;
+  for (let k = first; k >= 0 && k < bound; k = text.indexOf(CLOSE, k + 1)) {
+    if (CLOSER_BEFORE.test(text.slice(Math.max(at, k - 64), k))) return k;
+  }
+  // When the token limit cut the text, it may be a value's text the limit cut.
+  return endIsCut ? -1 : first;
+}
+
 /** Index of a `<tool_call>` opener whose only gap to `at` is whitespace, else -1. */
 function wrapperBefore(text: string, at: number, floor: number): number {
   let i = at - 1;
@@ -64,7 +87,7 @@ function parse(text: string, tools: readonly OfferedTool[], context?: ParseConte
     }
     const wrapper = wrapperBefore(text, at, from);
     const opener = wrapper < 0 && at > insideUntil ? openerBefore(text, at, from) : -1;
-    if (wrapper >= 0 || opener >= 0) insideUntil = text.indexOf(CLOSE, at);
+    if (wrapper >= 0 || opener >= 0) insideUntil = wrapperClose(text, at, context?.endIsCut === true);
     else if (at > insideUntil) insideUntil = -1;
     const wrapped = wrapper >= 0 || insideUntil >= 0;
     const spanStart = wrapper >= 0 ? wrapper : at;

@@ -7,8 +7,12 @@
  * next `<parameter=` or `</function>`); `</parameter/>`, `</parameter1>` and the fused
  * `</parameter_function>`; a dropped `>` after a function or parameter name (the name ends at the
  * line break); a stray `</function_invocation>`; no line break before `</parameter>`; a missing
- * `</function>` at the end of the text when every parameter is complete. A literal
- * `</parameter>` inside a value ends the value: the format cannot express it (llama.cpp pull#15162).
+ * `</function>` at the end of the text when every parameter is complete. A closer inside a value
+ * (a file that mentions `</parameter>` or `</tool_call>`, raullenchai/Rapid-MLX issue#1515, where
+ * the other parsers cut the file there) is literal when markup does not follow it and a later
+ * closer of the value is followed by markup (the next parameter, `</function>`, the wrapper's
+ * closer, the next call or the end); without such a later closer the first one ends the value, as
+ * those parsers read it (llama.cpp pull#15162).
  * A value that runs to the end of the text is cut (no call), unless an earlier parameter of the
  * same function already dropped its `</parameter>`: a model that writes no closers ends its last
  * value with the reply (a real qwen3-coder:30b reply through Ollama, continuedev/continue#13057:
@@ -38,6 +42,21 @@ function readName(text: string, i: number): { name: string; next: number } | und
   if (j >= text.length) return undefined;
   const name = text.slice(i, j).trim();
   return { name, next: text[j] === ">" ? j + 1 : j === i ? j : j + (text[j] === "\n" ? 1 : 0) };
+}
+
+/** What may follow a closer that ends a value, by the closer: the call's next tag, the next call. */
+const NEXT_CALL = ["<tool_call>", "<function="];
+const AFTER_WRAPPER = NEXT_CALL;
+const AFTER_FUNCTION = ["</tool_call>", ...NEXT_CALL];
+const AFTER_PARAMETER = ["<parameter=", "</parameter", "</function", ...AFTER_FUNCTION];
+
+/** Whether markup that may follow `closer` (or the end of the block) follows it; `i` is where it ends. */
+function closerFollowedByMarkup(text: string, closer: string, i: number, limit: number, endIsCut: boolean): boolean {
+  const k = skipWs(text, i, limit);
+  const next = closer.startsWith("</parameter") ? AFTER_PARAMETER : closer === "</tool_call>" ? AFTER_WRAPPER : AFTER_FUNCTION;
+  // The end of a text the token limit cut is not the end of the block.
+  if (k >= limit) return !(endIsCut && limit >= text.length);
+  return next.some((m) => text.startsWith(m, k));
 }
 
 function stickyAt(re: RegExp, text: string, i: number): RegExpExecArray | null {
@@ -85,24 +104,42 @@ export function parseXmlFunction(text: string, start: number, limit = text.lengt
     let valueEnd = -1;
     let after = -1;
     let fused = false;
+    // A closer that markup does not follow (`</tool_call>` in a file's text) may be literal: the
+    // first such one ends the value only when no closer followed by markup comes later.
+    let literal: { valueEnd: number; after: number; fused: boolean } | undefined;
+    let nextParam = false;
     while (j < limit) {
       const lt = text.indexOf("<", j);
       if (lt < 0 || lt >= limit) break;
-      const close = stickyAt(PARAM_CLOSE, text, lt);
-      if (close) {
-        valueEnd = lt;
-        after = lt + close[0].length;
-        fused = /function/.test(close[0]);
+      if (text.startsWith(PARAM_OPEN, lt)) {
+        nextParam = true;
+        // The next parameter: a dropped </parameter>, unless a closer before it ended the value.
+        if (literal === undefined) {
+          valueEnd = lt;
+          after = lt;
+          closerless = true;
+        }
         break;
       }
-      if (text.startsWith(PARAM_OPEN, lt) || stickyAt(FUNCTION_END, text, lt) || text.startsWith("</tool_call>", lt)) {
-        valueEnd = lt; // dropped </parameter>
-        after = lt;
-        if (text.startsWith(PARAM_OPEN, lt)) closerless = true;
-        break;
+      const close = stickyAt(PARAM_CLOSE, text, lt);
+      // Without </parameter>: the function's or the wrapper's closer ends the value (dropped </parameter>).
+      const closer = close?.[0] ?? stickyAt(FUNCTION_END, text, lt)?.[0] ?? (text.startsWith("</tool_call>", lt) ? "</tool_call>" : undefined);
+      if (closer !== undefined) {
+        const candidate = close
+          ? { valueEnd: lt, after: lt + closer.length, fused: /function/.test(closer) }
+          : { valueEnd: lt, after: lt, fused: false };
+        if (closerFollowedByMarkup(text, closer, lt + closer.length, limit, endIsCut)) {
+          ({ valueEnd, after, fused } = candidate);
+          literal = undefined;
+          break;
+        }
+        literal ??= candidate;
       }
       j = lt + 1;
     }
+    // A text the token limit cut inside the value: its closers so far do not end it.
+    const cutInside = endIsCut && limit >= text.length && valueEnd < 0 && !nextParam;
+    if (literal !== undefined && !cutInside) ({ valueEnd, after, fused } = literal);
     if (valueEnd < 0) {
       // The value runs to the end of the block. Inside a closed wrapper the wrapper ends it;
       // at the end of the text it is cut.
