@@ -90,6 +90,8 @@ export interface FileSetting {
   file: string;
   /** 1-based line of the value. */
   line: number;
+  /** The value is a YAML number or boolean (messages show it as written, without quotes). */
+  typed: boolean;
 }
 
 /** One parsed configuration file. */
@@ -109,17 +111,70 @@ export interface ConfigFiles {
   paths: { repo: string; user: string };
 }
 
+/**
+ * What to do about a problem as one clause of its file's hint: a verb and what it acts on
+ * (`fix or remove` `num_ctx`), so that the fixes of one file read as one sentence
+ * (`Fix or remove num_ctx and max_steps in …`).
+ */
+export interface ProblemFix {
+  verb: string;
+  subject: string;
+}
+
 /** One thing wrong in a configuration file: where (`line` 1-based; 0 when the whole file is at fault), what, and what to do. */
 export interface ConfigFileProblem {
   file: string;
   line: number;
   message: string;
+  /** The whole hint when this is the only problem. */
   hint: string;
+  /** The hint as a clause, when it is one (see {@link ProblemFix}). */
+  fix?: ProblemFix;
+  /** Set when `message` states its own position (a YAML syntax error: line and column). */
+  positioned?: boolean;
 }
 
-/** `file:line: message` (`file: message` for the whole file). */
+/** `file:line: message` (`file: message` for the whole file, or a message that states its position). */
 function located(p: ConfigFileProblem): string {
-  return `${p.line > 0 ? `${p.file}:${p.line}` : p.file}: ${p.message}`;
+  return `${p.line > 0 && p.positioned !== true ? `${p.file}:${p.line}` : p.file}: ${p.message}`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function joinAnd(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]!}`;
+}
+
+/**
+ * The hint of several problems: one sentence per file (the problem's own hint when it is the
+ * file's only one), whose fixes with the same verb share it: `Fix or remove num_ctx and
+ * max_steps in F.`, or `In F: rename "modle" to model; fix or remove num_ctx.`; a problem whose
+ * hint is no clause adds that hint once.
+ */
+function combinedHint(problems: readonly ConfigFileProblem[]): string {
+  const sentences: string[] = [];
+  for (const file of new Set(problems.map((p) => p.file))) {
+    const own = problems.filter((p) => p.file === file);
+    if (own.length === 1) {
+      sentences.push(own[0]!.hint);
+      continue;
+    }
+    const byVerb = new Map<string, string[]>();
+    const whole: string[] = [];
+    for (const p of own) {
+      if (p.fix === undefined) {
+        if (!whole.includes(p.hint)) whole.push(p.hint);
+        continue;
+      }
+      const subjects = byVerb.get(p.fix.verb) ?? [];
+      if (!subjects.includes(p.fix.subject)) subjects.push(p.fix.subject);
+      byVerb.set(p.fix.verb, subjects);
+    }
+    const clauses = [...byVerb].map(([verb, subjects]) => `${verb} ${joinAnd(subjects)}`);
+    if (clauses.length === 1) sentences.push(`${clauses[0]!.charAt(0).toUpperCase()}${clauses[0]!.slice(1)} in ${file}.`);
+    else if (clauses.length > 1) sentences.push(`In ${file}: ${clauses.join("; ")}.`);
+    sentences.push(...whole);
+  }
+  return sentences.join(" ");
 }
 
 /**
@@ -145,8 +200,9 @@ function listLines(problems: readonly ConfigFileProblem[]): string[] {
  * a key a repository file may not set, or a bad value. `file` and `line` (1-based; 0 when the
  * whole file is at fault) say where. The message never quotes more than the offending value.
  * A file with several bad keys is one error holding every one (`problems`, in file order; `file`,
- * `line` and `hint` are the first's), so that one pass fixes the file; its message lists the first
- * {@link MAX_LISTED_PROBLEMS} and says how many more there are.
+ * `line` are the first's, `hint` says what to do about those listed, one sentence per file), so
+ * that one pass fixes the file; its message lists the first {@link MAX_LISTED_PROBLEMS} and says
+ * how many more there are.
  */
 export class ConfigFileError extends Error {
   override readonly name = "ConfigFileError";
@@ -170,12 +226,11 @@ export class ConfigFileError extends Error {
     return listLines(this.problems);
   }
 
-  /** One error for `problems` (at least one): the problem itself when alone, else a list of them, each with its file and line, and the hints of those listed. */
+  /** One error for `problems` (at least one): the problem itself when alone, else a list of them, each with its file and line, and one hint sentence per file for those listed. */
   static of(problems: readonly ConfigFileProblem[]): ConfigFileError {
     const first = problems[0]!;
-    if (problems.length === 1) return new ConfigFileError(first.file, first.line, first.message, first.hint);
-    const hints = new Set(problems.slice(0, MAX_LISTED_PROBLEMS).map((p) => p.hint));
-    return new ConfigFileError(first.file, first.line, first.message, [...hints].join(" "), problems);
+    if (problems.length === 1) return new ConfigFileError(first.file, first.line, first.message, first.hint, problems);
+    return new ConfigFileError(first.file, first.line, first.message, combinedHint(problems.slice(0, MAX_LISTED_PROBLEMS)), problems);
   }
 }
 
@@ -191,6 +246,51 @@ function acceptedKeys(kind: ConfigFileKind): string[] {
   return Object.entries(FILE_KEYS)
     .filter(([, k]) => kind === "user" || k.repo)
     .map(([name]) => name);
+}
+
+/**
+ * A YAML syntax error in plain words, by the `yaml` package's error code (its `ErrorCode`), the
+ * parser's message telling apart the cases one code covers. The file's own text is never quoted
+ * (the parser's messages can quote it, and a repository file could hold anything).
+ */
+function yamlSyntaxReason(code: string, parserMessage: string): string {
+  switch (code) {
+    case "TAB_AS_INDENT":
+      return "a tab indents this line; YAML indents with spaces only";
+    case "MISSING_CHAR":
+      if (/quote/i.test(parserMessage)) return "a quoted value has no closing quote";
+      if (/map values/i.test(parserMessage)) return 'a line is not "key: value" (a key, a colon and a space, then the value)';
+      return "a closing character is missing";
+    case "BLOCK_AS_IMPLICIT_KEY":
+    case "MULTILINE_IMPLICIT_KEY":
+      return 'a value runs on into another "key: value", on its line or on an indented line below it (is a line indented by mistake, or does a value hold ": " without quotes?)';
+    case "BAD_INDENT":
+      if (/flow sequence/i.test(parserMessage)) return "a list opened with [ is not closed with ]";
+      if (/flow map/i.test(parserMessage)) return "a mapping opened with { is not closed with }";
+      return "this line is indented wrongly for where it stands";
+    case "BAD_DQ_ESCAPE":
+      return "a double-quoted value holds an unknown \\ escape; write \\\\ for a backslash, or use single quotes";
+    case "BAD_SCALAR_START":
+      return "a value starts with a character YAML reserves (such as @, ` or %); put the value in quotes";
+    case "MULTIPLE_DOCS":
+      return 'the file holds more than one YAML document (a "---" line between settings); keep one';
+    case "ALIAS_PROPS":
+    case "BAD_ALIAS":
+    case "BAD_PROP_ORDER":
+    case "MULTIPLE_ANCHORS":
+    case "MULTIPLE_TAGS":
+      return "anchors (&), aliases (*) and tags (!) are not used in settings; write the value itself";
+    case "KEY_OVER_1024_CHARS":
+      return "a key is longer than 1024 characters";
+    case "BLOCK_IN_FLOW":
+      return "an indented block stands inside [ ] or { }";
+    case "BAD_DIRECTIVE":
+      return "a line starting with % is not a directive YAML knows";
+    case "UNEXPECTED_TOKEN":
+      return "a character stands where YAML expects none (a stray ], }, or a value where a key belongs)";
+    default:
+      return code.toLowerCase().replace(/_/g, " ");
+  }
 }
 
 /**
@@ -210,12 +310,17 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const fixHint = `Fix ${file}.`;
   const problems: ConfigFileProblem[] = [];
-  const problem = (line: number, message: string, hint: string): void => {
-    problems.push({ file, line, message, hint });
+  const problem = (line: number, message: string, hint: string, fix?: ProblemFix): void => {
+    problems.push({ file, line, message, hint, ...(fix !== undefined ? { fix } : {}) });
   };
-  // The parser's own words, without the source excerpt (the file could be anything).
-  for (const e of doc.errors) problem(lineOf(e.pos[0]), `not valid YAML (${e.code.toLowerCase().replace(/_/g, " ")})`, fixHint);
-  if (problems.length > 0) throw ConfigFileError.of(problems);
+  // The first syntax error only: those after it are mostly its echoes (one misplaced indent gives three).
+  const syntax = doc.errors[0];
+  if (syntax !== undefined) {
+    const at = lineCounter.linePos(syntax.pos[0]);
+    throw ConfigFileError.of([
+      { file, line: at.line, message: `YAML syntax error at line ${at.line}, column ${at.col}: ${yamlSyntaxReason(syntax.code, syntax.message)}`, hint: fixHint, positioned: true },
+    ]);
+  }
   const settings = new Map<string, FileSetting>();
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { kind, path: file, settings };
@@ -234,7 +339,7 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       if (isScalar(keyNode)) {
         const first = keys.get(key);
         if (first !== undefined) {
-          problem(keyLine, `${shown} appears twice (first on line ${first})`, `Keep one ${shown} in ${file}.`);
+          problem(keyLine, `${shown} appears twice (first on line ${first})`, `Keep one ${shown} in ${file}.`, { verb: "keep one", subject: shown });
           continue;
         }
         keys.set(key, keyLine);
@@ -244,7 +349,10 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       const valueNode = pair.value as YamlNode | null;
       if (prefix === "" && key === "serve" && (isMap(valueNode) || kind === "user")) {
         if (kind === "repo") {
-          problem(keyLine, "serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)", `Remove serve from ${file}; put it in your user configuration file.`);
+          problem(keyLine, "serve settings are not accepted in a repository file (a repository cannot choose addresses or servers)", `Remove serve from ${file}; put it in your user configuration file.`, {
+            verb: "remove",
+            subject: "serve",
+          });
           continue;
         }
         if (!isMap(valueNode)) {
@@ -260,8 +368,9 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
         // A misspelt key gets the accepted keys closest to it (the "did you mean" of the evidence tools).
         const near = closeNames(full, accepted, 3);
         const guess = near.length > 0 ? `did you mean ${near.join(" or ")}? ` : "";
-        const hint = near.length > 0 ? `Rename ${shown} to ${near[0]} (or remove it) in ${file}.` : `Remove or rename ${shown} in ${file}.`;
-        problem(keyLine, `unknown key ${shown}; ${guess}accepted: ${accepted.join(", ")}`, hint);
+        const fix = near.length > 0 ? { verb: "rename", subject: `${shown} to ${near[0]!}` } : { verb: "remove or rename", subject: shown };
+        const hint = near.length > 0 ? `Rename ${shown} to ${near[0]!} (or remove it) in ${file}.` : `Remove or rename ${shown} in ${file}.`;
+        problem(keyLine, `unknown key ${shown}; ${guess}accepted: ${accepted.join(", ")}`, hint, fix);
         continue;
       }
       if (kind === "repo" && !spec.repo) {
@@ -269,14 +378,16 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
           keyLine,
           `${full} is not accepted in a repository file (${spec.refusal ?? "a repository cannot choose servers, addresses or model files"})`,
           `Remove ${full} from ${file}; set it with ${spec.mirrors}, its environment variable or your user configuration file.`,
+          { verb: "remove", subject: full },
         );
         continue;
       }
       if (!isScalar(valueNode) || valueNode.value === null || typeof valueNode.value === "object") {
-        problem(lineOf(valueNode?.range?.[0]) || keyLine, `${full} needs a single value (text, number or true/false)`, `Fix ${full} in ${file}.`);
+        problem(lineOf(valueNode?.range?.[0]) || keyLine, `${full} needs a single value (text, number or true/false)`, `Fix ${full} in ${file}.`, { verb: "fix", subject: full });
         continue;
       }
-      settings.set(full, { raw: String(valueNode.value), file, line: lineOf(valueNode.range?.[0]) || keyLine });
+      const typed = typeof valueNode.value === "number" || typeof valueNode.value === "boolean";
+      settings.set(full, { raw: String(valueNode.value), file, line: lineOf(valueNode.range?.[0]) || keyLine, typed });
     }
   };
   visit(root, "");

@@ -131,6 +131,11 @@ export interface ConfigFlags {
 /** The environment as `process.env` gives it. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** ` (detail); accepted: a, b` — the end of a bad value's message. */
+function reasons(accepted: readonly string[], detail: string | undefined): string {
+  return `${detail ? ` (${detail})` : ""}; accepted: ${accepted.join(", ")}`;
+}
+
 /**
  * A bad configuration value. `variable` is the environment variable or flag
  * (e.g. `CODECITE_TOOLSHIM`, `--toolshim`), `value` the raw text, `accepted` the values
@@ -142,11 +147,10 @@ export class ConfigError extends Error {
     readonly variable: string,
     readonly value: string,
     readonly accepted: readonly string[],
-    detail?: string,
+    /** Why the value is refused, when the accepted values do not say it (`below 2048`). */
+    readonly detail?: string,
   ) {
-    super(
-      `invalid ${variable}=${JSON.stringify(redactCredentials(value))}${detail ? ` (${detail})` : ""}; accepted: ${accepted.join(", ")}`,
-    );
+    super(`invalid ${variable}=${JSON.stringify(redactCredentials(value))}${reasons(accepted, detail)}`);
   }
 
   /** What to do: `Set the X environment variable.` for a missing value, else `Fix or remove …`. */
@@ -317,7 +321,15 @@ function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name:
       if (chosen === undefined) chosen = { value, source: c.source, at: c.at };
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      fileProblems.push({ file: c.at.file, line: c.at.line, message: err.message, hint: `Fix or remove ${c.name} in ${c.at.file}.` });
+      // The value as the file reads (`num_ctx: 100`; text in quotes, escaped).
+      const shown = c.at.typed ? c.raw : JSON.stringify(redactCredentials(c.raw));
+      fileProblems.push({
+        file: c.at.file,
+        line: c.at.line,
+        message: `invalid ${c.name}: ${shown}${reasons(err.accepted, err.detail)}`,
+        hint: `Fix or remove ${c.name} in ${c.at.file}.`,
+        fix: { verb: "fix or remove", subject: c.name },
+      });
       if (chosen === undefined) chosen = null;
     }
   }
