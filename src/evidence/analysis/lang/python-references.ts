@@ -280,6 +280,11 @@ function down(ctx: Ctx): Ctx {
   return { ...ctx, depth: ctx.depth + 1 };
 }
 
+/** `ctx` one level down for a use of kind `use` (made for every node the walk passes through: no spread). */
+function below(ctx: Ctx, use: UseKind): Ctx {
+  return { classes: ctx.classes, self: ctx.self, inClassBody: ctx.inClassBody, use, depth: ctx.depth + 1 };
+}
+
 interface Ctx {
   /** Enclosing classes, outermost first, since the nearest function. */
   classes: string[];
@@ -304,22 +309,21 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
     if (path === undefined) return false;
     const head = path[0] as string;
     const last = nodeType === "attribute" ? (c.field(node, "attribute") as PlainNode) : node;
-    const extra = rangeNode ? { rangeNode } : {};
     if (ctx.self !== undefined && head === ctx.self.name && c.isLocal(head)) {
-      if (path.length > 1) c.use(path, last, use, { ...extra, selfClass: ctx.self.cls });
+      if (path.length > 1) c.use(path, last, use, { rangeNode, selfClass: ctx.self.cls });
       return true;
     }
     if (c.isLocal(head)) {
       const type = c.typeOf(head);
       const localDef = c.localDefOf(head);
       const scope = c.scopeOf(head);
-      if (scope !== undefined && fixtureParams.get(scope)?.has(head) === true) c.use([head], path.length === 1 ? last : (node.type === "attribute" ? innermost(node) : node), use, { ...extra, fixture: true });
-      if (localDef !== undefined) c.use(path, last, use, { ...extra, localDef });
-      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, { ...extra, ...(type ? { receiverType: type } : { receiverCall: c.callOf(head) }) });
+      if (scope !== undefined && fixtureParams.get(scope)?.has(head) === true) c.use([head], path.length === 1 ? last : (node.type === "attribute" ? innermost(node) : node), use, { rangeNode, fixture: true });
+      if (localDef !== undefined) c.use(path, last, use, { rangeNode, localDef });
+      else if (path.length > 1) c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { rangeNode, receiverType: type } : { rangeNode, receiverCall: c.callOf(head) });
       return true;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    c.use(path, last, use, { ...extra, ...(type ? { receiverType: type } : path.length > 1 ? { receiverCall: c.callOf(head) } : {}) });
+    c.use(path, last, use, type ? { rangeNode, receiverType: type } : path.length > 1 ? { rangeNode, receiverCall: c.callOf(head) } : { rangeNode });
     return true;
   };
 
@@ -556,7 +560,7 @@ export function extractPythonReferences(root: SyntaxNode): ReferenceFacts {
       case "nonlocal_statement":
         return;
       default:
-        walkChildren(node, { ...ctx, depth: ctx.depth + 1, use: ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value" });
+        walkChildren(node, below(ctx, ctx.use === "type" || ctx.use === "inherit" ? ctx.use : "value"));
     }
   };
 

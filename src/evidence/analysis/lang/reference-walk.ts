@@ -313,7 +313,8 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
       fixture?: boolean;
     } = {},
   ): void {
-    if (path.length === 0 || path.slice(1).some((p) => p === "") || (path.length === 1 && path[0] === "")) return;
+    if (path.length === 0 || (path.length === 1 && path[0] === "")) return;
+    for (let i = 1; i < path.length; i++) if (path[i] === "") return;
     const range = useRange(extra.rangeNode ?? at, this.#tree);
     const u: NameUse = { path, line: at.startPosition.row + 1, ...range, use };
     const ctx = this.context;
