@@ -85,6 +85,9 @@ export function sendOllamaError(res: ServerResponse, error: GatewayError): void 
   res.end(JSON.stringify({ error: error.message }));
 }
 
+/** The end of every streamed line after the message's fields (ASCII). */
+const LINE_END = '},"done":false}\n';
+
 /** A `ChatWriter` for Ollama clients. */
 export class OllamaChatWriter extends BufferedChatWriter {
   readonly #created = new Date().toISOString();
@@ -104,10 +107,18 @@ export class OllamaChatWriter extends BufferedChatWriter {
   /** The first line went out through `res.write` (the head of the response with it). */
   #opened = false;
 
+  /** UTF-8 length of {@link #head}. */
+  #headBytes = 0;
+
   /** Writes one line `{"model","created_at","message":{"role":"assistant","content":<content><rest>},"done":false}`; `content` and `rest` are JSON text. */
   #line(content: string, rest = ""): void {
-    const line = `${(this.#head ??= `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`)}${content}${rest}},"done":false}\n`;
-    if (this.#opened) writeStreamed(this.res, line);
+    if (this.#head === undefined) {
+      this.#head = `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`;
+      this.#headBytes = Buffer.byteLength(this.#head);
+    }
+    const line = `${this.#head}${content}${rest}${LINE_END}`;
+    // The line's length from its parts (see `writeStreamed`).
+    if (this.#opened) writeStreamed(this.res, line, this.#headBytes + Buffer.byteLength(content) + (rest === "" ? 0 : Buffer.byteLength(rest)) + LINE_END.length);
     else {
       if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
       this.res.write(line);

@@ -123,6 +123,8 @@ export class OpenAIChatWriter extends BufferedChatWriter {
 
   /** The start of every event, up to the choice's `"delta":` (built once per reply). */
   #head: string | undefined;
+  /** UTF-8 length of {@link #head}. */
+  #headBytes = 0;
   /** The first event went out through `res.write` (the head of the response with it). */
   #opened = false;
 
@@ -137,9 +139,14 @@ export class OpenAIChatWriter extends BufferedChatWriter {
       this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     }
     this.#sentRole = true;
-    this.#head ??= `data: {"id":${JSON.stringify(this.#id)},"object":"chat.completion.chunk","created":${this.#created},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":`;
-    const event = `${this.#head}${delta},"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`;
-    if (this.#opened) writeStreamed(this.res, event);
+    if (this.#head === undefined) {
+      this.#head = `data: {"id":${JSON.stringify(this.#id)},"object":"chat.completion.chunk","created":${this.#created},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":`;
+      this.#headBytes = Buffer.byteLength(this.#head);
+    }
+    const end = `,"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`;
+    const event = `${this.#head}${delta}${end}`;
+    // The event's length from its parts (see `writeStreamed`; `end` is ASCII).
+    if (this.#opened) writeStreamed(this.res, event, this.#headBytes + Buffer.byteLength(delta) + end.length);
     else {
       this.res.write(event);
       this.#opened = true;
