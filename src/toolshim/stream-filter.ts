@@ -145,10 +145,11 @@ const STRUCTURAL_PATTERNS_KEPT = 64;
 
 function buildStructuralPattern(tools: readonly OfferedTool[]): RegExp {
   const names = [...new Set(tools.map((t) => t.name))].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|");
-  // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`) and its unfenced
-  // `tool_code = NAME(…)` line (`dialects/pythonic.ts`) too.
+  // Gemma's opener-less `call:` / `<call>` (`dialects/gemma4-tool-call.ts`), its unfenced
+  // `tool_code = NAME(…)` line (`dialects/pythonic.ts`), and a name glued to its arguments after
+  // a clause's colon (`Let me run: NAME{…}`, `dialects/mistral-v11-args.ts`) too.
   return new RegExp(
-    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\b(?:${TOOL_NAME_ATTRS})\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)|(?:^|\\n)[ \\t]*tool_code[ \\t]*=`,
+    `(?:^|\\n)[ \\t]*(?:\\[|<|call:\\s*)?(?:${names})(?=[ \\t]*(?:[({:\\]>/]|$)|[ \\t]+[\\w-]+[ \\t]*=)|<[\\w.:-]+[^<>]*\\b(?:${TOOL_NAME_ATTRS})\\s*=\\s*["'](?:${names})["']|(?:^|\\n|<channel\\|>)[ \\t]*(?:call:|<call>)|(?:^|\\n)[ \\t]*tool_code[ \\t]*=|(?<=[:：][ \\t]*)(?:${names})(?=\\[ARGS\\]|\\{|$)`,
   );
 }
 

@@ -17,7 +17,8 @@
  * - Without the marker (a server that skips special tokens drops `[TOOL_CALLS]`, and `[ARGS]` too
  *   unless the tokenizer renders it as text: vllm-project/vllm issue #16190, pull #39294), a run of
  *   `NAME[ARGS]{args}` or `NAME{args}` (the name glued to the brace) is a call only when it starts
- *   a line, fills the rest of that line, names something that could be an offered tool
+ *   a line (or follows the colon that ends a clause of prose: `Let me run: NAME{…}`), fills the
+ *   rest of that line, names something that could be an offered tool
  *   (`tool-gate.ts`) and is not introduced as an example; several calls may follow each other
  *   on the line (each lost its own marker).
  */
@@ -32,8 +33,12 @@ const MARKER = "[TOOL_CALLS]";
 const NAME = /[\p{L}_][\p{L}\p{N}_.-]*/uy;
 const CALL_ID = /\[CALL_ID\]\s*([^\s[{]*)\s*/y;
 const ARGS = /\s*\[ARGS\]\s*/y;
-/** A line that starts with a name glued to `[ARGS]` or `{` (the match ends where the name starts). */
-const BARE_START = /(?:^|\n)[ \t]*(?=[\p{L}_][\p{L}\p{N}_.-]*(?:\[ARGS\]|\{))/gu;
+/**
+ * A line that starts with a name glued to `[ARGS]` or `{`, or such a name after the colon that
+ * ends a clause of prose (`让我正确执行：exec{…}`, openclaw/openclaw issue#39626); the match ends
+ * where the name starts.
+ */
+const BARE_START = /(?:^|\n|[:：])[ \t]*(?=[\p{L}_][\p{L}\p{N}_.-]*(?:\[ARGS\]|\{))/gu;
 
 function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
   re.lastIndex = i;
@@ -41,8 +46,8 @@ function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
 }
 
 /**
- * Marker-less runs (module rules): `NAME[ARGS]{…}` or `NAME{…}` at the start of a line, back to
- * back up to the end of the line. Records calls and spans into `out`.
+ * Marker-less runs (module rules): `NAME[ARGS]{…}` or `NAME{…}` at the start of a line (or after a
+ * clause's colon), back to back up to the end of the line. Records calls and spans into `out`.
  */
 function bareRuns(text: string, tools: readonly OfferedTool[], out: MatchBuilder): void {
   const starts = [...text.matchAll(BARE_START)].map((m) => m.index + m[0].length);
@@ -142,7 +147,7 @@ function parse(text: string, tools: readonly OfferedTool[], context?: ParseConte
 }
 
 /** Cheap test for a marker-less run (`BARE_START` without the lookahead cost per line). */
-const BARE_DETECT = /(?:^|\n)[ \t]*[\p{L}_][\p{L}\p{N}_.-]*(?:\[ARGS\]\s*)?\{/u;
+const BARE_DETECT = /(?:^|\n|[:：])[ \t]*[\p{L}_][\p{L}\p{N}_.-]*(?:\[ARGS\]\s*)?\{/u;
 
 /** Dialect `mistral_v11_args`. */
 export const mistralV11Args = defineDialect({
