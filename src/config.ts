@@ -160,6 +160,29 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A setting the chosen provider needs that is not set: `OPENAI_BASE_URL is not set (required
+ * when the provider is openai); accepted: …`. `alternative` is the flag that sets it too
+ * (`--host`, serve's `--upstream`, `--model <file.gguf>`), which the hint names beside the variable.
+ */
+class MissingSettingError extends ConfigError {
+  constructor(
+    variable: string,
+    accepted: readonly string[],
+    /** When it is required, e.g. `required when the provider is openai`. */
+    required: string,
+    readonly alternative: string,
+  ) {
+    super(variable, "", accepted, required);
+    this.message = `${variable} is not set${reasons(accepted, required)}`;
+  }
+
+  /** `Set the OPENAI_BASE_URL environment variable, or pass --host.` */
+  override get hint(): string {
+    return `Set the ${this.variable} environment variable, or pass ${this.alternative}.`;
+  }
+}
+
 const TRUE_WORDS = ["1", "true", "yes", "on"] as const;
 const FALSE_WORDS = ["0", "false", "no", "off"] as const;
 const TOOLSHIM_ACCEPTED = ["auto", ...TRUE_WORDS, ...FALSE_WORDS];
@@ -473,12 +496,7 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   const baseURL = baseSetting?.value;
   throwFileProblems(fileProblems, files);
   if (provider === "openai" && baseURL === undefined) {
-    throw new ConfigError(
-      "OPENAI_BASE_URL",
-      env.OPENAI_BASE_URL ?? "",
-      [BASE_URL_FORM],
-      "required with --provider openai (or set --host)",
-    );
+    throw new MissingSettingError("OPENAI_BASE_URL", [BASE_URL_FORM], "required when the provider is openai", lead.host[0]?.name ?? "--host");
   }
   if (provider === "llama-cpp" && hostFlag !== undefined) {
     throw new ConfigError(hostFlag.name, hostFlag.raw!, [`no ${hostFlag.name} with --provider llama-cpp (the model runs in-process)`]);
@@ -497,12 +515,7 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   );
   const model = modelSetting?.value;
   if (provider === "llama-cpp" && model === undefined) {
-    throw new ConfigError(
-      "CODECITE_LOCAL_MODEL",
-      env.CODECITE_LOCAL_MODEL ?? "",
-      ["the path of a .gguf model file"],
-      "required with --provider llama-cpp (or pass --model <file.gguf>)",
-    );
+    throw new MissingSettingError("CODECITE_LOCAL_MODEL", ["the path of a .gguf model file"], "required when the provider is llama-cpp", "--model <file.gguf>");
   }
   const text = (key: string, variable: string): Chosen<string> | null | undefined =>
     pick([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());

@@ -216,9 +216,8 @@ describe("audit fixes: pipes, human errors, required provider settings", () => {
       ok: false,
       error: {
         code: "INVALID_ARGUMENT",
-        message:
-          'invalid CODECITE_LOCAL_MODEL="" (required with --provider llama-cpp (or pass --model <file.gguf>)); accepted: the path of a .gguf model file',
-        hint: "Set the CODECITE_LOCAL_MODEL environment variable.",
+        message: "CODECITE_LOCAL_MODEL is not set (required when the provider is llama-cpp); accepted: the path of a .gguf model file",
+        hint: "Set the CODECITE_LOCAL_MODEL environment variable, or pass --model <file.gguf>.",
       },
     });
   });

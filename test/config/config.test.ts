@@ -7,6 +7,7 @@ import {
   parseInterpreterBackend,
   parseToolshimMode,
   resolveConfig,
+  resolveServeConfig,
 } from "../../src/config.js";
 
 function configError(fn: () => unknown): ConfigError {
@@ -207,8 +208,8 @@ describe("required settings of the chosen provider", () => {
     const e = configError(() => resolveConfig({ provider: "llama-cpp" }, {}));
     expect(e.variable).toBe("CODECITE_LOCAL_MODEL");
     expect(e.value).toBe("");
-    expect(e.message).toContain("required with --provider llama-cpp");
-    expect(e.hint).toBe("Set the CODECITE_LOCAL_MODEL environment variable.");
+    expect(e.message).toBe("CODECITE_LOCAL_MODEL is not set (required when the provider is llama-cpp); accepted: the path of a .gguf model file");
+    expect(e.hint).toBe("Set the CODECITE_LOCAL_MODEL environment variable, or pass --model <file.gguf>.");
   });
 
   it("--provider llama-cpp takes the file from --model, CODECITE_MODEL or CODECITE_LOCAL_MODEL", () => {
@@ -217,10 +218,15 @@ describe("required settings of the chosen provider", () => {
     expect(resolveConfig({}, { CODECITE_PROVIDER: "llama-cpp", CODECITE_MODEL: "/m/c.gguf" }).model).toBe("/m/c.gguf");
   });
 
-  it("a missing value says Set, a bad one says Fix or remove", () => {
-    expect(configError(() => resolveConfig({}, { CODECITE_PROVIDER: "openai" })).hint).toBe(
-      "Set the OPENAI_BASE_URL environment variable.",
-    );
+  it("a missing value says it is not set and where to set it, a bad one says Fix or remove", () => {
+    // Before: 'invalid OPENAI_BASE_URL="" (required with --provider openai (or set --host)); …' and a hint without --host.
+    for (const [flags, env] of [[{ provider: "openai" }, {}], [{}, { CODECITE_PROVIDER: "openai", OPENAI_BASE_URL: " " }]] as const) {
+      const missing = configError(() => resolveConfig(flags, env));
+      expect(missing.message).toBe("OPENAI_BASE_URL is not set (required when the provider is openai); accepted: an http(s) URL such as http://127.0.0.1:8080/v1");
+      expect(missing.hint).toBe("Set the OPENAI_BASE_URL environment variable, or pass --host.");
+    }
+    // serve takes the address from --upstream.
+    expect(configError(() => resolveServeConfig({ provider: "openai" }, {})).hint).toBe("Set the OPENAI_BASE_URL environment variable, or pass --upstream.");
     expect(configError(() => resolveConfig({ toolshim: "always" }, {})).hint).toBe("Fix or remove the --toolshim flag.");
   });
 
