@@ -204,41 +204,62 @@ function usingRef(node: SyntaxNode): ImportRef | undefined {
 
 /** What one `.cs` file declares, read from its text. */
 interface Declared {
+  /** The full names of its namespaces, each once, in order. */
   namespaces: string[];
-  types: string[];
+  /** Full namespace name (`""` outside any) → the types declared directly in it, each once, in order. */
+  types: Map<string, string[]>;
 }
+
+/** Most namespaces recorded per file, and the longest full name recorded (real files declare one or two, a few levels deep). */
+const MAX_FILE_NAMESPACES = 64;
+const MAX_NAMESPACE_CHARS = 512;
 
 /** Comments, strings and character literals blanked (so `// namespace X` declares nothing). */
 function codeOnly(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|@"(?:[^"]|"")*"|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, " ");
+  return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*|@"(?:[^"]|"")*"?|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?/g, " ");
 }
 
-/** The full names of the namespaces `code` declares: a block nested in `namespace A { … }` adds `A.`. */
-function declaredNamespaces(code: string): string[] {
-  const out: string[] = [];
-  const open: (string | undefined)[] = []; // per open brace: the namespace it opens, if any
-  let fileScoped: string | undefined;
-  for (const m of code.matchAll(/\bnamespace\s+([A-Za-z_@][\w.@]*)\s*([{;])|[{}]/g)) {
-    if (m[0] === "}") open.pop();
-    else if (m[0] === "{") open.push(undefined);
-    else {
-      const name = [fileScoped, ...open, (m[1] as string).replace(/@/g, "")].filter((p) => p !== undefined).join(".");
-      out.push(name);
-      if (m[2] === "{") open.push((m[1] as string).replace(/@/g, ""));
+/**
+ * The namespaces `code` declares (a block nested in `namespace A { … }` adds `A.`) and the types
+ * declared in each, in one pass: per open brace the full name of the namespace around it, so a
+ * name is built once (not again from every enclosing brace) and each type is paired with its own
+ * namespace (not with every namespace of the file: a hostile file of thousands of each made
+ * millions of names). Past {@link MAX_FILE_NAMESPACES} namespaces, or a full name longer than
+ * {@link MAX_NAMESPACE_CHARS}, a namespace is not recorded and its types count as its parent's.
+ * A delegate's return type is read for at most 200 characters.
+ */
+function declarations(code: string): Declared {
+  const namespaces = new Set<string>();
+  const types = new Map<string, Set<string>>();
+  const around: string[] = []; // per open brace: the full namespace name inside it
+  let fileScoped = "";
+  const current = (): string => around[around.length - 1] ?? fileScoped;
+  const re = /\bnamespace\s+([A-Za-z_@][\w.@]*)\s*([{;])|\b(?:class|struct|interface|enum|record|delegate\s+[\w<>.,?[\]\s]{1,200}?)\s+([A-Za-z_]\w*)|[{}]/g;
+  for (const m of code.matchAll(re)) {
+    if (m[0] === "}") around.pop();
+    else if (m[0] === "{") around.push(current());
+    else if (m[3] !== undefined) {
+      const ns = current();
+      let set = types.get(ns);
+      if (set === undefined) types.set(ns, (set = new Set()));
+      set.add(m[3]);
+    } else {
+      const outer = current();
+      const own = (m[1] as string).replace(/@/g, "");
+      let name = outer === "" ? own : `${outer}.${own}`;
+      if (name.length > MAX_NAMESPACE_CHARS || (namespaces.size >= MAX_FILE_NAMESPACES && !namespaces.has(name))) name = outer;
+      else namespaces.add(name);
+      if (m[2] === "{") around.push(name);
       else fileScoped = name;
     }
   }
-  return out;
+  return { namespaces: [...namespaces], types: new Map([...types].map(([ns, set]) => [ns, [...set]])) };
 }
 
 function declaredIn(project: ProjectView, file: string): Promise<Declared | undefined> {
   return memoize(project, `csharp:declared:${file}`, async () => {
     const text = await project.readText(file);
-    if (text === undefined) return undefined;
-    const code = codeOnly(text);
-    const namespaces = declaredNamespaces(code);
-    const types = [...code.matchAll(/\b(?:class|struct|interface|enum|record|delegate\s+[\w<>.,?[\]\s]+?)\s+([A-Za-z_]\w*)/g)].map((m) => m[1] as string);
-    return { namespaces: [...new Set(namespaces)], types: [...new Set(types)] };
+    return text === undefined ? undefined : declarations(codeOnly(text));
   });
 }
 
@@ -266,11 +287,8 @@ function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
       if (!file.endsWith(".cs")) continue;
       const d = await declaredIn(project, file);
       if (d === undefined) continue;
-      const spaces = d.namespaces.length > 0 ? d.namespaces : [""];
-      for (const ns of spaces) {
-        add(namespaces, ns, file);
-        for (const t of d.types) add(types, ns === "" ? t : `${ns}.${t}`, file);
-      }
+      for (const ns of d.namespaces.length > 0 ? d.namespaces : [""]) add(namespaces, ns, file);
+      for (const [ns, names] of d.types) for (const t of names) add(types, ns === "" ? t : `${ns}.${t}`, file);
     }
     const prefixes = new Set<string>();
     for (const ns of namespaces.keys()) {
@@ -332,7 +350,7 @@ async function moduleNames(file: string, project: ProjectView): Promise<string[]
   const out: string[] = [];
   for (const ns of d.namespaces) {
     out.push(ns);
-    for (const t of d.types) out.push(`${ns}.${t}`);
+    for (const t of d.types.get(ns) ?? []) out.push(`${ns}.${t}`);
   }
   return out;
 }

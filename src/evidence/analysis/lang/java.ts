@@ -192,8 +192,10 @@ function declaredPackage(project: ProjectView, file: string): Promise<string | u
   return memoize(project, `java:package:${file}`, async () => {
     const text = await project.readText(file);
     if (text === undefined) return undefined;
-    const code = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
-    const m = /^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*package\s+([\w$]+(?:\s*\.\s*[\w$]+)*)\s*;/m.exec(code);
+    const code = text.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, " ").replace(/\/\/[^\n]*/g, " ");
+    // The declaration comes first (JLS §7.3), so one attempt from the start: tried from every
+    // line, the blanks and annotations before it were read again from each line (quadratic).
+    const m = /^\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*package\s+([\w$]+(?:\s*\.\s*[\w$]+)*)\s*;/.exec(code);
     return m === null ? "" : (m[1] ?? "").replace(/\s+/g, "");
   });
 }

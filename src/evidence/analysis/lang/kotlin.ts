@@ -226,7 +226,7 @@ interface Declared {
 
 /** Blanks comments and string literals, keeping newlines. */
 function codeOnly(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"/g, (m) => m.replace(/[^\n]/g, " "));
+  return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*|"""[\s\S]*?(?:"""|$)|"(?:[^"\\\n]|\\.)*"?/g, (m) => m.replace(/[^\n]/g, " "));
 }
 
 /** Top-level declarations: keywords at brace depth 0. */
@@ -247,7 +247,7 @@ function declaredIn(project: ProjectView, file: string): Promise<Declared | unde
     const text = await project.readText(file);
     if (text === undefined) return undefined;
     const code = codeOnly(text);
-    const pkg = /^\s*package\s+([\w.`]+)/m.exec(code)?.[1]?.replace(/`/g, "") ?? "";
+    const pkg = /^[ \t]*package\s+([\w.`]+)/m.exec(code)?.[1]?.replace(/`/g, "") ?? "";
     return { pkg, names: topLevelNames(code) };
   });
 }

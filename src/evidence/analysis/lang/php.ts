@@ -262,8 +262,8 @@ function declaredNamespace(project: ProjectView, file: string): Promise<string |
   return memoize(project, `php:namespace:${file}`, async () => {
     const text = await project.readText(file);
     if (text === undefined) return undefined;
-    const code = text.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/(^|[^:])\/\/[^\n]*/g, "$1 ");
-    return /^\s*namespace\s+([\w\\]+)\s*[;{]/m.exec(code)?.[1]?.replace(/^\\+/, "") ?? "";
+    const code = text.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, " ").replace(/(^|[^:])\/\/[^\n]*/g, "$1 ");
+    return /^[ \t]*namespace\s+([\w\\]+)\s*[;{]/m.exec(code)?.[1]?.replace(/^\\+/, "") ?? "";
   });
 }
 

@@ -387,7 +387,10 @@ export function parseCargoManifest(text: string): CargoManifest {
   let table = "";
   let target: CargoTarget | undefined;
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/\s+#.*$/, "").trim();
+    // A comment starts at a `#` after a blank; found with a search, not `/\s+#.*$/`, which read
+    // each run of blanks again from each of its characters (quadratic in a line of blanks).
+    const hash = raw.search(/\s#/);
+    const line = (hash < 0 ? raw : raw.slice(0, hash)).trim();
     const header = /^(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?$/.exec(line);
     if (header !== null) {
       table = header[2] ?? "";

@@ -153,16 +153,25 @@ function targets(project: ProjectView): Promise<Map<string, string[]>> {
     const out = new Map<string, string[]>();
     for (const f of project.files) {
       if (f !== "Package.swift" && !f.endsWith("/Package.swift")) continue;
-      const text = ((await project.readText(f)) ?? "").replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+      const text = ((await project.readText(f)) ?? "").replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*/g, " ");
       const home = parentDir(f);
-      for (const m of text.matchAll(/\.(target|executableTarget|testTarget|macro|plugin|systemLibrary|binaryTarget)\s*\(/g)) {
-        const args = argumentText(text, (m.index ?? 0) + m[0].length);
+      // A call inside another's arguments (`dependencies: [.target(name: "Core")]`, `plugins:
+      // [.plugin(name: …)]`) names a target declared elsewhere, so the scan goes on after the
+      // arguments: each character is read once (a call per character, each read to its end, was
+      // quadratic in a manifest of unclosed `.target(`).
+      const call = /\.(target|executableTarget|testTarget|macro|plugin|systemLibrary|binaryTarget)\s*\(/g;
+      for (let m = call.exec(text); m !== null; m = call.exec(text)) {
+        const args = argumentText(text, call.lastIndex);
+        call.lastIndex += args.length;
         const name = /\bname\s*:\s*"([^"]+)"/.exec(args)?.[1];
         if (name === undefined) continue;
         const path = /\bpath\s*:\s*"([^"]+)"/.exec(args)?.[1];
         const base = m[1] === "testTarget" ? "Tests" : m[1] === "plugin" ? "Plugins" : "Sources";
         const dir = joinPath(home, path ?? `${base}/${name}`);
-        if (dir !== undefined) out.set(name, [...(out.get(name) ?? []), dir]);
+        if (dir === undefined) continue;
+        const dirs = out.get(name);
+        if (dirs === undefined) out.set(name, [dir]);
+        else dirs.push(dir);
       }
     }
     return out;

@@ -1,0 +1,86 @@
+/**
+ * Hostile sources and manifests end (issue 13, attack round of session 30): the text reads that
+ * resolve imports without a parse — a Java file's `package`, a PHP file's `namespace`, a Kotlin or
+ * C# file's declarations, a `Package.swift`'s targets, a `Cargo.toml`'s tables — are linear in the
+ * file. Before, a pattern tried at every line or every comment opener read to the end of the file
+ * from each: a 100 KB Java file of blank lines made `importers a.Foo` take 11.6 s of CPU, and these
+ * 1 MiB files (the largest a project read takes) ran for many minutes to hours, outside any time
+ * limit (the parse limit covers tree-sitter only). Like lang-c's "hostile headers end", no timing
+ * threshold: the results are checked, and the old code does not finish within the test timeout.
+ */
+import { describe, expect, it } from "vitest";
+import { csharp } from "../../src/evidence/analysis/lang/csharp.js";
+import { java } from "../../src/evidence/analysis/lang/java.js";
+import { kotlin } from "../../src/evidence/analysis/lang/kotlin.js";
+import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
+import { php } from "../../src/evidence/analysis/lang/php.js";
+import { parseCargoManifest } from "../../src/evidence/analysis/lang/rust.js";
+import { swift } from "../../src/evidence/analysis/lang/swift.js";
+import { memoryProject } from "./memory-project.js";
+
+/** `filler` repeated to 1 MiB, the most a project read returns. */
+const MiB = (filler: string): string => filler.repeat(Math.ceil((1024 * 1024) / filler.length));
+
+async function namesOf(lang: LanguageSpec, file: string, files: Record<string, string>): Promise<string[] | undefined> {
+  return lang.moduleNames?.(file, memoryProject(files));
+}
+
+describe("text reads of the import resolvers are linear in hostile files", () => {
+  it("Java: a megabyte of blank lines or annotation lines before the package, or an unclosed comment", async () => {
+    expect(await namesOf(java, "src/a/b/E.java", { "src/a/b/E.java": `${MiB("\n")}package a.b;\nclass E {}\n` })).toEqual(["a.b.E", "a.b"]);
+    expect(await namesOf(java, "src/a/b/E.java", { "src/a/b/E.java": `${MiB("\n@A\n")}package a.b;\nclass E {}\n` })).toEqual(["a.b.E", "a.b"]);
+    // An unclosed comment runs to the end of the file, as javac reads it: no package.
+    expect(await namesOf(java, "src/a/b/E.java", { "src/a/b/E.java": `${MiB("/* ")}\npackage a.b;\n` })).toEqual(["E"]);
+  });
+
+  it("Kotlin: blank lines, unclosed comments, raw strings and strings", async () => {
+    const file = "src/a/E.kt";
+    expect(await namesOf(kotlin, file, { [file]: `${MiB("\n")}package a.b\nclass E\n` })).toEqual(["a.b.E", "a.b"]);
+    expect(await namesOf(kotlin, file, { [file]: `package a.b\nclass E\n${MiB("/* ")}` })).toEqual(["a.b.E", "a.b"]);
+    expect(await namesOf(kotlin, file, { [file]: `package a.b\nclass E\nval s = ${MiB('"""')}` })).toEqual(["a.b.E", "a.b.s", "a.b"]);
+    expect(await namesOf(kotlin, file, { [file]: `package a.b\nclass E\nval s = ${MiB('"a\\')}` })).toEqual(["a.b.E", "a.b.s", "a.b"]);
+  });
+
+  it("PHP: blank lines before the namespace, an unclosed comment", async () => {
+    const file = "src/E.php";
+    expect(await namesOf(php, file, { [file]: `<?php${MiB("\n")}namespace App\\Http;\nclass E {}\n` })).toEqual(["App\\Http\\E"]);
+    expect(await namesOf(php, file, { [file]: `<?php\nnamespace App\\Http;\n${MiB("/* ")}` })).toEqual(["App\\Http\\E"]);
+  });
+
+  it("C#: unclosed comments, verbatim strings, strings and character literals", async () => {
+    const file = "src/E.cs";
+    for (const filler of ["/* ", '@"', '"a\\', "'a\\", "delegate ,"]) {
+      expect(await namesOf(csharp, file, { [file]: `namespace App.Core;\nclass E {}\nvar s = ${MiB(filler)}` }), filler).toEqual(["App.Core", "App.Core.E"]);
+    }
+  });
+
+  it("C#: namespaces nested 75,000 deep, thousands of namespaces beside thousands of types", async () => {
+    const file = "src/E.cs";
+    // Each nested name was built again from every enclosing brace, and every type was paired with
+    // every namespace of the file (here about 37,000 × 37,000 names).
+    const nested = (await namesOf(csharp, file, { [file]: `namespace A { class E {} ${MiB("namespace B { ")}` })) ?? [];
+    expect(nested.slice(0, 3)).toEqual(["A", "A.E", "A.B"]);
+    expect(nested.length).toBe(64 + 1);
+    expect(nested.every((n) => n.length <= 512)).toBe(true);
+    const wide = (await namesOf(csharp, file, { [file]: `namespace A { class E {} }\n${MiB("namespace N { } class T { } ")}` })) ?? [];
+    expect(wide.slice(0, 3)).toEqual(["A", "A.E", "N"]);
+    expect(wide.length).toBe(3);
+  });
+
+  it("Swift: a Package.swift of unclosed target calls, of nested target calls, of an unclosed comment", async () => {
+    const files = (manifest: string): Record<string, string> => ({ "Package.swift": manifest, "Sources/Core/a.swift": "struct A {}\n" });
+    const head = 'let package = Package(name: "p", targets: [.target(name: "Core"),\n';
+    expect(await namesOf(swift, "Sources/Core/a.swift", files(`${head}${MiB(".target(")}`))).toEqual(["Core"]);
+    expect(await namesOf(swift, "Sources/Core/a.swift", files(`${head}${MiB('.target(name: "X", ')}${")".repeat(1000)}])`))).toEqual(["Core"]);
+    expect(await namesOf(swift, "Sources/Core/a.swift", files(`${head}])\n${MiB("/* ")}`))).toEqual(["Core"]);
+  });
+
+  it("Rust: a Cargo.toml line of a megabyte of blanks", () => {
+    expect(parseCargoManifest(`[package]\nname = "demo"${MiB(" ")}x\n[lib]\npath = "src/lib.rs" # the library\n`)).toEqual({
+      packageName: "demo",
+      libPath: "src/lib.rs",
+      targets: [],
+      noAutoDiscovery: [],
+    });
+  });
+});
