@@ -309,6 +309,10 @@ ${MARK}
 // -110 ms; warm symbol large -27 ms, importers and refs large -17 ms, refs medium -6 ms; first query
 // (empty fact cache) refs and importers medium -73 and -76 ms, refs c-cpp and large -260 ms); an \`--all\`
 // search over tens of thousands of lines, or a first query over a large tree, still gets its hot loops optimized.
+// refs raises it 4-fold only: a first refs query spends most of its main thread in the reference walks
+// over every node of each file it parses, which TurboFan-compiled code (made on the other core) runs
+// faster; at 16-fold the medium first query's main thread took about 18 ms more (15 paired runs,
+// 14 slower), for the same process CPU (perf, issue 17).
 const { setFlagsFromString } = require("node:v8");
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
@@ -321,7 +325,7 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   if (process.env.CODECITE_TIMING === "1") void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
   if (command === "symbol" || command === "importers" || command === "refs") require("node:crypto");
-  setFlagsFromString("--liftoff-only --interrupt-budget=1081344");
+  setFlagsFromString(command === "refs" ? "--liftoff-only --interrupt-budget=270336" : "--liftoff-only --interrupt-budget=1081344");
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {
   if (command === "doctor") setFlagsFromString("--liftoff-only");
