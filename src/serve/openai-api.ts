@@ -136,7 +136,9 @@ export class OpenAIChatWriter extends BufferedChatWriter {
   /** Writes one `chat.completion.chunk` event whose `delta` is the JSON text `delta`. */
   #event(delta: string, finish: FinishReason | null = null): void {
     if (!this.res.headersSent) {
-      this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+      // No `connection` header of its own: node:http says keep-alive, or close when the client
+      // asked for it (RFC 9112 §9.6) or is HTTP/1.0 (a body that ends with the connection).
+      this.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
     }
     this.#sentRole = true;
     if (this.#head === undefined) {

@@ -156,6 +156,27 @@ describe("serve: HTTP framing", () => {
   });
 });
 
+describe("serve: a client that asks to close the connection", () => {
+  it("gets 'Connection: close' with a streamed OpenAI reply and the connection closed after it (RFC 9112 §9.6), over HTTP/1.1 and HTTP/1.0", async () => {
+    // The OpenAI writer's head once said `connection: keep-alive` whatever the client asked: the
+    // connection then stayed open for the keep-alive timeout after the reply.
+    const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] });
+    for (const version of ["1.1", "1.0"]) {
+      // A provider of its own for each request (it streams "hello" once).
+      await gateway?.close();
+      const port = await start(streamingProvider("hello", 5));
+      const host = `Host: 127.0.0.1:${port}`;
+      const got = await exchange(port, `POST /v1/chat/completions HTTP/${version}\r\n${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      const head = got.slice(0, got.indexOf("\r\n\r\n"));
+      expect(statusLines(got), got).toEqual(["HTTP/1.1 200 OK"]);
+      expect(head, head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      expect(head, head).not.toMatch(/keep-alive/i);
+      expect(got, got).toContain('"content":"hello"');
+      expect(got).toContain("data: [DONE]");
+    }
+  });
+});
+
 describe("serve: a client that never reads its streamed reply", () => {
   it(`is cut off once ${MAX_UNREAD_REPLY_BYTES / 1024 / 1024} MiB wait unread, and the upstream turn is cancelled`, async () => {
     // Before, every piece was queued on the socket for as long as the model streamed: here 512 MiB.

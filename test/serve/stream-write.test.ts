@@ -84,8 +84,6 @@ describe("writeStreamed", () => {
     // size must equal the bytes that follow it, or a client reads the stream wrong.
     const s = http.createServer((req, res) => {
       res.sendDate = false;
-      // The OpenAI writer's head says `connection: keep-alive`: close once the reply is sent.
-      res.on("finish", () => setImmediate(() => req.socket.destroy()));
       const out = req.url === "/ollama" ? new OllamaChatWriter(res, "modèle-😀", true, 30_000) : new OpenAIChatWriter(res, "modèle-😀", true, 30_000);
       for (const piece of ["héllo ", "€😀 ünï", "", "cödé\n", "plain"]) out.content(piece);
       out.thinking("denké 🤔");
