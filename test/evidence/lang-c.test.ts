@@ -6,7 +6,7 @@ import { blankCMacros } from "../../src/evidence/analysis/lang/c-annotations.js"
 import { shellWords } from "../../src/evidence/analysis/lang/c-includes.js";
 import { cIncludes } from "../../src/evidence/analysis/lang/c-directives.js";
 import { cDefinitions } from "../../src/evidence/analysis/lang/c-family.js";
-import { parseSource } from "../../src/evidence/analysis/tree-sitter.js";
+import { extractFacts, parseSource } from "../../src/evidence/analysis/tree-sitter.js";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn, type ResolvedImport } from "./lang-test-kit.js";
 
@@ -561,5 +561,14 @@ describe("c/c++: includes", () => {
     expect((await importersOf(root, "include/proj/api.h")).records).toEqual(expected);
     expect((await importersOf(root, "api.h")).records).toEqual(expected);
     expect((await importersOf(root, "stdio.h")).records).toEqual(["include/proj/api.h:6-6 stdio.h flags=system | #include <stdio.h>"]);
+  });
+});
+
+describe("c/c++: reference facts of using-declarations", () => {
+  it("`using namespace` is read from the declaration's own tokens: a comment holding the word is not the keyword; using enum is a name", async () => {
+    const src = "using /* namespace */ a::f;\nusing namespace /* c */ b;\nusing enum c::E;\nint g() { return f() + h(); }\n";
+    const facts = await extractFacts(cpp, src, { references: true });
+    const uses = (facts.references?.uses ?? []).map((u) => `${u.line} ${u.use} ${u.path.join("::")}${u.from !== undefined ? ` from ${u.from}` : ""}`);
+    expect(uses).toEqual(["1 import a::f", "2 import b", "2 import b::b from 1", "3 import c::E", "4 call f", "4 call b::f from 1", "4 call a::f from 1", "4 call h", "4 call b::h from 1"]);
   });
 });

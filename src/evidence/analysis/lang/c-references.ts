@@ -22,8 +22,10 @@
  *   with type `T` (`T x`, `T *x`, `auto x = new T`) resolves in `T`.
  *
  * The walk reads a JavaScript copy of the tree made with one tree cursor (`plain-tree.ts`; the
- * nodes of {@link SKIP} without their children), not the parser's nodes: each question to one of
- * those is a call into the WASM module.
+ * nodes of {@link SKIP} without their children, and only the named nodes and the anonymous ones
+ * held under a field: punctuation and keywords are a third of a C/C++ tree, and the one keyword the
+ * walk asks about, `using namespace`, is read from the declaration's text), not the parser's nodes:
+ * each question to one of those is a call into the WASM module.
  */
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
 import { plainTree, type PlainNode } from "./plain-tree.js";
@@ -102,6 +104,17 @@ function cPath(node: PlainNode, type: string = node.type): string[] | undefined 
     default:
       return undefined;
   }
+}
+
+/**
+ * Whether the text of `node` outside its named children holds the keyword `word` as a token of its
+ * own (`namespace` of `using namespace std;`): the walk's copy of the tree leaves out anonymous
+ * nodes held under no field, the keywords among them.
+ */
+function ownTokensHold(node: PlainNode, c: ReferenceCollector<PlainNode>, word: string): boolean {
+  let own = node.text;
+  for (const k of c.children(node)) own = own.slice(0, k.startIndex - node.startIndex) + " ".repeat(k.endIndex - k.startIndex) + own.slice(k.endIndex - node.startIndex);
+  return new RegExp(`(?<![\\w$])${word}(?![\\w$])`).test(own);
 }
 
 /** The node of the last part of a path node (for the use's line), reached through `c` (its parents are remembered). */
@@ -436,7 +449,7 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
         const target = c.children(node).find((k) => k.type === "qualified_identifier" || k.type === "identifier");
         const path = target === undefined ? undefined : cPath(target);
         if (path === undefined || target === undefined) return;
-        if (node.children.some((k) => k?.type === "namespace")) {
+        if (ownTokensHold(node, c, "namespace")) {
           usingNamespaces.push(path);
           usePath(target, ctx, "import");
         } else {
@@ -561,7 +574,7 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
 /** The reference rules of C and C++ (`c.ts`, `cpp.ts`): includes as wildcards (read from the imports too), members of a class in any file, declarations in headers. */
 export const C_REFERENCE_RULES: ReferenceRules = {
   // The includes are the file's imports (`c.ts` reads them with the same `cIncludes` of the same text).
-  extract: (root, _source, facts) => extractCReferences(plainTree(root, SKIP), facts.imports),
+  extract: (root, _source, facts) => extractCReferences(plainTree(root, { leaves: SKIP, namedOnly: true }), facts.imports),
   membersAnywhere: true,
   separateDeclarations: true,
   importBindings: includeBindings,
