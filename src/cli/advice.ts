@@ -14,9 +14,11 @@
  * - advice naming an option the command does not have is dropped: an option list keeps the
  *   options the command has (`(--path, --kind)` → `(--path)` for `search`, nothing for
  *   `importers`), and a clause advising any other missing option goes. A parameter after a
- *   tool in the same clause belongs to that tool's command.
+ *   tool in the same clause belongs to that tool's command;
+ * - a location is shown as the records are (`RootView`): from the current folder when `--root` is another.
  */
 import { renderAdvice, type AdviceText, type Clause, type Term } from "../evidence/advice.js";
+import { SAME_DIR_VIEW, type RootView } from "./root-view.js";
 
 /** Command-line options of each evidence command, as registered in `commands/<name>.ts`. */
 export const EVIDENCE_COMMANDS = {
@@ -60,9 +62,10 @@ function optionOf(param: string, owner: EvidenceCommandName): string | undefined
 /**
  * Renders advice text for a user of `codecite <command>` (rules in the module comment).
  * @param command - the evidence command whose output this is.
+ * @param view - how the records' paths are shown; a location in the text is shown the same way.
  * @returns the text; `""` when every clause advised options the command lacks.
  */
-export function adviceForCommand(text: AdviceText, command: EvidenceCommandName): string {
+export function adviceForCommand(text: AdviceText, command: EvidenceCommandName, view: RootView = SAME_DIR_VIEW): string {
   return renderAdvice(text, (term, clause) => {
     const owner = ownerOf(term, clause, command);
     switch (term.kind) {
@@ -88,6 +91,8 @@ export function adviceForCommand(text: AdviceText, command: EvidenceCommandName)
         return "codecite read with --start-line and --end-line";
       case "search_folder":
         return "codecite search --path <folder>";
+      case "location":
+        return term.line === undefined ? view.show(term.path) : `${view.show(term.path)}:${term.line}`;
     }
   });
 }

@@ -11,7 +11,7 @@ import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from ".
 import type { ToolError } from "../evidence/evidence.js";
 import { colorsFor, exitWhenWritten, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
-import { rootView } from "./root-view.js";
+import { SAME_DIR_VIEW, rootView, type RootView } from "./root-view.js";
 import { defaultRoot, modulePathForRoot, pathOptionForRoot } from "./locations.js";
 import type { OutputScope } from "../evidence/budget.js";
 import type { DispatchOutcome } from "../tools/registry.js";
@@ -50,10 +50,10 @@ export interface EvidenceCommandInput {
  * keep their code and word their message and hint for the command ({@link adviceForCommand}).
  * (`--json` prints the envelope unchanged.)
  */
-export function errorForCommandLine(error: ToolError, command: EvidenceCommandName): { code: string; message: string; hint?: string } {
+export function errorForCommandLine(error: ToolError, command: EvidenceCommandName, view: RootView = SAME_DIR_VIEW): { code: string; message: string; hint?: string } {
   if (error.issues === undefined) {
-    const hint = error.hintText === undefined ? undefined : adviceForCommand(error.hintText, command);
-    return { code: error.code, message: adviceForCommand(error.messageText, command), ...(hint ? { hint } : {}) };
+    const hint = error.hintText === undefined ? undefined : adviceForCommand(error.hintText, command, view);
+    return { code: error.code, message: adviceForCommand(error.messageText, command, view), ...(hint ? { hint } : {}) };
   }
   const positional = EVIDENCE_COMMANDS[command].positional;
   const option = (param: string): string => (param === positional?.[0] ? positional[1] : `--${param.replace(/_/g, "-")}`);
@@ -125,7 +125,7 @@ function print(
   const err = colorsFor(process.stderr);
   if (!result.ok) {
     if (!input.json) {
-      const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command));
+      const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command, rootView(root)));
       // A regex error's message is the pattern as typed with carets under it, on lines of their own.
       const layout = error !== undefined && "pattern" in error && "carets" in error && "problem" in error ? regexLayout(error) : undefined;
       logLine(`${err.red("codecite: error:")} ${shown.code}: ${layout ?? visibleText(shown.message)}`);
@@ -139,9 +139,10 @@ function print(
     process.stdout.write(`${visibleText(JSON.stringify(result.result, null, 2), { multiline: true })}\n`);
     return;
   }
-  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), rootView(root)));
+  const view = rootView(root);
+  process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), view));
   logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
-  const shownNote = pastedNote(input, result) ?? (note === undefined ? "" : adviceForCommand(note, input.command));
+  const shownNote = pastedNote(input, result) ?? (note === undefined ? "" : adviceForCommand(note, input.command, view));
   if (shownNote) logLine(`${err.dim("note:")} ${visibleText(shownNote)}`);
   if (result.truncated && input.output?.all !== true) {
     logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);

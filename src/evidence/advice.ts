@@ -25,7 +25,12 @@ export type Term =
   /** Reading a line range of a file: `read_evidence with a line range`. */
   | { kind: "read_range" }
   /** Searching inside a folder: `search_code with path set to the folder`. */
-  | { kind: "search_folder" };
+  | { kind: "search_folder" }
+  /**
+   * A place in the repository: a repository-relative, `/`-separated `path`, with a 1-based `line`
+   * when given (`src/a.py:60`); the CLI shows it as it shows records (from the current folder).
+   */
+  | { kind: "location"; path: string; line?: number };
 
 /** One clause: plain text and terms, in order, with its trailing punctuation. */
 export type Clause = readonly (string | Term)[];
@@ -39,6 +44,9 @@ export const tool = (name: string): Term => ({ kind: "tool", tool: name });
 /** A parameter term; with `value`, an assignment. */
 export const param = (name: string, value?: string | number): Term =>
   value === undefined ? { kind: "param", param: name } : { kind: "param", param: name, value };
+
+/** A location term (see {@link Term}). */
+export const location = (path: string, line?: number): Term => (line === undefined ? { kind: "location", path } : { kind: "location", path, line });
 
 /**
  * Builds advice text from a template: interpolated strings and numbers become plain text,
@@ -55,6 +63,14 @@ export function advice(strings: TemplateStringsArray, ...values: readonly (strin
     }
   });
   return splitClauses(parts);
+}
+
+/**
+ * Text and terms joined with `separator` into advice text (each item its parts in order), for a
+ * list whose length is not known when the template is written: `a (function, `{location}`), b …`.
+ */
+export function listAdvice(items: readonly (readonly (string | Term)[])[], separator = ", "): AdviceText {
+  return splitClauses(items.flatMap((item, i) => (i === 0 ? [...item] : [separator, ...item])));
 }
 
 /** Plain text as advice text (split into clauses like {@link advice}). */
@@ -159,6 +175,8 @@ function modelTerm(term: Term): string {
       return "read_evidence with a line range";
     case "search_folder":
       return "search_code with path set to the folder";
+    case "location":
+      return term.line === undefined ? term.path : `${term.path}:${term.line}`;
   }
 }
 

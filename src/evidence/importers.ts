@@ -73,7 +73,7 @@
  * `Resolution.memberAlias`), `flags` (`type_checking`, `type_only`,
  * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
  */
-import { advice, joinAdvice, param, plain, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, listAdvice, location, param, plain, type AdviceText, type Term } from "./advice.js";
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
@@ -691,9 +691,9 @@ interface MatchRecord {
 interface MatchPass {
   records: MatchRecord[];
   /** `file:line` of imports that could not be resolved, in the files parsed. */
-  unresolvedSeen: string[];
+  unresolvedSeen: Term[];
   /** `file:line` of computed `import()`/`require()` whose static prefix could lead to a target (not records). */
-  computedMayReach: string[];
+  computedMayReach: Term[];
   blindSpots: Set<AdviceText>;
   /** Facts loaded by this pass (files answered from the kept imports are not in it). */
   facts: FactsMap;
@@ -894,12 +894,12 @@ async function collectMatches(
     for (const [i, ref] of imports.entries()) {
       const res = resolutions[i] as Resolution;
       if (res.unresolved) {
-        pass.unresolvedSeen.push(`${file}:${ref.start_line}`);
+        pass.unresolvedSeen.push(location(file, ref.start_line));
         const prefix = ref.flags?.includes("unresolved") ? staticPrefix(ref.specifier) : undefined;
         if (prefix !== undefined && target.files.size > 0 && familyOf(lang) === "js" && /^\.\.?\//.test(prefix)) {
           const base = joinPath(parentDir(file), prefix);
           const full = base === undefined ? undefined : prefix.endsWith("/") && base !== "" ? `${base}/` : base;
-          if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) pass.computedMayReach.push(`${file}:${ref.start_line}`);
+          if (full !== undefined && [...target.files].some((t) => t.startsWith(full) && t !== file)) pass.computedMayReach.push(location(file, ref.start_line));
         }
         continue;
       }
@@ -1124,14 +1124,12 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
   if (evidence.length === 0) notes.push(plain(await emptyNote(query, target, project)));
   if (computedMayReach.length > 0) {
     const n = computedMayReach.length;
-    notes.push(plain(
-      `Not counted: ${n} import()/require() with a computed specifier whose literal start could lead here (${computedMayReach.slice(0, 3).join(", ")}${n > 3 ? ", …" : ""}); which file it loads is decided at run time.`,
-    ));
+    const listed = listAdvice([...computedMayReach.slice(0, 3).map((l) => [l]), ...(n > 3 ? [["…"]] : [])]);
+    notes.push(advice`Not counted: ${n} import()/require() with a computed specifier whose literal start could lead here (${listed}); which file it loads is decided at run time.`);
   }
   if (evidence.length === 0 && unresolvedSeen.length > 0) {
-    notes.push(plain(
-      `${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${unresolvedSeen.slice(0, 3).join(", ")}.`,
-    ));
+    const listed = listAdvice(unresolvedSeen.slice(0, 3).map((l) => [l]));
+    notes.push(advice`${unresolvedSeen.length} import${unresolvedSeen.length === 1 ? "" : "s"} in the files searched could not be resolved (non-literal or broken), e.g. ${listed}.`);
   }
   const skipped = describeFactsSkips(facts);
   if (skipped) notes.push(plain(`${skipped}.`));

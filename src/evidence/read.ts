@@ -18,7 +18,7 @@
  * Binary files (a NUL byte in the first 8 KiB) are refused with `UNSUPPORTED` (no record, since a
  * binary file has no lines to cite).
  */
-import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, location, param, plain, tool, type AdviceText } from "./advice.js";
 import type { ReadEvidenceArgs } from "./args.js";
 import { cancelledError, type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
@@ -173,7 +173,7 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
 
     const totalLines = stoppedEarly ? undefined : lineNo;
     if (totalLines === 0) {
-      return { evidence: [], total: 0, truncated: false, note: plain(`${file.rel} is empty (0 lines).`) };
+      return { evidence: [], total: 0, truncated: false, note: advice`${location(file.rel)} is empty (0 lines).` };
     }
     if (kept.length === 0) {
       // start_line is past the end (only possible when the whole file was scanned).

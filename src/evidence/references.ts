@@ -56,7 +56,7 @@
  * query whose files are unchanged reads that one record instead of the references of every
  * mentioning file and the definitions of their include closure.
  */
-import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, listAdvice, location, param, plain, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -876,9 +876,9 @@ function dedupe(values: Value[]): Value[] {
   });
 }
 
-function candidatesText(defs: readonly LocatedDefinition[]): string {
-  const shown = defs.slice(0, 10).map((d) => `${d.qualified} (${d.def.kind}, ${d.file}:${d.def.start_line})`);
-  return `${shown.join(", ")}${defs.length > 10 ? `, … (${defs.length - 10} more)` : ""}`;
+function candidatesText(defs: readonly LocatedDefinition[]): AdviceText {
+  const shown = defs.slice(0, 10).map((d) => [`${d.qualified} (${d.def.kind}, `, location(d.file, d.def.start_line), ")"]);
+  return listAdvice(defs.length > 10 ? [...shown, [`… (${defs.length - 10} more)`]] : shown);
 }
 
 /**
@@ -920,7 +920,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   if (distinct.size > 1) {
     throw new ToolError(
       "INVALID_ARGUMENT",
-      `name '${args.name}' matches ${distinct.size} definitions: ${candidatesText([...distinct.values()])}`,
+      advice`name '${args.name}' matches ${distinct.size} definitions: ${candidatesText([...distinct.values()])}`,
       advice`Pass a qualified name (Class.method, module.func) or ${param("path")} with the definition's file.`,
     );
   }
@@ -1364,7 +1364,7 @@ export async function findReferences(ws: Workspace, args: FindReferencesArgs, si
   });
   evidence.sort((a, b) => compareEvidence(a, b));
 
-  const notes: AdviceText[] = [plain(`References of ${target.qualified} (${target.def.kind}, ${target.file}:${target.def.start_line}).`)];
+  const notes: AdviceText[] = [advice`References of ${target.qualified} (${target.def.kind}, ${location(target.file, target.def.start_line)}).`];
   if (evidence.length === 0) notes.push(plain(`No place of the repository refers to it${args.kind ? ` as ${args.kind}` : ""}.`));
   if (leftOut > 0) {
     notes.push(

@@ -22,7 +22,7 @@
  *   (`text-prefilter.ts` {@link definitionNamesIn}), and only the files that mention the closest
  *   of them are parsed, so every suggestion is a real definition with its location.
  */
-import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, listAdvice, location, param, plain, tool, type AdviceText, type Term } from "./advice.js";
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -373,16 +373,13 @@ async function emptyNote(
   },
 ): Promise<AdviceText> {
   const where = args.path ? ` under ${args.path}` : "";
-  const show = (list: { file: string; def: SymbolDef }[]) =>
-    list
-      .slice(0, 5)
-      .map(({ file, def }) => `${qualified(def)} (${def.kind}, ${file}:${def.start_line})`)
-      .join(", ");
+  const show = (list: { file: string; def: SymbolDef }[]): AdviceText =>
+    listAdvice(list.slice(0, 5).map(({ file, def }) => [`${qualified(def)} (${def.kind}, `, location(file, def.start_line), ")"]));
   if (ctx.otherKinds.length > 0) {
     return advice`No ${args.kind ?? ""} named ${args.name}${where}, but ${ctx.otherKinds.length} definition${ctx.otherKinds.length === 1 ? "" : "s"} of other kinds: ${show(ctx.otherKinds)}. Drop ${param("kind")} to see them.`;
   }
   if (ctx.otherContainers.length > 0) {
-    return plain(`No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`);
+    return advice`No definition ${args.name}${where}; ${q.name} is defined as: ${show(ctx.otherContainers)}.`;
   }
   // Close names: candidates from the names written after definition keywords, confirmed by
   // parsing (cached) the files that mention the closest of them.
@@ -390,7 +387,7 @@ async function emptyNote(
   const candidates = closeNames(q.name, written ?? [], MAX_CLOSE_CANDIDATES);
   if (q.containers.length > 0 && written?.has(q.name)) candidates.push(q.name);
   const names = new Set<string>();
-  const where1 = new Map<string, string>();
+  const where1 = new Map<string, { file: string; line: number }>();
   let limited = written === undefined;
   if (candidates.length > 0) {
     const scope: MentionScope = { files: ctx.files, nonSource: 0, fromSnapshot: false, ...(ctx.under ? { under: ctx.under } : {}) };
@@ -407,13 +404,19 @@ async function emptyNote(
         if (!wantedNames.has(def.name)) continue;
         const n = q.containers.length > 0 ? qualified(def) : def.name;
         names.add(n);
-        if (!where1.has(n)) where1.set(n, `${file}:${def.start_line}`);
+        if (!where1.has(n)) where1.set(n, { file, line: def.start_line });
       }
     }
   }
   const wanted = q.containers.length > 0 ? [...q.containers, q.name].join(".") : q.name;
   const close = closeNames(wanted, names, 5);
   const base = `No definition named ${args.name}${args.kind ? ` of kind ${args.kind}` : ""}${where} (searched ${ctx.files.length} source file${ctx.files.length === 1 ? "" : "s"}; definitions come from tree-sitter for ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}).`;
-  if (close.length > 0) return plain(`${base} Close names: ${close.map((n) => `${n} (${where1.get(n) ?? "?"})`).join(", ")}.`);
+  if (close.length > 0) {
+    const at = (n: string): (string | Term)[] => {
+      const w = where1.get(n);
+      return w === undefined ? [`${n} (?)`] : [`${n} (`, location(w.file, w.line), ")"];
+    };
+    return advice`${base} Close names: ${listAdvice(close.map(at))}.`;
+  }
   return advice`${base}${limited ? " Close names were looked for only in part of the tree." : ""} Try ${tool("search_code")} for the text.`;
 }

@@ -39,7 +39,7 @@ describe("notes and hints in the CLI's words", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      "no results\nnote: No class named load_index, but 1 definition of other kinds: load_index (function, src/rag_common.py:60). Drop --kind to see them.\n",
+      "no results\nnote: No class named load_index, but 1 definition of other kinds: load_index (function, examples/rag-app/src/rag_common.py:60). Drop --kind to see them.\n",
     );
   });
 
@@ -129,6 +129,21 @@ describe("notes and hints in the CLI's words", () => {
     await errorBothWays(["importers", "a\nb", "--root", broken], "codecite: error: INVALID_ARGUMENT: <module> must be one line without NUL characters\n", {
       message: "module_name must be one line without NUL characters",
     });
+  });
+
+  it("a location inside a note, hint or message is shown as the records are (from the current folder); --json keeps it repository-relative", async () => {
+    const refs = await runCli(["refs", "load_index", "--root", "examples/rag-app"]);
+    expect(refs.stdout.split("\n")[0]).toMatch(/^examples\/rag-app\/src\/rag_chat\.py:\d+ /);
+    expect(refs.stderr).toContain("note: References of load_index (function, examples/rag-app/src/rag_common.py:60).\n");
+    expect(JSON.parse((await runCli(["refs", "load_index", "--root", "examples/rag-app", "--json"])).stdout).note).toBe("References of load_index (function, src/rag_common.py:60).");
+    await errorBothWays(["read", "src/rag_comon.py", "--root", "examples/rag-app"], "hint: Did you mean 'examples/rag-app/src/rag_common.py'? Check the path with codecite search or codecite symbol.\n", {
+      hint: "Did you mean 'src/rag_common.py'? Check the path with search_code or find_symbol.",
+    });
+    await errorBothWays(["refs", "embed_texts", "--root", "examples/rag-app"], "embed_texts (function, examples/rag-app/src/rag_common.py:40)\n", {
+      message: expect.stringMatching(/embed_texts \(function, src\/rag_common\.py:40\)$/),
+    });
+    const close = await runCli(["symbol", "load_indx", "--root", "examples/rag-app"]);
+    expect(close.stderr).toContain("Close names: load_index (examples/rag-app/src/rag_common.py:60).");
   });
 
   it("read of a folder: the hint offers a search inside it, in the CLI's words", async () => {

@@ -130,7 +130,7 @@ describe("readEvidence", () => {
       evidence: [],
       total: 0,
       truncated: false,
-      note: [["empty.txt is empty (0 lines)."]],
+      note: [[{ kind: "location", path: "empty.txt" }, " is empty (0 lines)."]],
     });
     expect((await readEvidence(ws, { path: "nonl.txt" })).evidence[0]).toMatchObject({ end_line: 2, snippet: "a\nb" });
   });

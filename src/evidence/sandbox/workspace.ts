@@ -34,7 +34,7 @@
  *   `maxFileBytes` (default {@link DEFAULT_MAX_FILE_BYTES} = 1 MiB); larger and binary files are
  *   refused with {@link SkippedFileError} and counted in {@link Workspace.skipped}.
  */
-import { advice, joinAdvice, plain, tool, type AdviceText } from "../advice.js";
+import { advice, joinAdvice, location, tool, type AdviceText, type Clause } from "../advice.js";
 import { closeSync, constants as fsc, existsSync, fstatSync, lstatSync, openSync, promises as fsp, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
@@ -400,8 +400,9 @@ export class Workspace {
       if (code === "ENOENT" || code === "ENOTDIR") {
         const close = await this.closePaths(rel);
         if (close.length > 0) {
-          const listed = close.map((c) => `'${c}'`).join(" or ");
-          throw new ToolError("NOT_FOUND", `no such file: ${rel}`, joinAdvice(plain(`Did you mean ${listed}?`), NOT_FOUND_HINT));
+          // Each suggestion a location: the CLI shows it as it shows records, so it pastes from where the user is.
+          const listed: Clause = close.flatMap((c, i) => [i === 0 ? "'" : "' or '", location(c)]);
+          throw new ToolError("NOT_FOUND", `no such file: ${rel}`, joinAdvice([["Did you mean ", ...listed, "'?"]], NOT_FOUND_HINT));
         }
       }
       throw fsError(err, rel);
