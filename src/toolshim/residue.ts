@@ -169,6 +169,18 @@ const STRAY_CLOSER = new RegExp(
 const STRAY_OPENER = /(?:<(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call)>[ \t]*)+/g;
 
 /**
+ * Orphan closers of a call's inner tags: a run of `</parameter>`, `</invoke>`, `</function>` or a
+ * vendor wrapper's `</…_tool_call>` with no opener, which a model that dropped the call format
+ * still writes after its prose (`Done.\n</parameter>\n</invoke>`, QwenLM/qwen-code issue#10700;
+ * `…</parameter></function></zyphra_tool_call>`, osaurus-ai/vmlx-swift pull#115). Removed where
+ * markup stands, as the other closers are, and only before any opener of those tags (after one,
+ * they close that markup); a run named inside a sentence stays.
+ */
+const STRAY_INNER_CLOSERS = /(?:<\/(?:parameter|invoke|function|[a-z]+_tool_call)>[ \t]*)+/g;
+/** An opener of those tags: closers after one are that markup's, not orphans. */
+const INNER_OPENER = /<(?:parameter|invoke|function|[a-z]+_tool_call)\b/;
+
+/**
  * The stray markers of `text` to remove, given the spans already removed (a closer next to one
  * of them is markup).
  */
@@ -196,6 +208,12 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   for (const m of text.matchAll(STRAY_CLOSER)) {
     const s = { start: m.index, end: m.index + m[0].length };
     if (outside(s) && standsAsMarkup(s)) spans.push(s);
+  }
+  // Only orphans: a closer after an opener of the same kind belongs to that markup (a block left as text).
+  const firstOpener = text.search(INNER_OPENER);
+  for (const m of text.matchAll(STRAY_INNER_CLOSERS)) {
+    const s = { start: m.index, end: m.index + m[0].trimEnd().length };
+    if ((firstOpener < 0 || firstOpener > s.start) && outside(s) && standsAsMarkup(s)) spans.push(s);
   }
   for (const m of text.matchAll(STRAY_OPENER)) {
     const s = { start: m.index, end: m.index + m[0].trimEnd().length };

@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(699);
+    expect(total.cases).toBe(703);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -31,8 +31,9 @@ describe("tool shim figures", () => {
     // which only the pythonic dialect reads (a keyword call inside `print(…)` or after `x =` in
     // prose is code, not a call); 343 of 440 once it added Kimi K3's XTML channels, a new special-token
     // grammar (`<|open|>call tool="x"<|sep|>`) that no other stage reads; 344 of 444 with Qwen3-Coder
-    // values that hold a literal closer (the structural stage ends a value at its first closer).
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.77);
+    // values that hold a literal closer (the structural stage ends a value at its first closer);
+    // 344 of 447 with a Claude-style value closed by a tag named after its parameter.
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.765);
     expect(sum("exact")).toBeGreaterThanOrEqual(344);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.

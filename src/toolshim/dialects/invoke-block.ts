@@ -11,6 +11,8 @@
  *   (`string="true"` or no attribute: text). An invoke body that is one JSON object is the
  *   arguments.
  * - Closers may carry the prefix or not (`<｜DSML｜parameter …>v</parameter>`, sglang accepts both).
+ *   A value closed with a tag named after its parameter instead (`<parameter name="content">…</content>`
+ *   then the next parameter, anthropics/claude-code issue#83088) ends at that tag.
  * - A missing `</function_calls>` (or a missing last `</invoke>`) at the end of the text is
  *   tolerated when every parameter is complete (without the outer closer, the block ends after
  *   its last invoke) (a stop token can swallow
@@ -24,7 +26,7 @@
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
-import { cleanXmlValue, parseAttributes, skipWs } from "./text-scan.js";
+import { cleanXmlValue, escapeRegExp, parseAttributes, skipWs } from "./text-scan.js";
 
 /** How one family spells the tags. */
 export interface InvokeTags {
@@ -127,12 +129,14 @@ function readInvoke(text: string, i: number, limit: number, re: Res, endIsCut: b
     re.anyTag.lastIndex = valueStart;
     const nextTag = re.anyTag.exec(text);
     let valueEnd: number;
+    let dropped = false;
     if (pc && pc.index < limit && (!nextTag || pc.index <= nextTag.index)) {
       valueEnd = pc.index;
       j = pc.index + pc[0].length;
     } else if (nextTag && nextTag.index < limit) {
       valueEnd = nextTag.index; // dropped </parameter>
       j = nextTag.index;
+      dropped = true;
     } else if (limit < text.length) {
       valueEnd = limit; // the closed block ends the value
       j = limit;
@@ -141,7 +145,11 @@ function readInvoke(text: string, i: number, limit: number, re: Res, endIsCut: b
     }
     const key = attrs["name"]?.trim();
     if (!key) continue;
-    const raw = cleanXmlValue(text.slice(valueStart, valueEnd));
+    let value = text.slice(valueStart, valueEnd);
+    // A value closed with a tag named after its parameter (`<parameter name="content">…</content>`,
+    // anthropics/claude-code issue#83088): that tag is the closer, not text.
+    if (dropped) value = value.replace(new RegExp(`</${escapeRegExp(key)}\\s*>\\s*$`), "");
+    const raw = cleanXmlValue(value);
     if (attrs["string"] === "false") {
       const decoded = parseJsonTolerant(raw.trim());
       params[key] = decoded === undefined ? raw : decoded;
