@@ -28,7 +28,9 @@
  * `x.m` where `x` is bound to `C(...)`/`new C()` or declared with type `C` resolves in `C`; `x.m`
  * where `x` is bound to `f(...)`, and `f(...).m`, resolve in the class `f` declares it returns
  * (`NameUse.receiverCall`, `ReferenceFacts.returns`; an undeclared return leaves it unknown). Any other
- * `x.m` on a receiver of unknown type is reported with the flag `by_name` only when exactly one
+ * `x.m` on a receiver of unknown type (also at the end of a chain `a.b.m` that passes a value of
+ * unknown type: a local, a parameter, a property; not a type or namespace path outside the
+ * repository) is reported with the flag `by_name` only when exactly one
  * class among the files that mention `m` defines a member `m`; otherwise it is left out and
  * counted in `note`.
  *
@@ -1300,6 +1302,7 @@ async function judge(
   }
   const values = await r.path(file, u.path.slice(0, i + 1));
   if (has(values)) return "yes";
+  if (values.length === 0 && i >= 2 && target.def.container !== undefined) return (await chainOfUnknownType(r, file, u, i, bindings)) ? "unknown" : "no";
   if (values.length === 0 && i === 1 && target.def.container !== undefined) {
     // `x.m` where `x` is neither resolved nor imported (an attribute of a parameter, a global of
     // unknown origin); an imported `x` that leads outside the repository is not the target's class.
@@ -1307,6 +1310,63 @@ async function judge(
     if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return "unknown";
   }
   return "no";
+}
+
+/** Kinds of definitions whose members a path reaches statically (`Type.Nested.m`, `pkg.mod.f`), not through a value. */
+const STATIC_KINDS: ReadonlySet<string> = new Set([...TYPE_KINDS, "module"]);
+
+/** Receivers a language writes for the instance of the class around it (`NameUse.selfClass`). */
+const SELF_NAMES: ReadonlySet<string> = new Set(["this", "self", "cls"]);
+
+/**
+ * For part `i` ≥ 2 of `u` (`a.b.m`), whose path names no definition: true when the receiver
+ * `path[0..i-1]` is a value whose type is not known, so the `by_name` rule decides, as for `x.m`.
+ * That is when the chain passes a value of unknown type: a receiver that is no name (`f().b.m`)
+ * and holds no call of a declared return type; a head neither bound nor defined (a local, a
+ * parameter, a closure's `$0`/`it`); a property, field, variable or function met on the way
+ * (`Type.shared.m`, `x.inner.m` with `x: Type`); a member a repository class does not declare
+ * (C/C++ fields and Python attributes are no definitions). It is false for a type or namespace
+ * path outside the repository: a head an import binds that leads nowhere in the tree; an unknown
+ * head written with a capital (a type or namespace by the naming conventions of every language
+ * here: `System.out.println`, `Console.Out.Write`) or in a language whose paths may name
+ * namespaces (`ReferenceRules.namespacePaths`: C++ `std::chrono::now`); a declared type outside
+ * the repository; a class literal (`C::class.java`, `C.class`); a member a module lacks. Also
+ * false for a type name (`type`, `inherit`), an import, and a path whose first parts are implied
+ * by the lexical scope (`NameUse.from`).
+ */
+async function chainOfUnknownType(r: Resolver, file: string, u: NameUse, i: number, bindings: readonly NameBinding[]): Promise<boolean> {
+  if ((u.from ?? 0) > 0 || u.use === "import" || (i === u.path.length - 1 && (u.use === "type" || u.use === "inherit"))) return false;
+  const head = u.path[0] as string;
+  let values: Value[];
+  if (u.receiverType !== undefined) {
+    values = (await r.path(file, u.receiverType)).filter((v) => v.kind === "def");
+    if (values.length === 0) return false; // a declared type outside the repository
+  } else if (u.receiverCall !== undefined) {
+    values = await r.returnTypes(file, u.receiverCall);
+    if (values.length === 0) return true; // no declared return type
+  } else if (head === "") {
+    return true;
+  } else if (u.selfClass !== undefined && SELF_NAMES.has(head)) {
+    values = [{ kind: "def", file, qualified: u.selfClass }];
+  } else {
+    values = await r.path(file, [head]);
+    if (values.length === 0) {
+      if (bindings.some((b) => b.local === head) || /^[A-Z]/.test(head)) return false;
+      return languageFor(file)?.references?.namespacePaths !== true;
+    }
+  }
+  for (let k = 1; ; k++) {
+    // A value met on the way (a property, field, variable, function): its type is not known.
+    if ((await r.ofKinds(values, (kind) => !STATIC_KINDS.has(kind))).length > 0) return true;
+    if (k === i) return false; // a type or module: its member was looked up and is not the target
+    // A class literal (Kotlin `C::class.java`, Java `C.class`, Ruby `x.class`) is an object of the runtime.
+    if (u.path[k] === "class") return false;
+    const next: Value[] = [];
+    for (const v of values) next.push(...(await r.member(v, u.path[k] as string, 0)));
+    // A member a repository class does not declare (a C struct's field, a Python attribute set in a method): of unknown type.
+    if (next.length === 0) return values.some((v) => v.kind === "def");
+    values = next;
+  }
 }
 
 /**

@@ -279,3 +279,25 @@ describe("find_references: Ruby", () => {
     expect(where(await refs(ws, "Shop::Cart"))).toEqual(["lib/shop.rb:8 call Shop.build"]);
   });
 });
+
+describe("find_references: chains of members a.b.m", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "chains"));
+  });
+
+  it("a member at the end of a chain through values of unknown type ($0/it, a loop variable, a property of a declared parameter) is a by_name use; not a chain led by a capitalised outside name or an import that leads outside", async () => {
+    expect(where(await refs(ws, "Visibility.isAtLeastAsVisible", { path: "Sources/Kit/Visibility.swift" }))).toEqual(["Sources/Kit/Usage.swift:2 call,by_name visibleArguments"]);
+    expect(where(await refs(ws, "Configuration.shouldDisplay"))).toEqual(["Sources/Kit/Usage.swift:7 value,by_name displayed"]);
+    expect(where(await refs(ws, "Visibility.isAtLeastAsVisible", { path: "src/main/kotlin/cli/Help.kt" }))).toEqual([
+      "src/main/kotlin/cli/Help.kt:13 call,by_name shown",
+      "src/main/kotlin/cli/Help.kt:15 call,by_name first",
+    ]);
+  });
+
+  it("C++: a field of a declared receiver is of unknown type; a namespace path outside the repository (std::chrono::…::now) is no chain of values", async () => {
+    const r = await refs(ws, "Clock::now");
+    expect(where(r)).toEqual([]);
+    expect(noteOf(r)).toContain("1 use of .now on receivers of unknown type left out: 2 classes define now.");
+  });
+});

@@ -577,5 +577,6 @@ export const C_REFERENCE_RULES: ReferenceRules = {
   extract: (root, _source, facts) => extractCReferences(plainTree(root, { leaves: SKIP, namedOnly: true }), facts.imports),
   membersAnywhere: true,
   separateDeclarations: true,
+  namespacePaths: true,
   importBindings: includeBindings,
 };

@@ -305,6 +305,14 @@ export interface ReferenceRules {
    */
   readonly methodsOnlyCalled?: boolean;
   /**
+   * Optional (additive, issue 15): true when a path led by a name the file neither binds nor
+   * defines may be a namespace or module path outside the repository, written like a chain of
+   * members (C++ `std::chrono::steady_clock::now`, Rust `std::fs::read`): a later part of such a
+   * path is then never read as a member of a value of unknown type (the `by_name` rule). Absent →
+   * such a head is a local or parameter (`command.configuration.shouldDisplay`).
+   */
+  readonly namespacePaths?: boolean;
+  /**
    * Optional (additive, issue 11): the file's {@link ReferenceFacts.bindings}, which in this
    * language are a function of its imports alone (C/C++: one wildcard per resolvable `#include`),
    * and which it has no {@link ReferenceFacts.exportAliases}. `find_references` then reads the

@@ -743,5 +743,6 @@ export const rust: LanguageSpec = {
     modulePath: (parts) => (parts.length > 0 ? parts.join("::") : undefined),
     submodulePath: (module, member) => `${module}::${member}`,
     membersAnywhere: true,
+    namespacePaths: true,
   },
 };
