@@ -122,12 +122,13 @@ describe("find_references: Kotlin", () => {
   });
   const core = "src/main/kotlin/shop/core";
 
-  it("a class through an import and an import alias, in its own package without import, as a type and a call C(…); not the class of the same name in another package", async () => {
+  it("a class through an import and an import alias, in its own package without import, as a type and a call C(…), in the path of an imported companion member (import a.C.Companion.m); not the class of the same name in another package", async () => {
     expect(where(await refs(ws, "Order", { path: `${core}/Order.kt` }))).toEqual([
       "src/main/kotlin/shop/app/Checkout.kt:3 import src/main/kotlin/shop/app/Checkout.kt",
       "src/main/kotlin/shop/app/Checkout.kt:4 import src/main/kotlin/shop/app/Checkout.kt",
       "src/main/kotlin/shop/app/Checkout.kt:8 call Checkout",
       "src/main/kotlin/shop/app/Checkout.kt:12 value Checkout.run",
+      "src/main/kotlin/shop/app/Restock.kt:3 import src/main/kotlin/shop/app/Restock.kt",
       `${core}/Order.kt:16 call Order.empty`,
       `${core}/Order.kt:16 type Order.empty`,
       `${core}/Order.kt:20 type describe`,
@@ -152,6 +153,20 @@ describe("find_references: Kotlin", () => {
       "src/main/kotlin/shop/app/Checkout.kt:12 call Checkout.run",
       "src/main/kotlin/shop/app/Restock.kt:3 import src/main/kotlin/shop/app/Restock.kt",
       "src/main/kotlin/shop/app/Restock.kt:5 call restock",
+    ]);
+  });
+
+  it("a named companion (companion object Factory): its members imported through its name and called through C.Factory.m(); the import's path names the class", async () => {
+    expect(where(await refs(ws, "Catalog.make"))).toEqual([
+      "src/main/kotlin/shop/app/Stock.kt:3 import src/main/kotlin/shop/app/Stock.kt",
+      "src/main/kotlin/shop/app/Stock.kt:5 call stock",
+      "src/main/kotlin/shop/app/Stock.kt:7 call again",
+    ]);
+    expect(where(await refs(ws, "Catalog"))).toEqual([
+      "src/main/kotlin/shop/app/Stock.kt:3 import src/main/kotlin/shop/app/Stock.kt",
+      "src/main/kotlin/shop/app/Stock.kt:7 value again",
+      `${core}/Catalog.kt:5 call Catalog.make`,
+      `${core}/Catalog.kt:5 type Catalog.make`,
     ]);
   });
 

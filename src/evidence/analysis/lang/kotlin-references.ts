@@ -7,7 +7,12 @@
  * - **Bindings**: `import a.b.C` binds `C` (or its `as` alias) to the top-level declaration `C` of
  *   package `a.b` (a nested `a.b.C.D` to member `D` of `C`); `import a.b.*` is a wildcard. The
  *   declarations of the file's own package are visible without import (`sharedScope` of
- *   `kotlin.ts`). A fully qualified `a.b.C` in code resolves through package `a.b`.
+ *   `kotlin.ts`). A fully qualified `a.b.C` in code resolves through package `a.b`. The path
+ *   before an imported member or nested type (`import a.C.m`, `import a.C.Companion.m`, `import
+ *   a.C.Inner`, `import a.C.*`) is an `import` use of `C` too.
+ * - **Companions**: `kotlin.ts` files a companion's members under the enclosing class; the
+ *   companion (`C.Companion`, or `C.Factory` for `companion object Factory`) is a class whose base
+ *   is `C` (a {@link ClassFact}), so `C.Factory.make()` and `import a.C.Factory.make` reach them.
  * - **Uses**: names, calls (`call`; `C(…)` of a class too), navigation `a.b.c`, types (`type`:
  *   declared types, type arguments, `is`/`as` types, annotations), supertypes (`inherit`),
  *   imports (`import`). Declared names, strings (their `${…}` templates are walked), comments and
@@ -19,7 +24,7 @@
  *   or bound to `C(…)` resolves in `C`.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
-import type { ReferenceFacts, ReferenceRules } from "./language.js";
+import type { ClassFact, ReferenceFacts, ReferenceRules } from "./language.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { capitalisedCallType, extractTableReferences, type NodeRole, type ReferenceGrammar } from "./table-references.js";
 import { allChildren, namedChildren } from "./syntax.js";
@@ -217,17 +222,44 @@ function extractKotlinReferences(root: SyntaxNode): ReferenceFacts {
     // reference "Companion objects") are the enclosing class's (`kotlin.ts`), so the path skips it.
     const parts = written.filter((p, i) => p !== "Companion" || i === 0 || i === written.length - 1);
     const line = node.startPosition.row + 1;
+    const nodes = name.type === "identifier" ? [name] : namedChildren(name);
     if (children.some((k) => k.type === "*")) {
       c.bindings.push({ local: "*", specifier: `${parts.join(".")}.*`, member: "*", line });
+      // `import a.C.*` names class `C` (or package `a.C`: then the path names no definition).
+      if (parts.length > 1) c.use(parts, nodes[nodes.length - 1] as SyntaxNode, "import");
       continue;
     }
     const last = parts[parts.length - 1] as string;
     const as = children.findIndex((k) => k.type === "as");
     const alias = as >= 0 ? children[as + 1]?.text : undefined;
-    const lastNode = name.type === "identifier" ? name : (namedChildren(name).pop() as SyntaxNode);
+    const lastNode = nodes[nodes.length - 1] as SyntaxNode;
     if (parts.length > 1) c.bind({ local: alias ?? last, specifier: `${parts.slice(0, -1).join(".")}.*`, member: last, line }, lastNode);
+    // `import a.C.m`, `import a.C.Companion.m`, `import a.C.Inner`: the path before the imported name
+    // names class `C` too (a package `a.b` of `import a.b.f` names no definition).
+    if (parts.length > 2) c.use(parts.slice(0, -1), nodes[written.lastIndexOf(parts[parts.length - 2] as string, written.length - 2)] ?? lastNode, "import");
   }
+  companionClasses(root, [], c.classes);
   return extractTableReferences(root, grammar, c);
+}
+
+/**
+ * Adds a {@link ClassFact} for each companion object under `node` (`classes` are the enclosing
+ * class names): `C.Companion` (unnamed) or `C.Factory` (`companion object Factory`), whose only
+ * base is `C`. `kotlin.ts` files a companion's members under the enclosing class, so a member
+ * reached through the companion's name (`C.Factory.make()`, `import a.C.Factory.make`) is looked
+ * up in `C`.
+ */
+function companionClasses(node: SyntaxNode, chain: readonly string[], out: ClassFact[]): void {
+  for (const k of namedChildren(node)) {
+    if (k.type === "companion_object") {
+      if (chain.length > 0) out.push({ name: [...chain, k.childForFieldName("name")?.text ?? "Companion"].join("."), bases: [[...chain]] });
+    } else if (k.type === "class_declaration" || k.type === "object_declaration") {
+      const name = k.childForFieldName("name")?.text;
+      if (name !== undefined) companionClasses(k, [...chain, name], out);
+      continue;
+    }
+    if (!FUNCTIONS.has(k.type)) companionClasses(k, chain, out);
+  }
 }
 
 /** The reference rules of Kotlin (`kotlin.ts` adds the same-package files as `sharedScope`). */
