@@ -50,6 +50,27 @@ describe("swift: definitions", () => {
     expect(prepared.split("\n")[5]).toBe("nonisolated           var shared = 1");
   });
 
+  it("a suppressed conformance (~Copyable) and the access modifier `package` keep the type and its members", async () => {
+    // apple/swift-collections f425dff Sources/BasicContainers/RigidSet/RigidSet.swift: `struct RigidSet<Element: Hashable & ~Copyable>: ~Copyable`
+    // with `package init()` lost RigidSet's members (filed at top level or not at all).
+    const src =
+      "public struct RigidSet<Element: Hashable & ~Copyable>: ~Copyable {\n  package typealias Bucket = Int\n  package var count: Int = 0\n  package init() {}\n  func member(at i: Int) -> Int { i }\n}\nextension RigidSet where Element: ~Copyable {\n  package mutating func clear() {}\n}\nlet package = Package(name: \"x\")\nlet bits = ~mask\n";
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}${s.container ? ` in ${s.container}` : ""}`)).toEqual([
+      "struct RigidSet:1",
+      "type Bucket:2 in RigidSet",
+      "variable count:3 in RigidSet",
+      "method init:4 in RigidSet",
+      "method member:5 in RigidSet",
+      "method clear:8 in RigidSet",
+      "constant package:10",
+      "constant bits:11",
+    ]);
+    const prepared = prepareSwift(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n")[0]).toBe("public struct RigidSet<Element: Hashable &  Copyable>:  Copyable {");
+    expect(prepared.split("\n").slice(9, 11)).toEqual(['let package = Package(name: "x")', "let bits = ~mask"]);
+  });
+
   it("a protocol's associatedtype is a type with the protocol as container", async () => {
     // Alamofire 7595cbc's AlamofireExtended.swift: `associatedtype ExtendedType` was missed.
     const src = "public protocol AlamofireExtended {\n    associatedtype ExtendedType\n    associatedtype Element: Equatable = Int\n    var af: Int { get }\n}\n";

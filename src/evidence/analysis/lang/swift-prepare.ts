@@ -7,13 +7,36 @@
  *   a type body the whole type (Alamofire 7595cbc Source/Core/Protected.swift lost `Protected`, its
  *   `init` and `value`, and gave its methods no container). `(unsafe)` is blanked; `nonisolated`
  *   stays, so the declaration keeps its modifiers' meaning for isolation and its names.
+ * - A suppressed conformance `~Copyable` / `~Escapable` (Swift 5.9/6, SE-0390, SE-0427, SE-0446,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0427-noncopyable-generics.md)
+ *   in an inheritance clause or constraint (`struct S<E: ~Copyable>: ~Copyable`, `extension S where
+ *   E: ~Copyable`, `Hashable & ~Copyable`): the grammar does not know `~` there and loses the whole
+ *   declaration with its members (apple/swift-collections f425dff: every member of `RigidSet`,
+ *   `RigidDictionary`, `UniqueDeque`). The `~` after `:`, `&`, `,` or `<` is blanked; an
+ *   expression `f(a, ~b)` reads the same names without it.
+ * - The access modifier `package` (Swift 5.9, SE-0386,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0386-package-access-modifier.md):
+ *   the grammar ends the type body at `package init()` / `package var …` and files the members
+ *   that follow at top level (apple/swift-collections f425dff). `package` before a declaration
+ *   keyword, another modifier or an attribute is blanked (the declaration reads as internal);
+ *   `let package = Package(…)` is no modifier and stays.
  */
 
 /** `nonisolated(unsafe)` with blanks allowed inside the parentheses. */
 const NONISOLATED_UNSAFE = /\bnonisolated[ \t]*\([ \t]*unsafe[ \t]*\)/g;
 
+/** `~` of a suppressed conformance: after `:`, `&`, `,` or `<` (blanks allowed), before a name. */
+const SUPPRESSED = /([:&,<][ \t]*)~(?=[ \t]*[A-Za-z_])/g;
+
+/** The modifier `package`: followed by a declaration keyword, another modifier or an attribute. */
+const PACKAGE_MODIFIER =
+  /\bpackage(?=[ \t]+(?:func|var|let|init|deinit|typealias|struct|class|enum|protocol|extension|actor|subscript|macro|static|final|mutating|nonmutating|override|convenience|required|lazy|weak|unowned|indirect|dynamic|nonisolated|consuming|borrowing|@\w)\b)/g;
+
 /** The source with the forms of the module comment rearranged; the same length and line count. */
 export function prepareSwift(source: string): string {
-  if (!source.includes("nonisolated")) return source;
-  return source.replace(NONISOLATED_UNSAFE, (m: string) => `nonisolated${" ".repeat(m.length - "nonisolated".length)}`);
+  let out = source;
+  if (out.includes("nonisolated")) out = out.replace(NONISOLATED_UNSAFE, (m: string) => `nonisolated${" ".repeat(m.length - "nonisolated".length)}`);
+  if (out.includes("~")) out = out.replace(SUPPRESSED, "$1 ");
+  if (out.includes("package")) out = out.replace(PACKAGE_MODIFIER, "       ");
+  return out;
 }
