@@ -124,7 +124,7 @@ const TAIL = 400;
 function wrapperAround(text: string, start: number, end: number): { start: number; end: number; name?: string } | undefined {
   const before = text.slice(Math.max(0, start - TAIL), start);
   const after = text.slice(end, end + TAIL);
-  const eq = /<function=([^>\s]+)>\s*$/.exec(before);
+  const eq = /<function=([^<>\s]+)>\s*$/.exec(before);
   if (eq) {
     const close = /^\s*<\/function\s*>/.exec(after);
     if (close) return { start: start - eq[0].length, end: end + close[0].length, name: eq[1]! };

@@ -27,6 +27,8 @@ const UNITS: Record<string, string> = {
   gigachat3: "function call<|role_sep|>\n",
   gemma4_tool_call: "call:get_weather{city:",
   granite_tool_call: '<tool_call>[{"name": "get_weather", "arguments": {}}, ',
+  // A name read up to the next `>`: without one, every marker read the rest of the text (issue 13, session 30).
+  "functionary_v3.1_function_tag": "<function=",
   "structural element": "<search_code><query>x</query>",
   "structural bracket-block": '[search_code]{"query": "x"} ',
   "structural keyword-call": 'search_code(query="x")\n',

@@ -21,7 +21,7 @@ export const functionaryV31FunctionTag = defineDialect({
     scanEnvelopes(
       text,
       {
-        open: /<function=([^>\s]+)>/,
+        open: /<function=([^<>\s]+)>/,
         close: ["</function>"],
         payloadStart: "{",
         toCalls: (v, m) => (isPlainObject(v) ? [{ name: m[1]!, arguments: v }] : undefined),
