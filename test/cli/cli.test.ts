@@ -35,7 +35,7 @@ describe("codecite basics", () => {
   it("exits 2 on an unknown flag, with a JSON error object on stdout under --json", async () => {
     const r = await runCli(["search", "x", "--bogus", "--json"]);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "unknown option '--bogus'" } });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "unknown option '--bogus'", hint: "Run codecite search --help for usage." } });
     expect(r.stderr).toContain("unknown option '--bogus'");
   });
 
@@ -46,6 +46,25 @@ describe("codecite basics", () => {
     expect(r.stderr).toContain("--max-results");
     const r2 = await runCli(["frobnicate"]);
     expect(r2.code).toBe(2);
+  });
+});
+
+describe("usage errors found by the argument parser", () => {
+  it("read like every other error (codecite: error / hint naming the command's --help), exit 2, and --json gets the error object", async () => {
+    const cases: [string[], string][] = [
+      [["symbol"], "codecite: error: missing required argument 'name'\nhint: Run codecite symbol --help for usage.\n"],
+      [["ask"], "codecite: error: missing required argument 'question'\nhint: Run codecite ask --help for usage.\n"],
+      [["search", "x", "--bogus"], "codecite: error: unknown option '--bogus'\nhint: Run codecite search --help for usage.\n"],
+      [["symbol", "x", "--max-results"], "codecite: error: option '--max-results <n>' argument missing\nhint: Run codecite symbol --help for usage.\n"],
+      [["serch", "x"], "codecite: error: unknown command 'serch'\nhint: Did you mean search? Run codecite --help for usage.\n"],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await runCli(args);
+      expect({ args, code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ args, code: 2, stdout: "", stderr });
+    }
+    const j = await runCli(["diff", "--json", "--bogus"]);
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "unknown option '--bogus'", hint: "Run codecite diff --help for usage." } });
   });
 });
 

@@ -109,7 +109,7 @@ describe("codecite toolshim", () => {
   it("exits 2 when --tools is missing", async () => {
     const r = await toolshim(["--json"], "text");
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "required option '--tools <list>' not specified" } });
+    expect(JSON.parse(r.stdout)).toEqual({ ok: false, error: { code: "INVALID_ARGUMENT", message: "required option '--tools <list>' not specified", hint: "Run codecite toolshim --help for usage." } });
   });
 
   it("--interpreter asks the configured Ollama interpreter model when no parser matched", async () => {
