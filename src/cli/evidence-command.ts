@@ -57,7 +57,12 @@ export function errorForCommandLine(error: ToolError, command: EvidenceCommandNa
   }
   const positional = EVIDENCE_COMMANDS[command].positional;
   const option = (param: string): string => (param === positional?.[0] ? positional[1] : `--${param.replace(/_/g, "-")}`);
-  const issues = error.issues.map((i) => (i.param === "" ? i.problem : `${option(i.param)}: ${i.problem}`));
+  // A value outside a fixed set names the set in plain words (zod says `Invalid option: expected one of "function"|"class"|…`).
+  const problem = (i: (typeof error.issues)[number]): string => {
+    const choices = i.expected?.enum;
+    return Array.isArray(choices) && choices.length > 0 ? `must be one of ${choices.map(String).join(", ")}` : i.problem;
+  };
+  const issues = error.issues.map((i) => (i.param === "" ? problem(i) : `${option(i.param)}: ${problem(i)}`));
   return { code: error.code, message: `invalid value: ${issues.join("; ")}`, hint: `See \`codecite ${command} --help\`.` };
 }
 

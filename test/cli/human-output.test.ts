@@ -146,6 +146,13 @@ describe("notes and hints in the CLI's words", () => {
     expect(close.stderr).toContain("Close names: load_index (examples/rag-app/src/rag_common.py:60).");
   });
 
+  it("a value outside a fixed set (--kind banana) names the choices in plain words; the model keeps zod's issue", async () => {
+    await errorBothWays(["symbol", "x", "--kind", "banana", "--root", RAG_APP], "codecite: error: INVALID_ARGUMENT: invalid value: --kind: must be one of function, class, method, interface, type, enum, variable, constant, struct, trait, module\nhint: See `codecite symbol --help`.\n", {
+      message: expect.stringContaining('Invalid option: expected one of "function"|"class"'),
+    });
+    await errorBothWays(["refs", "x", "--kind", "banana", "--root", RAG_APP], "invalid value: --kind: must be one of call, import, type, inherit, value\n", {});
+  });
+
   it("read of a folder: the hint offers a search inside it, in the CLI's words", async () => {
     await errorBothWays(["read", "data", "--root", RAG_APP], "codecite: error: INVALID_ARGUMENT: data is a directory, not a file\nhint: Pass a file path, or codecite search --path <folder>.\n", {
       hint: "Pass a file path, or search_code with path set to the folder.",
