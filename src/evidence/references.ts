@@ -1014,8 +1014,14 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       }
       return key;
     };
+    // A declaration (a C++ in-class method declaration) whose class defines the member in a loaded file is not another definer.
+    const defined = new Set<string>();
+    for (const f of facts.values()) for (const s of f.symbols) if (s.name === name && s.container !== undefined && s.declaration !== true) defined.add(s.container);
     for (const [file, f] of facts) {
-      for (const s of f.symbols) if (s.name === name && s.container !== undefined) definers.add(global ? s.container : defKey(await scopeOf(file), s.container));
+      for (const s of f.symbols) {
+        if (s.name !== name || s.container === undefined || (s.declaration === true && defined.has(s.container))) continue;
+        definers.add(global ? s.container : defKey(await scopeOf(file), s.container));
+      }
     }
   }
   const targetSymbols = facts.get(target.file)?.symbols ?? [];
