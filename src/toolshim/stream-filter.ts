@@ -167,7 +167,7 @@ interface ScanFacts {
 }
 
 /** The text is held from `hold`; a `;`/`,` after a closed value is held with it. */
-function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural?: RegExp): HoldScan {
+function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural?: StructuralCheck): HoldScan {
   const scan = cutPartialMarker(text, from, structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts), structural), facts);
   const start = Math.max(from, scan.hold - 200);
   // Only a window with `}` or `]` can match (the end-anchored pattern would be tried at every position).
@@ -219,11 +219,51 @@ function cutPartialMarker(text: string, from: number, scan: HoldScan, facts: Sca
   return at === scan.hold ? scan : { hold: at, resume: Math.min(scan.resume, at) };
 }
 
-function structuralHold(text: string, from: number, scan: HoldScan, structural?: RegExp): HoldScan {
-  if (!structural) return scan;
-  const m = structural.exec(text.slice(from, scan.hold));
-  if (!m) return scan;
-  const at = from + m.index + (m[0].startsWith("\n") ? 1 : 0);
+/**
+ * The structural pattern's check (`text[from, hold)` searched), with what an earlier check of the
+ * same text found: no match in `text[from, checked)` (-1: not checked yet).
+ */
+interface StructuralCheck {
+  pattern: RegExp;
+  /** The offered tools' names are safe for {@link structuralRestart} (word characters, `.`, `:`, `-`). */
+  incremental: boolean;
+  checked: number;
+}
+
+/**
+ * Where a match of the structural pattern can start that an earlier check of `text[from, end)`
+ * without a match missed, the check now ending at `hold`: such a match reads up to `min(end, hold)`
+ * (it ends at the end of the text through a `$`, or it needed text past `end`), so the characters
+ * between its start and there are ones its alternatives span. Only two parts span a line break:
+ * `call:\s*` (alternative 1) and `<name[^<>]*…=\s*"name"` (alternative 2, a tag: no `<`/`>` after
+ * its `<`); every other part starts at the message's start or a line break, or holds no line break
+ * (the names have none: `incremental`). The returned point is `from` or a line break: there a
+ * slice's `^` matches only where `\n` would (every `^` is followed by `[ \t]*` and a non-space),
+ * and no lookbehind (`[:：][ \t]*`) reads across a line break, so the slice finds the same matches.
+ */
+function structuralRestart(text: string, from: number, upto: number): number {
+  // The line holding `upto`, from its line break (a match starting at `\n` takes it).
+  let at = text.lastIndexOf("\n", upto - 1);
+  // `call:` and whitespace (line breaks included) before that line: the match starts before `call:`.
+  let ws = at;
+  while (ws > from && /\s/.test(text[ws - 1]!)) ws--;
+  if (ws - 5 >= from && text.startsWith("call:", ws - 5)) at = text.lastIndexOf("\n", ws - 6);
+  // A tag opened before and not closed by `upto` (no `<`/`>` after it).
+  const lt = text.lastIndexOf("<", upto - 1);
+  const gt = lt >= from ? text.indexOf(">", lt) : 0;
+  if (lt >= from && (gt === -1 || gt >= upto)) at = Math.min(at, text.lastIndexOf("\n", lt));
+  return Math.max(from, at);
+}
+
+function structuralHold(text: string, from: number, scan: HoldScan, check?: StructuralCheck): HoldScan {
+  if (!check) return scan;
+  const start = check.incremental && check.checked >= from ? structuralRestart(text, from, Math.min(check.checked, scan.hold)) : from;
+  const m = check.pattern.exec(text.slice(start, scan.hold));
+  if (!m) {
+    check.checked = scan.hold;
+    return scan;
+  }
+  const at = start + m.index + (m[0].startsWith("\n") ? 1 : 0);
   return { hold: at, resume: Math.min(scan.resume, at) };
 }
 
@@ -582,6 +622,8 @@ export class StreamFilter {
   readonly #prefilled: boolean;
   readonly #validate: ArgumentValidator | undefined;
   readonly #structural: RegExp | undefined;
+  /** The structural pattern's check, with how far it found nothing (see {@link structuralHold}). */
+  readonly #structuralCheck: StructuralCheck | undefined;
   readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1 };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
@@ -597,6 +639,8 @@ export class StreamFilter {
     this.#prefilled = opts.prefilledReasoning === true;
     this.#validate = opts.validate;
     this.#structural = structuralPattern(tools);
+    this.#structuralCheck =
+      this.#structural === undefined ? undefined : { pattern: this.#structural, incremental: tools.every((t) => /^[\w.:-]+$/.test(t.name)), checked: -1 };
   }
 
   /** The raw text received so far. */
@@ -641,12 +685,13 @@ export class StreamFilter {
     if (from !== this.#leadFrom) {
       facts.leadDecided = false;
       this.#leadFrom = from;
+      if (this.#structuralCheck) this.#structuralCheck.checked = -1;
     }
     const off = this.#window();
     const text = off === 0 ? this.#buffer : this.#recent;
     const scan =
       off === 0
-        ? holdPoint(text, from, this.#resume, this.#tools, facts, this.#structural)
+        ? holdPoint(text, from, this.#resume, this.#tools, facts, this.#structuralCheck)
         : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off }, undefined);
     if (this.#recent.length > WINDOW_MAX) this.#recent = this.#recent.slice(-WINDOW_KEEP);
     this.#resume = scan.resume + off;
