@@ -32,6 +32,19 @@ const UNITS: Record<string, string> = {
   "structural element": "<search_code><query>x</query>",
   "structural bracket-block": '[search_code]{"query": "x"} ',
   "structural keyword-call": 'search_code(query="x")\n',
+  // One marker repeated with no closer, where each marker's body or closer search read the rest
+  // of the text (issue 13, session 30): the closer, bracket and token searches are made once per text.
+  "hermes_wrapper_variant <json>": "<json>{",
+  "tool_call_attr_json attribute": "<tool_call a",
+  deepseek_v3: "<|tool▁call▁begin|>",
+  "kimi_k2 section": "<|tool_calls_section_begin|>a",
+  "kimi_k2 argument": "<|tool_call_argument_begin|>",
+  kimi_k3_xtml: "<|open|>tools<|sep|>",
+  "cohere_action text": "<|START_TEXT|>",
+  "gemma4_tool_call opener": "<|tool_call>",
+  functiongemma: "<start_function_call>",
+  llama3_builtin_python_tag: "<|python_tag|>",
+  "pythonic python_start": "<|python_start|>",
   // Marker-less Mistral runs and Apertus lists (a server that skips special tokens): every line
   // starts a candidate whose braces never close.
   "mistral_v11_args without markers": 'get_weather{"city": [\n',

@@ -11,7 +11,7 @@
  */
 import { parsePythonCallAt } from "../python-literal.js";
 import type { MatchBuilder } from "./define-dialect.js";
-import { skipWs } from "./text-scan.js";
+import { earliestFinder, skipWs } from "./text-scan.js";
 
 /** Result of {@link parseBraceCall}. */
 export type BraceCall =
@@ -177,6 +177,10 @@ export function scanBraceCallBlocks(
   out: MatchBuilder,
 ): void {
   const closers = typeof close === "string" ? [close] : close;
+  // The next opener and each closer are searched again only once the scan has passed them: many
+  // openers with no closer cost one pass, not one pass each.
+  const nextOpen = earliestFinder(text, [open]);
+  const nextCloser = closers.map((c) => earliestFinder(text, [c]));
   for (let at = text.indexOf(open); at >= 0; ) {
     let i = skipWs(text, at + open.length);
     // A stray colon after the opener (`<|tool_call>:call:…`, vLLM gemma4 tests).
@@ -202,16 +206,16 @@ export function scanBraceCallBlocks(
     const closer = closers.find((c) => text.startsWith(c, q));
     if (closer) end = q + closer.length;
     else if (calls === 0) {
-      const next = text.indexOf(open, end);
-      for (const cl of closers) {
-        const c = text.indexOf(cl, end);
-        if (c >= 0 && (next < 0 || c < next)) {
-          end = c + cl.length;
+      const next = nextOpen(end)?.index ?? -1;
+      for (const find of nextCloser) {
+        const c = find(end);
+        if (c && (next < 0 || c.index < next)) {
+          end = c.index + c.token.length;
           break;
         }
       }
     }
     out.span(at, end);
-    at = text.indexOf(open, end);
+    at = nextOpen(end)?.index ?? -1;
   }
 }

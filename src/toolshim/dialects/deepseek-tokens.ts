@@ -13,7 +13,7 @@
  */
 import type { Dialect, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { containsAny, findEarliest, tokenAt, tokenSpellings } from "./text-scan.js";
+import { containsAny, earliestFinder, findEarliest, tokenAt, tokenSpellings } from "./text-scan.js";
 
 /** Every accepted spelling of each DeepSeek token (full-width and ASCII bars). */
 const DEEPSEEK_TOKENS = {
@@ -44,13 +44,19 @@ function scanDeepseek(text: string, readBody: (body: string) => BodyReading, out
   const T = DEEPSEEK_TOKENS;
   let claimed = false;
   let from = 0;
+  // Each token is searched again only once the scan has passed it: many call openers with no end
+  // cost one pass, not one pass each.
+  const nextSection = earliestFinder(text, T.callsBegin);
+  const nextCall = earliestFinder(text, T.callBegin);
+  const nextSectionEnd = earliestFinder(text, T.callsEnd);
+  const nextStop = earliestFinder(text, [...T.callEnd, ...T.callBegin]);
   for (;;) {
-    const section = findEarliest(text, T.callsBegin, from);
-    const firstCall = findEarliest(text, T.callBegin, from);
+    const section = nextSection(from);
+    const firstCall = nextCall(from);
     if (!section && !firstCall) break;
     const start = section && (!firstCall || section.index <= firstCall.index) ? section.index : firstCall!.index;
     const regionStart = section && start === section.index ? start + section.token.length : start;
-    const sectionEnd = findEarliest(text, T.callsEnd, regionStart);
+    const sectionEnd = nextSectionEnd(regionStart);
     const regionEnd = sectionEnd ? sectionEnd.index : text.length;
     let end = sectionEnd ? sectionEnd.index + sectionEnd.token.length : text.length;
 
@@ -58,11 +64,11 @@ function scanDeepseek(text: string, readBody: (body: string) => BodyReading, out
     let i = regionStart;
     let sawCallBegin = false;
     for (;;) {
-      const b = findEarliest(text, T.callBegin, i);
+      const b = nextCall(i);
       if (!b || b.index >= regionEnd) break;
       sawCallBegin = true;
       const bodyStart = b.index + b.token.length;
-      const stop = findEarliest(text, [...T.callEnd, ...T.callBegin], bodyStart);
+      const stop = nextStop(bodyStart);
       const bodyEnd = stop && stop.index < regionEnd ? stop.index : regionEnd;
       bodies.push({ at: b.index, body: text.slice(bodyStart, bodyEnd) });
       i = stop && stop.index < regionEnd && tokenAt(text, stop.index, T.callEnd) ? stop.index + stop.token.length : bodyEnd;

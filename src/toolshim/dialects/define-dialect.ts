@@ -120,26 +120,32 @@ export class MatchBuilder {
       found = found.filter((f) => !dropped.some((s) => f.at >= s.start && f.at < s.end));
     }
     if (found.length === 0 && raw.length === 0) return null;
-    const sorted = [...raw].sort((a, b) => a.start - b.start || a.end - b.end);
-    const spans: Span[] = [];
-    for (const s of sorted) {
-      const last = spans[spans.length - 1];
-      if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-      else spans.push({ ...s });
-    }
+    const spans = mergeRanges(raw);
     const calls = [...found].sort((a, b) => a.at - b.at || a.seq - b.seq).map((f) => f.call);
     const match: DialectMatch = { calls, spans };
     if (this.text !== undefined) {
       // A span that holds no call is markup the dialect could not read (the broken-block rule).
+      // Spans, call positions and plain markup are each walked once in text order (spans are
+      // sorted and disjoint, and every plain range lies in one span), so many markers cost one pass.
       const broken: BrokenBlock[] = [];
+      const ats = found.map((f) => f.at).sort((a, b) => a - b);
+      const plain = mergeRanges(this.plain);
+      let nextAt = 0;
+      let nextPlain = 0;
       for (const s of spans) {
-        if (found.some((f) => f.at >= s.start && f.at < s.end)) continue;
-        let own = this.text.slice(s.start, s.end);
-        for (const p of this.plain) {
-          const a = Math.max(p.start, s.start) - s.start;
-          const b = Math.min(p.end, s.end) - s.start;
-          if (a < b) own = own.slice(0, a) + " ".repeat(b - a) + own.slice(b);
+        while (nextAt < ats.length && ats[nextAt]! < s.start) nextAt++;
+        if (nextAt < ats.length && ats[nextAt]! < s.end) continue;
+        while (nextPlain < plain.length && plain[nextPlain]!.end <= s.start) nextPlain++;
+        const pieces: string[] = [];
+        let at = s.start;
+        for (let k = nextPlain; k < plain.length && plain[k]!.start < s.end; k++) {
+          const a = Math.max(plain[k]!.start, s.start);
+          const b = Math.min(plain[k]!.end, s.end);
+          pieces.push(this.text.slice(at, a), " ".repeat(b - a));
+          at = b;
         }
+        pieces.push(this.text.slice(at, s.end));
+        const own = pieces.join("");
         if (own.trim() === "") continue;
         const said = this.reasons.find((r) => r.at >= s.start && r.at < s.end);
         const name = said?.name ?? sniffToolName(own);
@@ -153,4 +159,15 @@ export class MatchBuilder {
     if (reasoning.length > 0) match.reasoning = reasoning.join("\n\n");
     return match;
   }
+}
+
+/** `ranges` sorted by start, overlapping or touching ones merged. */
+function mergeRanges(ranges: readonly Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+    else merged.push({ ...r });
+  }
+  return merged;
 }

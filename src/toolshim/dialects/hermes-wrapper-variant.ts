@@ -45,7 +45,7 @@ export const hermesWrapperVariant = defineDialect({
     scanEnvelopes(
       text,
       {
-        open: /<function\s+([^>]*)>/,
+        open: /<function\s+([^<>]*)>/,
         close: ["</function>"],
         payloadStart: "{",
         invalid: "ignore",

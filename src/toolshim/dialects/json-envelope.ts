@@ -13,11 +13,11 @@
  * - a Markdown fence around the payload inside the envelope (```` <tool_call>```json {…}```</tool_call> ````)
  *   is tolerated and removed with it.
  */
-import { matchBalanced, parseJsonTolerant } from "../json.js";
+import { balancedMatcher, parseJsonTolerant } from "../json.js";
 import { parsePythonLiteral } from "../python-literal.js";
 import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
-import { skipWs, tokenAt } from "./text-scan.js";
+import { earliestFinder, skipWs, tokenAt } from "./text-scan.js";
 
 /** How one envelope family is written. */
 export interface EnvelopeSpec {
@@ -66,6 +66,16 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
   const starts = spec.payloadStart ?? "{[";
   const syntax = spec.syntax ?? "json";
   let found = 0;
+  // Each bracket's match and each closer's next occurrence are found once for the whole text, so
+  // many markers whose payload never closes cost one pass, not one pass each.
+  const balanced = balancedMatcher(text);
+  const closerFinders = new Map<string, ReturnType<typeof earliestFinder>>();
+  const nextCloser = (closers: readonly string[], from: number) => {
+    const key = closers.join("\u0000");
+    let find = closerFinders.get(key);
+    if (!find) closerFinders.set(key, (find = earliestFinder(text, closers)));
+    return find(from);
+  };
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const ms = m.index;
@@ -89,14 +99,14 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     let invalid = false;
     let truncated = false;
     for (;;) {
-      const bm = matchBalanced(text, p);
+      const bm = balanced(p);
       if (!bm.ok) {
         if (bm.reason === "eof") truncated = true;
         else {
           // Mismatched brackets: the payload is broken; it ends at the closer if there is one.
           invalid = true;
-          const at = closers.map((c) => text.indexOf(c, p)).filter((i) => i >= 0);
-          if (at.length > 0) end = Math.min(...at);
+          const at = nextCloser(closers, p);
+          if (at) end = at.index;
           else truncated = true;
         }
         break;

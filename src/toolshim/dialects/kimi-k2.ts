@@ -29,7 +29,7 @@
 import { parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findEarliest, standsInProse } from "./text-scan.js";
+import { earliestFinder, standsInProse } from "./text-scan.js";
 
 const SECTION_BEGIN = ["<|tool_calls_section_begin|>", "<|tool_call_section_begin|>"];
 const SECTION_END = ["<|tool_calls_section_end|>", "<|tool_call_section_end|>"];
@@ -90,11 +90,12 @@ function parse(text: string) {
   }
   const taken: { start: number; end: number }[] = [];
   let from = 0;
+  const nextStop = earliestFinder(text, [CALL_END, CALL_BEGIN, ...SECTION_END]);
   for (;;) {
     const at = text.indexOf(CALL_BEGIN, from);
     if (at < 0) break;
     const bodyStart = at + CALL_BEGIN.length;
-    const next = findEarliest(text, [CALL_END, CALL_BEGIN, ...SECTION_END], bodyStart);
+    const next = nextStop(bodyStart);
     if (!next || next.token !== CALL_END) {
       // Unterminated: no call; remove from its section opener (when it is the first call) or itself.
       let start = at;
@@ -122,12 +123,18 @@ const BEGINLESS_HEADER = /(?:^|[\s>])([^\s<>]*functions[.:][^\s<>]+|[^\s<>]+:\d+
 
 /** Calls whose `<|tool_call_begin|>` was dropped but whose argument and end tokens are present. */
 function readBeginless(text: string, taken: readonly { start: number; end: number }[], out: MatchBuilder): void {
+  const nextStop = earliestFinder(text, [CALL_END, CALL_BEGIN, ARG_BEGIN, ...SECTION_END]);
   for (let a = text.indexOf(ARG_BEGIN); a >= 0; a = text.indexOf(ARG_BEGIN, a + 1)) {
     if (taken.some((t) => t.start <= a && a < t.end)) continue;
-    const lineStart = text.lastIndexOf("\n", a) + 1;
+    // The header is the run of non-blank characters (no `<` or `>`) before the token, after
+    // blanks: only that run and the character before it are read, not the whole line.
+    let r = a;
+    while (r > 0 && (text[r - 1] === " " || text[r - 1] === "\t")) r--;
+    while (r > 0 && /[^\s<>]/.test(text[r - 1]!)) r--;
+    const lineStart = r > 0 && text[r - 1] !== "\n" ? r - 1 : r;
     const head = BEGINLESS_HEADER.exec(text.slice(lineStart, a));
     if (!head) continue;
-    const next = findEarliest(text, [CALL_END, CALL_BEGIN, ARG_BEGIN, ...SECTION_END], a + ARG_BEGIN.length);
+    const next = nextStop(a + ARG_BEGIN.length);
     if (!next || next.token !== CALL_END) continue;
     const start = lineStart + head.index + (head[0].length - head[0].trimStart().length);
     const call = readCall(text.slice(start, next.index));

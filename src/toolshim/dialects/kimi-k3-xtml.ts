@@ -29,7 +29,7 @@
 import { parseJsonTolerant } from "../json.js";
 import type { RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { parseAttributes, skipWs } from "./text-scan.js";
+import { earliestFinder, parseAttributes, skipWs } from "./text-scan.js";
 
 const TOOLS_OPEN = "<|open|>tools<|sep|>";
 const TOOLS_CLOSE = "<|close|>tools<|sep|>";
@@ -116,11 +116,14 @@ export const kimiK3Xtml = defineDialect({
   parse(text, _tools, context) {
     const out = new MatchBuilder(text);
     const endIsCut = context?.endIsCut === true;
+    // Channels are taken in text order and do not overlap, and the closer is searched again only
+    // once the scan has passed it: many openers without a closer cost one pass, not one each.
     const taken: { start: number; end: number }[] = [];
+    const nextClose = earliestFinder(text, [TOOLS_CLOSE]);
     for (let at = text.indexOf(TOOLS_OPEN); at >= 0; at = text.indexOf(TOOLS_OPEN, at + 1)) {
-      if (taken.some((t) => at < t.end)) continue;
+      if (taken.length > 0 && at < taken[taken.length - 1]!.end) continue;
       const bodyStart = at + TOOLS_OPEN.length;
-      const close = text.indexOf(TOOLS_CLOSE, bodyStart);
+      const close = nextClose(bodyStart)?.index ?? -1;
       const limit = close >= 0 ? close : text.length;
       const stop = readCalls(text, bodyStart, limit, out, endIsCut);
       // The channel is removed whole; a cut call takes the rest of the text with it.
@@ -128,15 +131,18 @@ export const kimiK3Xtml = defineDialect({
       out.span(at, end);
       taken.push({ start: at, end });
     }
-    // Calls whose `tools` opener was dropped.
+    // Calls whose `tools` opener was dropped (`taken` is walked once, and calls read here end at `lastEnd`).
+    let t = 0;
+    let lastEnd = 0;
     for (const m of text.matchAll(ANY_CALL)) {
-      if (taken.some((t) => m.index >= t.start && m.index < t.end)) continue;
+      while (t < taken.length && taken[t]!.end <= m.index) t++;
+      if ((t < taken.length && taken[t]!.start <= m.index) || m.index < lastEnd) continue;
       const stop = readCalls(text, m.index, text.length, out, endIsCut);
       const end = stop ?? text.length;
       if (end <= m.index) continue;
       const closer = text.startsWith(TOOLS_CLOSE, skipWs(text, end)) ? skipWs(text, end) + TOOLS_CLOSE.length : end;
       out.span(m.index, closer);
-      taken.push({ start: m.index, end: closer });
+      lastEnd = Math.max(lastEnd, closer);
     }
     return out.result();
   },

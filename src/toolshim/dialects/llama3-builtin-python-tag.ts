@@ -16,7 +16,7 @@ import { parsePythonCallAt, parsePythonCallListAt } from "../python-literal.js";
 import type { OfferedTool, ParseContext, RawCall } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findEarliest, skipWs } from "./text-scan.js";
+import { earliestFinder, skipWs } from "./text-scan.js";
 
 const TAG = "<|python_tag|>";
 const END_TOKENS = ["<|eom_id|>", "<|eot_id|>", TAG];
@@ -55,11 +55,12 @@ function bodyCalls(body: string): RawCall[] | undefined {
 function parse(text: string, _tools: readonly OfferedTool[], context?: ParseContext) {
   const out = new MatchBuilder(text);
   let from = 0;
+  const nextEnd = earliestFinder(text, END_TOKENS);
   for (;;) {
     const at = text.indexOf(TAG, from);
     if (at < 0) break;
     const bodyStart = at + TAG.length;
-    const endTok = findEarliest(text, END_TOKENS, bodyStart);
+    const endTok = nextEnd(bodyStart);
     const bodyEnd = endTok ? endTok.index : text.length;
     const end = endTok && endTok.token !== TAG ? endTok.index + endTok.token.length : bodyEnd;
     const body = text.slice(bodyStart, bodyEnd);

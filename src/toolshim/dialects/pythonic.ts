@@ -22,7 +22,7 @@ import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
 import { findFences } from "./fence.js";
 import { isSideEffectToolName } from "../policy.js";
-import { framedByMarker } from "./text-scan.js";
+import { earliestFinder, framedByMarker } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const START = "<|python_start|>";
@@ -44,8 +44,9 @@ function parse(text: string, tools: readonly OfferedTool[]) {
   const taken: { start: number; end: number }[] = [];
   const free = (i: number) => !taken.some((t) => t.start <= i && i < t.end);
 
+  const nextEnd = earliestFinder(text, [END]); // searched again only once passed: one pass for many openers
   for (let at = text.indexOf(START); at >= 0; at = text.indexOf(START, at + 1)) {
-    const close = text.indexOf(END, at);
+    const close = nextEnd(at)?.index ?? -1;
     const bodyEnd = close >= 0 ? close : text.length;
     const end = close >= 0 ? close + END.length : text.length;
     const calls = parsePythonCallSequence(text, at + START.length, bodyEnd);

@@ -24,6 +24,33 @@ export function findEarliest(
   return best;
 }
 
+/**
+ * {@link findEarliest} for many searches of one text: each token's next occurrence is remembered
+ * with the position it was searched from, and searched again only when a search starts past it
+ * (or before where it was searched from). A scan that asks from ever later positions, for a
+ * token that is absent or far away, costs one pass per token, not one pass per question.
+ */
+export function earliestFinder(
+  text: string,
+  tokens: readonly string[],
+): (from?: number) => { index: number; token: string } | undefined {
+  const searched = tokens.map(() => ({ from: -1, index: -1 }));
+  return (from = 0) => {
+    let best: { index: number; token: string } | undefined;
+    tokens.forEach((token, k) => {
+      const memo = searched[k]!;
+      if (memo.from < 0 || from < memo.from || (memo.index >= 0 && memo.index < from)) {
+        memo.from = from;
+        memo.index = text.indexOf(token, from);
+      }
+      const index = memo.index;
+      if (index < 0) return;
+      if (!best || index < best.index || (index === best.index && token.length > best.token.length)) best = { index, token };
+    });
+    return best;
+  };
+}
+
 /** The first of `tokens` that `text` has at position `i`, if any (longest first). */
 export function tokenAt(text: string, i: number, tokens: readonly string[]): string | undefined {
   let best: string | undefined;
@@ -155,12 +182,38 @@ export function inlineCodeRanges(text: string): { start: number; end: number }[]
  * not leaked markup, and stays visible (quoted markers: aosama/astronomical issue #346).
  */
 export function standsInProse(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
-  const nl = text.indexOf("\n", end);
-  const lineEnd = nl < 0 ? text.length : nl;
-  const before = text.slice(lineStart, start).trim();
-  const after = text.slice(end, lineEnd).trim();
-  return before !== "" && after !== "" && !/(?:[|｜]>|\[\/?[A-Z_]+\])$/.test(before) && !/^(?:<\/?[|｜]|\[\/?[A-Z_]+\])/.test(after);
+  // Only the nearest non-blank character on each side within the line is looked at (and the token
+  // it ends or starts), not the whole line: a line of many markers costs one pass, not one per marker.
+  let b = start - 1;
+  while (b >= 0 && text[b] !== "\n" && /\s/.test(text[b]!)) b--;
+  let a = end;
+  while (a < text.length && text[a] !== "\n" && /\s/.test(text[a]!)) a++;
+  if (b < 0 || text[b] === "\n" || a >= text.length || text[a] === "\n") return false;
+  return !endsInToken(text, b) && !AFTER_IS_TOKEN.test(text.slice(a, a + 2)) && !startsBracketToken(text, a);
+}
+
+/** `<|`, `</|` (or full-width bars) opening the text after a marker. */
+const AFTER_IS_TOKEN = /^<\/?[|｜]/;
+
+/** Whether the text through `b` ends in a special token: `|>` or `[NAME]`/`[/NAME]` (NAME of `A-Z_`). */
+function endsInToken(text: string, b: number): boolean {
+  if (text[b] === ">") return text[b - 1] === "|" || text[b - 1] === "｜";
+  if (text[b] !== "]") return false;
+  let j = b - 1;
+  while (j >= 0 && /[A-Z_]/.test(text[j]!)) j--;
+  if (j === b - 1) return false;
+  if (text[j] === "/") j--;
+  return text[j] === "[";
+}
+
+/** Whether `[NAME]` or `[/NAME]` (NAME of `A-Z_`) starts at `a`. */
+function startsBracketToken(text: string, a: number): boolean {
+  if (text[a] !== "[") return false;
+  let j = a + 1;
+  if (text[j] === "/") j++;
+  const first = j;
+  while (j < text.length && /[A-Z_]/.test(text[j]!)) j++;
+  return j > first && text[j] === "]";
 }
 
 /** Text ending in another format's opening marker: a special token, a tag, `[TOOL_CALLS]`, `functools`. */

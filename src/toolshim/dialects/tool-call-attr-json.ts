@@ -16,13 +16,13 @@ export const toolCallAttrJson = defineDialect({
   example: "<tool_call id=\"call_00_xxx\" name=\"wechat_get_chat_history\">\n{\"chat_name\":\"Aide & GPT-Runner 交流群\",\"limit\":80}\n</tool_call>",
   source: "https://github.com/felinics/Memoh/issues/435",
   markers: ["<tool_call "],
-  detect: (text) => /<tool_call\s+[^>]*name\s*=/.test(text),
+  detect: (text) => /<tool_call\s+[^<>]*name\s*=/.test(text),
   parse(text) {
     const out = new MatchBuilder(text);
     scanEnvelopes(
       text,
       {
-        open: /<tool_call\s+([^>]*\bname\s*=[^>]*)>/,
+        open: /<tool_call\s+([^<>]*\bname\s*=[^<>]*)>/,
         close: ["</tool_call>"],
         payloadStart: "{",
         toCalls(v, m) {
