@@ -20,7 +20,7 @@
 import { isSideEffectToolName } from "../policy.js";
 import type { OfferedTool, ParseContext } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { skipWs } from "./text-scan.js";
+import { earliestFinder, skipWs } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 import { parseXmlFunction } from "./xml-function.js";
 
@@ -76,12 +76,17 @@ function parse(text: string, tools: readonly OfferedTool[], context?: ParseConte
   let from = 0;
   // End (index of `</tool_call>`) of the wrapper we are inside, for several functions in one wrapper.
   let insideUntil = -1;
+  // Each opener's `>` and the line end after it, found once per text: openers repeated with no
+  // `>` (or one far away) would otherwise be read to the end once each (SECURITY.md, quadratic work).
+  const nextGt = earliestFinder(text, [">"]);
+  const nextNewline = earliestFinder(text, ["\n"]);
   for (;;) {
     const at = text.indexOf("<function=", from);
     if (at < 0) break;
-    // Functionary v3.1 writes a JSON body after the same opener.
-    const gt = text.indexOf(">", at);
-    if (gt >= 0 && /^\s*[{[]/.test(text.slice(gt + 1, gt + 200)) && !/\n/.test(text.slice(at, gt))) {
+    // Functionary v3.1 writes a JSON body after the same opener (on the opener's line).
+    const gt = nextGt(at)?.index ?? -1;
+    const newline = nextNewline(at)?.index ?? -1;
+    if (gt >= 0 && /^\s*[{[]/.test(text.slice(gt + 1, gt + 200)) && !(newline >= 0 && newline < gt)) {
       from = at + 1;
       continue;
     }
