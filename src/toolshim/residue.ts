@@ -3,22 +3,16 @@
  * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
  * `"name"` and `"arguments"` (the false positive of goose's `sanitize_residual_markers` in `toolshim.rs`).
  */
-import { backtickRuns, escapeRegExp, pairBacktickRuns } from "./dialects/text-scan.js";
+import { backtickRuns, escapeRegExp, mergeRanges, pairBacktickRuns } from "./dialects/text-scan.js";
 import type { Span } from "./types.js";
 
 /** Merge overlapping or touching spans and clamp them to `[0, length)`. */
 export function mergeSpans(spans: readonly Span[], length: number): Span[] {
-  const sorted = spans
-    .map((s) => ({ start: Math.max(0, Math.min(length, s.start)), end: Math.max(0, Math.min(length, s.end)) }))
-    .filter((s) => s.end > s.start)
-    .sort((a, b) => a.start - b.start || a.end - b.end);
-  const out: Span[] = [];
-  for (const s of sorted) {
-    const last = out[out.length - 1];
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else out.push({ ...s });
-  }
-  return out;
+  return mergeRanges(
+    spans
+      .map((s) => ({ start: Math.max(0, Math.min(length, s.start)), end: Math.max(0, Math.min(length, s.end)) }))
+      .filter((s) => s.end > s.start),
+  );
 }
 
 /** Whether two spans overlap (share at least one character). */

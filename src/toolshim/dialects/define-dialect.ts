@@ -6,7 +6,7 @@
 import type { BrokenBlock, Dialect, DialectMatch, OfferedTool, ParseContext, RawCall, Span } from "../types.js";
 import { sniffToolName } from "./broken-block.js";
 import { findFences } from "./fence.js";
-import { inlineCodeRanges } from "./text-scan.js";
+import { inlineCodeRanges, mergeRanges } from "./text-scan.js";
 
 /**
  * Wrap a dialect so that `parse` never throws (an unexpected exception means "not this dialect",
@@ -159,15 +159,4 @@ export class MatchBuilder {
     if (reasoning.length > 0) match.reasoning = reasoning.join("\n\n");
     return match;
   }
-}
-
-/** `ranges` sorted by start, overlapping or touching ones merged. */
-function mergeRanges(ranges: readonly Span[]): Span[] {
-  const merged: Span[] = [];
-  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
-    const last = merged[merged.length - 1];
-    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
-    else merged.push({ ...r });
-  }
-  return merged;
 }

@@ -3,6 +3,8 @@
  * residue, stream filter). All indices are UTF-16 offsets.
  */
 
+import type { Span } from "../types.js";
+
 /** Index of the first non-whitespace character at or after `i`, or `limit` (default `text.length`) if none before it. */
 export function skipWs(text: string, i: number, limit = text.length): number {
   while (i < limit && /\s/.test(text[i]!)) i++;
@@ -227,4 +229,15 @@ const FRAMED = /(?:<[|｜][^<>\n]{1,40}[|｜]>|<[\w:.-]+(?:\s[^<>]*)?>|\[TOOL_CA
  */
 export function framedByMarker(text: string, start: number): boolean {
   return FRAMED.test(text.slice(Math.max(0, start - 80), start));
+}
+
+/** `ranges` sorted by start, overlapping or touching ones merged (new objects; the input is not changed). */
+export function mergeRanges(ranges: readonly Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && r.start <= last.end) last.end = Math.max(last.end, r.end);
+    else merged.push({ start: r.start, end: r.end });
+  }
+  return merged;
 }
