@@ -878,6 +878,33 @@ function dedupe(values: Value[]): Value[] {
   });
 }
 
+/**
+ * Merges the definitions of `distinct` (thing key → first site) that name one qualified thing of one
+ * kind in files sharing one scope (`ReferenceRules.sharedScope`), moving the merged sites into the
+ * first's `sites`. Returns merged key → kept key.
+ */
+async function mergeSharedScopes(distinct: Map<string, LocatedDefinition>, sites: Map<string, LocatedDefinition[]>, project: ProjectView): Promise<Map<string, string>> {
+  const mergedInto = new Map<string, string>();
+  const entries = [...distinct];
+  for (let i = 0; i < entries.length; i++) {
+    const [key, d] = entries[i] as [string, LocatedDefinition];
+    if (mergedInto.has(key)) continue;
+    const shared = languageFor(d.file)?.references?.sharedScope;
+    if (shared === undefined) continue;
+    let scope: Set<string> | undefined;
+    for (const [otherKey, other] of entries.slice(i + 1)) {
+      if (mergedInto.has(otherKey) || other.qualified !== d.qualified || other.def.kind !== d.def.kind || languageFor(other.file) !== languageFor(d.file)) continue;
+      scope ??= new Set(await shared(d.file, project));
+      if (!scope.has(other.file)) continue;
+      mergedInto.set(otherKey, key);
+      sites.set(key, [...(sites.get(key) ?? []), ...(sites.get(otherKey) ?? [])]);
+      sites.delete(otherKey);
+      distinct.delete(otherKey);
+    }
+  }
+  return mergedInto;
+}
+
 function candidatesText(defs: readonly LocatedDefinition[]): AdviceText {
   const shown = defs.slice(0, 10).map((d) => [`${d.qualified} (${d.def.kind}, `, location(d.file, d.def.start_line), ")"]);
   return listAdvice(defs.length > 10 ? [...shown, [`… (${defs.length - 10} more)`]] : shown);
@@ -914,10 +941,18 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     if (!distinct.has(k)) distinct.set(k, d);
     sites.set(k, [...(sites.get(k) ?? []), d]);
   }
+  // One qualified name defined in files that share one scope (`ReferenceRules.sharedScope`: the
+  // parts of a C# `partial class`, a Kotlin `expect`/`actual` pair, Go declarations under build
+  // tags) is one thing, as it is one definer of a member below.
+  const mergedInto = distinct.size > 1 ? await mergeSharedScopes(distinct, sites, (await snapshot).view) : new Map<string, string>();
+  const keyOf = (d: LocatedDefinition) => {
+    const k = thingKey(d);
+    return mergedInto.get(k) ?? k;
+  };
   // A constructor named after its class (Java `Order.Order`) stands for the class.
   for (const [k, d] of distinct) {
     const owner = d.def.container;
-    if (owner !== undefined && owner.split(".").pop() === d.def.name && distinct.has(thingKey({ ...d, qualified: owner }))) distinct.delete(k);
+    if (owner !== undefined && owner.split(".").pop() === d.def.name && distinct.has(keyOf({ ...d, qualified: owner }))) distinct.delete(k);
   }
   if (distinct.size > 1) {
     throw new ToolError(
@@ -934,7 +969,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   const project = (await snapshot).view;
   const family = familyOf(language);
   const inFamily = familyFiles(project, family);
-  const want = new Set((sites.get(thingKey(target)) ?? [target]).map((d) => defKey(d.file, d.qualified)));
+  const want = new Set((sites.get(keyOf(target)) ?? [target]).map((d) => defKey(d.file, d.qualified)));
   const name = target.def.name;
   const has = (values: Value[]) => values.some((v) => v.kind === "def" && want.has(defKey(v.file, v.qualified)));
   // Names that may stand for the target: its own, then the aliases imports and re-exports give it

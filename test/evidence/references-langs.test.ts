@@ -105,6 +105,11 @@ describe("find_references: C#", () => {
     expect(where(await refs(ws, "Entity.Touch"))).toEqual(["Shop.Core/Order.cs:11 call Order.AddLine"]);
   });
 
+  it("a partial class whose parts are in two files of one namespace is one definition: its uses, and a member of one part called bare from the other", async () => {
+    expect(where(await refs(ws, "PriceRules"))).toEqual(["Shop.App/Invoice.cs:7 value Invoice.Due"]);
+    expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
+  });
+
   it("a base class in the base list is an inherit use", async () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });
