@@ -110,6 +110,10 @@ describe("find_references: C#", () => {
     expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
   });
 
+  it("a member of a predefined type (decimal.Round(…), string.Join(…)) is no by_name use of a repository method of that name", async () => {
+    expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
+  });
+
   it("a base class in the base list is an inherit use", async () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });

@@ -16,7 +16,9 @@
  *   Declared names, strings, comments and named-argument names give none.
  * - **Members**: `this.m`, `base.m` and a bare `m` inside a type resolve in the type first; a
  *   partial type is found at every part its namespace's files declare, so its members are looked
- *   up in each part (the base list of one part is not applied to members used in another).
+ *   up in each part (the base list of one part is not applied to members used in another). A
+ *   member of a predefined type (`decimal.Round(…)`, `string.Join(…)`) is a member of that type,
+ *   which is outside the repository, not of a receiver of unknown type.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, ReferenceRules } from "./language.js";
@@ -184,6 +186,9 @@ const grammar: ReferenceGrammar = {
   },
 
   valueType(value) {
+    // A predefined type written as a receiver (`decimal.Round(…)`, `string.Join(…)`) is that type,
+    // which lies outside the repository: its members are not the target's.
+    if (value.type === "predefined_type") return [value.text];
     if (value.type !== "object_creation_expression") return undefined;
     const t = value.childForFieldName("type");
     return t === null ? undefined : grammar.path(t);
