@@ -36,12 +36,13 @@
  *   before: better-sqlite3 (native addon), web-tree-sitter and the grammar packages (`.wasm`),
  *   node-llama-cpp (native, optional). The query bundles hold better-sqlite3's JavaScript too,
  *   used when its addon's file is found (`fact-cache/sqlite-driver.ts`); the addon itself is
- *   loaded from `node_modules` by path. CommonJS packages bundled into the ES modules get a
+ *   loaded from `node_modules` by path. They hold web-tree-sitter's CommonJS build as well
+ *   ({@link bundledTreeSitter}), with its runtime's `tree-sitter.wasm` copied next to them. CommonJS packages bundled into the ES modules get a
  *   `require` made with `createRequire` (esbuild's ESM output has none).
  *
  * esbuild API: https://esbuild.github.io/api/ (splitting, format esm/cjs, stdin, platform node, plugins onResolve/onLoad).
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -196,6 +197,31 @@ function bundledSqliteDriver(): Plugin {
   };
 }
 
+/**
+ * In the query bundles, `web-tree-sitter` is its CommonJS build (`tree-sitter.cjs`, the package's
+ * `require` export), bundled: loaded from node_modules on a first query, it cost the main thread
+ * about 10 ms (process CPU of paired first `symbol` queries on the c-cpp bench tree, main thread
+ * from /proc/<pid>/task/<pid>/schedstat). `require` resolves the package's `exports` with Node's ES
+ * module resolver, whose modules then compile without their embedded code cache (main.cjs sets a V8
+ * flag first), and the 160 KB file compiled without a code cache. Bundled, it is compiled from the
+ * query bundle's code cache. Its ES module build is not taken: it reaches `node:module` through a
+ * dynamic `import()`, which code from a `vm.Script`'s cached data cannot run (Node 20:
+ * ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING). The runtime finds `tree-sitter.wasm` in its script's
+ * folder (`__dirname`, Emscripten's `locateFile`): {@link TREE_SITTER_RUNTIME} is copied there.
+ */
+function bundledTreeSitter(): Plugin {
+  const file = createRequire(path.join(DIST, "evidence", "analysis", "tree-sitter.js")).resolve("web-tree-sitter");
+  return {
+    name: "bundled-tree-sitter",
+    setup(b) {
+      b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: file }));
+    },
+  };
+}
+
+/** web-tree-sitter's runtime, as installed for `dist/` (see {@link bundledTreeSitter}). */
+const TREE_SITTER_RUNTIME = createRequire(path.join(DIST, "evidence", "analysis", "tree-sitter.js")).resolve("web-tree-sitter/tree-sitter.wasm");
+
 /** First line after the hashbang of every output file; an entry that starts with it is already bundled. */
 const MARK = "// codecite CLI bundle (scripts/bundle-cli.ts)";
 
@@ -253,8 +279,9 @@ for (const command of QUERY_BUNDLE_COMMANDS) {
     // (tools/lazy-tool.ts): it loads from node_modules (its CommonJS build) when that happens.
     // better-sqlite3's JavaScript is bundled (bundledSqliteDriver; its addon loads by path), so the
     // package it would search for its addon with (bindings) is never reached.
-    external: [...EXTERNAL_PACKAGES.filter((p) => p !== "better-sqlite3"), "bindings", "zod"],
-    plugins: [fixedPackageVersion(version), bundledSqliteDriver(), keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
+    // web-tree-sitter is bundled (bundledTreeSitter), its grammar packages are not.
+    external: [...EXTERNAL_PACKAGES.filter((p) => p !== "better-sqlite3" && p !== "web-tree-sitter"), "bindings", "zod"],
+    plugins: [fixedPackageVersion(version), bundledSqliteDriver(), bundledTreeSitter(), keepModuleUrls("cjs"), onlyCommand(command), lazyChildProcessForCommander()],
     define,
     // The file is the function expression runCachedScript would otherwise wrap the code in (its
     // `wrapped` option): V8 then compiles the file's own text instead of a joined copy of it.
@@ -263,6 +290,8 @@ for (const command of QUERY_BUNDLE_COMMANDS) {
     logLevel: "warning",
   });
 }
+
+copyFileSync(TREE_SITTER_RUNTIME, path.join(OUT, path.basename(TREE_SITTER_RUNTIME)));
 
 // The code-cache loader, as CommonJS (see the module comment).
 await build({

@@ -3,12 +3,14 @@
  * - A grammar is loaded from its bytes (`evidence/analysis/tree-sitter.ts` `loadGrammar`): given a
  *   path, web-tree-sitter reads it after a dynamic `import()`, which in a CommonJS query bundle
  *   starts Node's ES module loader; the loader's module jobs are never loaded.
+ * - web-tree-sitter runs from the query bundle (`scripts/bundle-cli.ts` `bundledTreeSitter`), also
+ *   when the bundle is compiled from its code cache: nothing of its package is read.
  * - Node's own modules that symbol, importers and refs always load (`node:crypto`: the fact cache's
  *   file name, content hashes) are loaded before `main.cjs` sets its V8 flag, so they keep their
  *   embedded code cache (`scripts/bundle-cli.ts`, the comment of `main.cjs`).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +21,7 @@ let repo: string;
 let preload: string;
 let afterFlags: string;
 let order: string;
+let packages: string;
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), "codecite-first-query-"));
@@ -40,12 +43,17 @@ beforeAll(() => {
       "let at;",
       "v8.setFlagsFromString = (flags) => { at ??= process.moduleLoadList.length; return set(flags); };",
       'process.on("exit", () => process.stderr.write("AFTER_FLAGS " + JSON.stringify(process.moduleLoadList.slice(at ?? 0).filter((m) => m.startsWith("NativeModule "))) + "\\n"));',
-      'process.on("exit", () => process.stderr.write("TREE_SITTER " + Object.keys(require.cache).some((f) => f.includes("web-tree-sitter")) + "\\n"));',
+      // The parser's runtime starts by reading its .wasm (web-tree-sitter's own, or the copy beside the query bundle).
+      'const fs = require("node:fs");',
+      "const read = fs.readFileSync;",
+      "let runtime = false;",
+      'fs.readFileSync = function (file, ...rest) { if (String(file).endsWith("/tree-sitter.wasm")) runtime = true; return read.call(this, file, ...rest); };',
+      'process.on("exit", () => process.stderr.write("TREE_SITTER " + runtime + "\\n"));',
     ].join("\n"),
   );
 });
 beforeAll(() => {
-  // Prints, at exit, in order: each ripgrep run started (the walk's `--files` or another) and the first load of web-tree-sitter.
+  // Prints, at exit, in order: each ripgrep run started (the walk's `--files` or another) and the parser's runtime start (the read of its .wasm).
   order = path.join(tmp, "order.cjs");
   writeFileSync(
     order,
@@ -54,10 +62,24 @@ beforeAll(() => {
       'const { ChildProcess } = require("node:child_process");',
       "const spawn = ChildProcess.prototype.spawn;",
       'ChildProcess.prototype.spawn = function (o) { events.push(o.args.includes("--files") ? "walk" : "rg"); return spawn.call(this, o); };',
-      'const Module = require("node:module");',
-      "const load = Module._load;",
-      'Module._load = function (request, ...rest) { if (request.includes("web-tree-sitter") && !events.includes("tree-sitter")) events.push("tree-sitter"); return load.call(this, request, ...rest); };',
+      'const fs = require("node:fs");',
+      "const read = fs.readFileSync;",
+      'fs.readFileSync = function (file, ...rest) { if (String(file).endsWith("/tree-sitter.wasm") && !events.includes("tree-sitter")) events.push("tree-sitter"); return read.call(this, file, ...rest); };',
       'process.on("exit", () => process.stderr.write("ORDER " + JSON.stringify(events) + "\\n"));',
+    ].join("\n"),
+  );
+});
+beforeAll(() => {
+  // Prints, at exit, the files of web-tree-sitter's package that the process loaded as modules or read.
+  packages = path.join(tmp, "packages.cjs");
+  writeFileSync(
+    packages,
+    [
+      'const fs = require("node:fs");',
+      "const read = fs.readFileSync;",
+      "const seen = [];",
+      'fs.readFileSync = function (file, ...rest) { if (String(file).includes("node_modules/web-tree-sitter/")) seen.push(String(file)); return read.call(this, file, ...rest); };',
+      'process.on("exit", () => process.stderr.write("PACKAGE " + JSON.stringify([...seen, ...Object.keys(require.cache).filter((f) => f.includes("node_modules/web-tree-sitter/"))]) + "\\n"));',
     ].join("\n"),
   );
 });
@@ -99,6 +121,36 @@ describe("first query", () => {
         expect({ args, run, crypto: loaded.filter((m) => /^NativeModule (internal\/crypto\/.*|crypto)$/.test(m)) }).toEqual({ args, run, crypto: [] });
         // The parser's runtime is started early on an empty fact cache only (facts.ts warmUpParser): a warm query loads none of it.
         if (args[0] !== "importers") expect({ args, run, treeSitter: r.stderr.includes("TREE_SITTER true") }).toEqual({ args, run, treeSitter: run === "first" });
+      }
+    }
+  });
+
+  it("a first query runs web-tree-sitter from the query bundle, with the bundle's code cache too, and reads nothing of its package", () => {
+    for (const [args, expected] of [
+      [["symbol", "RingPool"], [{ path: "src/pool.h", name: "RingPool", symbol_kind: "class" }]],
+      [["symbol", "ring_size"], [{ path: "util.py", name: "ring_size", symbol_kind: "function" }]],
+    ] as const) {
+      const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
+      const codeCache = path.join(cacheDir, "v8-code");
+      let cacheFile: { name: string; ino: number } | undefined;
+      // The second run is a first query too (its fact cache removed) that compiles the bundle from the code cache the first one wrote.
+      for (const run of ["no code cache", "code cache"]) {
+        for (const f of readdirSync(cacheDir)) if (f !== "v8-code") rmSync(path.join(cacheDir, f), { recursive: true, force: true });
+        const r = spawnSync(process.execPath, ["-r", packages, CLI, ...args, "--json", "--root", repo], {
+          env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
+          encoding: "utf8",
+        });
+        expect(r.status).toBe(0);
+        const out = JSON.parse(r.stdout) as { evidence: { path: string; name: string; symbol_kind: string }[] };
+        expect({ args, run, found: out.evidence.map(({ path: p, name, symbol_kind }) => ({ path: p, name, symbol_kind })) }).toEqual({ args, run, found: expected });
+        const line = r.stderr.split("\n").find((l) => l.startsWith("PACKAGE "));
+        expect({ args, run, read: JSON.parse((line as string).slice("PACKAGE ".length)) as string[] }).toEqual({ args, run, read: [] });
+        const files = readdirSync(codeCache).filter((f) => f.startsWith("query-symbol-"));
+        expect(files.length).toBe(1);
+        const now = { name: files[0] as string, ino: statSync(path.join(codeCache, files[0] as string)).ino };
+        // A cache that was used is not written again (runCachedScript saves an absent or rejected one).
+        if (cacheFile !== undefined) expect(now).toEqual(cacheFile);
+        cacheFile = now;
       }
     }
   });
