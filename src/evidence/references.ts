@@ -1311,6 +1311,8 @@ async function judge(
   // `methodsOnlyCalled`: a member that is not called (`this.x = …`, `o.x`) is no method.
   const noMethods = (i < u.path.length - 1 || (u.use !== "call" && u.methodRef !== true)) && languageFor(file)?.references?.methodsOnlyCalled === true;
   const nonMethods = async (values: Value[]) => (noMethods ? r.ofKinds(values, (k) => k !== "method") : values);
+  // A receiver of unknown type leaves the `by_name` rule to decide, unless the part cannot name the target at all (a method not called).
+  const unknown = noMethods && target.def.kind === "method" ? "no" : "unknown";
   if (i === 1 && u.selfClass !== undefined) return has(await nonMethods(await r.classMember(file, u.selfClass, name))) ? "yes" : "no";
   // A receiver holding a call's result (`NameUse.receiverCall`): the callee's declared return type;
   // none declared, it is of unknown type as before.
@@ -1327,9 +1329,9 @@ async function judge(
     // A type outside the repository (`String`, an external class) is not the target's class; a
     // repository definition without that member (a factory function taken for the type) leaves
     // the receiver's type unknown.
-    return types.length > 0 && members === 0 && target.def.container !== undefined ? "unknown" : "no";
+    return types.length > 0 && members === 0 && target.def.container !== undefined ? unknown : "no";
   }
-  if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? "unknown" : "no";
+  if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? unknown : "no";
   if (i === 0 && u.selfClass !== undefined) {
     // A bare name inside a class of a language with implicit `this` (Java): a member of the class
     // first, then of each enclosing class; a type name only a member type, and (`methodsOnlyCalled`)
@@ -1343,12 +1345,12 @@ async function judge(
   }
   const values = await r.path(file, u.path.slice(0, i + 1));
   if (has(values)) return "yes";
-  if (values.length === 0 && i >= 2 && target.def.container !== undefined) return (await chainOfUnknownType(r, file, u, i, bindings)) ? "unknown" : "no";
+  if (values.length === 0 && i >= 2 && target.def.container !== undefined) return (await chainOfUnknownType(r, file, u, i, bindings)) ? unknown : "no";
   if (values.length === 0 && i === 1 && target.def.container !== undefined) {
     // `x.m` where `x` is neither resolved nor imported (an attribute of a parameter, a global of
     // unknown origin); an imported `x` that leads outside the repository is not the target's class.
     const head = u.path[0] as string;
-    if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return "unknown";
+    if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return unknown;
   }
   return "no";
 }

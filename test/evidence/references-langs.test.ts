@@ -228,6 +228,15 @@ describe("find_references: PHP", () => {
     expect(where(await refs(ws, "Pricing.price"))).toEqual(["src/Http/Checkout.php:17 call Checkout.run"]);
     expect(where(await refs(ws, "Entity"))).toEqual(["src/Core/Order.php:4 inherit src/Core/Order.php"]);
   });
+
+  it("a method is named only by a call: $this->m without one is a property; a bare m() is PHP's function, never the enclosing class's method", async () => {
+    expect(where(await refs(ws, "Mailer.send"))).toContain("src/Core/Mailer.php:19 call Mailer.queue");
+    expect(where(await refs(ws, "Mailer.send")).filter((w) => /:1[78] |:21 /.test(w))).toEqual([]);
+  });
+
+  it("in the body of if ($x instanceof C && …) $x is a C: a class outside the repository is not the target's; after the if, $x is of unknown type again (by_name)", async () => {
+    expect(where(await refs(ws, "Mailer.send"))).toEqual(["src/Core/Mailer.php:19 call Mailer.queue", "src/Core/Mailer.php:29 call,by_name Mailer.relay"]);
+  });
 });
 
 describe("find_references: Swift", () => {

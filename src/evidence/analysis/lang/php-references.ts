@@ -10,7 +10,12 @@
  *   part to that class when no `use` binds it. `use function` and `use const` bind nothing here.
  * - **Variables** (`$x`) are locals of their function (or of the file) and never a definition;
  *   `$this->m`, `self::m`, `static::m`, `parent::m` resolve in the enclosing class first;
- *   `$x->m` where `$x` is a parameter typed `C` or assigned `new C` resolves in `C`.
+ *   `$x->m` where `$x` is a parameter typed `C` or assigned `new C` resolves in `C`, and so does
+ *   `$x->m` in the body of `if ($x instanceof C)` (also under `&&`). A bare name
+ *   (`f()`, `X`) is never a member of the enclosing class (PHP has no implicit `$this`): it is a
+ *   function, constant or class of the namespace or the global one (`@fsockopen(…)` inside a
+ *   method `fsockopen` is PHP's function). A method is named only by a call: `$this->m` without
+ *   one is a property (`ReferenceRules.methodsOnlyCalled`).
  * - **Uses**: function calls, `new C` (`call`), `C::m()` (`call`), `C::X`, type declarations
  *   (`type`), `extends`/`implements`/trait `use` (`inherit`). Strings (their `{$…}` parts are
  *   walked), comments and inline HTML give none.
@@ -38,6 +43,19 @@ function kids(node: SyntaxNode, ...except: (SyntaxNode | null | undefined)[]): S
 /** `$name` for a `variable_name` node. */
 function variable(node: SyntaxNode | null): string | undefined {
   return node?.type === "variable_name" ? `$${node.text.replace(/^\$/, "")}` : undefined;
+}
+
+/** The `$x instanceof C` tests that hold when `cond` is true: itself, or either side of `&&` / `and`, in parentheses too. */
+function instanceTests(cond: SyntaxNode): { name: string; type: SyntaxNode }[] {
+  if (cond.type === "parenthesized_expression") return namedChildren(cond).flatMap(instanceTests);
+  if (cond.type !== "binary_expression") return [];
+  const left = cond.childForFieldName("left");
+  const right = cond.childForFieldName("right");
+  const op = cond.childForFieldName("operator")?.text.toLowerCase();
+  if (left === null || right === null) return [];
+  if (op === "&&" || op === "and") return [...instanceTests(left), ...instanceTests(right)];
+  const name = variable(left);
+  return op === "instanceof" && name !== undefined && (right.type === "name" || right.type === "qualified_name") ? [{ name, type: right }] : [];
 }
 
 const grammar: ReferenceGrammar = {
@@ -100,6 +118,14 @@ const grammar: ReferenceGrammar = {
         for (const k of namedChildren(node)) if (k.id !== body?.id) for (const v of [k, ...namedChildren(k)]) if (v.type === "variable_name") names.push(variable(v) as string);
         const type = node.type === "catch_clause" ? node.childForFieldName("type") : null;
         return { role: "variable", names, type, values: kids(node, type).filter((k) => k.type !== "variable_name") };
+      }
+      case "if_statement": {
+        // `if ($x instanceof C …)`: `$x` is a `C` in the body (also under `&&`/`and`).
+        const cond = node.childForFieldName("condition");
+        const body = node.childForFieldName("body");
+        const narrowed = cond === null ? [] : instanceTests(cond);
+        if (narrowed.length === 0 || cond === null || body === null) return undefined;
+        return { role: "narrow", condition: [cond], narrowed, body: [body], rest: kids(node, cond, body) };
       }
       case "function_call_expression": {
         const fn = node.childForFieldName("function");
@@ -191,6 +217,8 @@ const grammar: ReferenceGrammar = {
     const t = namedChildren(value).find((k) => k.type === "name" || k.type === "qualified_name");
     return t === undefined ? undefined : grammar.path(t);
   },
+
+  noImplicitSelf: true,
 };
 
 /** The fully qualified name (without leading `\`) of the namespace_name / qualified_name / name `node`. */
@@ -248,4 +276,6 @@ function extractPhpReferences(root: SyntaxNode): ReferenceFacts {
 export const PHP_REFERENCE_RULES: ReferenceRules = {
   extract: (root) => extractPhpReferences(root),
   moduleIsDeclaration: true,
+  // A method is named only by a call (`$this->m()`, `C::m()`, `$this->m(...)`); `$this->m` is a property.
+  methodsOnlyCalled: true,
 };

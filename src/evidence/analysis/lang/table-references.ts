@@ -10,8 +10,10 @@
  *   type of an instantiation, `type` in type positions, `inherit` in base lists, `value` else.
  *   Skipped nodes (comments, strings, the language's declarations of names) give none.
  * - **Receivers**: `this.m` and, inside a class, a one-part name carry the class
- *   (`NameUse.selfClass`: a member first); `x.m` where `x` is a local, parameter or field declared
- *   with a type, or bound to an instantiation, carries that type (`NameUse.receiverType`).
+ *   (`NameUse.selfClass`: a member first; not in a language without implicit `this`,
+ *   `ReferenceGrammar.noImplicitSelf`); `x.m` where `x` is a local, parameter or field declared
+ *   with a type, or bound to an instantiation, carries that type (`NameUse.receiverType`), and so
+ *   does a local in a branch its condition narrows (`instanceof`).
  * - **Contexts**: the enclosing class and function, qualified by the enclosing classes.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
@@ -39,6 +41,11 @@ export type NodeRole =
   | { role: "call"; callee: SyntaxNode; rest: SyntaxNode[] }
   /** An instantiation `new T(…)`: the type (`call` use) and the other parts. */
   | { role: "new"; type: SyntaxNode; rest: SyntaxNode[] }
+  /**
+   * A branch taken when locals are instances of a type (PHP `if ($x instanceof C)`): the condition,
+   * then the body with each local's type narrowed (`NameUse.receiverType`), then the other branches.
+   */
+  | { role: "narrow"; condition: SyntaxNode[]; narrowed: { name: string; type: SyntaxNode }[]; body: SyntaxNode[]; rest: SyntaxNode[] }
   /** Nodes in a type position (every name below is a `type` use). */
   | { role: "type"; nodes: SyntaxNode[] }
   /** Parts walked as types and as values; the rest (a declared name) not at all (an enum member, a cast, a named argument). */
@@ -71,6 +78,8 @@ export interface ReferenceGrammar {
   isType?(node: SyntaxNode): boolean;
   /** Nodes inside a path node that are walked as types after it (type arguments of `List<Order>`). */
   typeArguments?(node: SyntaxNode): SyntaxNode[];
+  /** True when a one-part name inside a class never names a member of it (PHP: members only through `$this->`, `self::`). */
+  noImplicitSelf?: boolean;
 }
 
 interface Ctx {
@@ -112,7 +121,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
       return;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "type" && use !== "inherit" ? { selfClass: cls } : {};
+    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "type" && use !== "inherit" && grammar.noImplicitSelf !== true ? { selfClass: cls } : {};
     c.use(path, last, use, extra);
   };
 
@@ -225,6 +234,22 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
       case "type":
         walkAll(r.nodes, ctx, ctx.use === "inherit" || ctx.use === "call" ? ctx.use : "type");
         return;
+      case "narrow": {
+        walkAll(r.condition, ctx, "value");
+        const restore: (() => void)[] = [];
+        for (const { name, type } of r.narrowed) {
+          const t = grammar.path(type);
+          const s = c.scopeOf(name);
+          if (t === undefined || s === undefined) continue;
+          const before = s.types.get(name);
+          s.types.set(name, t);
+          restore.push(() => (before === undefined ? s.types.delete(name) : s.types.set(name, before)));
+        }
+        walkAll(r.body, ctx, "value");
+        for (const undo of restore.reverse()) undo();
+        walkAll(r.rest, ctx, "value");
+        return;
+      }
       case "parts":
         walkAll(r.types ?? [], ctx, "type");
         walkAll(r.values, ctx, "value");
