@@ -75,6 +75,16 @@ describe("find_references: C++", () => {
     ]);
     expect(where(await refs(ws, "Circle"))).toEqual(["src/app.cpp:11 type main", "src/app.cpp:13 call main", "src/shapes.cpp:12 type src/shapes.cpp"]);
   });
+
+  it("templates: an explicit or partial specialization names the primary template, and its arguments are types; a trailing return type, decltype(…), and a non-type template parameter written by a macro (GEO_ENABLE_IF(is_unit<T>::value)) hold uses", async () => {
+    expect(where(await refs(ws, "is_unit"))).toEqual([
+      "include/geo/traits.h:8 type include/geo/traits.h",
+      "include/geo/traits.h:11 type include/geo/traits.h",
+      "include/geo/traits.h:13 value include/geo/traits.h",
+      "include/geo/traits.h:17 call geo.probe",
+    ]);
+    expect(where(await refs(ws, "pair_of"))).toEqual(["include/geo/traits.h:11 type include/geo/traits.h", "include/geo/traits.h:16 type geo.wrap"]);
+  });
 });
 
 describe("find_references: C#", () => {

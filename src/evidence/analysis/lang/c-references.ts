@@ -11,7 +11,9 @@
  *   range-`for` variables, lambda parameters and template parameters, counted for the whole function.
  * - **Uses**: identifiers, `a::b::c` qualified names, `x.m`/`p->m` field expressions; `call` for
  *   the callee of a call and the type of `new T`, `type` for type positions (declared types,
- *   casts, `sizeof(T)`, template arguments), `inherit` for base classes, `value` else; macros used
+ *   casts, `sizeof(T)`, template arguments, trailing return types), `inherit` for base classes, the
+ *   primary template for the name of an explicit or partial specialization (`struct X<char>`:
+ *   `type`), `value` else; macros used
  *   in `#if`/`#ifdef` conditions are `value` uses. Declared names, comments, strings, macro bodies
  *   (unparsed) and labels give none.
  * - **Scopes of names** (C++): inside a class or namespace (also in an out-of-line `void A::m()`),
@@ -308,6 +310,11 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
         walk(b, { ...ctx, use: "inherit", depth: ctx.depth + 1 });
       }
     }
+    // An explicit or partial specialization (`template <> struct is_code_unit<char>`) names the primary template; its arguments are types.
+    if (nameNode?.type === "template_type") {
+      usePath(nameNode, ctx, "type");
+      walkTemplateArgs(nameNode, { ...ctx, depth: ctx.depth + 1 });
+    }
     if (name !== undefined && !c.inFunction) c.classes.push({ name: chain.join("."), bases });
     if (body === null) return;
     if (name !== undefined && !c.inFunction) c.pushContext(chain.join("."));
@@ -349,6 +356,8 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
     c.pushScope("function", functionLocals(node));
     const params = fnDecl === null ? null : c.field(fnDecl, "parameters");
     if (params) walkParams(c.children(params), inner, true);
+    // The rest of the declarator: a trailing return type (`-> concat<L, R>`, `-> decltype(f<T>(x))`), `noexcept(…)`, `requires …`.
+    for (const k of fnDecl === null ? [] : c.children(fnDecl)) if (k.id !== params?.id && k.id !== nameNode?.id) walk(k, { ...inner, use: "value" });
     for (const k of c.children(node)) {
       if (k.id === type?.id || k.id === declarator?.id) continue;
       walk(k, { ...inner, use: "value" });
@@ -466,13 +475,23 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
       case "template_declaration": {
         const params = c.field(node, "parameters");
         const names: string[] = [];
-        for (const p of params ? c.children(params) : []) {
-          const n = c.field(p, "name") ?? c.children(p).find((k) => k.type === "type_identifier" || k.type === "identifier");
+        const list = params ? c.children(params) : [];
+        for (const p of list) {
+          const typed = p.type === "parameter_declaration" || p.type === "optional_parameter_declaration";
+          const declarator = typed ? c.field(p, "declarator") : null;
+          const n = typed ? (declarator === null ? null : declaredNameNode(declarator)) : (c.field(p, "name") ?? c.children(p).find((k) => k.type === "type_identifier" || k.type === "identifier"));
           if (n !== undefined && n !== null) names.push(n.text);
+        }
+        c.pushScope("block", names);
+        for (const p of list) {
+          // A non-type parameter (`std::size_t N`, fmt's `FMT_ENABLE_IF(is_code_unit<T>::value)`): its type, declarator and default as a function parameter's.
+          if (p.type === "parameter_declaration" || p.type === "optional_parameter_declaration") {
+            walkParams([p], deeper(), false);
+            continue;
+          }
           const dflt = c.field(p, "default_type") ?? c.field(p, "default_value");
           if (dflt !== null) walk(dflt, { ...deeper(), use: "type" });
         }
-        c.pushScope("block", names);
         for (const k of c.children(node)) if (k.id !== params?.id) walk(k, deeper());
         c.popScope();
         return;
