@@ -42,6 +42,7 @@ import { matchBalanced } from "./json.js";
 import { DIALECTS } from "./dialects/index.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
+import { ParagraphMarks } from "./paragraph-marks.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
 import { tidy } from "./residue.js";
 import { TOOL_NAME_ATTRS } from "./structural.js";
@@ -570,6 +571,20 @@ function fence(text: string, i: number): Scan {
   return end >= text.length ? { hold: i } : { next: end };
 }
 
+/** How far back from the hold point the stretch of {@link StreamFilter#plainInParagraph} may start: it is recovered on every push that adds markup. */
+const PARAGRAPH_REACH = 2048;
+
+/**
+ * The start of every reasoning opener and closer (`reasoning.ts` REASONING_MARKERS; a tag's `>`
+ * left out, since attributes may come before it), case-insensitively.
+ */
+const REASONING_HINT = new RegExp(
+  REASONING_MARKERS.map((m) => escapeRegExp(/^<\/?[a-z]/i.test(m) && m.endsWith(">") ? m.slice(0, -1) : m)).join("|"),
+  "i",
+);
+/** The longest of those starts, less one: how much of the text before a piece a tag cut by the piece may hold. */
+const REASONING_HINT_REACH = Math.max(...REASONING_MARKERS.map((m) => m.length)) - 1;
+
 /** Shortest slice that V8 makes a view of its parent string (`SlicedString::kMinLength`, V8 `src/objects/string.h`); shorter slices are copies. */
 const SLICE_MIN = 13;
 
@@ -627,6 +642,12 @@ export class StreamFilter {
   readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1 };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
+  /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}). */
+  readonly #paragraphs = new ParagraphMarks();
+  /** A reasoning tag (or a stray closer) was seen in the text: the code regions of the answer then differ from the text's. */
+  #reasoningSeen = false;
+  /** The end of the text before the last piece, where a reasoning tag cut by the piece's start begins. */
+  #probe = "";
   /** The first half of a surrogate pair that ended the last piece, not yet returned (see `push`). */
   #heldHalf = "";
 
@@ -676,6 +697,12 @@ export class StreamFilter {
     this.#recent += delta;
     const facts = this.#facts;
     noteDelta(facts, delta, base);
+    this.#paragraphs.note(delta, base);
+    if (!this.#reasoningSeen) {
+      const probe = this.#probe + delta;
+      this.#reasoningSeen = REASONING_HINT.test(probe);
+      this.#probe = probe.slice(-REASONING_HINT_REACH);
+    }
     let from = 0;
     if (this.#prefilled) {
       const closer = CLOSERS.exec(this.#buffer);
@@ -713,7 +740,7 @@ export class StreamFilter {
     // `text` from `off` holds both slices when the scan was windowed (`#window` checked that `#lastHold` and `#rawEnd` are in it).
     const region = this.#lastHold >= from && hold > this.#lastHold ? text.slice(this.#lastHold - off, hold - off) : undefined;
     this.#lastHold = hold;
-    if (region !== undefined && this.#target !== undefined && isPlain(region)) {
+    if (region !== undefined && this.#target !== undefined && (isPlain(region) || this.#plainInParagraph(text, off, hold))) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
       const piece = text.slice(this.#rawEnd - off, hold - off).trimEnd();
       const added = detached(this.#target === "" ? piece.trimStart() : piece);
@@ -730,6 +757,30 @@ export class StreamFilter {
       this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
     }
     return this.#advance(this.#target);
+  }
+
+  /**
+   * Whether the recovery leaves the text from the last paragraph start to `hold` as it is, judged
+   * on that stretch alone: then the text added since `#rawEnd` extends the visible text as plain
+   * prose does, without a recovery of the whole message (which made every markdown link, `a[i]`
+   * or JSON snippet in prose cost time that grew with the answer). The stretch starts at a
+   * {@link ParagraphMarks} point at or before `#rawEnd` (so it holds all the new text), at most
+   * {@link PARAGRAPH_REACH} characters back. Why the stretch alone decides: it starts at a line
+   * start outside every code region, and it holds every construct still undecided (they start at
+   * or after the hold point before this push); what the text before it can add is context that
+   * makes the recovery read less (an example introduced, a call found before, which turns the
+   * inline-JSON and structural stages off), except reasoning blocks, which move the code regions
+   * (they are not part of the answer): after a reasoning tag, and with prefilled reasoning, this
+   * is never used. The stretch read from its start may look like a message's start (a header
+   * line, a Harmony lead): that makes the recovery read more, and the whole recovery runs.
+   */
+  #plainInParagraph(text: string, off: number, hold: number): boolean {
+    if (this.#prefilled || this.#reasoningSeen) return false;
+    const at = this.#paragraphs.latest(this.#rawEnd);
+    if (at <= 0 || hold - at > PARAGRAPH_REACH) return false;
+    const stretch = at >= off ? text.slice(at - off, hold - off) : this.#buffer.slice(at, hold);
+    const r = recoverDeterministic({ content: stretch }, this.#tools);
+    return r.tool_calls.length === 0 && r.rejected.length === 0 && r.thinking === undefined && r.content === tidy(stretch);
   }
 
   /**

@@ -207,6 +207,30 @@ describe("stream filter parity for long messages (the scan reads the message's e
   }
 });
 
+describe("stream filter parity for text shown a paragraph at a time (markup in prose recovered from its paragraph)", () => {
+  // The filter recovers a paragraph on its own when the whole message before it holds no code
+  // region that reaches into it; these texts hold a line that the recovery removes as prose and
+  // keeps as code (`</s>` alone on its line), after a paragraph break that a code region spans in
+  // the whole text only.
+  const texts = [
+    // A blank line inside a fenced block: read from there, the closing fence opens one, and the
+    // fence after `</s>` closes it.
+    "Here is the change, see [the docs](https://x.y):\n\n```ts\nconst a = 1;\n\nconst b = [a](b);\n```\n</s>\n```\nmore code\n```\n\nSee [the docs](https://x.y) and a[i].",
+    // A fence line inside reasoning: the answer's code regions are those of the text without it.
+    "```ts\ncode\n<think>\n```\n</think>\n\nmore [x](y) and a[i]\n```\n</s>\n```\nc\n```\nafter [x](y)",
+  ];
+  for (const text of texts) {
+    it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
+      const whole = recoverDeterministic({ content: text }, []).content;
+      expect(whole).not.toContain("</s>");
+      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
+        expect(collapse(run([text.slice(0, k), text.slice(k)], [], false).shown), `split at ${k}`).toBe(collapse(whole));
+      }
+      expect(collapse(run([...text], [], false).shown)).toBe(collapse(whole));
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 

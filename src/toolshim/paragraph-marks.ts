@@ -1,0 +1,86 @@
+/**
+ * Paragraph starts of a streamed text that no Markdown code region spans: the points where the
+ * stream filter (`stream-filter.ts`) may recover a stretch of text on its own, because the recovery
+ * (`recover.ts`) reads the text after such a point the same whether or not the text before it is
+ * there, as far as code regions go. Code regions are `residue.ts` `findCodeRegions`' (which the
+ * recovery uses to tell quoted markup from markup): a fenced block runs from an opening fence line
+ * to a closing fence line of the same character and at least the same length (or to the end of the
+ * text), and an inline code span never holds a paragraph break (`\n\n`). So a position right after
+ * `\n\n` that no fenced block is open at lies outside every code region, and the code regions after
+ * it are the same in the whole text and in the text from it.
+ *
+ * The text is read once, as it arrives, one line at a time: the fence state is known at every line
+ * start from the lines before it only.
+ */
+
+/** An opening fence line: blanks, then three or more backticks or tildes (`findCodeRegions`' pattern). */
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+
+/** The paragraph starts of a text given piece by piece; see the module comment. */
+export class ParagraphMarks {
+  /** Paragraph starts outside fenced blocks, increasing (older ones are dropped by {@link latest}). */
+  #marks: number[] = [];
+  /** The fenced block open at the current line (its fence character and length), if any. */
+  #fence: { char: string; length: number } | undefined;
+  /** Where the current line starts. */
+  #lineStart = 0;
+  /** The current line's lead: its characters up to the first one that is not a blank, `` ` `` or `~`. */
+  #lead = "";
+  /** The current line has a character after its lead. */
+  #rest = false;
+
+  /** Reads `piece`, which starts at index `base` of the text (the text so far ends there). */
+  note(piece: string, base: number): void {
+    let k = 0;
+    while (k < piece.length) {
+      if (this.#rest) {
+        // Only the line's end matters now.
+        const nl = piece.indexOf("\n", k);
+        if (nl < 0) return;
+        k = nl;
+      }
+      const c = piece[k]!;
+      if (c === "\n") this.#endLine(base + k);
+      else if (c === " " || c === "\t" || c === "`" || c === "~") this.#lead += c;
+      else this.#rest = true;
+      k++;
+    }
+  }
+
+  /** The latest paragraph start at or before `upto` (-1: none). Earlier ones are dropped: `upto` is expected not to fall below the one returned. */
+  latest(upto: number): number {
+    const marks = this.#marks;
+    let i = marks.length - 1;
+    while (i >= 0 && marks[i]! > upto) i--;
+    if (i < 0) return -1;
+    if (i > 0) marks.splice(0, i);
+    return marks[0]!;
+  }
+
+  /** The line ending with the line break at `at` is whole. */
+  #endLine(at: number): void {
+    const fence = this.#fence;
+    if (fence !== undefined) {
+      if (!this.#rest && closesFence(this.#lead, fence.char, fence.length)) this.#fence = undefined;
+    } else {
+      const open = FENCE_OPEN.exec(this.#lead);
+      if (open) this.#fence = { char: open[1]![0]!, length: open[1]!.length };
+      // An empty line after a line break: a paragraph break ends at `at`.
+      else if (at === this.#lineStart && at > 0) this.#marks.push(at + 1);
+    }
+    this.#lineStart = at + 1;
+    this.#lead = "";
+    this.#rest = false;
+  }
+}
+
+/** A whole line (`line`: blanks, backticks and tildes only) that closes a fence of `length` × `char`: blanks, at least that many of the character, blanks. */
+function closesFence(line: string, char: string, length: number): boolean {
+  let s = 0;
+  let e = line.length;
+  while (s < e && (line[s] === " " || line[s] === "\t")) s++;
+  while (e > s && (line[e - 1] === " " || line[e - 1] === "\t")) e--;
+  if (e - s < length) return false;
+  for (let k = s; k < e; k++) if (line[k] !== char) return false;
+  return true;
+}
