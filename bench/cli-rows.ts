@@ -67,7 +67,7 @@ function queries(m: Manifest): Query[] {
   ];
 }
 
-const PHASES = ["start-up", "load", "workspace", "cache open", "validation", "query", "output", "total"] as const;
+const PHASES = ["start-up", "load", "workspace", "cache open", "validation", "ignore-file check", "ripgrep", "query", "output", "total"] as const;
 
 /** Medians of the `timing:` lines of several runs, as `start-up 40 ms, load 35 ms, …`. */
 function timingNote(lines: readonly string[]): string {

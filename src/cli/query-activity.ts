@@ -8,7 +8,8 @@
  *   delay (tests use 0);
  * - with `CODECITE_TIMING=1`, one line saying where the process's time went: Node start-up,
  *   module loading, workspace checks, fact-cache opening, the check of the cached file list
- *   against the tree, the query itself, and output, in ms.
+ *   against the tree, for `search` the ignore-file check and ripgrep's run, the rest of the
+ *   query, and output, in ms.
  *
  * The fact cache reports through `diagnostics_channel` (`fact-cache/activity.ts`).
  */
@@ -38,10 +39,13 @@ export function watchQuery(opts: { json: boolean; env?: Readonly<Record<string, 
   const env = opts.env ?? process.env;
   const stream = opts.stream ?? process.stderr;
   const marks = new Map<QueryPhase, number>();
-  const cache: Record<CacheTiming["step"], number> = { "cache open": 0, validation: 0 };
+  const cache: Record<CacheTiming["step"], number> = { "cache open": 0, validation: 0, "ignore-file check": 0, ripgrep: 0 };
+  /** The steps only a text search times; shown when they ran. */
+  const searchSteps = new Set<CacheTiming["step"]>();
   const onTiming = (m: unknown) => {
     const t = m as CacheTiming;
     cache[t.step] += t.ms;
+    if (t.step === "ignore-file check" || t.step === "ripgrep") searchSteps.add(t.step);
   };
   const timing = env.CODECITE_TIMING === "1";
   if (timing) cacheTimingChannel.subscribe(onTiming);
@@ -94,13 +98,18 @@ export function watchQuery(opts: { json: boolean; env?: Readonly<Record<string, 
       const query = at("query", workspace);
       // The validation step opens the store when nothing opened it before: its time is counted once, as cache open.
       const validation = Math.max(0, cache.validation - cache["cache open"]);
+      // A search's ignore-file check and ripgrep run happen one after the other inside the query
+      // phase (search.ts); shown as their own parts, the rest of the query stays "query".
+      const searchParts = [...searchSteps].map((step): [string, number] => [step, cache[step]]);
+      const searchMs = searchParts.reduce((sum, [, ms]) => sum + ms, 0);
       const parts: [string, number][] = [
         ["start-up", startUp],
         ["load", load - startUp],
         ["workspace", workspace - load],
         ["cache open", cache["cache open"]],
         ["validation", validation],
-        ["query", Math.max(0, query - workspace - cache["cache open"] - validation)],
+        ...searchParts,
+        ["query", Math.max(0, query - workspace - cache["cache open"] - validation - searchMs)],
         // Output runs to the end of the run, so the phases add up to the total (rounding aside) even
         // when the process was descheduled between printing and this line.
         ["output", end - query],

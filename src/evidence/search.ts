@@ -41,6 +41,7 @@ import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./sandbox/secre
 import { toPosix } from "./sandbox/path-policy.js";
 import { baseRipgrepArgs, ripgrepEnv, ripgrepMissing, ripgrepPath, ripgrepPathArg } from "./sandbox/ripgrep.js";
 import { RgJsonReader, type RgMatchEvent, type RgText } from "./ripgrep-json.js";
+import { publishTiming, timingStart } from "../fact-cache/activity.js";
 import { runProcess } from "./sandbox/spawn.js";
 import {
   BARE_CR_FLAG,
@@ -162,7 +163,9 @@ export async function searchCode(
   const globArgs = validateGlob(args.glob);
   const target = args.path === undefined || args.path.trim() === "" ? undefined : await ws.walkTarget(args.path);
   if (target !== undefined) refuseOversizedFile(ws, target);
+  const scanStart = timingStart();
   await ws.checkIgnoreFiles();
+  publishTiming("ignore-file check", scanStart);
 
   const common = [
     "--json",
@@ -535,6 +538,7 @@ async function runRipgrep(
     }
   }, limits);
   let res;
+  const runStart = timingStart();
   try {
     res = await runProcess(rg, args, {
       cwd: ws.root,
@@ -546,6 +550,8 @@ async function runRipgrep(
   } catch (err) {
     if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
     throw err;
+  } finally {
+    publishTiming("ripgrep", runStart);
   }
   if (res.timedOut) {
     throw new ToolError(

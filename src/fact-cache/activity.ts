@@ -13,9 +13,13 @@ export interface FactLoadProgress {
   toParse: number;
 }
 
-/** A timed step of a query: the store opened, or the cached file list checked against the tree. */
+/**
+ * A timed step of a query: the store opened, the cached file list checked against the tree, or,
+ * for a text search, the ignore-file check before ripgrep starts and ripgrep's own run (from its
+ * spawn to its exit, while its output is read).
+ */
 export interface CacheTiming {
-  step: "cache open" | "validation";
+  step: "cache open" | "validation" | "ignore-file check" | "ripgrep";
   ms: number;
 }
 

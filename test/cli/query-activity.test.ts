@@ -106,6 +106,20 @@ describe("progress line and timing off a terminal", () => {
     // The phases cover the run (rounding of 7 parts aside).
     expect(Math.abs(total - parts)).toBeLessThanOrEqual(8);
   });
+
+  it("CODECITE_TIMING=1 on search shows the ignore-file check and ripgrep's run as parts of the query", async () => {
+    const r = await runCli(["search", "base.value", "--root", root], { env: { CODECITE_CACHE_DIR: cache, CODECITE_TIMING: "1" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("pkg/m3.py:4");
+    const line = r.stderr.split("\n").find((l) => l.startsWith("timing: "));
+    expect(line).toMatch(
+      /^timing: start-up \d+ ms, load \d+ ms, workspace \d+ ms, cache open \d+ ms, validation \d+ ms, ignore-file check \d+ ms, ripgrep \d+ ms, query \d+ ms, output \d+ ms, total \d+ ms$/,
+    );
+    const total = Number(/total (\d+) ms/.exec(line!)![1]);
+    const parts = [...line!.matchAll(/(?:start-up|load|workspace|cache open|validation|ignore-file check|ripgrep|query|output) (\d+) ms/g)].reduce((s, m) => s + Number(m[1]), 0);
+    // The parts still cover the run (rounding of 9 parts aside): the two search steps are not counted twice.
+    expect(Math.abs(total - parts)).toBeLessThanOrEqual(10);
+  });
 });
 
 describe("the clock", () => {
