@@ -176,6 +176,8 @@ async function parseCandidates(
     mentioned = await mentioning(ws, pending, [q.name], signal);
     scope = await pending;
   } else {
+    // The scope needs the walk of the tree (ripgrep): a file named by `path` is parsed after it.
+    warmUpParser(ws, languageFor(pathArg ?? ""));
     scope = await sourceFiles(ws, pathArg, signal, false, known);
     if (scope.under !== undefined && scope.files.length <= DIRECT_SCOPE_FILES) return { scope, facts: await load(ws, scope, statFiles(ws, scope.files), q, signal, tier) };
     mentioned = await mentioning(ws, scope, [q.name], signal);

@@ -88,6 +88,31 @@ beforeAll(() => {
     ].join("\n"),
   );
 });
+let slowWalk: string;
+beforeAll(() => {
+  // Like order.cjs, with the walk's ripgrep run (`--files`) started a second late (through
+  // `sh -c 'sleep 1; exec rg …'`) and its end recorded: what the process does while it waits.
+  // The first WebAssembly instance is the runtime's own (tree-sitter.wasm), the next ones grammars.
+  slowWalk = path.join(tmp, "slow-walk.cjs");
+  writeFileSync(
+    slowWalk,
+    [
+      "const events = [];",
+      'const { ChildProcess } = require("node:child_process");',
+      "const spawn = ChildProcess.prototype.spawn;",
+      "ChildProcess.prototype.spawn = function (o) {",
+      '  if (!o.args.includes("--files")) { events.push("rg"); return spawn.call(this, o); }',
+      '  events.push("walk");',
+      '  this.once("exit", () => events.push("walk done"));',
+      '  return spawn.call(this, { ...o, file: "/bin/sh", args: ["/bin/sh", "-c", \'sleep 1; exec "$0" "$@"\', o.file, ...o.args.slice(1)] });',
+      "};",
+      "let instances = 0;",
+      "const instantiate = WebAssembly.instantiate;",
+      'WebAssembly.instantiate = function (...args) { events.push(instances++ === 0 ? "tree-sitter" : "grammar"); return instantiate.apply(this, args); };',
+      'process.on("exit", () => process.stderr.write("ORDER " + JSON.stringify(events) + "\\n"));',
+    ].join("\n"),
+  );
+});
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("first query", () => {
@@ -174,6 +199,25 @@ describe("first query", () => {
       const line = r.stderr.split("\n").find((l) => l.startsWith("ORDER "));
       const events = JSON.parse((line as string).slice("ORDER ".length)) as string[];
       expect({ args, first: [...events.slice(0, 2)].sort(), then: events[2] }).toEqual({ args, first: ["rg", "walk"], then: "tree-sitter" });
+    }
+  });
+
+  it("symbol and refs start the parser's runtime while the walk of the tree runs, and refs with a file's path its grammar too", () => {
+    for (const [args, expected] of [
+      [["symbol", "RingPool"], ["tree-sitter", "walk done", "grammar"]],
+      [["refs", "RingPool", "--path", "src/pool.h"], ["tree-sitter", "grammar", "walk done"]],
+      [["refs", "ring_size", "--path", "util.py"], ["tree-sitter", "grammar", "walk done"]],
+    ] as const) {
+      const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
+      const r = spawnSync(process.execPath, ["-r", slowWalk, CLI, ...args, "--json", "--root", repo], {
+        env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(0);
+      expect((JSON.parse(r.stdout) as { ok: boolean }).ok).toBe(true);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("ORDER "));
+      const events = JSON.parse((line as string).slice("ORDER ".length)) as string[];
+      expect({ args, events: events.filter((e) => e !== "rg" && e !== "walk").slice(0, 3) }).toEqual({ args, events: expected });
     }
   });
 });

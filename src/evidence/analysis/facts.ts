@@ -29,7 +29,7 @@ import { FactIndex, type DetailTier, type FileStat, type LoadResult, type ParseC
 import { ParsePool } from "../../fact-cache/parse-pool.js";
 import { ToolError, throwIfAborted } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
-import type { FileFacts, ReferenceFacts } from "./lang/language.js";
+import type { FileFacts, LanguageSpec, ReferenceFacts } from "./lang/language.js";
 import { factsFromSource, type ParseInput } from "./parse-task.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
@@ -215,17 +215,18 @@ function parsePool(): ParsePool<ParseInput, FileFacts> {
 }
 
 /**
- * Starts the tree-sitter runtime (its module and `Parser.init`, the same for every language) when
- * the fact cache holds no facts of `ws`'s tree: a first query parses every candidate file, so a
- * caller that is about to wait for its text prefilter (ripgrep, in its own process) has the
- * runtime made meanwhile instead of after. It starts a turn of the event loop after the
- * workspace's ignore-file check, which every ripgrep run waits for: the runs that check releases
- * are started (in the same turn) before the runtime's start takes the thread. A failure is left to
- * the first parse to report.
+ * Starts the tree-sitter runtime (its module and `Parser.init`, the same for every language), and
+ * loads the grammar of `language` when given, when the fact cache holds no facts of `ws`'s tree: a
+ * first query parses every candidate file, so a caller that is about to wait for ripgrep (in its
+ * own process: the walk of the tree, the text prefilter) has the runtime made meanwhile instead of
+ * after. It starts a turn of the event loop after the workspace's ignore-file check, which every
+ * ripgrep run waits for: the runs that check releases are started (in the same turn) before the
+ * runtime's start takes the thread. A failure is left to the first parse to report.
  */
-export function warmUpParser(ws: Workspace): void {
+export function warmUpParser(ws: Workspace, language?: LanguageSpec): void {
   if (FactIndex.shared<FileFacts>(ws.root, { version: factsVersion() }).store.hasFacts()) return;
-  const start = () => void import("./tree-sitter.js").then((m) => m.initTreeSitter()).catch(() => undefined);
+  const start = () =>
+    void import("./tree-sitter.js").then((m) => (language === undefined ? m.initTreeSitter() : m.prepareGrammar(language))).catch(() => undefined);
   ws.checkIgnoreFiles().then(
     () => setImmediate(start),
     () => undefined, // the ripgrep runs report it

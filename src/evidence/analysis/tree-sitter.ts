@@ -65,6 +65,14 @@ async function loadGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<Language> 
 }
 
 /**
+ * Starts the runtime and loads the grammar of `lang` ahead of its first parse (a failure is left to
+ * that parse to report).
+ */
+export function prepareGrammar(lang: Pick<LanguageSpec, "wasm">): Promise<void> {
+  return loadGrammar(lang).then(() => undefined);
+}
+
+/**
  * Wall-clock limit of one parse in ms (10 s), unless `CODECITE_PARSE_TIME_LIMIT_MS` (a positive
  * number) sets another. Ordinary code parses at hundreds of KB per second even on a loaded machine
  * (a 1 MB minified bundle: about 1 s idle), so a 1 MiB file (the workspace's size limit) stays far
