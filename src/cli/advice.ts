@@ -15,7 +15,9 @@
  *   options the command has (`(--path, --kind)` → `(--path)` for `search`, nothing for
  *   `importers`), and a clause advising any other missing option goes. A parameter after a
  *   tool in the same clause belongs to that tool's command;
- * - a location is shown as the records are (`RootView`): from the current folder when `--root` is another.
+ * - a location is shown as the records are (`RootView`): from the current folder when `--root` is another;
+ * - a clause about output cut to a budget (`(flag truncated)` for the model) is dropped: the
+ *   command prints one note of its own on what was cut and how to see it whole (`--all`, `--max-lines`).
  */
 import { renderAdvice, type AdviceText, type Clause, type Term } from "../evidence/advice.js";
 import { SAME_DIR_VIEW, type RootView } from "./root-view.js";
@@ -93,6 +95,9 @@ export function adviceForCommand(text: AdviceText, command: EvidenceCommandName,
         return "codecite search --path <folder>";
       case "location":
         return term.line === undefined ? view.show(term.path) : `${view.show(term.path)}:${term.line}`;
+      case "cut_mark":
+        // What was cut and how to see it whole is said once, by the command's own note (`evidence-command.ts` cutNote).
+        return undefined;
     }
   });
 }

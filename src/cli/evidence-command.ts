@@ -8,7 +8,7 @@
  * error exits 2. Heavy modules are imported here, lazily.
  */
 import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from "./advice.js";
-import type { ToolError } from "../evidence/evidence.js";
+import type { Evidence, ToolError } from "../evidence/evidence.js";
 import { colorsFor, exitWhenWritten, logLine, printJson } from "./output.js";
 import { renderEvidenceList, renderSummary } from "./render.js";
 import { SAME_DIR_VIEW, rootView, type RootView } from "./root-view.js";
@@ -146,12 +146,33 @@ function print(
   }
   const view = rootView(root);
   process.stdout.write(renderEvidenceList(result.evidence, colorsFor(process.stdout), view));
-  logLine(err.dim(renderSummary(result.evidence.length, result.total, result.truncated)));
+  logLine(err.dim(renderSummary(result.evidence.length, result.total)));
   const shownNote = pastedNote(input, result) ?? (note === undefined ? "" : adviceForCommand(note, input.command, view));
   if (shownNote) logLine(`${err.dim("note:")} ${visibleText(shownNote)}`);
-  if (result.truncated && input.output?.all !== true) {
-    logLine(`${err.dim("note:")} output is cut to fit a model's budget; add --all to see every record with whole snippets.`);
+  const cut = cutNote(result, input.output);
+  if (cut) logLine(`${err.dim("note:")} ${cut}`);
+}
+
+/**
+ * The one note on output cut for size, and how to see all of it; `undefined` when nothing was cut
+ * that the tool's note (whose clauses about cuts the CLI leaves out, `advice.ts`) does not cover.
+ * Without `--all`: the model's budget cut it, `--all` lifts it. With `--all --max-lines N`:
+ * snippets of more than N lines, which leaving out `--max-lines` shows whole. Lines cut for
+ * length (search keeps a window of a long line around its match even with `--all`): `read --all`.
+ */
+function cutNote(result: { truncated: boolean; evidence: readonly Evidence[] }, output: OutputScope | undefined): string | undefined {
+  if (output?.all !== true) {
+    return result.truncated ? "output is cut to fit a model's budget; add --all to see every record with whole snippets, or --all --max-lines N for N lines of each." : undefined;
   }
+  const cut = result.evidence.filter((e) => e.flags?.includes("truncated") === true);
+  const max = output.maxSnippetLines;
+  // A record cut by lines holds fewer lines than its range (a diff hunk's lines are not its range: any cut one under --max-lines).
+  const byLines = max !== undefined && cut.some((e) => e.kind === "diff" || e.snippet.split("\n").length < e.end_line - e.start_line + 1);
+  const clauses = [
+    ...(byLines ? [`snippets are cut to ${max} lines (--max-lines ${max}); leave out --max-lines to see them whole`] : []),
+    ...(cut.some((e) => e.kind !== "diff" && e.snippet.split("\n").length >= e.end_line - e.start_line + 1) ? ["long lines are cut (ending in …); codecite read --all shows whole lines"] : []),
+  ];
+  return clauses.length === 0 ? undefined : `${clauses.join("; ")}.`;
 }
 
 /** `regex parse error: <problem>`, then the pattern and its caret line, indented (each line shown visibly). */

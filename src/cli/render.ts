@@ -87,15 +87,13 @@ export function renderEvidenceList(records: readonly Evidence[], c: Colors, view
 }
 
 /**
- * The summary line of a result: `4 results`, `showing 50 of 120 results (truncated)` when
- * records were left out, `1 result (snippets cut)` when every record is shown but some
- * snippets were shortened, `no results`.
+ * The summary line of a result: `4 results`, `showing 50 of 120 results` when records were left
+ * out, `no results`. Cut snippets are marked on their records and said once in the command's note.
  */
-export function renderSummary(shown: number, total: number, truncated: boolean): string {
+export function renderSummary(shown: number, total: number): string {
   if (total === 0 && shown === 0) return "no results";
   const noun = total === 1 ? "result" : "results";
-  if (shown < total) return `showing ${shown} of ${total} ${noun} (truncated)`;
-  return truncated ? `${total} ${noun} (snippets cut)` : `${total} ${noun}`;
+  return shown < total ? `showing ${shown} of ${total} ${noun}` : `${total} ${noun}`;
 }
 
 /** The sign and words of each citation status in human output. */

@@ -30,7 +30,13 @@ export type Term =
    * A place in the repository: a repository-relative, `/`-separated `path`, with a 1-based `line`
    * when given (`src/a.py:60`); the CLI shows it as it shows records (from the current folder).
    */
-  | { kind: "location"; path: string; line?: number };
+  | { kind: "location"; path: string; line?: number }
+  /**
+   * The mark of output cut to fit a budget (`(flag truncated)` for the model). The clause it is
+   * in says what was cut; a surface that says once, in its own words, how to see everything (the
+   * CLI's note on `--all` and `--max-lines`) leaves such clauses out.
+   */
+  | { kind: "cut_mark" };
 
 /** One clause: plain text and terms, in order, with its trailing punctuation. */
 export type Clause = readonly (string | Term)[];
@@ -47,6 +53,9 @@ export const param = (name: string, value?: string | number): Term =>
 
 /** A location term (see {@link Term}). */
 export const location = (path: string, line?: number): Term => (line === undefined ? { kind: "location", path } : { kind: "location", path, line });
+
+/** The {@link Term} marking a clause about output cut to a budget. */
+export const CUT_MARK: Term = { kind: "cut_mark" };
 
 /**
  * Builds advice text from a template: interpolated strings and numbers become plain text,
@@ -71,6 +80,14 @@ export function advice(strings: TemplateStringsArray, ...values: readonly (strin
  */
 export function listAdvice(items: readonly (readonly (string | Term)[])[], separator = ", "): AdviceText {
   return splitClauses(items.flatMap((item, i) => (i === 0 ? [...item] : [separator, ...item])));
+}
+
+/**
+ * `text` as one clause (its clauses' parts in order, so it renders the same), for a sentence whose
+ * parts a surface must keep or leave out together: `cut (flag truncated); read_evidence shows whole ranges.`
+ */
+export function oneClause(text: AdviceText): AdviceText {
+  return text.length <= 1 ? text : [text.flat()];
 }
 
 /** Plain text as advice text (split into clauses like {@link advice}). */
@@ -177,6 +194,8 @@ function modelTerm(term: Term): string {
       return "search_code with path set to the folder";
     case "location":
       return term.line === undefined ? term.path : `${term.path}:${term.line}`;
+    case "cut_mark":
+      return "(flag truncated)";
   }
 }
 

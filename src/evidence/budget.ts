@@ -20,7 +20,7 @@
  *
  * `total` is always the true number of records found (or the caller's larger count).
  */
-import { advice, joinAdvice, param, renderForModel, tool, type AdviceText } from "./advice.js";
+import { CUT_MARK, advice, joinAdvice, oneClause, param, renderForModel, tool, type AdviceText } from "./advice.js";
 import type { Evidence, EvidenceFlag, EvidenceResult } from "./evidence.js";
 
 /** Records returned when the caller gives no `max_results`. */
@@ -177,7 +177,7 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
 
   let records = capped.map((e) => cutSnippet(e, maxLines, maxChars));
   let cut = records.some((r, i) => r !== capped[i]);
-  let note = joinNotes(opts.note, countNote, cut ? advice`Snippets longer than ${maxLines} lines were cut (flag truncated); ${tool("read_evidence")} shows whole ranges.` : undefined);
+  let note = joinNotes(opts.note, countNote, cut ? oneClause(advice`Snippets longer than ${maxLines} lines were cut ${CUT_MARK}; ${tool("read_evidence")} shows whole ranges.`) : undefined);
   if (sizeOf(records, total, cut || capped.length < total, note) <= maxBytes) {
     return { evidence: records, total, truncated: cut || capped.length < total, ...(note ? { note } : {}), form: "full" };
   }
@@ -188,7 +188,7 @@ export function applyBudget(evidence: readonly Evidence[], opts: BudgetOptions =
   note = joinNotes(
     opts.note,
     countNote,
-    advice`Output was too large, so each snippet shows only its first line (flag truncated); ${tool("read_evidence")} shows whole ranges.`,
+    oneClause(advice`Output was too large, so each snippet shows only its first line ${CUT_MARK}; ${tool("read_evidence")} shows whole ranges.`),
   );
   if (cut && sizeOf(records, total, true, note) <= maxBytes) {
     return { evidence: records, total, truncated: true, ...(note ? { note } : {}), form: "first_lines" };

@@ -53,7 +53,7 @@
  * paths and names together) and {@link MAX_HUNKS} records; the note lists up to 20 changed files
  * with their +/− counts, each path shown with at most {@link MAX_NOTE_PATH_CHARS} characters.
  */
-import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
+import { CUT_MARK, advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
 import { promises as fsp } from "node:fs";
 import path from "node:path";
 import { checkBeforeGit, checkObjectStores, checkWorkTreeGitFiles, readGitFile, refuseStore } from "./git-store.js";
@@ -208,7 +208,9 @@ export async function readGitDiff(ws: Workspace, args: ReadGitDiffArgs, signal?:
     } else if (cutOutput) {
       notes.push(advice`The diff is larger than the output cap; pass ${param("path")} to see one file's hunks.`);
     }
-    if (cutHunk) notes.push(plain(`Long hunks were cut to ${MAX_HUNK_LINES} lines (flag truncated).`));
+    // The cap the hunks were cut to: `--max-lines` under an `all` scope (else only the last hunk of a cut output is cut).
+    const hunkCap = all ? (scope?.maxSnippetLines ?? Infinity) : MAX_HUNK_LINES;
+    if (cutHunk) notes.push(Number.isFinite(hunkCap) ? advice`Long hunks were cut to ${hunkCap} lines ${CUT_MARK}.` : advice`The last hunk was cut ${CUT_MARK}.`);
   }
   if (deniedFiles.size > 0) notes.push(plain(`${deniedFiles.size} changed file(s) on the secrets deny-list are not shown.`));
   const withheldFor = (why: WithheldReason) => [...withheld.values()].filter((w) => w === why).length;

@@ -18,7 +18,7 @@
  * Binary files (a NUL byte in the first 8 KiB) are refused with `UNSUPPORTED` (no record, since a
  * binary file has no lines to cite).
  */
-import { advice, joinAdvice, location, param, plain, tool, type AdviceText } from "./advice.js";
+import { CUT_MARK, advice, joinAdvice, location, param, tool, type AdviceText } from "./advice.js";
 import type { ReadEvidenceArgs } from "./args.js";
 import { cancelledError, type Evidence, type EvidenceFlag, type EvidenceResult, ToolError } from "./evidence.js";
 import type { OutputScope } from "./budget.js";
@@ -66,7 +66,9 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     );
   }
   const requestedEnd = endArg ?? (all ? Number.MAX_SAFE_INTEGER : start + DEFAULT_READ_LINES - 1);
-  const spanEnd = all ? requestedEnd : Math.min(requestedEnd, start + MAX_READ_LINES - 1);
+  // Lines read at most: `--max-lines` under `all` (the one snippet's lines, as for every evidence command), else none; the tool's cap otherwise.
+  const lineCap = all ? (output?.maxSnippetLines ?? Infinity) : MAX_READ_LINES;
+  const spanEnd = Math.min(requestedEnd, start + lineCap - 1);
 
   const file = await ws.openFile(args.path);
   try {
@@ -204,12 +206,12 @@ export async function readEvidence(ws: Workspace, args: ReadEvidenceArgs, signal
     if (end < wanted) {
       const why = charCapHit
         ? `the ${MAX_READ_CHARS}-character limit`
-        : `the ${MAX_READ_LINES}-line limit`;
+        : `the ${lineCap}-line limit`;
       notes.push(advice`Showing lines ${start}-${end}${of} (stopped at ${why}); read on with ${param("start_line", end + 1)}.`);
     } else if (moreAfter && endArg === undefined) {
       notes.push(advice`Showing lines ${start}-${end}${of}; read on with ${param("start_line", end + 1)}.`);
     }
-    if (anyCut) notes.push(plain(`Lines longer than ${MAX_READ_LINE_CHARS} characters were cut (flag truncated).`));
+    if (anyCut) notes.push(advice`Lines longer than ${MAX_READ_LINE_CHARS} characters were cut ${CUT_MARK}.`);
     const truncated = anyCut || end < wanted || (moreAfter && endArg === undefined);
     const result: EvidenceResult = { evidence: [rec], total: 1, truncated };
     if (notes.length > 0) result.note = joinAdvice(...notes);

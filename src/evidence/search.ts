@@ -29,7 +29,7 @@
  * `.gitignore`/`.ignore` exclude, so with a glob the hits are kept only when the file is walkable
  * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
-import { advice, joinAdvice, param, plain, tool, type AdviceText } from "./advice.js";
+import { CUT_MARK, advice, joinAdvice, listAdvice, param, plain, tool, type AdviceText, type Term } from "./advice.js";
 import { closeSync, constants as fsc, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -287,14 +287,18 @@ export async function searchCode(
     if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note = joinAdvice(note, advice`The query was matched literally; ${{ kind: "set_flag", param: "regex", value: true }} for a pattern.`);
     if (ignoredByGlob > 0) note = joinAdvice(note, plain(`${ignoredByGlob} matching line(s) in ignored files were left out.`));
   } else if (truncated) {
-    const parts: string[] = [];
-    if (over) parts.push(`more than ${cap} matching lines; showing the first ${evidence.length} in path order`);
-    else if (evidence.length < total) parts.push(`showing ${evidence.length} of ${total} matching lines`);
-    if (budgetHit) parts.push(`output budget of ${RESULT_TEXT_CHARS} characters reached`);
-    if (cutSnippet) parts.push(`long lines cut to ${DEFAULT_LINE_CHARS} characters (flag truncated)`);
+    const parts: (string | Term)[][] = [];
+    if (over) parts.push([`more than ${cap} matching lines; showing the first ${evidence.length} in path order`]);
+    else if (evidence.length < total) parts.push([`showing ${evidence.length} of ${total} matching lines`]);
+    if (budgetHit) parts.push([`output budget of ${RESULT_TEXT_CHARS} characters reached`]);
+    if (cutSnippet) parts.push([`long lines cut to ${DEFAULT_LINE_CHARS} characters `, CUT_MARK]);
     // Advice names only search_code's own parameters; raising max_results helps when it, not the budget, stopped the records.
     const raise = !budgetHit && evidence.length >= maxResults && maxResults < 200 ? advice`Or raise ${param("max_results")} to see more.` : undefined;
-    note = joinAdvice(advice`${parts.join("; ")}. Narrow the search with ${param("path")} or ${param("glob")}, or a more specific query.`, raise);
+    // Narrowing shows the records left out; it does nothing for lines cut for length.
+    const leftOut = over || evidence.length < total || budgetHit;
+    note = leftOut
+      ? joinAdvice(advice`${listAdvice(parts, "; ")}. Narrow the search with ${param("path")} or ${param("glob")}, or a more specific query.`, raise)
+      : advice`${listAdvice(parts, "; ")}.`;
   }
   if (check.dropped.size > 0) {
     note = joinAdvice(note, plain(`${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`));

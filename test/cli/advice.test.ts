@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../../src/cli/program.js";
 import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from "../../src/cli/advice.js";
-import { advice, joinAdvice, param, plain, renderForModel, tool, type AdviceText } from "../../src/evidence/advice.js";
+import { CUT_MARK, advice, joinAdvice, oneClause, param, plain, renderForModel, tool, type AdviceText } from "../../src/evidence/advice.js";
 import * as search from "../../src/cli/commands/search.js";
 import * as symbol from "../../src/cli/commands/symbol.js";
 import * as importers from "../../src/cli/commands/importers.js";
@@ -28,6 +28,19 @@ const cases: Array<[EvidenceCommandName, AdviceText, string, string]> = [
     advice`Snippets longer than 12 lines were cut (flag truncated); ${readEvidence} shows whole ranges.`,
     "Snippets longer than 12 lines were cut (flag truncated); read_evidence shows whole ranges.",
     "Snippets longer than 12 lines were cut (flag truncated); codecite read shows whole ranges.",
+  ],
+  // a clause about a cut → left out (the command's own note says how to see everything), with the clause it is joined to
+  [
+    "symbol",
+    joinAdvice(plain("Showing 2 of 4 records."), oneClause(advice`Snippets longer than 12 lines were cut ${CUT_MARK}; ${readEvidence} shows whole ranges.`)),
+    "Showing 2 of 4 records. Snippets longer than 12 lines were cut (flag truncated); read_evidence shows whole ranges.",
+    "Showing 2 of 4 records.",
+  ],
+  [
+    "search",
+    advice`showing 50 of 900 matching lines; long lines cut to 300 characters ${CUT_MARK}. Narrow the search with ${param("path")}.`,
+    "showing 50 of 900 matching lines; long lines cut to 300 characters (flag truncated). Narrow the search with path.",
+    "showing 50 of 900 matching lines. Narrow the search with --path.",
   ],
   [
     "symbol",

@@ -63,8 +63,8 @@ describe("notes and hints in the CLI's words", () => {
     const r = await runCli(["importers", "rag_common", "--max-results", "2", "--root", "examples/rag-app"], { cwd: REPO_ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      "showing 2 of 4 results (truncated)\nnote: Showing 2 of 4 records; raise --max-results to see more.\n" +
-        "note: output is cut to fit a model's budget; add --all to see every record with whole snippets.\n",
+      "showing 2 of 4 results\nnote: Showing 2 of 4 records; raise --max-results to see more.\n" +
+        "note: output is cut to fit a model's budget; add --all to see every record with whole snippets, or --all --max-lines N for N lines of each.\n",
     );
     expect(r.stdout).toMatch(/^examples\/rag-app\/src\/build_index\.py:4 {2}import rag_common$/m);
   });
@@ -174,7 +174,7 @@ describe("locations and suggested commands from another directory", () => {
     expect(lines[0]).toBe("my repo/long.py:1  function long_function [truncated]");
     const marker = "       ┆ … lines 13-60 not shown: ";
     expect(lines.at(-1)).toBe(`${marker}codecite read long.py --root 'my repo' --start-line 13 --end-line 60`);
-    expect(r.stderr).toContain("note: Snippets longer than 12 lines were cut (flag truncated); codecite read shows whole ranges.\n");
+    expect(r.stderr).toBe("1 result\nnote: output is cut to fit a model's budget; add --all to see every record with whole snippets, or --all --max-lines N for N lines of each.\n");
 
     // Paste the suggestion into a POSIX shell in the same directory (codecite = the built CLI).
     const suggested = lines.at(-1)!.slice(marker.length);

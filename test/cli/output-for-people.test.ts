@@ -21,6 +21,7 @@ beforeAll(() => {
   }
   const body = Array.from({ length: 40 }, (_, i) => `    v${i} = ${i}`);
   writeFileSync(path.join(root, "long.py"), ["def long_function():", ...body, "    return 0", ""].join("\n"));
+  writeFileSync(path.join(root, "wide.txt"), `${"x".repeat(400)} haystack_word ${"y".repeat(400)}\n`);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -75,6 +76,36 @@ describe("--all", () => {
     expect(r.stderr).toContain("--max-lines applies only with --all");
   });
 
+  it("the cut is said once, in one note that says how to see everything; the model's note is unchanged", async () => {
+    // Budgeted: the summary and the tool's note no longer repeat that snippets were cut.
+    const budgeted = await runCli(["symbol", "long_function", "--root", root]);
+    expect(budgeted.stderr).toBe("1 result\nnote: output is cut to fit a model's budget; add --all to see every record with whole snippets, or --all --max-lines N for N lines of each.\n");
+    const model = JSON.parse((await runCli(["symbol", "long_function", "--json", "--root", root])).stdout) as { note: string };
+    expect(model.note).toBe("Snippets longer than 12 lines were cut (flag truncated); read_evidence shows whole ranges.");
+    // --all --max-lines: the note names the flag that cut them.
+    const five = await runCli(["symbol", "long_function", "--all", "--max-lines", "5", "--root", root]);
+    expect(five.stderr).toBe("1 result\nnote: snippets are cut to 5 lines (--max-lines 5); leave out --max-lines to see them whole.\n");
+    // A long line that search keeps a window of even with --all: said once, with what shows it whole; no advice to narrow the search.
+    const wide = await runCli(["search", "haystack_word", "--all", "--root", root]);
+    expect(wide.stderr).toBe("1 result\nnote: long lines are cut (ending in …); codecite read --all shows whole lines.\n");
+    const wideJson = JSON.parse((await runCli(["search", "haystack_word", "--json", "--root", root])).stdout) as { note: string };
+    expect(wideJson.note).toBe("long lines cut to 300 characters (flag truncated).");
+    // Records left out and snippets whole: the summary counts them, one note each for the tool's advice and the budget.
+    const many = await runCli(["search", "needle", "--root", root]);
+    expect(many.stderr).toBe(
+      `showing 50 of ${N} results\nnote: showing 50 of ${N} matching lines. Narrow the search with --path or --glob, or a more specific query. Or raise --max-results to see more.\n` +
+        "note: output is cut to fit a model's budget; add --all to see every record with whole snippets, or --all --max-lines N for N lines of each.\n",
+    );
+  });
+
+  it("read --all --max-lines N reads N lines and says how to read on", async () => {
+    const r = await runCli(["read", "long.py", "--all", "--max-lines", "3", "--json", "--root", root]);
+    const env = JSON.parse(r.stdout) as { evidence: { start_line: number; end_line: number }[]; note: string; truncated: boolean };
+    expect([env.evidence[0]!.start_line, env.evidence[0]!.end_line]).toEqual([1, 3]);
+    expect(env.note).toBe("Showing lines 1-3 of 42 (stopped at the 3-line limit); read on with start_line=4.");
+    expect(env.truncated).toBe(true);
+  });
+
   it("read --all reads the whole file", async () => {
     const r = await runCli(["read", "long.py", "--all", "--json", "--root", root]);
     const rec = (JSON.parse(r.stdout) as { evidence: { start_line: number; end_line: number }[] }).evidence[0]!;
@@ -103,6 +134,13 @@ describe.skipIf(!hasGit)("diff --stat", () => {
       git("commit", "-qm", "init");
       writeFileSync(path.join(repo, "a.py"), "x = 1\ny = 20\nz = 3\nw = 4\n");
       writeFileSync(path.join(repo, "b.py"), "");
+      // --all --max-lines cuts hunks to that many lines, and the note says that number (not the model's cap of 120).
+      const cut = JSON.parse((await runCli(["diff", "--all", "--max-lines", "2", "--json", "--root", repo])).stdout) as { note: string; evidence: { snippet: string }[] };
+      expect(cut.evidence.map((e) => e.snippet.split("\n").length)).toEqual([2, 2]);
+      expect(cut.note).toContain(" Long hunks were cut to 2 lines (flag truncated).");
+      const cutHuman = await runCli(["diff", "--all", "--max-lines", "2"], { cwd: repo });
+      expect(cutHuman.stderr).toMatch(/\nnote: snippets are cut to 2 lines \(--max-lines 2\); leave out --max-lines to see them whole\.\n$/);
+      expect(cutHuman.stderr).not.toContain("Long hunks");
       const human = await runCli(["diff", "--stat"], { cwd: repo });
       expect(human.code).toBe(0);
       expect(human.stdout).toBe("a.py | +2 -1\nb.py | +0 -1\n2 files changed, 2 insertions(+), 2 deletions(-)\n");
