@@ -4,7 +4,8 @@
  * model order (a model without tools is chosen when no installed model has tools).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { probeFix, runDoctor, type DoctorReport } from "../../src/cli/commands/doctor.js";
+import pc from "picocolors";
+import { probeFix, renderReport, runDoctor, type DoctorReport } from "../../src/cli/commands/doctor.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 
 let server: FakeOllama | undefined;
@@ -71,5 +72,45 @@ describe("doctor against the fake Ollama", () => {
     expect(check(report, "toolshim").detail).toMatch(/^on \(auto: gemma2:2b lacks the tools capability/);
     expect(check(report, "probe")).toMatchObject({ ok: true });
     expect(report.ok).toBe(true);
+  });
+});
+
+describe("the readable report shows the checks its purpose uses", () => {
+  const plain = pc.createColors(false);
+  const names = (text: string) => [...text.matchAll(/^[✓✗!] (\S+)/gm)].map((m) => m[1]);
+
+  it("--for mcp: grammars and ripgrep, and one line for the rest; every check is still in the report (--json)", async () => {
+    server = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }], turns: [{ content: "ok" }] });
+    const report = await runDoctor({}, { OLLAMA_HOST: server.host }, { purpose: "mcp" });
+    expect(report.checks.map((k) => k.name)).toEqual(["config", "serve", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"]);
+    const text = renderReport(report, plain);
+    expect(names(text)).toEqual(["tree-sitter", "ripgrep"]);
+    expect(text).toContain(
+      "\n(8 checks not needed for the evidence commands and codecite mcp not shown: config, serve, server, model, capabilities, toolshim, interpreter, probe; --json lists every check.)\n\nReady: the evidence commands and codecite mcp can run.\n",
+    );
+  });
+
+  it("ask leaves out only the gateway's settings; serve shows every check", async () => {
+    server = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }], turns: [{ content: "ok" }] });
+    const ask = renderReport(await runDoctor({}, { OLLAMA_HOST: server.host }, { purpose: "ask" }), plain);
+    expect(names(ask)).toEqual(["config", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"]);
+    expect(ask).toContain("\n(1 check not needed for codecite ask and chat not shown: serve; --json lists every check.)\n");
+    const serve = renderReport(await runDoctor({}, { OLLAMA_HOST: server.host }, { purpose: "serve" }), plain);
+    expect(names(serve)).toEqual(["config", "serve", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"]);
+    expect(serve).not.toContain("not shown");
+  });
+
+  it("a failed required check is shown whatever the purpose", async () => {
+    const report: DoctorReport = {
+      purpose: "mcp",
+      ok: false,
+      checks: [
+        { name: "config", ok: true, required: false, detail: "provider ollama" },
+        { name: "ripgrep", ok: false, required: true, detail: "rg did not start", fix: "reinstall codecite" },
+      ],
+    };
+    expect(renderReport(report, plain)).toBe(
+      "✗ ripgrep  rg did not start\n           fix: reinstall codecite\n(1 check not needed for the evidence commands and codecite mcp not shown: config; --json lists every check.)\n\nNot ready for the evidence commands and codecite mcp: 1 required check failed.\n",
+    );
   });
 });

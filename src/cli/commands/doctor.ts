@@ -3,8 +3,9 @@
  * says how to fix what is missing. Purposes (`--for`, default `ask`): `mcp` — the evidence
  * commands and the MCP server (no model needed: grammars and ripgrep); `ask` — `ask` and `chat`
  * (also the provider, the model, the configuration); `serve` — the HTTP gateway (the
- * configuration, the serve settings and the upstream server). Every check runs; a check is
- * `required` when the chosen purpose cannot run without it.
+ * configuration, the serve settings and the upstream server). Every check runs (`--json` lists
+ * them all); a check is `required` when the chosen purpose cannot run without it, and the
+ * readable report shows only the checks the purpose uses, with one line naming the others.
  *
  * Checks, in order (each `{name, ok, required, detail, fix?}`):
  * 1. `config`: flags and variables resolve (README "Configuration").
@@ -54,6 +55,17 @@ const REQUIRED_FOR: Record<DoctorPurpose, ReadonlySet<string>> = {
   mcp: new Set(["tree-sitter", "ripgrep"]),
   ask: new Set(["config", "server", "model", "tree-sitter", "ripgrep"]),
   serve: new Set(["config", "serve", "server"]),
+};
+
+/**
+ * The checks the readable report shows for each purpose: the ones that purpose uses (the MCP
+ * server and the evidence commands read no configuration and use no model; `ask` does not start
+ * the gateway). Every check still runs, and `--json` lists them all.
+ */
+const SHOWN_FOR: Record<DoctorPurpose, ReadonlySet<string>> = {
+  mcp: REQUIRED_FOR.mcp,
+  ask: new Set(["config", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"]),
+  serve: new Set(["config", "serve", "server", "model", "capabilities", "toolshim", "interpreter", "tree-sitter", "ripgrep", "probe"]),
 };
 
 /** What the last line of the report calls each purpose. */
@@ -558,15 +570,24 @@ async function probe(
   }
 }
 
-/** The report as text: one line per check (✓ ok, ✗ failed required, ! failed optional), fixes indented. */
+/**
+ * The report as text: one line per check the purpose uses (✓ ok, ✗ failed required, ! failed
+ * optional), fixes indented, then one line naming the checks not shown.
+ */
 export function renderReport(report: DoctorReport, c: import("../output.js").Colors): string {
-  const width = Math.max(...report.checks.map((k) => k.name.length));
+  const shown = report.checks.filter((k) => SHOWN_FOR[report.purpose].has(k.name) || (k.required && !k.ok));
+  const hidden = report.checks.filter((k) => !shown.includes(k));
+  const width = Math.max(...shown.map((k) => k.name.length));
   const lines: string[] = [];
-  for (const k of report.checks) {
+  for (const k of shown) {
     const mark = k.ok ? c.green("✓") : k.required ? c.red("✗") : c.yellow("!");
     // Details quote what a server answered (model names, errors): control characters shown.
     lines.push(`${mark} ${k.name.padEnd(width)}  ${visibleText(k.detail)}`);
     if (!k.ok && k.fix) lines.push(`  ${" ".repeat(width)}  ${c.dim("fix:")} ${visibleText(k.fix)}`);
+  }
+  if (hidden.length > 0) {
+    const names = hidden.map((k) => k.name).join(", ");
+    lines.push(c.dim(`(${hidden.length} check${hidden.length === 1 ? "" : "s"} not needed for ${PURPOSE_WORDS[report.purpose]} not shown: ${names}; --json lists every check.)`));
   }
   const failed = report.checks.filter((k) => !k.ok && k.required).length;
   lines.push("");
