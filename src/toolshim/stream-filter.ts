@@ -582,8 +582,12 @@ const REASONING_HINT = new RegExp(
   REASONING_MARKERS.map((m) => escapeRegExp(/^<\/?[a-z]/i.test(m) && m.endsWith(">") ? m.slice(0, -1) : m)).join("|"),
   "i",
 );
-/** The longest of those starts, less one: how much of the text before a piece a tag cut by the piece may hold. */
-const REASONING_HINT_REACH = Math.max(...REASONING_MARKERS.map((m) => m.length)) - 1;
+/** Every call marker of the filter and the dialects but code fences (which {@link ParagraphMarks} follows). */
+const CALL_MARKERS = [...new Set([...OWN_MARKERS, ...DIALECTS.flatMap((d) => d.markers)])].filter((m) => !m.startsWith("```"));
+/** Any of {@link CALL_MARKERS}. */
+const CALL_MARKER_HINT = new RegExp(CALL_MARKERS.map(escapeRegExp).join("|"));
+/** The longest reasoning tag or call marker, less one: how much of the text before a piece a marker cut by the piece may hold. */
+const MARKUP_HINT_REACH = Math.max(...[...REASONING_MARKERS, ...CALL_MARKERS].map((m) => m.length)) - 1;
 
 /** Shortest slice that V8 makes a view of its parent string (`SlicedString::kMinLength`, V8 `src/objects/string.h`); shorter slices are copies. */
 const SLICE_MIN = 13;
@@ -644,9 +648,13 @@ export class StreamFilter {
   #leadFrom = 0;
   /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}). */
   readonly #paragraphs = new ParagraphMarks();
-  /** A reasoning tag (or a stray closer) was seen in the text: the code regions of the answer then differ from the text's. */
-  #reasoningSeen = false;
-  /** The end of the text before the last piece, where a reasoning tag cut by the piece's start begins. */
+  /**
+   * A reasoning tag or a call marker was seen in the text (see {@link StreamFilter#plainInParagraph}):
+   * reasoning makes the answer's code regions differ from the text's, and the recovery may read
+   * from a marker the scan stepped over (one inside a code fence it decided) across paragraphs.
+   */
+  #markupSeen = false;
+  /** The end of the text before the last piece, where a tag or marker cut by the piece's start begins. */
   #probe = "";
   /** The first half of a surrogate pair that ended the last piece, not yet returned (see `push`). */
   #heldHalf = "";
@@ -698,10 +706,10 @@ export class StreamFilter {
     const facts = this.#facts;
     noteDelta(facts, delta, base);
     this.#paragraphs.note(delta, base);
-    if (!this.#reasoningSeen) {
+    if (!this.#markupSeen) {
       const probe = this.#probe + delta;
-      this.#reasoningSeen = REASONING_HINT.test(probe);
-      this.#probe = probe.slice(-REASONING_HINT_REACH);
+      this.#markupSeen = REASONING_HINT.test(probe) || CALL_MARKER_HINT.test(probe);
+      this.#probe = probe.slice(-MARKUP_HINT_REACH);
     }
     let from = 0;
     if (this.#prefilled) {
@@ -769,13 +777,15 @@ export class StreamFilter {
    * start outside every code region, and it holds every construct still undecided (they start at
    * or after the hold point before this push); what the text before it can add is context that
    * makes the recovery read less (an example introduced, a call found before, which turns the
-   * inline-JSON and structural stages off), except reasoning blocks, which move the code regions
-   * (they are not part of the answer): after a reasoning tag, and with prefilled reasoning, this
-   * is never used. The stretch read from its start may look like a message's start (a header
+   * inline-JSON and structural stages off), except call markers, which the scan holds to the end
+   * of the message but may have stepped over inside a construct it decided (a call fence holding
+   * `<tool_call>`, from which a dialect reads on past the fence), and reasoning blocks, which move
+   * the code regions (they are not part of the answer): after a call marker or a reasoning tag,
+   * and with prefilled reasoning, this is never used. The stretch read from its start may look like a message's start (a header
    * line, a Harmony lead): that makes the recovery read more, and the whole recovery runs.
    */
   #plainInParagraph(text: string, off: number, hold: number): boolean {
-    if (this.#prefilled || this.#reasoningSeen) return false;
+    if (this.#prefilled || this.#markupSeen) return false;
     const at = this.#paragraphs.latest(this.#rawEnd);
     if (at <= 0 || hold - at > PARAGRAPH_REACH) return false;
     const stretch = at >= off ? text.slice(at - off, hold - off) : this.#buffer.slice(at, hold);
