@@ -65,6 +65,22 @@ describe("c-directives: rules", () => {
     expect(brief(cIncludes('int n = 1\'000; /* a\n#include "no.h"\n*/\n#include "yes.h"\nint m = 0x1\'F;\n#include "yes2.h"\n'))).toEqual(["yes.h@4-4", "yes2.h@6-6"]);
   });
 
+  it("code between directives: identifiers (with `$`, digits, non-ASCII letters) before a quote open a prefixed or raw literal, after other characters they do not; `%`, `.` and `#` after code start nothing", () => {
+    const src = [
+      'int \u00e9t\u00e9 = a$1 % 2; auto s = LR"d(',
+      '#include "no1.h"',
+      ')d"; auto t = x.y + .5 + 1.e+3; auto u = u8"/*"; char v = u8\'"\';',
+      '#include "yes1.h"',
+      'auto w = fooR "(" ; /* c',
+      '#include "no2.h"',
+      '*/ q = a1\'2\'; # include "no3.h"',
+      '  %:include "yes2.h"',
+      'b = c %: d; e = f*/g; h = "\\"/*"; k = \\ R"(x)";',
+      '#include "yes3.h"',
+    ].join("\n");
+    expect(brief(cIncludes(`${src}\n`))).toEqual(["yes1.h@4-4", "yes2.h@8-8", "yes3.h@10-10"]);
+  });
+
   it("the digraph `%:` is `#`; `#` not first on its line starts no directive", () => {
     expect(brief(cIncludes('%:include "a.h"\nint x; #include "no.h"\n'))).toEqual(["a.h@1-1"]);
   });
