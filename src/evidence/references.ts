@@ -132,6 +132,11 @@ class NeedDefinitions extends Error {
 /** A name that is an identifier, so a file defining it has it in its text. */
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
+/** A definition's qualified name in its file (`Container.name`, or the name at file level). */
+function qualifiedOf(s: { name: string; container?: string }): string {
+  return s.container === undefined ? s.name : `${s.container}.${s.name}`;
+}
+
 function defKey(file: string, qualified: string): string {
   return `${file}\0${qualified}`;
 }
@@ -476,14 +481,14 @@ class Resolver {
       const out: Value[] = [];
       // A module declared in the file (Rust `mod x;`) is reached as a submodule, not as a definition.
       const submodules = lang.references?.submodulePath !== undefined;
-      for (const s of facts.symbols) if (s.name === name && s.container === undefined && !(submodules && s.kind === "module")) out.push({ kind: "def", file, qualified: name });
+      for (const s of facts.symbols) if (s.name === name && (s.container === undefined || s.extension === true) && !(submodules && s.kind === "module")) out.push({ kind: "def", file, qualified: qualifiedOf(s) });
       for (const a of facts.exportAliases) if (a.exported === name && a.local !== name) out.push(...(await this.name(file, a.local, hops + 1)));
       for (const b of facts.bindings) if (b.local === name && b.member !== "*") out.push(...(await this.binding(file, b, hops + 1)));
       if (out.length === 0 && lang.references?.sharedScope) {
         for (const other of await lang.references.sharedScope(file, this.project)) {
           if (other === file) continue;
           const f = await this.outline(other);
-          for (const s of f?.symbols ?? []) if (s.name === name && s.container === undefined) out.push({ kind: "def", file: other, qualified: name });
+          for (const s of f?.symbols ?? []) if (s.name === name && (s.container === undefined || s.extension === true)) out.push({ kind: "def", file: other, qualified: qualifiedOf(s) });
         }
       }
       // Wildcard imports; where definitions are open (Ruby), a name defined here may be reopened in a required file too.
@@ -1087,6 +1092,8 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
         const verdict = await judge(resolver, file, u, i, refs.bindings, want, target, local);
         if (verdict === "no") continue;
         if (verdict === "unknown") {
+          // An extension (`fun Char.isAsciiLetter()`) is seen only where its name is: imported, or in its package.
+          if (target.def.extension === true && !has(await resolver.name(file, name))) continue;
           if (definers.size === 1) hits.push(hitOf(file, u, i, moduleContext, true));
           else if (definers.size > 1) leftOut++;
           continue;
@@ -1248,7 +1255,6 @@ const MAX_CLOSURE_FILES = 4000;
  * with the same stem.
  */
 async function declarationsOf(r: Resolver, target: LocatedDefinition, facts: FactsMap, language: LanguageSpec): Promise<string[]> {
-  const qualifiedOf = (s: { name: string; container?: string }) => (s.container === undefined ? s.name : `${s.container}.${s.name}`);
   const holders = [...facts].filter(([, f]) => f.symbols.some((s) => s.declaration === true && qualifiedOf(s) === target.qualified)).map(([file]) => file);
   if (holders.length === 0) return [];
   const stem = (f: string) => f.slice(f.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "");
@@ -1326,9 +1332,13 @@ async function judge(
       if (has(found)) return "yes";
       members += found.length;
     }
-    // A type outside the repository (`String`, an external class) is not the target's class; a
-    // repository definition without that member (a factory function taken for the type) leaves
-    // the receiver's type unknown.
+    // A type outside the repository (`String`, an external class) is not the target's class,
+    // unless the target extends it (`fun Char.isAsciiLetter()` on `c: Char`, where imported); a repository
+    // definition without that member (a factory function taken for the type) leaves the
+    // receiver's type unknown.
+    if (types.length === 0 && target.def.extension === true && u.receiverType !== undefined && u.receiverType[u.receiverType.length - 1] === target.def.container?.split(".").pop()) {
+      return has(await r.name(file, name)) ? "yes" : "no";
+    }
     return types.length > 0 && members === 0 && target.def.container !== undefined ? unknown : "no";
   }
   if (i === 1 && u.path[0] === "") return target.def.container !== undefined ? unknown : "no";

@@ -30,8 +30,8 @@ describe("kotlin: definitions", () => {
       { name: "Registry", kind: "class", start_line: 26, end_line: 28 },
       { name: "stores", kind: "variable", container: "Registry", start_line: 27, end_line: 27 },
       { name: "OrderId", kind: "type", start_line: 30, end_line: 30 },
-      { name: "toOrderId", kind: "function", container: "String", start_line: 32, end_line: 32 },
-      { name: "second", kind: "variable", container: "List", start_line: 34, end_line: 34 },
+      { name: "toOrderId", kind: "function", container: "String", extension: true, start_line: 32, end_line: 32 },
+      { name: "second", kind: "variable", container: "List", extension: true, start_line: 34, end_line: 34 },
     ]);
   });
 

@@ -194,6 +194,24 @@ describe("find_references: Kotlin", () => {
   });
 });
 
+describe("find_references: Kotlin extensions", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "kotlin"));
+  });
+
+  it("a file-level extension function (fun String.slug()) is imported by name and called bare inside another extension; on a receiver of its type or of unknown type only where imported or in its package", async () => {
+    const expected = [
+      "src/main/kotlin/shop/app/Labels.kt:3 import src/main/kotlin/shop/app/Labels.kt",
+      "src/main/kotlin/shop/app/Labels.kt:5 call label",
+      "src/main/kotlin/shop/app/Labels.kt:7 call,by_name labels",
+      "src/main/kotlin/shop/core/Text.kt:5 call tag",
+    ];
+    expect(where(await refs(ws, "slug"))).toEqual(expected);
+    expect(where(await refs(ws, "String.slug"))).toEqual(expected);
+  });
+});
+
 describe("find_references: Kotlin multiplatform", () => {
   let ws: Workspace;
   beforeAll(async () => {

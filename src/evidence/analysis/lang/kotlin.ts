@@ -8,7 +8,8 @@
  *   members belong to the enclosing class (they are called as `A.make()`); the companion itself is a
  *   `class` named as declared, else `Companion`. Nested types have their enclosing types as container.
  * - `fun` → `function` at file level, `method` in a type; an extension function `fun String.ext()`
- *   (also at file level) has its receiver type as container (`String`), so `String.ext` finds it.
+ *   (also at file level) has its receiver type as container (`String`), so `String.ext` finds it;
+ *   at file level it is marked `extension` (`SymbolDef.extension`): imported as `import a.b.ext`.
  * - `val`/`var` → `variable` (`const val` → `constant`), one per name; extension properties as
  *   extension functions. A `val`/`var` parameter of a primary constructor (`class P(val x: Int)`)
  *   declares a property: `variable` with the class as container. `typealias` → `type`.
@@ -60,10 +61,11 @@ const BODIES = new Set(["class_body", "enum_class_body"]);
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
-  const push = (name: string | undefined, kind: SymbolKind, container: readonly string[], node: SyntaxNode): void => {
+  const push = (name: string | undefined, kind: SymbolKind, container: readonly string[], node: SyntaxNode, extension = false): void => {
     if (name === undefined || name === "") return;
     const def: SymbolDef = { name, kind, ...nodeLines(node) };
     if (container.length > 0) def.container = container.join(".");
+    if (extension) def.extension = true;
     symbols.push(def);
   };
   const walk = (parent: SyntaxNode, types: readonly string[], depth: number): void => {
@@ -94,11 +96,11 @@ function extract(root: SyntaxNode): FileFacts {
           return;
         }
         case "function_declaration":
-          push(node.childForFieldName("name")?.text, types.length > 0 ? "method" : "function", receiverOr(node, types), node);
+          push(node.childForFieldName("name")?.text, types.length > 0 ? "method" : "function", receiverOr(node, types), node, types.length === 0 && receiverOr(node, types).length > 0);
           return;
         case "property_declaration": {
           const constant = namedChildren(node).some((c) => c.type === "modifiers" && /\bconst\b/.test(c.text));
-          for (const name of propertyNames(node)) push(name, constant ? "constant" : "variable", receiverOr(node, types), node);
+          for (const name of propertyNames(node)) push(name, constant ? "constant" : "variable", receiverOr(node, types), node, types.length === 0 && receiverOr(node, types).length > 0);
           return;
         }
         case "type_alias":

@@ -28,6 +28,12 @@ export interface SymbolDef {
    * in a class body and defined elsewhere). `find_symbol` reports it only when asked with `kind`.
    */
   declaration?: boolean;
+  /**
+   * Optional (additive, issue 15): a file-level extension (Kotlin `fun String.ext()`, `val
+   * String.x`), whose `container` is its receiver type: it is a top-level name of its package
+   * (`import a.b.ext`) and is seen only where imported, or in its own package.
+   */
+  extension?: boolean;
 }
 
 /** An import statement as written in one file, before resolution. */
