@@ -212,6 +212,17 @@ describe("find_references: Kotlin extensions", () => {
   });
 });
 
+describe("find_references: Kotlin annotations", () => {
+  it("an annotation on a property, a constructor property and a function parameter is a type use", async () => {
+    const ws = await Workspace.open(path.join(fixtures, "kotlin"));
+    expect(where(await refs(ws, "Audited"))).toEqual([
+      "src/main/kotlin/shop/core/Audited.kt:5 type src/main/kotlin/shop/core/Audited.kt",
+      "src/main/kotlin/shop/core/Audited.kt:8 type Ledger",
+      "src/main/kotlin/shop/core/Audited.kt:9 type Ledger.post",
+    ]);
+  });
+});
+
 describe("find_references: Kotlin multiplatform", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -14,7 +14,8 @@
  *   companion (`C.Companion`, or `C.Factory` for `companion object Factory`) is a class whose base
  *   is `C` (a {@link ClassFact}), so `C.Factory.make()` and `import a.C.Factory.make` reach them.
  * - **Uses**: names, calls (`call`; `C(…)` of a class too), navigation `a.b.c`, types (`type`:
- *   declared types, type arguments, `is`/`as` types, annotations), supertypes (`inherit`),
+ *   declared types, type arguments, `is`/`as` types, annotations, also those of properties and
+ *   parameters), supertypes (`inherit`),
  *   imports (`import`). Declared names, strings (their `${…}` templates are walked), comments and
  *   labels give none.
  * - **Locals**: function and constructor parameters, `val`/`var` in bodies, `for` variables, lambda
@@ -93,9 +94,9 @@ const grammar: ReferenceGrammar = {
         .map((p) => {
           const id = namedChildren(p).find((k) => k.type === "identifier");
           const type = declaredType(p);
-          return { name: id?.text, type: stripNullable(type), rest: kids(p, id, type).filter((k) => k.type !== "parameter_modifiers") };
+          return { name: id?.text, type: stripNullable(type), rest: kids(p, id, type) };
         });
-      const defaults = namedChildren(node).filter((k) => k.type === "function_value_parameters").flatMap((k) => namedChildren(k).filter((d) => d.type !== "parameter" && d.type !== "parameter_modifiers"));
+      const defaults = namedChildren(node).filter((k) => k.type === "function_value_parameters").flatMap((k) => namedChildren(k).filter((d) => d.type !== "parameter"));
       const body = [...namedChildren(node).filter((k) => k.type === "function_body" || k.type === "block" || k.type === "constructor_delegation_call"), ...defaults];
       const types = namedChildren(node).filter((k) => k.type === "user_type" || k.type === "nullable_type" || k.type === "function_type" || k.type === "modifiers");
       const named = name !== null && name.text !== "" && node.type === "function_declaration" ? name.text : node.type === "secondary_constructor" ? "constructor" : undefined;
@@ -112,12 +113,12 @@ const grammar: ReferenceGrammar = {
       case "property_declaration": {
         const decl = namedChildren(node).find((k) => k.type === "variable_declaration" || k.type === "multi_variable_declaration");
         const type = decl === undefined ? null : stripNullable(declaredType(decl));
-        return { role: "variable", names: decl === undefined ? [] : variableNames(decl), type, values: kids(node, decl).filter((k) => k.type !== "modifiers" && k.type !== "type_parameters") };
+        return { role: "variable", names: decl === undefined ? [] : variableNames(decl), type, values: kids(node, decl).filter((k) => k.type !== "type_parameters") };
       }
       case "class_parameter": {
         const id = namedChildren(node).find((k) => k.type === "identifier");
         const type = declaredType(node);
-        return { role: "variable", names: id === undefined ? [] : [id.text], type: stripNullable(type), values: kids(node, id, type).filter((k) => k.type !== "modifiers") };
+        return { role: "variable", names: id === undefined ? [] : [id.text], type: stripNullable(type), values: kids(node, id, type) };
       }
       case "for_statement": {
         const decl = namedChildren(node).find((k) => k.type === "variable_declaration" || k.type === "multi_variable_declaration");
