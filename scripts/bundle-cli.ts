@@ -342,15 +342,19 @@ ${MARK}
 // over every node of each file it parses, which TurboFan-compiled code (made on the other core) runs
 // faster; at 16-fold the medium first query's main thread took about 18 ms more (15 paired runs,
 // 14 slower), for the same process CPU (perf, issue 17).
-// Every query command but refs compiles WebAssembly eagerly (--no-wasm-lazy-compilation; V8's default
+// Every query command compiles WebAssembly eagerly (--no-wasm-lazy-compilation; V8's default
 // compiles each function on its first call, on the thread that calls it): WebAssembly.instantiate then
 // compiles all of a module's functions on V8's background threads, while the main thread goes on. A
 // first symbol query on the c-cpp bench tree compiled tree-sitter-cpp's lexer (130 KB of code) on its
 // first parse: eager, its main thread took about 15 ms less (paired first queries against lazy, four runs
 // of 11, 11, 11 and 21 pairs: median differences -15, -20, +1 and -15 ms, lower in 9, 10, 5 and 16
 // of them) for about the same process CPU (-1 to +19 ms); on the medium (Python) tree, first symbol
-// and importers stayed the same. refs keeps lazy compilation: its first query on the c-cpp tree
-// (7 pairs) was no faster on the main thread and took more process CPU.
+// and importers stayed the same. refs too, since a refs query given a file's path loads that file's
+// grammar while ripgrep walks the tree (facts.ts warmUpParser): its functions are then compiled in
+// that wait instead of on the first parse (medium first refs RagIndexBuilder --path …, main thread,
+// three runs of 15 pairs against lazy: median differences -7, -34 and -1 ms, the 45 together -7 ms,
+// lower in 30, process CPU +1 ms; c-cpp first refs acme_arena_alloc, 11 pairs: main thread +15 ms
+// (spread ±250), process CPU +59 ms; at load 15-22).
 const { setFlagsFromString } = require("node:v8");
 const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
@@ -363,7 +367,7 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   if (process.env.CODECITE_TIMING === "1") void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
   if (command === "symbol" || command === "importers" || command === "refs") require("node:crypto");
-  setFlagsFromString(command === "refs" ? "--liftoff-only --interrupt-budget=270336" : "--liftoff-only --no-wasm-lazy-compilation --interrupt-budget=1081344");
+  setFlagsFromString(\`--liftoff-only --no-wasm-lazy-compilation --interrupt-budget=\${command === "refs" ? 270336 : 1081344}\`);
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {
   if (command === "doctor") setFlagsFromString("--liftoff-only");

@@ -136,7 +136,7 @@ describe("first query", () => {
     }
   });
 
-  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm; symbol and refs load tree-sitter on the first query only; symbol and importers compile WebAssembly eagerly", () => {
+  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm; symbol and refs load tree-sitter on the first query only; all three compile WebAssembly eagerly", () => {
     for (const args of [["symbol", "RingPool"], ["importers", "src/pool.h"], ["refs", "RingPool", "--path", "src/pool.h"]]) {
       const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
       for (const run of ["first", "warm"]) {
@@ -151,9 +151,9 @@ describe("first query", () => {
         expect({ args, run, crypto: loaded.filter((m) => /^NativeModule (internal\/crypto\/.*|crypto)$/.test(m)) }).toEqual({ args, run, crypto: [] });
         // The parser's runtime is started early on an empty fact cache only (facts.ts warmUpParser): a warm query loads none of it.
         if (args[0] !== "importers") expect({ args, run, treeSitter: r.stderr.includes("TREE_SITTER true") }).toEqual({ args, run, treeSitter: run === "first" });
-        // WebAssembly is compiled on V8's background threads (eagerly), not function by function on the main thread, except by refs (main.cjs).
+        // WebAssembly is compiled on V8's background threads (eagerly), not function by function on the main thread (main.cjs).
         const flags = JSON.parse((r.stderr.split("\n").find((l) => l.startsWith("FLAGS ")) as string).slice("FLAGS ".length)) as string[];
-        expect({ args, run, eager: flags.includes("--no-wasm-lazy-compilation"), liftoff: flags.includes("--liftoff-only") }).toEqual({ args, run, eager: args[0] !== "refs", liftoff: true });
+        expect({ args, run, eager: flags.includes("--no-wasm-lazy-compilation"), liftoff: flags.includes("--liftoff-only") }).toEqual({ args, run, eager: true, liftoff: true });
       }
     }
   });
