@@ -165,14 +165,28 @@ interface ScanFacts {
   lastMarkup: number;
   /** The last index of `}` or `]` in the text (-1: none). */
   lastCloseValue: number;
+  /** The first index of `<` in the message (-1: none); in the message's indices also when the text scanned is a window. */
+  firstTagOpen: number;
 }
 
-/** The text is held from `hold`; a `;`/`,` after a closed value is held with it. */
-function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural?: StructuralCheck): HoldScan {
-  const scan = cutPartialMarker(text, from, structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts), structural), facts);
+/**
+ * The text is held from `hold`; a `;`/`,` after a closed value is held with it.
+ *
+ * `text` may be a window of the message (see `StreamFilter#window`): its indices are then relative
+ * to the window's start, `from` is negative (the message starts before the window), `facts` are
+ * shifted with it, and `off` is where the window starts in the message. `undefined`: a read that
+ * may matter falls before the window (the caller scans the whole message instead). Reads of the
+ * whole message (`from` ≥ 0) never give `undefined`.
+ */
+function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural: StructuralCheck | undefined, off: number): HoldScan | undefined {
+  const tagBefore = facts.firstTagOpen >= 0 && facts.firstTagOpen < off;
+  const held = structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts), structural, off, tagBefore);
+  const scan = held === undefined ? undefined : cutPartialMarker(text, from, held, facts);
+  if (scan === undefined) return undefined;
   const start = Math.max(from, scan.hold - 200);
   // Only a window with `}` or `]` can match (the end-anchored pattern would be tried at every position).
   if (facts.lastCloseValue < start) return scan;
+  if (start < 0) return undefined;
   const sep = /[}\]]\s*([;,][\s;,]*)$/.exec(text.slice(start, scan.hold));
   return sep ? { hold: scan.hold - sep[1]!.length, resume: Math.min(scan.resume, scan.hold - sep[1]!.length) } : scan;
 }
@@ -184,6 +198,7 @@ function noteDelta(facts: ScanFacts, delta: string, base: number): void {
     if (c === 0x5b || c === 0x3c || c === 0x3e) {
       // [ < >
       facts.lastMarkup = Math.max(facts.lastMarkup, base + k);
+      if (c === 0x3c && facts.firstTagOpen === -1) facts.firstTagOpen = base + delta.indexOf("<");
       if (c === 0x5b) continue;
     }
     if (c === 0x7d || c === 0x5d) facts.lastCloseValue = Math.max(facts.lastCloseValue, base + k); // } ]
@@ -204,14 +219,20 @@ const FRAME_BEFORE = /(<[|｜][^<>|｜\n]{1,60}[|｜]>|<\/?[|｜][^<>|｜\s]{1,2
  * header words they frame) right before it: the structural stage removes the markers that frame a
  * call (`markers.ts`), so they are not shown until what follows them is decided.
  */
-function cutPartialMarker(text: string, from: number, scan: HoldScan, facts: ScanFacts): HoldScan {
+function cutPartialMarker(text: string, from: number, scan: HoldScan, facts: ScanFacts): HoldScan | undefined {
   let at = scan.hold;
   // Every alternative of both patterns starts with `[`, `<` or `>`: a window without them cannot
   // match (tested first: the end-anchored patterns are tried at every position).
   if (facts.lastMarkup < Math.max(from, at - 200)) return scan;
+  // A windowed text (`from` < 0, see `holdPoint`): a read that starts before the window is not made.
+  if (at - 64 < 0 && from < 0) return undefined;
   const partial = PARTIAL_MARKER.exec(text.slice(Math.max(from, at - 64), at));
   if (partial) at -= partial[0].length;
   for (let k = 0; k < 8 && at > from; k++) {
+    if (at - 200 < 0 && from < 0) {
+      if (facts.lastMarkup < at - 200) break;
+      return undefined;
+    }
     const m = FRAME_BEFORE.exec(text.slice(Math.max(from, at - 200), at));
     // Reasoning tags have their own rule (held from the opener to the closer).
     if (!m || m[0].length === 0 || isReasoningMarkerStart(m[1]!)) break;
@@ -241,27 +262,40 @@ interface StructuralCheck {
  * (the names have none: `incremental`). The returned point is `from` or a line break: there a
  * slice's `^` matches only where `\n` would (every `^` is followed by `[ \t]*` and a non-space),
  * and no lookbehind (`[:：][ \t]*`) reads across a line break, so the slice finds the same matches.
+ *
+ * In a windowed text (`from` < 0, see `holdPoint`; `tagBefore`: the message holds a `<` before
+ * the window) the result is negative when that point is before the window or cannot be told from it.
  */
-function structuralRestart(text: string, from: number, upto: number): number {
+function structuralRestart(text: string, from: number, upto: number, tagBefore: boolean): number {
+  const windowed = from < 0;
   // The line holding `upto`, from its line break (a match starting at `\n` takes it).
   let at = text.lastIndexOf("\n", upto - 1);
+  if (at < 0 && windowed) return -1;
   // `call:` and whitespace (line breaks included) before that line: the match starts before `call:`.
   let ws = at;
-  while (ws > from && /\s/.test(text[ws - 1]!)) ws--;
+  while (ws > from && ws > 0 && /\s/.test(text[ws - 1]!)) ws--;
+  if (windowed && ws < 5) return -1;
   if (ws - 5 >= from && text.startsWith("call:", ws - 5)) at = text.lastIndexOf("\n", ws - 6);
   // A tag opened before and not closed by `upto` (no `<`/`>` after it).
   const lt = text.lastIndexOf("<", upto - 1);
-  const gt = lt >= from ? text.indexOf(">", lt) : 0;
-  if (lt >= from && (gt === -1 || gt >= upto)) at = Math.min(at, text.lastIndexOf("\n", lt));
-  return Math.max(from, at);
+  // Windowed, without a `<` in the window before `upto`: one before the window is closed by a `>` in it, or there is none.
+  if (windowed && lt < 0 && tagBefore && !text.slice(0, upto).includes(">")) return -1;
+  const open = lt >= 0 && lt >= from;
+  const gt = open ? text.indexOf(">", lt) : 0;
+  if (open && (gt === -1 || gt >= upto)) at = Math.min(at, text.lastIndexOf("\n", lt));
+  return at < 0 && windowed ? -1 : Math.max(from, at);
 }
 
-function structuralHold(text: string, from: number, scan: HoldScan, check?: StructuralCheck): HoldScan {
+/** The structural pattern's hold (`text` may be a window starting at `off`: see `holdPoint`; `tagBefore` as for {@link structuralRestart}). */
+function structuralHold(text: string, from: number, scan: HoldScan, check: StructuralCheck | undefined, off: number, tagBefore: boolean): HoldScan | undefined {
   if (!check) return scan;
-  const start = check.incremental && check.checked >= from ? structuralRestart(text, from, Math.min(check.checked, scan.hold)) : from;
+  const checked = check.checked - off;
+  const start = check.incremental && checked >= from ? structuralRestart(text, from, Math.min(checked, scan.hold), tagBefore) : from;
+  // A windowed text: the search would start before the window.
+  if (start < 0) return undefined;
   const m = check.pattern.exec(text.slice(start, scan.hold));
   if (!m) {
-    check.checked = scan.hold;
+    check.checked = scan.hold + off;
     return scan;
   }
   const at = start + m.index + (m[0].startsWith("\n") ? 1 : 0);
@@ -643,7 +677,7 @@ export class StreamFilter {
   readonly #structural: RegExp | undefined;
   /** The structural pattern's check, with how far it found nothing (see {@link structuralHold}). */
   readonly #structuralCheck: StructuralCheck | undefined;
-  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1 };
+  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1, firstTagOpen: -1 };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
   /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}). */
@@ -722,12 +756,18 @@ export class StreamFilter {
       this.#leadFrom = from;
       if (this.#structuralCheck) this.#structuralCheck.checked = -1;
     }
-    const off = this.#window();
-    const text = off === 0 ? this.#buffer : this.#recent;
-    const scan =
+    let off = this.#window();
+    let text = off === 0 ? this.#buffer : this.#recent;
+    let scan =
       off === 0
-        ? holdPoint(text, from, this.#resume, this.#tools, facts, this.#structuralCheck)
-        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off }, undefined);
+        ? undefined
+        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off, firstTagOpen: facts.firstTagOpen }, this.#structuralCheck, off);
+    if (scan === undefined) {
+      // A read of the windowed scan fell before the window: scan the whole message (which never fails).
+      off = 0;
+      text = this.#buffer;
+      scan = holdPoint(text, from, this.#resume, this.#tools, facts, this.#structuralCheck, 0)!;
+    }
     if (this.#recent.length > WINDOW_MAX) this.#recent = this.#recent.slice(-WINDOW_KEEP);
     this.#resume = scan.resume + off;
     const hold = scan.hold + off;
@@ -795,20 +835,23 @@ export class StreamFilter {
 
   /**
    * Where `#recent` starts in the buffer when this push's scan may read it instead of the whole
-   * buffer; 0 when it may not (or it is the whole buffer). Every read of the scan then falls in
-   * it: the scan starts at `#resume` and reads at most SCAN_REACH characters before it (a header
-   * token or a call name before a construct: 200; the hold point is then at most 200 before it,
-   * and the end-anchored marker and separator patterns read 200 before the hold point only when
-   * a `[`, `<`, `>`, `}` or `]` lies there, which the window excludes); the lead is decided; no
-   * structural pattern (it reads from the message's start) and no prefilled reasoning (the closer
-   * is looked for in the whole buffer); and the slices of `push` (from `#lastHold` and `#rawEnd`)
-   * are in it. The hold point is then the same as over the whole buffer.
+   * buffer; 0 when it may not (or it is the whole buffer). The scan starts at `#resume` and reads
+   * at most SCAN_REACH characters before it (a header token or a call name before a construct:
+   * 200; the hold point is then at most 200 before it); the lead is decided; no prefilled
+   * reasoning (the closer is looked for in the whole buffer); and the slices of `push` (from
+   * `#lastHold` and `#rawEnd`) are in it. The reads that may reach further back (the end-anchored
+   * marker and separator patterns, 200 before the hold point and more over consecutive markers;
+   * the structural pattern's restart, the line of its last check) are checked against the
+   * window's start by `holdPoint`, which gives up when one falls before it and may matter: the
+   * push is then scanned over the whole buffer. The hold point is the same as over the whole
+   * buffer. (Before, a `[`, `<`, `>`, `}` or `]` in the window or any offered tool turned the
+   * window off: a markdown link every few words, or an agent's tools, made every push copy the
+   * whole message.)
    */
   #window(): number {
     const off = this.#buffer.length - this.#recent.length;
-    if (off === 0 || this.#structural !== undefined || this.#prefilled || !this.#facts.leadDecided) return 0;
-    if (this.#resume < off + SCAN_REACH || this.#lastHold < off || this.#rawEnd < off) return 0;
-    return this.#facts.lastMarkup < off && this.#facts.lastCloseValue < off ? off : 0;
+    if (off === 0 || this.#prefilled || !this.#facts.leadDecided) return 0;
+    return this.#resume < off + SCAN_REACH || this.#lastHold < off || this.#rawEnd < off ? 0 : off;
   }
 
   /**
