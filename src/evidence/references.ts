@@ -1092,8 +1092,8 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
         const verdict = await judge(resolver, file, u, i, refs.bindings, want, target, local);
         if (verdict === "no") continue;
         if (verdict === "unknown") {
-          // An extension (`fun Char.isAsciiLetter()`) is seen only where its name is: imported, or in its package.
-          if (target.def.extension === true && !has(await resolver.name(file, name))) continue;
+          // An extension (`fun Char.isAsciiLetter()`, a C# `this T x` method) is seen only where imported, or in its package or namespace.
+          if (extendedType(target.def) !== undefined && !(await extensionVisible(resolver, file, target, has))) continue;
           if (definers.size === 1) hits.push(hitOf(file, u, i, moduleContext, true));
           else if (definers.size > 1) leftOut++;
           continue;
@@ -1336,8 +1336,8 @@ async function judge(
     // unless the target extends it (`fun Char.isAsciiLetter()` on `c: Char`, where imported); a repository
     // definition without that member (a factory function taken for the type) leaves the
     // receiver's type unknown.
-    if (types.length === 0 && target.def.extension === true && u.receiverType !== undefined && u.receiverType[u.receiverType.length - 1] === target.def.container?.split(".").pop()) {
-      return has(await r.name(file, name)) ? "yes" : "no";
+    if (types.length === 0 && u.receiverType !== undefined && u.receiverType[u.receiverType.length - 1] === extendedType(target.def)) {
+      return (await extensionVisible(r, file, target, has)) ? "yes" : "no";
     }
     return types.length > 0 && members === 0 && target.def.container !== undefined ? unknown : "no";
   }
@@ -1363,6 +1363,23 @@ async function judge(
     if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return unknown;
   }
   return "no";
+}
+
+/** The type an extension extends (Kotlin: its container, the receiver type; C#: `SymbolDef.extends`), else `undefined`. */
+function extendedType(def: SymbolDef): string | undefined {
+  return def.extension === true ? def.container?.split(".").pop() : def.extends;
+}
+
+/**
+ * Whether the extension `target` is seen in `file`: a Kotlin extension where its name resolves to
+ * it (imported, or in its package); a C# extension method where its static class is (a `using` of
+ * its namespace, or the namespace itself).
+ */
+async function extensionVisible(r: Resolver, file: string, target: LocatedDefinition, has: (values: Value[]) => boolean): Promise<boolean> {
+  if (target.def.extension === true) return has(await r.name(file, target.def.name));
+  const cls = target.def.container;
+  if (cls === undefined) return false;
+  return (await r.path(file, cls.split("."))).some((v) => v.kind === "def" && v.qualified === cls);
 }
 
 /** Kinds of definitions whose members a path reaches statically (`Type.Nested.m`, `pkg.mod.f`), not through a value. */

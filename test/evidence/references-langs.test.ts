@@ -124,6 +124,10 @@ describe("find_references: C#", () => {
     expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
   });
 
+  it("an extension method (this StringBuilder builder) on a receiver of the extended type outside the repository, where its static class's namespace is used; not in a file without that using", async () => {
+    expect(where(await refs(ws, "AppendSlug"))).toEqual(["Shop.App/Receipt.cs:8 call Receipt.Print"]);
+  });
+
   it("a base class in the base list is an inherit use", async () => {
     expect(where(await refs(ws, "Entity"))).toEqual(["Shop.Core/Order.cs:3 inherit Shop.Core/Order.cs"]);
   });

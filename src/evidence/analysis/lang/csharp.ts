@@ -5,7 +5,7 @@
  * - `class` and `record` → `class`, `struct` and `record struct` → `struct`, `interface` →
  *   `interface`, `enum` → `enum` (members → `constant`), `delegate` → `type`. A `partial` type is
  *   reported at every part. Nested types have their enclosing types as container.
- * - Methods, constructors (named after their type), destructors (`~T`), operators (`operator +`
+ * - Methods (an extension method, `this T x` first, carries `SymbolDef.extends`: `T`), constructors (named after their type), destructors (`~T`), operators (`operator +`
  *   written `operator+`) → `method`; local functions and conversion operators (`implicit operator
  *   T`: no name to ask for, as in C++) are left out; properties, indexers (`this`)
  *   and events → `variable`; `const` fields → `constant`; all with the enclosing types as container.
@@ -82,14 +82,23 @@ const MAX_DEPTH = 128;
 /** Conditional-compilation nodes whose branches hold declarations (the grammar nests `#elif`/`#else` in `#if`). */
 const PREPROC_BRANCHES: ReadonlySet<string> = new Set(["preproc_if", "preproc_elif", "preproc_else"]);
 
+/** The type an extension method extends: its first parameter's, when marked `this` (`this List<T>? xs` → `List`). */
+function extendedType(method: SyntaxNode): string | undefined {
+  const first = namedChildren(method.childForFieldName("parameters") ?? method).find((k) => k.type === "parameter");
+  if (first === undefined || !namedChildren(first).some((k) => k.type === "modifier" && k.text === "this")) return undefined;
+  const name = first.childForFieldName("type")?.text.replace(/<[\s\S]*$/, "").replace(/[?\s]/g, "");
+  return name === undefined || name === "" ? undefined : name.slice(name.lastIndexOf(".") + 1);
+}
+
 /** Extracts C# definitions and `using` directives from a `compilation_unit` (rules in the module comment). */
 function extract(root: SyntaxNode): FileFacts {
   const symbols: SymbolDef[] = [];
   const imports: ImportRef[] = [];
-  const push = (name: string | undefined, kind: SymbolKind, types: readonly string[], node: SyntaxNode): void => {
+  const push = (name: string | undefined, kind: SymbolKind, types: readonly string[], node: SyntaxNode, extended?: string): void => {
     if (name === undefined || name === "") return;
     const def: SymbolDef = { name, kind, ...nodeLines(node) };
     if (types.length > 0) def.container = types.join(".");
+    if (extended !== undefined) def.extends = extended;
     symbols.push(def);
   };
   // `spaces`: the namespace parts around `parent`'s children; a file-scoped namespace extends them
@@ -153,7 +162,7 @@ function extract(root: SyntaxNode): FileFacts {
       else if (node.type === "destructor_declaration") push(name === undefined ? undefined : `~${name}`, kind, types, node);
       else if (node.type === "operator_declaration") push(operatorName(node), kind, types, node);
       else if (node.type === "conversion_operator_declaration") continue;
-      else push(name, kind, types, node);
+      else push(name, kind, types, node, node.type === "method_declaration" ? extendedType(node) : undefined);
     }
   };
   walk(root, [], 0, []);

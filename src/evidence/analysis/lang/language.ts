@@ -34,6 +34,12 @@ export interface SymbolDef {
    * (`import a.b.ext`) and is seen only where imported, or in its own package.
    */
   extension?: boolean;
+  /**
+   * Optional (additive, issue 15): the type a C# extension method extends (`this IServiceCollection
+   * services` → `IServiceCollection`: the last part of its name, without type arguments); the
+   * method is seen where its static class is.
+   */
+  extends?: string;
 }
 
 /** An import statement as written in one file, before resolution. */
