@@ -71,24 +71,41 @@ interface Hit {
   kind: "open" | "close";
 }
 
-function earliest(text: string, from: number): Hit | undefined {
-  let best: Hit | undefined;
-  for (const pair of REASONING_TAGS) {
-    for (const kind of ["open", "close"] as const) {
-      const re = new RegExp(pair[kind].source, pair[kind].flags.includes("i") ? "gi" : "g");
+/**
+ * The next match of one pattern at or after a position, for searches of one text from ever later
+ * positions: a match (or its absence) is remembered with the position it was searched from, and
+ * searched again only when a search starts past the remembered match or before where it was
+ * searched from. Many tags cost one pass per pattern, not one pass per tag (a closer repeated
+ * with no opener used to search every other pattern to the end of the text once per closer).
+ */
+function matchFinder(text: string, pattern: RegExp): (from: number) => { index: number; end: number } | undefined {
+  const re = new RegExp(pattern.source, pattern.flags.includes("i") ? "gi" : "g");
+  let searchedFrom = -1;
+  let found: { index: number; end: number } | undefined;
+  return (from) => {
+    if (searchedFrom < 0 || from < searchedFrom || (found !== undefined && found.index < from)) {
+      searchedFrom = from;
       re.lastIndex = from;
       const m = re.exec(text);
-      if (m && (!best || m.index < best.index)) best = { index: m.index, end: m.index + m[0].length, pair, kind };
+      found = m ? { index: m.index, end: m.index + m[0].length } : undefined;
     }
-  }
-  return best;
+    return found;
+  };
 }
 
-function findClose(text: string, pair: TagPair, from: number): { index: number; end: number } | undefined {
-  const re = new RegExp(pair.close.source, pair.close.flags.includes("i") ? "gi" : "g");
-  re.lastIndex = from;
-  const m = re.exec(text);
-  return m ? { index: m.index, end: m.index + m[0].length } : undefined;
+/** The earliest reasoning opener or closer at or after a position (ties: the earlier pair, opener first). */
+function tagFinder(text: string): (from: number) => Hit | undefined {
+  const finders = REASONING_TAGS.flatMap((pair) =>
+    (["open", "close"] as const).map((kind) => ({ pair, kind, find: matchFinder(text, pair[kind]) })),
+  );
+  return (from) => {
+    let best: Hit | undefined;
+    for (const f of finders) {
+      const m = f.find(from);
+      if (m && (!best || m.index < best.index)) best = { index: m.index, end: m.end, pair: f.pair, kind: f.kind };
+    }
+    return best;
+  };
 }
 
 /**
@@ -103,8 +120,10 @@ export function splitReasoning(text: string): ReasoningSplit {
   let tagged = false;
   let pos = 0;
   let seen = false;
+  const earliest = tagFinder(text);
+  const closers = new Map(REASONING_TAGS.map((pair) => [pair, matchFinder(text, pair.close)]));
   for (;;) {
-    const hit = earliest(text, pos);
+    const hit = earliest(pos);
     if (!hit) {
       parts.push(text.slice(pos));
       break;
@@ -123,7 +142,7 @@ export function splitReasoning(text: string): ReasoningSplit {
     }
     parts.push(text.slice(pos, hit.index));
     seen = true;
-    const close = findClose(text, hit.pair, hit.end);
+    const close = closers.get(hit.pair)!(hit.end);
     if (!close) {
       unclosed = text.slice(hit.end);
       break;

@@ -27,13 +27,14 @@
 import type { ToolCall } from "../llm/types.js";
 import { prepareArguments } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
+import { blankSpans, mergeRanges, SpanSet } from "./dialects/text-scan.js";
 import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning, unwrapAnswer } from "./reasoning.js";
 import { frameSpans } from "./markers.js";
 import { scanStructural } from "./structural.js";
-import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, overlaps, removeSpans, tidy } from "./residue.js";
+import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, removeSpans, tidy } from "./residue.js";
 import { decodeWordMarkers } from "./word-markers.js";
 import type {
   ArgumentValidator,
@@ -134,39 +135,55 @@ function runDialects(
       return false;
     })
     .sort((a, b) => a.order - b.order);
+  // Each chosen dialect's markup as a set of positions: many spans are checked against many
+  // without comparing every pair (many markers of two dialects used to cost their product).
   const chosen: DialectHit[] = [];
+  const chosenSets: SpanSet[] = [];
   for (const h of withCalls) {
-    const clash = chosen.find((c) => c.match.spans.some((s) => h.match.spans.some((t) => overlaps(s, t))));
-    if (clash) notes.push(`${h.dialect.family} also matched the same markup; ${clash.dialect.family} was used`);
-    else chosen.push(h);
+    const k = chosenSets.findIndex((set) => h.match.spans.some((t) => set.overlaps(t)));
+    if (k >= 0) notes.push(`${h.dialect.family} also matched the same markup; ${chosen[k]!.dialect.family} was used`);
+    else {
+      chosen.push(h);
+      chosenSets.push(new SpanSet(h.match.spans));
+    }
   }
   chosen.sort((a, b) => firstStart(a.match.spans) - firstStart(b.match.spans) || a.order - b.order);
   const chosenSpans = chosen.flatMap((c) => c.match.spans);
+  const taken = new SpanSet(chosenSpans);
   const spans = [...chosenSpans];
   const reasoning: string[] = [];
   const broken: BrokenBlock[] = chosen.flatMap((c) => c.match.broken ?? []);
+  const brokenSet = new SpanSet(broken.map((b) => b.span));
   for (const h of hits) {
     if (h.match.reasoning) reasoning.push(h.match.reasoning);
     if (h.match.calls.length > 0) continue;
-    const free = (s: Span) => !chosenSpans.some((c) => overlaps(c, s)) && !broken.some((b) => overlaps(b.span, s));
-    for (const b of h.match.broken ?? []) if (free(b.span)) broken.push(b);
-    for (const s of h.match.spans) if (!chosenSpans.some((c) => overlaps(c, s))) spans.push(s);
+    for (const b of h.match.broken ?? []) {
+      if (taken.overlaps(b.span) || brokenSet.overlaps(b.span)) continue;
+      broken.push(b);
+      brokenSet.add(b.span);
+    }
+    for (const s of h.match.spans) if (!taken.overlaps(s)) spans.push(s);
   }
   broken.sort((a, b) => a.span.start - b.span.start);
   return { chosen, spans: mergeSpans(spans, text.length), broken, reasoning, notes };
 }
 
-/** `spans` without the parts covered by `keep` (text that stays visible). */
+/**
+ * `spans` without the parts covered by `keep` (text that stays visible). `spans` are sorted and
+ * disjoint (`mergeSpans`); one walk over both lists in text order.
+ */
 function subtractSpans(spans: readonly Span[], keep: readonly Span[]): Span[] {
-  let out = [...spans];
-  for (const k of keep) {
-    out = out.flatMap((s) => {
-      if (!overlaps(s, k)) return [s];
-      const parts: Span[] = [];
-      if (s.start < k.start) parts.push({ start: s.start, end: k.start });
-      if (k.end < s.end) parts.push({ start: k.end, end: s.end });
-      return parts;
-    });
+  const holes = mergeRanges(keep);
+  const out: Span[] = [];
+  let h = 0;
+  for (const s of spans) {
+    while (h < holes.length && holes[h]!.end <= s.start) h++;
+    let start = s.start;
+    for (let k = h; k < holes.length && holes[k]!.start < s.end; k++) {
+      if (start < holes[k]!.start) out.push({ start, end: holes[k]!.start });
+      start = Math.max(start, holes[k]!.end);
+    }
+    if (start < s.end) out.push({ start, end: s.end });
   }
   return out;
 }
@@ -466,8 +483,7 @@ function deterministic(
   const st1Spans = out.settleAllBroken(st1);
 
   // 3. Stage 2: inline JSON, over the text with stage-1 markup blanked out.
-  let masked = parsed;
-  for (const s of st1Spans) masked = masked.slice(0, s.start) + " ".repeat(s.end - s.start) + masked.slice(s.end);
+  const masked = blankSpans(parsed, st1Spans);
   const st2 = scanInlineCalls(masked, tools);
   for (const n of st2.notes) out.note("inline_json", n);
   const spans = [...st1Spans];

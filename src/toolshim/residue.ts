@@ -3,7 +3,7 @@
  * keep the prose around them, tidy whitespace. Nothing is ever wiped because it mentions
  * `"name"` and `"arguments"` (the false positive of goose's `sanitize_residual_markers` in `toolshim.rs`).
  */
-import { backtickRuns, escapeRegExp, mergeRanges, pairBacktickRuns } from "./dialects/text-scan.js";
+import { backtickRuns, escapeRegExp, mergeRanges, pairBacktickRuns, skipWs, skipWsBack, SpanSet } from "./dialects/text-scan.js";
 import type { Span } from "./types.js";
 
 /** Merge overlapping or touching spans and clamp them to `[0, length)`. */
@@ -179,8 +179,11 @@ const INNER_OPENER = /<(?:parameter|invoke|function|[a-z]+_tool_call)\b/;
  * of them is markup).
  */
 function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
-  const code = findCodeRegions(text);
-  const outside = (s: Span) => !code.some((c) => overlaps(c, s)) && !removed.some((r) => overlaps(r, s));
+  // Code regions and removed spans as position sets: each token is a lookup, not a scan of both
+  // lists (many tokens beside many removed spans used to cost their product).
+  const code = new SpanSet(findCodeRegions(text));
+  const gone = new SpanSet(removed);
+  const outside = (s: Span) => !code.overlaps(s) && !gone.overlaps(s);
   const spans: Span[] = [];
   // Where the text's trailing whitespace starts (computed once: the check runs per token).
   const contentEnd = text.trimEnd().length;
@@ -188,9 +191,13 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
     const lineBefore = /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, s.start - 200), s.start));
     const lineAfter = /^[ \t]*(?:\n|$)/.test(text.slice(s.end, s.end + 200));
     const atEnd = s.end >= contentEnd;
-    const nextToRemoved = removed.some(
-      (r) => (r.end <= s.start && /^\s*$/.test(text.slice(r.end, s.start))) || (s.end <= r.start && /^\s*$/.test(text.slice(s.end, r.start))),
-    );
+    // Only whitespace between the token and removed markup: the nearest removed span on either
+    // side decides (any farther one has the nearer one between).
+    const before = gone.endingBy(s.start);
+    const after = gone.startingFrom(s.end);
+    // Read from the token outwards: each token reads only the whitespace next to it.
+    const nextToRemoved =
+      (before !== undefined && skipWsBack(text, s.start, before.end) <= before.end) || (after !== undefined && skipWs(text, s.end, after.start) >= after.start);
     return (lineBefore && lineAfter) || atEnd || nextToRemoved;
   };
   for (const m of text.matchAll(STRAY_TOKEN)) {
@@ -252,8 +259,13 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
   }
   const fences = findCodeRegions(text).filter((r) => r.fenced);
   const grown = [...merged];
+  // Fences and spans are both in text order: one pointer walks the spans (a filter per fence cost
+  // fences × spans).
+  let next = 0;
   for (const f of fences) {
-    const inside = merged.filter((s) => s.start >= f.bodyStart && s.end <= f.bodyEnd);
+    while (next < merged.length && merged[next]!.start < f.bodyStart) next++;
+    const inside: Span[] = [];
+    for (let k = next; k < merged.length && merged[k]!.start < f.bodyEnd; k++) if (merged[k]!.end <= f.bodyEnd) inside.push(merged[k]!);
     if (inside.length === 0) continue;
     if (removeSpans(text.slice(f.bodyStart, f.bodyEnd), inside.map((s) => ({ start: s.start - f.bodyStart, end: s.end - f.bodyStart }))).trim() === "") {
       const directive = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, f.start - 300), f.start));

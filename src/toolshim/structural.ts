@@ -45,7 +45,7 @@ import { parseBraceCall } from "./dialects/brace-call.js";
 import { elementsToObject, elementValue, readElement, type XmlElement } from "./dialects/xml-elements.js";
 import { cleanXmlValue, escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { introducedAsExample } from "./inline-json.js";
-import { isPlainObject, matchBalanced, parseJsonTolerant } from "./json.js";
+import { balancedMatcher, isPlainObject, matchBalanced, parseJsonTolerant } from "./json.js";
 import { growOverMarkers, MarkerIndex } from "./markers.js";
 import { resolveToolName } from "./names.js";
 import { parsePythonCallAt } from "./python-literal.js";
@@ -357,11 +357,15 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
     });
   });
 
+  // Each opener's bracket match is found once per text (many unclosed `[NAME]{` used to read the
+  // rest of the text once each).
+  const balanced = balancedMatcher(text);
+
   // bracket-block: [NAME]{json}[/NAME] | [NAME]{json}[END…]
   for (const m of text.matchAll(new RegExp(`\\[${N}\\]`, "g"))) {
     const p = skipWs(text, m.index + m[0].length);
     if (text[p] !== "{") continue;
-    const bm = matchBalanced(text, p);
+    const bm = balanced(p);
     if (!bm.ok) continue;
     const v = parseJsonTolerant(text.slice(p, bm.end));
     if (!isPlainObject(v)) continue;
@@ -398,7 +402,7 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
     } else if (opener === ":") {
       const p = skipWs(text, openAt + 1);
       if (text[p] !== "{") continue;
-      const bm = matchBalanced(text, p);
+      const bm = balanced(p);
       if (!bm.ok) continue;
       const v = parseJsonTolerant(text.slice(p, bm.end));
       if (!isPlainObject(v)) continue;

@@ -45,6 +45,24 @@ const UNITS: Record<string, string> = {
   functiongemma: "<start_function_call>",
   llama3_builtin_python_tag: "<|python_tag|>",
   "pythonic python_start": "<|python_start|>",
+  // Many spans of markup removed (issue 13, session 31): the inline-JSON stage blanked each span by
+  // copying the whole text, and stages compared every span with every other (taken markup, broken
+  // blocks, stray tokens beside removed spans): spans are now blanked in one pass and looked up in a
+  // sorted set.
+  "gemma4_tool_call opener and a blank": "<|tool_call> ",
+  "functiongemma opener and a letter": "<start_function_call>a",
+  "cohere_action response opener and a brace": "<|START_RESPONSE|>{",
+  "kimi_k3_xtml tools opener and a tag": "<|open|>tools<|sep|><",
+  "mistral [TOOL_CALLS] and a line break": "[TOOL_CALLS]\n",
+  "stray tokens beside removed markup": "<|START_TEXT|><",
+  // A reasoning closer repeated with no opener: every other reasoning tag was searched to the end
+  // of the text once per closer (reasoning.ts).
+  "reasoning closer </think>": "</think>",
+  "reasoning closer [/THINK]": "[/THINK]\n",
+  // The structural stage matched the brackets of every unclosed `[NAME]{` to the end of the text.
+  "structural bracket-block unclosed": "[search_code]{",
+  // Harmony messages: a token absent after them was searched to the end once per message.
+  harmony_gptoss: "<|channel|>commentary to=functions.search_code <|constrain|>json<|message|>{\"query\": \"x\"}<|call|>",
   // Marker-less Mistral runs and Apertus lists (a server that skips special tokens): every line
   // starts a candidate whose braces never close.
   "mistral_v11_args without markers": 'get_weather{"city": [\n',

@@ -34,7 +34,7 @@ import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import { resolveToolName } from "../names.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findEarliest } from "./text-scan.js";
+import { earliestFinder } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const START = "<|start|>";
@@ -71,8 +71,12 @@ function bodyCall(name: string, body: string): RawCall | null | undefined {
 
 function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuilder, endIsCut: boolean): void {
   let pos = 0;
+  // Each token is searched once past each point (a token absent after many messages used to be
+  // searched to the end of the text once per message).
+  const nextHeader = earliestFinder(text, [START, CHANNEL]);
+  const nextStop = earliestFinder(text, [...ENDS, START, CHANNEL]);
   for (;;) {
-    const h = findEarliest(text, [START, CHANNEL], pos);
+    const h = nextHeader(pos);
     if (!h) break;
     const msg = text.indexOf(MESSAGE, h.index);
     if (msg < 0) {
@@ -81,7 +85,7 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
     }
     const header = text.slice(h.index, msg);
     const bodyStart = msg + MESSAGE.length;
-    const stop = findEarliest(text, [...ENDS, START, CHANNEL], bodyStart);
+    const stop = nextStop(bodyStart);
     const bodyEnd = stop ? stop.index : text.length;
     const end = stop && ENDS.includes(stop.token) ? stop.index + stop.token.length : bodyEnd;
     const body = text.slice(bodyStart, bodyEnd);

@@ -8,7 +8,7 @@
  * may be missing at the end of the text.
  */
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findEarliest, tokenSpellings } from "./text-scan.js";
+import { earliestFinder, tokenSpellings } from "./text-scan.js";
 import { parseXmlInvoke } from "./xml-invoke.js";
 
 const BEGIN = tokenSpellings("<|tool_calls_begin|>");
@@ -27,16 +27,24 @@ export const step3Steptml = defineDialect({
     const out = new MatchBuilder(text);
     // Sections.
     const regions: { start: number; end: number; limit: number }[] = [];
+    // Each spelling is searched once past each point (an absent spelling used to be searched to
+    // the end of the text once per section).
+    const nextBegin = earliestFinder(text, BEGIN);
+    const nextEnd = earliestFinder(text, END);
     for (let from = 0; ; ) {
-      const b = findEarliest(text, BEGIN, from);
+      const b = nextBegin(from);
       if (!b) break;
-      const e = findEarliest(text, END, b.index);
+      const e = nextEnd(b.index);
       regions.push({ start: b.index, end: e ? e.index + e.token.length : text.length, limit: e ? e.index : text.length });
       from = e ? e.index + e.token.length : text.length;
     }
     let truncatedAt = -1;
+    // Invokes and regions are both in text order: one pointer walks the regions.
+    let nextRegion = 0;
     for (let i = text.indexOf(INVOKE); i >= 0; ) {
-      const region = regions.find((r) => r.start <= i && i < r.end);
+      while (nextRegion < regions.length && regions[nextRegion]!.end <= i) nextRegion++;
+      const candidate = regions[nextRegion];
+      const region = candidate !== undefined && candidate.start <= i ? candidate : undefined;
       const r = parseXmlInvoke(text, i, "steptml:", region ? region.limit : text.length, context?.endIsCut === true);
       if (r.ok) out.call({ name: r.name, arguments: r.params, untyped: true }, i);
       else if (r.reason === "truncated") {

@@ -11,6 +11,12 @@ export function skipWs(text: string, i: number, limit = text.length): number {
   return i;
 }
 
+/** Index just after the last non-whitespace character before `i`, or `limit` (default 0) if none after it. */
+export function skipWsBack(text: string, i: number, limit = 0): number {
+  while (i > limit && /\s/.test(text[i - 1]!)) i--;
+  return i;
+}
+
 /** The earliest occurrence at or after `from` of any of `tokens` (ties: the longest token). */
 export function findEarliest(
   text: string,
@@ -51,6 +57,26 @@ export function earliestFinder(
     });
     return best;
   };
+}
+
+/**
+ * `text` with every span's characters replaced by spaces (same length, so offsets stay valid).
+ * Built in one pass over the spans in text order (overlapping spans are merged first), so many
+ * spans cost one copy of the text, not one per span.
+ */
+export function blankSpans(text: string, spans: readonly Span[]): string {
+  if (spans.length === 0) return text;
+  const parts: string[] = [];
+  let at = 0;
+  for (const s of mergeRanges(spans)) {
+    const start = Math.max(s.start, at);
+    const end = Math.min(s.end, text.length);
+    if (end <= start) continue;
+    parts.push(text.slice(at, start), " ".repeat(end - start));
+    at = end;
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 /** The first of `tokens` that `text` has at position `i`, if any (longest first). */
@@ -241,3 +267,65 @@ export function mergeRanges(ranges: readonly Span[]): Span[] {
   }
   return merged;
 }
+
+/**
+ * A growing set of text positions, kept as sorted disjoint ranges: whether a span shares a
+ * character with the set is a binary search, so checking many spans against many is not a scan of
+ * one list per span.
+ */
+export class SpanSet {
+  private readonly ranges: Span[] = [];
+
+  constructor(spans: readonly Span[] = []) {
+    this.ranges = mergeRanges(spans.filter((s) => s.end > s.start));
+  }
+
+  /** Index of the first range that ends after `pos`. */
+  private firstEndingAfter(pos: number): number {
+    let lo = 0;
+    let hi = this.ranges.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ranges[mid]!.end <= pos) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Whether `span` shares at least one character with the set. */
+  overlaps(span: Span): boolean {
+    if (span.end <= span.start) return false;
+    const r = this.ranges[this.firstEndingAfter(span.start)];
+    return r !== undefined && r.start < span.end;
+  }
+
+  /** The last range of the set that ends at or before `pos`. */
+  endingBy(pos: number): Span | undefined {
+    const k = this.firstEndingAfter(pos) - 1;
+    return k >= 0 ? { ...this.ranges[k]! } : undefined;
+  }
+
+  /** The first range of the set that starts at or after `pos`. */
+  startingFrom(pos: number): Span | undefined {
+    const k = this.firstEndingAfter(pos);
+    const r = this.ranges[k];
+    const next = r !== undefined && r.start < pos ? this.ranges[k + 1] : r;
+    return next === undefined ? undefined : { ...next };
+  }
+
+  add(span: Span): void {
+    if (span.end <= span.start) return;
+    // Ranges that overlap or touch the span are merged into it.
+    const i = this.firstEndingAfter(span.start - 1);
+    let start = span.start;
+    let end = span.end;
+    let j = i;
+    while (j < this.ranges.length && this.ranges[j]!.start <= end) {
+      start = Math.min(start, this.ranges[j]!.start);
+      end = Math.max(end, this.ranges[j]!.end);
+      j++;
+    }
+    this.ranges.splice(i, j - i, { start, end });
+  }
+}
+
