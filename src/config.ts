@@ -183,6 +183,20 @@ class MissingSettingError extends ConfigError {
   }
 }
 
+/**
+ * `llama-cpp` as serve's upstream: serve forwards to a server. The hint names serve's own
+ * settings, not the general one (`CODECITE_PROVIDER=llama-cpp` is right for `ask`).
+ */
+class ServeProviderError extends ConfigError {
+  constructor(variable: string, value: string) {
+    super(variable, value, ["ollama", "openai"], "serve forwards to a server");
+  }
+
+  override get hint(): string {
+    return "Pass --provider ollama or --provider openai (with --upstream) to codecite serve, or set serve.provider in the user file.";
+  }
+}
+
 const TRUE_WORDS = ["1", "true", "yes", "on"] as const;
 const FALSE_WORDS = ["0", "false", "no", "off"] as const;
 const TOOLSHIM_ACCEPTED = ["auto", ...TRUE_WORDS, ...FALSE_WORDS];
@@ -300,6 +314,42 @@ function parseBoolean(raw: string, variable: string): boolean {
   throw new ConfigError(variable, raw, [...TRUE_WORDS, ...FALSE_WORDS]);
 }
 
+/**
+ * A setting refused while resolving leniently (`codecite config`, which prints every setting and
+ * flags the refused ones instead of stopping at the first): the setting by its file key
+ * (`provider`, `num_ctx`, `serve.provider`), the value as given (credentials redacted; absent for
+ * a missing setting), where it came from, and the message and hint the strict resolver throws.
+ */
+export interface SettingProblem {
+  setting: string;
+  value?: string;
+  source: ValueSource;
+  file?: string;
+  line?: number;
+  message: string;
+  hint: string;
+}
+
+/** Where a lenient resolve collects refused settings; `serve` marks those only `codecite serve` refuses. */
+export interface SettingProblems {
+  add(problem: SettingProblem & { serveOnly?: boolean }): void;
+}
+
+/** The file key (`codecite config`'s row) of each setting of {@link Config}. */
+const SETTING_KEYS: Record<keyof Config["sources"], string> = {
+  provider: "provider",
+  model: "model",
+  ollamaHost: "host",
+  openaiBaseURL: "host",
+  toolshim: "toolshim",
+  interpreterBackend: "toolshim_backend",
+  contextTokens: "num_ctx",
+  maxSteps: "max_steps",
+  prefetch: "prefetch",
+  maxCallsPerTurn: "max_calls_per_turn",
+  timeoutSeconds: "timeout",
+};
+
 /** One layer's candidate for a setting: the flag, the variable, or a file key. */
 interface Candidate {
   /** Flag, variable or file key, as messages name it. */
@@ -326,10 +376,17 @@ interface Chosen<T> {
  * every bad value of both files: each becomes a problem in `fileProblems`, naming the file, the
  * line and the key. Below a flag or variable no file value is read: a flag overrides a file the
  * user cannot edit (another's repository) without an error from it.
+ * With `onRefused` (resolving leniently, {@link SettingProblems}), a bad flag or variable is
+ * passed to it instead of thrown.
  * @returns the chosen value; `undefined` when no candidate has one; `null` when the chosen
- *   candidate is a bad file value (the setting is unknown: checks that depend on it are skipped).
+ *   candidate is a bad value (the setting is unknown: checks that depend on it are skipped).
  */
-function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T, fileProblems: ConfigFileProblem[]): Chosen<T> | null | undefined {
+function layered<T>(
+  candidates: readonly Candidate[],
+  parse: (raw: string, name: string) => T,
+  fileProblems: ConfigFileProblem[],
+  onRefused?: (err: ConfigError, c: Candidate) => void,
+): Chosen<T> | null | undefined {
   let chosen: Chosen<T> | null | undefined;
   for (const c of candidates) {
     if (c.raw === undefined) continue;
@@ -337,7 +394,13 @@ function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name:
     if (c.at === undefined) {
       // A variable below a file value (serve's own file settings beat the general variables) is not read.
       if (chosen !== undefined) continue;
-      return { value: parse(c.raw, c.name), source: c.source };
+      try {
+        return { value: parse(c.raw, c.name), source: c.source };
+      } catch (err) {
+        if (onRefused === undefined || !(err instanceof ConfigError)) throw err;
+        onRefused(err, c);
+        return null;
+      }
     }
     try {
       const value = parse(c.raw, c.name);
@@ -364,8 +427,18 @@ function layered<T>(candidates: readonly Candidate[], parse: (raw: string, name:
  * (the user file's, then the repository file's, as `loadConfigFiles` lists bad keys; in line
  * order), so that a user fixing a file sees them all at once.
  */
-function throwFileProblems(fileProblems: readonly ConfigFileProblem[], files: ConfigFiles | undefined): void {
+function throwFileProblems(fileProblems: ConfigFileProblem[], files: ConfigFiles | undefined, problems?: SettingProblems): void {
   if (fileProblems.length === 0) return;
+  if (problems !== undefined) {
+    // Leniently: each bad file value is its setting's problem (the key is the fix's subject), once.
+    for (const p of fileProblems.splice(0)) {
+      const setting = p.fix?.subject ?? "";
+      const user = p.file === files?.paths.user;
+      const raw = (user ? files?.user : files?.repo)?.settings.get(setting)?.raw;
+      problems.add({ setting, ...(raw === undefined ? {} : { value: redactCredentials(raw) }), source: user ? "user_file" : "repo_file", file: p.file, line: p.line, message: p.message, hint: p.hint });
+    }
+    return;
+  }
   const rank = (file: string): number => (file === files?.paths.user ? 0 : 1);
   throw ConfigFileError.of([...fileProblems].sort((a, b) => rank(a.file) - rank(b.file) || a.line - b.line));
 }
@@ -404,14 +477,17 @@ function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
  * `llama-cpp` — never a model path from a repository file.
  * A missing interpreter model for the `local` backend is not an error here (it disables only
  * the interpreter, never the deterministic shim stages; the CLI says so).
+ * @param problems - resolve leniently: a refused setting is added here (and takes its default)
+ *   instead of thrown, so that every setting can be shown (`codecite config`).
  * @throws ConfigError for the first bad or missing value, naming the variable or flag;
- *   ConfigFileError for a bad file value, naming the file, line and key.
+ *   ConfigFileError for a bad file value, naming the file, line and key (never with `problems`).
  */
-export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: ConfigFiles): Config {
+export function resolveConfig(flags: ConfigFlags = {}, env: Env = {}, files?: ConfigFiles, problems?: SettingProblems): Config {
   const hostFlag = nonBlank(flags.host);
   return resolveLayers(flags, env, files, [], {
     provider: [{ name: "--provider", raw: flags.provider, source: "flag" }],
     host: [{ name: "--host", raw: hostFlag, source: "flag" }],
+    ...(problems ? { problems } : {}),
   });
 }
 
@@ -425,6 +501,10 @@ interface LeadCandidates {
   host: Candidate[];
   /** How a provider name is read (serve refuses `llama-cpp`); default {@link parseProvider}. */
   parseProvider?: (raw: string, name: string) => ProviderName;
+  /** Resolve leniently into these (see {@link resolveConfig}). */
+  problems?: SettingProblems;
+  /** The row of a setting for `problems` (serve's provider and host are `serve.provider`, `serve.upstream`); default {@link SETTING_KEYS}. */
+  settingOf?: (key: keyof Config["sources"]) => string;
 }
 
 /**
@@ -433,8 +513,27 @@ interface LeadCandidates {
  * check that depends on them; a flag or variable that is bad still stops at once.
  */
 function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefined, fileProblems: ConfigFileProblem[], lead: LeadCandidates): Config {
-  const pick = <T>(candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | null | undefined => layered(candidates, parse, fileProblems);
+  const problems = lead.problems;
+  const settingOf = lead.settingOf ?? ((key: keyof Config["sources"]) => SETTING_KEYS[key]);
+  /** A refused setting: thrown, or (leniently) added to `problems`. */
+  const refuse = (key: keyof Config["sources"], err: ConfigError, c?: Candidate): void => {
+    if (problems === undefined) throw err;
+    const value = err instanceof MissingSettingError ? undefined : redactCredentials(err.value);
+    problems.add({ setting: settingOf(key), ...(value === undefined ? {} : { value }), source: c?.source ?? "default", message: err.message, hint: err.hint });
+  };
+  function envBackend(raw: string): Chosen<InterpreterBackend> | null {
+    try {
+      return { value: parseInterpreterBackend(raw, "CODECITE_TOOLSHIM_BACKEND"), source: "env" };
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      refuse("interpreterBackend", err, { name: "CODECITE_TOOLSHIM_BACKEND", raw, source: "env" });
+      return null;
+    }
+  }
+  const pick = <T>(key: keyof Config["sources"], candidates: readonly Candidate[], parse: (raw: string, name: string) => T): Chosen<T> | null | undefined =>
+    layered(candidates, parse, fileProblems, problems === undefined ? undefined : (err, c) => refuse(key, err, c));
   const providerSetting = pick(
+    "provider",
     [...lead.provider, { name: "CODECITE_PROVIDER", raw: env.CODECITE_PROVIDER, source: "env" }, ...fileLayers(files, "provider")],
     lead.parseProvider ?? parseProvider,
   );
@@ -443,23 +542,28 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   // chosen provider a bad file value, no address is judged (the error lists the provider).
   const providerKnown = providerSetting !== null;
   const toolshimSetting = pick(
+    "toolshim",
     [{ name: "--toolshim", raw: flags.toolshim, source: "flag" }, { name: "CODECITE_TOOLSHIM", raw: env.CODECITE_TOOLSHIM, source: "env" }, ...fileLayers(files, "toolshim")],
     parseToolshimMode,
   );
   const toolshim = toolshimSetting?.value ?? "auto";
   const contextSetting = pick(
+    "contextTokens",
     [{ name: "--num-ctx", raw: flags.numCtx, source: "flag" }, { name: "CODECITE_NUM_CTX", raw: env.CODECITE_NUM_CTX, source: "env" }, ...fileLayers(files, "num_ctx")],
     parseContextTokens,
   );
   const stepsSetting = pick(
+    "maxSteps",
     [{ name: "--max-steps", raw: flags.maxSteps === undefined ? undefined : String(flags.maxSteps), source: "flag" }, ...fileLayers(files, "max_steps")],
     parseMaxSteps,
   );
   const prefetchSetting = pick(
+    "prefetch",
     [{ name: "--no-prefetch", raw: flags.prefetch === undefined ? undefined : String(flags.prefetch), source: "flag" }, ...fileLayers(files, "prefetch")],
     parseBoolean,
   );
   const callsSetting = pick(
+    "maxCallsPerTurn",
     [
       { name: "--max-calls-per-turn", raw: flags.maxCallsPerTurn, source: "flag" },
       { name: "CODECITE_MAX_CALLS_PER_TURN", raw: env.CODECITE_MAX_CALLS_PER_TURN, source: "env" },
@@ -468,6 +572,7 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
     (raw, name) => parseSessionBound(raw, name, MAX_CALLS_PER_TURN_LIMIT, "tool calls"),
   );
   const timeoutSetting = pick(
+    "timeoutSeconds",
     [
       { name: "--timeout", raw: flags.timeout, source: "flag" },
       { name: "CODECITE_TIMEOUT", raw: env.CODECITE_TIMEOUT, source: "env" },
@@ -477,10 +582,10 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   );
 
   // Empty CODECITE_TOOLSHIM_BACKEND means `ollama` (not "unset"), so it is a layer of its own.
-  const fileBackend = pick(fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
+  const fileBackend = pick("interpreterBackend", fileLayers(files, "toolshim_backend"), parseInterpreterBackend);
   const backendSetting =
     env.CODECITE_TOOLSHIM_BACKEND !== undefined
-      ? { value: parseInterpreterBackend(env.CODECITE_TOOLSHIM_BACKEND, "CODECITE_TOOLSHIM_BACKEND"), source: "env" as const }
+      ? envBackend(env.CODECITE_TOOLSHIM_BACKEND)
       : fileBackend;
   const backend = backendSetting?.value ?? "ollama";
 
@@ -490,20 +595,21 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
     const own = provider === of && providerKnown;
     return [...(own ? lead.host : []), { name: variable, raw: env[variable], source: "env" }, ...(own ? fileLayers(files, "host") : [])];
   };
-  const hostSetting = pick(addresses("ollama", "OLLAMA_HOST"), normalizeOllamaHost);
+  const hostSetting = pick("ollamaHost", addresses("ollama", "OLLAMA_HOST"), normalizeOllamaHost);
   const ollamaHost = hostSetting?.value ?? DEFAULT_OLLAMA_HOST;
-  const baseSetting = pick(addresses("openai", "OPENAI_BASE_URL"), (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL));
+  const baseSetting = pick("openaiBaseURL", addresses("openai", "OPENAI_BASE_URL"), (raw, name) => checkedAddress(raw, name, normalizeHttpBaseURL));
   const baseURL = baseSetting?.value;
-  throwFileProblems(fileProblems, files);
+  throwFileProblems(fileProblems, files, problems);
   if (provider === "openai" && baseURL === undefined) {
-    throw new MissingSettingError("OPENAI_BASE_URL", [BASE_URL_FORM], "required when the provider is openai", lead.host[0]?.name ?? "--host");
+    refuse("openaiBaseURL", new MissingSettingError("OPENAI_BASE_URL", [BASE_URL_FORM], "required when the provider is openai", lead.host[0]?.name ?? "--host"));
   }
   if (provider === "llama-cpp" && hostFlag !== undefined) {
-    throw new ConfigError(hostFlag.name, hostFlag.raw!, [`no ${hostFlag.name} with --provider llama-cpp (the model runs in-process)`]);
+    refuse("ollamaHost", new ConfigError(hostFlag.name, hostFlag.raw!, [`no ${hostFlag.name} with --provider llama-cpp (the model runs in-process)`]), hostFlag);
   }
 
   const modelLayers = fileLayers(files, "model").filter((c) => provider !== "llama-cpp" || c.source !== "repo_file");
   const modelSetting = pick(
+    "model",
     [
       { name: "--model", raw: nonBlank(flags.model), source: "flag" },
       { name: "CODECITE_MODEL", raw: env.CODECITE_MODEL, source: "env" },
@@ -515,13 +621,14 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   );
   const model = modelSetting?.value;
   if (provider === "llama-cpp" && model === undefined) {
-    throw new MissingSettingError("CODECITE_LOCAL_MODEL", ["the path of a .gguf model file"], "required when the provider is llama-cpp", "--model <file.gguf>");
+    refuse("model", new MissingSettingError("CODECITE_LOCAL_MODEL", ["the path of a .gguf model file"], "required when the provider is llama-cpp", "--model <file.gguf>"));
   }
+  // Free text (trimmed): never refused.
   const text = (key: string, variable: string): Chosen<string> | null | undefined =>
-    pick([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim());
+    layered([{ name: variable, raw: env[variable], source: "env" }, ...fileLayers(files, key)], (raw) => raw.trim(), fileProblems);
   const localModel = text("local_model", "CODECITE_LOCAL_MODEL")?.value;
 
-  throwFileProblems(fileProblems, files);
+  throwFileProblems(fileProblems, files, problems);
   const chosen = {
     provider: providerSetting,
     model: modelSetting,
@@ -634,11 +741,17 @@ function parseListen(raw: string, variable: string): string {
  *   `ollama`/`openai`, a token shorter than {@link MIN_TOKEN_LENGTH}, or a non-loopback listen
  *   address without a token.
  */
-export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFiles): ServeConfig {
+export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFiles, problems?: SettingProblems): ServeConfig {
   // serve's own settings depend on nothing: their bad file values join those of the upstream's.
   const fileProblems: ConfigFileProblem[] = [];
-  const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort, fileProblems);
-  const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen, fileProblems);
+  // Leniently, every problem found here is serve's (the general ones are found again by `resolveConfig`).
+  const serveProblems: SettingProblems | undefined = problems && { add: (p) => problems.add({ ...p, serveOnly: true }) };
+  const refused = (setting: string) =>
+    serveProblems === undefined
+      ? undefined
+      : (err: ConfigError, c: Candidate) => serveProblems.add({ setting, value: redactCredentials(err.value), source: c.source, message: err.message, hint: err.hint });
+  const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort, fileProblems, refused("serve.port"));
+  const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen, fileProblems, refused("serve.listen"));
   const token = layered(
     [{ name: "--token", raw: flags.token, source: "flag" }, { name: "CODECITE_SERVE_TOKEN", raw: env.CODECITE_SERVE_TOKEN, source: "env" }],
     (raw, name) => {
@@ -647,6 +760,7 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
       return raw.trim();
     },
     fileProblems,
+    refused("serve.token"),
   );
   const base: ConfigFlags = {};
   if (flags.model !== undefined) base.model = flags.model;
@@ -658,9 +772,11 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
     host: [{ name: "--upstream", raw: nonBlank(flags.upstream), source: "flag" }, ...fileLayers(files, "serve.upstream")],
     parseProvider: (raw, name) => {
       const provider = parseProvider(raw, name);
-      if (provider === "llama-cpp") throw new ConfigError(name, raw, ["ollama", "openai"], "serve forwards to a server");
+      if (provider === "llama-cpp") throw new ServeProviderError(name, raw);
       return provider;
     },
+    ...(serveProblems ? { problems: serveProblems } : {}),
+    settingOf: (key) => (key === "provider" ? "serve.provider" : key === "ollamaHost" || key === "openaiBaseURL" ? "serve.upstream" : SETTING_KEYS[key]),
   });
 
   const config: ServeConfig = {
@@ -671,12 +787,14 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
   };
   if (token) config.token = token.value;
   if (!isLoopbackAddress(config.listen) && config.token === undefined) {
-    throw new ConfigError(
+    const err = new ConfigError(
       "--listen",
       config.listen,
       ["a loopback address (127.0.0.1, ::1, localhost)", "any address together with --token or CODECITE_SERVE_TOKEN"],
       "listening beyond this machine needs a token",
     );
+    if (serveProblems === undefined) throw err;
+    serveProblems.add({ setting: "serve.listen", value: config.listen, source: config.sources.listen, message: err.message, hint: err.hint });
   }
   return config;
 }

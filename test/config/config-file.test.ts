@@ -523,6 +523,51 @@ describe("codecite config", () => {
     expect(lines.filter((l) => l.startsWith(`  ${file}:`)).map((l) => l.slice(2 + file.length).split(" ")[0])).toEqual([":1:", ":3:"]);
   });
 
+  it("a setting only serve refuses: every setting is printed, the refused one flagged with serve's own fix, exit 0", async () => {
+    const env = { XDG_CONFIG_HOME: home, CODECITE_PROVIDER: "llama-cpp", CODECITE_LOCAL_MODEL: "/models/q.gguf" };
+    const r = await runCli(["config", "--root", repo, "--json"], { env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { settings: Record<string, { problem?: unknown }> };
+    expect(Object.keys(out.settings)).toHaveLength(16);
+    expect(out.settings.provider).toEqual({ value: "llama-cpp", source: "env" });
+    expect(out.settings.model).toEqual({ value: "/models/q.gguf", source: "env" });
+    expect(out.settings["serve.provider"]).toEqual({
+      value: "llama-cpp",
+      source: "env",
+      problem: {
+        message: 'invalid CODECITE_PROVIDER="llama-cpp" (serve forwards to a server); accepted: ollama, openai',
+        hint: "Pass --provider ollama or --provider openai (with --upstream) to codecite serve, or set serve.provider in the user file.",
+        serve_only: true,
+      },
+    });
+    expect(Object.entries(out.settings).filter(([, v]) => v.problem !== undefined).map(([k]) => k)).toEqual(["serve.provider"]);
+    const human = await runCli(["config", "--root", repo], { env: { ...env, NO_COLOR: "1" } });
+    expect(human.code).toBe(0);
+    expect(human.stderr).toBe("");
+    const lines = human.stdout.split("\n");
+    const at = lines.indexOf("serve.provider      llama-cpp  (environment)");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(`${" ".repeat(20)}✗ codecite serve refuses it: invalid CODECITE_PROVIDER="llama-cpp" (serve forwards to a server); accepted: ollama, openai`);
+    expect(lines).toContain("serve.port          11435  (default)");
+  });
+
+  it("settings every command refuses: each flagged on its row, the others still shown, exit 2 with the error on stderr", async () => {
+    const file = userFile("num_ctx: 100\nmodel: m\n");
+    const env = { XDG_CONFIG_HOME: home, CODECITE_PROVIDER: "llama-cpp", CODECITE_TOOLSHIM: "maybe", NO_COLOR: "1" };
+    const r = await runCli(["config", "--root", repo, "--json"], { env });
+    expect(r.code).toBe(2);
+    const out = JSON.parse(r.stdout) as { settings: Record<string, { value: unknown; source: string; problem?: { message: string; serve_only: boolean } }> };
+    expect(out.settings.toolshim).toMatchObject({ value: "maybe", source: "env", problem: { message: 'invalid CODECITE_TOOLSHIM="maybe"; accepted: auto, 1, true, yes, on, 0, false, no, off', serve_only: false } });
+    expect(out.settings.num_ctx).toMatchObject({ value: "100", source: "user_file", file, line: 1, problem: { message: "invalid num_ctx: 100 (below 2048); accepted: an integer from 2048 to 1048576 (tokens)" } });
+    // The user file's model is a model name, not a GGUF file the llama-cpp provider could load: it is the model, not refused.
+    expect(out.settings.model).toMatchObject({ value: "m", source: "user_file" });
+    expect(out.settings.max_steps).toEqual({ value: 8, source: "default" });
+    expect(r.stderr).toBe("codecite: error: 2 settings are refused: toolshim, num_ctx\nhint: Each is shown above with its hint.\n");
+    // The same refusals stop ask, as before.
+    const ask = await runCli(["ask", "where?", "--root", repo], { env });
+    expect(ask.code).toBe(2);
+  });
+
   it("a bad repository file stops every command with exit 2, naming file and line", async () => {
     putFile(repo, ".codecite.yml", "host: evil.example.com\n");
     const r = await runCli(["config", "--root", repo], { env: { XDG_CONFIG_HOME: home } });

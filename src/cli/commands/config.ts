@@ -4,11 +4,16 @@
  * configuration files looked for. Secrets are never printed: `OPENAI_API_KEY` and the serve token
  * show only whether they are set.
  *
- * `--json` prints `{"settings": {name: {"value", "source", "file"?, "line"?}}, "files":
+ * `--json` prints `{"settings": {name: {"value", "source", "file"?, "line"?, "problem"?}}, "files":
  * {"repo": {"path", "found"}, "user": {"path", "found"}}}`.
+ *
+ * A refused value does not stop it: every setting is printed, the refused one with the value
+ * given and the error the commands give (`problem`: `{message, hint, serve_only}`). Exit code 2
+ * when a setting every command refuses is among them (e.g. `CODECITE_PROVIDER=llama-cpp` without
+ * a model file), 0 when only `codecite serve` refuses one (`llama-cpp`: serve forwards to a server).
  */
 import type { Command } from "commander";
-import type { Config, ServeConfig, ValueSource } from "../../config.js";
+import type { Config, ServeConfig, SettingProblem, ValueSource } from "../../config.js";
 import type { ConfigFiles } from "../../config-file.js";
 import { runAction } from "../output.js";
 import { redactCredentials } from "../../llm/server-address.js";
@@ -20,6 +25,11 @@ export interface EffectiveSetting {
   source: ValueSource;
   file?: string;
   line?: number;
+  /**
+   * Set when the value is refused: the error the commands give, and whether only `codecite serve`
+   * refuses it (`ask` and the rest run). The value is then the one given, not one in effect.
+   */
+  problem?: { message: string; hint: string; serve_only: boolean };
 }
 
 /**
@@ -67,6 +77,28 @@ export function effectiveSettings(config: Config, serve: ServeConfig, defaults: 
   };
 }
 
+/**
+ * `settings` with each refused setting's row showing the value given and its problem (a problem
+ * found by both resolvers is the general one; serve re-reads the general settings for its upstream).
+ */
+export function withProblems(settings: Record<string, EffectiveSetting>, problems: readonly (SettingProblem & { serveOnly?: boolean })[]): Record<string, EffectiveSetting> {
+  const out = { ...settings };
+  const general = new Set(problems.filter((p) => p.serveOnly !== true).map((p) => `${p.setting}\n${p.message}`));
+  for (const p of problems) {
+    if (p.serveOnly === true && general.has(`${p.setting}\n${p.message}`)) continue;
+    const prior = out[p.setting]?.problem;
+    // One problem per row: a general one over serve's.
+    if (prior !== undefined && (!prior.serve_only || p.serveOnly === true)) continue;
+    out[p.setting] = {
+      value: p.value ?? null,
+      source: p.source,
+      ...(p.file !== undefined ? { file: p.file, line: p.line ?? 0 } : {}),
+      problem: { message: p.message, hint: p.hint, serve_only: p.serveOnly === true },
+    };
+  }
+  return out;
+}
+
 const SOURCE_WORDS: Record<ValueSource, string> = {
   flag: "flag",
   env: "environment",
@@ -83,6 +115,11 @@ function render(settings: Record<string, EffectiveSetting>, files: ConfigFiles, 
     const value = s.value === null ? c.dim("(unset)") : visibleText(String(s.value));
     const where = s.file !== undefined ? `${SOURCE_WORDS[s.source]} ${visibleText(s.file)}:${s.line}` : SOURCE_WORDS[s.source];
     lines.push(`${name.padEnd(width)}  ${value}  ${c.dim(`(${where})`)}`);
+    if (s.problem !== undefined) {
+      const pad = " ".repeat(width + 2);
+      lines.push(`${pad}${c.red("✗")} ${s.problem.serve_only ? "codecite serve refuses it: " : "refused: "}${visibleText(s.problem.message)}`);
+      lines.push(`${pad}  ${c.dim("hint:")} ${visibleText(s.problem.hint)}`);
+    }
   }
   lines.push("");
   lines.push(`repository file: ${visibleText(files.paths.repo)}${files.repo ? "" : c.dim(" (not found)")}`);
@@ -114,14 +151,29 @@ export function register(program: Command): void {
         const { defaultRoot } = await import("../locations.js");
         // The root ask and chat would use from here (ask.ts withDefaultRoot), so its .codecite.yml is the one shown.
         const files = loadConfigFiles(defaultRoot(flags.root, output.logLine), process.env);
-        const config = resolveConfig({}, process.env, files);
-        const serve = resolveServeConfig({}, process.env, files);
-        const settings = effectiveSettings(config, serve, {
-          num_ctx: DEFAULT_CONTEXT_TOKENS,
-          max_steps: session.DEFAULT_MAX_STEPS,
-          max_calls_per_turn: session.DEFAULT_MAX_CALLS_PER_TURN,
-          timeout: session.DEFAULT_SESSION_TIMEOUT_MS / 1000,
-        });
+        // Leniently: every setting is shown, a refused one flagged, instead of the first refusal alone.
+        const problems: (SettingProblem & { serveOnly?: boolean })[] = [];
+        const collect = { add: (p: SettingProblem & { serveOnly?: boolean }) => void problems.push(p) };
+        const config = resolveConfig({}, process.env, files, collect);
+        const serve = resolveServeConfig({}, process.env, files, collect);
+        const settings = withProblems(
+          effectiveSettings(config, serve, {
+            num_ctx: DEFAULT_CONTEXT_TOKENS,
+            max_steps: session.DEFAULT_MAX_STEPS,
+            max_calls_per_turn: session.DEFAULT_MAX_CALLS_PER_TURN,
+            timeout: session.DEFAULT_SESSION_TIMEOUT_MS / 1000,
+          }),
+          problems,
+        );
+        // A setting every command refuses is an error (exit 2, said on stderr); one only serve refuses is not.
+        const refused = Object.entries(settings).filter(([, v]) => v.problem !== undefined && !v.problem.serve_only);
+        if (refused.length > 0) {
+          process.exitCode = 2;
+          const err = output.colorsFor(process.stderr);
+          const only = refused.length === 1 ? refused[0]![1].problem : undefined;
+          output.logLine(`${err.red("codecite: error:")} ${only ? visibleText(only.message) : `${refused.length} settings are refused: ${refused.map(([k]) => k).join(", ")}`}`);
+          output.logLine(`${err.dim("hint:")} ${only ? visibleText(only.hint) : "Each is shown above with its hint."}`);
+        }
         if (flags.json === true) {
           output.printJson({
             settings,
