@@ -30,6 +30,7 @@
  * flat form, which needs the schema to be told from data).
  */
 import { escapeRegExp } from "./dialects/text-scan.js";
+import { isParamTag } from "./dialects/xml-elements.js";
 import { isPlainObject, scanJsonValues } from "./json.js";
 import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
 import { resolveToolName } from "./names.js";
@@ -136,6 +137,9 @@ function wrapperAround(text: string, start: number, end: number): { start: numbe
   if (!close) return undefined;
   const attr = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))/.exec(open[2] ?? "");
   const out: { start: number; end: number; name?: string } = { start: start - open[0].length, end: end + close[0].length };
+  // A parameter element (`<parameter name="metadata">{…}</parameter>` inside a call whose wrapper
+  // no dialect read) names a parameter, not a tool.
+  if (isParamTag(tag)) return out;
   const name = attr ? (attr[1] ?? attr[2] ?? attr[3]) : undefined;
   if (name) out.name = name;
   return out;

@@ -42,7 +42,7 @@
 import { prepareArguments } from "./arguments.js";
 import { fitsSchema } from "./schema.js";
 import { parseBraceCall } from "./dialects/brace-call.js";
-import { elementsToObject, elementValue, readElement, type XmlElement } from "./dialects/xml-elements.js";
+import { elementsToObject, elementValue, isParamTag, readElement, type XmlElement } from "./dialects/xml-elements.js";
 import { cleanXmlValue, escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { introducedAsExample } from "./inline-json.js";
 import { balancedMatcher, isPlainObject, matchBalanced, parseJsonTolerant } from "./json.js";
@@ -75,8 +75,6 @@ export type StructuralShape =
 
 /** Fenced code whose body may hold a call (the rest is program code: quoted, never called). */
 const CALL_FENCE_INFO = /^(?:|json|xml|text|tool|tools|tool_call|tool_calls|tool_code|function|function_call)$/;
-/** Child tags that carry a parameter in their `name` attribute (compared without a namespace: `steptml:parameter`). */
-const PARAM_TAGS = new Set(["parameter", "param", "arg", "argument", "property", "field", "value"]);
 /**
  * The attributes of an element that name the tool it calls: `name` (`<invoke name="x">`), or
  * `tool`/`function` with or without `_name` (Gemini 3 writes `<call_record tool="read">` with
@@ -110,8 +108,6 @@ function tagPrefix(text: string, lt: number, tag: string, limit: number): string
   return p !== "" && /[^\w]/.test(p) && !/["'`]/.test(p) && text.slice(lt, limit).includes(`${p}</${tag}>`) ? p : "";
 }
 
-const localName = (tag: string): string => tag.toLowerCase().replace(/^.*:/, "");
-
 /**
  * A parameter that declares its value is not a string (`string="false"`, DeepSeek V3.2's DSML
  * and Doubao-Seed: sglang `deepseekv32_detector`) holds JSON; text that is not JSON stays text.
@@ -119,6 +115,18 @@ const localName = (tag: string): string => tag.toLowerCase().replace(/^.*:/, "")
 function declaredJson(text: string): unknown {
   const v = parseJsonTolerant(text.trim());
   return v === undefined ? text : v;
+}
+
+/**
+ * The text of a parameter element named by its `name` attribute. A value whose closer was dropped
+ * and that ends with a tag named after the parameter (`<parameter name="content">…</content>`
+ * then the next parameter, anthropics/claude-code issue#83088) ends at that tag, as in
+ * `dialects/invoke-block.ts`.
+ */
+function namedValue(c: XmlElement, key: string): string {
+  if (!c.implicit) return c.text;
+  const wrong = new RegExp(`</${escapeRegExp(key)}\\s*>\\s*$`).exec(c.text);
+  return wrong ? cleanXmlValue(c.text.slice(0, wrong.index)) : c.text;
 }
 
 function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> | undefined {
@@ -131,13 +139,14 @@ function childArgs(el: XmlElement, tool: OfferedTool): Record<string, unknown> |
     }
     return undefined;
   }
-  const named = el.children.filter((c) => PARAM_TAGS.has(localName(c.tag)) && c.attrs["name"]);
+  const named = el.children.filter((c) => isParamTag(c.tag) && c.attrs["name"]);
   if (named.length === el.children.length) {
     const out: Record<string, unknown> = {};
     for (const c of named) {
       const key = c.attrs["name"]!;
       if (key in out) return undefined;
-      out[key] = c.children.length > 0 ? elementsToObject(c.children) : c.attrs["string"] === "false" ? declaredJson(c.text) : c.text;
+      const text = namedValue(c, key);
+      out[key] = c.children.length > 0 ? elementsToObject(c.children) : c.attrs["string"] === "false" ? declaredJson(text) : text;
     }
     return out;
   }
@@ -153,6 +162,62 @@ function prefixOutside(text: string): string {
   return text.replace(/<(\/?)([|｜][^<>|｜\s]{1,20}[|｜])(?=[A-Za-z_])/g, (_m, slash: string, pre: string) => `${pre}<${slash}`);
 }
 
+/** A key-in-tag opener (`<parameter=k>`, `<function=NAME>`): the next parameter or the next call. */
+const KEYED_OPENER = /<[A-Za-z_][\w.:-]*=/y;
+/** A closing tag (drifted ones too: `</parameter/>`, `</parameter1>`); group 1 is its name. */
+const ANY_CLOSER = /<\/([A-Za-z_][\w.:-]*)[^<>\n]{0,20}>/y;
+
+/**
+ * Where the value of `<T=k>` that starts at `from` ends (the rule of `dialects/xml-function.ts`,
+ * for tags no dialect lists): at a closer that markup follows — the value's own closer `</T>`
+ * (drifted, or the wrong closer `</k>` named after the parameter, anthropics/claude-code
+ * issue#83088) followed by the next `<T=`, another closer, the next `<X=` call, a special token or
+ * the end; or another tag's closer (`</function>` when `</T>` was dropped) followed by the same
+ * except `</T>` itself. A closer that prose follows (a file that mentions `</parameter>` or
+ * `</tool_call>`, raullenchai/Rapid-MLX issue#1515) is literal text of the value. Without a
+ * closer followed by markup, the value ends as before: at its first own closer or the next `<T=`
+ * (a dropped closer), else at the first closer (a model that dropped closers); when the token
+ * limit cut the text inside the value (`endIsCut`), nothing before the cut ends it.
+ * @returns `valueEnd` and `after` (past the value's own closer), or `undefined` when the value is cut off.
+ */
+function keyedValueEnd(
+  text: string,
+  from: number,
+  limit: number,
+  tag: string,
+  key: string,
+  endIsCut: boolean,
+): { valueEnd: number; after: number } | undefined {
+  const ownNames = new Set([tag, key]);
+  let firstOwn: { valueEnd: number; after: number } | undefined;
+  let firstAny: { valueEnd: number; after: number } | undefined;
+  const markupAfter = (i: number, own: boolean): boolean => {
+    const k = skipWs(text, i, limit);
+    if (k >= limit) return !(endIsCut && limit >= text.length);
+    KEYED_OPENER.lastIndex = k;
+    if (KEYED_OPENER.test(text)) return true;
+    if (/^<[|｜]|^\[\/?[A-Z][A-Z0-9_]{1,40}\]/.test(text.slice(k, k + 42))) return true;
+    ANY_CLOSER.lastIndex = k;
+    const c = ANY_CLOSER.exec(text);
+    return c !== null && (own || !c[1]!.startsWith(tag));
+  };
+  for (let lt = text.indexOf("<", from); lt >= 0 && lt < limit; lt = text.indexOf("<", lt + 1)) {
+    if (text.startsWith(`<${tag}=`, lt)) return firstOwn ?? { valueEnd: lt, after: lt };
+    ANY_CLOSER.lastIndex = lt;
+    const c = ANY_CLOSER.exec(text);
+    if (!c || ANY_CLOSER.lastIndex > limit) continue;
+    const name = c[1]!;
+    const own = name.startsWith(tag) || (ownNames.has(name) && c[0] === `</${name}>`);
+    // The value's own closer goes with it; another tag's closer is that tag's.
+    const candidate = { valueEnd: lt, after: own ? ANY_CLOSER.lastIndex : lt };
+    if (markupAfter(ANY_CLOSER.lastIndex, own)) return candidate;
+    if (own) firstOwn ??= candidate;
+    else firstAny ??= candidate;
+  }
+  if (endIsCut && limit >= text.length) return undefined;
+  return firstOwn ?? firstAny;
+}
+
 /**
  * Arguments written as a run of elements right after a framed name, from `at` (whitespace
  * first), not past `limit`: `<parameter=k>v</parameter>` (the key in the tag), `<arg name="k">v</arg>`
@@ -164,6 +229,7 @@ function readElementArgs(
   at: number,
   limit: number,
   tool: OfferedTool,
+  endIsCut = false,
 ): { args: Record<string, unknown>; end: number; cut: boolean } | undefined {
   const props = isPlainObject(tool.parameters?.properties) ? (tool.parameters.properties as Record<string, JsonSchema>) : {};
   const args: Record<string, unknown> = {};
@@ -179,23 +245,15 @@ function readElementArgs(
     keyIn.lastIndex = i;
     const k = keyIn.exec(text);
     if (k) {
-      // The value runs to the next closing tag or the next `<T=` opener (models drift the closer:
-      // `</parameter/>`, `</parameter1>`, `</parameter_function>`, or drop it); a closer of the
-      // same tag, drifted or not, goes with the value.
       const from = keyIn.lastIndex;
-      const body = text.slice(from, limit);
-      const tag = escapeRegExp(k[1]!);
-      const stop = new RegExp(`</${tag}|<${tag}=`).exec(body) ?? /<\//.exec(body);
-      const valueEnd = stop ? from + stop.index : limit;
-      if (!stop) {
+      const value = keyedValueEnd(text, from, limit, k[1]!, k[2]!, endIsCut);
+      if (!value) {
         // The value runs into the end of the text (or the next call): cut off.
         cut = true;
         break;
       }
-      args[k[2]!] = cleanXmlValue(text.slice(from, valueEnd));
-      const own = new RegExp(`</${escapeRegExp(k[1]!)}[^<>\n]{0,20}>`, "y");
-      own.lastIndex = valueEnd;
-      end = own.exec(text) && own.lastIndex <= limit ? own.lastIndex : valueEnd;
+      args[k[2]!] = cleanXmlValue(text.slice(from, value.valueEnd));
+      end = value.after;
       count++;
       continue;
     }
@@ -203,13 +261,13 @@ function readElementArgs(
     if (!r.ok) {
       // Cut off only when the unfinished element is one more argument.
       const tag = /^<([A-Za-z_][\w.:-]*)/.exec(text.slice(i, i + 100))?.[1] ?? "";
-      cut = r.reason === "truncated" && count > 0 && (tag in props || tag === pairTags?.[0] || PARAM_TAGS.has(localName(tag)));
+      cut = r.reason === "truncated" && count > 0 && (tag in props || tag === pairTags?.[0] || isParamTag(tag));
       break;
     }
     const el = r.element;
     const key = el.attrs["name"];
     if (key !== undefined && el.children.length === 0) {
-      args[key] = el.text;
+      args[key] = namedValue(el, key);
     } else if (el.children.length === 0 && PAIR_KEY_TAG.test(el.tag) && /^[A-Za-z_][\w.-]{0,60}$/.test(el.text.trim())) {
       const v = readElement(text, skipWs(text, el.end, limit), "", limit);
       if (!v.ok) {
@@ -312,6 +370,7 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
     return tool;
   };
   const markers = new MarkerIndex(text, (name) => offered(name) !== undefined);
+  const endIsCut = context?.endIsCut === true;
   const masked = markers.mask(text);
   const elemText = prefixOutside(text);
 
@@ -456,7 +515,7 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
     for (let guard = 0; guard < 12 && i < limit && i - b < FRAME_REACH; guard++) {
       const j = skipWs(text, i, limit);
       const mk = markers.startingAt(j);
-      if (mk && !(text[j] === "<" && readElementArgs(text, j, limit, tool))) {
+      if (mk && !(text[j] === "<" && readElementArgs(text, j, limit, tool, endIsCut))) {
         i = mk.end;
         crossed++;
         continue;
@@ -514,8 +573,8 @@ export function scanStructural(text: string, tools: readonly OfferedTool[], cont
       if (!isPlainObject(inner)) return;
       args = inner;
       end = lit.lastIndex;
-    } else if (text[i] === "<" && readElementArgs(text, i, limit, tool)) {
-      const r = readElementArgs(text, i, limit, tool)!;
+    } else if (text[i] === "<" && readElementArgs(text, i, limit, tool, endIsCut)) {
+      const r = readElementArgs(text, i, limit, tool, endIsCut)!;
       if (r.cut) {
         if (framed || r.args !== undefined) broken.push({ span: { start, end: limit }, name: tool.name, reason: "its arguments are cut off" });
         return;

@@ -32,9 +32,12 @@ describe("tool shim figures", () => {
     // prose is code, not a call); 343 of 440 once it added Kimi K3's XTML channels, a new special-token
     // grammar (`<|open|>call tool="x"<|sep|>`) that no other stage reads; 344 of 444 with Qwen3-Coder
     // values that hold a literal closer (the structural stage ends a value at its first closer);
-    // 344 of 447 with a Claude-style value closed by a tag named after its parameter.
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.765);
-    expect(sum("exact")).toBeGreaterThanOrEqual(344);
+    // 344 of 447 with a Claude-style value closed by a tag named after its parameter; 347 of 447
+    // once session 31 gave the structural stage the dialects' closer rules (a literal closer stays
+    // in a `<T=k>` value, a `</k>` wrong closer ends a value) and inline JSON stopped reading a
+    // `<parameter name="k">{…}` element as a call of a tool named k.
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.775);
+    expect(sum("exact")).toBeGreaterThanOrEqual(347);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
     for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "glm45_arg_kv", "olmo3_function_calls"]) {

@@ -150,6 +150,40 @@ describe("structural stage: wrapper markers nobody listed (synthetic formats)", 
   });
 });
 
+describe("structural stage: closers inside values (the dialects' rules, for tags no dialect lists)", () => {
+  it("keeps a closer that prose follows in a key-in-tag value (a file that mentions it)", () => {
+    const r = recover("<run>\n<tool=search_code>\n<arg=query>\nA block ends with </arg> on its own.\n</arg>\n</tool>\n</run>");
+    expect(r.calls).toEqual([{ name: "search_code", arguments: { query: "A block ends with </arg> on its own." } }]);
+    expect(r.content).toBe("");
+    expect(r.by).toBe("structural");
+  });
+
+  it("keeps another tag's closer that prose follows, and ends the value at its own closer", () => {
+    const r = recover("<run>\n<tool=search_code>\n<arg=query>\n</tool> then </run>\n</arg>\n</tool>\n</run>");
+    expect(r.calls).toEqual([{ name: "search_code", arguments: { query: "</tool> then </run>" } }]);
+    expect(r.content).toBe("");
+  });
+
+  it("ends a value at a closer named after its parameter when the next parameter follows", () => {
+    const mem: OfferedTool[] = [
+      { name: "remember", parameters: { type: "object", properties: { content: { type: "string" }, metadata: { type: "object" } }, required: ["content"] } },
+    ];
+    const keyed = recoverDeterministic({ content: "<run>\n<tool=remember>\n<arg=content>\nKeys rotate monthly.</content>\n<arg=metadata>\n{\"tags\": \"ops\"}\n</arg>\n</tool>\n</run>" }, mem);
+    expect(keyed.tool_calls.map((c) => [c.name, c.arguments])).toEqual([["remember", { content: "Keys rotate monthly.", metadata: { tags: "ops" } }]]);
+    // Named parameters: the JSON of a parameter element is that parameter's, not a call of a tool named like it.
+    const named = recoverDeterministic({ content: '<call name="remember">\n<arg name="content">Keys rotate monthly.</content>\n<arg name="metadata">{"tags": "ops"}</arg>\n</call>' }, mem);
+    expect(named.tool_calls.map((c) => [c.name, c.arguments])).toEqual([["remember", { content: "Keys rotate monthly.", metadata: { tags: "ops" } }]]);
+    expect(named.rejected).toEqual([]);
+    expect(named.content).toBe("");
+  });
+
+  it("reads no call when the token limit cut the text inside a value after a literal closer", () => {
+    const r = recoverDeterministic({ content: "<run>\n<tool=search_code>\n<arg=query>\nA block ends with </arg> on", finish_reason: "length" }, tools);
+    expect(r.tool_calls).toEqual([]);
+    expect(r.rejected.map((x) => [x.name, x.code])).toEqual([["search_code", "INVALID_ARGUMENT"]]);
+  });
+});
+
 describe("structural stage: never", () => {
   const never: [string, string][] = [
     ["a tool named before a turn token", "I will use search_code<|im_end|>"],

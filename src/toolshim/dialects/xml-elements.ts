@@ -20,6 +20,16 @@ import { isPlainObject } from "../json.js";
 import type { JsonSchema } from "../../llm/types.js";
 import { cleanXmlValue, escapeRegExp, parseAttributes } from "./text-scan.js";
 
+const PARAM_TAGS: ReadonlySet<string> = new Set(["parameter", "param", "arg", "argument", "property", "field", "value"]);
+
+/**
+ * Whether an element of this tag carries one parameter in its `name` attribute (`<parameter name="k">`,
+ * `<param …>`, `<arg …>`; compared without a namespace and case: `steptml:parameter`).
+ */
+export function isParamTag(tag: string): boolean {
+  return PARAM_TAGS.has(tag.toLowerCase().replace(/^.*:/, ""));
+}
+
 /** One element. Indices are UTF-16 offsets into the text. */
 export interface XmlElement {
   tag: string;
@@ -29,6 +39,8 @@ export interface XmlElement {
   text: string;
   start: number;
   end: number;
+  /** Its closer was dropped: an opener of its own or an enclosing element's name ended it. */
+  implicit?: boolean;
 }
 
 /** Result of {@link readElement}: the element, or why not (`truncated`: the text ends inside it). */
@@ -69,7 +81,7 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
       if (i >= limit) return { ok: false, reason: limit >= text.length ? "truncated" : "invalid", end: limit };
       if (text.startsWith(closer, i)) return { ok: true, element: { tag, attrs, children, text: "", start: at, end: i + closer.length } };
       ender.lastIndex = i;
-      if (children.length > 0 && ender.exec(text)?.index === i) return { ok: true, element: { tag, attrs, children, text: "", start: at, end: i } };
+      if (children.length > 0 && ender.exec(text)?.index === i) return { ok: true, element: { tag, attrs, children, text: "", start: at, end: i, implicit: true } };
       const r = readElement(text, i, prefix, limit, depth + 1, names);
       if (!r.ok) return r;
       children.push(r.element);
@@ -89,7 +101,9 @@ export function readElement(text: string, at: number, prefix = "", limit = text.
   let body = text.slice(bodyStart, close);
   const cdata = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(body);
   body = cdata ? cdata[1]! : cleanXmlValue(body);
-  return { ok: true, element: { tag, attrs, children: [], text: body, start: at, end: implicit ? close : close + closer.length } };
+  const element: XmlElement = { tag, attrs, children: [], text: body, start: at, end: implicit ? close : close + closer.length };
+  if (implicit) element.implicit = true;
+  return { ok: true, element };
 }
 
 function typeOf(schema: JsonSchema | undefined): string | undefined {
