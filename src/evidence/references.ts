@@ -53,6 +53,11 @@
  * something in it: a name its text holds (a file without the query's names was not loaded by the
  * mention prefilter, so it holds none of them). Those include resolutions and includes are kept in
  * the fact cache for later processes of the same tree (`keptResolutions`, `lexical:imports`).
+ * On a first query of such a language, the files that mention the names are parsed only where
+ * the names are written (`ReferenceRules.focus`, C/C++ `lang/c-focus.ts`; `FactsMap.focused`, never
+ * cached): their uses of the names and definitions of them are those of the whole file, and a lookup
+ * of another name that such a file may define (`TextFocus.covers`) loads its definitions as for a
+ * lazy header, a question about a class whose body it may hold its whole facts.
  * Where a query's answer follows only from the files it read (C/C++, {@link closureLookups}), the
  * answer itself is kept with the state of every file it used (`reference-answers.ts`): a later
  * query whose files are unchanged reads that one record instead of the references of every
@@ -167,7 +172,7 @@ class Resolver {
    * Closure files whose includes were read from the text and whose definitions are not loaded
    * yet ({@link prefetchOutlines}), with their text when this process read it.
    */
-  readonly #lazy = new Map<string, { text?: string }>();
+  readonly #lazy = new Map<string, LazyFile>();
   /** Loads of definitions of lazy files, by file. */
   readonly #definitionLoads = new Map<string, Promise<void>>();
   /**
@@ -185,17 +190,49 @@ class Resolver {
     private readonly used: UsedFiles,
   ) {}
 
-  /** The facts of a file: from the query's load, else loaded now (cached). */
+  /** The facts of a file: from the query's load (a focused file's loaded whole now), else loaded now (cached). */
   facts(file: string): Promise<FileFacts | undefined> {
     const have = this.loaded.get(file);
-    if (have !== undefined) return Promise.resolve(have);
+    if (have !== undefined && this.#lazy.get(file)?.covers === undefined) return Promise.resolve(have);
     let p = this.#factsMemo.get(file);
     if (p === undefined) {
-      p = loadFacts(this.ws, this.used.stat([file]), this.signal, "references").then((m) => m.get(file));
+      p = loadFacts(this.ws, this.used.stat([file]), this.signal, "references").then((m) => {
+        const f = m.get(file);
+        if (have !== undefined && f !== undefined) this.#wholeFacts(file, f);
+        return f ?? have;
+      });
       this.#factsMemo.set(file, p);
     }
     return p;
   }
+
+  /**
+   * Takes the files of the query's load whose facts are whole only for some names
+   * (`FactsMap.focused`: definitions and uses of other names may be missing) as lazy files whose
+   * definitions of those names are known: a lookup of another name loads their definitions
+   * ({@link #mayDefine}), and a question about their classes loads their facts whole ({@link facts}).
+   */
+  adoptFocused(focused: FactsMap["focused"]): void {
+    for (const [file, { text, focus }] of focused) {
+      const f = this.loaded.get(file);
+      if (f === undefined) continue;
+      this.#lazy.set(file, { text, covers: (name, bodies) => focus.covers(name, bodies) });
+      this.#outlineMemo.set(file, Promise.resolve(outlineOf(f)));
+    }
+  }
+
+  /** A focused file's facts loaded whole: they replace the focused ones everywhere. */
+  #wholeFacts(file: string, f: FileFacts): void {
+    this.loaded.set(file, f);
+    this.#loadedVersion++;
+    this.#lazy.delete(file);
+    const outline = outlineOf(f);
+    this.#outlineMemo.set(file, Promise.resolve(outline));
+    if (this.#closure?.outlines.has(file) === true) this.#closure.outlines.set(file, outline);
+  }
+
+  /** Bumped when facts of the query's load are replaced (a focused file's, by whole ones). */
+  #loadedVersion = 0;
 
   /**
    * What looking names up in a file needs (its definitions, imports and bindings): from the
@@ -203,10 +240,13 @@ class Resolver {
    * (`ReferenceRules.importBindings`), from the definitions tier, so a file only looked into (a
    * header reached through includes) is never parsed or decoded for its uses; else its facts.
    */
-  outline(file: string): Promise<Outline | undefined> {
+  outline(file: string, name?: string): Promise<Outline | undefined> {
+    const lazy = this.#lazy.get(file);
+    // A focused file's definitions of `name` are known when it cannot define it otherwise.
+    if (lazy?.covers !== undefined && name !== undefined && !this.#mayDefine(lazy, name)) return this.#outlineMemo.get(file) as Promise<Outline | undefined>;
+    if (lazy !== undefined) return this.#loadDefinitions([file]).then(() => this.#outlineMemo.get(file));
     const have = this.loaded.get(file);
     if (have !== undefined) return Promise.resolve(outlineOf(have));
-    if (this.#lazy.has(file)) return this.#loadDefinitions([file]).then(() => this.#outlineMemo.get(file));
     let p = this.#outlineMemo.get(file);
     if (p === undefined) {
       const derive = languageFor(file)?.references?.importBindings;
@@ -230,8 +270,12 @@ class Resolver {
     this.#mentioned = names;
   }
 
-  /** Whether lazy file `lazy` may define top-level `name` (its text holds it; unknown text: it may). */
-  #mayDefine(lazy: { text?: string }, name: string): boolean {
+  /**
+   * Whether lazy file `lazy` may define `name` beyond the definitions its outline holds: not a name
+   * it is whole for (a focused file), else when its text holds it (unknown text: it may).
+   */
+  #mayDefine(lazy: LazyFile, name: string): boolean {
+    if (lazy.covers !== undefined) return !IDENTIFIER.test(name) || !lazy.covers(name);
     if (!IDENTIFIER.test(name)) return true;
     if (this.#mentioned.has(name)) return false;
     return lazy.text === undefined || lazy.text.includes(name);
@@ -251,6 +295,12 @@ class Resolver {
           const whole = lazy === undefined ? undefined : { ...lazy, symbols: m.get(f)?.symbols ?? [] };
           this.#outlineMemo.set(f, Promise.resolve(whole));
           if (this.#closure?.outlines.has(f) === true) this.#closure.outlines.set(f, whole);
+          // A focused file of the query's load: its whole definitions, for the members index too.
+          const had = this.loaded.get(f);
+          if (had !== undefined && whole !== undefined && this.#lazy.get(f)?.covers !== undefined) {
+            this.loaded.set(f, { ...had, symbols: whole.symbols });
+            this.#loadedVersion++;
+          }
           this.#lazy.delete(f);
         }
       })();
@@ -475,7 +525,7 @@ class Resolver {
     if (this.#closure?.outlines.has(file) === true) return this.#closureSync(() => this.#closureName(file, name, hops));
     return this.#once(`n\0${file}\0${name}`, async () => {
       if (hops > MAX_HOPS) return [];
-      const facts = await this.outline(file);
+      const facts = await this.outline(file, name);
       const lang = languageFor(file);
       if (facts === undefined || lang === undefined) return [];
       const out: Value[] = [];
@@ -487,7 +537,7 @@ class Resolver {
       if (out.length === 0 && lang.references?.sharedScope) {
         for (const other of await lang.references.sharedScope(file, this.project)) {
           if (other === file) continue;
-          const f = await this.outline(other);
+          const f = await this.outline(other, name);
           for (const s of f?.symbols ?? []) if (s.name === name && (s.container === undefined || s.extension === true)) out.push({ kind: "def", file: other, qualified: qualifiedOf(s) });
         }
       }
@@ -538,7 +588,7 @@ class Resolver {
     if (lang.references?.moduleIsDeclaration) {
       // The files that declare `last` at top level (`ReferenceRules.moduleIsDeclaration`); none → the module itself.
       const defs: Value[] = [];
-      for (const f of files) if ((await this.outline(f))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
+      for (const f of files) if ((await this.outline(f, last))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
       if (defs.length > 0) return defs;
     }
     if (lang.references?.moduleIsClass && files.length === 1 && file.slice(file.lastIndexOf("/") + 1).replace(/\.[^.]+$/, "") === last) {
@@ -576,17 +626,23 @@ class Resolver {
       const places = [file, ...((await lang?.references?.sharedScope?.(file, this.project)) ?? []).filter((f) => f !== file)];
       const out: Value[] = [];
       for (const f of places) {
-        const facts = await this.outline(f);
+        const facts = await this.outline(f, name);
         for (const s of facts?.symbols ?? []) if (s.name === name && s.container === cls) out.push({ kind: "def", file: f, qualified: `${cls}.${name}` });
         if (out.length > 0) break;
       }
       if (lang?.references?.globalDefinitions) out.push(...this.#global(lang, `${cls}.${name}`));
       if (out.length === 0 && lang?.references?.membersAnywhere) {
+        // Focused files that may define `name` besides what is known of them: their definitions first.
+        await this.#loadDefinitions([...this.#lazy].filter(([f, lazy]) => lazy.covers !== undefined && this.loaded.has(f) && this.#mayDefine(lazy, name)).map(([f]) => f));
         const bare = cls.split(".").pop() as string;
         for (const m of this.#membersIndex(lang).get(name) ?? []) if (m.container === bare || m.container === cls) out.push({ kind: "def", file: m.file, qualified: `${m.container}.${name}` });
       }
       if (out.length > 0) return dedupe(out);
-      const facts = await this.facts(file);
+      // A focused file's classes named like `cls` are known when its focus covers the name.
+      const lazy = this.#lazy.get(file);
+      const bare = cls.slice(cls.lastIndexOf(".") + 1);
+      const known = lazy?.covers !== undefined && IDENTIFIER.test(bare) && lazy.covers(bare, true) ? this.loaded.get(file) : undefined;
+      const facts = known ?? (await this.facts(file));
       const info = facts?.references?.classes.find((c) => c.name === cls);
       for (const base of info?.bases ?? []) {
         for (const b of await this.path(file, base, hops + 1)) {
@@ -673,7 +729,7 @@ class Resolver {
     const out: Value[] = [];
     for (const v of values) {
       if (v.kind !== "def") continue;
-      const facts = await this.outline(v.file);
+      const facts = await this.outline(v.file, v.qualified.slice(v.qualified.lastIndexOf(".") + 1));
       if (facts?.symbols.some((s) => (s.container === undefined ? s.name : `${s.container}.${s.name}`) === v.qualified && keep(s.kind))) out.push(v);
     }
     return out;
@@ -746,7 +802,7 @@ class Resolver {
     return lang?.references?.globalDefinitions === true && this.#globalIndex(lang).containers.has(parts.join("."));
   }
 
-  readonly #membersIndexes = new Map<string, { size: number; members: Map<string, { file: string; container: string }[]> }>();
+  readonly #membersIndexes = new Map<string, { size: number; version: number; members: Map<string, { file: string; container: string }[]> }>();
 
   /**
    * Member name → the files and containers that define it, over the loaded files of `lang`'s
@@ -756,7 +812,7 @@ class Resolver {
   #membersIndex(lang: LanguageSpec): Map<string, { file: string; container: string }[]> {
     const family = familyOf(lang);
     const have = this.#membersIndexes.get(family);
-    if (have !== undefined && have.size === this.loaded.size) return have.members;
+    if (have !== undefined && have.size === this.loaded.size && have.version === this.#loadedVersion) return have.members;
     const members = new Map<string, { file: string; container: string }[]>();
     for (const [f, facts] of this.loaded) {
       const other = languageFor(f);
@@ -768,7 +824,7 @@ class Resolver {
         else list.push({ file: f, container: s.container });
       }
     }
-    this.#membersIndexes.set(family, { size: this.loaded.size, members });
+    this.#membersIndexes.set(family, { size: this.loaded.size, version: this.#loadedVersion, members });
     return members;
   }
 
@@ -859,6 +915,17 @@ function closureLookups(lang: LanguageSpec): boolean {
     r.moduleIsClass !== true &&
     r.moduleIsDeclaration !== true
   );
+}
+
+/**
+ * A file of the include closure whose outline is not whole yet (`Resolver`): its includes read from
+ * the text, its definitions loaded when a lookup may find something in it; with its text when read.
+ * A focused file of the query's load (`FactsMap.focused`) also has `covers`: whether its outline
+ * already holds its definitions of a name (`TextFocus.covers`).
+ */
+interface LazyFile {
+  text?: string;
+  covers?: (name: string, bodies?: boolean) => boolean;
 }
 
 /** What {@link Resolver.outline} gives: a file's definitions, imports, and the names its imports and re-exports bind. */
@@ -1005,9 +1072,19 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       const kept = keptAnswer(ws, project, key, files);
       if (kept !== undefined) return keptCollection(project, key, files, target, language, kept);
     }
-    const loaded = await loadFacts(ws, used.stat(files), signal, "references");
-    for (const [f, v] of loaded) facts.set(f, v);
-    for (const [f, why] of loaded.skipped) facts.skipped.set(f, why);
+    // Where lookups follow only definitions and includes, the first round's files are parsed only
+    // where the names are written (`FactsMap.focused`; the resolver loads more of them on demand).
+    const focus = round === 0 && keepable && fresh.every((n) => IDENTIFIER.test(n)) ? { focus: fresh } : {};
+    const loaded = await loadFacts(ws, used.stat(files), signal, "references", focus);
+    // The target's own file is read whole (its definitions around the target: overload runs, its class).
+    const whole = loaded.focused.delete(target.file) ? await loadFacts(ws, used.stat([target.file]), signal, "references") : undefined;
+    for (const [f, v] of loaded) {
+      const w = f === target.file ? whole : undefined;
+      if (w === undefined) facts.set(f, v);
+      else if (w.has(f)) facts.set(f, w.get(f) as FileFacts);
+    }
+    for (const [f, why] of [...loaded.skipped, ...(whole?.skipped ?? [])]) facts.skipped.set(f, why);
+    resolver.adoptFocused(loaded.focused);
     // Every file loaded so far, not only this round's: a file the text prefilter of an earlier
     // name already loaded (`INTERNAL_buildStore` contains `buildStore`) may bind a name found since
     // (`import { buildStoreRev2 as INTERNAL_buildStore }` after `export { buildStore as buildStoreRev2 }`).

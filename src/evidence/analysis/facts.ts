@@ -29,8 +29,8 @@ import { FactIndex, type DetailTier, type FileStat, type LoadResult, type ParseC
 import { ParsePool } from "../../fact-cache/parse-pool.js";
 import { ToolError, throwIfAborted } from "../evidence.js";
 import { LANGUAGES, languageFor } from "./lang/index.js";
-import type { FileFacts, LanguageSpec, ReferenceFacts } from "./lang/language.js";
-import { factsFromSource, type ParseInput } from "./parse-task.js";
+import type { FileFacts, LanguageSpec, ReferenceFacts, TextFocus } from "./lang/language.js";
+import { factsFromSource, focusedFactsFromSource, type ParseInput } from "./parse-task.js";
 import { SkippedFileError, type Workspace } from "../sandbox/workspace.js";
 
 /**
@@ -85,6 +85,11 @@ export class FactsMap extends Map<string, FileFacts> {
   readonly parsed: string[] = [];
   /** Files read but not parsed because the load's `screen` ruled them out ({@link LoadFactsOptions}). */
   readonly screened = new Set<string>();
+  /**
+   * Files whose facts are whole only for the load's `focus` names and those their focus covers
+   * (`TextFocus.covers`; {@link LoadFactsOptions}), with their text; never cached.
+   */
+  readonly focused = new Map<string, { text: string; focus: TextFocus }>();
 
   /** Counts of {@link skipped} by reason. */
   skipCounts(): Partial<Record<FactsSkipReason, number>> {
@@ -106,13 +111,15 @@ export interface FactsStats {
   parsed: number;
   /** Files parsed in worker threads (part of `parsed`). */
   parsedInWorkers: number;
+  /** Files parsed only where a load's `focus` names are written (part of `parsed`; {@link LoadFactsOptions}). */
+  focused: number;
   /** Files read and hashed whose content was unchanged. */
   rehashed: number;
   /** Files answered by the in-memory or on-disk cache without reading them. */
   cached: number;
 }
 
-const stats: FactsStats = { parsed: 0, parsedInWorkers: 0, rehashed: 0, cached: 0 };
+const stats: FactsStats = { parsed: 0, parsedInWorkers: 0, focused: 0, rehashed: 0, cached: 0 };
 
 /** A snapshot of the counters of {@link loadFacts} in this process. */
 export function factsStats(): FactsStats {
@@ -241,6 +248,14 @@ export interface LoadFactsOptions {
    * a lexical check that none of its import statements can name a module (`import-scan.ts`).
    */
   screen?: (path: string, source: string) => boolean;
+  /**
+   * For a `references` load: the names the query asks about. A file that must be parsed, of a
+   * language with `ReferenceRules.focus`, is parsed only where those names are written
+   * (`parse-task.ts` `focusedFactsFromSource`): its facts are whole only for them (definitions
+   * and uses of other names may be missing), so they are returned in `FactsMap.focused` and never
+   * cached; a file whose ranges cannot be told is parsed whole (and cached) as without `focus`.
+   */
+  focus?: readonly string[];
 }
 
 /**
@@ -255,6 +270,17 @@ export function readRefusal(err: unknown): FactsSkipReason {
 
 /** A file the load's `screen` ruled out. */
 class Screened extends Error {}
+
+/** Facts whole only for the load's `focus` names, carried past the fact cache (a failed parse is not cached). */
+class Focused extends Error {
+  constructor(
+    readonly facts: FileFacts,
+    readonly text: string,
+    readonly focus: TextFocus,
+  ) {
+    super("focused facts");
+  }
+}
 
 /** A read the workspace refused, with the reason to count. */
 class ReadRefused extends Error {
@@ -331,6 +357,10 @@ export async function loadFacts(
           misses = passed + Math.max(0, ctx.misses - seen) * share;
           missBytes = passedBytes + Math.max(0, ctx.missBytes - seenBytes) * share;
         }
+        if (opts.focus !== undefined && ctx.detail && source.length < POOL_MIN_SOURCE_CHARS) {
+          const got = await focusedFactsFromSource(p, source, opts.focus);
+          if (got !== undefined) throw new Focused(got.facts, source, got.focus);
+        }
         if (source.length >= POOL_MIN_SOURCE_CHARS || (misses > POOL_THRESHOLD && missBytes > POOL_THRESHOLD_BYTES && inPool < parsePool().size * TASKS_PER_WORKER)) {
           inPool++;
           try {
@@ -359,10 +389,15 @@ export async function loadFacts(
     if (facts?.skipped !== undefined) out.skipped.set(f.path, facts.skipped);
     else if (facts !== undefined) out.set(f.path, facts);
     else if (error instanceof Screened) out.screened.add(f.path);
+    else if (error instanceof Focused) {
+      out.set(f.path, error.facts);
+      out.focused.set(f.path, { text: error.text, focus: error.focus });
+    }
     else out.skipped.set(f.path, error === undefined ? "parse_failed" : failureReason(error));
   }
   for (const p of result.parsed) out.parsed.push(p); // no spread: 200k files would overflow the stack
-  stats.parsed += result.parsed.length;
+  stats.parsed += result.parsed.length + out.focused.size;
+  stats.focused += out.focused.size;
   stats.parsedInWorkers += inWorkers;
   stats.rehashed += result.rehashed.length;
   stats.cached += result.hits.memory + result.hits.store;

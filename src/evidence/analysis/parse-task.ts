@@ -6,7 +6,7 @@
  * first query on a repository.
  */
 import { languageFor } from "./lang/index.js";
-import type { FileFacts } from "./lang/language.js";
+import type { FileFacts, TextFocus } from "./lang/language.js";
 
 /** One file to parse: its path (the language comes from its ending), its text, and whether to extract its references. */
 export interface ParseInput {
@@ -29,12 +29,31 @@ export async function factsFromSource(path: string, source: string, references: 
   const lang = languageFor(path);
   if (lang === undefined) return undefined;
   const { extractFacts } = await import("./tree-sitter.js");
-  const facts = await extractFacts(lang, source, { references });
+  return withImportLines(await extractFacts(lang, source, { references }), source);
+}
+
+/** `facts` with each import's statement lines (`ImportRef.lines`) taken from `source`. */
+function withImportLines(facts: FileFacts, source: string): FileFacts {
   if (facts.imports.length > 0) {
     const lines = source.split("\n");
     for (const ref of facts.imports) ref.lines = lines.slice(ref.start_line - 1, ref.end_line);
   }
   return facts;
+}
+
+/**
+ * Facts of one file's text that are whole only for `names` and the names `focus.covers`
+ * (`tree-sitter.ts` `extractFocusedFacts`: the imports whole, the definitions and uses written with
+ * one of the names), with import lines as {@link factsFromSource} gives them; `undefined` when the
+ * file must be parsed whole (no language, no focus rules, ranges not sure, an error in their parse).
+ */
+export async function focusedFactsFromSource(path: string, source: string, names: readonly string[]): Promise<{ facts: FileFacts; focus: TextFocus } | undefined> {
+  const lang = languageFor(path);
+  if (lang?.references?.focus === undefined) return undefined;
+  const { extractFocusedFacts } = await import("./tree-sitter.js");
+  const got = await extractFocusedFacts(lang, source, names);
+  if (got !== undefined) withImportLines(got.facts, source);
+  return got;
 }
 
 /**

@@ -12,8 +12,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { Language, Parser, Query, type Tree } from "web-tree-sitter";
-import type { FileFacts, LanguageSpec, SymbolDef } from "./lang/language.js";
+import { Language, Parser, Query, type Range, type Tree } from "web-tree-sitter";
+import type { FileFacts, LanguageSpec, SymbolDef, TextFocus } from "./lang/language.js";
 import { LANGUAGES } from "./lang/index.js";
 import { useQueryClass } from "./lang/query-cache.js";
 import { visitNodes } from "./lang/syntax.js";
@@ -105,14 +105,14 @@ export class ParseTimeoutError extends Error {
  * @throws ParseTimeoutError past the time limit; Error when the grammar cannot be loaded or the
  *   parser gives up (no tree).
  */
-export async function parseSource(lang: Pick<LanguageSpec, "wasm" | "id">, source: string): Promise<Tree> {
+export async function parseSource(lang: Pick<LanguageSpec, "wasm" | "id">, source: string, includedRanges?: Range[]): Promise<Tree> {
   const language = await loadGrammar(lang);
   parser ??= new Parser();
   parser.setLanguage(language);
   const limitMs = parseTimeLimitMs();
   const deadline = Date.now() + limitMs; // not performance.now(): that global loads perf_hooks on first use
   let late = false;
-  const tree = parser.parse(source, null, { progressCallback: () => (late = Date.now() > deadline) });
+  const tree = parser.parse(source, null, { progressCallback: () => (late = Date.now() > deadline), ...(includedRanges !== undefined ? { includedRanges } : {}) });
   if (tree === null) {
     parser.reset();
     if (late) throw new ParseTimeoutError(limitMs);
@@ -252,6 +252,58 @@ export function extractFacts(lang: LanguageSpec, source: string, opts: { referen
     if (references && lang.references !== undefined) facts.references = lang.references.extract(tree.rootNode, source, facts);
     return facts;
   });
+}
+
+/**
+ * Tree-sitter ranges of `spans` of `text` (UTF-16 indices, as the runtime takes them; rows and
+ * columns from the text's line ends).
+ */
+function rangesOf(text: string, spans: readonly { start: number; end: number }[]): Range[] {
+  const out: Range[] = [];
+  let row = 0;
+  let lineStart = 0;
+  let at = 0;
+  const point = (index: number) => {
+    for (let nl = text.indexOf("\n", at); nl >= 0 && nl < index; nl = text.indexOf("\n", nl + 1)) {
+      row++;
+      lineStart = nl + 1;
+    }
+    at = Math.max(at, index);
+    return { row, column: index - lineStart };
+  };
+  for (const s of spans) {
+    const startPosition = point(s.start);
+    out.push({ startIndex: s.start, endIndex: s.end, startPosition, endPosition: point(s.end) });
+  }
+  return out;
+}
+
+/**
+ * The facts of `source` that name one of `names`, from a parse of only the ranges the language's
+ * `ReferenceRules.focus` gives (see there): the imports whole (read from the text), the
+ * definitions and uses written with one of the names as the whole text's parse gives them, and
+ * others only where the ranges hold them; with the focus, which tells the other names whose
+ * definitions are whole. `undefined` when the language has no such ranges, they cannot be told,
+ * or their parse holds an error (the whole text must be parsed).
+ * @throws as {@link extractFacts}.
+ */
+export async function extractFocusedFacts(lang: LanguageSpec, source: string, names: readonly string[]): Promise<{ facts: FileFacts; focus: TextFocus } | undefined> {
+  const rules = lang.references;
+  if (rules?.focus === undefined) return undefined;
+  const text = lang.prepare?.(source) ?? source;
+  const focus = rules.focus(text, names);
+  if (focus === undefined) return undefined;
+  // No range: an empty text's parse, whose facts still carry the imports (read from the text).
+  const tree = focus.ranges.length === 0 ? await parseSource(lang, "") : await parseSource(lang, text, rangesOf(text, focus.ranges));
+  try {
+    if (tree.rootNode.hasError || syntaxDepthExceeds(tree.rootNode, MAX_SYNTAX_DEPTH)) return undefined;
+    const facts = lang.extract(tree.rootNode, source);
+    addLongLineColumns(tree.rootNode, source, facts.symbols);
+    facts.references = rules.extract(tree.rootNode, source, facts);
+    return { facts, focus };
+  } finally {
+    tree.delete();
+  }
 }
 
 /** The outcome of loading one grammar in {@link selfTest}. */

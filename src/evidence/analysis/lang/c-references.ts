@@ -30,6 +30,7 @@
  * each question to one of those is a call into the WASM module.
  */
 import type { ImportRef, NameBinding, ReferenceFacts, ReferenceRules, UseKind } from "./language.js";
+import { cFocus } from "./c-focus.js";
 import { plainTree, type PlainNode } from "./plain-tree.js";
 import { ReferenceCollector } from "./reference-walk.js";
 import { namedChildren } from "./syntax.js";
@@ -594,6 +595,7 @@ function extractCReferences(root: PlainNode, includes: readonly ImportRef[]): Re
 export const C_REFERENCE_RULES: ReferenceRules = {
   // The includes are the file's imports (`c.ts` reads them with the same `cIncludes` of the same text).
   extract: (root, _source, facts) => extractCReferences(plainTree(root, { leaves: SKIP, namedOnly: true }), facts.imports),
+  focus: cFocus,
   membersAnywhere: true,
   separateDeclarations: true,
   namespacePaths: true,

@@ -242,6 +242,19 @@ export interface ReferenceFacts {
   fixtures?: string[];
 }
 
+/** The parts of a text a parse for some names needs ({@link ReferenceRules.focus}). */
+export interface TextFocus {
+  /** The ranges to parse: UTF-16 indices (`end` exclusive), sorted and disjoint; empty when no name occurs. */
+  ranges: { start: number; end: number }[];
+  /**
+   * Whether the parse of {@link ranges} gives every definition named `name` as the whole text's
+   * does (true for the names asked about; for another name, when each of its occurrences lies in
+   * the ranges or where no definition can be written); with `bodies`, only every class (struct,
+   * union) body named so ({@link ReferenceFacts.classes}).
+   */
+  covers(name: string, bodies?: boolean): boolean;
+}
+
 /**
  * A language's rules for `find_references` (the engine is `src/evidence/references.ts`): the
  * extraction of {@link ReferenceFacts} and how names reach across files. Adding references to a
@@ -253,6 +266,16 @@ export interface ReferenceRules {
    * the definitions and imports `LanguageSpec.extract` gave for the same tree and text).
    */
   extract(root: SyntaxNode, source: string, facts: FileFacts): ReferenceFacts;
+  /**
+   * Optional (additive, issue 15): the ranges of a file's text (as parsed: after
+   * {@link LanguageSpec.prepare}) whose parse alone gives every use ({@link ReferenceFacts.uses})
+   * and every definition written with one of `names` as the whole text's parse gives them, with
+   * the same lines and contexts ({@link TextFocus}); `undefined` when the ranges cannot be told
+   * for sure (the text is then parsed whole). `find_references` parses only these ranges of the
+   * files it reads for their uses (`tree-sitter.ts` `extractFocusedFacts`). Absent → files are
+   * parsed whole.
+   */
+  focus?(text: string, names: readonly string[]): TextFocus | undefined;
   /**
    * Files whose top-level definitions a file sees without importing them (Go: the other files of
    * its package folder; Java: the classes of its package; C#: the files of its namespaces). Absent →
