@@ -1391,6 +1391,8 @@ async function judge(
     return i === 1 && local.classLine === u.localDef ? "yes" : "no";
   }
   const name = u.path[i] as string;
+  // An extension function is named only by a call or a reference (`x.buffer()`, `::buffer`), never by a value (`buffer.size`: a local or property).
+  if (target.def.extension === true && target.def.kind === "function" && (i < u.path.length - 1 || (u.use !== "call" && u.methodRef !== true))) return "no";
   // `methodsOnlyCalled`: a member that is not called (`this.x = …`, `o.x`) is no method.
   const noMethods = (i < u.path.length - 1 || (u.use !== "call" && u.methodRef !== true)) && languageFor(file)?.references?.methodsOnlyCalled === true;
   const nonMethods = async (values: Value[]) => (noMethods ? r.ofKinds(values, (k) => k !== "method") : values);
