@@ -48,7 +48,7 @@ export interface EvidenceCommandInput {
  * issues name the command's options (`invalid value: --max-results: Too small: …`, then a
  * pointer to `codecite <command> --help` instead of the model's JSON Schema hint); other errors
  * keep their code and word their message and hint for the command ({@link adviceForCommand}).
- * (`--json` prints the envelope unchanged.)
+ * (`--json` prints the envelope unchanged on stdout, and this on stderr.)
  */
 export function errorForCommandLine(error: ToolError, command: EvidenceCommandName, view: RootView = SAME_DIR_VIEW): { code: string; message: string; hint?: string } {
   if (error.issues === undefined) {
@@ -129,13 +129,12 @@ function print(
   if (input.json) printJson(result);
   const err = colorsFor(process.stderr);
   if (!result.ok) {
-    if (!input.json) {
-      const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command, rootView(root)));
-      // A regex error's message is the pattern as typed with carets under it, on lines of their own.
-      const layout = error !== undefined && "pattern" in error && "carets" in error && "problem" in error ? regexLayout(error) : undefined;
-      logLine(`${err.red("codecite: error:")} ${shown.code}: ${layout ?? visibleText(shown.message)}`);
-      if (shown.hint) logLine(`${err.dim("hint:")} ${visibleText(shown.hint)}`);
-    }
+    // With --json too (as every other command reports a failure): stdout carries the envelope, stderr is for people.
+    const shown = error === undefined ? result.error : (pastedPastEnd(input, error) ?? errorForCommandLine(error, input.command, rootView(root)));
+    // A regex error's message is the pattern as typed with carets under it, on lines of their own.
+    const layout = error !== undefined && "pattern" in error && "carets" in error && "problem" in error ? regexLayout(error) : undefined;
+    logLine(`${err.red("codecite: error:")} ${shown.code}: ${layout ?? visibleText(shown.message)}`);
+    if (shown.hint) logLine(`${err.dim("hint:")} ${visibleText(shown.hint)}`);
     process.exitCode = 2;
     return;
   }

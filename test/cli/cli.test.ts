@@ -132,6 +132,20 @@ describe("evidence commands", () => {
     expect(r.stdout).not.toContain("root:");
   });
 
+  it("a tool error under --json: the envelope alone on stdout, the same error for people on stderr (as ask and config do)", async () => {
+    const human = await runCli(["read", "no_such_file.py", "--root", tmp]);
+    const json = await runCli(["read", "no_such_file.py", "--root", tmp, "--json"]);
+    expect([human.code, json.code]).toEqual([2, 2]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, error: { code: "NOT_FOUND", message: "no such file: no_such_file.py" } });
+    expect(json.stderr).toBe(human.stderr);
+    expect(json.stderr).toMatch(/^codecite: error: NOT_FOUND: no such file: no_such_file\.py\nhint: .*codecite search/);
+    // A validation error too: the model's schema issue on stdout, the command's option on stderr.
+    const bad = await runCli(["search", "x", "--max-results", "0", "--root", tmp, "--json"]);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+    expect(bad.stderr).toMatch(/^codecite: error: INVALID_ARGUMENT: invalid value: --max-results: /);
+  });
+
   it("a denied secret is a tool error and its content never appears", async () => {
     const r = await runCli(["read", ".env", "--root", tmp]);
     expect(r.code).toBe(2);
