@@ -308,7 +308,6 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   // it some 300 ms more than the parse itself (7,346 keys).
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
-  const fixHint = `Fix ${file}.`;
   const problems: ConfigFileProblem[] = [];
   const problem = (line: number, message: string, hint: string, fix?: ProblemFix): void => {
     problems.push({ file, line, message, hint, ...(fix !== undefined ? { fix } : {}) });
@@ -318,13 +317,20 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   if (syntax !== undefined) {
     const at = lineCounter.linePos(syntax.pos[0]);
     throw ConfigFileError.of([
-      { file, line: at.line, message: `YAML syntax error at line ${at.line}, column ${at.col}: ${yamlSyntaxReason(syntax.code, syntax.message)}`, hint: fixHint, positioned: true },
+      {
+        file,
+        line: at.line,
+        message: `YAML syntax error at line ${at.line}, column ${at.col}: ${yamlSyntaxReason(syntax.code, syntax.message)}`,
+        // Where to look, and how to check the fix (every command reads the file; config only shows it).
+        hint: `Fix line ${at.line} of ${file} or a line next to it, then check it with \`codecite config\`.`,
+        positioned: true,
+      },
     ]);
   }
   const settings = new Map<string, FileSetting>();
   const root = doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { kind, path: file, settings };
-  if (!isMap(root)) throw new ConfigFileError(file, lineOf(root.range?.[0]), "the file must be a mapping of keys to values (key: value)", fixHint);
+  if (!isMap(root)) throw new ConfigFileError(file, lineOf(root.range?.[0]), "the file must be a mapping of keys to values (key: value)", `Write ${file} as one "key: value" a line, e.g. "model: qwen3:8b".`);
 
   const visit = (map: YAMLMap<unknown, unknown>, prefix: string): void => {
     // Each key of this mapping and the line it first appears on.

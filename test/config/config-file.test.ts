@@ -163,10 +163,13 @@ describe("errors name the file and the line", () => {
     expect(syntax("model: x\nnum_ctx 4\n")).toBe('/f.yml: YAML syntax error at line 2, column 1: a line is not "key: value" (a key, a colon and a space, then the value)');
     expect(syntax("model: @x\n")).toBe("/f.yml: YAML syntax error at line 1, column 8: a value starts with a character YAML reserves (such as @, ` or %); put the value in quotes");
     expect(syntax('model: "\\q"\n')).toBe("/f.yml: YAML syntax error at line 1, column 9: a double-quoted value holds an unknown \\ escape; write \\\\ for a backslash, or use single quotes");
-    expect(fileError(() => parseConfigFile("model: [a\n", "/f.yml", "user"))).toMatchObject({ line: 2, hint: "Fix /f.yml." });
-    expect(fileError(() => parseConfigFile("- a\n- b\n", "/f.yml", "user")).message).toBe(
-      "/f.yml:1: the file must be a mapping of keys to values (key: value)",
-    );
+    // The hint names the line to look at (the mistake may be the line next to it: an unclosed [ is found at the end) and how to check.
+    expect(fileError(() => parseConfigFile("model: [a\n", "/f.yml", "user"))).toMatchObject({ line: 2, hint: "Fix line 2 of /f.yml or a line next to it, then check it with `codecite config`." });
+    expect(fileError(() => parseConfigFile("model: a\n  bad: : yaml\n", "/f.yml", "user")).hint).toBe("Fix line 1 of /f.yml or a line next to it, then check it with `codecite config`.");
+    expect(fileError(() => parseConfigFile("- a\n- b\n", "/f.yml", "user"))).toMatchObject({
+      message: "/f.yml:1: the file must be a mapping of keys to values (key: value)",
+      hint: 'Write /f.yml as one "key: value" a line, e.g. "model: qwen3:8b".',
+    });
     expect(fileError(() => parseConfigFile("model:\n  name: x\n", "/f.yml", "user")).message).toBe(
       "/f.yml:2: model needs a single value (text, number or true/false)",
     );
