@@ -138,7 +138,7 @@ export function register(program: Command): void {
     .command("config")
     .description("print the effective settings and where each value came from")
     .option("--root <dir>", "repository root, where .codecite.yml is read (default: the enclosing git work tree, else the current folder)")
-    .option("--json", "print {settings: {name: {value, source, file?, line?}}, files}")
+    .option("--json", "print {settings: {name: {value, source, file?, line?, problem?}}, files}")
     .action((flags: ConfigCommandFlags) =>
       runAction(flags.json === true, async () => {
         const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output, session, { DEFAULT_CONTEXT_TOKENS }] = await Promise.all([
