@@ -10,7 +10,7 @@
  *   embedded code cache (`scripts/bundle-cli.ts`, the comment of `main.cjs`).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +30,12 @@ beforeAll(() => {
   writeFileSync(path.join(repo, "src", "pool.h"), "#pragma once\nclass RingPool {\n public:\n  int Size() const;\n};\n");
   writeFileSync(path.join(repo, "src", "pool.cc"), '#include "pool.h"\nint RingPool::Size() const { return 1; }\n');
   writeFileSync(path.join(repo, "util.py"), "def ring_size():\n    return 1\n");
+  // Written a minute ago, as a user's files are: a tree whose files or folders changed within the
+  // racy window (cache-dir.ts RACY_WINDOW_MS) keeps no answer of refs (project-view.ts saveDerived,
+  // reference-answers.ts), so the warm refs below would compute it again, parsing pool.cc where
+  // RingPool is written (c-focus.ts).
+  const past = new Date(Date.now() - 60_000);
+  for (const f of ["src/pool.h", "src/pool.cc", "util.py", "src", "."]) utimesSync(path.join(repo, f), past, past);
   // Prints, at exit, the ES module loader's modules that the process loaded.
   preload = path.join(tmp, "esm-modules.cjs");
   writeFileSync(preload, `process.on("exit", () => process.stderr.write("ESM " + JSON.stringify(process.moduleLoadList.filter((m) => m.includes("modules/esm/"))) + "\\n"));\n`);
