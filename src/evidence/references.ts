@@ -955,19 +955,22 @@ function dedupe(values: Value[]): Value[] {
  * kind in files sharing one scope (`ReferenceRules.sharedScope`), moving the merged sites into the
  * first's `sites`. Returns merged key → kept key.
  */
-async function mergeSharedScopes(distinct: Map<string, LocatedDefinition>, sites: Map<string, LocatedDefinition[]>, project: ProjectView): Promise<Map<string, string>> {
+async function mergeSharedScopes(ws: Workspace, distinct: Map<string, LocatedDefinition>, sites: Map<string, LocatedDefinition[]>, project: ProjectView): Promise<Map<string, string>> {
   const mergedInto = new Map<string, string>();
   const entries = [...distinct];
   for (let i = 0; i < entries.length; i++) {
     const [key, d] = entries[i] as [string, LocatedDefinition];
     if (mergedInto.has(key)) continue;
-    const shared = languageFor(d.file)?.references?.sharedScope;
+    const rules = languageFor(d.file)?.references;
+    const shared = rules?.sharedScope;
     if (shared === undefined) continue;
+    if (rules?.declaresPart && !rules.declaresPart(await declarationHead(ws, d))) continue;
     let scope: Set<string> | undefined;
     for (const [otherKey, other] of entries.slice(i + 1)) {
       if (mergedInto.has(otherKey) || other.qualified !== d.qualified || other.def.kind !== d.def.kind || languageFor(other.file) !== languageFor(d.file)) continue;
       scope ??= new Set(await shared(d.file, project));
       if (!scope.has(other.file)) continue;
+      if (rules?.declaresPart && !rules.declaresPart(await declarationHead(ws, other))) continue;
       mergedInto.set(otherKey, key);
       sites.set(key, [...(sites.get(key) ?? []), ...(sites.get(otherKey) ?? [])]);
       sites.delete(otherKey);
@@ -975,6 +978,30 @@ async function mergeSharedScopes(distinct: Map<string, LocatedDefinition>, sites
     }
   }
   return mergedInto;
+}
+
+/**
+ * The lines of a definition's declaration before its body: from its first line (attributes,
+ * modifiers) through the first line that holds its name as a word (at most its whole range).
+ */
+async function declarationHead(ws: Workspace, d: LocatedDefinition): Promise<string> {
+  const lines = (await ws.readText(d.file)).lines;
+  const end = Math.min(d.def.end_line, lines.length);
+  const head: string[] = [];
+  for (let n = d.def.start_line; n <= end; n++) {
+    const line = lines[n - 1] as string;
+    head.push(line);
+    if (wordIn(line, d.def.name)) break;
+  }
+  return head.join("\n");
+}
+
+/** Whether `word` occurs in `text` with no identifier character on either side. */
+function wordIn(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!/[\p{L}\p{N}_]/u.test(text[at - 1] ?? " ") && !/[\p{L}\p{N}_]/u.test(text[at + word.length] ?? " ")) return true;
+  }
+  return false;
 }
 
 function candidatesText(defs: readonly LocatedDefinition[]): AdviceText {
@@ -1016,7 +1043,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // One qualified name defined in files that share one scope (`ReferenceRules.sharedScope`: the
   // parts of a C# `partial class`, a Kotlin `expect`/`actual` pair, Go declarations under build
   // tags) is one thing, as it is one definer of a member below.
-  const mergedInto = distinct.size > 1 ? await mergeSharedScopes(distinct, sites, (await snapshot).view) : new Map<string, string>();
+  const mergedInto = distinct.size > 1 ? await mergeSharedScopes(ws, distinct, sites, (await snapshot).view) : new Map<string, string>();
   const keyOf = (d: LocatedDefinition) => {
     const k = thingKey(d);
     return mergedInto.get(k) ?? k;

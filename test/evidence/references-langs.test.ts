@@ -120,6 +120,11 @@ describe("find_references: C#", () => {
     expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
   });
 
+  it("two classes of one name in one namespace without `partial` (two projects' Clock) are two definitions: the name alone is ambiguous, a path picks one", async () => {
+    await expect(refs(ws, "Clock")).rejects.toMatchObject({ code: "INVALID_ARGUMENT", message: expect.stringContaining("matches 2 definitions") });
+    expect(where(await refs(ws, "Clock.Ticks", { path: "Shop.App/Tools/Clock.cs" }))).toEqual([]);
+  });
+
   it("a member of a predefined type (decimal.Round(…), string.Join(…)) is no by_name use of a repository method of that name", async () => {
     expect(where(await refs(ws, "PriceRules.Round"))).toEqual(["Shop.App/Invoice.cs:7 call Invoice.Due", "Shop.Core/Pricing/PriceRules.Tax.cs:5 call PriceRules.Tax"]);
   });

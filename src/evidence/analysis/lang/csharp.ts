@@ -383,5 +383,8 @@ export const csharp: LanguageSpec = {
   moduleNames,
   importerHints,
   blindSpotNote: CSHARP_BLIND_SPOT_NOTE,
-  references: { ...CSHARP_REFERENCE_RULES, sharedScope: sameNamespaceFiles },
+  // Every part of a partial type or method carries the `partial` modifier (C# language specification,
+  // "Partial declarations": https://learn.microsoft.com/dotnet/csharp/language-reference/language-specification/classes#1527-partial-declarations);
+  // two same-named types without it in one namespace are two types of different assemblies.
+  references: { ...CSHARP_REFERENCE_RULES, sharedScope: sameNamespaceFiles, declaresPart: (head) => /\bpartial\b/.test(head) },
 };

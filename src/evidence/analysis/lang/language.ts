@@ -283,6 +283,14 @@ export interface ReferenceRules {
    */
   sharedScope?(file: string, project: ProjectView): readonly string[] | Promise<readonly string[]>;
   /**
+   * Whether a definition whose declaration reads `head` (its first lines, from its first attribute
+   * or modifier to the name) may be one of several parts of one definition in files of one shared
+   * scope ({@link sharedScope}): `find_references` takes same-named definitions there for one only
+   * when every part says so. Absent → always (a Kotlin `expect`/`actual` pair, Go declarations under
+   * build tags).
+   */
+  declaresPart?(head: string): boolean;
+  /**
    * The specifier of the module named by a path not led by a bound name (Rust `["crate", "x"]` →
    * `crate::x`; Java `["com", "a", "B"]` → `com.a.B`); `undefined` when such a path names no
    * module. Absent → every path must start with a bound name.
