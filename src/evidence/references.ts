@@ -79,6 +79,7 @@ import { loadLexicalImports, readsImportsLexically, saveLexicalImports } from ".
 import { findSymbol, locateDefinitions, parseSymbolName, type LocatedDefinition } from "./symbols.js";
 import { answerKey, keepAnswer, keptAnswer, UsedFiles, type KeptAnswer } from "./reference-answers.js";
 import type { Workspace } from "./sandbox/workspace.js";
+import { wordHits } from "./analysis/lang/word-hits.js";
 
 /** Kinds of definitions that a type name can name. */
 const TYPE_KINDS: ReadonlySet<string> = new Set(["class", "interface", "enum", "struct", "trait", "type"]);
@@ -991,17 +992,9 @@ async function declarationHead(ws: Workspace, d: LocatedDefinition): Promise<str
   for (let n = d.def.start_line; n <= end; n++) {
     const line = lines[n - 1] as string;
     head.push(line);
-    if (wordIn(line, d.def.name)) break;
+    if (wordHits(line, [d.def.name]).length > 0) break;
   }
   return head.join("\n");
-}
-
-/** Whether `word` occurs in `text` with no identifier character on either side. */
-function wordIn(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    if (!/[\p{L}\p{N}_]/u.test(text[at - 1] ?? " ") && !/[\p{L}\p{N}_]/u.test(text[at + word.length] ?? " ")) return true;
-  }
-  return false;
 }
 
 function candidatesText(defs: readonly LocatedDefinition[]): AdviceText {

@@ -36,31 +36,12 @@
  */
 
 import type { TextFocus } from "./language.js";
+import { isWordChar, wordHits } from "./word-hits.js";
 
 /** A range of a text, as UTF-16 indices (`end` exclusive). */
 interface TextSpan {
   start: number;
   end: number;
-}
-
-/** A character of an identifier (`$` and non-ASCII letters as the grammars accept them). */
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
-}
-
-/** Start indices of whole-word occurrences of `names` in `text`, ascending. */
-function wordHits(text: string, names: readonly string[]): number[] {
-  const hits: number[] = [];
-  for (const name of names) {
-    if (name === "") continue;
-    for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + 1)) {
-      if (i > 0 && isWordChar(text.charCodeAt(i - 1))) continue;
-      const after = i + name.length;
-      if (after < text.length && isWordChar(text.charCodeAt(after))) continue;
-      hits.push(i);
-    }
-  }
-  return hits.sort((a, b) => a - b);
 }
 
 /** A transparent scope's head (`namespace a {`) or a conditional block's directive lines, with where the block ends. */
