@@ -162,6 +162,41 @@ describe("c#: definitions", () => {
     const prepared = (csharp.prepare as (s: string) => string)(src).split("\n");
     expect([1, 2, 3, 11, 12, 16].map((i) => prepared[i]?.trim())).toEqual(["", ": IAsyncDisposable", "", "", "else if (t == 3)", ""]);
   });
+
+  it("an `#if` group whose first branch ends inside a declaration (two signatures of one method, then one body) is read as if its first condition held", async () => {
+    // serilog/serilog 60935b4's PropertyBinder.cs: `#if FEATURE_SPAN` / `… ConstructProperties(…, ReadOnlySpan<object?> p)` /
+    // `#else` / `… ConstructProperties(…, object?[] p)` / `#endif` / `{ … }` after a complete member: the grammar lost the whole class.
+    const src = [
+      "class Binder",
+      "{",
+      "    public Binder() { }",
+      "",
+      "    /// <summary>Docs.</summary>",
+      "#if FEATURE_SPAN",
+      "    public int Construct(ReadOnlySpan<object?> values)",
+      "#else",
+      "    public int Construct(object?[] values)",
+      "#endif",
+      "    {",
+      "        return 0;",
+      "    }",
+      "",
+      "#if FEATURE_SPAN",
+      "    int Span() => 1;",
+      "#else",
+      "    int Array() => 2;",
+      "#endif",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(csharp, src)).symbols).toEqual([
+      { name: "Binder", kind: "class", start_line: 1, end_line: 20 },
+      { name: "Binder", kind: "method", container: "Binder", start_line: 3, end_line: 3 },
+      { name: "Construct", kind: "method", container: "Binder", start_line: 7, end_line: 13 },
+      { name: "Span", kind: "method", container: "Binder", start_line: 16, end_line: 16 },
+      { name: "Array", kind: "method", container: "Binder", start_line: 18, end_line: 18 },
+    ]);
+  });
 });
 
 describe("c#: using directives", () => {

@@ -17,7 +17,9 @@
  *   `RetryHelper.cs`). So is a group inside a declaration or a statement: after a code line not
  *   ending in `;`, `{` or `}` (`class JsonWriter` / `#if X` / `: IAsyncDisposable` / `#endif`), or whose
  *   first code line continues one (`#if X` / `else if (…) { … }` / `#endif` after an `if` block);
- *   JamesNK/Newtonsoft.Json's `JsonWriter.Async.cs` and `JsonTextReader.cs` lost their members.
+ *   JamesNK/Newtonsoft.Json's `JsonWriter.Async.cs` and `JsonTextReader.cs` lost their members. So is a group whose
+ *   first branch ends inside a declaration (two signatures of one method, then one body: serilog/serilog's
+ *   `PropertyBinder.cs` lost the whole class).
  * - Declarations inside the branches of `#if` / `#elif` / `#else` between declarations (a file
  *   wrapped in `#if`, members, enum members) are read in every branch (which branch compiles depends
  *   on the build's symbols: https://learn.microsoft.com/dotnet/csharp/language-reference/preprocessor-directives);

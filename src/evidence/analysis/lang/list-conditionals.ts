@@ -10,7 +10,8 @@
  * or a statement: the last code line before it does not end in `;`, `{` or `}` (`class A` followed
  * by `#if X` / `: IAsyncDisposable` / `#endif`), or its first code line continues one (starts with
  * `else`, `:`, `,`, `.`, `&&`, `||`, `?`, `+` or `=>`: `#if X` / `else if (b) { … }` / `#endif`
- * after an `if` block).
+ * after an `if` block), or when its first branch ends inside one (its last code line does not end in `;`, `{` or `}`:
+ * two signatures of one method before one body).
  * Only characters are replaced by spaces: lines and columns stay the file's. A group is looked for
  * up to {@link MAX_GROUP_LINES} lines after its `#if`.
  * Sources of the directive forms: https://gcc.gnu.org/onlinedocs/cpp/Conditional-Syntax.html and
@@ -46,9 +47,9 @@ export function blankListConditionals(source: string, mode: ListConditionals, tr
     const line = lines[i] as string;
     const m = DIRECTIVE.exec(line);
     const opens = m !== null && m[1]?.startsWith("if") === true;
-    if (opens && (/[:,(<>]$/.test(lastCode) || (trigger === "inside-code" && insideCode(lastCode, lines, i)))) {
-      const group = groupOf(lines, i);
-      if (group !== undefined && (mode === "with-else" || group.firstElse === undefined)) {
+    const group = opens && (/[:,(<>]$/.test(lastCode) || trigger === "inside-code") ? groupOf(lines, i) : undefined;
+    if (group !== undefined && (/[:,(<>]$/.test(lastCode) || insideCode(lastCode, lines, i, group))) {
+      if (mode === "with-else" || group.firstElse === undefined) {
         lines[i] = blank(line);
         for (let k = group.firstElse ?? group.end; k <= group.end; k++) lines[k] = blank(lines[k] as string);
         changed = true;
@@ -67,10 +68,21 @@ function codeOf(line: string): string {
   return code.startsWith("/*") || code.startsWith("*") || code.endsWith("*/") ? "" : code;
 }
 
-/** Whether the group opened at line `at` lies inside a declaration or statement (module comment); `lastCode` is the code line before it. */
-function insideCode(lastCode: string, lines: readonly string[], at: number): boolean {
+/**
+ * Whether the group opened at line `at` lies inside a declaration or statement (module comment); `lastCode` is the code line before it.
+ * So does a group whose first branch ends inside one: its last code line does not end in `;`, `{` or `}` (two signatures
+ * of one method, `#if X` / `T M(ReadOnlySpan<object?> a)` / `#else` / `T M(object?[] a)` / `#endif` / `{ … }`:
+ * serilog/serilog's `PropertyBinder.cs`, where the grammar lost the whole class).
+ */
+function insideCode(lastCode: string, lines: readonly string[], at: number, group: { firstElse: number | undefined; end: number }): boolean {
   const last = codeOf(lastCode);
   if (last !== "" && !COMPLETE.test(last)) return true;
+  for (let i = (group.firstElse ?? group.end) - 1; i > at; i--) {
+    const code = codeOf(lines[i] as string);
+    if (code === "" || code.startsWith("#")) continue;
+    if (!COMPLETE.test(code)) return true;
+    break;
+  }
   for (let i = at + 1; i < lines.length; i++) {
     const code = codeOf(lines[i] as string);
     if (code === "") continue;
