@@ -16,6 +16,9 @@
  * - a tag followed by `{`/`[` (a wrapper): held until the value and the closing tag; a tag
  *   that opens a line: held until its closing tag;
  * - a code fence labelled for calls (``` / ```json / ```tool …): held until it closes;
+ * - a construct decided as a whole (a fence, a tag that opens a line with its closing tag, a
+ *   JSON value) that holds a call marker: held from its start to the end of the message, like
+ *   the marker (the recovery may read from the marker on past the construct's end);
  * - a message whose first line is a lone identifier (Functionary v3.2 `python`/`all` headers)
  *   or that starts with `analysis`, `commentary to=functions.` or `to=functions.` (Harmony with
  *   special tokens stripped): held;
@@ -494,11 +497,26 @@ function construct(text: string, i: number): Scan {
       if (n - i < lit.length && lit.toLowerCase().startsWith(text.slice(i).toLowerCase())) return { hold: i };
     }
   }
-  if (c === "<") return tag(text, i);
-  if (c === "{") return jsonish(text, i, i);
-  if (c === "[") return bracket(text, i);
-  if ((c === "`" || c === "~") && lineStart(text, i)) return fence(text, i);
-  return { next: i + 1 };
+  let r: Scan;
+  if (c === "<") r = tag(text, i);
+  else if (c === "{") r = jsonish(text, i, i);
+  else if (c === "[") r = bracket(text, i);
+  else if ((c === "`" || c === "~") && lineStart(text, i)) r = fence(text, i);
+  else return { next: i + 1 };
+  // A construct decided as a whole that holds a call marker is held from its start like the
+  // marker: the recovery may read from the marker on past the construct's end (a call fence
+  // holding `functools[` or `<|tool_call_begin|>` is read with everything after it).
+  return "next" in r && r.next > i + 1 && holdsMarker(text, i + 1, r.next) ? { hold: i } : r;
+}
+
+/** Any of {@link MARKERS}. */
+const ANY_MARKER = new RegExp(MARKERS.map(escapeRegExp).join("|"));
+
+/** Whether a marker starts in `text[a, b)` (the scan holds a marker it meets to the end of the message). */
+function holdsMarker(text: string, a: number, b: number): boolean {
+  // The slice reaches as far past `b` as the longest marker: a marker starting before `b` matches whole.
+  const m = ANY_MARKER.exec(text.slice(a, b + MARKERS[0]!.length - 1));
+  return m !== null && m.index < b - a;
 }
 
 function startWithCallSyntax(text: string, i: number): number {

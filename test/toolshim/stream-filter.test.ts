@@ -231,6 +231,38 @@ describe("stream filter parity for text shown a paragraph at a time (markup in p
   }
 });
 
+describe("stream filter parity for call markers inside constructs the scan decides as a whole", () => {
+  // A call fence (``` with no info, json, ~~~ …), a tag that opens a line with its closing tag, a
+  // fence's info string: the scan decides each as a whole once it closes, but the recovery may
+  // read from a call marker inside it on past its end (it removes the text after the fence as
+  // the marker's call block), so such a construct is held like the marker itself.
+  const markers = ["functools[", "<|tool_call_begin|>", "<minimax:tool_call>", "<|python_tag|>", "<tool_call>\n[", "<seed:tool_call>", "<steptml:invoke", "<|channel|>"];
+  const wraps: ((m: string) => string)[] = [
+    (m) => `Here it is:\n\`\`\`\n${m}\n\`\`\`\n`,
+    (m) => `Here it is:\n\`\`\`json\n${m}\n\`\`\`\n`,
+    (m) => `Here it is:\n~~~\n${m}\n~~~\n`,
+    (m) => `Here it is:\n\`\`\`\`\n\`\`\`\n${m}\n\`\`\`\n\`\`\`\`\n`,
+    (m) => `Here it is:\n\`\`\`${m}\`\nx\n`,
+    (m) => `<answer>${m}</answer>\n`,
+  ];
+  const after = "\nMore text: see [the docs](https://x.y), a[i] and `code`.\n\nThe end.";
+  const tools: OfferedTool[] = [{ name: "read_file" }];
+  for (const [w, wrap] of wraps.entries()) {
+    it(`wrapper ${w}: every split and character by character, for ${markers.length} markers`, () => {
+      for (const m of markers) {
+        const text = wrap(m) + after;
+        for (const offered of [[], tools]) {
+          const want = collapse(recoverDeterministic({ content: text }, offered).content);
+          for (const k of splitPoints(text.length, thorough(20, Infinity))) {
+            expect(collapse(run([text.slice(0, k), text.slice(k)], offered, false).shown), `${JSON.stringify(text)} split at ${k}`).toBe(want);
+          }
+          expect(collapse(run([...text], offered, false).shown), JSON.stringify(text)).toBe(want);
+        }
+      }
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
