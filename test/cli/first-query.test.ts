@@ -208,6 +208,39 @@ describe("first query", () => {
     }
   });
 
+  it("symbol, importers and refs walk the tree with ripgrep on half the cores; the prefilter's ripgrep keeps its default", () => {
+    // Prints, at exit, the `--threads` arguments of each ripgrep run: the walk's (`--files`) and the others.
+    const threadsOf = path.join(tmp, "threads.cjs");
+    writeFileSync(
+      threadsOf,
+      [
+        "const seen = { walk: [], rg: [] };",
+        'const { ChildProcess } = require("node:child_process");',
+        "const spawn = ChildProcess.prototype.spawn;",
+        'ChildProcess.prototype.spawn = function (o) { seen[o.args.includes("--files") ? "walk" : "rg"].push(o.args.filter((a) => a.startsWith("--threads") || a === "-j").join(" ")); return spawn.call(this, o); };',
+        'process.on("exit", () => process.stderr.write("THREADS " + JSON.stringify(seen) + "\\n"));',
+      ].join("\n"),
+    );
+    const half = `--threads=${Math.max(1, Math.floor(os.availableParallelism() / 2))}`;
+    for (const args of [
+      ["symbol", "RingPool"],
+      ["importers", "src/pool.h"],
+      ["refs", "RingPool", "--path", "src/pool.h"],
+    ]) {
+      const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
+      const r = spawnSync(process.execPath, ["-r", threadsOf, CLI, ...args, "--json", "--root", repo], {
+        env: { ...process.env, CODECITE_CACHE_DIR: cacheDir, NO_COLOR: "1" },
+        encoding: "utf8",
+      });
+      expect(r.status).toBe(0);
+      expect((JSON.parse(r.stdout) as { ok: boolean }).ok).toBe(true);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("THREADS "));
+      const seen = JSON.parse((line as string).slice("THREADS ".length)) as { walk: string[]; rg: string[] };
+      expect({ args, walk: seen.walk }).toEqual({ args, walk: [half] });
+      expect(seen.rg.length).toBeGreaterThan(0);
+      expect(seen.rg.every((a) => a === "")).toBe(true);
+    }
+  });
   it("symbol and refs start the parser's runtime while the walk of the tree runs, and refs with a file's path its grammar too", () => {
     for (const [args, expected] of [
       [["symbol", "RingPool"], ["tree-sitter", "walk done", "grammar"]],
