@@ -708,6 +708,8 @@ export class StreamFilter {
   #markupSeen = false;
   /** The end of the text before the last piece, where a tag or marker cut by the piece's start begins. */
   #probe = "";
+  /** `#target` is a recovery's output (not extended by prose since): see {@link StreamFilter#gluedToRecovered}. */
+  #recoveredEnd = false;
   /** The first half of a surrogate pair that ended the last piece, not yet returned (see `push`). */
   #heldHalf = "";
 
@@ -806,7 +808,7 @@ export class StreamFilter {
     // `text` from `off` holds both slices when the scan was windowed (`#window` checked that `#lastHold` and `#rawEnd` are in it).
     const region = this.#lastHold >= from && hold > this.#lastHold ? text.slice(this.#lastHold - off, hold - off) : undefined;
     this.#lastHold = hold;
-    if (region !== undefined && this.#target !== undefined && (isPlain(region) || this.#plainInParagraph(text, off, hold))) {
+    if (region !== undefined && this.#target !== undefined && !this.#gluedToRecovered(text, off) && (isPlain(region) || this.#plainInParagraph(text, off, hold))) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
       const piece = text.slice(this.#rawEnd - off, hold - off).trimEnd();
       const added = detached(this.#target === "" ? piece.trimStart() : piece);
@@ -816,13 +818,27 @@ export class StreamFilter {
         // What was shown equals the previous target, so what the target adds is what is new:
         // no comparison of the whole shown text per delta (that would be quadratic in the message).
         this.#emitted += added;
+        this.#recoveredEnd = false;
         return added;
       }
+      this.#recoveredEnd = false;
     } else {
       this.#target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
       this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
+      this.#recoveredEnd = true;
     }
     return this.#advance(this.#target);
+  }
+
+  /**
+   * Whether the new text starts right at the end of a recovered target without whitespace
+   * between: the recovery may have removed markup that ends there (`done.<think>…</think>Next`,
+   * `m{"name": …}S`), and text glued to a removed span gets a space in its place
+   * (`residue.ts` `removeSpans`), which the recovery of the text up to the span's end cannot
+   * show (the span ended the text). Such text is recovered with what comes before it.
+   */
+  #gluedToRecovered(text: string, off: number): boolean {
+    return this.#recoveredEnd && this.#target !== "" && !WS.test(text[this.#rawEnd - off] ?? " ");
   }
 
   /**

@@ -263,6 +263,29 @@ describe("stream filter parity for call markers inside constructs the scan decid
   }
 });
 
+describe("stream filter parity for text glued to markup the recovery removes", () => {
+  // Text right after a removed span, with no whitespace between, gets a space in the span's place
+  // (`residue.ts` removeSpans); the recovery of the text up to the span's end cannot show it.
+  const tools: OfferedTool[] = [{ name: "read_file" }];
+  const texts = [
+    "Done. <think>check it</think>Next part here.",
+    "Done.\n<think>check it</think>Next part here.",
+    'Reading{"name": "read_file", "arguments": {"path": "a.py"}}Sure, next.',
+    "Plan\n<|channel>thought<channel|>go on with it.",
+  ];
+  for (const text of texts) {
+    it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
+      for (const offered of [[], tools]) {
+        const want = collapse(recoverDeterministic({ content: text }, offered).content);
+        for (const k of splitPoints(text.length, thorough(60, Infinity))) {
+          expect(collapse(run([text.slice(0, k), text.slice(k)], offered, false).shown), `split at ${k}`).toBe(want);
+        }
+        expect(collapse(run([...text], offered, false).shown)).toBe(want);
+      }
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
