@@ -314,13 +314,25 @@ function isSoupRecipientLead(lead: string): boolean {
   return SOUP_RECIPIENT_LEADS.some((p) => p.startsWith(squeezed) || squeezed.startsWith(p));
 }
 
+/**
+ * `lead` is, or may still become, the rest of a Harmony header whose `<|start|>assistant` ended
+ * the prompt: ` to=NAME<|message|>` or `<|message|>` alone (Glimmer; `dialects/harmony-gptoss.ts`).
+ */
+function isHeadlessLead(lead: string): boolean {
+  const MESSAGE = "<|message|>";
+  const atMessage = (rest: string): boolean => MESSAGE.startsWith(rest) || rest.startsWith(MESSAGE);
+  if (/^to?$|^to\s+$/.test(lead)) return true;
+  const to = /^to\s*=\s*[^\s<]*\s*/.exec(lead);
+  return atMessage(to ? lead.slice(to[0].length) : lead);
+}
+
 /** Where the message's lead holds the text (constructs only the message's start can open), if it does. */
 function leadHold(text: string, from: number, tools: readonly OfferedTool[]): number | undefined {
   const n = text.length;
   const leadAt = skipWs(text, from);
   const lead = text.slice(leadAt, leadAt + 80);
   // Harmony with stripped special tokens: `analysis…assistantfinal…`, a recipient header (`dialects/harmony-gptoss.ts`).
-  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis") || isSoupRecipientLead(lead))) return leadAt;
+  if (lead !== "" && ("analysis".startsWith(lead) || lead.startsWith("analysis") || isSoupRecipientLead(lead) || isHeadlessLead(lead))) return leadAt;
   // Functionary v3.2 header line: a lone identifier that names a tool (or `all`).
   const header = /^([A-Za-z_][\w.-]*)(\n|$)/.exec(lead);
   if (header && leadAt + header[0].length <= n) {

@@ -99,6 +99,19 @@ export class MatchBuilder {
     return this.span(start, end);
   }
 
+  /**
+   * Take over what `part` found in a piece of this text that starts at `offset` (a dialect that
+   * reads a message body with another block reader), positions moved by `offset`.
+   */
+  absorb(part: MatchBuilder, offset: number): this {
+    for (const f of part.found) this.found.push({ call: f.call, at: f.at + offset, seq: this.found.length });
+    for (const r of part.reasons) this.reasons.push({ ...r, at: r.at + offset });
+    for (const s of part.plain) this.plain.push({ start: s.start + offset, end: s.end + offset });
+    for (const s of part.spans) this.spans.push({ start: s.start + offset, end: s.end + offset });
+    this.reasoning.push(...part.reasoning);
+    return this;
+  }
+
   /** Record a span `[start, end)` of markup to remove; empty spans are ignored. */
   span(start: number, end: number): this {
     if (end > start) this.spans.push({ start, end });

@@ -29,19 +29,38 @@
  *   a few stray tokens between the name and the arguments (` to=functions.x  (json 恒一\n{…}`,
  *   timbal-ai/timbal pull#163; `to=functions.saveAnswer  天天中彩票能json\n{…}`, livekit/agents-js
  *   issue#1632): up to 24 characters on the name's line, then the JSON object.
+ * - Glimmer (ollama `model/parsers/glimmer.go`) writes the same messages without channels:
+ *   `<|start|>assistant to=NAME<|message|><atem:function_calls><atem:invoke name="NAME">
+ *   <atem:parameter name="k">v</atem:parameter></atem:invoke></atem:function_calls><|eom|>`, ending
+ *   them with `<|eom|>`/`<|eot|>`. Its first header opens the text (` to=NAME<|message|>`: the
+ *   template's `<|start|>assistant` ended the prompt); `to=self` is thinking and `to=user` the
+ *   answer (unless a tool has that name). A body that is an invoke block (any tag namespace,
+ *   `invoke-block.ts` rules) names its calls itself, whatever recipient the header gave (the
+ *   namespace, `user`, the wrapper tag, none); a message token written inside one of its values
+ *   is text when the block's closer, then a message token or the end, follows.
  */
 import { isPlainObject, matchBalanced, parseJsonTolerant } from "../json.js";
 import { resolveToolName } from "../names.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { earliestFinder } from "./text-scan.js";
+import { type InvokeTags, scanInvokeBlocks } from "./invoke-block.js";
+import { earliestFinder, skipWs } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const START = "<|start|>";
 const CHANNEL = "<|channel|>";
 const MESSAGE = "<|message|>";
 const CONSTRAIN = "<|constrain|>";
-const ENDS = ["<|end|>", "<|call|>", "<|return|>"];
+/** Message ends: gpt-oss's, and the `<|eom|>`/`<|eot|>` of its Glimmer variant (ollama `model/parsers/glimmer.go`). */
+const ENDS = ["<|end|>", "<|call|>", "<|return|>", "<|eom|>", "<|eot|>"];
+/**
+ * A first message whose `<|start|>assistant` was the end of the prompt (the template writes it), so
+ * the text opens with the rest of its header: ` to=NAME<|message|>` or `<|message|>` alone.
+ */
+const HEADLESS = /^\s*(?:to\s*=\s*[^\s<]+\s*)?<\|message\|>/;
+/** An ATEM/Claude-style block as a message body: `<atem:function_calls><atem:invoke name=…>` (any tag namespace). */
+const INVOKE_TAGS: InvokeTags = { prefix: "[A-Za-z][\\w-]*:", optionalPrefix: true };
+const INVOKE_BODY = /\s*<((?:[A-Za-z][\w-]*:)?)function_calls\s*>\s*(?=<(?:[A-Za-z][\w-]*:)?invoke\b)/y;
 
 /** The recipient in a message header: `to=NAME`, `to = NAME`, `to="NAME"`, a namespace before it. */
 const RECIPIENT = /\bto\s*=\s*["']?((?:(?:functions|tools?)\s*[.:]\s*)?[^\s<"']+)/;
@@ -75,8 +94,11 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
   // searched to the end of the text once per message).
   const nextHeader = earliestFinder(text, [START, CHANNEL]);
   const nextStop = earliestFinder(text, [...ENDS, START, CHANNEL]);
+  let headless = HEADLESS.test(text);
+  const closerFinders = new Map<string, ReturnType<typeof earliestFinder>>();
   for (;;) {
-    const h = nextHeader(pos);
+    const h = headless ? { index: 0 } : nextHeader(pos);
+    headless = false;
     if (!h) break;
     const msg = text.indexOf(MESSAGE, h.index);
     if (msg < 0) {
@@ -85,7 +107,23 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
     }
     const header = text.slice(h.index, msg);
     const bodyStart = msg + MESSAGE.length;
-    const stop = nextStop(bodyStart);
+    let stop = nextStop(bodyStart);
+    INVOKE_BODY.lastIndex = bodyStart;
+    const block = INVOKE_BODY.exec(text);
+    if (block && stop) {
+      // A message token inside an argument value (`<atem:parameter name="text">a <|eot|> b`) is
+      // text: the block runs to its own closer when a message token (or the end) follows that.
+      const closer = `</${block[1]!}function_calls>`;
+      let find = closerFinders.get(closer);
+      if (!find) closerFinders.set(closer, (find = earliestFinder(text, [closer])));
+      const c = find(bodyStart);
+      if (c && c.index > stop.index) {
+        const after = skipWs(text, c.index + closer.length, text.length);
+        const next = nextStop(after);
+        if (after === text.length) stop = undefined;
+        else if (next?.index === after) stop = next;
+      }
+    }
     const bodyEnd = stop ? stop.index : text.length;
     const end = stop && ENDS.includes(stop.token) ? stop.index + stop.token.length : bodyEnd;
     const body = text.slice(bodyStart, bodyEnd);
@@ -97,7 +135,23 @@ function parseTokens(text: string, tools: readonly OfferedTool[], out: MatchBuil
         ? constrainedTo
         : undefined;
     const recipient = RECIPIENT.exec(header)?.[1] ?? toConstrained;
-    if (recipient) {
+    // Glimmer's own recipients: `self` (thinking) and `user` (the answer), unless a tool has that name.
+    const own = recipient !== undefined && /^(?:self|user)$/.test(recipient) && resolveToolName(recipient, tools) === undefined ? recipient : undefined;
+    if (block) {
+      // An ATEM block names its tools itself, whatever the header says (a recipient that is the
+      // namespace, the user, the wrapper tag, or none: the fumbles ollama's Glimmer parser accepts).
+      const part = new MatchBuilder();
+      scanInvokeBlocks(body, INVOKE_TAGS, part, endIsCut && !stop);
+      out.absorb(part, bodyStart);
+      out.markup(h.index, bodyStart);
+      out.markup(bodyEnd, end);
+    } else if (own === "self") {
+      out.markup(h.index, end);
+      out.reasoning.push(body);
+    } else if (own === "user") {
+      out.markup(h.index, bodyStart);
+      out.markup(bodyEnd, end);
+    } else if (recipient) {
       const name = recipientName(recipient, header.includes(CONSTRAIN), tools);
       // A body the token limit stopped is whole only when it is a closed JSON object.
       const cut = endIsCut && !stop && !body.trimStart().startsWith("{");
@@ -166,12 +220,13 @@ export const harmonyGptoss = defineDialect({
   markers: [CHANNEL, START],
   detect: (text) =>
     text.includes(CHANNEL) ||
+    HEADLESS.test(text) ||
     /^\s*analysis[\s\S]*assistant(?:final|commentary)/.test(text) ||
     /(?:^\s*|assistant)commentary\s+to=\s?(?:functions|tools?)[.:]/.test(text) ||
     SOUP_RECIPIENT.test(text),
   parse(text, tools, context) {
     const out = new MatchBuilder(text);
-    if (text.includes(CHANNEL) || text.includes(START)) parseTokens(text, tools, out, context?.endIsCut === true);
+    if (text.includes(CHANNEL) || text.includes(START) || HEADLESS.test(text)) parseTokens(text, tools, out, context?.endIsCut === true);
     else parseSoup(text, tools, out);
     return out.result();
   },
