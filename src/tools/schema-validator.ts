@@ -39,12 +39,66 @@ export function schemaValidator(tools: readonly SchemaTool[]): (call: ToolCallRe
   };
 }
 
-/** A tool's zod schema from its JSON Schema (any arguments object when it has none or zod cannot read it). */
+/** Keywords whose value is one schema (JSON Schema 2020-12 "Core" §10, "Validation" §6). */
+const SUBSCHEMA = ["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "additionalItems"];
+/** Keywords whose value is a list of schemas. */
+const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/** Keywords whose value maps names to schemas (the names are data, never keywords). */
+const SUBSCHEMA_MAPS = ["properties", "$defs", "definitions", "dependentSchemas"];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A copy of a tool's JSON Schema without the keywords that hold regular expressions: `pattern`
+ * and `patternProperties` (with the `additionalProperties` of the same object, whose keys those
+ * patterns would tell apart). Whoever wrote the tool wrote them (under `codecite serve`, any
+ * client), and they would run here on the model's text: one with nested quantifiers (`^(a+)+$`)
+ * backtracks exponentially on a few dozen characters and held the gateway, for every client,
+ * 66 s on 33. The tool's own server checks them; the shim does not read them either
+ * (`toolshim/schema.ts`). A property *named* `pattern` is kept. Iterative, so depth costs no stack.
+ */
+function withoutPatterns(schema: JsonSchema): JsonSchema {
+  const root: Record<string, unknown> = { ...schema };
+  const todo: Record<string, unknown>[] = [root];
+  const copyInto = (holder: Record<string, unknown> | unknown[], key: string | number, value: unknown): void => {
+    if (!isObject(value)) return;
+    const copy = { ...value };
+    (holder as Record<string | number, unknown>)[key] = copy;
+    todo.push(copy);
+  };
+  for (let s = todo.pop(); s !== undefined; s = todo.pop()) {
+    if (typeof s.pattern === "string") delete s.pattern;
+    if ("patternProperties" in s) {
+      delete s.patternProperties;
+      delete s.additionalProperties;
+    }
+    for (const k of SUBSCHEMA) copyInto(s, k, s[k]);
+    for (const k of SUBSCHEMA_LISTS) {
+      const list = s[k];
+      if (!Array.isArray(list)) continue;
+      const copy = [...list];
+      s[k] = copy;
+      copy.forEach((v, i) => copyInto(copy, i, v));
+    }
+    for (const k of SUBSCHEMA_MAPS) {
+      const map = s[k];
+      if (!isObject(map)) continue;
+      const copy: Record<string, unknown> = { ...map };
+      s[k] = copy;
+      for (const name of Object.keys(copy)) copyInto(copy, name, copy[name]);
+    }
+  }
+  return root as JsonSchema;
+}
+
+/** A tool's zod schema from its JSON Schema (any arguments object when it has none or zod cannot read it); `pattern`s are not checked ({@link withoutPatterns}). */
 function checkedTool(name: string, parameters: JsonSchema | undefined): CheckedTool {
   let input: z.ZodType = z.record(z.string(), z.unknown());
   if (parameters !== undefined) {
     try {
-      input = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
+      input = z.fromJSONSchema(withoutPatterns(parameters) as Parameters<typeof z.fromJSONSchema>[0]);
     } catch {
       // A schema zod cannot read: the arguments are still decoded and must be an object.
     }

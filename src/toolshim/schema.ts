@@ -7,9 +7,13 @@
  * definitions from other servers commonly use (JSON Schema 2020-12 keywords): `type` (a name or
  * an array of names), `enum`, `const`, `properties`, `required`, `additionalProperties`,
  * `items`, `prefixItems`, `anyOf`/`oneOf`/`allOf`, `minimum`/`maximum`/`exclusiveMinimum`/
- * `exclusiveMaximum`/`multipleOf`, `minLength`/`maxLength`/`pattern`, `minItems`/`maxItems`.
+ * `exclusiveMaximum`/`multipleOf`, `minLength`/`maxLength`, `minItems`/`maxItems`.
  * Unknown keywords (`format`, `$ref`, `default`, `description` …) are ignored, which errs on the
- * side of reading a value as the schema's type.
+ * side of reading a value as the schema's type. So are `pattern` and `patternProperties` (a key
+ * they may govern is not judged): they are regular expressions written by whoever wrote the tool
+ * (under `codecite serve`, any client), run here on the model's text, and one with nested
+ * quantifiers (`^(a+)+$`) backtracks exponentially on a few dozen characters, holding the process
+ * for every client. The tool's own server checks them (`tools/schema-validator.ts` likewise).
  *
  * The toolshim layer may import only `llm/` types (ARCHITECTURE.md "Layers"), so it types by the
  * JSON Schema the tool definitions carry.
@@ -220,15 +224,7 @@ export function fitsSchema(value: unknown, schema: JsonSchema | undefined): bool
     const len = [...value].length;
     if (typeof schema.minLength === "number" && len < schema.minLength) return false;
     if (typeof schema.maxLength === "number" && len > schema.maxLength) return false;
-    if (typeof schema.pattern === "string") {
-      let re: RegExp | undefined;
-      try {
-        re = new RegExp(schema.pattern, "u");
-      } catch {
-        re = undefined;
-      }
-      if (re && !re.test(value)) return false;
-    }
+    // `pattern` is not read: see the module comment.
   }
   if (Array.isArray(value)) {
     if (typeof schema.minItems === "number" && value.length < schema.minItems) return false;
@@ -243,6 +239,8 @@ export function fitsSchema(value: unknown, schema: JsonSchema | undefined): bool
       const s = props[k];
       if (isPlainObject(s)) {
         if (!fitsSchema(v, s)) return false;
+      } else if (isPlainObject(schema.patternProperties)) {
+        // A key `patternProperties` may govern: not judged (its patterns are not run).
       } else if (schema.additionalProperties === false) {
         return false;
       } else if (isPlainObject(schema.additionalProperties) && !fitsSchema(v, schema.additionalProperties)) {

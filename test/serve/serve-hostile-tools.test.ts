@@ -1,0 +1,73 @@
+/**
+ * Hostile tool lists sent to `codecite serve`: the client's tools (names, schemas) meet the
+ * model's text in the gateway's own process, so nothing in them may make the gateway run
+ * unbounded work for every client at once or fail blaming the upstream.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { OllamaProvider } from "../../src/llm/ollama.js";
+import { createGateway, type Gateway } from "../../src/serve/index.js";
+import { schemaValidator } from "../../src/tools/schema-validator.js";
+import { fitsSchema } from "../../src/toolshim/schema.js";
+import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
+
+let ollama: FakeOllama | undefined;
+let gateway: Gateway | undefined;
+afterEach(async () => {
+  await gateway?.close();
+  await ollama?.close();
+  gateway = ollama = undefined;
+});
+
+/** A gateway whose upstream writes `text` as the assistant's whole reply to every chat. */
+async function start(text: string): Promise<string> {
+  ollama = await startFakeOllama({ models: [{ name: "qwen3:8b" }], respond: () => ({ content: text, repeat: true }) });
+  const host = ollama.host;
+  gateway = createGateway({ upstream: { api: "ollama", host }, provider: new OllamaProvider({ host, timeoutMs: 10_000 }) });
+  return `http://127.0.0.1:${(await gateway.listen(0, "127.0.0.1")).port}`;
+}
+
+async function chat(base: string, tools: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await fetch(`${base}/api/chat`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "qwen3:8b", stream: false, tools, messages: [{ role: "user", content: "go" }] }),
+  });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+/** A tool `grep` whose `needle` parameter carries `pattern` (a regular expression written by the client). */
+const grepTool = (pattern: string) => ({
+  type: "function",
+  function: { name: "grep", description: "search", parameters: { type: "object", properties: { needle: { type: "string", pattern } }, required: ["needle"] } },
+});
+
+describe("serve: a client's tool schema never makes the gateway run the client's regular expressions", () => {
+  // `^(a+)+$` on "a"×32 + "!" backtracks 2^32 times: the gateway's one thread was held 66 s for
+  // every client (measured on 7660f4f), and 40 characters would take hours. The client's own tool
+  // server judges `pattern`; the gateway recovers the call as written.
+  it("a call whose argument a catastrophic `pattern` would judge is passed on as written (a short one here, so the old code only refuses it)", async () => {
+    const base = await start('<tool_call>{"name": "grep", "arguments": {"needle": "aaaa!"}}</tool_call>');
+    const { status, body } = await chat(base, [grepTool("^(a+)+$")]);
+    expect(status).toBe(200);
+    const message = body.message as { content: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }> };
+    expect(message.content).toBe("");
+    expect(message.tool_calls?.map((c) => c.function)).toEqual([{ index: 0, name: "grep", arguments: { needle: "aaaa!" } }]);
+  });
+
+  it("the schema validator and the shim's fit check ignore `pattern` and `patternProperties`, and keep a property named pattern", () => {
+    const schema = {
+      type: "object",
+      properties: { needle: { type: "string", pattern: "^(a+)+$" }, pattern: { type: "string", minLength: 2 } },
+      patternProperties: { "^(x+)+$": { type: "number" } },
+      additionalProperties: false,
+      required: ["needle"],
+    };
+    const validate = schemaValidator([{ name: "grep", parameters: schema }]);
+    expect(validate({ name: "grep", arguments: { needle: "aaaa!" } })).toEqual({ ok: true, args: { needle: "aaaa!" } });
+    expect(validate({ name: "grep", arguments: { needle: "b", xxxx: "not a number" } }).ok).toBe(true);
+    // The property called `pattern` is still checked as declared.
+    expect(validate({ name: "grep", arguments: { needle: "b", pattern: "x" } }).ok).toBe(false);
+    expect(fitsSchema({ needle: "aaaa!" }, schema)).toBe(true);
+    expect(fitsSchema({ needle: "b", pattern: "x" }, schema)).toBe(false);
+  });
+});
