@@ -160,7 +160,7 @@ export class OllamaChatWriter extends BufferedChatWriter {
     this.res.end(JSON.stringify({ model: this.model, created_at: this.#created, message, ...this.#ending(reason, usage) }));
   }
 
-  fail(error: GatewayError): void {
+  protected sendFailure(error: GatewayError): void {
     sendOllamaError(this.res, error);
   }
 }

@@ -207,7 +207,7 @@ export class OpenAIChatWriter extends BufferedChatWriter {
     );
   }
 
-  fail(error: GatewayError): void {
+  protected sendFailure(error: GatewayError): void {
     sendOpenAIError(this.res, error);
   }
 }

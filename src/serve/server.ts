@@ -32,13 +32,18 @@ import { SERVER_NAMES, unreachableMessage } from "../llm/unreachable.js";
 import { ProviderError, type Provider } from "../llm/types.js";
 import { OllamaChatWriter, parseOllamaChat, sendOllamaError } from "./ollama-api.js";
 import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api.js";
-import { checkRequestDepth } from "./wire.js";
+import { checkRequestDepth, type BufferedChatWriter } from "./wire.js";
 import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
 import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
 import { GatewayStats } from "./stats.js";
-import { GatewayError, type ChatWriter, type GatewayChat } from "./types.js";
+import { GatewayError, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
 import { CallQueue } from "../tools/call-queue.js";
+
+/** What the log line of a chat request reads of its reply: the writer, once the chat has one. */
+interface ChatReply {
+  writer?: BufferedChatWriter;
+}
 
 /** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -326,16 +331,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
     sendJson(res, 200, { object: "list", data: all.map((id) => ({ id, object: "model", created: 0, owned_by: id.startsWith(VIRTUAL_MODEL) ? "codecite" : upstream.api })) });
   }
 
-  async function chat(api: Api, body: Buffer, res: http.ServerResponse, signal: AbortSignal): Promise<void> {
+  /** `reply.writer`: the chat's writer, whose `failure` the request's log line reads (a turn ends its own failures with `out.fail`). */
+  async function chat(api: Api, body: Buffer, res: http.ServerResponse, signal: AbortSignal, reply: ChatReply): Promise<void> {
     const parsed: GatewayChat = api === "ollama" ? parseOllamaChat(parseJson(body)) : parseOpenAIChat(parseJson(body));
-    const out: ChatWriter =
+    const out: BufferedChatWriter =
       api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream, clientIdle) : new OpenAIChatWriter(res, parsed.model, parsed.stream, clientIdle);
+    reply.writer = out;
     const target = virtualTarget(parsed.model);
     if (target !== undefined && agentCtx) return agentTurns.run(() => agentTurn(agentCtx, parsed, target, out, signal), signal);
     return shimTurn({ provider: opts.provider, support, stats }, parsed, out, signal);
   }
 
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal, awaitsContinue: boolean): Promise<void> {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, path: string, signal: AbortSignal, awaitsContinue: boolean, reply: ChatReply): Promise<void> {
     const api = apiOf(path);
     const method = req.method ?? "GET";
     if (opts.token === undefined) refuseForeignPages(req);
@@ -361,7 +368,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         return sendJson(res, 200, agentCtx ? { ...stats.toJSON(), agent_turns: { running: agentTurns.running, waiting: agentTurns.waiting } } : stats);
       case "/api/chat":
       case "/v1/chat/completions":
-        return chat(api, body!, res, signal);
+        return chat(api, body!, res, signal, reply);
       case "/api/tags":
         return tags(res, signal);
       case "/v1/models":
@@ -403,12 +410,16 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const controller = new AbortController();
     // Why the gateway failed a request (upstream down, internal error): the operator reads it in the log line.
     let serverFault: string | undefined;
+    const reply: ChatReply = {};
     // A client that hangs up before the reply ended cancels the upstream request.
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+      // A chat turn ends its own failures in the client's shape (`out.fail`), without throwing.
+      const turnFault = reply.writer?.failure;
+      if (serverFault === undefined && turnFault !== undefined && turnFault.status >= 500) serverFault = turnFault.message;
       log(`${req.method} ${path} ${res.statusCode}${res.writableFinished ? "" : " (client gone)"} ${Date.now() - started} ms${serverFault === undefined ? "" : `: ${serverFault}`}`);
     });
-    handle(req, res, path, controller.signal, awaitsContinue).catch((err: unknown) => {
+    handle(req, res, path, controller.signal, awaitsContinue, reply).catch((err: unknown) => {
       if (controller.signal.aborted) return;
       const error = err instanceof GatewayError ? err : new GatewayError(500, `internal error: ${err instanceof Error ? err.message : String(err)}`, "server_error");
       if (error.status >= 500) serverFault = error.message;

@@ -206,7 +206,16 @@ export abstract class BufferedChatWriter implements ChatWriter {
   protected abstract endStream(reason: FinishReason, usage?: Usage): void;
   /** The whole message as one body (`text`, `reasoning`, `calls` hold it). */
   protected abstract writeBody(reason: FinishReason, usage?: Usage): void;
-  abstract fail(error: GatewayError): void;
+  /** The error in the API's shape: an HTTP error before the first byte, else an error in the stream. */
+  protected abstract sendFailure(error: GatewayError): void;
+
+  /** The error the reply ended with ({@link fail}), if any: the request's log line says why it failed (`server.ts`). */
+  failure: GatewayError | undefined;
+
+  fail(error: GatewayError): void {
+    this.failure = error;
+    this.sendFailure(error);
+  }
 
   thinking(delta: string): void {
     if (delta === "") return;

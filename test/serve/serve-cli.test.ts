@@ -78,6 +78,20 @@ describe("codecite serve (CLI)", () => {
     expect(stderr()).toMatch(/GET \/codecite\/stats 200 \d+ ms\n/);
   });
 
+  it("upstream down: a chat's log line says why it failed, for the codecite model and for a model through the shim", async () => {
+    const upstream = `http://127.0.0.1:${await closedPort()}`;
+    const { url, stderr, stop } = await startServe(["--upstream", upstream, "--root", RAG_APP]);
+    const chat = (path: string, model: string) =>
+      fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model, messages: [{ role: "user", content: "where is login handled?" }] }) });
+    expect((await chat("/api/chat", "codecite")).status).toBe(502);
+    expect((await chat("/v1/chat/completions", "qwen3:8b")).status).toBe(502);
+    expect(await stop()).toBe(0);
+    const reason = `upstream: cannot reach Ollama at ${upstream} (ECONNREFUSED); start Ollama (\`ollama serve\`), or point codecite serve's --upstream (or OLLAMA_HOST) at the running server\n`;
+    const log = stderr().replace(/ \d+ ms/g, " N ms");
+    expect(log).toContain(`POST /api/chat 502 N ms: ${reason}`);
+    expect(log).toContain(`POST /v1/chat/completions 502 N ms: ${reason}`);
+  });
+
   it("an upstream address with credentials: the start-up line shows ***@ and forwarded routes still work", async () => {
     ollama = await startFakeOllama();
     const { url, stderr, stop } = await startServe(["--upstream", ollama.host.replace("http://", "http://alice:S3CRETPW@"), "--root", RAG_APP]);
