@@ -56,13 +56,26 @@ export function checkRequestDepth(body: unknown): void {
   if (jsonDepthExceeds(body, MAX_REQUEST_DEPTH)) throw new GatewayError(400, `the request body is nested more than ${MAX_REQUEST_DEPTH} levels deep`);
 }
 
-/** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`. */
+/**
+ * Most tools one request may offer, and most characters in a tool's name. The gateway matches the
+ * model's text against the offered names with regular expressions built from them
+ * (`toolshim/stream-filter.ts`, `structural.ts`): one name of 40,000 characters made V8 refuse the
+ * pattern ("Regular expression too large", a 502 blaming the upstream), and 50,000 tools took
+ * 4.4 s of the gateway's one thread to compile. OpenAI's API takes at most 128 tools and names of
+ * 64 characters; these bounds leave real clients (many MCP servers, long prefixed names) room.
+ */
+const MAX_TOOLS = 1024;
+const MAX_TOOL_NAME_CHARS = 256;
+
+/** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`, at most {@link MAX_TOOLS}, names of at most {@link MAX_TOOL_NAME_CHARS}. */
 export function parseTools(raw: unknown): ToolDefinition[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new GatewayError(400, "tools must be an array");
+  if (raw.length > MAX_TOOLS) throw new GatewayError(400, `tools has ${raw.length} tools; at most ${MAX_TOOLS} are accepted`);
   return raw.map((t, i) => {
     const fn = isRecord(t) ? t.function : undefined;
     if (!isRecord(fn) || typeof fn.name !== "string" || fn.name === "") throw new GatewayError(400, `tools[${i}] needs function.name`);
+    if (fn.name.length > MAX_TOOL_NAME_CHARS) throw new GatewayError(400, `tools[${i}].function.name is ${fn.name.length} characters long; a tool name has at most ${MAX_TOOL_NAME_CHARS}`);
     return {
       type: "function",
       function: {

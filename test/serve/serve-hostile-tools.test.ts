@@ -71,3 +71,29 @@ describe("serve: a client's tool schema never makes the gateway run the client's
     expect(fitsSchema({ needle: "b", pattern: "x" }, schema)).toBe(false);
   });
 });
+
+describe("serve: a tool list is bounded like a body", () => {
+  // The gateway matches the model's text against the offered names with one regular expression:
+  // a name of 40,000 characters made V8 refuse it ("Regular expression too large") and the chat
+  // failed as a 502 blaming the upstream; 50,000 tools of 64 characters took 4.4 s to compile.
+  it("a name over 256 characters, or over 1,024 tools, is 400 naming the field and the limit, in each API's shape; nothing reaches the upstream", async () => {
+    const base = await start("hello");
+    const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
+    const long = await chat(base, [tool("ok"), tool("n".repeat(40_000))]);
+    expect(long).toEqual({ status: 400, body: { error: "tools[1].function.name is 40000 characters long; a tool name has at most 256" } });
+    const many = await chat(base, Array.from({ length: 1_025 }, (_, i) => tool(`tool_${i}`)));
+    expect(many).toEqual({ status: 400, body: { error: "tools has 1025 tools; at most 1024 are accepted" } });
+    const openai = await fetch(`${base}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "qwen3:8b", tools: [tool("n".repeat(257))], messages: [{ role: "user", content: "go" }] }),
+    });
+    expect(openai.status).toBe(400);
+    expect(await openai.json()).toEqual({ error: { message: "tools[0].function.name is 257 characters long; a tool name has at most 256", type: "invalid_request_error", param: null, code: null } });
+    expect(ollama!.chatRequests()).toHaveLength(0);
+    // At the limits the chat is served.
+    const fits = await chat(base, [...Array.from({ length: 1_023 }, (_, i) => tool(`tool_${i}`)), tool("n".repeat(256))]);
+    expect(fits.status).toBe(200);
+    expect((fits.body.message as { content: string }).content).toBe("hello");
+  });
+});
