@@ -7,7 +7,9 @@
  * never walked, symlinks not followed, secrets excluded by `--iglob=!…`), its default linear-time
  * regex engine (never PCRE2, never `--pre`), the query as `--regexp=<query>` (plus
  * `--fixed-strings` unless `regex` is true), the user glob as `--glob=<glob>` and the validated
- * path after `--`. Files over {@link SEARCH_MAX_FILE_BYTES} are not searched.
+ * path after `--`. Files over {@link SEARCH_MAX_FILE_BYTES} are not searched. ripgrep's output
+ * goes to an unlinked temporary file read in batches (`spawn.ts` `spoolStdout`), not a pipe: it
+ * writes once per file with matches, and a pipe woke this process for each of those writes.
  *
  * Determinism: records are sorted by path, then line. ripgrep searches in parallel; when the
  * number of matching lines stays within {@link COLLECT_CAP} the result is exact and complete.
@@ -550,6 +552,7 @@ async function runRipgrep(
       timeoutMs,
       signal,
       onStdout: (chunk) => reader.push(chunk),
+      spoolStdout: true,
     });
   } catch (err) {
     if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
