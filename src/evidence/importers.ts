@@ -736,7 +736,7 @@ interface EarlyLookup {
   needles: string;
   unlisted: string[];
   mentioned: Promise<Set<string> | undefined>;
-  /** Set when {@link collectMatches} took it. */
+  /** Set when {@link collectMatches} took it (every pass of the query that asks the same takes it). */
   used: boolean;
   /** Stops its ripgrep run when it was not taken. */
   cancel: AbortController;
@@ -745,17 +745,16 @@ interface EarlyLookup {
 /**
  * For a query naming a file by path whose language's importer hints depend on the path only
  * (`LanguageSpec.pathImporterHints`: C/C++, Python), the prefilter run {@link collectMatches} makes
- * when that file is the target, started before the tree's walk ends: ripgrep needs no file list to
- * start, and on a first query the walk's `rg --files` and this run, one after the other, were most
- * of the query's wait. The reading of the query decides later; a run not taken is stopped.
+ * when that file is the target ({@link earlyPathNeedles}), or for a dotted name the run both of its
+ * usual readings make ({@link earlyNameNeedles}), started before the tree's walk ends: ripgrep needs
+ * no file list to start, and on a first query the walk's `rg --files` and this run, one after the
+ * other, were most of the query's wait. The reading of the query decides later; a run not taken is
+ * stopped.
  */
 function earlyLookup(ws: Workspace, query: string, snapshot: Promise<TreeSnapshot>, signal: AbortSignal | undefined): EarlyLookup | undefined {
-  const norm = pathForm(ws, query);
-  const lang = norm === undefined || norm === "" ? undefined : languageFor(norm);
-  if (norm === undefined || lang?.pathImporterHints === undefined) return undefined;
-  const hints = lang.pathImporterHints(norm);
-  const needles: Needles = { literals: hints.literals, patterns: hints.patterns ?? [] };
-  const families = new Set([familyOf(lang)]);
+  const early = earlyPathNeedles(ws, query) ?? earlyNameNeedles(query);
+  if (early === undefined) return undefined;
+  const { needles, families } = early;
   const { scope, endings } = lookupScope(families);
   const cancel = new AbortController();
   const unlisted: string[] = [];
@@ -768,6 +767,39 @@ function earlyLookup(ws: Workspace, query: string, snapshot: Promise<TreeSnapsho
   // Awaited only if taken; one failing meanwhile must not go unhandled.
   mentioned.catch(() => undefined);
   return { scope, needles: needlesKey(needles), unlisted, mentioned, used: false, cancel };
+}
+
+/** The needles and family of the prefilter run {@link collectMatches} makes when the query, read as a path, names a file whose language gives path hints. */
+function earlyPathNeedles(ws: Workspace, query: string): { needles: Needles; families: Set<string> } | undefined {
+  const norm = pathForm(ws, query);
+  const lang = norm === undefined || norm === "" ? undefined : languageFor(norm);
+  if (norm === undefined || lang?.pathImporterHints === undefined) return undefined;
+  const hints = lang.pathImporterHints(norm);
+  return { needles: { literals: hints.literals, patterns: hints.patterns ?? [] }, families: new Set([familyOf(lang)]) };
+}
+
+/**
+ * For a dotted name (`session`, `acme.core.rag_common`), the needles and family of the prefilter run
+ * {@link collectMatches} makes for either of its two usual readings, where they are the same: a module
+ * file of the tree whose stem is the name's last part (rules 2 and 4: `…/rag_common.py`, its language's
+ * `pathImporterHints`), or a name outside the tree (rule 5: the family's name needles, `importerNameHints`).
+ * Python's are (the import lines that name the stem or the word); a language whose two differ gets
+ * no early run. Another reading (a package's `__init__.py`, a file of another family) does not take it.
+ */
+function earlyNameNeedles(query: string): { needles: Needles; families: Set<string> } | undefined {
+  if (!isDottedName(query)) return undefined;
+  const word = lastPart(query);
+  for (const lang of LANGUAGES) {
+    if (lang.pathImporterHints === undefined) continue;
+    const byName = nameNeedlesFor(query, new Set([familyOf(lang)]), false)[0];
+    if (byName === undefined) continue;
+    for (const ext of lang.extensions) {
+      const hints = lang.pathImporterHints(`${word}${ext}`);
+      const needles: Needles = { literals: hints.literals, patterns: hints.patterns ?? [] };
+      if (needlesKey(needles) === needlesKey(byName.needles)) return { needles, families: byName.families };
+    }
+  }
+  return undefined;
 }
 
 async function collectMatches(
@@ -794,7 +826,8 @@ async function collectMatches(
   const lookups = groups.map((group) => {
     const candidates = candidatesOf(group.families);
     const { scope, endings } = lookupScope(group.families);
-    if (early !== undefined && !early.used && early.scope === scope && early.needles === needlesKey(group.needles)) {
+    // The early run serves every pass of the query that asks the same (a trailing part's exact-name pass, then its files).
+    if (early !== undefined && early.scope === scope && early.needles === needlesKey(group.needles)) {
       early.used = true;
       return { group, candidates, unlisted: early.unlisted, mentioned: early.mentioned };
     }
@@ -1023,7 +1056,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
         // modules that merely end in it (`cliapp.inner1.inner2.flask`); the note names them.
         const { candidates, families, ambiguity } = target.trailing;
         const guessed = target.files;
-        const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules);
+        const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules, final ? undefined : early);
         if (exact === undefined) continue;
         if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
           const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;

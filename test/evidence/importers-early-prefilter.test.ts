@@ -2,7 +2,8 @@
  * find_importers asked for a file by path whose language's importer hints depend on the path only
  * (`LanguageSpec.pathImporterHints`: C/C++, Python) starts its ripgrep prefilter while the tree is
  * still being walked (`importers.ts` `earlyLookup`), and takes that run for the query's reading
- * instead of starting a second one after the walk.
+ * instead of starting a second one after the walk. So does a dotted name whose two usual readings
+ * (a module file named by its last part, a name outside the tree) have the same needles: Python's.
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -41,6 +42,8 @@ beforeAll(() => {
   putDatedFile(root, "pkg/mod.py", "X = 1\n");
   putDatedFile(root, "app/main.py", "from pkg import mod\n\nprint(mod.X)\n");
   putDatedFile(root, "app/other.py", "mod = None\n");
+  putDatedFile(root, "app/net.py", "import requests.adapters\nfrom pkg.mod import X\n");
+  putDatedFile(root, "app/cli.py", "import pkg\n");
 });
 
 afterAll(() => {
@@ -62,6 +65,15 @@ async function watchedWorkspace(): Promise<{ ws: Workspace; atWalkEnd: number[] 
   return { ws, atWalkEnd };
 }
 
+/** `query` asked on an empty fact cache, with how many prefilter runs had started when the walk's list came back. */
+async function firstQuery(query: string): Promise<{ r: Awaited<ReturnType<typeof findImporters>>; atWalkEnd: number[] }> {
+  process.env.CODECITE_CACHE_DIR = makeTempDir("codecite-early-prefilter-cache-");
+  FactIndex.closeShared();
+  runs.started = 0;
+  const { ws, atWalkEnd } = await watchedWorkspace();
+  return { r: await findImporters(ws, { module_name: query, max_results: 50 }), atWalkEnd };
+}
+
 describe("importers by path: the prefilter starts with the walk", () => {
   it("C/C++ and Python hints come from the path alone", () => {
     expect(c.pathImporterHints?.("include/lib/pool.h")).toEqual({ literals: ["pool.h"] });
@@ -71,26 +83,37 @@ describe("importers by path: the prefilter starts with the walk", () => {
 
   it.each([
     ["include/lib/pool.h", ["src/pool.c:1 include/lib/pool.h", "src/user.cc:1 include/lib/pool.h", "src/user.cc:3 include/lib/pool.h"]],
-    ["pkg/mod.py", ["app/main.py:1 pkg.mod"]],
+    ["pkg/mod.py", ["app/main.py:1 pkg.mod", "app/net.py:2 pkg.mod"]],
   ])("%s: one ripgrep run, started before the walk's list came back", async (query, expected) => {
-    process.env.CODECITE_CACHE_DIR = makeTempDir("codecite-early-prefilter-cache-");
-    FactIndex.closeShared();
-    runs.started = 0;
-    const { ws, atWalkEnd } = await watchedWorkspace();
-    const r = await findImporters(ws, { module_name: query, max_results: 50 });
+    const { r, atWalkEnd } = await firstQuery(query);
     expect(atWalkEnd).toEqual([1]);
     expect(runs.started).toBe(1);
     expect(r.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual(expected);
   });
 
   it("a path the tree does not hold: the early run is not taken and the answer is unchanged", async () => {
-    process.env.CODECITE_CACHE_DIR = makeTempDir("codecite-early-prefilter-cache-");
-    FactIndex.closeShared();
-    runs.started = 0;
-    const { ws, atWalkEnd } = await watchedWorkspace();
-    const r = await findImporters(ws, { module_name: "include/lib/gone.h", max_results: 50 });
+    const { r, atWalkEnd } = await firstQuery("include/lib/gone.h");
     expect(atWalkEnd).toEqual([1]);
     expect(r.evidence).toEqual([]);
     expect(JSON.stringify(r.note)).toContain("No module or file named 'include/lib/gone.h' in this repository, and no file imports it by that name.");
+  });
+
+  it.each([
+    ["pkg.mod", 1, ["app/main.py:1 pkg.mod", "app/net.py:2 pkg.mod"]],
+    ["mod", 1, ["app/main.py:1 pkg.mod", "app/net.py:2 pkg.mod"]],
+    ["requests.adapters", undefined, ["app/net.py:1 requests.adapters"]],
+  ])("dotted name %s: the Python run started with the walk is the one taken", async (query, total, expected) => {
+    const { r, atWalkEnd } = await firstQuery(query);
+    expect(atWalkEnd).toEqual([1]);
+    // A name outside the tree is looked for in every family: the others' runs start after the walk, as before.
+    if (total !== undefined) expect(runs.started).toBe(total);
+    expect(r.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual(expected);
+  });
+
+  it("a dotted name read as a package (its __init__.py's needles differ): the early run is not taken, the answer is unchanged", async () => {
+    const { r, atWalkEnd } = await firstQuery("pkg");
+    expect(atWalkEnd).toEqual([1]);
+    expect(runs.started).toBe(2);
+    expect(r.evidence.map((e) => `${e.path}:${e.start_line} ${e.name}`)).toEqual(["app/cli.py:1 pkg"]);
   });
 });
