@@ -554,6 +554,24 @@ class Resolver {
     });
   }
 
+  /**
+   * What top-level `name` written in `file` means through the wildcard bindings it has from its
+   * project (`ReferenceRules.projectBindings`: C# `global using`), looked up after {@link name}.
+   * Only at the place of the use: a module's member ({@link member}) is what its files define or
+   * import themselves, so these bindings are not followed from file to file.
+   */
+  #projectName(file: string, name: string, hops: number): Promise<Value[]> {
+    return this.#once(`pn\0${file}\0${name}`, async () => {
+      const lang = languageFor(file);
+      if (hops > MAX_HOPS || lang?.references?.projectBindings === undefined) return [];
+      const out: Value[] = [];
+      for (const b of await lang.references.projectBindings(file, this.project)) {
+        for (const m of await this.binding(file, { ...b, member: undefined }, hops + 1)) out.push(...(await this.member(m, name, hops + 1)));
+      }
+      return dedupe(out);
+    });
+  }
+
   /** What an import binding of `file` leads to. */
   binding(file: string, b: NameBinding, hops: number): Promise<Value[]> {
     if (this.#closure?.outlines.has(file) === true) return this.#closureSync(() => this.#closureBinding(file, b, hops));
@@ -773,7 +791,10 @@ class Resolver {
   path(file: string, parts: readonly string[], hops = 0): Promise<Value[]> {
     return this.#once(`p\0${file}\0${parts.join("\0")}`, async () => {
       if (hops > MAX_HOPS || parts.length === 0) return [];
-      if (parts.length === 1) return this.name(file, parts[0] as string, hops + 1);
+      if (parts.length === 1) {
+        const own = await this.name(file, parts[0] as string, hops + 1);
+        return own.length > 0 ? own : this.#projectName(file, parts[0] as string, hops + 1);
+      }
       let values = await this.path(file, parts.slice(0, -1), hops + 1);
       if (values.length === 0) {
         // A path not led by a bound name may name a module (Rust `crate::a`, Java `com.a.B`).
@@ -910,6 +931,7 @@ function closureLookups(lang: LanguageSpec): boolean {
   return (
     r?.importBindings !== undefined &&
     r.sharedScope === undefined &&
+    r.projectBindings === undefined &&
     r.globalDefinitions !== true &&
     r.submodulePath === undefined &&
     r.memberIsModule === undefined &&

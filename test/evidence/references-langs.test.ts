@@ -143,6 +143,23 @@ describe("find_references: C#", () => {
   });
 });
 
+describe("find_references: C# projects", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "csharp-projects"));
+  });
+
+  it("a global using in one file of a project makes its namespace seen in every file of that project (below the same .csproj), not in another project", async () => {
+    // serilog/serilog's src/Serilog/GlobalUsings.cs: Logger.cs calls new FixedPropertyEnricher(…) of Serilog.Core.Enrichers without a using.
+    expect(where(await refs(ws, "Slug", { path: "Lib/Text/Slug.cs" }))).toEqual([
+      "Lib/Pages/Page.cs:6 call Page",
+      "Lib/Pages/Page.cs:6 type Page",
+      "Lib/Pages/Page.cs:8 value Page.Head",
+    ]);
+  });
+
+});
+
 describe("find_references: Kotlin", () => {
   let ws: Workspace;
   beforeAll(async () => {

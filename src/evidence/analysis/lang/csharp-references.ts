@@ -3,8 +3,8 @@
  * 0.23 grammar; names per the C# language specification §7.6 "Namespace and type names" and §14.5
  * "Using directives"), walked by `table-references.ts` (locals, receivers, contexts as stated there).
  *
- * - **Bindings**: `using N;` (also `global using N;`) makes the types of namespace `N` visible (a
- *   wildcard); a `using` inside a namespace (block or file-scoped) names `N` relative to the
+ * - **Bindings**: `using N;` makes the types of namespace `N` visible (a wildcard); so does a
+ *   `global using N;` of any file of the project, in every file of it (`csharp.ts` `projectBindings`); a `using` inside a namespace (block or file-scoped) names `N` relative to the
  *   enclosing namespaces first (`using Wrappers;` in `namespace MediatR;` → `MediatR.Wrappers`,
  *   as `csharp.ts` resolves it); the file's own namespaces and each namespace enclosing them are
  *   visible too (code in `A.B` sees `A.B` and `A` without a `using`; nested blocks join their

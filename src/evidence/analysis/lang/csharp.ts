@@ -45,8 +45,8 @@
 import { advice, tool } from "../../advice.js";
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { SymbolKind } from "../../evidence.js";
-import type { FileFacts, ImportRef, LanguageSpec, ProjectView, Resolution, SymbolDef } from "./language.js";
-import { memoize } from "./project-files.js";
+import type { FileFacts, ImportRef, LanguageSpec, NameBinding, ProjectView, Resolution, SymbolDef } from "./language.js";
+import { memoize, parentDir } from "./project-files.js";
 import { CSHARP_REFERENCE_RULES } from "./csharp-references.js";
 import { blankListConditionals } from "./list-conditionals.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
@@ -219,11 +219,15 @@ interface Declared {
   namespaces: string[];
   /** Full namespace name (`""` outside any) → the types declared directly in it, each once, in order. */
   types: Map<string, string[]>;
+  /** The namespaces of its `global using N;` directives (not `static`, not aliases), at most {@link MAX_FILE_GLOBAL_USINGS}. */
+  globalUsings: string[];
 }
 
 /** Most namespaces recorded per file, and the longest full name recorded (real files declare one or two, a few levels deep). */
 const MAX_FILE_NAMESPACES = 64;
 const MAX_NAMESPACE_CHARS = 512;
+/** Most `global using` directives recorded per file (a project's GlobalUsings.cs holds a few dozen). */
+const MAX_FILE_GLOBAL_USINGS = 256;
 
 /** Comments, strings and character literals blanked (so `// namespace X` declares nothing). */
 function codeOnly(text: string): string {
@@ -264,7 +268,12 @@ function declarations(code: string): Declared {
       else fileScoped = name;
     }
   }
-  return { namespaces: [...namespaces], types: new Map([...types].map(([ns, set]) => [ns, [...set]])) };
+  const globalUsings: string[] = [];
+  for (const m of code.matchAll(/\bglobal\s+using\s+(?!static\b)([A-Za-z_@][\w.@]*)\s*;/g)) {
+    if (globalUsings.length >= MAX_FILE_GLOBAL_USINGS) break;
+    globalUsings.push((m[1] as string).replace(/@/g, ""));
+  }
+  return { namespaces: [...namespaces], types: new Map([...types].map(([ns, set]) => [ns, [...set]])), globalUsings };
 }
 
 function declaredIn(project: ProjectView, file: string): Promise<Declared | undefined> {
@@ -282,6 +291,19 @@ interface CSharpIndex {
   types: Map<string, string[]>;
   /** Every declared namespace and each of its leading parts (`A`, `A.B` for `A.B.C`). */
   prefixes: Set<string>;
+  /** Project folder ({@link projectDirOf}) → the namespaces its files' `global using` directives name, each once. */
+  globalUsings: Map<string, string[]>;
+  /** The folders that hold a `.csproj` file. */
+  csprojDirs: Set<string>;
+}
+
+/**
+ * The folder of the project a `.cs` file belongs to: the nearest folder above it that holds a
+ * `.csproj` file (`csprojDirs`), else `""` (the whole tree is one project).
+ */
+function projectDirOf(file: string, csprojDirs: ReadonlySet<string>): string {
+  for (let d = parentDir(file); d !== ""; d = parentDir(d)) if (csprojDirs.has(d)) return d;
+  return "";
 }
 
 /** Namespace → files, and `namespace.Type` → files, over every `.cs` file (once per view). */
@@ -289,24 +311,27 @@ function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
   return memoize(project, "csharp:index", async () => {
     const namespaces = new Map<string, string[]>();
     const types = new Map<string, string[]>();
+    const globalUsings = new Map<string, string[]>();
     const add = (map: Map<string, string[]>, key: string, file: string) => {
       const list = map.get(key);
       if (list === undefined) map.set(key, [file]);
       else if (!list.includes(file)) list.push(file);
     };
+    const csprojDirs = new Set(project.files.filter((f) => f.endsWith(".csproj")).map(parentDir));
     for (const file of project.files) {
       if (!file.endsWith(".cs")) continue;
       const d = await declaredIn(project, file);
       if (d === undefined) continue;
       for (const ns of d.namespaces.length > 0 ? d.namespaces : [""]) add(namespaces, ns, file);
       for (const [ns, names] of d.types) for (const t of names) add(types, ns === "" ? t : `${ns}.${t}`, file);
+      if (d.globalUsings.length > 0) for (const ns of d.globalUsings) add(globalUsings, projectDirOf(file, csprojDirs), ns);
     }
     const prefixes = new Set<string>();
     for (const ns of namespaces.keys()) {
       const parts = ns.split(".");
       for (let i = 1; i <= parts.length; i++) prefixes.add(parts.slice(0, i).join("."));
     }
-    return { namespaces, types, prefixes };
+    return { namespaces, types, prefixes, globalUsings, csprojDirs };
   });
 }
 
@@ -353,6 +378,18 @@ async function sameNamespaceFiles(file: string, project: ProjectView): Promise<r
   return [...out].sort();
 }
 
+/**
+ * The wildcard bindings `file` has from the `global using N;` directives of its project's files
+ * (C# language specification §14.5.2: a global using directive applies to every compilation unit
+ * of the program; a project is the files below one `.csproj`, {@link projectDirOf}).
+ */
+async function globalUsingBindings(file: string, project: ProjectView): Promise<readonly NameBinding[]> {
+  const index = await csharpIndex(project);
+  if (index.globalUsings.size === 0) return [];
+  const dir = projectDirOf(file, index.csprojDirs);
+  return memoize(project, `csharp:global-bindings:${dir}`, () => (index.globalUsings.get(dir) ?? []).map((ns): NameBinding => ({ local: "*", specifier: ns, member: "*", line: 1 })));
+}
+
 /** The names of a `.cs` file: its namespaces and `namespace.Type` for each type it declares. */
 async function moduleNames(file: string, project: ProjectView): Promise<string[]> {
   if (!file.endsWith(".cs")) return [];
@@ -388,5 +425,5 @@ export const csharp: LanguageSpec = {
   // Every part of a partial type or method carries the `partial` modifier (C# language specification,
   // "Partial declarations": https://learn.microsoft.com/dotnet/csharp/language-reference/language-specification/classes#1527-partial-declarations);
   // two same-named types without it in one namespace are two types of different assemblies.
-  references: { ...CSHARP_REFERENCE_RULES, sharedScope: sameNamespaceFiles, declaresPart: (head) => /\bpartial\b/.test(head) },
+  references: { ...CSHARP_REFERENCE_RULES, sharedScope: sameNamespaceFiles, projectBindings: globalUsingBindings, declaresPart: (head) => /\bpartial\b/.test(head) },
 };

@@ -283,6 +283,12 @@ export interface ReferenceRules {
    */
   sharedScope?(file: string, project: ProjectView): readonly string[] | Promise<readonly string[]>;
   /**
+   * Optional (additive, issue 15): wildcard bindings a file has from other files of its project
+   * (C#: the `global using N;` directives of the project's files, C# language specification §14.5.2).
+   * Looked up, as the file's own wildcard bindings, after its definitions and its named bindings. Absent → none.
+   */
+  projectBindings?(file: string, project: ProjectView): Promise<readonly NameBinding[]>;
+  /**
    * Whether a definition whose declaration reads `head` (its first lines, from its first attribute
    * or modifier to the name) may be one of several parts of one definition in files of one shared
    * scope ({@link sharedScope}): `find_references` takes same-named definitions there for one only
