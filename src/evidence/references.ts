@@ -1089,7 +1089,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
   // Names that may stand for the target: its own, then the aliases imports and re-exports give it
   // (`from a import f as g`, `export { f as g }`), found round by round (each round one ripgrep run).
   const names = new Set([name]);
-  // A constructor (`ReferenceRules.constructorName`) is also named by each call of its class.
+  // A constructor (`ReferenceRules.constructorName`, or named after its class) is also named by each call of its class.
   const ctor = constructorOf(target, language);
   const facts = new FactsMap();
   const used = new UsedFiles(ws);
@@ -1200,7 +1200,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
     for (let k = 0; k < uses.length; k++) {
       const u = uses[k] as NameUse;
       if (u.alternative !== true) chainStart = k;
-      const ctorCall = ctor !== undefined && u.constructs === true && u.path[u.path.length - 1] === ctor.name;
+      const ctorCall = ctor !== undefined && (ctor.byCall === true ? u.use === "call" : u.constructs === true) && u.path[u.path.length - 1] === ctor.name;
       if (!ctorCall && !mentionsAny(u, names)) continue;
       if (k > chainStart && (await shadowed(resolver, file, uses.slice(chainStart, k)))) continue;
       if (ctorCall && (await judge(resolver, file, u, u.path.length - 1, refs.bindings, ctor.want, target, ctorLocal)) === "yes") {
@@ -1256,12 +1256,17 @@ function keptCollection(
 
 /**
  * For a constructor method (`ReferenceRules.constructorName`) of a class: the class's name and
- * definition key, whose calls are calls of the constructor.
+ * definition key, whose calls are calls of the constructor (`NameUse.constructs`). So for a method
+ * named after its class (C#, Java, C++), asked for on its own (`Inner.Inner` of a nested class, whose
+ * class the name does not designate): each call of the class's name (`new Inner(…)`: `byCall`).
  */
-function constructorOf(target: LocatedDefinition, language: LanguageSpec): { name: string; want: ReadonlySet<string> } | undefined {
+function constructorOf(target: LocatedDefinition, language: LanguageSpec): { name: string; want: ReadonlySet<string>; byCall?: true } | undefined {
   const cls = target.def.container;
-  if (cls === undefined || language.references?.constructorName !== target.def.name) return undefined;
-  return { name: cls.slice(cls.lastIndexOf(".") + 1), want: new Set([defKey(target.file, cls)]) };
+  if (cls === undefined) return undefined;
+  const name = cls.slice(cls.lastIndexOf(".") + 1);
+  const want = new Set([defKey(target.file, cls)]);
+  if (language.references?.constructorName === target.def.name) return { name, want };
+  return target.def.kind === "method" && target.def.name === name ? { name, want, byCall: true } : undefined;
 }
 
 /** The {@link LocalSites} of the class around `def` (a constructor), among the definitions `symbols` of its file. */

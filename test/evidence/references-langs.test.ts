@@ -158,6 +158,11 @@ describe("find_references: C# projects", () => {
     ]);
   });
 
+  it("a constructor of a nested class asked for on its own (Part.Part) is named by each new Part(…), not by the type's other uses", async () => {
+    // serilog's KeyValuePairSettings.ConfigurationMethodCall.ConfigurationMethodCall: no use was listed.
+    expect(where(await refs(ws, "Part.Part"))).toEqual(["Lib/Pages/Page.cs:8 call Page.Head", "Lib/Text/Slug.cs:9 call Slug.First"]);
+  });
+
 });
 
 describe("find_references: Kotlin", () => {
