@@ -163,6 +163,15 @@ describe("find_references: C# projects", () => {
     expect(where(await refs(ws, "Part.Part"))).toEqual(["Lib/Pages/Page.cs:8 call Page.Head", "Lib/Text/Slug.cs:9 call Slug.First"]);
   });
 
+  it("a nested type named bare inside its class, as a parameter or return type, is a use of it", async () => {
+    // serilog's KeyValuePairSettings: ApplyDirectives(List<IGrouping<string, ConfigurationMethodCall>> …) named no use.
+    expect(where(await refs(ws, "Slug.Part"))).toEqual([
+      "Lib/Pages/Page.cs:8 call Page.Head",
+      "Lib/Pages/Page.cs:8 type Page.Head",
+      "Lib/Text/Slug.cs:9 call Slug.First",
+      "Lib/Text/Slug.cs:9 type Slug.First",
+    ]);
+  });
 });
 
 describe("find_references: Kotlin", () => {

@@ -10,7 +10,8 @@
  *   type of an instantiation, `type` in type positions, `inherit` in base lists, `value` else.
  *   Skipped nodes (comments, strings, the language's declarations of names) give none.
  * - **Receivers**: `this.m` and, inside a class, a one-part name carry the class
- *   (`NameUse.selfClass`: a member first; not in a language without implicit `this`,
+ *   (`NameUse.selfClass`: a member first, for a type name a member type, so a nested type named
+ *   bare in a signature is found; not in a base list, nor in a language without implicit `this`,
  *   `ReferenceGrammar.noImplicitSelf`); `x.m` where `x` is a local, parameter or field declared
  *   with a type, or bound to an instantiation, carries that type (`NameUse.receiverType`), and so
  *   does a local in a branch its condition narrows (`instanceof`).
@@ -121,7 +122,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
       return;
     }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
-    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "type" && use !== "inherit" && grammar.noImplicitSelf !== true ? { selfClass: cls } : {};
+    const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "inherit" && grammar.noImplicitSelf !== true ? { selfClass: cls } : {};
     c.use(path, last, use, extra);
   };
 
