@@ -271,22 +271,55 @@ interface StructuralCheck {
  */
 function structuralRestart(text: string, from: number, upto: number, tagBefore: boolean): number {
   const windowed = from < 0;
-  // The line holding `upto`, from its line break (a match starting at `\n` takes it).
-  let at = text.lastIndexOf("\n", upto - 1);
-  if (at < 0 && windowed) return -1;
-  // `call:` and whitespace (line breaks included) before that line: the match starts before `call:`.
-  let ws = at;
-  while (ws > from && ws > 0 && /\s/.test(text[ws - 1]!)) ws--;
-  if (windowed && ws < 5) return -1;
-  if (ws - 5 >= from && text.startsWith("call:", ws - 5)) at = text.lastIndexOf("\n", ws - 6);
+  // Past a line's first runs, only a match that starts at most two runs back, or at a tag, can be new.
+  const mid = midLineRestart(text, from, upto);
+  let at = mid ?? text.lastIndexOf("\n", upto - 1);
+  if (mid === undefined) {
+    // The line holding `upto`, from its line break (a match starting at `\n` takes it).
+    if (at < 0 && windowed) return -1;
+    // `call:` and whitespace (line breaks included) before that line: the match starts before `call:`.
+    let ws = at;
+    while (ws > from && ws > 0 && /\s/.test(text[ws - 1]!)) ws--;
+    if (windowed && ws < 5) return -1;
+    if (ws - 5 >= from && text.startsWith("call:", ws - 5)) at = text.lastIndexOf("\n", ws - 6);
+  }
   // A tag opened before and not closed by `upto` (no `<`/`>` after it).
   const lt = text.lastIndexOf("<", upto - 1);
   // Windowed, without a `<` in the window before `upto`: one before the window is closed by a `>` in it, or there is none.
   if (windowed && lt < 0 && tagBefore && !text.slice(0, upto).includes(">")) return -1;
   const open = lt >= 0 && lt >= from;
   const gt = open ? text.indexOf(">", lt) : 0;
-  if (open && (gt === -1 || gt >= upto)) at = Math.min(at, text.lastIndexOf("\n", lt));
+  if (open && (gt === -1 || gt >= upto)) at = Math.min(at, mid === undefined ? text.lastIndexOf("\n", lt) : lt);
   return at < 0 && windowed ? -1 : Math.max(from, at);
+}
+
+/** How far back {@link midLineRestart} reads before it gives up (a line restart is used then). */
+const RUNS_REACH = 1024;
+
+/**
+ * A restart inside the line of `upto` (`undefined`: none, restart at the line): the start of the
+ * third-last run of non-space characters that starts before `upto`, when the line holds at least
+ * five runs before `upto`. The parts of the structural pattern that start at a line start read
+ * at most four runs from it (`call:` or `[`/`<`, a name, a word, `=`: the names hold no space),
+ * so with a fifth run before `upto` none of them reads text past the last check. The parts that
+ * start inside a line read at most two runs (`<channel|>` and `call:`; a `:` and a name, with the
+ * lookbehind) or start at a tag (`<name … tool="x"`, which {@link structuralRestart} restarts at
+ * when it is open). The restart is preceded by a space, so the search must not read it as a line
+ * start or past its lookbehind: {@link structuralHold} puts a character before it that no part
+ * reads. Reads back over five runs (at most {@link RUNS_REACH} characters), not the whole line.
+ */
+function midLineRestart(text: string, from: number, upto: number): number | undefined {
+  const lo = Math.max(from, 0);
+  let k = upto;
+  let third = -1;
+  for (let runs = 1; runs <= 5; runs++) {
+    while (k > lo && text[k - 1] !== "\n" && SPACE.test(text[k - 1]!)) k--;
+    if (k <= lo || text[k - 1] === "\n" || upto - k > RUNS_REACH) return undefined;
+    while (k > lo && !SPACE.test(text[k - 1]!)) k--;
+    if (runs === 3) third = k;
+    if (runs < 5 && k <= lo) return undefined;
+  }
+  return third;
 }
 
 /** The structural pattern's hold (`text` may be a window starting at `off`: see `holdPoint`; `tagBefore` as for {@link structuralRestart}). */
@@ -296,12 +329,14 @@ function structuralHold(text: string, from: number, scan: HoldScan, check: Struc
   const start = check.incremental && checked >= from ? structuralRestart(text, from, Math.min(checked, scan.hold), tagBefore) : from;
   // A windowed text: the search would start before the window.
   if (start < 0) return undefined;
-  const m = check.pattern.exec(text.slice(start, scan.hold));
+  // A restart inside a line (see `midLineRestart`): a NUL before it stands for the text before, which no part of the pattern reads as a line start, a `:` or a blank.
+  const inLine = start > from && text[start] !== "\n";
+  const m = check.pattern.exec(inLine ? `\u0000${text.slice(start, scan.hold)}` : text.slice(start, scan.hold));
   if (!m) {
     check.checked = scan.hold + off;
     return scan;
   }
-  const at = start + m.index + (m[0].startsWith("\n") ? 1 : 0);
+  const at = start - (inLine ? 1 : 0) + m.index + (m[0].startsWith("\n") ? 1 : 0);
   return { hold: at, resume: Math.min(scan.resume, at) };
 }
 

@@ -3,7 +3,8 @@
  * shapes of real answers:
  * - paragraph prose with the client's tools offered (every agent offers them): each push searched
  *   the structural pattern over the whole message again, and copied the whole message (its scan
- *   window was off with tools, and with markup near the end);
+ *   window was off with tools, and with markup near the end); and so one line without a line
+ *   break, from the line's start;
  * - markdown links, JSON snippets with inline code, and code fences, in paragraphs: each piece that
  *   added markup ran the whole recovery over the message before the hold point.
  * A reply of 12,800 pieces cost nearly 16² times one of 800, not 16 times. Compared by growth of this
@@ -19,11 +20,14 @@ import type { OfferedTool } from "../../src/toolshim/types.js";
 const tools: OfferedTool[] = [{ name: "read_file" }, { name: "search_code" }];
 const WORDS = "The function parses the request body and returns a typed error when the JSON is malformed. It then checks the depth".split(" ");
 
-/** The pieces of an answer: words in paragraphs of 17, each `every`th word preceded by `markup`'s pieces. */
-function answer(count: number, markup: readonly string[] = [], every = 1): string[] {
+/**
+ * The pieces of an answer: words in paragraphs of 17 (`oneLine`: no line break at all), each
+ * `every`th word preceded by `markup`'s pieces.
+ */
+function answer(count: number, markup: readonly string[] = [], every = 1, oneLine = false): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < count; i++) {
-    const sep = i % 17 === 16 ? "\n\n" : " ";
+    const sep = i % 17 === 16 && !oneLine ? "\n\n" : " ";
     if (markup.length > 0 && i % every === 0) out.push(...markup);
     out.push(sep + WORDS[i % WORDS.length]!);
   }
@@ -45,6 +49,9 @@ const SHAPES: Shape[] = [
   // With tools offered the scan read the whole message on every push (its window was off), and so
   // it was with a `[`, `<`, `>`, `}` or `]` in the window: every push copied the whole message.
   { name: "markdown links and a[i] in paragraphs with 2 tools offered", tools, pieces: (n) => answer(n, [" [", "link", "](", "http", "://", "x.y", "/z", ")", " a", "[i", "]"], 4) },
+  // One line with no line break and tools offered: the structural pattern was searched again from
+  // the line's start on every push (its parts that start a line may read past the last check).
+  { name: "one line of prose with no line break, 2 tools offered", tools, pieces: (n) => answer(n, [], 1, true) },
 ];
 
 /** CPU microseconds (user + system) of streaming `pieces` through a filter, least of `runs`; also what it showed. */

@@ -286,6 +286,37 @@ describe("stream filter parity for text glued to markup the recovery removes", (
   }
 });
 
+describe("stream filter parity for the structural stage inside one long line", () => {
+  // Past a line's first five runs, the structural search restarts two runs before its last check
+  // (or at an open tag), not at the line's start; the parts that start inside a line must still be
+  // found, and a tool's name inside the line must not be read as a line start.
+  const tools: OfferedTool[] = [{ name: "read_file" }, { name: "search_code" }];
+  const lead = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+  const texts = [
+    `${lead} <tool name="read_file" path="a.py" and more words here> done`,
+    `${lead} then:   search_code[ARGS]{"query": "q"}`,
+    `${lead} the read_file (see docs) function and ${lead}\nread_file (path)`,
+  ];
+  for (const text of texts) {
+    it(`every split of …${JSON.stringify(text.slice(lead.length, lead.length + 40))}`, () => {
+      const want = collapse(recoverDeterministic({ content: text }, tools).content);
+      for (const k of splitPoints(text.length, thorough(40, Infinity))) {
+        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
+      }
+      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+      expect(collapse(run(text.split(/(?= )/), tools, false).shown)).toBe(want);
+    });
+  }
+
+  it("shows a tool's name inside a long line as it streams (it is not a line start)", () => {
+    const text = `${lead} the read_file (see docs) function reads it, and ${lead} ends here`;
+    const f = new StreamFilter(tools);
+    let shown = "";
+    for (const piece of text.split(/(?= )/)) shown += f.push(piece);
+    expect(shown).toBe(text.slice(0, text.lastIndexOf(" ")));
+  });
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
