@@ -16,7 +16,7 @@
  *   (`compile-cache.ts` `wrapped`).
  * - `all.js` and `chunk-*.js`: every command as ES modules; each dynamic `import()` becomes its
  *   own chunk (esbuild `splitting`; stale chunks are removed first), so commands load lazily.
- * - `launch.cjs`: `compile-cache.js` and what it imports, as one CommonJS file. An ES module's
+ * - `launch.cjs`: `compile-cache.js` and `root-seen.js` with what they import, as one CommonJS file. An ES module's
  *   `import … from "node:fs"` makes Node build an ES module facade of the builtin, which reads every
  *   export, lazy ones included (`fs.ReadStream` loads the stream modules); `require` does not.
  * - `main.cjs` (package.json `bin`): loads `launch.cjs`, runs `query-<command>.cjs` for a query
@@ -295,7 +295,7 @@ copyFileSync(TREE_SITTER_RUNTIME, path.join(OUT, path.basename(TREE_SITTER_RUNTI
 
 // The code-cache loader, as CommonJS (see the module comment).
 await build({
-  entryPoints: [path.join(OUT, "compile-cache.js")],
+  stdin: { contents: 'export * from "./compile-cache.js";\nexport { rootSeenBefore } from "./root-seen.js";\n', resolveDir: OUT, sourcefile: "launch.js" },
   outfile: LAUNCH,
   bundle: true,
   format: "cjs",
@@ -326,7 +326,10 @@ ${MARK}
 // prints "Cached code failed check" for each): 12 to 17 per query, about 10 ms of CPU. So the ones
 // every query command loads (workspace: fs/promises; fact-cache activity: diagnostics_channel; the
 // output streams; symbol, importers and refs: node:crypto, which names the fact cache's file and
-// hashes file contents, warm queries too) and those search and diff load to run rg and git are loaded first; \`performance\`
+// hashes file contents, warm queries too) and those search and diff load to run rg and git are loaded first, and
+// node:child_process for symbol, importers and refs too when their root was never queried (src/cli/root-seen.ts: the
+// query then runs ripgrep; its 5 modules compiled from source cost about 5 ms more than from the embedded cache;
+// a warm query may start no process, so it never loads them); \`performance\`
 // (Node's perf_hooks, ten modules) only for a timed run (CODECITE_TIMING=1, the only reader of the
 // clock in a query command: src/cli/query-activity.ts, src/fact-cache/activity.ts), perf, issue 17.
 // Every query command also raises V8's optimization budget 16-fold (--interrupt-budget, default 66 KiB:
@@ -356,7 +359,7 @@ ${MARK}
 // lower in 30, process CPU +1 ms; c-cpp first refs acme_arena_alloc, 11 pairs: main thread +15 ms
 // (spread ±250), process CPU +59 ms; at load 15-22).
 const { setFlagsFromString } = require("node:v8");
-const { QUERY_BUNDLE_COMMANDS, runCachedScript } = require("./launch.cjs");
+const { QUERY_BUNDLE_COMMANDS, rootSeenBefore, runCachedScript } = require("./launch.cjs");
 const command = process.argv[2];
 if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   require("node:fs/promises");
@@ -366,7 +369,10 @@ if (QUERY_BUNDLE_COMMANDS.includes(command)) {
   void process.stderr;
   if (process.env.CODECITE_TIMING === "1") void performance.now();
   if (command === "search" || command === "diff") require("node:child_process");
-  if (command === "symbol" || command === "importers" || command === "refs") require("node:crypto");
+  if (command === "symbol" || command === "importers" || command === "refs") {
+    require("node:crypto");
+    if (!rootSeenBefore()) require("node:child_process");
+  }
   setFlagsFromString(\`--liftoff-only --no-wasm-lazy-compilation --interrupt-budget=\${command === "refs" ? 270336 : 1081344}\`);
   runCachedScript(require("node:path").join(__dirname, \`query-\${command}.cjs\`), { name: \`query-\${command}\`, wrapped: true });
 } else {

@@ -84,13 +84,18 @@ export function snapshotFile(cacheDir: string, root: string): string | undefined
   const realDir = realpathNearest(dir);
   const top = gitWorkTreeTop(root);
   if (isInside(realDir, root) || (top !== undefined && isInside(realDir, top))) return undefined;
-  const name = `${cacheFileBase(root)}-${crc32(root).toString(16).padStart(8, "0")}.scan.json`;
+  const name = snapshotName(root);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     return undefined;
   }
   return cacheFolderProblem(dir, [name]) === undefined ? path.join(dir, name) : undefined;
+}
+
+/** The name of the snapshot file of `root` (its real path) in a cache folder. */
+export function snapshotName(root: string): string {
+  return `${cacheFileBase(root)}-${crc32(root).toString(16).padStart(8, "0")}.scan.json`;
 }
 
 /** Reads the snapshot of `root` made under `rules`; `undefined` when there is none usable. */

@@ -60,6 +60,8 @@ beforeAll(() => {
       "let runtime = false;",
       'fs.readFileSync = function (file, ...rest) { if (String(file).endsWith("/tree-sitter.wasm")) runtime = true; return read.call(this, file, ...rest); };',
       'process.on("exit", () => process.stderr.write("TREE_SITTER " + runtime + "\\n"));',
+      // Whether the process loaded node:child_process at all.
+      'process.on("exit", () => process.stderr.write("CHILD_PROCESS " + process.moduleLoadList.includes("NativeModule child_process") + "\\n"));',
     ].join("\n"),
   );
 });
@@ -142,7 +144,7 @@ describe("first query", () => {
     }
   });
 
-  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm; symbol and refs load tree-sitter on the first query only; all three compile WebAssembly eagerly", () => {
+  it("symbol, importers and refs load node:crypto before the V8 flag, first and warm, and node:child_process too on the first query only; symbol and refs load tree-sitter on the first query only; all three compile WebAssembly eagerly", () => {
     for (const args of [["symbol", "RingPool"], ["importers", "src/pool.h"], ["refs", "RingPool", "--path", "src/pool.h"]]) {
       const cacheDir = mkdtempSync(path.join(tmp, "cache-"));
       for (const run of ["first", "warm"]) {
@@ -155,6 +157,11 @@ describe("first query", () => {
         const line = r.stderr.split("\n").find((l) => l.startsWith("AFTER_FLAGS "));
         const loaded = JSON.parse((line as string).slice("AFTER_FLAGS ".length)) as string[];
         expect({ args, run, crypto: loaded.filter((m) => /^NativeModule (internal\/crypto\/.*|crypto)$/.test(m)) }).toEqual({ args, run, crypto: [] });
+        // A root never queried runs ripgrep: node:child_process is loaded before the flag (src/cli/root-seen.ts);
+        // the warm query answers from the fact cache and loads it not at all.
+        const childProcess = r.stderr.includes("CHILD_PROCESS true");
+        const afterFlag = loaded.filter((m) => /^NativeModule (internal\/)?child_process$/.test(m));
+        expect({ args, run, childProcess, afterFlag }).toEqual({ args, run, childProcess: run === "first", afterFlag: [] });
         // The parser's runtime is started early on an empty fact cache only (facts.ts warmUpParser): a warm query loads none of it.
         if (args[0] !== "importers") expect({ args, run, treeSitter: r.stderr.includes("TREE_SITTER true") }).toEqual({ args, run, treeSitter: run === "first" });
         // WebAssembly is compiled on V8's background threads (eagerly), not function by function on the main thread (main.cjs).
