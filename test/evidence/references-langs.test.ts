@@ -360,6 +360,12 @@ describe("find_references: Ruby", () => {
     expect(where(await refs(ws, "Other::Order"))).toEqual(["lib/other/order.rb:10 call Other.Report.run"]);
   });
 
+  it("a constant assigned a call with a block (X = Struct.new(…) do … end) is the class of the block's defs: a bare call there is its method, not another class's", async () => {
+    // lostisland/faraday's Adapter::Test::Stub: params_match?(env) in Stub#matches? was read in Test and not listed.
+    expect(where(await refs(ws, "Shop::Stub#path_match?"))).toEqual(["lib/shop/stub.rb:5 call Shop.Stub.matches?"]);
+    expect(where(await refs(ws, "Shop::Finder#path_match?"))).toEqual(["lib/shop/stub.rb:23 call Shop.Finder.find"]);
+  });
+
   it("the innermost lexical reading that names a definition wins: a top-level class is not the one inside a module that defines its own, and a module a required file defines shadows a top-level one", async () => {
     expect(where(await refs(ws, "Order", { path: "lib/legacy.rb" }))).toEqual(["lib/legacy.rb:4 call lib/legacy.rb"]);
     // lib/shop/report.rb requires shop/util.rb, so its Util::Order is Shop::Util::Order (undefined), not the top-level Util::Order.

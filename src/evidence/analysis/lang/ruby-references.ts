@@ -22,6 +22,8 @@
  *   an instance variable assigned `C.new(…)` anywhere in the class, a method of `C` (each lexical
  *   reading of `C`); any other receiver (a method's result, a parameter) has an unknown type: the
  *   engine's `by_name` rule decides. `x.m = v` calls `m=`.
+ * - **Classes made by a block**: `X = Struct.new(:a) do … end` (any call with a block assigned to a
+ *   constant) is read as a class `X` around the call, as `ruby.ts` files the block's `def`s.
  * - **Bases**: the superclass (`inherit`), and the modules of `include`, `extend`, `prepend` in the
  *   body (`inherit`), in each lexical reading; a class's members are looked up in them too.
  * - **Symbols naming methods**: the symbol arguments of `module_function`, `private`, `public`,
@@ -274,6 +276,25 @@ function extractRubyReferences(root: SyntaxNode): ReferenceFacts {
     return out;
   };
 
+  /**
+   * `X = Struct.new(:a) do … end`, `X = Class.new(Base) { … }`: a constant assigned a call with a
+   * block is the class the block's `def`s belong to (`ruby.ts` files them under `X`), so the call is
+   * read with `X` as the innermost lexical scope (a bare `m(…)` in the block is `X`'s method).
+   * False (nothing read) when `left` is no constant or `right` no call with a block.
+   */
+  const classByBlock = (left: SyntaxNode | null, right: SyntaxNode | null, ctx: Ctx): boolean => {
+    const written = left === null || (left.type !== "constant" && left.type !== "scope_resolution") ? undefined : constantPath(left);
+    const block = right?.type === "call" ? right.childForFieldName("block") : null;
+    if (written === undefined || right === null || block === null) return false;
+    const full = written.absolute ? written.parts : [...(ctx.nesting[ctx.nesting.length - 1] ?? []), ...written.parts];
+    const qualified = full.join(".");
+    c.classes.push({ name: qualified, bases: [] });
+    c.pushContext(qualified);
+    walkAll([right], { ...ctx, nesting: [...ctx.nesting, full], ivars: ivarTypes(block), depth: ctx.depth + 1 });
+    c.popContext();
+    return true;
+  };
+
   /** A class or module: its name's scope and superclass are read outside it, its body inside. */
   const classLike = (node: SyntaxNode, ctx: Ctx) => {
     const nameNode = node.childForFieldName("name");
@@ -343,7 +364,7 @@ function extractRubyReferences(root: SyntaxNode): ReferenceFacts {
       case "operator_assignment": {
         const left = node.childForFieldName("left");
         const right = node.childForFieldName("right");
-        walkAll([right], ctx);
+        if (!classByBlock(left, right, ctx)) walkAll([right], ctx);
         const created = newOf(right);
         if (left !== null) assignTo(left, ctx, created === undefined || created.absolute ? undefined : created.parts);
         return;
