@@ -39,6 +39,7 @@ import { GatewayStats } from "./stats.js";
 import { GatewayError, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
 import { CallQueue } from "../tools/call-queue.js";
+import { TurnStarts } from "./turn-starts.js";
 
 /** What the log line of a chat request reads of its reply: the writer, once the chat has one. */
 interface ChatReply {
@@ -255,6 +256,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     upstreamError(new ProviderError("UNREACHABLE", unreachableMessage(SERVER_NAMES[upstream.api], upstreamBase, err)), upstream.api);
   const agentCtx: VirtualModelContext | undefined = opts.agent ? { ...opts.agent, provider: opts.provider, stats } : undefined;
   // A flood of virtual-model requests must not start an agent loop each (the MCP server bounds its tool calls alike).
+  const starts = new TurnStarts();
   const agentTurns = new CallQueue(opts.agentTurns?.maxRunning ?? MAX_RUNNING_AGENT_TURNS, opts.agentTurns?.maxWaiting ?? MAX_WAITING_AGENT_TURNS, agentBusy);
 
   /** The upstream URL of a forwarded path. */
@@ -333,6 +335,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   /** `reply.writer`: the chat's writer, whose `failure` the request's log line reads (a turn ends its own failures with `out.fail`). */
   async function chat(api: Api, body: Buffer, res: http.ServerResponse, signal: AbortSignal, reply: ChatReply): Promise<void> {
+    // Chunks of the chats already streaming go first (`turn-starts.ts`).
+    await starts.next();
+    if (signal.aborted) return;
     const parsed: GatewayChat = api === "ollama" ? parseOllamaChat(parseJson(body)) : parseOpenAIChat(parseJson(body));
     const out: BufferedChatWriter =
       api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream, clientIdle) : new OpenAIChatWriter(res, parsed.model, parsed.stream, clientIdle);
