@@ -879,13 +879,19 @@ export class StreamFilter {
 
   /**
    * Whether the new text starts right at the end of a recovered target without whitespace
-   * between: the recovery may have removed markup that ends there (`done.<think>…</think>Next`,
-   * `m{"name": …}S`), and text glued to a removed span gets a space in its place
-   * (`residue.ts` `removeSpans`), which the recovery of the text up to the span's end cannot
-   * show (the span ended the text). Such text is recovered with what comes before it.
+   * between, and the recovery may have removed markup that ends there (`done.<think>…</think>Next`,
+   * `m{"name": …}S`): text glued to a removed span gets a space in its place (`residue.ts`
+   * `removeSpans`), which the recovery of the text up to the span's end cannot show (the span
+   * ended the text). Such text is recovered with what comes before it. The recovery removed
+   * nothing at the end when the target ends with the text's last {@link GLUE_TAIL} characters
+   * (whitespace runs compared as equal): the removed span's text would have to repeat right
+   * before it for that to hold too.
    */
   #gluedToRecovered(text: string, off: number): boolean {
-    return this.#recoveredEnd && this.#target !== "" && !WS.test(text[this.#rawEnd - off] ?? " ");
+    if (!this.#recoveredEnd || this.#target === undefined || this.#target === "" || WS.test(text[this.#rawEnd - off] ?? " ")) return false;
+    const start = this.#rawEnd - GLUE_TAIL;
+    const tail = start >= off ? text.slice(start - off, this.#rawEnd - off) : this.#buffer.slice(Math.max(0, start), this.#rawEnd);
+    return !squeezeWs(this.#target.slice(-2 * GLUE_TAIL)).endsWith(squeezeWs(tail).trimStart());
   }
 
   /**
@@ -986,6 +992,14 @@ export class StreamFilter {
 }
 
 const WS = /\s/;
+
+/** How much of the text's end {@link StreamFilter#gluedToRecovered} compares with the target's end. */
+const GLUE_TAIL = 256;
+
+/** `s` with each whitespace run as one space. */
+function squeezeWs(s: string): string {
+  return s.replace(/\s+/g, " ");
+}
 
 /** The first half of a UTF-16 surrogate pair. */
 function isHighSurrogate(code: number): boolean {

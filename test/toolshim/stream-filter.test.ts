@@ -272,6 +272,8 @@ describe("stream filter parity for text glued to markup the recovery removes", (
     "Done.\n<think>check it</think>Next part here.",
     'Reading{"name": "read_file", "arguments": {"path": "a.py"}}Sure, next.',
     "Plan\n<|channel>thought<channel|>go on with it.",
+    // A value kept as text right before the removed call, ending as the call does.
+    'Set {"b": {"path": "a.py"}}{"name": "read_file", "arguments": {"path": "a.py"}}Sure, next.',
   ];
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
