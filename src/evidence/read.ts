@@ -41,6 +41,8 @@ export const MAX_READ_LINES = 500;
 export const MAX_READ_CHARS = 12_000;
 /** Longest line shown; longer lines are cut and the record flagged `truncated`. */
 export const MAX_READ_LINE_CHARS = 1000;
+/** Largest `start_line`/`end_line` accepted (`tools/code-tool-inputs.ts`; past every file codecite reads, 16 MiB at most). */
+export const MAX_LINE_NUMBER = 100_000_000;
 /** Files up to this size are scanned to the end so the note can give the line count (bytes). */
 const COUNT_ALL_LINES_BYTES = 4 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../evidence/budget.js";
+import { MAX_LINE_NUMBER } from "../evidence/read.js";
 import { USE_KINDS } from "../evidence/analysis/lang/language.js";
 
 const SYMBOL_KINDS = [
@@ -43,8 +44,8 @@ export const findSymbolInput = z.object({
 
 export const readEvidenceInput = z.object({
   path: z.string().min(1).describe("Repository-relative file path"),
-  start_line: z.int().min(1).max(100_000_000).optional().describe("First line, 1-based (default 1)"),
-  end_line: z.int().min(1).max(100_000_000).optional().describe("Last line, inclusive (default: a capped window)"),
+  start_line: z.int().min(1).max(MAX_LINE_NUMBER).optional().describe("First line, 1-based (default 1)"),
+  end_line: z.int().min(1).max(MAX_LINE_NUMBER).optional().describe("Last line, inclusive (default: a capped window)"),
 });
 
 export const findImportersInput = z.object({

@@ -111,6 +111,14 @@ describe("codecite read and --path with pasted locations", () => {
       expect({ loc, code: far.code, stderr: far.stderr }).toMatchObject({ loc, code: 2, stderr: expect.stringContaining(`error: INVALID_ARGUMENT: ${loc}: the file has 60 lines\nhint: Give a line from 1 to 60.`) });
       expect(far.stderr).not.toContain("start_line");
     }
+    // Past the last line number the tools take (100,000,000), or past 2^53: the same error, never a flag's range.
+    for (const loc of ["sub/mod.py:100000000", "sub/mod.py:99999999999999999999", "sub/mod.py:100000001-100000002"]) {
+      const huge = await runCli(["read", loc], { cwd });
+      expect({ loc, code: huge.code, stderr: huge.stderr }).toMatchObject({ loc, code: 2, stderr: expect.stringContaining(`error: INVALID_ARGUMENT: ${loc}: the file has 60 lines\nhint: Give a line from 1 to 60.`) });
+      expect(huge.stderr).not.toContain("-line");
+    }
+    const wide = await runCli(["read", "sub/mod.py:55-100000001"], { cwd });
+    expect(wide.stderr).toContain("note: sub/mod.py:55-100000001: line 100000001 does not exist, the file has 60 lines; showing lines 55-60.");
     // A flag keeps the flag's words.
     const flag = await runCli(["read", "sub/mod.py", "--start-line", "99"], { cwd });
     expect(flag.stderr).toContain("error: INVALID_ARGUMENT: --start-line (99) is past the end of pkg/sub/mod.py (60 lines)\nhint: Pass a --start-line between 1 and 60.");

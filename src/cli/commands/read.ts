@@ -24,7 +24,11 @@ export function register(program: Command): void {
     .option("--json", "print the tool result envelope as JSON")
     .action((path: string, flags: ReadFlags) =>
       runAction(flags.json === true, async () => {
-        const [{ runEvidenceCommand }, { parseLocation }] = await Promise.all([import("../evidence-command.js"), import("../locations.js")]);
+        const [{ runEvidenceCommand }, { parseLocation }, { MAX_LINE_NUMBER }] = await Promise.all([
+          import("../evidence-command.js"),
+          import("../locations.js"),
+          import("../../evidence/read.js"),
+        ]);
         // `file.py:40` reads around line 40; `file.py:40-52` exactly those lines (flags win).
         const loc = parseLocation(path);
         // The location's own numbers are checked here, so the error names what the user pasted (not a flag).
@@ -35,8 +39,11 @@ export function register(program: Command): void {
           }
         }
         const around = loc.startLine !== undefined && loc.endLine === undefined;
-        const start = flags.startLine ?? (around ? Math.max(1, (loc.startLine as number) - AROUND_LINES) : loc.startLine);
-        const end = flags.endLine ?? (around ? (loc.startLine as number) + AROUND_LINES : loc.endLine);
+        // A location's lines past the last the tool takes (or past 2^53) are that last line, so a
+        // pasted `file:100000000` is "the file has N lines", never a range error of a flag not typed.
+        const within = (n: number | undefined) => (n === undefined ? n : Math.min(n, MAX_LINE_NUMBER));
+        const start = flags.startLine ?? within(around ? Math.max(1, (loc.startLine as number) - AROUND_LINES) : loc.startLine);
+        const end = flags.endLine ?? within(around ? (loc.startLine as number) + AROUND_LINES : loc.endLine);
         await runEvidenceCommand({
           command: "read",
           args: { path: loc.path, start_line: start, end_line: end },
