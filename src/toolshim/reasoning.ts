@@ -40,6 +40,8 @@ export const REASONING_TAGS: readonly TagPair[] = [
   { open: /◁think▷/, close: /◁\/think▷/ },
   // Kimi K3's XTML think channel (`dialects/kimi-k3-xtml.ts`).
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/ },
+  // Solar Open 2 (`dialects/solar-open2-tool-arg.ts`).
+  { open: /<\|think:start\|>/, close: /<\|think:end\|>/ },
 ];
 
 /** Literal prefixes of every opener and closer, for streaming hold-back. */
@@ -47,7 +49,7 @@ export const REASONING_MARKERS: readonly string[] = [
   "<think>", "</think>", "<thinking>", "</thinking>", "<seed:think>", "</seed:think>",
   "<|START_THINKING|>", "<|END_THINKING|>", "<|inner_prefix|>", "<|inner_suffix|>",
   "<|channel>thought", "<channel|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷",
-  "<|open|>think<|sep|>", "<|close|>think<|sep|>",
+  "<|open|>think<|sep|>", "<|close|>think<|sep|>", "<|think:start|>", "<|think:end|>",
 ];
 
 /** Result of {@link splitReasoning}. */

@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(712);
+    expect(total.cases).toBe(720);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -37,9 +37,11 @@ describe("tool shim figures", () => {
     // in a `<T=k>` value, a `</k>` wrong closer ends a value) and inline JSON stopped reading a
     // `<parameter name="k">{…}` element as a call of a tool named k; 348 of 454 with Glimmer's
     // Harmony messages (session 32): the structural stage reads their ATEM calls, but only the
-    // Harmony dialect knows that `to=self` is thinking and that the recipient header is markup.
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.765);
-    expect(sum("exact")).toBeGreaterThanOrEqual(348);
+    // Harmony dialect knows that `to=self` is thinking and that the recipient header is markup;
+    // 349 of 461 with Solar Open 2's special-token pairs (`<|tool_arg:start|>k<|tool_arg:value|>v`),
+    // a grammar no other stage reads.
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.755);
+    expect(sum("exact")).toBeGreaterThanOrEqual(349);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
     for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "glm45_arg_kv", "olmo3_function_calls"]) {

@@ -80,6 +80,7 @@ import { pythonDictList } from "./python-dict-list.js";
 import { pythonic } from "./pythonic.js";
 import { qwen3CoderXml } from "./qwen3-coder-xml.js";
 import { seedOss } from "./seed-oss.js";
+import { solarOpen2ToolArg } from "./solar-open2-tool-arg.js";
 import { step3Steptml } from "./step3-steptml.js";
 import { toolCallAttrJson } from "./tool-call-attr-json.js";
 import { xlamJsonList } from "./xlam-json-list.js";
@@ -89,6 +90,7 @@ export const DIALECTS: readonly Dialect[] = [
   harmonyGptoss,
   kimiK2,
   kimiK3Xtml,
+  solarOpen2ToolArg,
   deepseekV3,
   deepseekV31,
   deepseekV32Dsml,
