@@ -146,7 +146,8 @@ const STRAY_TOKEN = new RegExp(
  */
 const STRAY_CLOSER = new RegExp(
   [
-    String.raw`</(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call|tools)>`,
+    // A wrapper's closer may carry a vendor namespace: </minimax:tool_call>, </seed:tool_call>, </ifm|tool_calls>.
+    String.raw`</(?:(?:[a-z]{1,12}[|:])?tool_calls?|function_calls|TOOLCALL|tools)>`,
     String.raw`\[/TOOL_CALLS\]`,
     String.raw`<(?:end_of_turn|start_of_turn|eos|bos)>`,
     String.raw`</s>`,
@@ -160,19 +161,19 @@ const STRAY_CLOSER = new RegExp(
  * through OpenRouter, RooCodeInc/Roo-Code#6630). Removed where markup stands, as the closers are;
  * an opener named inside a sentence stays.
  */
-const STRAY_OPENER = /(?:<(?:tool_calls?|function_calls|TOOLCALL|minimax:tool_call|seed:tool_call)>[ \t]*)+/g;
+const STRAY_OPENER = /(?:<(?:(?:[a-z]{1,12}[|:])?tool_calls?|function_calls|TOOLCALL)>[ \t]*)+/g;
 
 /**
  * Orphan closers of a call's inner tags: a run of `</parameter>`, `</invoke>`, `</function>` or a
- * vendor wrapper's `</…_tool_call>` with no opener, which a model that dropped the call format
+ * vendor wrapper's `</…_tool_call>` or `</…_function_call>` with no opener, which a model that dropped the call format
  * still writes after its prose (`Done.\n</parameter>\n</invoke>`, QwenLM/qwen-code issue#10700;
  * `…</parameter></function></zyphra_tool_call>`, osaurus-ai/vmlx-swift pull#115). Removed where
  * markup stands, as the other closers are, and only before any opener of those tags (after one,
  * they close that markup); a run named inside a sentence stays.
  */
-const STRAY_INNER_CLOSERS = /(?:<\/(?:parameter|invoke|function|[a-z]+_tool_call)>[ \t]*)+/g;
+const STRAY_INNER_CLOSERS = /(?:<\/(?:parameter|invoke|function|[a-z]+_(?:tool|function)_call)>[ \t]*)+/g;
 /** An opener of those tags: closers after one are that markup's, not orphans. */
-const INNER_OPENER = /<(?:parameter|invoke|function|[a-z]+_tool_call)\b/;
+const INNER_OPENER = /<(?:parameter|invoke|function|[a-z]+_(?:tool|function)_call)\b/;
 
 /**
  * The stray markers of `text` to remove, given the spans already removed (a closer next to one
@@ -218,6 +219,10 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
   }
   for (const m of text.matchAll(STRAY_OPENER)) {
     const s = { start: m.index, end: m.index + m[0].trimEnd().length };
+    // A run that reaches removed markup (`<tool_calls><tool_call>…` whose inner opener went with
+    // the call) is stray up to that markup.
+    const next = gone.startingFrom(s.start);
+    if (next !== undefined && next.start > s.start && next.start < s.end) s.end = skipWsBack(text, next.start, s.start);
     if (outside(s) && standsAsMarkup(s)) spans.push(s);
   }
   return spans;
@@ -247,7 +252,8 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
         changed = true;
         return { start: s.start - directive[1]!.length, end: s.end };
       }
-      const before = /<([A-Za-z][\w:.-]*)(?:\s[^<>]*)?>\s*$/.exec(text.slice(Math.max(0, s.start - 300), s.start));
+      // A tag name may carry a vendor namespace (`<ifm|tool_calls>`, K2 Horizon).
+      const before = /<([A-Za-z][\w:.-]*(?:\|[\w:.-]+)?)(?:\s[^<>]*)?>\s*$/.exec(text.slice(Math.max(0, s.start - 300), s.start));
       if (!before) return s;
       const tag = escapeRegExp(before[1]!);
       const after = new RegExp(`^\\s*</${tag}\\s*>`).exec(text.slice(s.end, s.end + 300));

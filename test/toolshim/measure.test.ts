@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(720);
+    expect(total.cases).toBe(724);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -39,15 +39,20 @@ describe("tool shim figures", () => {
     // Harmony messages (session 32): the structural stage reads their ATEM calls, but only the
     // Harmony dialect knows that `to=self` is thinking and that the recipient header is markup;
     // 349 of 461 with Solar Open 2's special-token pairs (`<|tool_arg:start|>k<|tool_arg:value|>v`),
-    // a grammar no other stage reads.
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.755);
-    expect(sum("exact")).toBeGreaterThanOrEqual(349);
+    // a grammar no other stage reads; 350 of 464 with K2 Horizon's GLM pairs in the `ifm|` tag
+    // namespace (only the GLM dialect reads a `|` in a tag name).
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.75);
+    expect(sum("exact")).toBeGreaterThanOrEqual(350);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
-    for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "glm45_arg_kv", "olmo3_function_calls"]) {
+    for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "olmo3_function_calls"]) {
       const row = rows.find((r) => r.family === family)!;
       expect(row.exact, family).toBe(row.cases);
     }
+    // GLM too, except K2 Horizon's spelling with every tag in its `ifm|` namespace (the structural
+    // stage reads no `|` in a tag name).
+    const glm = rows.find((r) => r.family === "glm45_arg_kv")!;
+    expect(glm.exact).toBe(glm.cases - 2);
     // Apertus too, except its spelling with the special tokens skipped (no marker left to read).
     const apertus = rows.find((r) => r.family === "apertus_tools_prefix")!;
     expect(apertus.exact).toBe(apertus.cases - 1);
