@@ -28,7 +28,11 @@ interface NewCase extends CorpusCase {
 }
 
 /** Corpus families that no dialect parses, with the stage that reads them. */
-const STAGE_OF_FAMILY: Readonly<Record<string, string>> = { bare_json: "inline_json" };
+const STAGE_OF_FAMILY: Readonly<Record<string, string>> = {
+  bare_json: "inline_json",
+  // PLaMo 3's `<|plamo:begin_tool_request:plamo|>` tokens around a name tag and a JSON arguments tag.
+  plamo3_tool_requests: "structural",
+};
 
 /** The `recovered_by` a case with calls must report. */
 const stageOf = (c: NewCase): string => c.recovered_by ?? STAGE_OF_FAMILY[c.family] ?? `dialect:${c.family}`;
