@@ -190,6 +190,29 @@ describe("kotlin: definitions", () => {
     expect(prepared.slice(9, 11)).toEqual(["        where T : Any = f(", "        where = 1,"]);
   });
 
+  it("a modifier keyword used as a name starting a statement (`inline = true`, `open?.let`) keeps the class; declarations and named arguments are left alone", async () => {
+    // ajalt/clikt's MordantHelpFormatter.kt: `definitionList { … inline = true … }` lost every member after it.
+    const src = [
+      "class Formatter {",
+      "    fun usage() = definitionList {",
+      "        inline = true",
+      "        open?.let { f(it) }",
+      "        private.x = 2",
+      "        entry(",
+      "            inline = false,",
+      "        )",
+      "    }",
+      "    private inline fun wrapped() = 1",
+      "    fun last() = 2",
+      "}",
+      "",
+    ].join("\n");
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["Formatter:1", "usage:2", "wrapped:10", "last:11"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.slice(2, 5)).toEqual(["      `inline` = true", "      `open`?.let { f(it) }", "      `private`.x = 2"]);
+    expect(prepared.slice(6, 10)).toEqual(["            inline = false,", "        )", "    }", "    private inline fun wrapped() = 1"]);
+  });
+
   it("an infix call of a function named `get` (`insert { } get T.id`) keeps the file; getters and `private get` are left alone", async () => {
     // Exposed's tests: `val id = BlobTable.insert { … } get (BlobTable.id)` read as the property's getter.
     const src = "class T {\n    fun test() {\n        val id1 = table.insert { } get table.id\n        val id2 = table.insert {\n        } get (table.id)\n    }\n    var x = 1\n        private get\n    val y: Int get() = 1\n    fun last() = 2\n}\n";

@@ -36,6 +36,11 @@
  *   (Exposed's Query.kt, FunctionProvider.kt). It is put in parentheses, `(where)?.let`, taking two
  *   indentation spaces; `where T : A` (a name after it) and `where` ending a line are constraints
  *   and left alone.
+ * - A modifier keyword used as a name starting a statement (`inline = true`, `open?.let { … }`,
+ *   `private.x = 2`: a property of a builder named like a modifier, a soft keyword): the grammar reads it
+ *   as the modifier of a declaration and loses the rest of the class (ajalt/clikt's MordantHelpFormatter.kt,
+ *   `definitionList { inline = true }`). The name is quoted (`` `inline` ``, the same name), taking two
+ *   indentation spaces; an assignment after a line ending in `(` or `,` (a named argument) is left alone.
  * - An infix call of a function named `get` (`val id = t.insert { } get t.id`, `} get (T.id)`):
  *   in a property's initializer the grammar reads `get` as the property's getter and loses the
  *   file. ` get ` becomes `` `get` `` (the same call, the name quoted) where an operand ends just
@@ -109,6 +114,13 @@ const ANNOTATED_ACCESSOR = new RegExp(
 const STATEMENT_WHERE = /^([ \t]*)[ \t]{2}where(?=[ \t]*(?:\??\.|!!|\[|(=)[^=]))/gm;
 
 /**
+ * The modifier keywords the grammar misreads as a name starting a statement (tried one by one:
+ * `annotation`, `data`, `enum`, `value`, … are read), at the start of a line (two indentation spaces or
+ * more) as the receiver of `.`, `?.` or `[…]`, or assigned (`= x`; group 3).
+ */
+const STATEMENT_MODIFIER = /^([ \t]*)[ \t]{2}(abstract|crossinline|external|final|infix|inline|internal|lateinit|noinline|open|override|private|protected|public|sealed|suspend|tailrec|vararg)(?=[ \t]*(?:\??\.|\[|(=)[^=]))/gm;
+
+/**
  * ` get ` before a name or `(` after a blank (a getter is `get(`); {@link quoteInfixGet} checks
  * that an operand ends just before it on its line (a name that is no modifier, `)`, `]`, `}`).
  */
@@ -119,8 +131,12 @@ const ENDS_WITH_MODIFIER = new RegExp(String.raw`\b${MODIFIER}$`);
 
 /** `(where)` for a {@link STATEMENT_WHERE} match; an assignment after `(` or `,` ending the line before is left alone. */
 function unwhere(source: string, m: string, indent: string, assigned: string | undefined, offset: number): string {
-  if (assigned !== undefined && /[\s(,]$/.test(source.slice(Math.max(0, offset - 200), offset).replace(/[ \t]*\n?$/, ""))) return m;
-  return `${indent}(where)`;
+  return namedArgument(source, assigned, offset) ? m : `${indent}(where)`;
+}
+
+/** Whether an assignment at `offset` (`assigned` set) follows a line ending in `(` or `,`: a named argument. */
+function namedArgument(source: string, assigned: string | undefined, offset: number): boolean {
+  return assigned !== undefined && /[\s(,]$/.test(source.slice(Math.max(0, offset - 200), offset).replace(/[ \t]*\n?$/, ""));
 }
 
 /** `` `get` `` (blank-padded) for an {@link INFIX_GET} match that follows an operand. */
@@ -213,6 +229,12 @@ export function joinKotlinConstructors(source: string): string {
   if (text.includes("where")) {
     const from = text;
     text = text.replace(STATEMENT_WHERE, (m: string, indent: string, assigned: string | undefined, offset: number) => unwhere(from, m, indent, assigned, offset));
+  }
+  {
+    const from = text;
+    text = text.replace(STATEMENT_MODIFIER, (m: string, indent: string, word: string, assigned: string | undefined, offset: number) =>
+      namedArgument(from, assigned, offset) ? m : `${indent}\`${word}\``,
+    );
   }
   if (text.includes("get")) {
     const from = text;
