@@ -67,6 +67,13 @@ function seenRanges(seen: SeenLines): string[] {
   return out;
 }
 
+/**
+ * The line shown between an answer whose citations failed the check and the model's second answer
+ * (`reaskFor`), wherever the first answer was already streamed to a reader: `ask`'s stdout and the
+ * gateway's virtual model (`serve/virtual-model.ts`). Without it the two answers read as one.
+ */
+export const REASK_SEPARATOR = "[codecite] some citations above failed the check; the model's corrected answer follows:";
+
 /** The re-ask message for an answer, or `undefined` when its citations pass (see the module comment). */
 export function reaskFor(s: Session, answer: string, citations: readonly Citation[]): string | undefined {
   const failed: FailedCitation[] = citations.flatMap((c) =>

@@ -11,3 +11,4 @@ export {
   type Citation,
 } from "./grounding.js";
 export { SYSTEM_PROMPT } from "./prompt.js";
+export { REASK_SEPARATOR } from "./finish.js";

@@ -14,6 +14,7 @@
  * kept in the answer and the reasoning), so no escape sequence reaches the terminal.
  */
 import type { AgentEvent } from "../agent/run-agent.js";
+import { REASK_SEPARATOR } from "../agent/index.js";
 import { colorEnabled, colorsFor, logLine } from "./output.js";
 import { visibleText } from "../evidence/visible-text.js";
 
@@ -22,9 +23,6 @@ const THINKING_PREFIX = "thinking: ";
 
 /** Notices whose message also ends the answer (`[codecite] …` notes). */
 const ANSWER_NOTES: ReadonlySet<string> = new Set(["max_steps", "timeout", "calls_cut", "length", "context"]);
-
-/** The stdout line between an answer whose citations failed the check and the model's second answer. */
-export const REASK_SEPARATOR = "[codecite] some citations above failed the check; the model's corrected answer follows:";
 
 /** What an `AskEventPrinter` shows. */
 export interface AskEventOptions {

@@ -11,7 +11,7 @@
  * client's temperature, sampling settings and Ollama `keep_alive` apply to every model call the
  * agent makes.
  */
-import { runAgent, type AgentResult, type AgentToolshimMode } from "../agent/index.js";
+import { REASK_SEPARATOR, runAgent, type AgentResult, type AgentToolshimMode } from "../agent/index.js";
 import { CONCERN_WORDS } from "../agent/claim-concern.js";
 import type { Provider } from "../llm/types.js";
 import type { Interpreter } from "../toolshim/index.js";
@@ -114,6 +114,10 @@ export async function agentTurn(ctx: VirtualModelContext, chat: GatewayChat, tar
         } else if (e.type === "thinking") out.thinking(e.delta);
         else if (e.type === "turn_end" && e.tool_calls > 0 && wrote) {
           out.content("\n\n");
+          wrote = false;
+        } else if (e.type === "notice" && e.reason === "reask" && wroteAny) {
+          // The model answers again after a failed citation check: say which answer is which, as `ask` does.
+          out.content(`${wrote ? "\n\n" : ""}${REASK_SEPARATOR}\n\n`);
           wrote = false;
         }
       },

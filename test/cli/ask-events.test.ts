@@ -4,7 +4,8 @@
  * one transcript, in write order, as a terminal would show them.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { AskEventPrinter, REASK_SEPARATOR } from "../../src/cli/ask-events.js";
+import { REASK_SEPARATOR } from "../../src/agent/index.js";
+import { AskEventPrinter } from "../../src/cli/ask-events.js";
 
 let transcript: string;
 let stdout: string;

@@ -10,6 +10,7 @@ import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaProvider } from "../../src/llm/ollama.js";
 import { OpenAIProvider } from "../../src/llm/openai.js";
+import { REASK_SEPARATOR } from "../../src/agent/index.js";
 import { createGateway, type Gateway } from "../../src/serve/index.js";
 import { Workspace, createCodeToolRegistry } from "../../src/tools/index.js";
 import { RAG_APP } from "../cli/run-cli.js";
@@ -145,6 +146,35 @@ describe("serve with the official ollama client", () => {
     // The agent ran on the default model with codecite's own tools.
     expect(ollama.chatRequests()[0]!.model).toBe("qwen3:8b");
     expect(ollama.chatRequests()[0]!.tools?.map((t) => t.function.name)).toContain("find_importers");
+  });
+});
+
+describe("serve: the codecite model asked once more after a failed citation check", () => {
+  it("streamed or not, the two answers are apart, with the line ask prints between them", async () => {
+    const turns = () => [
+      { tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+      { content: "`src/rag_chat.py:9999` imports rag_common." },
+      { content: "`src/rag_chat.py:10` imports rag_common." },
+    ];
+    for (const stream of [true, false]) {
+      ollama = await startFakeOllama({ turns: turns() });
+      const client = new Ollama({ host: await gatewayOnOllama(ollama, true) });
+      let text = "";
+      if (stream) {
+        for await (const part of await client.chat({ model: "codecite", messages: [{ role: "user", content: "Who imports rag_common?" }], stream: true })) text += part.message.content;
+      } else {
+        text = (await client.chat({ model: "codecite", messages: [{ role: "user", content: "Who imports rag_common?" }], stream: false })).message.content;
+      }
+      // Three model calls: the tool call, the first answer, the answer after the check.
+      expect(ollama.chatRequests()).toHaveLength(3);
+      expect(text.startsWith(
+        `\`src/rag_chat.py:9999\` imports rag_common.\n\n${REASK_SEPARATOR}\n\n\`src/rag_chat.py:10\` imports rag_common.\n\n---\n**Evidence** (`,
+      )).toBe(true);
+      await gateway?.close();
+      gateway = undefined;
+      await ollama.close();
+      ollama = undefined;
+    }
   });
 });
 
