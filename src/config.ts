@@ -19,6 +19,7 @@ import {
 } from "./llm/server-address.js";
 import { ConfigFileError, type ConfigFileProblem, type ConfigFiles, type FileSetting } from "./config-file.js";
 import type { ToolshimMode } from "./toolshim/types.js";
+import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "./agent/defaults.js";
 
 export { DEFAULT_OLLAMA_HOST };
 
@@ -358,6 +359,8 @@ interface Candidate {
   source: ValueSource;
   /** Set for a file setting. */
   at?: FileSetting;
+  /** Highest value this candidate may give (a repository file's session setting: `repoBounded`). */
+  ceiling?: { value: number; of: string };
 }
 
 /** A value chosen by precedence, and where it came from. */
@@ -404,6 +407,17 @@ function layered<T>(
     }
     try {
       const value = parse(c.raw, c.name);
+      if (c.ceiling !== undefined && typeof value === "number" && value > c.ceiling.value) {
+        fileProblems.push({
+          file: c.at.file,
+          line: c.at.line,
+          message: `${c.name}: ${c.raw} is above what a repository file may set (${c.ceiling.value}, ${c.ceiling.of})`,
+          hint: `A repository may lower ${c.name}, not raise it: remove it from ${c.at.file}, or set it in your user file or with a flag.`,
+          fix: { verb: "remove", subject: c.name },
+        });
+        if (chosen === undefined) chosen = null;
+        continue;
+      }
       if (chosen === undefined) chosen = { value, source: c.source, at: c.at };
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
@@ -457,6 +471,30 @@ function fileLayers(files: ConfigFiles | undefined, key: string): Candidate[] {
   const user = files?.user?.settings.get(key);
   if (user) out.push({ name: key, raw: user.raw, source: "user_file", at: user });
   return out;
+}
+
+/**
+ * {@link fileLayers} for a setting that bounds how hard a question runs on the user's machine
+ * (`num_ctx`: the model server's memory; `max_steps`: model calls): the repository file may lower
+ * it, never raise it above the user file's valid value, else `fallback` (the agent's default,
+ * `agent/defaults.ts`). A repository file is untrusted input (`config-file.ts`); a raise is a file
+ * problem naming its line, as an invalid value is.
+ */
+function repoBounded(files: ConfigFiles | undefined, key: string, parse: (raw: string, name: string) => number, fallback: number): Candidate[] {
+  const layers = fileLayers(files, key);
+  const repo = layers.find((c) => c.source === "repo_file");
+  if (repo === undefined) return layers;
+  const user = layers.find((c) => c.source === "user_file");
+  let ceiling = { value: fallback, of: "the default" };
+  if (user?.raw !== undefined) {
+    try {
+      ceiling = { value: parse(user.raw, key), of: "your user file's value" };
+    } catch {
+      // An invalid user value is reported on its own; the default bounds the repository file.
+    }
+  }
+  repo.ceiling = ceiling;
+  return layers;
 }
 
 /**
@@ -549,12 +587,12 @@ function resolveLayers(flags: ConfigFlags, env: Env, files: ConfigFiles | undefi
   const toolshim = toolshimSetting?.value ?? "auto";
   const contextSetting = pick(
     "contextTokens",
-    [{ name: "--num-ctx", raw: flags.numCtx, source: "flag" }, { name: "CODECITE_NUM_CTX", raw: env.CODECITE_NUM_CTX, source: "env" }, ...fileLayers(files, "num_ctx")],
+    [{ name: "--num-ctx", raw: flags.numCtx, source: "flag" }, { name: "CODECITE_NUM_CTX", raw: env.CODECITE_NUM_CTX, source: "env" }, ...repoBounded(files, "num_ctx", parseContextTokens, DEFAULT_CONTEXT_TOKENS)],
     parseContextTokens,
   );
   const stepsSetting = pick(
     "maxSteps",
-    [{ name: "--max-steps", raw: flags.maxSteps === undefined ? undefined : String(flags.maxSteps), source: "flag" }, ...fileLayers(files, "max_steps")],
+    [{ name: "--max-steps", raw: flags.maxSteps === undefined ? undefined : String(flags.maxSteps), source: "flag" }, ...repoBounded(files, "max_steps", parseMaxSteps, DEFAULT_MAX_STEPS)],
     parseMaxSteps,
   );
   const prefetchSetting = pick(

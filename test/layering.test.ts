@@ -3,7 +3,8 @@
  * import only the layers listed for it (plus itself, Node built-ins and npm packages).
  * Exceptions recorded here, each so that one concept has one home: `config.ts` re-exports the
  * Ollama address rules from `llm/server-address.ts` (one normaliser serves the provider and the
- * configuration) and takes the shim-mode type from `toolshim/types.ts`; `tools/` takes the
+ * configuration), takes the shim-mode type from `toolshim/types.ts` and the agent's defaults from
+ * `agent/defaults.ts` (a module with no imports: a repository file may not raise them); `tools/` takes the
  * `JsonSchema` and `ToolDefinition` types from `llm/types.ts` (the chat APIs' tool shape);
  * `config-file.ts` takes the "did you mean" ranking of `evidence/close-names.ts` (a module with no
  * imports) for a misspelt key, and `toolshim/` its edit distance for a misspelt tool name.
@@ -25,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: ["json-repair"],
   toolshim: ["llm", "json-repair", "evidence/close-names"],
   agent: ["tools", "llm", "toolshim"],
-  config: ["llm/server-address", "config-file", "toolshim/types"],
+  config: ["llm/server-address", "config-file", "toolshim/types", "agent/defaults"],
   "config-file": ["evidence/close-names"],
   version: [],
   mcp: ["tools", "version", "paths"],

@@ -13,7 +13,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { prefetchEvidence } from "../../src/agent/prefetch.js";
-import { DEFAULT_CONTEXT_TOKENS } from "../../src/agent/context-budget.js";
+import { DEFAULT_CONTEXT_TOKENS } from "../../src/agent/defaults.js";
 import { compactHistory, ContextTooSmall } from "../../src/agent/compact.js";
 import { prepare } from "../../src/agent/session.js";
 import type { Message } from "../../src/llm/types.js";

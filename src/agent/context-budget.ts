@@ -27,8 +27,6 @@
  */
 import type { Message } from "../llm/types.js";
 
-/** Context size of a session in tokens when none is configured (`--num-ctx`, `CODECITE_NUM_CTX`). */
-export const DEFAULT_CONTEXT_TOKENS = 8192;
 
 /**
  * Characters per token of the estimate. A rule of thumb for English prose and source code with

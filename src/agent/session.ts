@@ -12,7 +12,8 @@ import type { Interpreter } from "../toolshim/index.js";
 import type { Citation, Grounding } from "./grounding.js";
 import { EvidenceLog } from "./evidence-log.js";
 import { SYSTEM_PROMPT } from "./prompt.js";
-import { DEFAULT_CONTEXT_TOKENS, answerReserve, type NewestForm } from "./context-budget.js";
+import { answerReserve, type NewestForm } from "./context-budget.js";
+import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "./defaults.js";
 import type { ToolshimMode } from "../toolshim/types.js";
 import { fitCatalogue } from "./catalogue.js";
 
@@ -152,8 +153,7 @@ export interface RunAgentOptions {
   think?: boolean;
 }
 
-/** Default step limit (`--max-steps`). */
-export const DEFAULT_MAX_STEPS = 8;
+export { DEFAULT_MAX_STEPS };
 
 /** Default of {@link RunAgentOptions.maxCallsPerTurn}. */
 export const DEFAULT_MAX_CALLS_PER_TURN = 16;

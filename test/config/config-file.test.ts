@@ -151,6 +151,34 @@ describe("errors name the file and the line", () => {
     ]);
   });
 
+  it("a repository file may lower num_ctx and max_steps, never raise them above the user's value or the default", () => {
+    const repoFile = path.join(repo, ".codecite.yml");
+    // Lower than the defaults (8192 tokens, 8 steps): taken.
+    putFile(repo, ".codecite.yml", "num_ctx: 4096\nmax_steps: 3\n");
+    const lower = resolveConfig({}, env, loadConfigFiles(repo, env));
+    expect([lower.contextTokens, lower.maxSteps, lower.sources.contextTokens]).toEqual([4096, 3, "repo_file"]);
+    // Higher than the defaults: a problem naming the file and line, as an invalid value is.
+    putFile(repo, ".codecite.yml", "num_ctx: 1048576\nmax_steps: 100\n");
+    const e = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(e.lines().slice(1)).toEqual([
+      `  ${repoFile}:1: num_ctx: 1048576 is above what a repository file may set (8192, the default)`,
+      `  ${repoFile}:2: max_steps: 100 is above what a repository file may set (8, the default)`,
+    ]);
+    expect(e.hint).toBe(`Remove num_ctx and max_steps in ${repoFile}.`);
+    // The user's own value is the bound when the user file sets one.
+    userFile("num_ctx: 32768\nmax_steps: 20\n");
+    putFile(repo, ".codecite.yml", "num_ctx: 16384\nmax_steps: 20\n");
+    const within = resolveConfig({}, env, loadConfigFiles(repo, env));
+    expect([within.contextTokens, within.maxSteps, within.sources.maxSteps]).toEqual([16384, 20, "repo_file"]);
+    putFile(repo, ".codecite.yml", "num_ctx: 65536\n");
+    const raised = fileError(() => resolveConfig({}, env, loadConfigFiles(repo, env)));
+    expect(raised.message).toBe(`${repoFile}:1: num_ctx: 65536 is above what a repository file may set (32768, your user file's value)`);
+    expect(raised.hint).toBe(`A repository may lower num_ctx, not raise it: remove it from ${repoFile}, or set it in your user file or with a flag.`);
+    // A flag or the environment is the user's own choice: the repository file is then not read for it.
+    const flagged = resolveConfig({ numCtx: "131072" }, env, loadConfigFiles(repo, env));
+    expect([flagged.contextTokens, flagged.sources.contextTokens]).toEqual([131072, "flag"]);
+  });
+
   it("YAML that does not parse, a list at the top, a nested value", () => {
     // A syntax error in plain words, with its line and column; only the first (the rest are its echoes).
     const syntax = (text: string): string => fileError(() => parseConfigFile(text, "/f.yml", "user")).message;
@@ -270,11 +298,12 @@ describe("errors name the file and the line", () => {
       [user, 4, 'invalid host: "ftp://nowhere" (unsupported scheme ftp)'],
       [repoFile, 2, "invalid num_ctx: 100 (below 2048)"],
     ]);
-    // Precedence is unchanged: the repository file beats a good user file, a flag or variable beats both
-    // and, above a file it cannot edit, is no error (the values below it are not read).
+    // Precedence is unchanged: the repository file beats a good user file (lowering it: a repository
+    // may not raise it), a flag or variable beats both and, above a file it cannot edit, is no error
+    // (the values below it are not read).
     userFile("num_ctx: 4096\nmax_steps: 3\n");
-    putFile(repo, ".codecite.yml", "num_ctx: 8192\n");
-    expect(resolveConfig({}, env, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 8192, maxSteps: 3, sources: { contextTokens: "repo_file", maxSteps: "user_file" } });
+    putFile(repo, ".codecite.yml", "num_ctx: 2048\n");
+    expect(resolveConfig({}, env, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 2048, maxSteps: 3, sources: { contextTokens: "repo_file", maxSteps: "user_file" } });
     putFile(repo, ".codecite.yml", "num_ctx: 100\n");
     expect(resolveConfig({ numCtx: "2048" }, env, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 2048, sources: { contextTokens: "flag" } });
     expect(resolveConfig({}, { ...env, CODECITE_NUM_CTX: "16384" }, loadConfigFiles(repo, env))).toMatchObject({ contextTokens: 16384, sources: { contextTokens: "env" } });

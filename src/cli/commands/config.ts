@@ -34,7 +34,7 @@ export interface EffectiveSetting {
 
 /**
  * The values `ask` and `chat` use when a session bound is not set (`src/agent/session.ts`,
- * `src/agent/context-budget.ts`): shown as the default instead of "unset", which read as "no limit".
+ * `src/agent/defaults.ts`): shown as the default instead of "unset", which read as "no limit".
  */
 export interface SessionDefaults {
   num_ctx: number;
@@ -141,12 +141,12 @@ export function register(program: Command): void {
     .option("--json", "print {settings: {name: {value, source, file?, line?, problem?}}, files}")
     .action((flags: ConfigCommandFlags) =>
       runAction(flags.json === true, async () => {
-        const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output, session, { DEFAULT_CONTEXT_TOKENS }] = await Promise.all([
+        const [{ resolveConfig, resolveServeConfig }, { loadConfigFiles }, output, session, defaults] = await Promise.all([
           import("../../config.js"),
           import("../../config-file.js"),
           import("../output.js"),
           import("../../agent/session.js"),
-          import("../../agent/context-budget.js"),
+          import("../../agent/defaults.js"),
         ]);
         const { defaultRoot } = await import("../locations.js");
         // The root ask and chat would use from here (ask.ts withDefaultRoot), so its .codecite.yml is the one shown.
@@ -158,8 +158,8 @@ export function register(program: Command): void {
         const serve = resolveServeConfig({}, process.env, files, collect);
         const settings = withProblems(
           effectiveSettings(config, serve, {
-            num_ctx: DEFAULT_CONTEXT_TOKENS,
-            max_steps: session.DEFAULT_MAX_STEPS,
+            num_ctx: defaults.DEFAULT_CONTEXT_TOKENS,
+            max_steps: defaults.DEFAULT_MAX_STEPS,
             max_calls_per_turn: session.DEFAULT_MAX_CALLS_PER_TURN,
             timeout: session.DEFAULT_SESSION_TIMEOUT_MS / 1000,
           }),
