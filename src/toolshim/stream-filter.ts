@@ -396,15 +396,24 @@ function rawHoldPoint(text: string, from: number, resume: number, tools: readonl
     if (SIGNIFICANT.exec(text) === null) break;
     i = SIGNIFICANT.lastIndex - 1;
     const r = construct(text, i);
-    if ("hold" in r) return { hold: r.hold, resume: Math.min(i, r.hold) };
+    if ("hold" in r) {
+      // A construct held inside the last word (`read_f`, which may become `functools[`) holds the word too.
+      const hold = Math.min(r.hold, tailHold(text, from, n));
+      return { hold, resume: Math.min(i, hold) };
+    }
     i = r.next;
   }
-  // A last line that is one token could be the header of a marker that follows
-  // (`functions.x:0 <|tool_call_argument_begin|>`); the last word could become `name(`.
+  return { hold: tailHold(text, from, n), resume: n };
+}
+
+/**
+ * Where the text's end is held: a last line that is one token could be the header of a marker
+ * that follows (`functions.x:0 <|tool_call_argument_begin|>`); the last word could become `name(`.
+ */
+function tailHold(text: string, from: number, n: number): number {
   const tailStart = Math.max(from, n - 200);
   const line = loneTokenLine(text, tailStart, n);
-  if (line > 0) return { hold: n - line, resume: n };
-  return { hold: n - tailWord(text, tailStart, n), resume: n };
+  return n - (line > 0 ? line : tailWord(text, tailStart, n));
 }
 
 const BLANK = /[ \t]/;

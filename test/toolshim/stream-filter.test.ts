@@ -319,6 +319,28 @@ describe("stream filter parity for the structural stage inside one long line", (
   });
 });
 
+describe("stream filter parity for a last word that ends with the start of a marker", () => {
+  // `read_f` may become `functools[` (and `…T`, `…A`, `…O` the word markers): the marker's hold
+  // inside the last word must not show the word's start, which may become a call's name.
+  const tools: OfferedTool[] = [{ name: "read_file" }, { name: "list_files" }];
+  const lead = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+  const texts = [
+    'so let me run: read_file{"path": "a.py"}',
+    `${lead} so let me run: read_file{"path": "a.py"}`,
+    'Let me look.\nread_file(path="a.py")',
+    'Then: list_files{"dir": "src"}',
+  ];
+  for (const text of texts) {
+    it(`character by character: ${JSON.stringify(text.slice(-40))}`, () => {
+      const want = collapse(recoverDeterministic({ content: text }, tools).content);
+      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+      for (const k of splitPoints(text.length, thorough(40, Infinity))) {
+        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
+      }
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
