@@ -9,7 +9,9 @@
  * `--fixed-strings` unless `regex` is true), the user glob as `--glob=<glob>` and the validated
  * path after `--`. Files over {@link SEARCH_MAX_FILE_BYTES} are not searched. ripgrep's output
  * goes to an unlinked temporary file read in batches (`spawn.ts` `spoolStdout`), not a pipe: it
- * writes once per file with matches, and a pipe woke this process for each of those writes.
+ * writes once per file with matches, and a pipe woke this process for each of those writes. When
+ * the file could not take all of it (a full file system, `ulimit -f`), ripgrep runs again through a
+ * pipe ({@link runRipgrep}).
  *
  * Determinism: records are sorted by path, then line. ripgrep searches in parallel; when the
  * number of matching lines stays within {@link COLLECT_CAP} the result is exact and complete.
@@ -509,6 +511,12 @@ function clampInt(n: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, Math.trunc(n)));
 }
 
+/**
+ * ripgrep's message (Rust `io::Error`) for a write to its standard output that the file system
+ * refused: ENOSPC (28), EDQUOT (122), EFBIG (27).
+ */
+const SPOOL_WRITE_FAILED = /\(os error (?:28|122|27)\)/;
+
 interface RunOutcome {
   hits: Hit[];
   stopped: boolean;
@@ -528,6 +536,7 @@ async function runRipgrep(
   timeoutMs: number,
   signal: AbortSignal | undefined,
   limits: SearchOptions["eventLimits"],
+  spool = true,
 ): Promise<RunOutcome> {
   const rg = await ripgrepPath(ws.root);
   const hits: Hit[] = [];
@@ -552,7 +561,7 @@ async function runRipgrep(
       timeoutMs,
       signal,
       onStdout: (chunk) => reader.push(chunk),
-      spoolStdout: true,
+      spoolStdout: spool,
     });
   } catch (err) {
     if (err instanceof ToolError && err.code === "INTERNAL") throw ripgrepMissing(err);
@@ -566,6 +575,12 @@ async function runRipgrep(
       `search took longer than ${Math.round(timeoutMs / 1000)} s`,
       advice`Narrow the search with ${param("path")} or ${param("glob")}, or use a more specific query.`,
     );
+  }
+  // The temporary file did not take all that ripgrep wrote: the file system filled up during the
+  // run (ripgrep reports each refused write and goes on), or a file-size limit (`ulimit -f`) ended
+  // ripgrep with SIGXFSZ — a signal this process did not send. Run again through a pipe.
+  if (res.spooled && (SPOOL_WRITE_FAILED.test(res.stderr) || (res.code === null && !res.stopped))) {
+    return runRipgrep(ws, args, regex, cap, timeoutMs, signal, limits, false);
   }
   if (!res.stopped) reader.end();
   // Exit code 2 with a summary means some files could not be read (warnings); without one,

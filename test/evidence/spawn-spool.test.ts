@@ -35,6 +35,7 @@ describe("runProcess spoolStdout", () => {
   it("gives the program an unlinked regular file as standard output and leaves nothing behind", async () => {
     const res = await run(PROBE);
     expect(res.code).toBe(0);
+    expect(res.spooled).toBe(true);
     expect(JSON.parse(res.stdout.toString("utf8"))).toEqual({ file: true, links: 0, listed: [] });
     expect(readdirSync(tmp)).toEqual([]);
   });
@@ -87,5 +88,6 @@ describe("runProcess spoolStdout", () => {
     process.env.TMPDIR = `${tmp}/missing`;
     const res = await run(PROBE.replace("process.env.TMPDIR", "require('os').tmpdir().replace(/\\/missing$/, '')"));
     expect(JSON.parse(res.stdout.toString("utf8")).file).toBe(false);
+    expect(res.spooled).toBe(false);
   });
 });

@@ -15,7 +15,7 @@
  * order, and stopping, the timeout and the byte cap work as with a pipe, each checked at every read.
  */
 import type { ChildProcess } from "node:child_process";
-import { closeSync, constants as fsc, fstatSync, openSync, promises as fsp, readSync, unlinkSync } from "node:fs";
+import { closeSync, constants as fsc, fstatSync, openSync, promises as fsp, readSync, statfsSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -57,6 +57,11 @@ export interface RunOptions {
 
 /** How often (ms) a spooled standard output is read while the program runs. */
 const SPOOL_POLL_MS = 20;
+/**
+ * Free space the temporary folder must have for a spooled output: 256 MiB. A full file system would
+ * make the program's writes fail (ripgrep reports each and goes on: the output would lack them).
+ */
+const SPOOL_MIN_FREE_BYTES = 256 * 1024 * 1024;
 /** Most bytes of a spooled standard output read at once: 1 MiB. */
 const SPOOL_READ_BYTES = 1024 * 1024;
 
@@ -65,10 +70,18 @@ const SPOOL_READ_BYTES = 1024 * 1024;
  * descriptor (and the child's copy of it) reaches the data, nothing is left behind if the process
  * dies, and the file is never seen by a walk of the repository even when the temporary folder lies
  * inside it. Created with `O_EXCL | O_NOFOLLOW`, mode 0600. `undefined` when that fails (no
- * writable temporary folder, or a platform that cannot unlink an open file): the caller uses a pipe.
+ * writable temporary folder, less than {@link SPOOL_MIN_FREE_BYTES} free there, or a platform that
+ * cannot unlink an open file): the caller uses a pipe.
  */
 function openSpool(): number | undefined {
-  const name = path.join(tmpdir(), `codecite-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.out`);
+  const dir = tmpdir();
+  try {
+    const fsStat = statfsSync(dir);
+    if (fsStat.bavail * fsStat.bsize < SPOOL_MIN_FREE_BYTES) return undefined;
+  } catch {
+    return undefined;
+  }
+  const name = path.join(dir, `codecite-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.out`);
   let fd: number;
   try {
     fd = openSync(name, fsc.O_RDWR | fsc.O_CREAT | fsc.O_EXCL | (fsc.O_NOFOLLOW ?? 0), 0o600);
@@ -97,6 +110,8 @@ export interface RunResult {
   timedOut: boolean;
   stopped: boolean;
   overflow: boolean;
+  /** Standard output went through a temporary file (`spoolStdout`), not a pipe. */
+  spooled: boolean;
 }
 
 /**
@@ -111,6 +126,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     let spool = opts.spoolStdout === true ? openSpool() : undefined;
+    const spooled = spool !== undefined;
     const closeSpool = () => {
       if (spool !== undefined) closeSync(spool);
       spool = undefined;
@@ -241,7 +257,7 @@ export function runProcess(command: string, args: readonly string[], opts: RunOp
               ? consumerError
               : new ToolError("INTERNAL", `reading the output of ${command} failed: ${String((consumerError as Error).message ?? consumerError)}`, "Try again."),
           );
-        } else resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, stopped, overflow });
+        } else resolve({ code, stdout: Buffer.concat(chunks), stderr, timedOut, stopped, overflow, spooled });
       });
     });
   });
