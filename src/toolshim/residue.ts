@@ -207,9 +207,14 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
     const glued = /\S/.test(text[s.start - 1] ?? " ") || /\S/.test(text[s.end] ?? " ");
     if (outside(s) && (glued || standsAsMarkup(s))) spans.push(s);
   }
+  // Where each removed stray closer starts: an opener with only blanks before one wraps nothing.
+  const closerAt = new Set<number>();
   for (const m of text.matchAll(STRAY_CLOSER)) {
     const s = { start: m.index, end: m.index + m[0].length };
-    if (outside(s) && standsAsMarkup(s)) spans.push(s);
+    if (outside(s) && standsAsMarkup(s)) {
+      spans.push(s);
+      closerAt.add(s.start);
+    }
   }
   // Only orphans: a closer after an opener of the same kind belongs to that markup (a block left as text).
   const firstOpener = text.search(INNER_OPENER);
@@ -223,7 +228,9 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
     // the call) is stray up to that markup.
     const next = gone.startingFrom(s.start);
     if (next !== undefined && next.start > s.start && next.start < s.end) s.end = skipWsBack(text, next.start, s.start);
-    if (outside(s) && standsAsMarkup(s)) spans.push(s);
+    // An empty wrapper (`<tool_call>   </tool_call>`: a call without a name) goes with its closer.
+    const empty = closerAt.has(skipWs(text, s.end, text.length));
+    if (outside(s) && (empty || standsAsMarkup(s))) spans.push(s);
   }
   return spans;
 }
