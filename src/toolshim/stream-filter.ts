@@ -568,11 +568,16 @@ function construct(text: string, i: number): Scan {
 /** Any of {@link MARKERS}. */
 const ANY_MARKER = new RegExp(MARKERS.map(escapeRegExp).join("|"));
 
-/** Whether a marker starts in `text[a, b)` (the scan holds a marker it meets to the end of the message). */
+/**
+ * Whether a call marker or a reasoning tag starts in `text[a, b)` (the scan holds a marker it
+ * meets to the end of the message; the recovery reads a reasoning opener inside a fence as the
+ * start of reasoning that runs to its closer, or to the end).
+ */
 function holdsMarker(text: string, a: number, b: number): boolean {
   // The slice reaches as far past `b` as the longest marker: a marker starting before `b` matches whole.
-  const m = ANY_MARKER.exec(text.slice(a, b + MARKERS[0]!.length - 1));
-  return m !== null && m.index < b - a;
+  const slice = text.slice(a, b + MARKERS[0]!.length - 1);
+  const limit = b - a;
+  return (ANY_MARKER.exec(slice)?.index ?? limit) < limit || (REASONING_HINT.exec(slice)?.index ?? limit) < limit;
 }
 
 function startWithCallSyntax(text: string, i: number): number {

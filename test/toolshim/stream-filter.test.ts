@@ -236,7 +236,8 @@ describe("stream filter parity for call markers inside constructs the scan decid
   // fence's info string: the scan decides each as a whole once it closes, but the recovery may
   // read from a call marker inside it on past its end (it removes the text after the fence as
   // the marker's call block), so such a construct is held like the marker itself.
-  const markers = ["functools[", "<|tool_call_begin|>", "<minimax:tool_call>", "<|python_tag|>", "<tool_call>\n[", "<seed:tool_call>", "<steptml:invoke", "<|channel|>"];
+  // Reasoning openers too: the recovery reads one inside a fence as reasoning that runs to the end.
+  const markers = ["functools[", "<|tool_call_begin|>", "<minimax:tool_call>", "<|python_tag|>", "<tool_call>\n[", "<seed:tool_call>", "<steptml:invoke", "<|channel|>", "<thinking>", "<think>"];
   const wraps: ((m: string) => string)[] = [
     (m) => `Here it is:\n\`\`\`\n${m}\n\`\`\`\n`,
     (m) => `Here it is:\n\`\`\`json\n${m}\n\`\`\`\n`,
