@@ -23,6 +23,19 @@ function run(chunks: readonly string[], tools: readonly OfferedTool[], prefilled
   return { shown, filter };
 }
 
+/**
+ * Asserts that `text` streamed in two pieces at every split point (a sample of `sampled` of them in
+ * the quick run) and one code unit at a time shows the non-streamed visible text; returns it.
+ */
+function expectEverySplit(text: string, tools: readonly OfferedTool[], sampled: number, label = ""): string {
+  const want = collapse(recoverDeterministic({ content: text }, tools).content);
+  for (const k of splitPoints(text.length, thorough(sampled, Infinity))) {
+    expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `${label}split at ${k}`).toBe(want);
+  }
+  expect(collapse(run([...text], tools, false).shown), `${label}character by character`).toBe(want);
+  return want;
+}
+
 /** A small deterministic PRNG (mulberry32) for reproducible random chunkings. */
 function prng(seed: number): () => number {
   let a = seed;
@@ -137,11 +150,7 @@ describe("stream filter parity for the structural stage (every split point)", ()
   ];
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
-      const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
-        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
-      }
-      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+      expectEverySplit(text, tools, 60);
     });
   }
 });
@@ -162,11 +171,7 @@ describe("stream filter parity for shapes outside the corpus", () => {
   ];
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
-      const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
-        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
-      }
-      expect(collapse(run([...text], tools, false).shown)).toBe(want);
+      expectEverySplit(text, tools, 60);
     });
   }
 });
@@ -221,12 +226,7 @@ describe("stream filter parity for text shown a paragraph at a time (markup in p
   ];
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
-      const whole = recoverDeterministic({ content: text }, []).content;
-      expect(whole).not.toContain("</s>");
-      for (const k of splitPoints(text.length, thorough(60, Infinity))) {
-        expect(collapse(run([text.slice(0, k), text.slice(k)], [], false).shown), `split at ${k}`).toBe(collapse(whole));
-      }
-      expect(collapse(run([...text], [], false).shown)).toBe(collapse(whole));
+      expect(expectEverySplit(text, [], 60)).not.toContain("</s>");
     });
   }
 });
@@ -253,11 +253,7 @@ describe("stream filter parity for call markers inside constructs the scan decid
       for (const m of markers) {
         const text = wrap(m) + after;
         for (const offered of [[], tools]) {
-          const want = collapse(recoverDeterministic({ content: text }, offered).content);
-          for (const k of splitPoints(text.length, thorough(20, Infinity))) {
-            expect(collapse(run([text.slice(0, k), text.slice(k)], offered, false).shown), `${JSON.stringify(text)} split at ${k}`).toBe(want);
-          }
-          expect(collapse(run([...text], offered, false).shown), JSON.stringify(text)).toBe(want);
+          expectEverySplit(text, offered, 20, `${JSON.stringify(text)}: `);
         }
       }
     });
@@ -279,11 +275,7 @@ describe("stream filter parity for text glued to markup the recovery removes", (
   for (const text of texts) {
     it(`every split of ${JSON.stringify(text.slice(0, 40))}…`, () => {
       for (const offered of [[], tools]) {
-        const want = collapse(recoverDeterministic({ content: text }, offered).content);
-        for (const k of splitPoints(text.length, thorough(60, Infinity))) {
-          expect(collapse(run([text.slice(0, k), text.slice(k)], offered, false).shown), `split at ${k}`).toBe(want);
-        }
-        expect(collapse(run([...text], offered, false).shown)).toBe(want);
+        expectEverySplit(text, offered, 60, `${JSON.stringify(text)}: `);
       }
     });
   }
@@ -302,12 +294,8 @@ describe("stream filter parity for the structural stage inside one long line", (
   ];
   for (const text of texts) {
     it(`every split of …${JSON.stringify(text.slice(lead.length, lead.length + 40))}`, () => {
-      const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      for (const k of splitPoints(text.length, thorough(40, Infinity))) {
-        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
-      }
-      expect(collapse(run([...text], tools, false).shown)).toBe(want);
-      expect(collapse(run(text.split(/(?= )/), tools, false).shown)).toBe(want);
+      const want = expectEverySplit(text, tools, 40);
+      expect(collapse(run(text.split(/(?= )/), tools, false).shown), "word by word").toBe(want);
     });
   }
 
@@ -332,12 +320,8 @@ describe("stream filter parity for a last word that ends with the start of a mar
     'Then: list_files{"dir": "src"}',
   ];
   for (const text of texts) {
-    it(`character by character: ${JSON.stringify(text.slice(-40))}`, () => {
-      const want = collapse(recoverDeterministic({ content: text }, tools).content);
-      expect(collapse(run([...text], tools, false).shown)).toBe(want);
-      for (const k of splitPoints(text.length, thorough(40, Infinity))) {
-        expect(collapse(run([text.slice(0, k), text.slice(k)], tools, false).shown), `split at ${k}`).toBe(want);
-      }
+    it(`character by character and every split: ${JSON.stringify(text.slice(-40))}`, () => {
+      expectEverySplit(text, tools, 40);
     });
   }
 });
