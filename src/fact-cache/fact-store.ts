@@ -29,7 +29,7 @@
  * or a link in its place (`cache-dir.ts` `cacheFolderProblem`), gives an in-memory store (`kind === "memory"`, with `reason` saying why); a database busy beyond the
  * busy timeout turns reads into misses and drops the write (it is only a cache).
  */
-import { mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, constants as fsc, mkdirSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { gitWorkTreeTop, isInside } from "../paths.js";
 import { cacheFileName, cacheFolderProblem, RACY_WINDOW_MS, realpathNearest, resolveCacheDir, type CacheDirEnv } from "./cache-dir.js";
@@ -149,6 +149,32 @@ const DB_SUFFIXES = ["", "-wal", "-shm", "-journal"];
 
 function removeDbFiles(file: string): void {
   for (const s of DB_SUFFIXES) rmSync(file + s, { force: true });
+}
+
+/**
+ * Makes the database's files readable by the user only: the cache folder need only be unwritable
+ * by others (`cache-dir.ts`), so one that others may read (an existing `~/.cache` of mode 0755, a
+ * `CODECITE_CACHE_DIR` the user made) would show them the paths and definitions of the user's
+ * repositories, since SQLite creates its files 0644 less the umask. A missing database is created
+ * empty with mode 0600 first (an empty file is an empty database), and SQLite gives the `-wal`,
+ * `-shm` and `-journal` files it creates the database file's mode (`findCreateFileMode` in
+ * SQLite's `os_unix.c`); files an older version left readable lose the bits of group and others.
+ * Only called after {@link cacheFolderProblem} found the folder and its files the user's own.
+ */
+function keepDbFilesPrivate(file: string): void {
+  for (const s of DB_SUFFIXES) {
+    try {
+      const mode = statSync(file + s).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(file + s, mode & 0o700);
+    } catch {
+      // Absent (or gone meanwhile): nothing to tighten.
+    }
+  }
+  try {
+    closeSync(openSync(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | (fsc.O_NOFOLLOW ?? 0), 0o600));
+  } catch {
+    // It exists (another process made it meanwhile); SQLite reports any other problem itself.
+  }
 }
 
 export class FactStore {
@@ -369,7 +395,10 @@ export class FactStore {
   }
 
   #openSqlite(file: string): void {
-    const open = () => new SqliteBackend(file, { busyTimeoutMs: this.#busyTimeoutMs, rootRealPath: this.root });
+    const open = () => {
+      keepDbFilesPrivate(file);
+      return new SqliteBackend(file, { busyTimeoutMs: this.#busyTimeoutMs, rootRealPath: this.root });
+    };
     let failure: unknown;
     try {
       this.#backend = open();

@@ -5,7 +5,7 @@
  * cancels an answer and keeps the session, the history file records the questions, Ctrl-D leaves.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
@@ -153,6 +153,8 @@ describe("codecite chat", () => {
     expect(out.stdout).toContain("EXIT 0");
     expect(out.stdout).toContain("Citations: 1 of 1 verified");
     const history = readFileSync(path.join(state, "codecite", "chat_history"), "utf8").split("\n");
+    // The questions are the user's alone (src/cli/chat-history.ts).
+    expect((statSync(path.join(state, "codecite", "chat_history")).mode & 0o777).toString(8)).toBe("600");
     expect(history.slice(0, 5)).toEqual(["Who imports rag_common?", "And which line was it?", "Think forever", "Still there?", "/model other:1b"]);
   });
 });

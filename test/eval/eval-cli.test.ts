@@ -3,7 +3,7 @@
  * the JSON object, the files in `--out`, `--resume`, the summary table, and bad flags.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Workspace, createCodeToolRegistry, repositoryCatalog } from "../../src/tools/index.js";
@@ -61,6 +61,19 @@ describe("codecite eval (CLI)", () => {
     expect(again.stdout).toMatch(/^model\s+setting\s+correct\s+accuracy/);
     expect(again.stdout).toMatch(/\nace:7b\s+8192\/auto\s+6\/6\s+100%/);
     expect(again.stdout).toContain("Recommended: ace:7b (num_ctx 8192, tool shim auto) — 100% correct");
+  });
+
+  // The exam's questions, the models' answers and the report quote the repository: under the
+  // cache folder (no --out) they are the user's alone, like the fact cache beside them.
+  it.skipIf(process.platform === "win32")("without --out, writes into a folder only the user can enter, creating the cache folder so", async () => {
+    const cache = path.join(makeTempDir("codecite-eval-cache-"), "fresh", "codecite");
+    const r = await runCli(["eval", "--root", root, "--models", "ace:7b", "--count", "6", "--seed", "4", "--host", server.host, "--json"], { env: { CODECITE_CACHE_DIR: cache } });
+    expect(r.code).toBe(0);
+    const out = (JSON.parse(r.stdout) as { out: string }).out;
+    expect(out.startsWith(`${cache}${path.sep}`)).toBe(true);
+    expect(existsSync(path.join(out, "report.html"))).toBe(true);
+    const folders = [cache, ...path.relative(cache, out).split(path.sep).map((_, i, parts) => path.join(cache, ...parts.slice(0, i + 1)))];
+    expect(folders.map((d) => [path.relative(cache, d), (statSync(d).mode & 0o777).toString(8)])).toEqual(folders.map((d) => [path.relative(cache, d), "700"]));
   });
 
   it("stops on bad flags and unknown models with the usual exit codes", async () => {

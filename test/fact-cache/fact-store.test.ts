@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -55,6 +55,27 @@ describe("FactStore", () => {
       value: facts("f"),
     });
     s2.close();
+  });
+
+  // The cache folder only has to be unwritable by others (`cache-dir.ts`); one others can read
+  // (an existing ~/.cache of mode 0755, a CODECITE_CACHE_DIR the user made) must not show them the
+  // facts of the user's repositories: SQLite creates its files 0644 less the umask.
+  it.skipIf(process.platform === "win32")("the database and the files SQLite keeps beside it are the user's alone, in a cache folder others can read, and an older readable database is made so", () => {
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const s = FactStore.open(root, { version: "v1", dir });
+    expect(s.kind).toBe("sqlite");
+    s.putMany([{ path: "secret_plan.py", size: 10, mtimeMs: OLD, hash: "h1", value: facts("launch_codes"), checkedMs: LATER }]);
+    const file = s.file!;
+    const modes = () => ["", "-wal", "-shm"].filter((x) => existsSync(file + x)).map((x) => [x, (statSync(file + x).mode & 0o777).toString(8)]);
+    expect(modes()).toEqual([["", "600"], ["-wal", "600"], ["-shm", "600"]]);
+    s.close();
+    // A database an older version left readable by others.
+    chmodSync(file, 0o644);
+    const again = FactStore.open(root, { version: "v1", dir });
+    expect(again.get("secret_plan.py", 10, OLD)?.value).toEqual(facts("launch_codes"));
+    expect((statSync(file).mode & 0o777).toString(8)).toBe("600");
+    again.close();
   });
 
   it("treats an entry read within the racy window of its mtime as a stat miss but a hash hit", () => {

@@ -2,8 +2,7 @@
  * `codecite chat [the flags of ask]`: questions and follow-ups in one session over `--root`.
  *
  * On a terminal: a prompt with line editing (node:readline) and a history file
- * (`$XDG_STATE_HOME/codecite/chat_history`, else `~/.local/state/codecite/chat_history`; the
- * newest {@link HISTORY_LINES} lines are kept). Ctrl-C cancels the answer being written and keeps
+ * (`chat-history.ts`: `$XDG_STATE_HOME/codecite/chat_history`, mode 0600). Ctrl-C cancels the answer being written and keeps
  * the session (at the prompt it clears the line); Ctrl-D leaves. With stdin not a terminal, each
  * non-empty line is one question (or command), answered in turn.
  *
@@ -12,15 +11,13 @@
  * answer's citations are graded against all of that evidence. Commands: `/evidence`,
  * `/citations`, `/model NAME`, `/clear`, `/help`.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import type { Command } from "commander";
 import type { Citation } from "../../agent/index.js";
 import { visibleText } from "../../evidence/visible-text.js";
 import type { Evidence } from "../../tools/index.js";
 import type { AgentSession } from "../agent-session.js";
+import { HISTORY_LINES, historyPath, readHistory, rememberLine } from "../chat-history.js";
 import { runAction, UsageError } from "../output.js";
 import { MAX_STDIN_QUESTION_BYTES, withDefaultRoot, type AskFlags, type RootOptional } from "./ask.js";
 
@@ -58,19 +55,11 @@ function boundedLines(input: Readable, max: number): { stream: Readable; tooLong
   return { stream, tooLong: () => over };
 }
 
-/** Lines kept in the history file. */
-export const HISTORY_LINES = 1000;
 /** Longest earlier conversation sent with a follow-up, in characters (the newest part). */
 const CONVERSATION_CHARS = 4000;
 /** Longest list of earlier evidence sent with a follow-up, in characters. */
 const EVIDENCE_CHARS = 4000;
 
-/** The history file: `$XDG_STATE_HOME/codecite/chat_history`, else `~/.local/state/codecite/chat_history` (XDG Base Directory spec). */
-export function historyPath(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_STATE_HOME?.trim();
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".local", "state");
-  return path.join(base, "codecite", "chat_history");
-}
 
 const HELP = [
   "Ask a question about the code; follow-ups keep the conversation and the evidence.",
@@ -277,25 +266,10 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
       return;
     }
     const file = historyPath();
-    let history: string[] = [];
-    try {
-      history = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "").reverse().slice(0, HISTORY_LINES);
-    } catch {
-      // No history yet.
-    }
+    const history = readHistory(file);
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: true, history, historySize: HISTORY_LINES, removeHistoryDuplicates: true });
     rl.setPrompt(out.cyan("codecite> "));
     process.stdout.write(`${out.dim(`codecite chat — ${visibleText(model)} on ${visibleText(session.workspace.root)}; /help for commands, Ctrl-D to leave`)}\n`);
-    const remember = (line: string) => {
-      try {
-        mkdirSync(path.dirname(file), { recursive: true });
-        appendFileSync(file, `${line.replace(/\n/g, " ")}\n`);
-        const all = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
-        if (all.length > HISTORY_LINES * 2) writeFileSync(file, `${all.slice(-HISTORY_LINES).join("\n")}\n`);
-      } catch {
-        // A history that cannot be written never stops the session.
-      }
-    };
     await new Promise<void>((resolve) => {
       const queue: string[] = [];
       let busy = false;
@@ -312,7 +286,7 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
         void next();
       };
       rl.on("line", (line) => {
-        if (line.trim() !== "") remember(line.trim());
+        if (line.trim() !== "") rememberLine(file, line.trim());
         queue.push(line);
         void next();
       });

@@ -172,7 +172,14 @@ async function evalCommand(flags: EvalFlags): Promise<void> {
     if (questions.length === 0) throw new UsageError("no question could be written for this repository (no definitions or imports found)");
 
     const out = path.resolve(flags.out ?? path.join(cacheDir.resolveCacheDir(process.env), "eval", cacheDir.cacheFileName(workspace.root, "")));
-    fs.mkdirSync(out, { recursive: true });
+    // The default folder, under the cache folder, is the user's alone like the fact cache beside it
+    // (the exam, the answers and the report quote the repository); a folder of --out is as the user made it.
+    fs.mkdirSync(out, { recursive: true, ...(flags.out === undefined ? { mode: 0o700 } : {}) });
+    if (flags.out === undefined) {
+      // One an older version made readable by others is made so too.
+      const mode = fs.statSync(out).mode & 0o777;
+      if ((mode & 0o077) !== 0) fs.chmodSync(out, mode & 0o700);
+    }
     const resultsFile = path.join(out, "results.jsonl");
     if (flags.resume !== true) fs.writeFileSync(resultsFile, "");
     fs.writeFileSync(path.join(out, "questions.jsonl"), questions.map((q) => JSON.stringify(q)).join("\n") + "\n");
