@@ -53,6 +53,13 @@
  * what any Node.js HTTP relay adds in this run, on this machine, so that the gateway's figure can
  * be read against it (e.g. a run where the reference alone adds more than the goal allows says the
  * machine was too busy for the goal to be judged).
+ *
+ * And what decides the p99, for each row: the p99 added again without each chat's first chunk
+ * (which also carries the chat's start: the request's parsing and checks, the upstream request,
+ * the response's head) and the share of first chunks among the slowest 1 %; the gateway's own
+ * collector pauses per round (a pause during a burst delays every chunk of the burst after it,
+ * so one pause per round can set the round's p99). CPU time, RSS and sockets are summed over the
+ * gateway's process and its descendants (a gateway that serves with worker processes).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { PerformanceObserver } from "node:perf_hooks";
@@ -199,7 +206,8 @@ let relayPort = "-";
 
 /**
  * One streamed chat in the upstream's batch `phase` (0 or 1); pushes the write and read times
- * (epoch ms) of every timestamp read onto `flights`, resolves false on an error.
+ * (epoch ms) of every timestamp read, and its index in the chat (0 for the chat's first chunk),
+ * onto `flights`; resolves false on an error.
  */
 function oneChat(base: string, flights: number[], intervalMs: number, phase: number): Promise<boolean> {
   const failed = (why: string): false => {
@@ -218,6 +226,7 @@ function oneChat(base: string, flights: number[], intervalMs: number, phase: num
       let pending = "";
       let ok = true;
       let done = false;
+      let index = 0;
       res.on("data", (d: string) => {
         const now = performance.timeOrigin + performance.now();
         pending += d;
@@ -227,7 +236,7 @@ function oneChat(base: string, flights: number[], intervalMs: number, phase: num
           if (line.trim() === "") continue;
           const part = JSON.parse(line) as { message?: { content?: string }; done?: boolean; error?: string };
           if (part.error) ok = failed(`error line: ${part.error}`);
-          for (const m of (part.message?.content ?? "").matchAll(/t(\d+(?:\.\d+)?)/g)) flights.push(Number(m[1]), now);
+          for (const m of (part.message?.content ?? "").matchAll(/t(\d+(?:\.\d+)?)/g)) flights.push(Number(m[1]), now, index++);
           if (part.done) done = true;
         }
       });
@@ -253,23 +262,37 @@ const gcObserver = new PerformanceObserver((list) => {
 });
 
 /**
- * The latency of each chunk of `flights` (write and read times), less the part of its flight
+ * The latency of each chunk of `flights` (write and read times, index), less the part of its flight
  * that this process spent in a collector's pause (`pauses`). The upstream and the clients of
  * both paths share this process, so such a pause holds up the reading of whatever chunks are in
  * flight at that moment, on either path, and more often those of the gateway, whose chunks are
  * in flight longer: it is this process's delay, not a path's. (A pause before the write is not
  * counted anyway: the chunk's time is taken at its write.)
  */
-function latencies(flights: readonly number[], pauses: readonly (readonly [number, number])[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < flights.length; i += 2) {
+function latencies(flights: readonly number[], pauses: readonly (readonly [number, number])[]): Latency[] {
+  const out: Latency[] = [];
+  for (let i = 0; i < flights.length; i += 3) {
     const write = flights[i]!;
     const read = flights[i + 1]!;
     let paused = 0;
     for (const [start, end] of pauses) paused += Math.max(0, Math.min(end, read) - Math.max(start, write));
-    out.push(read - write - paused);
+    out.push({ ms: read - write - paused, first: flights[i + 2] === 0 });
   }
   return out;
+}
+
+/** A chunk's latency (ms), and whether it was its chat's first (which also carries the chat's start through the gateway). */
+interface Latency {
+  ms: number;
+  first: boolean;
+}
+
+const msOf = (xs: readonly Latency[], first?: boolean): number[] => xs.filter((x) => first === undefined || x.first === first).map((x) => x.ms);
+
+/** The share of first chunks among the slowest 1 % of `xs` (nearest rank, as {@link percentile}). */
+function firstShareOfWorst(xs: readonly Latency[]): number {
+  const worst = [...xs].sort((a, b) => b.ms - a.ms).slice(0, Math.max(1, xs.length - Math.ceil(0.99 * xs.length) + 1));
+  return xs.length === 0 ? 0 : worst.filter((x) => x.first).length / worst.length;
 }
 
 /** A path of a round: the base URL its chats go to and where their chunks' write and read times go. */
@@ -292,31 +315,61 @@ async function round(a: RoundPath, b: RoundPath, concurrency: number, intervalMs
   return { errors: ra.errors + rb.errors, msA: ra.ms, msB: rb.ms };
 }
 
-/** Open sockets of process `pid` (Linux `/proc/<pid>/fd`). */
-function sockets(pid: number): number {
+/** Open sockets of processes `pids` (Linux `/proc/<pid>/fd`). */
+function sockets(pids: readonly number[]): number {
   let n = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:")) n++;
-    } catch {
-      // closed meanwhile
+  for (const pid of pids) {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:")) n++;
+      } catch {
+        // closed meanwhile
+      }
     }
   }
   return n;
 }
 
-/** CPU time (user + system) of process `pid` in ms (Linux `/proc/<pid>/stat` utime and stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
+/** Fields of `/proc/<pid>/stat` after the parenthesised command name (the line's field 3 is the first). */
+function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the parenthesised command name; utime and stime are fields 14 and 15 of the line.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** Resident set size of process `pid` in bytes (Linux `/proc/<pid>/status` VmRSS). */
-function rss(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) * 1024 : 0;
+/** CPU time (user + system) of processes `pids` in ms (Linux `/proc/<pid>/stat` utime and stime, fields 14 and 15, in clock ticks of 10 ms). */
+function cpuMs(pids: readonly number[]): number {
+  let ms = 0;
+  for (const pid of pids) {
+    const fields = statFields(pid);
+    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return ms;
+}
+
+/** Resident set size of processes `pids` in bytes (Linux `/proc/<pid>/status` VmRSS). */
+function rss(pids: readonly number[]): number {
+  let bytes = 0;
+  for (const pid of pids) {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    bytes += m ? Number(m[1]) * 1024 : 0;
+  }
+  return bytes;
+}
+
+/** `pid` and its descendants (a gateway serving with several worker processes), from each process's parent in `/proc/<pid>/stat` (field 4). */
+function processTree(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      parents.set(Number(name), Number(statFields(Number(name))[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  return tree;
 }
 
 async function settle(): Promise<void> {
@@ -362,6 +415,16 @@ interface LoadFigures {
   own_gc_ms_by_round: number[];
   /** The gateway's CPU time (user + system) per relayed chunk, in µs. */
   gateway_cpu_us_per_chunk: number;
+  /**
+   * What decides the p99 (not goals): `p99_added_ms` again without each chat's first chunk on
+   * either path (the first also carries the chat's start through the gateway: the request's
+   * parsing and checks, the upstream request, the response's head), and the share of first chunks
+   * among the gateway path's slowest 1 %.
+   */
+  p99_added_ms_without_first_chunks: number;
+  first_chunks_in_worst_1pct: number;
+  /** The gateway's own garbage-collector pauses in each round, ms, summed over its processes ({@link GC_REPORTER}). */
+  gateway_gc_ms_by_round: number[];
 }
 
 /**
@@ -372,29 +435,32 @@ interface LoadFigures {
 async function measure(
   upstreamHost: string,
   base: string,
-  pid: number,
+  server: ServerProcess,
   stalls: () => Promise<number>,
   concurrency: number,
   rounds: number,
   intervalMs = CHUNK_INTERVAL_MS,
 ): Promise<{ errors: number; figures: LoadFigures }> {
   let errors = 0;
-  const direct: number[] = [];
-  const via: number[] = [];
+  const direct: Latency[] = [];
+  const via: Latency[] = [];
   let cpu = 0;
   let wallDirect = 0;
   let wallVia = 0;
   const byRound: number[] = [];
   const stallByRound: number[] = [];
   const ownGcByRound: number[] = [];
+  const gatewayGcByRound: number[] = [];
   for (let i = 0; i < rounds; i++) {
     await stalls();
     const flightsDirect: number[] = [];
     const flightsVia: number[] = [];
-    const before = cpuMs(pid);
+    const before = cpuMs(server.pids());
     const gcFrom = ownPauses.length;
+    const from = performance.timeOrigin + performance.now();
     const r = await round({ base: upstreamHost, flights: flightsDirect }, { base, flights: flightsVia }, concurrency, intervalMs, i % 2);
-    cpu += cpuMs(pid) - before;
+    const to = performance.timeOrigin + performance.now();
+    cpu += cpuMs(server.pids()) - before;
     errors += r.errors;
     // The collector's entries of the round are delivered after it (a task each).
     await new Promise((resolve) => setImmediate(resolve));
@@ -404,13 +470,15 @@ async function measure(
     direct.push(...directRound);
     via.push(...viaRound);
     ownGcByRound.push(round2(pauses.reduce((sum, [start, end]) => sum + end - start, 0)));
-    byRound.push(round2(Math.max(0, percentile(viaRound, 0.99) - percentile(directRound, 0.99))));
+    byRound.push(round2(Math.max(0, percentile(msOf(viaRound), 0.99) - percentile(msOf(directRound), 0.99))));
     wallDirect += r.msA;
     wallVia += r.msB;
     stallByRound.push(round2(await stalls()));
+    // The sentinel's answer took a round trip: the gateway's lines of the round (written at once) are in.
+    gatewayGcByRound.push(round2(server.gcMs(from, to)));
   }
-  const p99Direct = percentile(direct, 0.99);
-  const p99Via = percentile(via, 0.99);
+  const p99Direct = percentile(msOf(direct), 0.99);
+  const p99Via = percentile(msOf(via), 0.99);
   return {
     errors,
     figures: {
@@ -419,15 +487,18 @@ async function measure(
       round_s_direct: round2(wallDirect / rounds / 1000),
       round_s_gateway: round2(wallVia / rounds / 1000),
       gateway_cpu_share: round2(cpu / wallVia),
-      p50_direct_ms: round2(percentile(direct, 0.5)),
+      p50_direct_ms: round2(percentile(msOf(direct), 0.5)),
       p99_direct_ms: round2(p99Direct),
-      p50_gateway_ms: round2(percentile(via, 0.5)),
+      p50_gateway_ms: round2(percentile(msOf(via), 0.5)),
       p99_gateway_ms: round2(p99Via),
       p99_added_ms: round2(Math.max(0, p99Via - p99Direct)),
       p99_added_ms_by_round: byRound,
       machine_stall_ms_by_round: stallByRound,
       own_gc_ms_by_round: ownGcByRound,
       gateway_cpu_us_per_chunk: via.length > 0 ? round2((cpu * 1000) / via.length) : 0,
+      p99_added_ms_without_first_chunks: round2(Math.max(0, percentile(msOf(via, false), 0.99) - percentile(msOf(direct, false), 0.99))),
+      first_chunks_in_worst_1pct: round2(firstShareOfWorst(via)),
+      gateway_gc_ms_by_round: gatewayGcByRound,
     },
   };
 }
@@ -497,20 +568,57 @@ function startSentinel(): { child: ChildProcess; read(): Promise<number> } {
   };
 }
 
-/** Starts a server process (`node <args>`) that writes `listening on <base> ` to stderr; resolves with the process and its base URL. */
-async function startServer(args: readonly string[]): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+/**
+ * Preloaded into the gateway's and the reference relay's processes (`--import`, so also into
+ * worker processes they fork with their own `execArgv`): writes a line `gc <start> <duration>`
+ * (epoch ms) on stderr for each pause of the process's garbage collector (Node.js documentation,
+ * `perf_hooks`, "PerformanceEntry of type gc"). stderr is a pipe, written synchronously on Linux.
+ */
+const GC_REPORTER = `import { PerformanceObserver, performance } from "node:perf_hooks";
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) process.stderr.write("gc " + (performance.timeOrigin + e.startTime) + " " + e.duration + "\\n");
+}).observe({ entryTypes: ["gc"] });`;
+
+/** A server under load: its process, base URL, its processes now, and its collector's pauses. */
+interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  /** The process and its descendants (worker processes), read from `/proc` now. */
+  pids(): number[];
+  /** The time its processes spent in collector pauses that started between `from` and `to` (epoch ms). */
+  gcMs(from: number, to: number): number;
+}
+
+/** Starts a server process (`node <args>`) that writes `listening on <base> ` to stderr, with {@link GC_REPORTER}; resolves once it listens. */
+async function startServer(args: readonly string[]): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [`--import=data:text/javascript,${encodeURIComponent(GC_REPORTER)}`, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const pauses: [number, number][] = [];
+  let err = "";
+  let pending = "";
   const base = await new Promise<string>((resolve, reject) => {
-    let err = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
-      err += d;
+      pending += d;
+      const lines = pending.split("\n");
+      pending = lines.pop()!;
+      for (const line of lines) {
+        const gc = /^gc (\S+) (\S+)$/.exec(line);
+        if (gc) pauses.push([Number(gc[1]), Number(gc[2])]);
+        else if (err.length < 10_000) err += `${line}\n`;
+      }
       const m = /listening on (http:\/\/[^ ]+) /.exec(err);
       if (m) resolve(m[1]!);
     });
     child.on("close", () => reject(new Error(`server exited: ${err}`)));
   });
-  child.stderr!.resume();
-  return { child, base };
+  return {
+    child,
+    base,
+    pids: () => processTree(child.pid!),
+    gcMs: (from, to) => pauses.reduce((sum, [start, ms]) => sum + (start >= from && start < to ? ms : 0), 0),
+  };
 }
 
 /**
@@ -520,7 +628,8 @@ async function startServer(args: readonly string[]): Promise<{ child: ChildProce
  */
 export async function serveLoad(dist: string, nodeArgs: readonly string[] = []): Promise<ServeLoadResult> {
   const upstream = await timestampUpstream();
-  const { child, base } = await startServer([...nodeArgs, path.join(dist, "cli/main.js"), "serve", "--port", "0", "--upstream", upstream.host, "--root", dist]);
+  const gateway = await startServer([...nodeArgs, path.join(dist, "cli/main.js"), "serve", "--port", "0", "--upstream", upstream.host, "--root", dist]);
+  const { child, base } = gateway;
   let relay: ChildProcess | undefined;
   const sentinel = startSentinel();
   ownPauses.length = 0;
@@ -528,7 +637,6 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
   gatewayPort = `:${new URL(base).port}`;
   relayPort = "-";
   errorSamples.length = 0;
-  const pid = child.pid!;
   try {
     let errors = 0;
     // Warm-up until the gateway is in its steady state (compiled code, heap and pool sizes), at
@@ -541,22 +649,22 @@ export async function serveLoad(dist: string, nodeArgs: readonly string[] = []):
       }
     }
     await settle();
-    const socketsWarm = sockets(pid);
-    const rssWarm = rss(pid);
+    const socketsWarm = sockets(gateway.pids());
+    const rssWarm = rss(gateway.pids());
     // One chat at a time: the gateway's own cost per chunk, without queueing behind other chats.
-    const single = await measure(upstream.host, base, pid, sentinel.read, 1, ROUNDS);
-    const loaded = await measure(upstream.host, base, pid, sentinel.read, CONCURRENCY, ROUNDS);
-    const fast = await measure(upstream.host, base, pid, sentinel.read, CONCURRENCY, ROUNDS, FAST_CHUNK_INTERVAL_MS);
+    const single = await measure(upstream.host, base, gateway, sentinel.read, 1, ROUNDS);
+    const loaded = await measure(upstream.host, base, gateway, sentinel.read, CONCURRENCY, ROUNDS);
+    const fast = await measure(upstream.host, base, gateway, sentinel.read, CONCURRENCY, ROUNDS, FAST_CHUNK_INTERVAL_MS);
     errors += single.errors + loaded.errors + fast.errors;
     await settle();
-    const socketsAfter = sockets(pid);
-    const rssAfter = rss(pid);
+    const socketsAfter = sockets(gateway.pids());
+    const rssAfter = rss(gateway.pids());
     // The reference relay, warmed up by one round, then measured as `loaded`; its errors count as the gateway's do.
     const started = await startServer(["-e", REFERENCE_RELAY, upstream.host]);
     relay = started.child;
     relayPort = `:${new URL(started.base).port}`;
     errors += (await round({ base: upstream.host, flights: [] }, { base: started.base, flights: [] }, CONCURRENCY, CHUNK_INTERVAL_MS, 0)).errors;
-    const reference = await measure(upstream.host, started.base, relay.pid!, sentinel.read, CONCURRENCY, ROUNDS);
+    const reference = await measure(upstream.host, started.base, started, sentinel.read, CONCURRENCY, ROUNDS);
     errors += reference.errors;
     const ratio = rssAfter / rssWarm;
     return {
