@@ -24,6 +24,7 @@ import { readGitDiff } from "../../src/evidence/git-diff.js";
 import { readEvidence } from "../../src/evidence/read.js";
 import { searchCode } from "../../src/evidence/search.js";
 import { DEFAULT_LINE_CHARS } from "../../src/evidence/budget.js";
+import type { ToolError } from "../../src/evidence/evidence.js";
 import { Workspace, kBeforeOpen } from "../../src/evidence/sandbox/workspace.js";
 import { diffArgs as d, searchArgs as s } from "../helpers/evidence-args.js";
 import { commitAll, git } from "../helpers/git.js";
@@ -336,6 +337,19 @@ describe("file content edge cases", () => {
       ["latin1.txt", "caf\uFFFD needle", undefined],
     ]);
     expect((await readEvidence(cws, { path: "latin1.txt" })).evidence[0]?.snippet).toBe("caf\uFFFD needle");
+    // The name search shows cannot be opened (it is not the file's name): NOT_FOUND says why and
+    // where its lines are, not "check the path with search_code", which gave that name.
+    const err = await readEvidence(cws, { path: "bad\uFFFDname.txt" }).then(
+      () => undefined,
+      (e: unknown) => e as ToolError,
+    );
+    expect([err?.code, err?.message, err?.hint]).toEqual([
+      "NOT_FOUND",
+      "no such file: bad\uFFFDname.txt (its name is not UTF-8; \uFFFD stands for the bytes that are not)",
+      "A file whose name is not UTF-8 cannot be opened by name; search_code shows its matching lines (flagged non_utf8_path), or rename the file.",
+    ]);
+    // A missing name with U+FFFD in it is simply missing.
+    await expect(readEvidence(cws, { path: "gone\uFFFD.txt" })).rejects.toMatchObject({ code: "NOT_FOUND", message: "no such file: gone\uFFFD.txt" });
   });
 
   it("case 25: a file name with a newline stays one record with the exact path", async () => {

@@ -40,6 +40,7 @@ import type { FileHandle } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { TextDecoder } from "node:util";
+import { isUtf8 } from "node:buffer";
 import { ToolError } from "../evidence.js";
 import { isDeniedPath } from "./deny-list.js";
 import { bytesHavePrivateKeyBlock, MAX_SECRET_SCAN_BYTES } from "./secret-content.js";
@@ -241,6 +242,7 @@ export function fsError(err: unknown, rel: string): ToolError {
 /** The hint of a directory passed where a file is needed: a file, or a search inside the folder. */
 const DIRECTORY_HINT = advice`Pass a file path, or ${{ kind: "search_folder" }}.`;
 const NOT_FOUND_HINT = advice`Check the path with ${tool("search_code")} or ${tool("find_symbol")}.`;
+const NON_UTF8_NAME_HINT = advice`A file whose name is not UTF-8 cannot be opened by name; ${tool("search_code")} shows its matching lines (flagged non_utf8_path), or rename the file.`;
 
 function outsideError(rel: string): ToolError {
   return new ToolError(
@@ -410,6 +412,9 @@ export class Workspace {
       // A dangling chain that leaves the root must look exactly like one whose target exists.
       if (await this.leadsOutside(rel)) throw outsideError(rel);
       const code = (err as NodeJS.ErrnoException | undefined)?.code;
+      if ((code === "ENOENT" || code === "ENOTDIR") && rel.includes("\uFFFD") && (await this.namesNonUtf8File(rel))) {
+        throw new ToolError("NOT_FOUND", `no such file: ${rel} (its name is not UTF-8; \uFFFD stands for the bytes that are not)`, NON_UTF8_NAME_HINT);
+      }
       if (code === "ENOENT" || code === "ENOTDIR") {
         const close = await this.closePaths(rel);
         if (close.length > 0) {
@@ -435,6 +440,24 @@ export class Workspace {
    * `rel` is matched against the names in its folder (`close-names.ts`), and a candidate is kept
    * when the whole path with it exists and is not denied. At most 3, best first.
    */
+  /**
+   * True when `rel`'s last component is how a file of its folder whose name is not UTF-8 is shown
+   * (each such byte sequence as U+FFFD, as `search_code` reports the name with `non_utf8_path`):
+   * that text is not the file's name, so it cannot be opened by it.
+   */
+  private async namesNonUtf8File(rel: string): Promise<boolean> {
+    const slash = rel.lastIndexOf("/");
+    const dir = slash === -1 ? this.root : path.join(this.root, ...rel.slice(0, slash).split("/"));
+    const shown = rel.slice(slash + 1);
+    let names: Buffer[];
+    try {
+      names = await fsp.readdir(dir, { encoding: "buffer" });
+    } catch {
+      return false;
+    }
+    return names.some((n) => n.toString("utf8") === shown && !isUtf8(n));
+  }
+
   private async closePaths(rel: string): Promise<string[]> {
     const parts = rel.split("/");
     let dir = "";
