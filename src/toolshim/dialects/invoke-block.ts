@@ -50,6 +50,15 @@ export type InvokeRead =
   | { ok: true; call?: RawCall; end: number }
   | { ok: false; end: number };
 
+/**
+ * A special token written inside an invoke's head: a model that echoes its message header
+ * (`to=read<|message|>`) fumbles the token into the name (`name="read<|message|>">`,
+ * `name="re<|message|>ad">`), or writes it in place of the name's `">` (`name="read<|message|><parameter …`);
+ * ollama `model/parsers/glimmer_test.go` (observed outputs). The head runs over such tokens, and
+ * may end at one that a tag follows; the tokens are not part of the name.
+ */
+const SPECIAL_TOKEN = /<\|[\w:.-]{1,40}\|>/;
+
 function regexps(tags: InvokeTags) {
   const p = tags.prefix === "" ? "" : tags.optionalPrefix ? `(?:${tags.prefix})?` : tags.prefix;
   const c = tags.prefix === "" ? "" : `(?:${tags.prefix})?`;
@@ -60,7 +69,7 @@ function regexps(tags: InvokeTags) {
   return {
     open: new RegExp(`<${p}${blocks}\\s*>`, "g"),
     close: new RegExp(`</${c}${blocks}\\s*>`, "g"),
-    invoke: new RegExp(`<${q}${inv}\\b([^<>]*)>`, "y"),
+    invoke: new RegExp(`<${q}${inv}\\b((?:[^<>]|${SPECIAL_TOKEN.source})*)(?:>|(?<=\\|>)(?=<))`, "y"),
     invokeClose: new RegExp(`</${c}${inv}\\s*>`, "y"),
     param: new RegExp(`<${q}parameter\\b([^<>]*)>`, "y"),
     paramClose: new RegExp(`</${c}parameter\\s*>`, "g"),
@@ -69,6 +78,13 @@ function regexps(tags: InvokeTags) {
 }
 
 type Res = ReturnType<typeof regexps>;
+
+/** A head's attribute text without its special tokens, an attribute's quote left open by one closed. */
+function withoutSpecialTokens(head: string): string {
+  const bare = head.replace(new RegExp(SPECIAL_TOKEN.source, "g"), "");
+  if (bare === head) return head;
+  return (bare.match(/"/g)?.length ?? 0) % 2 === 1 ? `${bare}"` : bare;
+}
 
 function sticky(re: RegExp, text: string, i: number): RegExpExecArray | null {
   re.lastIndex = i;
@@ -84,7 +100,7 @@ function readInvoke(text: string, i: number, limit: number, re: Res, endIsCut: b
   // The end of the text, reached before this invoke's closer, cut it.
   const cutAt = (j: number): boolean => endIsCut && limit >= text.length && j >= text.length;
   const head = sticky(re.invoke, text, i)!;
-  const name = parseAttributes(head[1]!)["name"]?.trim() ?? "";
+  const name = parseAttributes(withoutSpecialTokens(head[1]!))["name"]?.trim() ?? "";
   let j = skipWs(text, i + head[0].length, limit);
   const params: Record<string, unknown> = {};
   // A JSON body (sglang format 2/4).

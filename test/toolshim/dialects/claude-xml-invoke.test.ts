@@ -37,4 +37,14 @@ describe("claude_xml_invoke", () => {
     expect(run(olmo3FunctionCalls, olmo, ["get_weather"]).calls).toEqual([{ name: "get_weather", arguments: { city: "Paris" } }]);
     expect(run(claudeXmlInvoke, 'Use `<function_calls><invoke name="x"></invoke></function_calls>`.').match).toBeNull();
   });
+
+  it("reads an invoke name with a special token fumbled into it or in place of its closing quote", () => {
+    for (const head of ['name="read<|message|>">', 'name="re<|message|>ad">', 'name="read<|message|><|message|>">', 'name="read<|message|>']) {
+      const r = run(claudeXmlInvoke, `<function_calls>\n<invoke ${head}<parameter name="path">go.mod</parameter>\n</invoke>\n</function_calls>`);
+      expect(r.calls, head).toEqual([{ name: "read", arguments: { path: "go.mod" }, untyped: true }]);
+      expect(r.content, head).toBe("");
+    }
+    const value = run(claudeXmlInvoke, '<function_calls><invoke name="echo"><parameter name="text">keep <|message|> literal</parameter></invoke></function_calls>');
+    expect(value.calls).toEqual([{ name: "echo", arguments: { text: "keep <|message|> literal" }, untyped: true }]);
+  });
 });
