@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(744);
+    expect(total.cases).toBe(747);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -40,8 +40,10 @@ describe("tool shim figures", () => {
     // Harmony dialect knows that `to=self` is thinking and that the recipient header is markup;
     // 349 of 461 with Solar Open 2's special-token pairs (`<|tool_arg:start|>k<|tool_arg:value|>v`),
     // a grammar no other stage reads; 350 of 464 with K2 Horizon's GLM pairs in the `ifm|` tag
-    // namespace (only the GLM dialect reads a `|` in a tag name).
-    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.75);
+    // namespace (only the GLM dialect reads a `|` in a tag name); 361 of 482 once session 33 kept GLM
+    // string values verbatim (the structural stage trims an element's value, as every other element
+    // format wants).
+    expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.745);
     expect(sum("exact")).toBeGreaterThanOrEqual(350);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
@@ -50,9 +52,10 @@ describe("tool shim figures", () => {
       expect(row.exact, family).toBe(row.cases);
     }
     // GLM too, except K2 Horizon's spelling with every tag in its `ifm|` namespace (the structural
-    // stage reads no `|` in a tag name).
+    // stage reads no `|` in a tag name) and the 3 string values whose edge whitespace is data (vLLM
+    // pull#42026: the structural stage trims them).
     const glm = rows.find((r) => r.family === "glm45_arg_kv")!;
-    expect(glm.exact).toBe(glm.cases - 2);
+    expect(glm.exact).toBe(glm.cases - 5);
     // Apertus too, except its spelling with the special tokens skipped (no marker left to read).
     const apertus = rows.find((r) => r.family === "apertus_tools_prefix")!;
     expect(apertus.exact).toBe(apertus.cases - 1);

@@ -22,12 +22,25 @@
 import { isSideEffectToolName } from "../policy.js";
 import type { OfferedTool, RawCall } from "../types.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { cleanXmlValue, escapeRegExp } from "./text-scan.js";
+import { escapeRegExp } from "./text-scan.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 /** The call tag, with an optional tag namespace (`<ifm|tool_call>`): group 1. */
 const OPEN_TAG = /<((?:[a-z]{1,12}[|:])?)tool_call>/g;
 const NAME = /^[^\s<>{}[\]"'`]+$/u;
+
+/**
+ * An `<arg_value>`'s text. The template glues the value to its tags, so its whitespace is data and
+ * is kept (a code body's indent and last line break: vLLM `poolside_v1` and `glm4_moe` parsers
+ * since vllm-project/vllm pull#42026, sglang pull#20543 and pull#20662); the schema types and trims
+ * a non-string value later. Only a value laid out on lines of its own (`<arg_value>\n…\n</arg_value>`:
+ * a line break right after the opener and right before the closer) loses those two line breaks.
+ */
+function glmValue(raw: string): string {
+  const lead = /^[ \t]*\r?\n/.exec(raw);
+  const trail = /\r?\n[ \t]*$/.exec(raw);
+  return lead && trail && lead[0].length <= trail.index ? raw.slice(lead[0].length, trail.index) : raw;
+}
 
 /** Read `<arg_key>/<arg_value>` pairs (tags in namespace `ns`); `undefined` when the body has anything else. */
 function readPairs(body: string, ns: string): Record<string, string> | undefined {
@@ -42,7 +55,7 @@ function readPairs(body: string, ns: string): Record<string, string> | undefined
     re.lastIndex = i;
     const m = re.exec(body);
     if (!m) break;
-    args[m[1]!.trim()] = cleanXmlValue(m[2]!);
+    args[m[1]!.trim()] = glmValue(m[2]!);
     i = re.lastIndex;
   }
   return body.slice(i).trim() === "" ? args : undefined;

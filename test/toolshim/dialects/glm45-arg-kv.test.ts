@@ -31,4 +31,14 @@ describe("glm45_arg_kv", () => {
     const offered = run(glm45ArgKv, "<tool_call> read_git_diff </tool_call>", ["read_git_diff"]);
     expect(offered.calls).toEqual([{ name: "read_git_diff", arguments: {}, untyped: true }]);
   });
+
+  it("keeps a value's whitespace, except the line breaks that put it on lines of its own", () => {
+    const r = run(
+      glm45ArgKv,
+      "<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>    def f():\n        return 1\n</arg_value>\n<arg_key>pad</arg_key><arg_value>  x  </arg_value>\n<arg_key>own</arg_key><arg_value>\nclass A:\n    pass\n</arg_value></tool_call>",
+    );
+    expect(r.calls).toEqual([
+      { name: "write_file", arguments: { content: "    def f():\n        return 1\n", pad: "  x  ", own: "class A:\n    pass" }, untyped: true },
+    ]);
+  });
 });
