@@ -322,8 +322,45 @@ function trimLineEnd(line: string): string {
   return end === line.length ? line : line.slice(0, end);
 }
 
-/** The visible content: `spans` (grown over empty wrappers) removed, stray markers stripped, whitespace tidied. */
+/**
+ * End-of-turn tokens: the model's turn is over (ChatML `<|im_end|>`, Llama 3 `<|eot_id|>`, `<|endoftext|>`,
+ * `<|end_of_text|>`, DeepSeek `<｜end▁of▁sentence｜>`, PLaMo 3 `<|plamo:tag|>`). Harmony's and Glimmer's
+ * message ends (`<|end|>`, `<|eot|>`) separate messages of one turn and are not here (`harmony-gptoss.ts`).
+ */
+const END_OF_TURN = /<\|(?:im_end|eot_id|endoftext|end_of_text|plamo:tag)\|>|<[|｜]end▁of▁sentence[|｜]>/g;
+/** A next assistant message right after the end of a turn: the model's turn goes on. */
+const ASSISTANT_AGAIN = /^\s*<\|im_start\|>assistant\b/;
+
+/**
+ * Where the visible text stops: at the first end-of-turn token written as markup, when a server
+ * that does not stop on it lets the model go on (a next user turn, PLaMo 3's text after its end tag:
+ * vLLM `plamo3` tool parser drops everything after it). Calls written after it are still read (the
+ * dialects see the whole text); only prose after it is not the answer. A token inside removed markup
+ * (an argument value) or in code is text, so is one standing between spaces inside a line (prose
+ * naming it); one followed by a new assistant header does not end the turn.
+ * @returns the span from the token to the end of the text, or `undefined`.
+ */
+function afterEndOfTurn(text: string, removed: readonly Span[]): Span | undefined {
+  END_OF_TURN.lastIndex = 0;
+  if (!END_OF_TURN.test(text)) return undefined;
+  const skip = new SpanSet([...removed, ...findCodeRegions(text)]);
+  END_OF_TURN.lastIndex = 0;
+  for (let m = END_OF_TURN.exec(text); m !== null; m = END_OF_TURN.exec(text)) {
+    const s = { start: m.index, end: m.index + m[0].length };
+    if (skip.overlaps(s)) continue;
+    if (/[ \t]/.test(text[s.start - 1] ?? "") && /[ \t]/.test(text[s.end] ?? "")) continue;
+    if (ASSISTANT_AGAIN.test(text.slice(s.end, s.end + 40))) continue;
+    return { start: s.start, end: text.length };
+  }
+  return undefined;
+}
+
+/**
+ * The visible content: `spans` (grown over empty wrappers) removed, stray markers stripped, text
+ * after the end of the turn dropped, whitespace tidied.
+ */
 export function cleanContent(text: string, spans: readonly Span[]): string {
   const grown = growOverWrappers(text, spans);
-  return tidy(removeSpans(text, [...grown, ...strayMarkerSpans(text, grown)]));
+  const tail = afterEndOfTurn(text, grown);
+  return tidy(removeSpans(text, [...grown, ...strayMarkerSpans(text, grown), ...(tail ? [tail] : [])]));
 }
