@@ -28,12 +28,12 @@ import type { ToolCall } from "../llm/types.js";
 import { prepareArguments } from "./arguments.js";
 import { DIALECTS } from "./dialects/index.js";
 import { blankSpans, mergeRanges, SpanSet } from "./dialects/text-scan.js";
-import { introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
+import { type InlineGroup, introducedAsExample, isToolDefinitionEcho, scanInlineCalls } from "./inline-json.js";
 import { resolveToolName } from "./names.js";
 import { isSideEffectToolName, mentionsSideEffectCall, rejectUnknownTool } from "./policy.js";
 import { splitReasoning, unwrapAnswer } from "./reasoning.js";
 import { frameSpans } from "./markers.js";
-import { scanStructural } from "./structural.js";
+import { scanStructural, type StructuralCall } from "./structural.js";
 import { cleanContent, cutImitatedResult, findCodeRegions, mergeSpans, removeSpans, tidy } from "./residue.js";
 import { decodeWordMarkers } from "./word-markers.js";
 import type {
@@ -491,37 +491,51 @@ function deterministic(
   const isTool = (name: string) => resolveToolName(name, tools) !== undefined;
   const offeredGroups = st2.groups.filter((g) => g.calls.some((c) => isTool(c.name)));
   // Markers that frame an inline call (`[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`) go with it.
-  spans.push(...frameSpans(masked, offeredGroups.map((g) => g.span), isTool));
-  for (const group of st2.groups) {
-    const offered = offeredGroups.includes(group);
-    for (const raw of group.calls) {
-      const before = out.calls.length;
-      out.settle(raw, offered || group.clearlyTried);
-      if (by === undefined && out.calls.length > before) by = "inline_json";
-    }
-  }
+  const frames = frameSpans(masked, offeredGroups.map((g) => g.span), isTool);
+  spans.push(...frames);
 
-  // 4. Stage 3, structural: markup named after an offered tool, only when nothing else was read.
+  // 4. Stage 3, structural: markup named after an offered tool, when nothing else was read, or
+  // beside inline calls that all name offered tools (one reply may write a call as JSON in a
+  // wrapper and the next as elements: vLLM `dots` parser test, both in `<dots_function_call>`),
+  // over the text with the inline calls blanked out (not their frames: growing back over markers,
+  // a frame may take the closers of the element call before it). Calls are settled in text order.
+  const alone = st2.groups.length === 0 && out.calls.length === 0 && out.rejected.length === 0;
+  const beside = st2.groups.length > 0 && offeredGroups.length === st2.groups.length;
+  const st3 = alone || beside ? scanStructural(beside ? blankSpans(masked, st2.groups.map((g) => g.span)) : masked, tools, atEnd) : undefined;
   let structural = false;
-  if (out.calls.length === 0 && out.rejected.length === 0 && st2.groups.length === 0) {
-    const st3 = scanStructural(masked, tools, atEnd);
+  if (st3 && alone) {
     for (const n of st3.notes) out.note("structural", n);
     for (const b of st3.broken) {
       if (!out.settleBroken(b)) continue;
       spans.push(b.span);
       structural = true;
     }
-    for (const f of st3.found) {
-      const before = out.calls.length;
-      out.settle(f.call, true);
-      if (out.calls.length > before) {
-        spans.push(f.span);
-        structural = true;
-        out.note("structural", `${f.call.name} read from ${f.shape} markup`);
-      }
-    }
-    if (structural) by ??= "structural";
   }
+  const steps: ({ at: number; group: InlineGroup } | { at: number; found: StructuralCall })[] = [
+    ...st2.groups.map((group) => ({ at: group.span.start, group })),
+    ...(st3?.found ?? []).map((found) => ({ at: found.span.start, found })),
+  ].sort((x, y) => x.at - y.at);
+  for (const step of steps) {
+    if ("group" in step) {
+      const offered = offeredGroups.includes(step.group);
+      for (const raw of step.group.calls) {
+        const before = out.calls.length;
+        out.settle(raw, offered || step.group.clearlyTried);
+        if (by === undefined && out.calls.length > before) by = "inline_json";
+      }
+      continue;
+    }
+    const f = step.found;
+    const before = out.calls.length;
+    out.settle(f.call, true);
+    if (out.calls.length > before) {
+      spans.push(f.span);
+      structural = true;
+      by ??= "structural";
+      out.note("structural", `${f.call.name} read from ${f.shape} markup`);
+    }
+  }
+  if (structural) by ??= "structural";
   const decided = st1.spans.length > 0 || st2.groups.length > 0 || st2.notes.length > 0 || reasoningCalls.length > 0 || structural;
   return finish(by ?? "none", spans, decided, st1.reasoning);
 }
