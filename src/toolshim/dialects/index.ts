@@ -9,7 +9,7 @@
  *    DeepSeek V3.2 DSML, Step3, MiniMax-M2, Claude-style `<function_calls><invoke>` XML, Seed-OSS,
  *    Cohere, Apertus, InternLM2, LFM2, Gemma 4, FunctionGemma, Llama 3.1 `<|python_tag|>`, OLMo 3
  *    (same `<function_calls>` tag as the Claude style, Python bodies only), Nemotron; then the
- *    vendor tags LongCat `<longcat_tool_call>`, LM Studio `[TOOL_REQUEST]`, bracket-arrow
+ *    vendor tags LongCat `<longcat_tool_call>`, CWM `<tool: function>`, LM Studio `[TOOL_REQUEST]`, bracket-arrow
  *    `[TOOL_CALL]{tool => …}`, GigaChat
  *    `function call<|role_sep|>`; MiniMax-M3 (prefixed tags) sits next to MiniMax-M2.
  * 2. Command R/R+ `Action:` + a fenced list (its label goes with the fence), then fenced JSON (before the tag formats, because the fence may wrap a tag: ```` ```json
@@ -41,6 +41,7 @@ import { claudeXmlInvoke } from "./claude-xml-invoke.js";
 import { cohereAction } from "./cohere-action.js";
 import { commandRActionFence } from "./command-r-action-fence.js";
 import { continueToolCodeblock } from "./continue-tool-codeblock.js";
+import { cwmToolTag } from "./cwm-tool-tag.js";
 import { deepseekV3 } from "./deepseek-v3.js";
 import { deepseekV31 } from "./deepseek-v31.js";
 import { deepseekV32Dsml } from "./deepseek-v32-dsml.js";
@@ -109,6 +110,7 @@ export const DIALECTS: readonly Dialect[] = [
   olmo3FunctionCalls,
   nemotronToolcall,
   longcatToolCall,
+  cwmToolTag,
   lmstudioToolRequest,
   bracketArrowToolCall,
   gigachat3,

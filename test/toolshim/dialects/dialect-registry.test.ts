@@ -29,8 +29,8 @@ describe("dialect registry", () => {
     const families = [...new Set(loadCorpus().map((c) => c.family))].filter((f) => !NOT_DIALECTS.has(f)).sort();
     for (const f of families) expect(dialectFor(f), f).toBeDefined();
     expect(new Set(DIALECTS.map((d) => d.family)).size).toBe(DIALECTS.length);
-    // 35 corpus families + DeepSeek V3.2 DSML and Claude-style XML (extra corpus) + 6 of issue 12 (toolcalls-new.jsonl) + Phi-4-mini special tokens + bracket-arrow blocks + Command R+ Action fences + Kimi K3 XTML (session 30).
-    expect(DIALECTS.length).toBe(48);
+    // 35 corpus families + DeepSeek V3.2 DSML and Claude-style XML (extra corpus) + 6 of issue 12 (toolcalls-new.jsonl) + Phi-4-mini special tokens + bracket-arrow blocks + Command R+ Action fences + Kimi K3 XTML (session 30) + Solar Open 2 (session 32) + CWM tool tags (session 33).
+    expect(DIALECTS.length).toBe(49);
   });
 
   it("lists opening markers for streaming hold-back", () => {
