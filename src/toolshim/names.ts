@@ -82,8 +82,8 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
   if (/\s/.test(candidates[0]!)) return byWords(candidates[0]!, tools);
 
   const caseInsensitive = (c: string): string | undefined => {
-    const lower = c.toLowerCase();
-    const hits = [...new Set(names.filter((n) => n.toLowerCase() === lower))];
+    const lower = asciiLower(c);
+    const hits = [...new Set(names.filter((n) => asciiLower(n) === lower))];
     return hits.length === 1 ? hits[0] : undefined;
   };
 
@@ -102,8 +102,9 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
     const hits = [...new Set(names.filter((n) => n !== c && underscored(n) === key))];
     if (hits.length === 1) return hits[0];
   }
+  const written = namespaceOf(name);
   for (const c of candidates) {
-    const hits = [...new Set(names.filter((n) => n.endsWith(`__${c}`) || n.endsWith(`.${c}`)))];
+    const hits = [...new Set(names.filter((n) => (n.endsWith(`__${c}`) || n.endsWith(`.${c}`)) && sameNamespace(written, n.slice(0, -c.length))))];
     if (hits.length === 1) return hits[0];
   }
   for (const c of candidates) {
@@ -113,9 +114,39 @@ export function resolveToolName(name: string, tools: readonly OfferedTool[]): st
   return byWords(candidates[0]!, tools);
 }
 
+/**
+ * Lower case of the ASCII letters only: a look-alike that Unicode case mapping turns into an ASCII
+ * letter (the Kelvin sign `K` U+212A lower-cases to `k`) does not spell an offered name.
+ */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/**
+ * The namespace a written name gives its tool: what stands before its last `.`/`__` segment once the
+ * `functions.`/`default_api.` prefix and a `:N` index are cleaned off (`mcp__git__list_dir` → `mcp__git`),
+ * with `.` spelled `__`; `""` for none.
+ */
+function namespaceOf(raw: string): string {
+  const core = spellings(raw).full.find((f) => !/\s/.test(f) && !/^(?:functions?|default_api)[.:]|:\d+$|\(\)$/.test(f)) ?? "";
+  const cut = Math.max(core.lastIndexOf("."), core.lastIndexOf("__"));
+  return cut <= 0 ? "" : core.slice(0, cut).replace(/\./g, "__");
+}
+
+/**
+ * Whether a written namespace allows an offered tool whose name has `prefix` before the matched
+ * candidate (`mcp__fs__`): none written, or the same one, or its last part (`fs` for `mcp__fs`).
+ * `mcp__git__list_dir` is not the offered `mcp__fs__list_dir`: another server's tool was not offered.
+ */
+function sameNamespace(written: string, prefix: string): boolean {
+  if (written === "") return true;
+  const offered = prefix.replace(/\./g, "__").replace(/_+$/, "");
+  return offered === written || offered.endsWith(`__${written}`);
+}
+
 /** A name, title or sentence as words: lower case, one space for each run of spaces, `_` and `-`, no closing `.`. */
 function words(s: string): string {
-  return s.toLowerCase().replace(/[\s_-]+/g, " ").trim().replace(/\s*\.$/, "");
+  return asciiLower(s).replace(/[\s_-]+/g, " ").trim().replace(/\s*\.$/, "");
 }
 
 /** What rule 6 compares a written name with: the tool's name, title, description and its first sentence. */

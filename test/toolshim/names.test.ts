@@ -54,6 +54,38 @@ describe("resolveToolName", () => {
   resolvesAs(table);
 });
 
+describe("the whitelist under odd spellings: another namespace or a look-alike is not the offered tool", () => {
+  const MCP = tools("mcp__fs__list_dir", "read_file", "kill_query");
+  resolvesAs([
+    ["another MCP server's tool is not offered", "mcp__git__list_dir", MCP, undefined],
+    ["another namespace written with dots", "git.list_dir", MCP, undefined],
+    ["the same server, its prefix dropped", "fs.list_dir", MCP, "mcp__fs__list_dir"],
+    ["the same server, spelled with dots", "mcp.fs.list_dir", MCP, "mcp__fs__list_dir"],
+    ["no namespace written", "functions.list_dir:0", MCP, "mcp__fs__list_dir"],
+    ["a namespace before an offered tool that has none", "mcp__srv__read_file", MCP, "read_file"],
+    ["upper case", "READ_FILE", MCP, "read_file"],
+    ["a Cyrillic e", "r\u0435ad_file", MCP, undefined],
+    ["full-width letters", "\uff52\uff45\uff41\uff44_file", MCP, undefined],
+    ["a zero-width space", "read_file\u200b", MCP, undefined],
+    ["the Kelvin sign (its lower case is k)", "\u212aill_query", MCP, undefined],
+    ["a side-effect name with another namespace", "mcp__srv__bash", tools("mcp__fs__bash"), undefined],
+  ]);
+
+  it("a call to another server's tool written in any dialect is refused, never run as the offered one", () => {
+    const offered = [{ name: "mcp__fs__list_dir", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+    for (const content of [
+      '<tool_call>{"name": "mcp__git__list_dir", "arguments": {"path": "."}}</tool_call>',
+      "<tool: function>\nmcp__git__list_dir .\n</tool>",
+      "<tool_call>mcp__git__list_dir\n<arg_key>path</arg_key>\n<arg_value>.</arg_value>\n</tool_call>",
+      ' to=mcp__git__list_dir<|message|><atem:function_calls>\n<atem:invoke name="mcp__git__list_dir<|message|>">\n<atem:parameter name="path">.</atem:parameter>\n</atem:invoke>\n</atem:function_calls><|eot|>',
+    ]) {
+      const r = recoverDeterministic({ content }, offered);
+      expect(r.tool_calls, content).toEqual([]);
+      expect(r.rejected.map((x) => x.name), content).toEqual(["mcp__git__list_dir"]);
+    }
+  });
+});
+
 describe("fail closed: side-effect names never map onto another offered tool", () => {
   const table: [string, OfferedTool[], string | undefined][] = [
     ["shell", tools("developer__shell", "search_code"), undefined],
