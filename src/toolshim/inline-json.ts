@@ -32,7 +32,7 @@
 import { escapeRegExp } from "./dialects/text-scan.js";
 import { isParamTag } from "./dialects/xml-elements.js";
 import { isPlainObject, scanJsonValues } from "./json.js";
-import { findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
+import { CALL_DIRECTIVE_LINE, findCodeRegions, overlaps, type CodeRegion } from "./residue.js";
 import { resolveToolName } from "./names.js";
 import type { OfferedTool, RawCall, Span } from "./types.js";
 
@@ -200,7 +200,7 @@ interface Grown {
   directive: boolean;
 }
 
-/** Grow a call span over wrapper tags, a call-only fence and a `Using tool:` line. */
+/** Grow a call span over wrapper tags, a call-only fence and a directive line (`Using tool:`, `Tool call:`). */
 function grow(text: string, span: Span, regions: readonly CodeRegion[]): Grown {
   let { start, end } = span;
   let wrapped = false;
@@ -221,7 +221,7 @@ function grow(text: string, span: Span, regions: readonly CodeRegion[]): Grown {
         continue;
       }
     }
-    const line = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, start - TAIL), start));
+    const line = CALL_DIRECTIVE_LINE.exec(text.slice(Math.max(0, start - TAIL), start));
     if (line) {
       start -= line[1]!.length;
       directive = changed = true;

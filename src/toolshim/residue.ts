@@ -119,6 +119,15 @@ export function findCodeRegions(text: string): CodeRegion[] {
 }
 
 /**
+ * A line that introduces a call written right after it: goose's directive `Using tool: x`
+ * (`toolshim.rs` `convert_tool_messages_to_text`), or a label line `Tool call:` / `**Tool Call:**`
+ * (RWKV's template: vLLM `rwkv` tool parser tests). Group 1 is the line with the whitespace up to
+ * the call; the pattern is anchored at the end of the text before the call. The spellings are the
+ * stream filter's markers (`stream-filter.ts` `OWN_MARKERS`), so the filter holds such a line.
+ */
+export const CALL_DIRECTIVE_LINE = /(?:^|\n)([ \t]*(?:[Uu]sing [Tt]ool:[^\n]*|(?:\*\*)?Tool [Cc]all(?::(?:\*\*)?|\*\*:))[ \t]*\n\s*)$/;
+
+/**
  * Stray special tokens: chat-template control tokens with ASCII or full-width bars and Gemma's
  * half-bar tokens. A leaked token is glued to text, alone on its line, at the end or next to
  * removed markup, and is removed; one standing between spaces inside a line is named by prose
@@ -244,7 +253,7 @@ export function stripStrayMarkers(text: string): string {
 /**
  * Grow removed spans over what wraps nothing but them: a tag pair (`<response>` … `</response>`)
  * directly around a span, a code fence whose body is only removed spans and whitespace, and a
- * `Using tool: x` line right before either (goose's directive format in `toolshim.rs` `convert_tool_messages_to_text`).
+ * call's directive line right before either ({@link CALL_DIRECTIVE_LINE}).
  * Dialects remove the call markup they know; a wrapper they do not know would otherwise stay
  * behind empty (`wrap-json-fence-function-call`).
  */
@@ -254,7 +263,7 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
   for (let changed = true; changed; ) {
     changed = false;
     merged = merged.map((s) => {
-      const directive = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, s.start - 300), s.start));
+      const directive = CALL_DIRECTIVE_LINE.exec(text.slice(Math.max(0, s.start - 300), s.start));
       if (directive) {
         changed = true;
         return { start: s.start - directive[1]!.length, end: s.end };
@@ -281,7 +290,7 @@ export function growOverWrappers(text: string, spans: readonly Span[]): Span[] {
     for (let k = next; k < merged.length && merged[k]!.start < f.bodyEnd; k++) if (merged[k]!.end <= f.bodyEnd) inside.push(merged[k]!);
     if (inside.length === 0) continue;
     if (removeSpans(text.slice(f.bodyStart, f.bodyEnd), inside.map((s) => ({ start: s.start - f.bodyStart, end: s.end - f.bodyStart }))).trim() === "") {
-      const directive = /(?:^|\n)([ \t]*Using tool:[^\n]*\n\s*)$/i.exec(text.slice(Math.max(0, f.start - 300), f.start));
+      const directive = CALL_DIRECTIVE_LINE.exec(text.slice(Math.max(0, f.start - 300), f.start));
       grown.push({ start: f.start - (directive ? directive[1]!.length : 0), end: f.end });
     }
   }

@@ -67,7 +67,8 @@ export interface StreamFilterOptions {
 const OWN_MARKERS = [
   "<|", "<｜", "<tool_call", "<tool_calls", "<function", "<invoke", "<minimax:tool_call", "<seed:tool_call",
   "<steptml:", "<TOOLCALL", "<start_function_call", "<arg_key", "<parameter", "<tools>", "<tool>",
-  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "Tool result", "Tool error:", "<tool_response>", "Observation:", "Action:", "Tool:", "Function:",
+  "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "using tool:", "Using Tool:", "Tool Call:", "Tool call:",
+  "Tool Call**:", "Tool call**:", "**Tool Call:", "**Tool call:", "**Tool Call**:", "**Tool call**:", "Tool result", "Tool error:", "<tool_response>", "Observation:", "Action:", "Tool:", "Function:",
 ];
 
 /** Openers anchored at the scan position (sticky), each with its closer. */
