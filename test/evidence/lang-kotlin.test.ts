@@ -260,6 +260,52 @@ describe("kotlin: definitions", () => {
     expect([prepared[1], prepared[2], prepared[6]]).toEqual(["    suspend fun run() {", "       `suspend`{", "        val s =`suspend` { 1 }"]);
   });
 
+  it("a file-level declaration whose annotations are followed by other modifiers, then a misread one (`public annotation class`), keeps the file", async () => {
+    // arrow's Saga.kt and AutoCloseScope.kt: `@Target(…)` ⏎ `@RequiresOptIn` ⏎ `public annotation class X` lost every declaration of the file.
+    const src = "package p\n\n@Target(AnnotationTarget.CLASS)\n@RequiresOptIn\npublic annotation class SagaImplementation\n\n@SubclassOptInRequired(SagaImplementation::class)\npublic interface SagaScope {\n  public fun bind(): Int\n}\n\n@A\n@B\ninternal data class D(val x: Int)\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["SagaImplementation:3", "SagaScope:7", "bind:9", "D:12", "x:14"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.length).toBe(src.split("\n").length);
+    expect(prepared.slice(2, 5)).toEqual(["annotation @Target(AnnotationTarget.CLASS)", "@RequiresOptIn", "public class SagaImplementation"]);
+    expect(prepared.slice(11, 14)).toEqual(["data @A", "@B", "internal class D(val x: Int)"]);
+  });
+
+  it("`suspend context(S)` starting a function type (a parameter's or a type alias's) is blanked after `suspend`", async () => {
+    // arrow's resource/context/Resource.kt and arrow-raise-ktor-server's respondOrRaise.kt lost the rest of the file.
+    const src = "package p\n\npublic fun <A> resource(block: suspend context(ResourceScope) () -> A): Resource<A> = block\n\npublic typealias H<T> = suspend context(Raise<R>) RoutingContext.(T) -> R\n\nfun last() = 2\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["resource:3", "H:5", "last:7"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect([prepared[2], prepared[4]]).toEqual([
+      `public fun <A> resource(block: suspend ${" ".repeat(23)}() -> A): Resource<A> = block`,
+      `public typealias H<T> = suspend ${" ".repeat(18)}RoutingContext.(T) -> R`,
+    ]);
+  });
+
+  it("a trailing comma in type parameter and type argument lists (`fun <` ⏎ `T : A,` ⏎ `> R.f(`, `Map<A, B,>`) keeps the file; other commas are left alone", async () => {
+    // arrow's suspendapp-ktor KtorServer.kt: from the second such list on, every declaration of the file was lost.
+    const src = "package p\n\npublic suspend fun <\n  TE : A,\n  TC : B,\n  > R.server(f: Int, g: Int,): Int = 1\n\npublic fun <T : A,> R.other(): Int = 1\n\nval m: Map<A, B,> = mapOf(1 to 2)\n\nclass C<T : A,>(x: Int)\n\nfun last() = 2\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["server:3", "other:8", "m:10", "C:12", "last:14"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect([prepared[4], prepared[5], prepared[7], prepared[9]]).toEqual(["  TC : B ", "  > R.server(f: Int, g: Int,): Int = 1", "public fun <T : A > R.other(): Int = 1", "val m: Map<A, B > = mapOf(1 to 2)"]);
+  });
+
+  it("the `all` use-site target (`@all:JsonSetter(…)`) keeps the file; it is read as the plain annotation", async () => {
+    // arrow's arrow-core-jackson DataHelpers.kt lost the nested enum and every declaration after it.
+    const src = "package p\n\ndata class MapContainer<V>(@all:JsonSetter(contentNulls = Nulls.AS_EMPTY) val value: Map<Key, V>) {\n  enum class Key { First, Second }\n}\n\nfun <V> arbMapContainer(): Int = 1\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["MapContainer:3", "value:3", "Key:4", "First:4", "Second:4", "arbMapContainer:7"]);
+    expect(joinKotlinConstructors(src).split("\n")[2]).toBe("data class MapContainer<V>(    @JsonSetter(contentNulls = Nulls.AS_EMPTY) val value: Map<Key, V>) {");
+  });
+
+  it("a call of a local named `set`/`get` starting a statement with more after it keeps the class; accessors are left alone", async () => {
+    // arrow's AtomicIntTest.kt: `val set = { … }` ⏎ `set() shouldBe update()` was read as a setter and the class lost its later members.
+    const src = "class T {\n  fun a() = run {\n    check { x ->\n      val set = {\n        1\n      }\n      set() shouldBe update()\n      get(x).also { }\n    }\n  }\n  var v: Int = 0\n    get() = field\n    set(value) { field = value }\n  val w: Int\n    get(): Int = 1\n  fun last() = 1\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.name}:${s.start_line}`)).toEqual(["T:1", "a:2", "v:11", "w:14", "last:16"]);
+    const prepared = joinKotlinConstructors(src).split("\n");
+    expect(prepared.slice(6, 8)).toEqual(["    `set`() shouldBe update()", "    `get`(x).also { }"]);
+    expect(prepared.slice(11, 13)).toEqual(["    get() = field", "    set(value) { field = value }"]);
+    expect(prepared[14]).toBe("    get(): Int = 1");
+  });
+
   it("a file-level `class U {` / `interface U {` after two annotations, with a declaration after it, is read as the type with its members", async () => {
     // Exposed 1be6647 samples/exposed-spring/.../UserService.kt (`@Component` ⏎ `@Transactional` ⏎ `class UserService {`): read as annotated names
     // applied to a lambda, without an error; the class and its methods were lost.

@@ -13,11 +13,14 @@
  * - A modifier keyword right after the annotations of a declaration (`@DslMarker` ⏎
  *   `annotation class KoinDslMarker`, `@KoinInternalApi` ⏎ `expect object Tools { … }`, also
  *   `enum`, `actual`, `data`, `value`, `operator`, `inner`; modifier keywords:
- *   https://kotlinlang.org/docs/keyword-reference.html#modifier-keywords): the grammar reads the
+ *   https://kotlinlang.org/docs/keyword-reference.html#modifier-keywords), also after other
+ *   modifiers (`@Target(…)` ⏎ `@RequiresOptIn` ⏎ `public annotation class SagaImplementation`, arrow's
+ *   Saga.kt and AutoCloseScope.kt, which lost every declaration of the file): the grammar reads the
  *   annotation and the words after it as an expression at file level (not in class bodies) and loses the declaration (koin's
- *   `Markers.kt`, `KoinPlatformCoroutinesTools.kt`). The first modifier moves in front of the
- *   annotations (`annotation @DslMarker` ⏎ `class KoinDslMarker`), a form the grammar reads; Kotlin
- *   allows annotations and modifiers in any order. Lines and length stay the file's.
+ *   `Markers.kt`, `KoinPlatformCoroutinesTools.kt`). The first such modifier moves in front of the
+ *   annotations (`annotation @DslMarker` ⏎ `class KoinDslMarker`, `annotation @RequiresOptIn` ⏎
+ *   `public class SagaImplementation`), a form the grammar reads; Kotlin allows annotations and
+ *   modifiers in any order. Lines and length stay the file's.
  * - A guard on a `when` branch (Kotlin 2.1, https://kotlinlang.org/docs/control-flow.html#guard-conditions-in-when-expressions:
  *   `is String if value.isEmpty() -> …`): the grammar does not know the form and loses the whole
  *   file (JetBrains/Exposed's ColumnType.kt). The guard's `if` becomes `,` (a branch with two
@@ -54,13 +57,30 @@
  *   outside a one-line string (an even count of `"` before it on its line) after no name is read.
  * - Context parameters (Kotlin 2.2, https://kotlinlang.org/docs/context-parameters.html, also the
  *   older context receivers): `context(_: Scope)` before a declaration (on its line or the one
- *   before) and `context(Scope)` starting a function type after `:` (`block: context(S) T.() -> Unit`).
+ *   before) and `context(Scope)` starting a function type after `:` or `=` (`block: context(S) T.() -> Unit`,
+ *   `typealias H = context(S) T.() -> Unit`), also after `suspend` (`block: suspend context(S) () -> A`,
+ *   arrow's resource/context/Resource.kt and respondOrRaise.kt).
  *   The grammar reads neither and loses the rest of the class (Exposed's MavenProjectGeneration.kt);
  *   the clause is blanked, which changes no definition (the context's types are no longer seen as uses).
  *   A call `context(x) { … }` is left alone.
  * - The standard library's `suspend { … }` (a call of `kotlin.suspend` with a lambda): the grammar
  *   reads `suspend` as a modifier and loses the file (Exposed's TransactionCoroutineContextTests.kt).
  *   A blank, `suspend`, blanks and `{` become `` `suspend` `` (the same call, the name quoted), blanks and `{`.
+ * - A trailing comma in a type parameter or type argument list (`fun <` ⏎ `T : A,` ⏎ `> R.server(`,
+ *   `Map<A, B,>`; allowed since Kotlin 1.4, https://kotlinlang.org/docs/coding-conventions.html#trailing-commas):
+ *   from the second such list on, the grammar loses the file (arrow's suspendapp-ktor KtorServer.kt). A
+ *   comma whose next character after blanks and line breaks is `>` becomes a blank (no other comma is
+ *   followed by `>` outside strings and comments, where a blank changes nothing).
+ * - The `all` annotation use-site target (Kotlin 2.2, https://kotlinlang.org/docs/annotations.html#all-meta-target:
+ *   `@all:JsonSetter(…) val value: T` in a primary constructor): the grammar does not know it and
+ *   loses the rest of the file (arrow's arrow-core-jackson DataHelpers.kt). `@all:` becomes four blanks
+ *   and `@`, the plain annotation, which has the same name.
+ * - A call of a local named `get` or `set` starting a statement and followed by more of the expression
+ *   (`val set = { … }` ⏎ `set() shouldBe update()`, arrow's AtomicIntTest.kt): the grammar reads
+ *   `set(` after a property as its setter and loses the rest of the class. An accessor's parameter
+ *   list is followed by `:`, `=`, `{`, a comment or the line's end (Kotlin grammar, getter and setter:
+ *   https://kotlinlang.org/docs/reference/grammar.html#getter); after anything else (`shouldBe`, `.`,
+ *   `?:`) the name is quoted (`` `set`() ``, the same call), taking two indentation spaces.
  */
 
 /** `class|object|interface Name[<…>]` ending a line, then an indented `[modifiers|@Annotation] constructor(`. */
@@ -85,7 +105,7 @@ const MISREAD_MODIFIER = "(?:actual|annotation|data|enum|expect|inner|operator|v
  * `class`, `interface`, `object`, `fun`, `val`, `var` or `typealias`).
  */
 const ANNOTATED_MODIFIER = new RegExp(
-  String.raw`^((?:@[\w.:]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?[ \t]*\n?[ \t]*)+)(${MISREAD_MODIFIER}[ \t]+)(?=(?:${MODIFIER}[ \t]+)*(?:class|interface|object|fun|val|var|typealias)\b)`,
+  String.raw`^((?:@[\w.:]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?[ \t]*\n?[ \t]*)+)((?:${MODIFIER}[ \t]+)*?)(${MISREAD_MODIFIER}[ \t]+)(?=(?:${MODIFIER}[ \t]+)*(?:class|interface|object|fun|val|var|typealias)\b)`,
   "gm",
 );
 
@@ -152,8 +172,21 @@ const DECLARATION_CONTEXT = new RegExp(
   "gm",
 );
 
-/** A context clause starting a function type after `:` (`block: context(S) T.() -> Unit`). */
-const TYPE_CONTEXT = /(:[ \t]*)context\([^()\n]*\)[ \t]+(?=[A-Za-z_(])/g;
+/** A context clause starting a function type after `:` or `=`, possibly after `suspend` (`block: suspend context(S) T.() -> Unit`). */
+const TYPE_CONTEXT = /([:=][ \t]*(?:suspend[ \t]+)?)context\([^()\n]*\)[ \t]+(?=[A-Za-z_(])/g;
+
+/** A comma followed, after blanks and line breaks, by `>`: a trailing comma of a type parameter or argument list. */
+const TRAILING_TYPE_COMMA = /,(?=\s*>)/g;
+
+/** The `all` use-site target of an annotation (`@all:A`). */
+const ALL_TARGET = /@all:(?=[A-Za-z_])/g;
+
+/**
+ * `get`/`set` starting a statement (two indentation spaces or more), then a parameter list on its
+ * line (no nested parentheses) followed by something no accessor has there: not `:`, `=`, `{` or
+ * the line's end (nor a comment).
+ */
+const STATEMENT_ACCESSOR_CALL = /^([ \t]*)[ \t]{2}([gs]et)(?=\([^()\n]*\)[ \t]*[^\s:={/])/gm;
 
 /** The standard library's `suspend { … }` after a blank: at least one blank before `{`. */
 const SUSPEND_LAMBDA = /[ \t]suspend([ \t]+)\{/g;
@@ -217,7 +250,11 @@ export function joinKotlinConstructors(source: string): string {
     text = text.replace(DECLARATION_CONTEXT, blankAfter).replace(TYPE_CONTEXT, blankAfter);
   }
   if (text.includes("suspend")) text = text.replace(SUSPEND_LAMBDA, (_m: string, blanks: string) => `\`suspend\`${blanks.slice(1)}{`);
-  text = text.includes("@") ? text.replace(ANNOTATED_MODIFIER, (_m: string, annotations: string, modifier: string) => modifier + annotations) : text;
+  if (text.includes(",")) text = text.replace(TRAILING_TYPE_COMMA, " ");
+  if (text.includes("@all:")) text = text.replace(ALL_TARGET, "    @");
+  text = text.includes("@")
+    ? text.replace(ANNOTATED_MODIFIER, (_m: string, annotations: string, before: string, modifier: string) => modifier + annotations + before)
+    : text;
   text = text.replace(WHEN_GUARD, (_m: string, test: string) => `${test}, `);
   if (text.includes("@")) {
     text = text.replace(ANNOTATED_ACCESSOR, (_m: string, indent: string, head: string, gap: string, rest: string, annotations: string) => {
@@ -236,6 +273,7 @@ export function joinKotlinConstructors(source: string): string {
       namedArgument(from, assigned, offset) ? m : `${indent}\`${word}\``,
     );
   }
+  if (text.includes("et(")) text = text.replace(STATEMENT_ACCESSOR_CALL, (_m: string, indent: string, word: string) => `${indent}\`${word}\``);
   if (text.includes("get")) {
     const from = text;
     text = text.replace(INFIX_GET, (m: string, offset: number) => quoteInfixGet(from, m, offset));
