@@ -360,6 +360,20 @@ describe("kotlin: imports", () => {
     expect(await res("a.b.local")).toEqual({ files: [], module: "a.b.local", external: true });
   });
 
+  it("an extension's receiver with nested type arguments is no declaration of the receiver's name; the function is", async () => {
+    // arrow's RaiseAccumulate.kt (`fun <E, A> Raise<NonEmptyList<E>>.zipOrAccumulate`) was listed as declaring `Raise`.
+    const view = memoryProject({
+      "x/Acc.kt": "package a.b\npublic inline fun <E, A> Raise<NonEmptyList<E>>.zipOr(a: A) = 1\nfun <T : Comparable<T>> Map<K, List<Pair<A, B>>>.sortedish() = 2\nval <S, A> KProperty1<S, List<A>>.every: Int get() = 1\n",
+      "x/Raise.kt": "package a.b\ninterface Raise<in E>\n",
+    });
+    const res = async (s: string) => (await kotlin.resolve({ specifier: s, start_line: 1, end_line: 1 }, "m.kt", view)).files;
+    expect(await res("a.b.Raise")).toEqual(["x/Raise.kt"]);
+    expect(await res("a.b.zipOr")).toEqual(["x/Acc.kt"]);
+    expect(await res("a.b.sortedish")).toEqual(["x/Acc.kt"]);
+    expect(await res("a.b.every")).toEqual(["x/Acc.kt"]);
+    expect(await res("a.b.Map")).toEqual([]);
+  });
+
   it("find_importers: by file (the note names the same-package blind spot) and by qualified name (its file)", async () => {
     const byFile = await importersOf(root, `${MODEL}/Extensions.kt`);
     expect(byFile.records).toEqual([

@@ -37,7 +37,11 @@
  * overloaded or extension function); a longer name (`a.b.C.Inner`, `a.b.C.member`) resolves to its
  * longest prefix that is such a declaration. `a.b.*` → every file of package `a.b`. Anything else
  * (the standard library, Java and other libraries) is external, matched by its name. A file is named
- * by `package.Declaration` for its top-level declarations and by its package.
+ * by `package.Declaration` for its top-level declarations and by its package. A declaration's name
+ * is the word after its keyword, its type parameters and an extension's receiver type; type
+ * arguments may nest three levels (`fun <T : Comparable<T>> Raise<NonEmptyList<E>>.zipOrAccumulate`
+ * declares `zipOrAccumulate`, not the receiver's `Raise`: arrow's RaiseAccumulate.kt was listed as
+ * declaring `arrow.core.raise.Raise`, so every `import arrow.core.raise.Raise` named it).
  *
  * Known blind spot ({@link KOTLIN_BLIND_SPOT_NOTE}): declarations of the same package need no import.
  */
@@ -231,12 +235,20 @@ function codeOnly(text: string): string {
   return text.replace(/\/\*[\s\S]*?(?:\*\/|$)|\/\/[^\n]*|"""[\s\S]*?(?:"""|$)|"(?:[^"\\\n]|\\.)*"?/g, (m) => m.replace(/[^\n]/g, " "));
 }
 
+/** Type parameters or arguments `<…>`, nesting up to three levels (each alternative starts with a different character: no backtracking blow-up). */
+const TYPE_ARGUMENTS = String.raw`<(?:[^<>{}]|<(?:[^<>{}]|<[^<>{}]*>)*>)*>`;
+
+/** A declaration keyword, its type parameters and an extension's receiver type, then the declared name (group 1); or a brace. */
+const TOP_LEVEL_DECLARATION = new RegExp(
+  String.raw`[{}]|\b(?:class|interface|object|typealias|fun|val|var)\b\s*(?:${TYPE_ARGUMENTS}\s*)?(?:[\w.]+(?:${TYPE_ARGUMENTS})?\??\.)?\x60?([A-Za-z_]\w*)\x60?`,
+  "g",
+);
+
 /** Top-level declarations: keywords at brace depth 0. */
 function topLevelNames(code: string): string[] {
   const names = new Set<string>();
   let depth = 0;
-  const re = /[{}]|\b(?:class|interface|object|typealias|fun|val|var)\b\s*(?:<[^>{}]*>\s*)?(?:[\w.]+(?:<[^>{}]*>)?\??\.)?`?([A-Za-z_]\w*)`?/g;
-  for (const m of code.matchAll(re)) {
+  for (const m of code.matchAll(TOP_LEVEL_DECLARATION)) {
     if (m[0] === "{") depth++;
     else if (m[0] === "}") depth = Math.max(0, depth - 1);
     else if (depth === 0 && m[1] !== undefined && !/^(fun|interface|class|object)$/.test(m[1])) names.add(m[1]);
