@@ -107,16 +107,46 @@ describe("ruby: requires", () => {
     ]);
   });
 
-  it("a broken require_relative is unresolved, a gem external, `load` a path from the root, a computed argument unresolved", async () => {
+  it("a broken require_relative is unresolved, a gem external, `load` a path from the root, a path next to the file that is missing unresolved", async () => {
     expect(await resolvedImports(ruby, project, "test/cart_test.rb")).toEqual([
       { file: "test/cart_test.rb", line: 1, end: 1, specifier: "../lib/shop", module: "lib/shop.rb", files: ["lib/shop.rb"], external: false, flags: ["relative"] },
       { file: "test/cart_test.rb", line: 2, end: 2, specifier: "missing_helper", module: "missing_helper", files: [], external: true, flags: ["relative"] },
       { file: "test/cart_test.rb", line: 3, end: 3, specifier: "minitest/autorun", module: "minitest/autorun", files: [], external: true },
       { file: "test/cart_test.rb", line: 4, end: 4, specifier: "test/fixtures.rb", module: "test/fixtures", files: ["test/fixtures.rb"], external: false, flags: ["load"] },
-      { file: "test/cart_test.rb", line: 5, end: 5, specifier: 'File.join(__dir__, "x")', module: 'File.join(__dir__, "x")', files: [], external: true, flags: ["unresolved"] },
+      // `File.join(__dir__, "x")`: a path next to the file (test/x.rb), which the tree does not hold.
+      { file: "test/cart_test.rb", line: 5, end: 5, specifier: "x", module: "x", files: [], external: true, flags: ["relative"] },
     ]);
     const view = memoryProject({ "a.rb": "", "b.rb": "" });
     expect(await ruby.resolve({ specifier: "zzz", start_line: 1, end_line: 1, flags: ["relative"] }, "b.rb", view)).toEqual({ files: [], module: "zzz", external: true, unresolved: true });
+  });
+
+  it("a require of a path built from the file's own place (`File.expand_path(\"../lib/x\", __dir__)`, `File.join(__dir__, \"x\")`, …) resolves next to the file", async () => {
+    // jekyll's benchmark/schwartzian_transform.rb: `require File.expand_path("../lib/jekyll", __dir__)`.
+    const view = memoryProject({
+      "lib/jekyll.rb": "",
+      "bench/helper.rb": "",
+      "bench/run.rb": [
+        'require File.expand_path("../lib/jekyll", __dir__)',
+        'require File.expand_path("helper", File.dirname(__FILE__))',
+        'require File.expand_path("../helper", __FILE__)',
+        'require File.join(__dir__, "helper")',
+        'load File.join(File.dirname(__FILE__), "..", "lib", "jekyll.rb")',
+        'require File.expand_path("helper", Dir.pwd)',
+        'require File.expand_path("helper", __FILE__)',
+        "",
+      ].join("\n"),
+    });
+    const facts = await factsOf(ruby, await view.readText("bench/run.rb") as string);
+    const resolved = await Promise.all(facts.imports.map(async (ref) => [ref.start_line, (await ruby.resolve(ref, "bench/run.rb", view)).files]));
+    expect(resolved).toEqual([
+      [1, ["lib/jekyll.rb"]],
+      [2, ["bench/helper.rb"]],
+      [3, ["bench/helper.rb"]],
+      [4, ["bench/helper.rb"]],
+      [5, ["lib/jekyll.rb"]],
+      [6, []],
+      [7, []],
+    ]);
   });
 
   it("find_importers: by file, by require name, by gem name", async () => {

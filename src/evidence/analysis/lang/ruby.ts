@@ -22,7 +22,10 @@
  *
  * Imports: one {@link ImportRef} per `require`, `require_relative`, `load` or `autoload` call whose
  * argument is a string; an interpolated string carries `unresolved`. `require_relative` carries the
- * flag `relative`.
+ * flag `relative`, and so does a `require`/`load` of a path built from the file's own place
+ * (`require File.expand_path("../lib/jekyll", __dir__)`, `File.expand_path("x", File.dirname(__FILE__))`,
+ * `File.expand_path("../x", __FILE__)`, `File.join(__dir__, "x")`: jekyll's benchmark/*.rb and
+ * test/helper.rb), whose specifier is that path relative to the file's folder (`../lib/jekyll`).
  *
  * Resolution (Kernel#require_relative and #require, https://docs.ruby-lang.org/en/master/Kernel.html):
  * `require_relative "x"` → `x.rb` next to the requiring file (`.rb` added unless written);
