@@ -319,7 +319,7 @@ async function round(a: RoundPath, b: RoundPath, concurrency: number, intervalMs
 function sockets(pids: readonly number[]): number {
   let n = 0;
   for (const pid of pids) {
-    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    for (const fd of alive(() => readdirSync(`/proc/${pid}/fd`), [])) {
       try {
         if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:")) n++;
       } catch {
@@ -330,18 +330,31 @@ function sockets(pids: readonly number[]): number {
   return n;
 }
 
+/** What `read` returns, or `gone` when it fails (a process of a tree that exited since it was listed). */
+function alive<T>(read: () => T, gone: T): T {
+  try {
+    return read();
+  } catch {
+    return gone;
+  }
+}
+
 /** Fields of `/proc/<pid>/stat` after the parenthesised command name (the line's field 3 is the first). */
 function statFields(pid: number): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** CPU time (user + system) of processes `pids` in ms (Linux `/proc/<pid>/stat` utime and stime, fields 14 and 15, in clock ticks of 10 ms). */
+/**
+ * CPU time (user + system) of processes `pids` and of their children that have ended, in ms
+ * (Linux `/proc/<pid>/stat` utime, stime, cutime and cstime, fields 14 to 17, in clock ticks of
+ * 10 ms): a worker process that ends during a round keeps its time counted, in its parent's.
+ */
 function cpuMs(pids: readonly number[]): number {
   let ms = 0;
   for (const pid of pids) {
-    const fields = statFields(pid);
-    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    const fields = alive(() => statFields(pid), []);
+    for (let i = 11; i <= 14; i++) ms += Number(fields[i] ?? 0) * 10;
   }
   return ms;
 }
@@ -350,7 +363,7 @@ function cpuMs(pids: readonly number[]): number {
 function rss(pids: readonly number[]): number {
   let bytes = 0;
   for (const pid of pids) {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = /VmRSS:\s+(\d+) kB/.exec(alive(() => readFileSync(`/proc/${pid}/status`, "utf8"), ""));
     bytes += m ? Number(m[1]) * 1024 : 0;
   }
   return bytes;
@@ -360,12 +373,7 @@ function rss(pids: readonly number[]): number {
 function processTree(pid: number): number[] {
   const parents = new Map<number, number>();
   for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      parents.set(Number(name), Number(statFields(Number(name))[1]));
-    } catch {
-      // exited meanwhile
-    }
+    if (/^\d+$/.test(name)) parents.set(Number(name), Number(alive(() => statFields(Number(name)), [])[1]));
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
