@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { csharp } from "../../src/evidence/analysis/lang/csharp.js";
 import { java } from "../../src/evidence/analysis/lang/java.js";
 import { kotlin } from "../../src/evidence/analysis/lang/kotlin.js";
+import { joinKotlinConstructors } from "../../src/evidence/analysis/lang/kotlin-prepare.js";
 import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
 import { php } from "../../src/evidence/analysis/lang/php.js";
 import { parseCargoManifest } from "../../src/evidence/analysis/lang/rust.js";
@@ -84,3 +85,37 @@ describe("text reads of the import resolvers are linear in hostile files", () =>
     });
   });
 });
+
+/**
+ * The text a language rearranges before its parse (`LanguageSpec.prepare`) runs before the parse's
+ * time limit too (attack round of session 33): Kotlin's move of a modifier in front of the
+ * annotations before it tried every way of splitting the blanks between two annotations, so a
+ * line of annotations not followed by a modifier took twice as long for each more annotation (28
+ * annotations, 84 bytes, held `codecite symbol` 5 s of CPU; 40 would take hours), and annotations
+ * one a line were read again from every line (48 KB: 5 s); the modifiers after the annotations were
+ * read again to the end of the line for each one of them (quadratic in a line of modifier words).
+ */
+describe("text rearranged before a parse is linear in hostile files", () => {
+  it("Kotlin: a megabyte of annotations on one line or one a line, with and without a modifier after them", () => {
+    for (const filler of ["@a ", "@a\n", "@a.b(c(d)) \n  ", "@a(\n"]) {
+      const chain = MiB(filler);
+      // No modifier after the chain: nothing moves; a modifier after it moves in front of it.
+      const plain = `${chain}x\n@DslMarker\nannotation class K\n`;
+      expect(joinKotlinConstructors(plain)).toBe(`${chain}x\nannotation @DslMarker\nclass K\n`);
+      const moved = `${chain}annotation class K\n`;
+      expect(joinKotlinConstructors(moved)).toBe(filler === "@a(\n" ? moved : `annotation ${chain}class K\n`);
+      const behind = `${chain}public annotation class K\n`;
+      expect(joinKotlinConstructors(behind)).toBe(filler === "@a(\n" ? behind : `annotation ${chain}public class K\n`);
+    }
+  });
+
+  it("Kotlin: a megabyte of modifier words after an annotation", () => {
+    // A declaration names each modifier once at most: a longer run is no declaration head, nothing moves.
+    for (const filler of ["public ", "annotation ", "public annotation "]) {
+      const text = `@A\n${MiB(filler)}class K\n`;
+      expect(joinKotlinConstructors(text)).toBe(text);
+    }
+    expect(joinKotlinConstructors("@A\npublic inline annotation class K\n")).toBe("annotation @A\npublic inline class K\n");
+  });
+});
+

@@ -90,7 +90,12 @@ const SPLIT_CONSTRUCTOR = /(\b(?:class|object|interface)\s+[A-Za-z_]\w*(?:<[^\n{
 const CONSTRUCTOR_VISIBILITY = /(\b(?:class|object)\s+[A-Za-z_]\w*(?:<[^\n{}()]*>)?[ \t]+(?:@[\w.]+(?:\([^()\n]*\))?[ \t]+)*)(public|private|internal|protected)(?=[ \t]+constructor[ \t]*\()/g;
 
 /** Kotlin's modifier keywords (https://kotlinlang.org/docs/keyword-reference.html#modifier-keywords). */
-const MODIFIER = "(?:abstract|actual|annotation|companion|const|data|enum|expect|external|final|infix|inline|inner|internal|lateinit|open|operator|override|private|protected|public|sealed|suspend|tailrec|value)";
+const MODIFIER_WORDS = [
+  "abstract", "actual", "annotation", "companion", "const", "data", "enum", "expect", "external", "final", "infix", "inline", "inner",
+  "internal", "lateinit", "open", "operator", "override", "private", "protected", "public", "sealed", "suspend", "tailrec", "value",
+];
+const MODIFIER = `(?:${MODIFIER_WORDS.join("|")})`;
+const MODIFIER_COUNT = MODIFIER_WORDS.length;
 
 /**
  * The modifiers the grammar misreads right after a file-level annotation (tried one by one: the
@@ -100,14 +105,49 @@ const MISREAD_MODIFIER = "(?:actual|annotation|data|enum|expect|inner|operator|v
 
 /**
  * At the start of a line, not indented (a file-level declaration; in a class body the grammar reads
- * these, and an indented `@A` ⏎ `companion object {` would be misread once moved): annotations (`@A`, `@a.B(args)`, arguments with one level of nested parentheses,
- * possibly over lines), then a modifier and the rest of a declaration head (more modifiers, then
- * `class`, `interface`, `object`, `fun`, `val`, `var` or `typealias`).
+ * these, and an indented `@A` ⏎ `companion object {` would be misread once moved): a chain of
+ * annotations (`@A`, `@a.B(args)`, arguments with one level of nested parentheses, possibly over
+ * lines), each followed by blanks and at most one line break (and the next line's indentation).
+ * The blanks before a line break and those after it are two quantifiers that cannot trade
+ * characters (a line break stands between them): written as one run each side of an optional line
+ * break (`[ \t]*\n?[ \t]*`), every split of a run of blanks between them was tried again for each
+ * annotation before, twice the time for each more annotation on a line no modifier ended.
  */
-const ANNOTATED_MODIFIER = new RegExp(
-  String.raw`^((?:@[\w.:]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?[ \t]*\n?[ \t]*)+)((?:${MODIFIER}[ \t]+)*?)(${MISREAD_MODIFIER}[ \t]+)(?=(?:${MODIFIER}[ \t]+)*(?:class|interface|object|fun|val|var|typealias)\b)`,
-  "gm",
+const ANNOTATION_CHAIN = /^(?:@[\w.:]+(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?[ \t]*(?:\n[ \t]*)?)+/gm;
+
+/**
+ * Right after an {@link ANNOTATION_CHAIN}: modifiers (group 1), then one the grammar misreads there
+ * (group 2), before the rest of a declaration head (more modifiers, then `class`, `interface`,
+ * `object`, `fun`, `val`, `var` or `typealias`). A declaration names each modifier at most once
+ * (a repeated one is a compile error), so a head has at most {@link MODIFIER_COUNT} of them: the
+ * bound keeps a line of thousands of modifier words from being read again for each of them.
+ */
+const MISREAD_AFTER_ANNOTATIONS = new RegExp(
+  String.raw`((?:${MODIFIER}[ \t]+){0,${MODIFIER_COUNT}}?)(${MISREAD_MODIFIER}[ \t]+)(?=(?:${MODIFIER}[ \t]+){0,${MODIFIER_COUNT}}(?:class|interface|object|fun|val|var|typealias)\b)`,
+  "y",
 );
+
+/**
+ * The text with the first misread modifier after each chain of annotations (and the modifiers
+ * before it) moved in front of the chain (module comment): `@A public annotation class` becomes
+ * `annotation @A public class`. Each chain is matched once, whole (a chain ends where no annotation follows,
+ * so a shorter one is never followed by a modifier), and the modifier looked for where it ends: a
+ * line inside a chain is not the start of another attempt that reads the rest of the chain again.
+ */
+function moveMisreadModifiers(source: string): string {
+  let out = "";
+  let from = 0;
+  for (const m of source.matchAll(ANNOTATION_CHAIN)) {
+    const end = m.index + m[0].length;
+    MISREAD_AFTER_ANNOTATIONS.lastIndex = end;
+    const head = MISREAD_AFTER_ANNOTATIONS.exec(source);
+    if (head === null) continue;
+    const [all, before = "", modifier = ""] = head;
+    out += source.slice(from, m.index) + modifier + m[0] + before;
+    from = end + all.length;
+  }
+  return from === 0 ? source : out + source.slice(from);
+}
 
 /**
  * A `when` branch line with a guard: indentation, a type or range test (no `->` nor `if` in it),
@@ -252,9 +292,7 @@ export function joinKotlinConstructors(source: string): string {
   if (text.includes("suspend")) text = text.replace(SUSPEND_LAMBDA, (_m: string, blanks: string) => `\`suspend\`${blanks.slice(1)}{`);
   if (text.includes(",")) text = text.replace(TRAILING_TYPE_COMMA, " ");
   if (text.includes("@all:")) text = text.replace(ALL_TARGET, "    @");
-  text = text.includes("@")
-    ? text.replace(ANNOTATED_MODIFIER, (_m: string, annotations: string, before: string, modifier: string) => modifier + annotations + before)
-    : text;
+  text = text.includes("@") ? moveMisreadModifiers(text) : text;
   text = text.replace(WHEN_GUARD, (_m: string, test: string) => `${test}, `);
   if (text.includes("@")) {
     text = text.replace(ANNOTATED_ACCESSOR, (_m: string, indent: string, head: string, gap: string, rest: string, annotations: string) => {
