@@ -315,6 +315,13 @@ describe("find_references: PHP", () => {
   it("in the body of if ($x instanceof C && …) $x is a C: a class outside the repository is not the target's; after the if, $x is of unknown type again (by_name)", async () => {
     expect(where(await refs(ws, "Mailer.send"))).toEqual(["src/Core/Mailer.php:19 call Mailer.queue", "src/Core/Mailer.php:29 call,by_name Mailer.relay"]);
   });
+
+  it("a call in the middle of a chain ($b->with()->build(), C::start()->with(), $this->builder()->with()) is a call of its method; the member after it is of unknown type (by_name)", async () => {
+    expect(where(await refs(ws, "Builder.with"))).toEqual(["src/Chain/Client.php:8 call Client.make", "src/Chain/Client.php:9 call,by_name Client.make", "src/Chain/Client.php:12 call,by_name Client.make"]);
+    expect(where(await refs(ws, "Builder.start"))).toEqual(["src/Chain/Client.php:9 call Client.make"]);
+    expect(where(await refs(ws, "Client.builder"))).toEqual(["src/Chain/Client.php:12 call Client.make"]);
+    expect(where(await refs(ws, "Builder.build"))).toEqual(["src/Chain/Client.php:8 call,by_name Client.make", "src/Chain/Client.php:9 call,by_name Client.make", "src/Chain/Client.php:12 call,by_name Client.make"]);
+  });
 });
 
 describe("find_references: Swift", () => {

@@ -11,7 +11,9 @@
  * - **Variables** (`$x`) are locals of their function (or of the file) and never a definition;
  *   `$this->m`, `self::m`, `static::m`, `parent::m` resolve in the enclosing class first;
  *   `$x->m` where `$x` is a parameter typed `C` or assigned `new C` resolves in `C`, and so does
- *   `$x->m` in the body of `if ($x instanceof C)` (also under `&&`). A bare name
+ *   `$x->m` in the body of `if ($x instanceof C)` (also under `&&`). In a chain `$x->m()->n()`,
+ *   `C::make()->n()`, each call is a use of its own (`m`, `make` are called methods), and `n` a
+ *   member of a receiver of unknown type (the engine's `by_name` rule). A bare name
  *   (`f()`, `X`) is never a member of the enclosing class (PHP has no implicit `$this`): it is a
  *   function, constant or class of the namespace or the global one (`@fsockopen(…)` inside a
  *   method `fsockopen` is PHP's function). A method is named only by a call: `$this->m` without
@@ -31,6 +33,9 @@ const SKIP = new Set([
   "visibility_modifier", "static_modifier", "final_modifier", "abstract_modifier", "readonly_modifier", "primitive_type",
   "namespace_definition", "namespace_use_declaration", "escape_sequence", "nowdoc", "heredoc_start", "heredoc_end", "use_declaration",
 ]);
+
+/** Call expressions; one as the receiver of a member access ends the path there (`path`). */
+const CALLS = new Set(["member_call_expression", "nullsafe_member_call_expression", "scoped_call_expression", "function_call_expression"]);
 
 const CLASSES = new Set(["class_declaration", "interface_declaration", "trait_declaration", "enum_declaration"]);
 const FUNCTIONS = new Set(["method_declaration", "function_definition", "anonymous_function", "arrow_function"]);
@@ -195,7 +200,9 @@ const grammar: ReferenceGrammar = {
         const name = node.childForFieldName("name") ?? (node.type === "class_constant_access_expression" ? (kidsOf[1] ?? null) : null);
         if (name === null || (name.type !== "name" && name.type !== "variable_name")) return undefined;
         const last = name.type === "variable_name" ? name.text.replace(/^\$/, "") : name.text;
-        const head = obj === null ? undefined : grammar.path(obj);
+        // A call's result (`$a->m()->n()`, `C::make()->n()`) is no path part: the call is walked as its
+        // own use, so `m` and `make` are called methods, and `n` is a member of a receiver of unknown type.
+        const head = obj === null || CALLS.has(obj.type) ? undefined : grammar.path(obj);
         return head === undefined ? ["", last] : [...head, last];
       }
       default:
