@@ -71,6 +71,43 @@ describe("swift: definitions", () => {
     expect(prepared.split("\n").slice(9, 11)).toEqual(['let package = Package(name: "x")', "let bits = ~mask"]);
   });
 
+  it("deinit, init?/init!, macro declarations, operator declarations and precedence groups are definitions", async () => {
+    const src = [
+      "@freestanding(expression)",
+      "public macro stringify<T>(_ value: T) -> (T, String) = #externalMacro(module: \"M\", type: \"S\")",
+      "@attached(member, names: named(init))",
+      "macro AddInit() = #externalMacro(module: \"M\", type: \"A\")",
+      "final class Grid {",
+      "    init?(size: Int) {}",
+      "    init!(name: String) {}",
+      "    deinit {}",
+      "}",
+      "infix operator <~> : PowerPrecedence",
+      "prefix operator √",
+      "precedencegroup PowerPrecedence { higherThan: MultiplicationPrecedence }",
+      "func <~> (a: Int, b: Int) -> Int { a }",
+    ].join("\n");
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.kind} ${s.container ?? ""}.${s.name}:${s.start_line}-${s.end_line}`)).toEqual([
+      "function .stringify:1-2",
+      "function .AddInit:3-4",
+      "class .Grid:5-9",
+      "method Grid.init:6-6",
+      "method Grid.init:7-7",
+      "method Grid.deinit:8-8",
+      "function .<~>:10-10",
+      "function .√:11-11",
+      "type .PowerPrecedence:12-12",
+      "function .<~>:13-13",
+    ]);
+  });
+
+  it("a tuple pattern binds one definition per name (`let (lo, hi) = …`, nested too)", async () => {
+    const src = "struct W {\n    let (lo, hi) = (0, 1)\n    var (a, (b, c)): (Int, (Int, Int)) = (1, (2, 3))\n}\n";
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.kind} ${s.container ?? ""}.${s.name}:${s.start_line}`)).toEqual([
+      "struct .W:1", "constant W.lo:2", "constant W.hi:2", "variable W.a:3", "variable W.b:3", "variable W.c:3",
+    ]);
+  });
+
   it("a protocol's associatedtype is a type with the protocol as container", async () => {
     // Alamofire 7595cbc's AlamofireExtended.swift: `associatedtype ExtendedType` was missed.
     const src = "public protocol AlamofireExtended {\n    associatedtype ExtendedType\n    associatedtype Element: Equatable = Int\n    var af: Int { get }\n}\n";

@@ -7,9 +7,15 @@
  *   `constant`), `protocol` → `interface`, `typealias` → `type`, and so is a protocol's
  *   `associatedtype` (a type requirement, https://docs.swift.org/swift-book/documentation/the-swift-programming-language/generics/#Associated-Types;
  *   Alamofire's `AlamofireExtended.ExtendedType` was missed).
- * - `func` → `function` at file level, `method` in a type; `init` → `method` named `init`,
- *   `subscript` → `method` named `subscript`; protocol requirements likewise.
- * - `var` → `variable`, `let` → `constant`, one per name, in types and at file level.
+ * - `func` → `function` at file level, `method` in a type; `init` (`init?`, `init!` too) → `method`
+ *   named `init`, `deinit` → `method` named `deinit`, `subscript` → `method` named `subscript`;
+ *   protocol requirements likewise.
+ * - A `macro` declaration (Swift 5.9, SE-0382/SE-0389) → `function` (it is used as `#name(…)` or
+ *   `@Name`); an operator declaration (`infix operator <~> : P`) → `function` named by the operator
+ *   (beside the `func <~>` implementing it); a `precedencegroup` → `type` (it is named where an
+ *   operator declares its group).
+ * - `var` → `variable`, `let` → `constant`, one per name (each name of a tuple pattern `let (lo, hi) =
+ *   …` too), in types and at file level.
  * - An `extension T` is no definition itself: its members are reported with `T` as container
  *   (`extension Array where …` → `Array`; `extension Outer.Inner` → `Outer.Inner`), so
  *   `T.member` finds members wherever they are declared.
@@ -93,17 +99,28 @@ function extract(root: SyntaxNode): FileFacts {
         case "init_declaration":
           push("init", "method", types, node);
           break;
+        case "deinit_declaration":
+          push("deinit", "method", types, node);
+          break;
+        case "macro_declaration":
+          push(namedChildren(node).find((c) => c.type === "simple_identifier")?.text, "function", types, node);
+          break;
+        case "operator_declaration":
+          push(namedChildren(node).find((c) => c.type === "custom_operator")?.text, "function", types, node);
+          break;
+        case "precedence_group_declaration":
+          push(namedChildren(node).find((c) => c.type === "simple_identifier")?.text, "type", types, node);
+          break;
         case "subscript_declaration":
           push("subscript", "method", types, node);
           break;
         case "property_declaration":
         case "protocol_property_declaration": {
           const isLet = allChildren(namedChildren(node).find((c) => c.type === "value_binding_pattern") ?? node).some((c) => c.type === "let");
-          for (const p of node.childrenForFieldName("name")) {
-            const pattern = p?.type === "pattern" ? p : undefined;
-            const id = pattern?.childForFieldName("bound_identifier") ?? (pattern === undefined ? undefined : namedChildren(pattern).find((c) => c.type === "simple_identifier"));
-            push(id?.text, isLet ? "constant" : "variable", types, node);
-          }
+          // The names of a tuple pattern are read only in a declaration the grammar read without error: in a
+          // misread one (a backquoted name it cannot lex, apple/swift-collections f425dff
+          // RigidArray+Formatter.swift) the tuple type reads as a tuple pattern of type names.
+          for (const p of node.childrenForFieldName("name")) for (const id of boundNames(p, node.hasError ? MAX_DEPTH : 0)) push(id.text, isLet ? "constant" : "variable", types, node);
           break;
         }
         case "typealias_declaration":
@@ -122,6 +139,14 @@ function extract(root: SyntaxNode): FileFacts {
   };
   walk(root, [], 0);
   return { symbols, imports };
+}
+
+/** The names a property's `pattern` binds: one name, or each name of a tuple pattern (`let (lo, hi) = …`), nested too. */
+function boundNames(pattern: SyntaxNode | null, depth = 0): SyntaxNode[] {
+  if (pattern?.type !== "pattern") return [];
+  const id = pattern.childForFieldName("bound_identifier") ?? namedChildren(pattern).find((c) => c.type === "simple_identifier");
+  if (id !== undefined && id !== null) return [id];
+  return depth >= MAX_DEPTH ? [] : namedChildren(pattern).flatMap((c) => boundNames(c, depth + 1));
 }
 
 /** The type a `user_type` names, without generic arguments or module prefix (`Swift.Array<Int>` → `Array`). */
