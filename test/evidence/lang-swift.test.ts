@@ -108,6 +108,52 @@ describe("swift: definitions", () => {
     ]);
   });
 
+  it("typed throws after async (`async throws(E)`) keeps the declaration", async () => {
+    // apple/swift-log 7af2de1 Sources/Logging/Logger+With.swift: six `withLogger` functions were lost.
+    const src = "public func withLogger<R, Failure: Error>(\n    _ op: (Int) async throws(Failure) -> R\n) async throws(Failure) -> R {\n    try await op(1)\n}\nfunc after() {}\n";
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.name}:${s.start_line}-${s.end_line}`)).toEqual(["withLogger:1-5", "after:6-6"]);
+    const prepared = prepareSwift(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n").slice(1, 3)).toEqual(["    _ op: (Int)       throws(Failure) -> R", ")       throws(Failure) -> R {"]);
+  });
+
+  it("`nonisolated(nonsending)` keeps the declaration's attributes and, in a type body, the type's members", async () => {
+    // apple/swift-log 7af2de1 Sources/Logging/Logger+With.swift: `withLogger` began after its `@available`/`@inlinable` lines.
+    const src = [
+      "struct S {",
+      "    @inlinable",
+      "    nonisolated(nonsending) var x: Int { 1 }",
+      "    nonisolated(nonsending) func f() async {}",
+      "}",
+      "@inlinable",
+      "public nonisolated(nonsending) func g(_ op: nonisolated(nonsending) () async -> Void) {}",
+    ].join("\n");
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.container ?? ""}.${s.name}:${s.start_line}-${s.end_line}`)).toEqual([".S:1-5", "S.x:2-3", "S.f:4-4", ".g:6-7"]);
+    expect(prepareSwift(src).split("\n")[6]).toBe("public nonisolated             func g(_ op: nonisolated             () async -> Void) {}");
+  });
+
+  it("`try await f()` as a condition's value (`if let r = try await f() {`) keeps the function around it; `for try await` stays", async () => {
+    // Quick/Nimble 035b88a Sources/Nimble/Utils/AsyncAwait.swift: `pollBlock` was lost, its `let iterations` filed at top level.
+    const src = [
+      "func poll() async {",
+      "    do {",
+      "        if case .finished(let r) = try await next() {",
+      "            return",
+      "        }",
+      "        if let q = try? await next() { }",
+      "        for try await x in stream { }",
+      "    } catch {",
+      "        return",
+      "    }",
+      "    let local = 1",
+      "}",
+      "func after() {}",
+    ].join("\n");
+    expect((await factsOf(swift, src)).symbols.map((s) => `${s.name}:${s.start_line}-${s.end_line}`)).toEqual(["poll:1-12", "after:13-13"]);
+    const lines = prepareSwift(src).split("\n");
+    expect([lines[2], lines[5], lines[6]]).toEqual(["        if case .finished(let r) = try       next() {", "        if let q = try?       next() { }", "        for try await x in stream { }"]);
+  });
+
   it("a protocol's associatedtype is a type with the protocol as container", async () => {
     // Alamofire 7595cbc's AlamofireExtended.swift: `associatedtype ExtendedType` was missed.
     const src = "public protocol AlamofireExtended {\n    associatedtype ExtendedType\n    associatedtype Element: Equatable = Int\n    var af: Int { get }\n}\n";

@@ -6,7 +6,12 @@
  *   the grammar knows `nonisolated` but not its `(unsafe)` argument, and loses the declaration, in
  *   a type body the whole type (Alamofire 7595cbc Source/Core/Protected.swift lost `Protected`, its
  *   `init` and `value`, and gave its methods no container). `(unsafe)` is blanked; `nonisolated`
- *   stays, so the declaration keeps its modifiers' meaning for isolation and its names.
+ *   stays, so the declaration keeps its modifiers' meaning for isolation and its names. Likewise
+ *   `nonisolated(nonsending)` (Swift 6.2, SE-0461,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0461-async-function-isolation.md):
+ *   the declaration lost the attributes before it from its range (apple/swift-log 7af2de1
+ *   Sources/Logging/Logger+With.swift: `withLogger` began after its `@available`/`@inlinable`), and in
+ *   a type body, after an attribute, the type ended there and its later members went to file level.
  * - A suppressed conformance `~Copyable` / `~Escapable` (Swift 5.9/6, SE-0390, SE-0427, SE-0446,
  *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0427-noncopyable-generics.md)
  *   in an inheritance clause or constraint (`struct S<E: ~Copyable>: ~Copyable`, `extension S where
@@ -14,6 +19,17 @@
  *   declaration with its members (apple/swift-collections f425dff: every member of `RigidSet`,
  *   `RigidDictionary`, `UniqueDeque`). The `~` after `:`, `&`, `,` or `<` is blanked; an
  *   expression `f(a, ~b)` reads the same names without it.
+ * - Typed throws after `async` (Swift 6, SE-0413,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0413-typed-throws.md): the grammar
+ *   reads `throws(E)` alone but loses a declaration written `async throws(E)` (apple/swift-log
+ *   7af2de1 Sources/Logging/Logger+With.swift lost its six `withLogger` functions). `async` before
+ *   `throws(` is blanked; the thrown type stays, a type use as before.
+ * - `try await f()` as the value of a condition (`if let r = try await f() {`, `if case .a(let r) =
+ *   try? await f() {`): the grammar takes the `{` of the `if` for a trailing closure of the call and
+ *   loses the function around it, with every declaration after it up to the end of the enclosing
+ *   type (Quick/Nimble 035b88a Sources/Nimble/Utils/AsyncAwait.swift lost `pollBlock`). `await` after
+ *   `try`, `try?` or `try!` is blanked (`await f()` and `try f()` alone parse right); `for try await`
+ *   stays.
  * - The access modifier `package` (Swift 5.9, SE-0386,
  *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0386-package-access-modifier.md):
  *   the grammar ends the type body at `package init()` / `package var …` and files the members
@@ -22,11 +38,17 @@
  *   `let package = Package(…)` is no modifier and stays.
  */
 
-/** `nonisolated(unsafe)` with blanks allowed inside the parentheses. */
-const NONISOLATED_UNSAFE = /\bnonisolated[ \t]*\([ \t]*unsafe[ \t]*\)/g;
+/** `nonisolated(unsafe)` / `nonisolated(nonsending)` with blanks allowed inside the parentheses. */
+const NONISOLATED_UNSAFE = /\bnonisolated[ \t]*\([ \t]*(?:unsafe|nonsending)[ \t]*\)/g;
 
 /** `~` of a suppressed conformance: after `:`, `&`, `,` or `<` (blanks allowed), before a name. */
 const SUPPRESSED = /([:&,<][ \t]*)~(?=[ \t]*[A-Za-z_])/g;
+
+/** `async` before a typed `throws(`. */
+const ASYNC_TYPED_THROWS = /\basync(?=[ \t]+throws[ \t]*\()/g;
+
+/** `await` right after `try`, `try?` or `try!`, except in `for try await`. */
+const TRY_AWAIT = /(?<!\bfor[ \t]+)(\btry[?!]?[ \t]+)await\b/g;
 
 /** The modifier `package`: followed by a declaration keyword, another modifier or an attribute. */
 const PACKAGE_MODIFIER =
@@ -37,6 +59,8 @@ export function prepareSwift(source: string): string {
   let out = source;
   if (out.includes("nonisolated")) out = out.replace(NONISOLATED_UNSAFE, (m: string) => `nonisolated${" ".repeat(m.length - "nonisolated".length)}`);
   if (out.includes("~")) out = out.replace(SUPPRESSED, "$1 ");
+  if (out.includes("await")) out = out.replace(TRY_AWAIT, "$1     ");
+  if (out.includes("throws")) out = out.replace(ASYNC_TYPED_THROWS, "     ");
   if (out.includes("package")) out = out.replace(PACKAGE_MODIFIER, "       ");
   return out;
 }
