@@ -21,11 +21,21 @@ export function parentDir(path: string): string {
 }
 
 /**
+ * What `posix.normalize` would change in a relative path: a `.` or `..` segment, an empty
+ * segment (`//`), a leading or a trailing `/`. A path without any of them is already normal.
+ */
+const NOT_NORMAL = /(?:^|\/)\.\.?(?:\/|$)|\/\/|^\/|\/$/;
+
+/**
  * Joins repository-relative parts and normalises `.`/`..` (POSIX rules). Returns `undefined`
- * when the result would leave the repository root; `''` for the root itself.
+ * when the result would leave the repository root; `''` for the root itself. Parts that join to
+ * a path `posix.normalize` leaves as it is ({@link NOT_NORMAL}: most calls, e.g. an include
+ * folder and a header, `include` + `acme/core/arena.h`) are returned joined, without normalising.
  */
 export function joinPath(...parts: string[]): string | undefined {
-  const joined = posix.normalize(parts.filter((p) => p !== "").join("/") || ".");
+  const plain = parts.filter((p) => p !== "").join("/");
+  if (plain !== "" && !NOT_NORMAL.test(plain)) return plain;
+  const joined = posix.normalize(plain || ".");
   if (joined === "." || joined === "./") return "";
   if (joined === ".." || joined.startsWith("../") || joined.startsWith("/")) return undefined;
   return joined.endsWith("/") ? joined.slice(0, -1) : joined;
