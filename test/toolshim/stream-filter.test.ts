@@ -326,6 +326,31 @@ describe("stream filter parity for a last word that ends with the start of a mar
   }
 });
 
+describe("stream filter parity for namespaced call wrappers the recovery removes as stray markup", () => {
+  // `residue.ts` removes a wrapper whose tag carries a vendor namespace with a bar (`<ifm|tool_call>`,
+  // `</m|tool_calls>`) where it stands as markup, and an opener with only blanks before such a
+  // closer (an empty wrapper): the scan must read the bar as part of the tag's name, or it shows
+  // the tag, or its start, before the recovery removes it.
+  const wrappers = ["<m|tool_call>", "<ab|tool_calls>", "<ifm|tool_call>"];
+  const contexts: ((o: string, c: string) => string)[] = [
+    (o, c) => `ping ${o}   ${c}`,
+    (o, c) => `ping ${o}   ${c} more text`,
+    (o, c) => `ping\n${o}\n${c}\nmore`,
+    (_, c) => `ping\n${c}\nmore`,
+    (o, c) => `a ${o}\n\n${c}\n\nb`,
+    (_, c) => `Done.\n${c}`,
+    (o) => `x\n${o}\n`,
+  ];
+  for (const o of wrappers) {
+    it(`every split and character by character around ${o}`, () => {
+      for (const context of contexts) {
+        const text = context(o, o.replace("<", "</"));
+        for (const offered of [[], [{ name: "read_file" }]]) expectEverySplit(text, offered, 40, `${JSON.stringify(text)}: `);
+      }
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
