@@ -19,6 +19,8 @@
  * - a construct decided as a whole (a fence, a tag that opens a line with its closing tag, a
  *   JSON value) that holds a call marker: held from its start to the end of the message, like
  *   the marker (the recovery may read from the marker on past the construct's end);
+ * - everything after a call found in the decided text (a later marker or backtick can turn the
+ *   call back into text): held to the end of the message;
  * - a message whose first line is a lone identifier (Functionary v3.2 `python`/`all` headers)
  *   or that starts with `analysis`, `commentary to=functions.` or `to=functions.` (Harmony with
  *   special tokens stripped): held;
@@ -774,6 +776,17 @@ export class StreamFilter {
   #recoveredEnd = false;
   /** The first half of a surrogate pair that ended the last piece, not yet returned (see `push`). */
   #heldHalf = "";
+  /**
+   * A recovery of the decided text found a call (or refused one): nothing more is shown before
+   * {@link StreamFilter#end}, which shows the whole recovery's text after what was shown. What
+   * follows a call can change how the recovery reads it: a call marker later in the message makes
+   * the dialect stage find calls, which turns the inline-JSON and structural stages off, so a
+   * `{"name": …}` the filter hid is text in the whole message; a later backtick can put an
+   * earlier call inside an inline code span (CommonMark pairs backtick strings left to right, so a
+   * later run can close an earlier unmatched one). The text before the call was decided without
+   * it and stays a prefix of the whole recovery's text either way.
+   */
+  #callFound = false;
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -818,6 +831,8 @@ export class StreamFilter {
     if (this.#result !== undefined) throw new Error("StreamFilter.push after end()");
     const base = this.#buffer.length;
     this.#buffer += delta;
+    // After a call, the rest of the message is decided at its end (see `#callFound`).
+    if (this.#callFound) return "";
     this.#recent += delta;
     const facts = this.#facts;
     noteDelta(facts, delta, base);
@@ -869,6 +884,7 @@ export class StreamFilter {
     }
     // `text` from `off` holds both slices when the scan was windowed (`#window` checked that `#lastHold` and `#rawEnd` are in it).
     const region = this.#lastHold >= from && hold > this.#lastHold ? text.slice(this.#lastHold - off, hold - off) : undefined;
+    const decidedBefore = Math.max(from, this.#lastHold);
     this.#lastHold = hold;
     if (region !== undefined && this.#target !== undefined && !this.#gluedToRecovered(text, off) && (isPlain(region) || this.#plainInParagraph(text, off, hold))) {
       // Plain prose after decided text extends the visible text as it is (no full recovery).
@@ -885,11 +901,34 @@ export class StreamFilter {
       }
       this.#recoveredEnd = false;
     } else {
-      this.#target = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools).content;
+      const r = recoverDeterministic({ content: this.#buffer.slice(0, hold) }, this.#tools);
+      if (r.tool_calls.length > 0 || r.rejected.length > 0) {
+        // The decided text holds a call: what was shown stays, the rest waits for the end.
+        this.#callFound = true;
+        return this.#beforeCall(decidedBefore, hold);
+      }
+      this.#target = r.content;
       this.#rawEnd = this.#buffer.slice(0, hold).trimEnd().length;
       this.#recoveredEnd = true;
     }
     return this.#advance(this.#target);
+  }
+
+  /**
+   * The text decided in this push (`buffer[start, hold)`) holds a call: what it adds before its
+   * first construct (a call starts at one, or at the word before it: `name(`, `name{`) is shown,
+   * when the recovery of the text up to there finds no call.
+   */
+  #beforeCall(start: number, hold: number): string {
+    SIGNIFICANT.lastIndex = start;
+    const first = SIGNIFICANT.exec(this.#buffer)?.index ?? hold;
+    let at = Math.min(first, hold);
+    while (at > start && !WS.test(this.#buffer[at - 1]!)) at--;
+    if (at <= start || this.#target === undefined) return "";
+    const r = recoverDeterministic({ content: this.#buffer.slice(0, at) }, this.#tools);
+    if (r.tool_calls.length > 0 || r.rejected.length > 0) return "";
+    this.#target = r.content;
+    return this.#advance(r.content);
   }
 
   /**

@@ -351,6 +351,36 @@ describe("stream filter parity for namespaced call wrappers the recovery removes
   }
 });
 
+describe("stream filter parity for text after a call found in the decided text", () => {
+  // What follows a call can change how the whole recovery reads it: a later call marker makes the
+  // dialect stage find calls (the inline-JSON stage is then off, so the `{"name": …}` hidden as a
+  // call is text), a later backtick puts an earlier call inside an inline code span, a call cut
+  // off takes the text after it. So after a call the filter shows nothing more before the end.
+  const tools: OfferedTool[] = [{ name: "read_file" }, { name: "search_code" }, { name: "get_time" }];
+  const texts = [
+    'Text {"name": "read_file", "arguments": {"path": "a"}} then\n<tool_call>{"name": "read_file", "arguments": {"path": "b"}}</tool_call>',
+    '{"name": "search_code", "arguments": {"query": "T"}}\n\n- item\nword <|tool_call:start|>get_time\n<|tool_call:end|>\nword ',
+    '{"name":"read_file","arguments":{"":""}}=[read_file(h=\'\')]',
+    "Use .`[read_file(h='')]`` and then ` ok",
+    "Try `x [read_file(path='a')] and `` then ` here.",
+    "[OL]search_code{--",
+  ];
+  for (const text of texts) {
+    it(`every split and character by character: ${JSON.stringify(text.slice(0, 50))}`, () => {
+      expectEverySplit(text, tools, 60);
+    });
+  }
+
+  it("shows the text before the call at once and the text after it at the end", () => {
+    const f = new StreamFilter(tools);
+    let shown = "";
+    for (const piece of ['Reading it. {"name": "read_file", ', '"arguments": {"path": "a.py"}}', " Then I will", " summarise it."]) shown += f.push(piece);
+    expect(shown).toBe("Reading it.");
+    expect(shown + f.end()).toBe("Reading it. Then I will summarise it.");
+    expect(f.result?.tool_calls).toEqual([{ name: "read_file", arguments: { path: "a.py" } }]);
+  });
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
