@@ -29,6 +29,7 @@
  * Whether the name is offered is decided by the pipeline (`names.ts`), not here (except for the
  * flat form, which needs the schema to be told from data).
  */
+import { CALL_FENCE_LANGS } from "./dialects/fence.js";
 import { escapeRegExp } from "./dialects/text-scan.js";
 import { isParamTag } from "./dialects/xml-elements.js";
 import { isPlainObject, scanJsonValues } from "./json.js";
@@ -60,7 +61,6 @@ const ARG_KEYS = ["arguments", "parameters", "args", "input"] as const;
 const NAME_KEYS = ["name", "tool_name", "tool", "function", "function_name"] as const;
 /** Keys that are never arguments in the flat form `{"tool": "x", "a": 1}`. */
 const FLAT_META = new Set(["type", "id", "tool_call_id", "call_id"]);
-const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml)$/;
 const EXAMPLE_CUE =
   /\b(?:for example|for instance|e\.g\.|examples?|such as|would look like|looks? like|syntax|schema|template|placeholder)\b/i;
 const PLACEHOLDER = /^(?:<[^<>]+>|\.\.\.|…|\{\{?\s*\w+\s*\}?\}|\$\{?\w+\}?|your_\w+|x{3,})$/i;
@@ -301,7 +301,7 @@ export function scanInlineCalls(text: string, tools: readonly OfferedTool[] = []
       notes.push(`JSON for ${extracted.calls[0]!.name} is inside inline code (an example); not a call`);
       continue;
     }
-    if (region && !CALL_FENCE_INFO.test(region.info)) {
+    if (region && !CALL_FENCE_LANGS.has(region.info)) {
       notes.push(`JSON for ${extracted.calls[0]!.name} is inside a ${region.info} code block; not a call`);
       continue;
     }

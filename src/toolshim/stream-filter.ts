@@ -45,6 +45,7 @@
  */
 import { matchBalanced } from "./json.js";
 import { DIALECTS } from "./dialects/index.js";
+import { CALL_FENCE_LANGS } from "./dialects/fence.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { ParagraphMarks } from "./paragraph-marks.js";
@@ -82,7 +83,8 @@ const OPENERS: readonly (readonly [RegExp, RegExp])[] = REASONING_TAGS.map((t) =
 const CLOSERS = new RegExp(REASONING_TAGS.map((t) => t.close.source).join("|"), "i");
 /** {@link CLOSERS} anchored at `lastIndex`: the closer that starts at a position, if any. */
 const CLOSER_AT = new RegExp(CLOSERS.source, "iy");
-const CALL_FENCE_INFO = /^(?:|json|jsonc|json5|javascript|js|tool|tools|tool_call|tool_calls|tool_code|function|function_call|xml|python|py)$/;
+/** Fences that may hold calls (`dialects/fence.ts`), and Python's, whose calls the pythonic dialect reads. */
+const isCallFence = (info: string): boolean => CALL_FENCE_LANGS.has(info) || info === "python" || info === "py";
 
 function markerList(): string[] {
   const fromDialects = DIALECTS.flatMap((d) => d.markers).filter((m) => m.length >= 2 && /^[<[>｜◁\]]/.test(m) && m !== "[{");
@@ -676,7 +678,7 @@ function fence(text: string, i: number): Scan {
   }
   const info = open[2]!.trim().toLowerCase();
   const bodyStart = i + open[0].length;
-  if (!CALL_FENCE_INFO.test(info)) return { next: bodyStart };
+  if (!isCallFence(info)) return { next: bodyStart };
   const marker = open[1]!;
   const close = new RegExp(`(^|\\n)[ \\t]*${marker[0] === "`" ? "`" : "~"}{${marker.length},}[ \\t]*(?=\\n|$)`, "g");
   close.lastIndex = bodyStart - 1;

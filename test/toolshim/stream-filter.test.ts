@@ -381,6 +381,28 @@ describe("stream filter parity for text after a call found in the decided text",
   });
 });
 
+describe("stream filter parity for a call's JSON in a fence labelled with a program's language", () => {
+  // Real replies put calls only in fences labelled json, xml, tool… or not at all
+  // (test/fixtures/toolcalls*.jsonl); JSON in a ```ts or ```d fence is quoted code, closed or not,
+  // for the recovery's fenced-JSON and xLAM readers as for the inline-JSON stage, and the scan
+  // steps over such a fence's opener.
+  const tools: OfferedTool[] = [{ name: "read_file" }];
+  const call = '{"name": "read_file", "arguments": {"path": "a.py"}}';
+  for (const lang of ["ts", "d", "yaml", "md"]) {
+    for (const value of [call, `[${call}]`]) {
+      for (const close of ["\n```\nThat is the shape.", "\nthe rest of the answer", ""]) {
+        const text = `Here is the shape:\n\`\`\`${lang}\n${value}${close}`;
+        it(`${JSON.stringify(text)}: no call, every split and character by character`, () => {
+          const whole = recoverDeterministic({ content: text }, tools);
+          expect(whole.tool_calls).toEqual([]);
+          expect(collapse(whole.content)).toBe(collapse(text));
+          expectEverySplit(text, tools, 30);
+        });
+      }
+    }
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 

@@ -3,6 +3,18 @@
  * `tool_code`, Continue ```` ```tool ```` blocks).
  */
 
+/**
+ * The info strings (lower-case) under which a fence may hold calls as JSON or markup: none,
+ * `json` and its kin, `xml`, the tool labels. Real replies put calls only in fences labelled so
+ * (test/fixtures/toolcalls*.jsonl: `json`, none, `xml`, `tool`, `tool_call`, `tool_code`); a fence
+ * labelled with another language (```` ```ts ````, ```` ```d ````, ```` ```python ````) holds code
+ * the answer quotes, and JSON in it is not a call. Python's calls are read by the pythonic dialect
+ * (`pythonic.ts`), not as JSON.
+ */
+export const CALL_FENCE_LANGS: ReadonlySet<string> = new Set([
+  "", "json", "jsonc", "json5", "javascript", "js", "tool", "tools", "tool_call", "tool_calls", "tool_code", "function", "function_call", "xml",
+]);
+
 /** One fenced block. Offsets are indices into the text. */
 export interface Fence {
   /** Index of the opening backticks (or of the indentation before them). */

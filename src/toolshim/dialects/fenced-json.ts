@@ -7,13 +7,14 @@
  * list of calls with object arguments, optionally inside one wrapper tag, and every name must be
  * plausibly an offered tool (`tool-gate.ts`); an empty ```` ```json {}``` ```` stays
  * (`fence-empty-json-decoy`). The whole fence is removed. Unterminated fences count when the
- * JSON is complete.
+ * JSON is complete. A fence labelled with another language (```` ```ts ````, ```` ```d ````) quotes
+ * code: its JSON is not read (`fence.ts` `CALL_FENCE_LANGS`, as the inline-JSON stage does).
  */
 import { parseJsonTolerant } from "../json.js";
 import type { OfferedTool } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findFences } from "./fence.js";
+import { CALL_FENCE_LANGS, findFences } from "./fence.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const WRAPPED = /^<([\w:-]+)(?:\s[^>]*)?>([\s\S]*?)<\/\1>$/;
@@ -23,7 +24,8 @@ const OTHER_LANGS = new Set(["tool", "tool_code", "python", "py"]);
 function parse(text: string, tools: readonly OfferedTool[]) {
   const out = new MatchBuilder(text);
   for (const f of findFences(text)) {
-    if (OTHER_LANGS.has(f.lang)) continue;
+    // A fence labelled with a program's language quotes code (`CALL_FENCE_LANGS`).
+    if (OTHER_LANGS.has(f.lang) || !CALL_FENCE_LANGS.has(f.lang)) continue;
     let body = text.slice(f.bodyStart, f.bodyEnd).trim();
     const wrapped = WRAPPED.exec(body);
     if (wrapped) body = wrapped[2]!.trim();

@@ -6,13 +6,15 @@
  *
  * Without the marker the list counts only when every element is call-shaped with object
  * arguments and every name could be an offered tool (`tool-gate.ts`). The fence around a claimed
- * list (when the list is all the fence holds) and the marker are removed with it.
+ * list (when the list is all the fence holds) and the marker are removed with it. A list in a
+ * fence labelled with another language (```` ```yaml ````, ```` ```ts ````) is quoted code
+ * (`fence.ts` `CALL_FENCE_LANGS`).
  */
 import { scanJsonValues } from "../json.js";
 import type { OfferedTool } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
 import { defineDialect, MatchBuilder } from "./define-dialect.js";
-import { findFences } from "./fence.js";
+import { CALL_FENCE_LANGS, findFences } from "./fence.js";
 import { plausiblyOffered } from "./tool-gate.js";
 
 const MARKER = /\[TOOL_CALLS\]\s*$/;
@@ -28,9 +30,11 @@ function parse(text: string, tools: readonly OfferedTool[]) {
     const calls = callsFromValue(v.value, { requireArguments: marker === null });
     if (!calls) continue;
     if (!marker && !calls.every((c) => plausiblyOffered(c.name, tools))) continue;
+    const fence = fences.find((f) => f.bodyStart <= v.start && v.end <= f.bodyEnd);
+    // A fence labelled with a program's language quotes code (`fence.ts` `CALL_FENCE_LANGS`).
+    if (!marker && fence && !CALL_FENCE_LANGS.has(fence.lang)) continue;
     let start = marker ? v.start - marker[0].length : v.start;
     let end = v.end;
-    const fence = fences.find((f) => f.bodyStart <= v.start && v.end <= f.bodyEnd);
     if (fence && text.slice(fence.bodyStart, fence.bodyEnd).trim() === text.slice(v.start, v.end)) {
       start = fence.start;
       end = fence.end;
