@@ -28,6 +28,10 @@ export class ParagraphMarks {
   #lead = "";
   /** The current line has a character after its lead. */
   #rest = false;
+  /** Fenced blocks: where each starts (its opening line) and ends (its closing line's break; `Infinity` while open). */
+  readonly #fences: { start: number; end: number }[] = [];
+  /** Where the open fenced block's body has its first character that is not blank (`Infinity`: none yet). */
+  #bodyFirst = Number.POSITIVE_INFINITY;
 
   /** Reads `piece`, which starts at index `base` of the text (the text so far ends there). */
   note(piece: string, base: number): void {
@@ -41,8 +45,13 @@ export class ParagraphMarks {
       }
       const c = piece[k]!;
       if (c === "\n") this.#endLine(base + k);
-      else if (c === " " || c === "\t" || c === "`" || c === "~") this.#lead += c;
-      else this.#rest = true;
+      else if (c === " " || c === "\t" || c === "`" || c === "~") {
+        this.#lead += c;
+        if (c === "`" || c === "~") this.#bodyFirst = Math.min(this.#bodyFirst, base + k);
+      } else {
+        this.#rest = true;
+        if (c !== "\r") this.#bodyFirst = Math.min(this.#bodyFirst, base + k);
+      }
       k++;
     }
   }
@@ -57,14 +66,36 @@ export class ParagraphMarks {
     return marks[0]!;
   }
 
+  /**
+   * Where the fenced block that holds `at` after its opening line starts (`at` when none does): a
+   * hold point inside a fence must not show the fence's opener, which the recovery removes with
+   * the fence when what the fence holds is markup. With `onlyFirst`, only a fence whose body is
+   * blank before `at` (`at` is the text's last word, in the open fence: markup may start there).
+   */
+  fenceStart(at: number, onlyFirst = false): number {
+    for (let i = this.#fences.length - 1; i >= 0; i--) {
+      const f = this.#fences[i]!;
+      if (f.end <= at) return at;
+      if (f.start < at) return onlyFirst && this.#bodyFirst < at ? at : f.start;
+    }
+    return at;
+  }
+
   /** The line ending with the line break at `at` is whole. */
   #endLine(at: number): void {
     const fence = this.#fence;
     if (fence !== undefined) {
-      if (!this.#rest && closesFence(this.#lead, fence.char, fence.length)) this.#fence = undefined;
+      if (!this.#rest && closesFence(this.#lead, fence.char, fence.length)) {
+        this.#fence = undefined;
+        this.#fences[this.#fences.length - 1]!.end = at;
+      }
     } else {
       const open = FENCE_OPEN.exec(this.#lead);
-      if (open) this.#fence = { char: open[1]![0]!, length: open[1]!.length };
+      if (open) {
+        this.#fence = { char: open[1]![0]!, length: open[1]!.length };
+        this.#fences.push({ start: this.#lineStart, end: Number.POSITIVE_INFINITY });
+        this.#bodyFirst = Number.POSITIVE_INFINITY;
+      }
       // An empty line after a line break: a paragraph break ends at `at`.
       else if (at === this.#lineStart && at > 0) this.#marks.push(at + 1);
     }

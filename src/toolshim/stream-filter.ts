@@ -123,6 +123,8 @@ function byFirstChar(markers: readonly string[]): Map<string, string[]> {
 interface HoldScan {
   hold: number;
   resume: number;
+  /** The hold is the text's last word or line ({@link tailHold}), not a construct. */
+  tail?: true;
 }
 
 /**
@@ -403,12 +405,12 @@ function rawHoldPoint(text: string, from: number, resume: number, tools: readonl
     const r = construct(text, i);
     if ("hold" in r) {
       // A construct held inside the last word (`read_f`, which may become `functools[`) holds the word too.
-      const hold = Math.min(r.hold, tailHold(text, from, n));
-      return { hold, resume: Math.min(i, hold) };
+      const tail = tailHold(text, from, n);
+      return tail < r.hold ? { hold: tail, resume: Math.min(i, tail), tail: true } : { hold: r.hold, resume: Math.min(i, r.hold) };
     }
     i = r.next;
   }
-  return { hold: tailHold(text, from, n), resume: n };
+  return { hold: tailHold(text, from, n), resume: n, tail: true };
 }
 
 /**
@@ -869,7 +871,16 @@ export class StreamFilter {
     }
     if (this.#recent.length > WINDOW_MAX) this.#recent = this.#recent.slice(-WINDOW_KEEP);
     this.#resume = scan.resume + off;
-    const hold = scan.hold + off;
+    // Markup held inside a fenced block holds the fence from its opening line: the recovery removes
+    // the fence with it when the markup is a call (a fence's body is read as a whole, or the block
+    // emptied of markup goes). The text's last word in a fence is code being written, unless it
+    // is all the body has so far (markup may follow it). Once the text shown runs past the
+    // fence's opener, moving back gains nothing (the opener stays shown) and would make each later
+    // push recover the whole message (the text from the hold point is no longer plain prose): the
+    // hold then stays where it was until the raw hold point passes it.
+    const raw = scan.hold + off;
+    const moved = this.#paragraphs.fenceStart(raw, scan.tail === true);
+    const hold = moved < raw && moved < this.#lastHold ? Math.min(raw, this.#lastHold) : moved;
     // The visible text depends only on the text before the hold point, which only grows.
     if (hold === this.#lastHold) return "";
     if (hold <= from && this.#emitted === "") {

@@ -403,6 +403,34 @@ describe("stream filter parity for a call's JSON in a fence labelled with a prog
   }
 });
 
+describe("stream filter parity for markup held inside a fenced block", () => {
+  // A hold inside a fence (a tool's name opening a line in a ``` fence, a marker in a ```d fence's
+  // first line) showed the fence's opener; the recovery removes the fence with the call it holds
+  // (the fence's body read as a whole, or a block emptied of markup).
+  const tools: OfferedTool[] = [{ name: "find_symbol" }, { name: "get_weather" }, { name: "search_web" }];
+  const texts = [
+    "```\n[find_symbol(e='',d='')]\n```\n",
+    '```\nget_weather(o="")\nsearch_web(y="")\n```\n',
+    '```tool_code\nfind_symbol(e="")\n```\n',
+    "```d\n<minimax:tool_call>",
+    "```d\n<tool_call>{",
+    "```d\nfunctools[",
+    "~~~d\n  <tool_call>{",
+  ];
+  for (const text of texts) {
+    it(`every split and character by character: ${JSON.stringify(text)}`, () => {
+      for (const offered of [[], tools]) expectEverySplit(text, offered, 60, `${offered.length} tools: `);
+    });
+  }
+
+  it("still shows a code block's lines as they stream", () => {
+    const f = new StreamFilter(tools);
+    let shown = "";
+    for (const piece of ["Here:\n", "```ts\n", "const x = 1;\n", "const y = f(x);\n"]) shown += f.push(piece);
+    expect(shown).toBe("Here:\n```ts\nconst x = 1;\nconst y = f(x);");
+  });
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
