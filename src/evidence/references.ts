@@ -1332,7 +1332,12 @@ function mentionsAny(u: NameUse, names: ReadonlySet<string>): boolean {
 
 /** True when an earlier reading of a chain of `NameUse.alternative` readings names anything, so the later ones do not count. */
 async function shadowed(r: Resolver, file: string, earlier: readonly NameUse[]): Promise<boolean> {
-  for (const e of earlier) if (await r.names(file, e.path.slice(0, (e.from ?? 0) + 1))) return true;
+  for (const e of earlier) {
+    if (e.path[0] === "" && e.receiverType !== undefined && e.path.length === 2) {
+      // A member of a receiver of known type (Kotlin `with(x: C) { m() }`): named when `C` has `m`.
+      for (const t of await r.path(file, e.receiverType)) if (t.kind === "def" && (await r.classMember(t.file, t.qualified, e.path[1] as string)).length > 0) return true;
+    } else if (await r.names(file, e.path.slice(0, (e.from ?? 0) + 1))) return true;
+  }
   return false;
 }
 

@@ -275,6 +275,19 @@ describe("find_references: Kotlin multiplatform", () => {
   });
 });
 
+describe("find_references: Kotlin receivers of lambdas", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "kotlin-receivers"));
+  });
+  const check = "src/main/kotlin/use/Check.kt";
+
+  it("a bare call inside with(x) {…}, x.run {…} and x.apply {…} is a member of x's type first, before the enclosing class's member of that name", async () => {
+    expect(where(await refs(ws, "Messages.missing"))).toEqual([`${check}:13 call Check.run`, `${check}:14 call Check.run`, `${check}:15 call Check.run`]);
+    expect(where(await refs(ws, "Check.missing"))).toEqual([`${check}:12 call Check.run`]);
+  });
+});
+
 describe("find_references: PHP", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -23,6 +23,9 @@
  * - **Members**: `this.m` and a bare `m` inside a class resolve in the class first (companion
  *   members belong to the class, as `kotlin.ts` reports them); `x.m` where `x` is declared `x: C`
  *   or bound to `C(…)` resolves in `C`.
+ * - **Receivers of lambdas**: inside the trailing lambda of `with(x) {…}`, `x.run {…}` and
+ *   `x.apply {…}` a bare name is first a member of `x` (`NodeRole` `call.receiver` of
+ *   `table-references.ts`).
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ClassFact, ReferenceFacts, ReferenceRules } from "./language.js";
@@ -56,6 +59,26 @@ function variableNames(node: SyntaxNode): string[] {
   if (node.type === "variable_declaration") return namedChildren(node).filter((k) => k.type === "identifier").slice(0, 1).map((k) => k.text);
   if (node.type === "multi_variable_declaration") return namedChildren(node).flatMap(variableNames);
   return [];
+}
+
+/** Scope functions whose lambda receives a value as `this` (Kotlin "Scope functions": `with`, `run`, `apply`). */
+const RECEIVER_SCOPE = new Set(["run", "apply"]);
+
+/**
+ * The value a call's trailing lambda receives as `this`, from the callee: `x` of `with(x)` and of
+ * `x.run`, `x.apply`; `undefined` for any other callee.
+ */
+function scopeReceiver(callee: SyntaxNode): SyntaxNode | undefined {
+  if (callee.type === "call_expression") {
+    const [name, args] = namedChildren(callee);
+    const passed = args?.type === "value_arguments" ? namedChildren(args) : [];
+    if (name?.type !== "identifier" || name.text !== "with" || passed.length !== 1) return undefined;
+    return namedChildren(passed[0] as SyntaxNode)[0];
+  }
+  if (callee.type !== "navigation_expression") return undefined;
+  const parts = namedChildren(callee);
+  const last = parts[parts.length - 1];
+  return parts.length === 2 && last?.type === "identifier" && RECEIVER_SCOPE.has(last.text) ? parts[0] : undefined;
 }
 
 function stripNullable(type: SyntaxNode | null): SyntaxNode | null {
@@ -132,7 +155,9 @@ const grammar: ReferenceGrammar = {
       }
       case "call_expression": {
         const [callee, ...rest] = namedChildren(node);
-        return callee === undefined ? undefined : { role: "call", callee, rest };
+        if (callee === undefined) return undefined;
+        const receiver = rest.some((k) => k.type === "annotated_lambda") ? scopeReceiver(callee) : undefined;
+        return receiver === undefined ? { role: "call", callee, rest } : { role: "call", callee, rest, receiver };
       }
       case "constructor_invocation": {
         const [type, ...rest] = namedChildren(node);

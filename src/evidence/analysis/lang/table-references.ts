@@ -14,7 +14,11 @@
  *   bare in a signature is found; not in a base list, nor in a language without implicit `this`,
  *   `ReferenceGrammar.noImplicitSelf`); `x.m` where `x` is a local, parameter or field declared
  *   with a type, or bound to an instantiation, carries that type (`NameUse.receiverType`), and so
- *   does a local in a branch its condition narrows (`instanceof`).
+ *   does a local in a branch its condition narrows (`instanceof`). Inside a lambda that receives a
+ *   value as `this` (`NodeRole` `call.receiver`: Kotlin `with(x) {…}`), a bare called or read name
+ *   is first a member of that value (of its type when known: `NameUse.receiverType`; of a
+ *   file-scope name: `[x, m]` from part 1; else a receiver of unknown type `["", m]`), then, as an
+ *   alternative reading (`NameUse.alternative`), what it would be outside the lambda.
  * - **Contexts**: the enclosing class and function, qualified by the enclosing classes.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
@@ -38,8 +42,12 @@ export type NodeRole =
   | { role: "lambda"; params: string[]; body: SyntaxNode[] }
   /** A variable declaration (local in a function, a field in a class body): names, declared type, initial values. */
   | { role: "variable"; names: string[]; type: SyntaxNode | null; values: SyntaxNode[] }
-  /** A call: the callee (`call` use; the node itself when the call is the path, PHP `$x->m()`) and the other parts (arguments, `value`). */
-  | { role: "call"; callee: SyntaxNode; rest: SyntaxNode[] }
+  /**
+   * A call: the callee (`call` use; the node itself when the call is the path, PHP `$x->m()`) and
+   * the other parts (arguments, `value`). `receiver`: the value the call's lambdas among `rest`
+   * receive as `this` (Kotlin `with(x) {…}`, `x.run {…}`, `x.apply {…}`), walked with `callee`.
+   */
+  | { role: "call"; callee: SyntaxNode; rest: SyntaxNode[]; receiver?: SyntaxNode }
   /** An instantiation `new T(…)`: the type (`call` use) and the other parts. */
   | { role: "new"; type: SyntaxNode; rest: SyntaxNode[] }
   /**
@@ -88,6 +96,18 @@ interface Ctx {
   depth: number;
   /** Enclosing classes, outermost first. */
   chain: string[];
+  /** The innermost implicit receiver of a lambda around ({@link ImplicitReceiver}), if any. */
+  implicit?: ImplicitReceiver;
+}
+
+/**
+ * The value a lambda receives as `this` (`NodeRole` `call.receiver`): of a known type (a typed
+ * local, `C(…)`), a name of the file's scope (`head`: a top-level `val`, an `object`), or neither
+ * (a member chain, a local of unknown type).
+ */
+interface ImplicitReceiver {
+  type?: string[];
+  head?: string;
 }
 
 /**
@@ -121,6 +141,17 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
       c.use(type ? path : ["", ...path.slice(1)], last, use, type ? { receiverType: type } : {});
       return;
     }
+    if (path.length === 1 && ctx.implicit !== undefined && (use === "call" || use === "value")) {
+      // Inside a lambda with a receiver (`with(x) { m() }`) a bare name is first a member of the
+      // receiver (Kotlin "Scope functions": `this` is the context object; implicit receivers come
+      // before the enclosing class's); the usual reading follows as an alternative.
+      const { type: t, head: h } = ctx.implicit;
+      if (t !== undefined) c.use(["", head], last, use, { receiverType: t });
+      else if (h !== undefined) c.use([h, head], last, use, { from: 1 });
+      else c.use(["", head], last, use);
+      c.use(path, last, use, cls !== undefined && grammar.noImplicitSelf !== true ? { selfClass: cls, alternative: true } : { alternative: true });
+      return;
+    }
     const type = path.length > 1 ? c.typeOf(head) : undefined;
     const extra = type ? { receiverType: type } : path.length === 1 && cls !== undefined && use !== "inherit" && grammar.noImplicitSelf !== true ? { selfClass: cls } : {};
     c.use(path, last, use, extra);
@@ -139,6 +170,19 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
     // A receiver that is no path (`f().m`, `a[0].m`) is walked for its own uses.
     walkAll(receiver, ctx, "value");
     return true;
+  };
+
+  /** The implicit receiver a lambda gets from `node` (`undefined` for `this`: the class's own reading). */
+  const receiverOf = (node: SyntaxNode): ImplicitReceiver | undefined => {
+    const created = grammar.valueType?.(node);
+    if (created !== undefined) return { type: created };
+    const path = grammar.path(node);
+    if (path === undefined || path.length !== 1) return {};
+    const name = path[0] as string;
+    if (name === "this") return undefined;
+    if (!c.isLocal(name)) return { head: name };
+    const type = c.typeOf(name);
+    return type === undefined ? {} : { type };
   };
 
   const walkAll = (nodes: readonly SyntaxNode[], ctx: Ctx, use: UseKind) => {
@@ -179,7 +223,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
           const vt = t ?? firstValueType(m.values);
           if (vt !== undefined) for (const n of m.names) scope.types.set(n, vt);
         }
-        walkAll(r.body, { ...ctx, chain }, "value");
+        walkAll(r.body, { ...ctx, chain, implicit: undefined }, "value");
         c.popScope();
         if (top) c.popContext();
         return;
@@ -226,7 +270,7 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
           if (r.callee.id === node.id) walkAll(namedChildren(node), ctx, "value");
           else walk(r.callee, { ...ctx, use: "value", depth: ctx.depth + 1 });
         }
-        walkAll(r.rest, ctx, "value");
+        walkAll(r.rest, r.receiver === undefined ? ctx : { ...ctx, implicit: receiverOf(r.receiver) }, "value");
         return;
       case "new":
         if (!usePath(r.type, ctx, "call")) walk(r.type, { ...ctx, use: "type", depth: ctx.depth + 1 });
