@@ -30,7 +30,8 @@
  * (`NameUse.receiverCall`, `ReferenceFacts.returns`; an undeclared return leaves it unknown). Any other
  * `x.m` on a receiver of unknown type (also at the end of a chain `a.b.m` that passes a value of
  * unknown type: a local, a parameter, a property; not a type or namespace path outside the
- * repository) is reported with the flag `by_name` only when exactly one
+ * repository; a variable or constant of the repository, whose type is not written with it) is
+ * reported with the flag `by_name` only when exactly one
  * class among the files that mention `m` defines a member `m`; otherwise it is left out and
  * counted in `note`.
  *
@@ -1491,7 +1492,11 @@ async function judge(
     // `x.m` where `x` is neither resolved nor imported (an attribute of a parameter, a global of
     // unknown origin); an imported `x` that leads outside the repository is not the target's class.
     const head = u.path[0] as string;
-    if (!bindings.some((b) => b.local === head) && (await r.path(file, [head])).length === 0) return unknown;
+    const heads = await r.path(file, [head]);
+    if (!bindings.some((b) => b.local === head) && heads.length === 0) return unknown;
+    // `v.m` where `v` is a variable or constant of the repository (a top-level `val` of undeclared
+    // type, a module-level name): its type is not known, as for a local.
+    if ((await r.ofKinds(heads, (k) => VALUE_KINDS.has(k))).length > 0) return unknown;
   }
   return "no";
 }
@@ -1515,6 +1520,9 @@ async function extensionVisible(r: Resolver, file: string, target: LocatedDefini
 
 /** Kinds of definitions whose members a path reaches statically (`Type.Nested.m`, `pkg.mod.f`), not through a value. */
 const STATIC_KINDS: ReadonlySet<string> = new Set([...TYPE_KINDS, "module"]);
+
+/** Kinds of definitions that hold a value of a type not written with them (`x.m` on them is `by_name`'s). */
+const VALUE_KINDS: ReadonlySet<string> = new Set(["variable", "constant"]);
 
 /** Receivers a language writes for the instance of the class around it (`NameUse.selfClass`). */
 const SELF_NAMES: ReadonlySet<string> = new Set(["this", "self", "cls"]);

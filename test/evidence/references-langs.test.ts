@@ -286,6 +286,10 @@ describe("find_references: Kotlin receivers of lambdas", () => {
     expect(where(await refs(ws, "Messages.missing"))).toEqual([`${check}:13 call Check.run`, `${check}:14 call Check.run`, `${check}:15 call Check.run`]);
     expect(where(await refs(ws, "Check.missing"))).toEqual([`${check}:12 call Check.run`]);
   });
+
+  it("a member on a repository variable of undeclared type (val defaultMessages = messagesFor(…)) is a by_name use, as on a local", async () => {
+    expect(where(await refs(ws, "Messages.title"))).toEqual([`${check}:14 call Check.run`, `${check}:16 call,by_name Check.run`, `${check}:21 call,by_name Check.shown`]);
+  });
 });
 
 describe("find_references: PHP", () => {
