@@ -31,9 +31,9 @@
  * `x.m` on a receiver of unknown type (also at the end of a chain `a.b.m` that passes a value of
  * unknown type: a local, a parameter, a property; not a type or namespace path outside the
  * repository; a variable or constant of the repository, whose type is not written with it) is
- * reported with the flag `by_name` only when exactly one
- * class among the files that mention `m` defines a member `m`; otherwise it is left out and
- * counted in `note`.
+ * reported with the flag `by_name` only when exactly one class among the files that mention `m`
+ * defines a member `m`, or when each class that does is the target's class or derives from it
+ * (overrides of an interface's method); otherwise it is left out and counted in `note`.
  *
  * **Records**: `kind: "reference"`, `name` = the definition's qualified name, the statement's
  * lines (the expression's when the statement is long), `context` = the enclosing definition
@@ -1158,6 +1158,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
 
   // Classes (containers) that define a member named like the target: the `by_name` rule.
   const definers = new Set<string>();
+  const definerSites: { file: string; cls: string }[] = [];
   if (target.def.container !== undefined) {
     // A class reopened in several files of a language with global definitions is one definer; so
     // is one name of class in files that share one scope (`ReferenceRules.sharedScope`: a Kotlin
@@ -1181,9 +1182,27 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
       for (const s of f.symbols) {
         if (s.name !== name || s.container === undefined || (s.declaration === true && defined.has(s.container))) continue;
         definers.add(global ? s.container : defKey(await scopeOf(file), s.container));
+        definerSites.push({ file, cls: s.container });
       }
     }
   }
+  // Several definers, each the target's class or derived from it (overrides of an interface's
+  // method): a member on a receiver of unknown type is the target's member whichever runs.
+  let oneFamily: boolean | undefined;
+  const byName = async (): Promise<boolean> => {
+    if (definers.size <= 1) return definers.size === 1;
+    if (oneFamily === undefined) {
+      const goal = defKey(target.file, target.def.container as string);
+      oneFamily = true;
+      for (const d of definerSites) {
+        if (!(await derivesFrom(resolver, d.file, d.cls, goal, new Set()))) {
+          oneFamily = false;
+          break;
+        }
+      }
+    }
+    return oneFamily;
+  };
   const targetSymbols = facts.get(target.file)?.symbols ?? [];
   // The target's lines are read only when an overload run can follow it (see localSites).
   const local = localSites(targetSymbols, target.def, mayHaveOverloads(targetSymbols, target.def) ? await targetLines(ws, target.file) : []);
@@ -1214,7 +1233,7 @@ export async function collectReferences(ws: Workspace, args: Pick<FindReferences
         if (verdict === "unknown") {
           // An extension (`fun Char.isAsciiLetter()`, a C# `this T x` method) is seen only where imported, or in its package or namespace.
           if (extendedType(target.def) !== undefined && !(await extensionVisible(resolver, file, target, has))) continue;
-          if (definers.size === 1) hits.push(hitOf(file, u, i, moduleContext, true));
+          if (await byName()) hits.push(hitOf(file, u, i, moduleContext, true));
           else if (definers.size > 1) leftOut++;
           continue;
         }
@@ -1499,6 +1518,22 @@ async function judge(
     if ((await r.ofKinds(heads, (k) => VALUE_KINDS.has(k))).length > 0) return unknown;
   }
   return "no";
+}
+
+/**
+ * True when class `cls` of `file` is the class `goal` ({@link defKey}) or derives from it through
+ * the bases its file writes (each resolved where written; `seen` stops cycles).
+ */
+async function derivesFrom(r: Resolver, file: string, cls: string, goal: string, seen: Set<string>): Promise<boolean> {
+  const key = defKey(file, cls);
+  if (key === goal) return true;
+  if (seen.has(key) || seen.size > 64) return false;
+  seen.add(key);
+  const info = (await r.facts(file))?.references?.classes.find((c) => c.name === cls);
+  for (const base of info?.bases ?? []) {
+    for (const b of await r.path(file, base)) if (b.kind === "def" && (await derivesFrom(r, b.file, b.qualified, goal, seen))) return true;
+  }
+  return false;
 }
 
 /** The type an extension extends (Kotlin: its container, the receiver type; C#: `SymbolDef.extends`), else `undefined`. */

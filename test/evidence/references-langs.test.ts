@@ -290,6 +290,13 @@ describe("find_references: Kotlin receivers of lambdas", () => {
   it("a member on a repository variable of undeclared type (val defaultMessages = messagesFor(…)) is a by_name use, as on a local", async () => {
     expect(where(await refs(ws, "Messages.title"))).toEqual([`${check}:14 call Check.run`, `${check}:16 call,by_name Check.run`, `${check}:21 call,by_name Check.shown`]);
   });
+
+  it("a method several classes define, each the target's interface or a class implementing it (overrides): a call on a receiver of unknown type is a by_name use of the interface's method, not of one override", async () => {
+    expect(where(await refs(ws, "Messages.render"))).toEqual([`${check}:18 call,by_name Check.run`, `${check}:21 call,by_name Check.shown`]);
+    const plain = await refs(ws, "Plain.render");
+    expect(where(plain)).toEqual([]);
+    expect(noteOf(plain)).toContain("2 uses of .render on receivers of unknown type left out: 3 classes define render");
+  });
 });
 
 describe("find_references: PHP", () => {
