@@ -174,6 +174,20 @@ describe("find_references: C# projects", () => {
   });
 });
 
+describe("find_references: C# receivers", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "csharp-loops"));
+  });
+
+  it("this.m() is the enclosing class's member, not a member of a receiver of unknown type (another class defining Log is not named)", async () => {
+    expect(where(await refs(ws, "Validator.Log"))).toEqual(["src/Validator.cs:18 call Validator.Run"]);
+    const audit = await refs(ws, "Audit.Log");
+    expect(where(audit)).toEqual([]);
+    expect(noteOf(audit)).not.toContain("left out");
+  });
+});
+
 describe("find_references: Kotlin", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -168,7 +168,8 @@ const grammar: ReferenceGrammar = {
           const first = allChildren(node)[0];
           return first?.type === "this" || first?.type === "base" ? ["this", ...tail] : ["", ...tail];
         }
-        if (e.type === "base_expression") return ["this", ...tail];
+        // `this.m`, `base.m`: the grammar gives the keyword as the `expression` field (an unnamed `this`/`base` node).
+        if (e.type === "base_expression" || e.type === "this" || e.type === "base") return ["this", ...tail];
         const head = grammar.path(e);
         return head === undefined ? ["", ...tail] : [...head, ...tail];
       }
