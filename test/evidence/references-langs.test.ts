@@ -186,6 +186,11 @@ describe("find_references: C# receivers", () => {
     expect(where(audit)).toEqual([]);
     expect(noteOf(audit)).not.toContain("left out");
   });
+
+  it("foreach (var x in items) over a field T[], a property List<T> (this.Extra), a parameter IEnumerable<T> and a local new List<T>() makes x a T", async () => {
+    expect(where(await refs(ws, "IRule.Check"))).toEqual(["src/Validator.cs:21 call Validator.Run", "src/Validator.cs:23 call Validator.Run", "src/Validator.cs:25 call Validator.Run", "src/Validator.cs:27 call Validator.Run"]);
+    expect(where(await refs(ws, "Audit.Check"))).toEqual([]);
+  });
 });
 
 describe("find_references: Kotlin", () => {

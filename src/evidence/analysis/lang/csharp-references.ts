@@ -18,7 +18,10 @@
  *   partial type is found at every part its namespace's files declare, so its members are looked
  *   up in each part (the base list of one part is not applied to members used in another). A
  *   member of a predefined type (`decimal.Round(…)`, `string.Join(…)`) is a member of that type,
- *   which is outside the repository, not of a receiver of unknown type.
+ *   which is outside the repository, not of a receiver of unknown type. The variable of `foreach
+ *   (var x in items)` over a local, parameter, field or property declared `T[]` or a generic
+ *   collection of `T` (`List<T>`, `IEnumerable<T>`, … {@link COLLECTIONS}; also `new T[n]`, `new
+ *   List<T>()`) is a `T`.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, ReferenceRules } from "./language.js";
@@ -36,6 +39,21 @@ const SKIP = new Set([
 const TYPES = new Set(["class_declaration", "struct_declaration", "interface_declaration", "record_declaration", "record_struct_declaration", "enum_declaration"]);
 const FUNCTIONS = new Set(["method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration", "conversion_operator_declaration", "local_function_statement"]);
 const TYPE_ONLY = new Set(["type_argument_list", "array_type", "nullable_type", "pointer_type", "tuple_type", "ref_type", "typeof_expression", "default_expression", "sizeof_expression"]);
+
+/**
+ * Generic collections of .NET whose enumerator yields their one type argument (`System.Collections.Generic`,
+ * `.ObjectModel`, `.Concurrent`, `.Immutable`, `System.Span<T>`, `IAsyncEnumerable<T>` for `await
+ * foreach`: https://learn.microsoft.com/dotnet/api/system.collections.generic.ienumerable-1 lists
+ * the implementers); `foreach` takes its variable's type from the enumerator's `Current` (C#
+ * language specification §13.9.5 "The foreach statement"), for an array its element type.
+ */
+const COLLECTIONS = new Set([
+  "IEnumerable", "ICollection", "IList", "IReadOnlyCollection", "IReadOnlyList", "ISet", "IReadOnlySet", "List", "HashSet",
+  "SortedSet", "LinkedList", "Queue", "Stack", "Collection", "ReadOnlyCollection", "ObservableCollection", "ConcurrentBag",
+  "ConcurrentQueue", "ConcurrentStack", "BlockingCollection", "ImmutableArray", "ImmutableList", "ImmutableHashSet",
+  "ImmutableSortedSet", "ImmutableQueue", "ImmutableStack", "IImmutableList", "IImmutableSet", "Span", "ReadOnlySpan",
+  "Memory", "ReadOnlyMemory", "IAsyncEnumerable",
+]);
 
 function kids(node: SyntaxNode, ...except: (SyntaxNode | null | undefined)[]): SyntaxNode[] {
   const ids = new Set(except.filter((e): e is SyntaxNode => e !== null && e !== undefined).map((e) => e.id));
@@ -100,7 +118,9 @@ const grammar: ReferenceGrammar = {
       case "foreach_statement": {
         const left = node.childForFieldName("left");
         const type = node.childForFieldName("type");
-        return { role: "variable", names: left?.type === "identifier" ? [left.text] : [], type: type?.type === "implicit_type" ? null : type, values: kids(node, left, type) };
+        const right = node.childForFieldName("right");
+        const out: NodeRole = { role: "variable", names: left?.type === "identifier" ? [left.text] : [], type: type?.type === "implicit_type" ? null : type, values: kids(node, left, type) };
+        return right === null ? out : { ...out, elementOf: right };
       }
       case "declaration_pattern":
       case "catch_declaration": {
@@ -193,6 +213,32 @@ const grammar: ReferenceGrammar = {
     if (value.type !== "object_creation_expression") return undefined;
     const t = value.childForFieldName("type");
     return t === null ? undefined : grammar.path(t);
+  },
+
+  elementType(type) {
+    switch (type.type) {
+      case "array_type": {
+        const element = type.childForFieldName("type");
+        return element === null ? undefined : grammar.path(element);
+      }
+      case "nullable_type":
+      case "array_creation_expression":
+      case "object_creation_expression": {
+        const inner = type.type === "nullable_type" ? namedChildren(type)[0] : type.childForFieldName("type");
+        return inner === undefined || inner === null ? undefined : grammar.elementType?.(inner);
+      }
+      case "qualified_name": {
+        const name = type.childForFieldName("name");
+        return name === null ? undefined : grammar.elementType?.(name);
+      }
+      case "generic_name": {
+        const [name, args] = namedChildren(type);
+        const list = args?.type === "type_argument_list" ? namedChildren(args) : [];
+        return name !== undefined && COLLECTIONS.has(name.text) && list.length === 1 ? grammar.path(list[0] as SyntaxNode) : undefined;
+      }
+      default:
+        return undefined;
+    }
   },
 
   typeArguments(node) {

@@ -112,6 +112,8 @@ export interface Scope {
   defs: Map<string, number>;
   /** Local name → the function whose call result it is bound to (`x = make()`), as {@link NameUse.receiverCall}. */
   calls: Map<string, { path: string[]; selfClass?: string }>;
+  /** Local name → the type of the elements of the collection it holds (`T[] x`, `List<T> x`), as written. */
+  elements: Map<string, string[]>;
 }
 
 /**
@@ -177,7 +179,7 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
 
   /** Opens a scope binding `locals`; pair with {@link popScope}. */
   pushScope(kind: Scope["kind"], locals: Iterable<string> = [], defs: ReadonlyMap<string, number> = new Map()): Scope {
-    const scope: Scope = { kind, locals: new Set(locals), types: new Map(), defs: new Map(defs), calls: new Map() };
+    const scope: Scope = { kind, locals: new Set(locals), types: new Map(), defs: new Map(defs), calls: new Map(), elements: new Map() };
     this.#scopes.push(scope);
     return scope;
   }
@@ -236,6 +238,18 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
       if (s.locals.has(name)) return undefined;
     }
     return this.topTypes.get(name);
+  }
+
+  /** The element type of the collection a visible local or field holds, if known ({@link Scope.elements}). */
+  elementTypeOf(name: string): string[] | undefined {
+    for (let i = this.#scopes.length - 1; i >= 0; i--) {
+      const s = this.#scopes[i] as Scope;
+      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
+      const t = s.elements.get(name);
+      if (t !== undefined) return t;
+      if (s.locals.has(name)) return undefined;
+    }
+    return undefined;
   }
 
   /** The function whose call result a visible local (or, outside functions, a top-level name) is bound to, if known. */

@@ -18,7 +18,9 @@
  *   value as `this` (`NodeRole` `call.receiver`: Kotlin `with(x) {…}`), a bare called or read name
  *   is first a member of that value (of its type when known: `NameUse.receiverType`; of a
  *   file-scope name: `[x, m]` from part 1; else a receiver of unknown type `["", m]`), then, as an
- *   alternative reading (`NameUse.alternative`), what it would be outside the lambda.
+ *   alternative reading (`NameUse.alternative`), what it would be outside the lambda. A loop
+ *   variable over a local or field whose declared type is a collection of a known element type
+ *   (`NodeRole` `variable.elementOf`, `ReferenceGrammar.elementType`) carries that element type.
  * - **Contexts**: the enclosing class and function, qualified by the enclosing classes.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
@@ -40,8 +42,12 @@ export type NodeRole =
   | { role: "function"; name: string | undefined; params: { name: string | undefined; type: SyntaxNode | null; rest: SyntaxNode[] }[]; types: SyntaxNode[]; body: SyntaxNode[] }
   /** A lambda: parameter names and the body. */
   | { role: "lambda"; params: string[]; body: SyntaxNode[] }
-  /** A variable declaration (local in a function, a field in a class body): names, declared type, initial values. */
-  | { role: "variable"; names: string[]; type: SyntaxNode | null; values: SyntaxNode[] }
+  /**
+   * A variable declaration (local in a function, a field in a class body): names, declared type,
+   * initial values. `elementOf`: the names take the element type of this collection (C# `foreach
+   * (var x in items)`), when its declared type gives one ({@link ReferenceGrammar.elementType}).
+   */
+  | { role: "variable"; names: string[]; type: SyntaxNode | null; values: SyntaxNode[]; elementOf?: SyntaxNode }
   /**
    * A call: the callee (`call` use; the node itself when the call is the path, PHP `$x->m()`) and
    * the other parts (arguments, `value`). `receiver`: the value the call's lambdas among `rest`
@@ -83,6 +89,8 @@ export interface ReferenceGrammar {
   lastPart(node: SyntaxNode): SyntaxNode;
   /** The type an initial value gives a variable (`new T()`, Kotlin `T()`), as a path. */
   valueType?(value: SyntaxNode): string[] | undefined;
+  /** The element type a collection type gives (C# `T[]`, `List<T>`, `IEnumerable<T>`), as a path. */
+  elementType?(type: SyntaxNode): string[] | undefined;
   /** True for a path node that names a type wherever it stands (Kotlin `user_type`): a `type` use unless in a base list or instantiation. */
   isType?(node: SyntaxNode): boolean;
   /** Nodes inside a path node that are walked as types after it (type arguments of `List<Order>`). */
@@ -172,6 +180,26 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
     return true;
   };
 
+  /** The element type a declared type, else the first initial value (`new List<T>()`, `new T[n]`), gives. */
+  const elementsOf = (type: SyntaxNode | null, values: readonly SyntaxNode[]): string[] | undefined => {
+    if (grammar.elementType === undefined) return undefined;
+    const declared = type === null ? undefined : grammar.elementType(type);
+    if (declared !== undefined) return declared;
+    for (const v of values) {
+      const t = grammar.elementType(v);
+      if (t !== undefined) return t;
+    }
+    return undefined;
+  };
+
+  /** The element type of the collection `node` names (a local, a field, `this.field`), if known. */
+  const elementTypeOf = (node: SyntaxNode): string[] | undefined => {
+    const path = grammar.path(node);
+    if (path === undefined) return undefined;
+    const name = path.length === 1 ? path[0] : path.length === 2 && path[0] === "this" ? path[1] : undefined;
+    return name === undefined ? undefined : c.elementTypeOf(name);
+  };
+
   /** The implicit receiver a lambda gets from `node` (`undefined` for `this`: the class's own reading). */
   const receiverOf = (node: SyntaxNode): ImplicitReceiver | undefined => {
     const created = grammar.valueType?.(node);
@@ -222,6 +250,8 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
           const t = m.type === null ? undefined : grammar.path(m.type);
           const vt = t ?? firstValueType(m.values);
           if (vt !== undefined) for (const n of m.names) scope.types.set(n, vt);
+          const et = elementsOf(m.type, m.values);
+          if (et !== undefined) for (const n of m.names) scope.elements.set(n, et);
         }
         walkAll(r.body, { ...ctx, chain, implicit: undefined }, "value");
         c.popScope();
@@ -240,6 +270,8 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
           scope.locals.add(p.name);
           const t = p.type === null ? undefined : grammar.path(p.type);
           if (t !== undefined) scope.types.set(p.name, t);
+          const et = elementsOf(p.type, []);
+          if (et !== undefined) scope.elements.set(p.name, et);
         }
         walkAll(r.body, ctx, "value");
         c.popScope();
@@ -256,10 +288,12 @@ export function extractTableReferences(root: SyntaxNode, grammar: ReferenceGramm
         const s = c.scope;
         if (s !== undefined && s.kind === "function") {
           const t = r.type === null ? undefined : grammar.path(r.type);
-          const vt = t ?? firstValueType(r.values);
+          const vt = t ?? (r.elementOf !== undefined ? elementTypeOf(r.elementOf) : firstValueType(r.values));
+          const et = r.elementOf === undefined ? elementsOf(r.type, r.values) : undefined;
           for (const n of r.names) {
             s.locals.add(n);
             if (vt !== undefined) s.types.set(n, vt);
+            if (et !== undefined) s.elements.set(n, et);
           }
         }
         walkAll(r.values, ctx, "value");
