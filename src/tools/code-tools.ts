@@ -49,7 +49,7 @@ const searchCodeTool = defineLazyTool({
 const findSymbolTool = defineLazyTool({
   name: "find_symbol",
   description:
-    "Find where a function, class, method, type or constant is defined (Python, TS/JS, Go, Rust, Java); returns the whole definition.",
+    "Find where a function, class, method, type or constant is defined; returns the whole definition.",
   parameters: CODE_TOOL_PARAMETERS.find_symbol as JsonSchema,
   loadInput: async () => (await inputs()).findSymbolInput,
   run: async (args, ctx) => (await import("../evidence/symbols.js")).findSymbol(workspaceOf(ctx), args, ctx.signal, ctx.output),
