@@ -9,6 +9,7 @@
  * threshold: the results are checked, and the old code does not finish within the test timeout.
  */
 import { describe, expect, it } from "vitest";
+import { cFocus } from "../../src/evidence/analysis/lang/c-focus.js";
 import { csharp } from "../../src/evidence/analysis/lang/csharp.js";
 import { java } from "../../src/evidence/analysis/lang/java.js";
 import { kotlin } from "../../src/evidence/analysis/lang/kotlin.js";
@@ -119,3 +120,27 @@ describe("text rearranged before a parse is linear in hostile files", () => {
   });
 });
 
+
+/**
+ * The lexical reader that picks the parts of a C/C++ file a query parses (`lang/c-focus.ts`) reads
+ * the file once (attack round of session 34): a directive's line was searched to the end of the
+ * file for a comment opener (once per directive line: quadratic in a file of directives without
+ * one), an item's head was read again at each of its braces, and its comments were blanked by a
+ * pattern that read to the end of the text from each unclosed `/*` (in a string literal).
+ */
+describe("the C/C++ focus reader is linear in hostile files", () => {
+  const focus = (text: string) => cFocus(text, ["foo"])?.ranges.map((r) => [r.start, r.end]);
+  it("a megabyte of directive lines, and one directive continued over a megabyte of lines", () => {
+    const directives = `int foo;\n${MiB("#if X\n#endif\n")}`;
+    expect(focus(directives)).toEqual([[0, 8], [9, directives.length]]);
+    expect(focus(`int foo;\n#define X \\\n${MiB("  a \\\n")}\nint y;\n`)).toEqual([[0, 8]]);
+  });
+
+  it("an item with a megabyte of braces, a head with a megabyte of unclosed comment openers in a string", () => {
+    for (const text of [`int foo = ${MiB("{0}, ")}{0};\n`, `struct foo ${MiB("{} ")};\n`, `int foo = f("${MiB("/* ")}") {\n}\n`]) {
+      expect(focus(text)).toEqual([[0, text.length - 1]]);
+    }
+    // Comments in a head are still blanked: `extern "C" /* … */ {` is a transparent scope.
+    expect(focus('extern "C" /* /* */ // x\n{ int foo; }\n')).toEqual([[0, 26], [27, 35], [36, 37]]);
+  });
+});

@@ -56,14 +56,53 @@ const TRANSPARENT_HEAD = /^(?:(?:inline\s+)?namespace(?:\s+[A-Za-z_$][\w$]*(?:\s
 
 const DIRECTIVE = /^#\s*([A-Za-z]*)/;
 
+/**
+ * Where `needle` first occurs in `text` from `from` on, starting before `end`, or -1: a search that
+ * reads no further than the line it is about (a search to the end of the text for each line of a
+ * file without the needle reads the file once per line).
+ */
+function indexBefore(text: string, needle: string, from: number, end: number): number {
+  const at = text.slice(from, end + needle.length - 1).indexOf(needle);
+  return at < 0 ? -1 : from + at;
+}
+
+/**
+ * `text` with each comment replaced by a blank, read left to right as the compiler does outside
+ * literals (`/* … *\/`, `// …` to the line end). Once a `/*` has no `*\/` after it, no later one
+ * has: the rest is searched for `//` only, so a text of many unclosed `/*` (in a string literal)
+ * is read once, not again from each of them.
+ */
+function blankComments(text: string): string {
+  let out = "";
+  let from = 0;
+  let closable = true;
+  for (let i = text.indexOf("/"); i >= 0 && i + 1 < text.length; i = text.indexOf("/", i + 1)) {
+    const c = text.charCodeAt(i + 1);
+    let end = -1;
+    if (c === 42 && closable) {
+      const close = text.indexOf("*/", i + 2);
+      if (close < 0) closable = false;
+      else end = close + 2;
+    } else if (c === 47) {
+      const e = text.indexOf("\n", i + 2);
+      end = e < 0 ? text.length : e;
+    }
+    if (end < 0) continue;
+    out += `${text.slice(from, i)} `;
+    from = end;
+    i = end - 1;
+  }
+  return out + text.slice(from);
+}
+
 /** The end of the directive line at `i` (`\` continuations and block comments over line ends included), or -1 for an unterminated comment. */
 function directiveEnd(text: string, i: number): number {
   let j = i;
   for (;;) {
     let e = text.indexOf("\n", j);
     if (e < 0) e = text.length;
-    const open = text.indexOf("/*", j);
-    if (open >= 0 && open < e) {
+    const open = indexBefore(text, "/*", j, e);
+    if (open >= 0) {
       const close = text.indexOf("*/", open + 2);
       if (close < 0) return -1;
       if (close + 2 > e) {
@@ -71,8 +110,7 @@ function directiveEnd(text: string, i: number): number {
         continue;
       }
       // A comment closed on this line: look again after it for one that is not.
-      const again = text.indexOf("/*", close + 2);
-      if (again >= 0 && again < e) {
+      if (indexBefore(text, "/*", close + 2, e) >= 0) {
         j = close + 2;
         continue;
       }
@@ -120,6 +158,8 @@ export function cFocus(text: string, names: readonly string[]): TextFocus | unde
   let parens = 0;
   let bodies = 0; // braces open that are not transparent
   let itemStart = -1;
+  /** The start of the item whose head was read at a `{` (see the `{` case). */
+  let headRead = -1;
   let next = 0; // index into hits
   let lineStart = true;
   const topLevel = () => bodies === 0 && parens === 0;
@@ -275,7 +315,10 @@ export function cFocus(text: string, names: readonly string[]): TextFocus | unde
     if (c === 123 || c === 125) using = -1; // `using X = struct { … }`: an alias, which the walk reads in place
     if (c === 123) {
       if (parens > 0) parenBrace = true;
-      const head = itemStart >= 0 && topLevel() ? text.slice(itemStart, i).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ") : undefined;
+      // An item's head is read at its first `{` only: a later one has a brace in its head, which no
+      // transparent head has (read again for each, `x = {0}, {0}, …` was read once per brace).
+      const head = itemStart >= 0 && itemStart !== headRead && topLevel() ? blankComments(text.slice(itemStart, i)) : undefined;
+      if (head !== undefined) headRead = itemStart;
       if (head !== undefined && TRANSPARENT_HEAD.test(head)) {
         const context = { spans: [{ start: itemStart, end: i + 1 }], start: itemStart, end: n };
         braces.push(context);
