@@ -177,9 +177,11 @@ function ambiguous(query: string, candidates: string[]): ToolError {
 
 /** Reads `query` per the module comment's rules 1–4; a name-only target has no files. */
 async function interpretQuery(ws: Workspace, project: ProjectView, query: string): Promise<QueryTarget> {
-  const js = jsResolver(project);
-  const layout = pythonLayout(project);
-  const sources = memoize(project, "importers:sources", () => project.files.filter((f) => languageFor(f) !== undefined));
+  // Made when a rule needs them: a path of the tree (the usual C/C++ header query) needs none, and
+  // each walks the tree's whole file list (the JS resolver groups it by folder).
+  const js = () => jsResolver(project);
+  const layout = () => pythonLayout(project);
+  const sources = () => memoize(project, "importers:sources", () => project.files.filter((f) => languageFor(f) !== undefined));
 
   // 0. a PHP qualified name (`Slim\Routing\Route`): the files so named, else a name outside the tree
   if (PHP_NAME.test(query)) {
@@ -195,12 +197,12 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
   if (hasSlash || fileEnding || (norm !== undefined && project.has(norm))) {
     if (norm === undefined || norm === "") return { files: new Set(), reading: `'${query}' is not a path inside the repository` };
     if (project.has(norm)) return { files: new Set([norm]) };
-    const init = layout.initOf(norm);
+    const init = layout().initOf(norm);
     if (init !== undefined) return { files: new Set([init]), reading: `read as ${init}` };
     const pkg = packageFolder(project, norm);
     if (pkg !== undefined) return { files: new Set(pkg.files), reading: `read as the ${pkg.language} package in ${norm}/ (${pkg.files.join(", ")})` };
     for (const ext of [".py", ".pyi"]) if (project.has(norm + ext)) return { files: new Set([norm + ext]), reading: `read as ${norm + ext}` };
-    const probed = await js.probe(norm);
+    const probed = await js().probe(norm);
     if (probed !== undefined) return { files: new Set([probed]), reading: `read as ${probed}` };
     const suffix = project.files.filter((f) => f.endsWith(`/${norm}`));
     if (suffix.length === 1) return { files: new Set(suffix), reading: `read as ${suffix[0] as string}` };
@@ -237,14 +239,14 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
 
   // 3. a specifier from the root
   if (!/\s/.test(query)) {
-    const res = await js.resolve(query, "__codecite_query__.ts");
+    const res = await js().resolve(query, "__codecite_query__.ts");
     const file = res.files[0];
     if (!res.external && file !== undefined) return { files: new Set([file]), reading: `read as ${file}` };
   }
 
   // 4. a unique trailing part
   if (/^[\w$.-]+$/.test(query) && !query.startsWith(".")) {
-    for (const f of sources) {
+    for (const f of sources()) {
       if (familyOfFile(f) !== "js") continue;
       const m = jsModulePath(f);
       if (m === query || m.endsWith(`/${query}`)) {
