@@ -67,14 +67,16 @@ function toolResultLabel(toolName: string): string {
  * The system-prompt section that replaces native tools in shim `on` mode: each tool's name,
  * one-line description and compact JSON Schema, then the instruction to answer with one JSON
  * object `{"name": …, "arguments": {…}}` per call (one per line, nothing else), or with plain
- * text for the final answer.
+ * text for the final answer. It says nothing of what the tools do: the gateway renders a client's
+ * own tools with it (`src/serve/shim-turn.ts`), which may write files; codecite's agent says its
+ * tools are read-only in its own system prompt (`src/agent/prompt.ts`).
  *
  * @returns text to append to the system prompt (no leading or trailing blank line); `""` when
  *   no tool is offered.
  */
 export function renderCatalogPrompt(tools: readonly OfferedTool[]): string {
   if (tools.length === 0) return "";
-  const lines = ["# Tools", "", "You can call these tools. They only read the repository; they never change anything.", ""];
+  const lines = ["# Tools", "", "You can call these tools.", ""];
   for (const t of tools) {
     const d = oneLine(t.description);
     lines.push(`${t.name}${d ? ` - ${d}` : ""}`, `  parameters: ${compactSchema(t.parameters)}`);

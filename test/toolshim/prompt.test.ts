@@ -42,6 +42,11 @@ describe("renderCatalogPrompt", () => {
     expect(prompt).not.toMatch(/Some\(|None\b|\{\{/);
   });
 
+  it("says nothing of what the tools do: in front of a client (codecite serve) they may write files or run commands", () => {
+    const clientTools: OfferedTool[] = [{ name: "write_file", description: "Write a file.", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+    expect(renderCatalogPrompt(clientTools).split("\n").slice(0, 4)).toEqual(["# Tools", "", "You can call these tools.", ""]);
+  });
+
   it("is empty when no tool is offered", () => {
     expect(renderCatalogPrompt([])).toBe("");
   });
