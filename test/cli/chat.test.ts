@@ -67,6 +67,31 @@ describe("codecite chat", () => {
     expect(ollama.pending()).toBe(0);
   });
 
+  it("line mode: a follow-up that gathers the same records again counts them as in the session, not new", async () => {
+    const asked = (q: string) => (r: { messages: Array<{ role: string; content: string }> }) => r.messages.some((m) => m.role === "user" && m.content.includes(q));
+    const answered = (q: string) => (r: { messages: Array<{ role: string; content: string }> }) => asked(q)(r) && r.messages.some((m) => m.role === "tool");
+    ollama = await startFakeOllama({
+      turns: [
+        { when: answered("Who imports rag_common"), content: "src/rag_chat.py:10 imports rag_common." },
+        { when: asked("Who imports rag_common"), tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+        { when: answered("Check it again"), content: "Still src/rag_chat.py:10." },
+        { when: asked("Check it again"), tool_calls: [{ name: "find_importers", arguments: { module_name: "rag_common" } }] },
+      ],
+    });
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [CLI, "chat", "--root", RAG_APP, "--no-prefetch"], { env: env({ OLLAMA_HOST: ollama!.host }) }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+      );
+      child.stdin!.end("Who imports rag_common?\nCheck it again, who imports rag_common?\n");
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Still src/rag_chat.py:10.");
+    expect(r.stdout.split("\n").filter((l) => l.startsWith("Evidence:"))).toEqual([
+      "Evidence: 4 new, 4 in this session (/evidence lists them)",
+      "Evidence: 0 new, 4 in this session (/evidence lists them)",
+    ]);
+  });
+
   it("line mode: a line over 1 MiB ends the session with a usage error; the questions before it are answered, the long line never reaches the model", async () => {
     ollama = await startFakeOllama({ turns: [{ repeat: true, content: "It is in src/serve.py." }] });
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

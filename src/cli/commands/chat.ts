@@ -78,14 +78,19 @@ export class ChatMemory {
   citations: Citation[] = [];
   readonly #keys = new Set<string>();
 
-  /** Adds records not seen before (same path, lines, kind and name). */
-  addEvidence(records: readonly Evidence[]): void {
+  /**
+   * Adds records not seen before (same path, lines, kind and name).
+   * @returns how many were new to the session.
+   */
+  addEvidence(records: readonly Evidence[]): number {
+    const before = this.evidence.length;
     for (const e of records) {
       const key = `${e.path}\0${e.start_line}\0${e.end_line}\0${e.kind}\0${e.name}`;
       if (this.#keys.has(key)) continue;
       this.#keys.add(key);
       this.evidence.push(e);
     }
+    return this.evidence.length - before;
   }
 
   clear(): void {
@@ -188,11 +193,11 @@ async function chat(given: RootOptional<ChatFlags>): Promise<void> {
       }).finally(() => progress.stop());
       if (!printer.wroteAnswer) printer.write(result.answer);
       printer.finish();
-      memory.addEvidence(result.evidence);
+      const added = memory.addEvidence(result.evidence);
       memory.turns.push({ question, answer: result.answer });
       // Graded against every record of the session, not only this answer's.
       memory.citations = await gradeCitations(result.answer, memory.seenLines(), (p) => locateFile(session.workspace, p));
-      process.stdout.write(`\n${out.dim(`Evidence: ${result.evidence.length} new, ${memory.evidence.length} in this session (/evidence lists them)`)}\n`);
+      process.stdout.write(`\n${out.dim(`Evidence: ${added} new, ${memory.evidence.length} in this session (/evidence lists them)`)}\n`);
       process.stdout.write(render.renderCitations(memory.citations, out, view));
     } catch (e) {
       printer.finish();
