@@ -26,7 +26,9 @@
  *   special tokens stripped): held;
  * - the last word of the buffer (it could become `name(` or a marker), a last line that is one
  *   token (a call header such as `functions.x:0` before its marker), a partial marker at the
- *   end, and a `;`/`,` after a closed value (it could join the value to a next call).
+ *   end, and a `;`/`,` after a closed value (it could join the value to a next call);
+ * - a run of backticks at the end of the text (a longer run closes no code span that a shorter
+ *   one would).
  *
  * Cost: the text before the hold point is recovered again only when it grew by something other
  * than plain prose; plain prose (no markup characters, no marker words, whole inline code spans)
@@ -878,7 +880,7 @@ export class StreamFilter {
     // fence's opener, moving back gains nothing (the opener stays shown) and would make each later
     // push recover the whole message (the text from the hold point is no longer plain prose): the
     // hold then stays where it was until the raw hold point passes it.
-    const raw = scan.hold + off;
+    const raw = backtickRunStart(this.#buffer, scan.hold + off);
     const moved = this.#paragraphs.fenceStart(raw, scan.tail === true);
     const hold = moved < raw && moved < this.#lastHold ? Math.min(raw, this.#lastHold) : moved;
     // The visible text depends only on the text before the hold point, which only grows.
@@ -1059,6 +1061,20 @@ export class StreamFilter {
 }
 
 const WS = /\s/;
+
+/**
+ * `hold`, or the start of the run of backticks that ends there when the run may still grow (the
+ * text ends there, or the run goes on past it): an inline code span closes at the next run of
+ * exactly as many backticks as opened it (CommonMark, https://spec.commonmark.org/0.31.2/#code-spans),
+ * so `` `{"name": …}` `` shown as a code span is a call once a next piece makes the last run two
+ * backticks long. A run the hold point cuts is read whole once what follows it has come.
+ */
+function backtickRunStart(text: string, hold: number): number {
+  if (hold === 0 || text.charCodeAt(hold - 1) !== 0x60 || (hold < text.length && text.charCodeAt(hold) !== 0x60)) return hold;
+  let at = hold - 1;
+  while (at > 0 && text.charCodeAt(at - 1) === 0x60) at--;
+  return at;
+}
 
 /** How much of the text's end {@link StreamFilter#gluedToRecovered} compares with the target's end. */
 const GLUE_TAIL = 256;

@@ -431,6 +431,27 @@ describe("stream filter parity for markup held inside a fenced block", () => {
   });
 });
 
+describe("stream filter parity for a backtick run the next piece may lengthen", () => {
+  // An inline code span closes at the next run of exactly as many backticks (CommonMark pairs
+  // them left to right, https://spec.commonmark.org/0.31.2/#code-spans): text ending with a run
+  // of backticks, where the hold point could be, did not yet say whether the run closes a span
+  // around a call; the next piece's backtick made the run longer, the span unclosed and the call
+  // markup, after the text in the span had been shown.
+  const tools: OfferedTool[] = [{ name: "read_file" }, { name: "search_code" }];
+  const texts = [
+    'See `{"name": "read_file", "arguments": {"path": "a"}}`` here',
+    "Try `[read_file(path='a')]`` now",
+    'Run `{"name": "search_code", "arguments": {"query": "x"}}``',
+    'A ``{"name": "read_file", "arguments": {"path": "a"}}``` and more',
+  ];
+  for (const text of texts) {
+    it(`every split and character by character: ${JSON.stringify(text)}`, () => {
+      expect(recoverDeterministic({ content: text }, tools).tool_calls).toHaveLength(1);
+      expectEverySplit(text, tools, 60);
+    });
+  }
+});
+
 describe("stream filter behaviour", () => {
   const tools: OfferedTool[] = [{ name: "search_code" }, { name: "read_evidence" }];
 
