@@ -224,7 +224,7 @@ function isReasoningMarkerStart(s: string): boolean {
 /** A wrapper marker cut by the hold point (`[/TOOL_RE`, `</fn_ca`) (`markers.ts` shapes). */
 const PARTIAL_MARKER = /(?:\[\/?(?:[A-Z][A-Z0-9_]{0,40})?|<\/?(?:[A-Za-z_][\w.:-]{0,40}(?:\|[\w.:-]{0,40})?)?|<[|｜][^<>|｜\n]{0,60})$/;
 /** A whole wrapper marker (`markers.ts` shapes), optionally with the header words a marker frames (`functions.x:0`, `to=functions.x`). */
-const FRAME_BEFORE = /(<[|｜][^<>|｜\n]{1,60}[|｜]>|<\/?[|｜][^<>|｜\s]{1,20}[|｜][A-Za-z_][\w.:-]{0,40}>|<\|[A-Za-z_][\w.:-]{0,40}>|<\/?(?:[a-z]{1,12}\|)?[A-Za-z_][\w.:-]{0,40}\|?>|\[\/?[A-Z][A-Z0-9_]{1,40}\]|>>>)(?:[ \t]*[\w.:=-]{1,80}){0,2}\s*$/;
+const FRAME_BEFORE = /(<[|｜][^<>|｜\n]{1,60}[|｜]>|<\/?[|｜][^<>|｜\s]{1,20}[|｜][A-Za-z_][\w.:-]{0,40}>|<\|[A-Za-z_][\w.:-]{0,40}>|<\/?(?:[A-Za-z][\w.:-]{0,12}\|)?[A-Za-z_][\w.:-]{0,40}\|?>|\[\/?[A-Z][A-Z0-9_]{1,40}\]|>>>)(?:[ \t]*[\w.:=-]{1,80}){0,2}\s*$/;
 
 /**
  * The hold point moved back over a marker still being written and over whole markers (with the
@@ -646,9 +646,11 @@ function tag(text: string, i: number): Scan {
     const atTail = rest.length < 200 && !rest.includes("\n");
     return atTail && /^<\/?(?:[A-Za-z][\w:.=-]*(?:\|[\w:.=-]*)?(?:\s[^<>]*)?)?$/.test(rest) ? { hold: i } : { next: i + 1 };
   }
-  const close = /^<\/(?:[a-z]{1,12}\|)?[A-Za-z][\w:.-]*\s*>/.exec(rest);
+  // A tag name may carry a vendor namespace before a bar (`<ifm|tool_call>`, `<k2|tool_calls>`), as
+  // `residue.ts` reads the tag it removes right before a removed call.
+  const close = /^<\/(?:[A-Za-z][\w:.-]{0,12}\|)?[A-Za-z][\w:.-]*\s*>/.exec(rest);
   if (close) return { next: i + close[0].length };
-  const open = /^<((?:[a-z]{1,12}\|)?[A-Za-z][\w:.-]*)(?:=[^\s>]*)?(?:\s[^<>]*)?(\/?)>/.exec(rest);
+  const open = /^<((?:[A-Za-z][\w:.-]{0,12}\|)?[A-Za-z][\w:.-]*)(?:=[^\s>]*)?(?:\s[^<>]*)?(\/?)>/.exec(rest);
   if (!open) return { next: i + 1 };
   const end = i + open[0].length;
   if (open[2] === "/") return { next: end };

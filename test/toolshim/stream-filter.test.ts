@@ -331,7 +331,7 @@ describe("stream filter parity for namespaced call wrappers the recovery removes
   // `</m|tool_calls>`) where it stands as markup, and an opener with only blanks before such a
   // closer (an empty wrapper): the scan must read the bar as part of the tag's name, or it shows
   // the tag, or its start, before the recovery removes it.
-  const wrappers = ["<m|tool_call>", "<ab|tool_calls>", "<ifm|tool_call>"];
+  const wrappers = ["<m|tool_call>", "<ab|tool_calls>", "<ifm|tool_call>", "<k2|tool_call>", "<v1.5|tool_calls>"];
   const contexts: ((o: string, c: string) => string)[] = [
     (o, c) => `ping ${o}   ${c}`,
     (o, c) => `ping ${o}   ${c} more text`,
@@ -340,6 +340,9 @@ describe("stream filter parity for namespaced call wrappers the recovery removes
     (o, c) => `a ${o}\n\n${c}\n\nb`,
     (_, c) => `Done.\n${c}`,
     (o) => `x\n${o}\n`,
+    // Around a call the recovery removes the wrapper with it (`residue.ts`: a tag right before a removed span).
+    (o, c) => `${o}{"name": "read_file", "arguments": {"path": "a"}}${c}`,
+    (o, c) => `Reading. ${o}[{"name": "read_file", "arguments": {"path": "a"}}]${c} done`,
   ];
   for (const o of wrappers) {
     it(`every split and character by character around ${o}`, () => {
