@@ -174,6 +174,22 @@ describe("find_references: C# projects", () => {
   });
 });
 
+describe("find_references: C# usings of the MSBuild files", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "csharp-msbuild"));
+  });
+
+  it("<Using Include> items of the .csproj and its Directory.Build.props, and ImplicitUsings, are global usings of the project; Remove, disable, Static, comments and $(…) values are not", async () => {
+    // dahlsailrunner/automated-testing-aspnetcore10: CarvedRock.ApiTests.csproj's <Using Include="CarvedRock.ApiTests.Utils" /> is how its tests see ApiTestsBase.
+    expect(where(await refs(ws, "Slug"))).toEqual(["Suite/App/Run.cs:7 call Run.Name", "Suite/App/Run.cs:7 type Run.Name"]);
+    expect(where(await refs(ws, "Helper"))).toEqual(["Suite/App/Run.cs:11 call Run.Make", "Suite/App/Run.cs:11 type Run.Make"]);
+    // In Off/Loose.cs, Sequence is unknown: Twice on it is only a by_name use (one class defines it).
+    expect(where(await refs(ws, "Sequence.Twice"))).toEqual(["Suite/App/Run.cs:9 call Run.Count", "Suite/Off/Loose.cs:8 call,by_name Loose.Count"]);
+    expect(where(await refs(ws, "Secret"))).toEqual([]);
+  });
+});
+
 describe("find_references: C# receivers", () => {
   let ws: Workspace;
   beforeAll(async () => {

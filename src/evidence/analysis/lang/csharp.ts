@@ -48,6 +48,7 @@ import type { SymbolKind } from "../../evidence.js";
 import type { FileFacts, ImportRef, LanguageSpec, NameBinding, ProjectView, Resolution, SymbolDef } from "./language.js";
 import { memoize, parentDir } from "./project-files.js";
 import { CSHARP_REFERENCE_RULES } from "./csharp-references.js";
+import { projectUsings } from "./csharp-msbuild.js";
 import { blankListConditionals } from "./list-conditionals.js";
 import { allChildren, namedChildren, nodeLines } from "./syntax.js";
 
@@ -291,7 +292,7 @@ interface CSharpIndex {
   types: Map<string, string[]>;
   /** Every declared namespace and each of its leading parts (`A`, `A.B` for `A.B.C`). */
   prefixes: Set<string>;
-  /** Project folder ({@link projectDirOf}) → the namespaces its files' `global using` directives name, each once. */
+  /** Project folder ({@link projectDirOf}) → the namespaces its files' `global using` directives and its MSBuild files' `<Using>` items and implicit usings name, each once. */
   globalUsings: Map<string, string[]>;
   /** The folders that hold a `.csproj` file. */
   csprojDirs: Set<string>;
@@ -306,6 +307,29 @@ function projectDirOf(file: string, csprojDirs: ReadonlySet<string>): string {
   return "";
 }
 
+/** The MSBuild file of `name` nearest above `dir` (`dir` itself first), as MSBuild imports `Directory.Build.props` and `Directory.Build.targets`. */
+function nearestAbove(project: ProjectView, dir: string, name: string): string | undefined {
+  for (let d = dir; ; d = parentDir(d)) {
+    const file = d === "" ? name : `${d}/${name}`;
+    if (project.has(file)) return file;
+    if (d === "") return undefined;
+  }
+}
+
+/**
+ * The namespaces the MSBuild files of the project in `dir` make global usings of (`csharp-msbuild.ts`):
+ * its `.csproj` files, after the nearest `Directory.Build.props` and before the nearest `Directory.Build.targets`.
+ */
+async function msbuildUsings(project: ProjectView, dir: string, csproj: readonly string[]): Promise<string[]> {
+  const files = [nearestAbove(project, dir, "Directory.Build.props"), ...csproj, nearestAbove(project, dir, "Directory.Build.targets")];
+  const texts: string[] = [];
+  for (const f of files) {
+    const text = f === undefined ? undefined : await project.readText(f);
+    if (text !== undefined) texts.push(text);
+  }
+  return projectUsings(texts);
+}
+
 /** Namespace → files, and `namespace.Type` → files, over every `.cs` file (once per view). */
 function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
   return memoize(project, "csharp:index", async () => {
@@ -317,7 +341,9 @@ function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
       if (list === undefined) map.set(key, [file]);
       else if (!list.includes(file)) list.push(file);
     };
-    const csprojDirs = new Set(project.files.filter((f) => f.endsWith(".csproj")).map(parentDir));
+    const csprojFiles = new Map<string, string[]>(); // folder → its .csproj files
+    for (const f of project.files) if (f.endsWith(".csproj")) add(csprojFiles, parentDir(f), f);
+    const csprojDirs = new Set(csprojFiles.keys());
     for (const file of project.files) {
       if (!file.endsWith(".cs")) continue;
       const d = await declaredIn(project, file);
@@ -326,6 +352,7 @@ function csharpIndex(project: ProjectView): Promise<CSharpIndex> {
       for (const [ns, names] of d.types) for (const t of names) add(types, ns === "" ? t : `${ns}.${t}`, file);
       if (d.globalUsings.length > 0) for (const ns of d.globalUsings) add(globalUsings, projectDirOf(file, csprojDirs), ns);
     }
+    for (const [dir, csproj] of csprojFiles) for (const ns of await msbuildUsings(project, dir, csproj)) add(globalUsings, dir, ns);
     const prefixes = new Set<string>();
     for (const ns of namespaces.keys()) {
       const parts = ns.split(".");
