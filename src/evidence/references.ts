@@ -1487,6 +1487,11 @@ async function judge(
     // unless the target extends it (`fun Char.isAsciiLetter()` on `c: Char`, where imported); a repository
     // definition without that member (a factory function taken for the type) leaves the
     // receiver's type unknown.
+    // Where types from outside may be given members anywhere (Swift's `extension String`, `outsideTypeMembers`):
+    // the repository's member of that type, in any file, else no use.
+    if (types.length === 0 && u.receiverType !== undefined && languageFor(file)?.references?.outsideTypeMembers === true) {
+      return has(await nonMethods(await r.classMember(file, u.receiverType.join("."), name))) ? "yes" : "no";
+    }
     if (types.length === 0 && u.receiverType !== undefined && u.receiverType[u.receiverType.length - 1] === extendedType(target.def)) {
       return (await extensionVisible(r, file, target, has)) ? "yes" : "no";
     }

@@ -411,6 +411,19 @@ describe("find_references: Swift", () => {
   });
 });
 
+describe("find_references: Swift, types from outside the repository", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "swift-kinds"));
+  });
+
+  it("x.m where x is declared of an outside type (n: String, let s = \"x\") is the repository's `extension String` member, not another type's of the same name; a receiver of another outside type (Int) is none", async () => {
+    expect(where(await refs(ws, "String.shout"))).toEqual(["Sources/Kit/Use.swift:12 call run", "Sources/Kit/Use.swift:13 call run", "Sources/Kit/Use.swift:19 call literals"]);
+    expect(where(await refs(ws, "Gadget.shout"))).toEqual([]);
+    expect(where(await refs(ws, "Gadget.touch"))).toEqual(["Sources/Kit/Use.swift:14 call run"]);
+  });
+});
+
 describe("find_references: Ruby", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -323,6 +323,12 @@ export interface ReferenceRules {
    */
   readonly membersAnywhere?: boolean;
   /**
+   * Optional (additive, issue 15): true when a repository may declare members of a type from outside
+   * it (Swift `extension String { func shout() }`): `x.m` where `x` is declared of such a type is the
+   * repository's member `T.m` when one is declared (container `T`), else no use. Absent → never.
+   */
+  readonly outsideTypeMembers?: boolean;
+  /**
    * Optional (additive, issue 15): true when a definition may be declared apart from it (C/C++: a
    * prototype or an in-class method declaration in a header, {@link SymbolDef.declaration}). A use
    * that resolves to such a declaration, of the same qualified name, refers to the definition when

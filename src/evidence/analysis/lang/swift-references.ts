@@ -13,7 +13,11 @@
  * - **Locals**: parameters, `let`/`var` in function bodies, `for` and closure parameters, `$0`.
  * - **Members**: `self.m` and a bare `m` inside a type or an `extension T` resolve in the type first
  *   (members declared in extensions in any file are found: `ReferenceRules.membersAnywhere`);
- *   `x.m` where `x` is annotated `x: T` or bound to `T(…)` resolves in `T`.
+ *   `x.m` where `x` is annotated `x: T` or bound to `T(…)` resolves in `T`; a literal initial value
+ *   gives its standard type (`let s = "x"` → `String`, `1` → `Int`, `1.5` → `Double`, `true` → `Bool`).
+ * - **Types from outside the repository**: `x.m` where `x` is of such a type (`n: String`) is the
+ *   member `m` a repository `extension String` declares, in any file (`ReferenceRules.outsideTypeMembers`),
+ *   else no use.
  */
 import type { Node as SyntaxNode } from "web-tree-sitter";
 import type { ReferenceFacts, ReferenceRules } from "./language.js";
@@ -26,6 +30,16 @@ const SKIP = new Set([
   "import_declaration", "modifiers", "value_binding_pattern", "value_argument_label", "external_name", "type_parameters",
   "line_str_text", "multi_line_str_text", "str_escaped_char", "special_literal",
 ]);
+
+/** The standard-library type a literal initial value gives a variable (`let s = "x"` is a `String`). */
+const LITERAL_TYPES: Readonly<Record<string, string[]>> = {
+  line_string_literal: ["String"],
+  multi_line_string_literal: ["String"],
+  raw_string_literal: ["String"],
+  integer_literal: ["Int"],
+  real_literal: ["Double"],
+  boolean_literal: ["Bool"],
+};
 
 const FUNCTIONS = new Set(["function_declaration", "init_declaration", "deinit_declaration", "subscript_declaration", "protocol_function_declaration"]);
 
@@ -160,7 +174,7 @@ const grammar: ReferenceGrammar = {
 
   isType: (node) => node.type === "user_type",
 
-  valueType: (value) => capitalisedCallType(value, grammar.path),
+  valueType: (value) => LITERAL_TYPES[value.type] ?? capitalisedCallType(value, grammar.path),
 
   typeArguments(node) {
     return node.type === "user_type" ? namedChildren(node).filter((k) => k.type === "type_arguments") : [];
@@ -183,4 +197,5 @@ function extractSwiftReferences(root: SyntaxNode): ReferenceFacts {
 export const SWIFT_REFERENCE_RULES: ReferenceRules = {
   extract: (root) => extractSwiftReferences(root),
   membersAnywhere: true,
+  outsideTypeMembers: true,
 };
