@@ -5,10 +5,12 @@
  *
  *   npx tsx test/evidence/ground-truth-defs.ts <repo-dir> <language> [--details N] [--adjudicated <file>]
  *
- * `<language>` is a codecite language id (`c`, `cpp`, `csharp`, `ruby`, `php`, `kotlin`). Both
+ * `<language>` is a codecite language id (`c`, `cpp`, `csharp`, `ruby`, `php`, `kotlin`, `swift`: ctags has
+ * no Swift parser, so `ground-truth-swift-decls.py`, written from the language reference, stands in). Both
  * sides read the same files (those codecite gives to the language; `.h` counts as C++ on both
  * sides). A codecite definition agrees with a ctags tag of the same name in the same file whose
- * line lies within the definition's range (ctags reports the name's line). Declarations without a
+ * line lies within the definition's range (ctags reports the name's line; for Swift the container must
+ * equal the tag's scope too). Declarations without a
  * body (C/C++ prototypes) are left out on both sides.
  * - **precision**: codecite definitions that agree with a ctags tag of any kind;
  * - **recall**: ctags tags of the kinds codecite claims for the language ({@link KINDS}) that agree
@@ -22,6 +24,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { languageFor } from "../../src/evidence/analysis/lang/index.js";
 import { extractFacts } from "../../src/evidence/analysis/tree-sitter.js";
 import { folderProject } from "./lang-test-kit.js";
@@ -34,6 +37,8 @@ const KINDS: Readonly<Record<string, { ctags: string[]; kinds: string[] }>> = {
   ruby: { ctags: ["Ruby"], kinds: ["module", "class", "method", "singletonMethod", "constant", "accessor"] },
   php: { ctags: ["PHP"], kinds: ["class", "interface", "trait", "function", "define"] },
   kotlin: { ctags: ["Kotlin"], kinds: ["class", "interface", "object", "method", "typealias", "constant", "variable"] },
+  // universal-ctags has no Swift parser: `ground-truth-swift-decls.py` lists Swift's declarations in its tag shape.
+  swift: { ctags: ["Swift"], kinds: ["class", "struct", "enum", "protocol", "actor", "enumerator", "function", "method", "variable", "constant", "typealias", "macro", "operator", "precedencegroup"] },
 };
 
 interface Tag {
@@ -106,7 +111,11 @@ export interface DefinitionAgreement {
 
 function ctagsTags(root: string, files: readonly string[], ctagsLanguage: string): Tag[] {
   // `--language-force` makes ctags read every listed file (so `.h` is C++ as in codecite).
-  const r = spawnSync("ctags", ["--output-format=json", "--fields=+nKZ", "-f", "-", `--language-force=${ctagsLanguage}`, "-L", "-"], {
+  const command: [string, string[]] =
+    ctagsLanguage === "Swift"
+      ? ["python3", [fileURLToPath(new URL("ground-truth-swift-decls.py", import.meta.url))]]
+      : ["ctags", ["--output-format=json", "--fields=+nKZ", "-f", "-", `--language-force=${ctagsLanguage}`, "-L", "-"]];
+  const r = spawnSync(command[0], command[1], {
     cwd: root,
     input: files.join("\n"),
     encoding: "utf8",
@@ -158,7 +167,8 @@ export async function compareDefinitions(root: string, language: string, opts: {
     for (const d of facts.symbols) {
       if (d.declaration === true) continue;
       result.ours++;
-      const hits = (byFileName.get(`${f}\0${d.name}`) ?? []).filter((t) => t.line >= d.start_line && t.line <= d.end_line);
+      // Swift's tags carry the full enclosing type (`ground-truth-swift-decls.py`): the container must agree too.
+      const hits = (byFileName.get(`${f}\0${d.name}`) ?? []).filter((t) => t.line >= d.start_line && t.line <= d.end_line && (language !== "swift" || (t.scope ?? "") === (d.container ?? "")));
       for (const t of hits) covered.add(t);
       if (hits.length > 0 || settled.ours.has(`${f}:${d.start_line} ${d.name}`)) result.oursAgree++;
       else result.onlyOurs.push(`${f}:${d.start_line} ${d.name} (${d.kind}${d.container ? ` in ${d.container}` : ""})`);
