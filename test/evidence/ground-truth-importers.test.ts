@@ -8,7 +8,8 @@
  * `CODECITE_GT_KOTLIN_KOTLINPOET` (square/kotlinpoet), `CODECITE_GT_KOTLIN_MOSHI` (square/moshi), `CODECITE_GT_KOTLIN_EXPOSED` (JetBrains/Exposed, star imports),
  * `CODECITE_GT_RUBY_JEKYLL` (jekyll/jekyll), `CODECITE_GT_PHP_DOCTRINE_ORM` (doctrine/orm, its `git archive`: src/ only),
  * `CODECITE_GT_CSHARP_CLEANARCHITECTURE` (jasontaylordev/CleanArchitecture), `CODECITE_GT_KOTLIN_ARROW` (arrow-kt/arrow), `CODECITE_GT_SWIFT_ARGUMENTPARSER`
- * (apple/swift-argument-parser), `CODECITE_GT_SWIFT_NIO` (apple/swift-nio), `CODECITE_GT_SWIFT_ALAMOFIRE` (Alamofire/Alamofire). Precision and recall on any checkout:
+ * (apple/swift-argument-parser), `CODECITE_GT_SWIFT_NIO` (apple/swift-nio), `CODECITE_GT_SWIFT_ALAMOFIRE` (Alamofire/Alamofire), `CODECITE_GT_SWIFT_LOG`
+ * (apple/swift-log: nested packages with `path:` targets), `CODECITE_GT_SWIFT_NIMBLE` (Quick/Nimble). Precision and recall on any checkout:
  * `ground-truth-importers-score.ts`.
  */
 import { describe, expect, it } from "vitest";
@@ -34,6 +35,8 @@ const suites: { env: string; file: string }[] = [
   { env: "CODECITE_GT_SWIFT_ARGUMENTPARSER", file: "swift-argumentparser-importers.json" },
   { env: "CODECITE_GT_SWIFT_NIO", file: "swift-nio-importers.json" },
   { env: "CODECITE_GT_SWIFT_ALAMOFIRE", file: "swift-alamofire-importers.json" },
+  { env: "CODECITE_GT_SWIFT_LOG", file: "swift-log-importers.json" },
+  { env: "CODECITE_GT_SWIFT_NIMBLE", file: "swift-nimble-importers.json" },
 ];
 
 for (const { env, file } of suites) {
