@@ -26,6 +26,13 @@ describe("bounded jsonrepair", () => {
     expect(parseJsonc('{ // comment\n "compilerOptions": { "baseUrl": ".", }, }')).toEqual({ compilerOptions: { baseUrl: "." } });
     expect(parseJsonc("{}\n".repeat(MiB / 3))).toBeUndefined();
     expect(parseJsonc(noCommas(MiB))).toBeUndefined();
+    // JSONC of any size is read without a repair: comments and trailing commas, a megabyte of them.
+    const commented = `{ /* ${"*".repeat(MiB)} */ "compilerOptions": { ${'"a": [1, 2,], // x,]\n'.repeat(MiB / 24)}"paths": { "x/*": ["./y/*",], }, }, }`;
+    expect(commented.length).toBeGreaterThan(MiB);
+    expect(parseJsonc(commented)).toEqual({ compilerOptions: { a: [1, 2], paths: { "x/*": ["./y/*"] } } });
+    expect(parseJsonc('{ "a": "x, ]", "b": "\\"/*", }')).toEqual({ a: "x, ]", b: '"/*' });
+    // Past 32 KiB jsonrepair is not tried: 64,000 characters of `a` lines took it 5.8 s (an array of 32,000 "a").
+    expect(parseJsonc("a\n".repeat(32_000))).toBeUndefined();
     // valid JSON of any size is parsed as it is
     expect(Object.keys(parseJsonc(JSON.stringify({ a: "x".repeat(MiB) })) as object)).toEqual(["a"]);
   });

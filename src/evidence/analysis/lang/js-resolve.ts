@@ -83,19 +83,69 @@ const ENTRY_FIELDS = ["types", "typings", "module", "main"] as const;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /**
- * Parses JSON with comments and trailing commas (tsconfig style); `undefined` when hopeless,
- * including text over `MAX_REPAIR_CHARS` that is not plain JSON (`json-repair.ts`).
+ * Parses JSON with comments and trailing commas (tsconfig style, read in one pass by
+ * {@link jsoncToJson}, at any size); other damage is repaired (`json-repair.ts`) in text up to
+ * `MAX_REPAIR_CHARS`; `undefined` when hopeless.
  */
 export function parseJsonc(text: string): Json | undefined {
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
+  for (const attempt of [() => text, () => jsoncToJson(text), () => repairJson(text)]) {
     try {
-      return JSON.parse(repairJson(text)) as Json;
+      const json = attempt();
+      if (json !== undefined) return JSON.parse(json) as Json;
     } catch {
-      return undefined;
+      // the next attempt
     }
   }
+  return undefined;
+}
+
+/**
+ * JSONC (JSON with comments, https://code.visualstudio.com/docs/languages/json#_json-with-comments,
+ * the form of `tsconfig.json`) as JSON text: each `//` and `/* … *\/` comment outside strings
+ * becomes a blank, and a comma followed (after blanks and comments) by `}` or `]` is dropped.
+ * One pass over the text; `undefined` for an unclosed string or comment.
+ */
+function jsoncToJson(text: string): string | undefined {
+  const out: string[] = [];
+  let from = 0;
+  /** The index in `out` of a comma that only blanks and comments followed, else -1. */
+  let comma = -1;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      if (j >= text.length) return undefined;
+      comma = -1;
+      i = j + 1;
+      continue;
+    }
+    let skip = -1;
+    if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const e = text.indexOf("\n", i);
+      skip = e < 0 ? text.length : e;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+      const e = text.indexOf("*/", i + 2);
+      if (e < 0) return undefined;
+      skip = e + 2;
+    }
+    if (skip >= 0) {
+      out.push(text.slice(from, i), " ");
+      from = i = skip;
+      continue;
+    }
+    if (c === 44) {
+      out.push(text.slice(from, i), ",");
+      comma = out.length - 1;
+      from = i + 1;
+    } else if ((c === 125 || c === 93) && comma >= 0) {
+      out[comma] = " ";
+      comma = -1;
+    } else if (c !== 32 && c !== 9 && c !== 10 && c !== 13) comma = -1;
+    i++;
+  }
+  out.push(text.slice(from));
+  return out.join("");
 }
 
 function isObject(v: Json | undefined): v is { [key: string]: Json } {
