@@ -582,7 +582,7 @@ class Resolver {
       if (lang === undefined) return [];
       const res = await this.resolve(lang, bindingRef(b), file);
       if (res.unresolved || res.external || res.files.length === 0) return [];
-      let module = await this.#moduleValue(lang, res.files, res.module);
+      let module = await this.#moduleValue(lang, res.files, res.module, res.package);
       // A name longer than the module it reached names members of it (Java `a.b.C.Inner`, Rust
       // `crate::a::f` reaching `crate::a`).
       const sep = [".", "::"].find((x) => b.specifier.startsWith(`${res.module}${x}`));
@@ -601,11 +601,11 @@ class Resolver {
     });
   }
 
-  /** A module value, or the class or declaration it is (`ReferenceRules.moduleIsClass`, `moduleIsDeclaration`). */
-  async #moduleValue(lang: LanguageSpec, files: readonly string[], module: string): Promise<Value[]> {
+  /** A module value, or the class or declaration it is (`ReferenceRules.moduleIsClass`, `moduleIsDeclaration`; never for a package, `Resolution.package`). */
+  async #moduleValue(lang: LanguageSpec, files: readonly string[], module: string, isPackage = false): Promise<Value[]> {
     const file = files[0] as string;
     const last = module.split(/\.|::|\/|\\/).pop() ?? module;
-    if (lang.references?.moduleIsDeclaration) {
+    if (lang.references?.moduleIsDeclaration && !isPackage) {
       // The files that declare `last` at top level (`ReferenceRules.moduleIsDeclaration`); none → the module itself.
       const defs: Value[] = [];
       for (const f of files) if ((await this.outline(f, last))?.symbols.some((s) => s.name === last && s.container === undefined)) defs.push({ kind: "def", file: f, qualified: last });
@@ -630,7 +630,7 @@ class Resolver {
         const spec = lang?.references?.submodulePath?.(value.module, name);
         if (out.length === 0 && lang !== undefined && spec !== undefined) {
           const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, value.files[0] as string, this.project);
-          if (!res.unresolved && !res.external && res.files.length > 0) out.push(...(await this.#moduleValue(lang, res.files, res.module)));
+          if (!res.unresolved && !res.external && res.files.length > 0) out.push(...(await this.#moduleValue(lang, res.files, res.module, res.package)));
         }
         return dedupe(out);
       }
@@ -803,7 +803,7 @@ class Resolver {
         const spec = lang?.references?.modulePath?.(parts.slice(0, -1));
         if (lang !== undefined && spec !== undefined) {
           const res = await lang.resolve({ specifier: spec, start_line: 1, end_line: 1 }, file, this.project);
-          if (!res.unresolved && !res.external && res.files.length > 0) values = await this.#moduleValue(lang, res.files, res.module);
+          if (!res.unresolved && !res.external && res.files.length > 0) values = await this.#moduleValue(lang, res.files, res.module, res.package);
         }
       }
       const out: Value[] = [];

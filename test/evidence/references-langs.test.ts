@@ -297,6 +297,15 @@ describe("find_references: Kotlin annotations", () => {
   });
 });
 
+describe("find_references: Kotlin packages", () => {
+  it("import of a package that holds a top-level declaration of the package's last name (package shop.optics, annotation class optics) reaches the package's declarations", async () => {
+    const ws = await Workspace.open(path.join(fixtures, "kotlin-package-names"));
+    expect(where(await refs(ws, "Prism"))).toEqual(["src/main/kotlin/shop/app/App.kt:3 import src/main/kotlin/shop/app/App.kt", "src/main/kotlin/shop/app/App.kt:9 type run"]);
+    expect(where(await refs(ws, "optics"))).toEqual(["src/main/kotlin/shop/app/App.kt:4 import src/main/kotlin/shop/app/App.kt", "src/main/kotlin/shop/app/App.kt:6 type src/main/kotlin/shop/app/App.kt"]);
+    expect(where(await refs(ws, "Prism.modify"))).toEqual(["src/main/kotlin/shop/app/App.kt:9 call run"]);
+  });
+});
+
 describe("find_references: Kotlin multiplatform", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -35,7 +35,9 @@
  * read from its text (comments blanked). `a.b.C` → the files of package `a.b` that declare a
  * top-level `C` (class, object, interface, function, property, type alias — every file for an
  * overloaded or extension function); a longer name (`a.b.C.Inner`, `a.b.C.member`) resolves to its
- * longest prefix that is such a declaration. `a.b.*` → every file of package `a.b`. Anything else
+ * longest prefix that is such a declaration. `a.b.*` → every file of package `a.b` (the package,
+ * `Resolution.package`, even where it holds a top-level `b`: arrow's `annotation class optics` in
+ * package `arrow.optics` had every `import arrow.optics.X` reach the annotation). Anything else
  * (the standard library, Java and other libraries) is external, matched by its name. A file is named
  * by `package.Declaration` for its top-level declarations and by its package. A declaration's name
  * is the word after its keyword, its type parameters and an extension's receiver type; type
@@ -298,7 +300,7 @@ async function resolve(ref: ImportRef, project: ProjectView): Promise<Resolution
   const segments = (wildcard ? ref.specifier.slice(0, -2) : ref.specifier).split(".").filter((s) => s !== "");
   if (wildcard) {
     const files = index.packages.get(segments.join("."));
-    if (files !== undefined) return { files: [...files].sort(), module: segments.join("."), external: false };
+    if (files !== undefined) return { files: [...files].sort(), module: segments.join("."), external: false, package: true };
   }
   for (let k = segments.length; k >= 1; k--) {
     const name = segments.slice(0, k).join(".");

@@ -415,6 +415,13 @@ export interface Resolution {
    * leave `alias` out. Absent → the alias, if any, names the resolved module.
    */
   memberAlias?: boolean;
+  /**
+   * Optional (additive, issue 15): true when `module` is a package (namespace) that `files`
+   * declare, not a declaration in them, so {@link ReferenceRules.moduleIsDeclaration} does not read
+   * its last segment as a declaration (Kotlin `import arrow.optics.*` is package `arrow.optics`
+   * even where it holds a top-level `annotation class optics`). Absent → as the rules say.
+   */
+  package?: boolean;
 }
 
 export interface LanguageSpec {
