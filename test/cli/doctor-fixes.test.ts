@@ -114,3 +114,23 @@ describe("the readable report shows the checks its purpose uses", () => {
     );
   });
 });
+
+describe("doctor --for serve checks the gateway's upstream", () => {
+  const DEAD = "127.0.0.1:9";
+
+  it("--upstream is the server the checks reach, whatever OLLAMA_HOST says", async () => {
+    server = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }], turns: [{ content: "ok" }] });
+    const report = await runDoctor({}, { OLLAMA_HOST: DEAD }, { purpose: "serve", serve: { upstream: server.host } });
+    expect(check(report, "serve").detail).toBe(`listens on 127.0.0.1:11435; upstream ollama at ${server.host}`);
+    expect(check(report, "server")).toMatchObject({ ok: true, detail: `Ollama 0.12.6 at ${server.host}` });
+    expect(report.ok).toBe(true);
+  });
+
+  it("ask's --host is not the gateway's upstream: an upstream that is down fails, with serve's own fix", async () => {
+    server = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }], turns: [{ content: "ok" }] });
+    const report = await runDoctor({ host: server.host }, { OLLAMA_HOST: DEAD }, { purpose: "serve" });
+    expect(check(report, "serve").detail).toBe(`listens on 127.0.0.1:11435; upstream ollama at http://${DEAD}`);
+    expect(check(report, "server")).toMatchObject({ ok: false, fix: "ollama serve   (or point codecite serve's --upstream, or OLLAMA_HOST, at where Ollama listens)" });
+    expect(report.ok).toBe(false);
+  });
+});

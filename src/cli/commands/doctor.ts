@@ -30,7 +30,7 @@
  * spinner (stderr) while slow checks run.
  */
 import type { Command } from "commander";
-import type { Config, ConfigFlags, Env } from "../../config.js";
+import type { Config, ConfigFlags, Env, ServeFlags } from "../../config.js";
 import type { Provider, ToolDefinition } from "../../llm/types.js";
 import { SUGGESTED_MODEL, sameModel } from "../default-model.js";
 import { runAction } from "../output.js";
@@ -93,6 +93,8 @@ export interface DoctorOptions {
   purpose?: DoctorPurpose;
   /** Repository root whose `.codecite.yml` applies (default: the current directory). */
   root?: string;
+  /** `codecite serve`'s own flags to check (`--upstream`); with purpose `serve`, the server, model and probe checks use its upstream. */
+  serve?: Pick<ServeFlags, "upstream">;
 }
 
 /** The trivial tool the live probe offers. */
@@ -125,6 +127,13 @@ function describeConfig(config: Config): string {
         : "";
   const model = config.model !== undefined ? `${config.model} (${config.sources.model})` : "automatic";
   return `provider ${config.provider} (${config.sources.provider})${where}; model ${model}; toolshim ${config.toolshim} (${config.sources.toolshim}); interpreter backend ${config.interpreter.backend}`;
+}
+
+/** How to fix an upstream of `codecite serve` that cannot be reached (its flag is `--upstream`). */
+function serveUpstreamFix(config: Config): string {
+  return config.provider === "openai"
+    ? "start the OpenAI-compatible server, or point codecite serve's --upstream (or OPENAI_BASE_URL) at it, e.g. http://127.0.0.1:8000/v1"
+    : "ollama serve   (or point codecite serve's --upstream, or OLLAMA_HOST, at where Ollama listens)";
 }
 
 function serverFix(config: Config): string {
@@ -160,8 +169,10 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
     config = resolveConfig(flags, env, files);
     add({ name: "config", ok: true, required: true, detail: describeConfig(config) });
     try {
-      const serve = resolveServeConfig({}, env, files);
+      const serve = resolveServeConfig(opts.serve ?? {}, env, files);
       const up = serve.upstream;
+      // The gateway forwards to its upstream, not to ask's server: that is the one to check.
+      if (purpose === "serve") config = up;
       add({
         name: "serve",
         ok: true,
@@ -198,7 +209,8 @@ export async function runDoctor(flags: ConfigFlags, env: Env, opts: DoctorOption
       add({ name: "server", ok: true, required: true, detail });
       serverOk = true;
     } catch (err) {
-      add({ name: "server", ok: false, required: true, detail: message(err), fix: config.provider === "llama-cpp" ? (hintOf(err) ?? serverFix(config)) : serverFix(config) });
+      const fix = purpose === "serve" ? serveUpstreamFix(config) : config.provider === "llama-cpp" ? (hintOf(err) ?? serverFix(config)) : serverFix(config);
+      add({ name: "server", ok: false, required: true, detail: message(err), fix });
     }
 
     // 3. model, 4. capabilities, 5. toolshim
@@ -605,6 +617,7 @@ interface DoctorFlags {
   host?: string;
   toolshim?: string;
   for?: string;
+  upstream?: string;
 }
 
 /** Registers `codecite doctor` on `program` (README "CLI reference"). */
@@ -617,6 +630,7 @@ export function register(program: Command): void {
     .option("--host <url>", "server address (default: OLLAMA_HOST, or OPENAI_BASE_URL with --provider openai)")
     .option("--toolshim <mode>", "auto, on or off (default: CODECITE_TOOLSHIM, else auto)")
     .option("--for <purpose>", "ask (ask and chat), mcp (the evidence commands and mcp) or serve (default ask)")
+    .option("--upstream <url>", "with --for serve: codecite serve's --upstream to check (default: OLLAMA_HOST, or the user file's serve.upstream)")
     .option("--json", "print {purpose, checks: [{name, ok, required, detail, fix?}], ok}")
     .action((flags: DoctorFlags) =>
       runAction(flags.json === true, async () => {
@@ -633,7 +647,8 @@ export function register(program: Command): void {
         if (flags.toolshim !== undefined) configFlags.toolshim = flags.toolshim;
         const [{ startProgress }, output] = await Promise.all([import("../progress.js"), import("../output.js")]);
         const progress = startProgress("checking…", { json });
-        const report = await runDoctor(configFlags, process.env, { purpose, onStage: (label) => progress.update(label) }).finally(() => progress.stop());
+        const serve = flags.upstream !== undefined ? { upstream: flags.upstream } : undefined;
+        const report = await runDoctor(configFlags, process.env, { purpose, onStage: (label) => progress.update(label), ...(serve ? { serve } : {}) }).finally(() => progress.stop());
         if (json) output.printJson(report);
         else process.stdout.write(renderReport(report, output.colorsFor(process.stdout)));
         process.exitCode = report.ok ? 0 : 1;
