@@ -306,6 +306,14 @@ describe("find_references: Kotlin packages", () => {
   });
 });
 
+describe("find_references: Kotlin type aliases", () => {
+  it("a member reached through a type alias (Lens.identity() with typealias Lens<S, A> = PLens<S, S, A, A>, Crate.empty()) is the aliased class's (or its companion's)", async () => {
+    const ws = await Workspace.open(path.join(fixtures, "kotlin-aliases"));
+    expect(where(await refs(ws, "PLens.identity"))).toEqual(["src/main/kotlin/shop/app/Use.kt:7 call run"]);
+    expect(where(await refs(ws, "Box.empty"))).toEqual(["src/main/kotlin/shop/app/Use.kt:8 call run"]);
+  });
+});
+
 describe("find_references: Kotlin multiplatform", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -20,6 +20,8 @@
  *   labels give none.
  * - **Locals**: function and constructor parameters, `val`/`var` in bodies, `for` variables, lambda
  *   parameters and the implicit `it`.
+ * - **Type aliases**: `typealias A<…> = C<…>` is a class whose base is `C` (a {@link ClassFact}),
+ *   so `A.m()` reaches `C`'s members and its companion's.
  * - **Members**: `this.m` and a bare `m` inside a class resolve in the class first (companion
  *   members belong to the class, as `kotlin.ts` reports them); `x.m` where `x` is declared `x: C`
  *   or bound to `C(…)` resolves in `C`.
@@ -265,7 +267,26 @@ function extractKotlinReferences(root: SyntaxNode): ReferenceFacts {
     if (parts.length > 2) c.use(parts.slice(0, -1), nodes[written.lastIndexOf(parts[parts.length - 2] as string, written.length - 2)] ?? lastNode, "import");
   }
   companionClasses(root, [], c.classes);
+  aliasClasses(root, c.classes);
   return extractTableReferences(root, grammar, c);
+}
+
+/**
+ * Adds a {@link ClassFact} for each top-level `typealias A<…> = C<…>` whose aliased type is a
+ * class type (`user_type`; a function or nullable type names no class): `A` whose only base is
+ * `C`, so a member reached through the alias (`A.m()`, a companion member `Iso.make()` with
+ * `typealias Iso<S, A> = PIso<S, S, A, A>`) is looked up in `C`. Kotlin spec, "Type alias": the
+ * alias is another name for its type (https://kotlinlang.org/spec/declarations.html#type-alias).
+ * tree-sitter-kotlin gives the alias's name as the node's `type` field.
+ */
+function aliasClasses(root: SyntaxNode, out: ClassFact[]): void {
+  for (const k of namedChildren(root)) {
+    if (k.type !== "type_alias") continue;
+    const name = k.childForFieldName("type")?.text.replace(/`/g, "");
+    const aliased = namedChildren(k).filter((x) => x.type === "user_type").pop();
+    const base = aliased === undefined ? undefined : grammar.path(aliased);
+    if (name !== undefined && base !== undefined) out.push({ name, bases: [base] });
+  }
 }
 
 /**
