@@ -294,9 +294,35 @@ function yamlSyntaxReason(code: string, parserMessage: string): string {
 }
 
 /**
+ * Deepest nesting of brackets a configuration file may have: its values are scalars and the
+ * `serve:` mapping. The YAML parser reads flow collections (`[`, `{`) by recursion, and tens of
+ * thousands nested (a 64 KiB file of `{`) ended the process in V8 ("RegExpCompiler Allocation
+ * failed - process out of memory", not an exception) or took it seconds to refuse.
+ */
+const MAX_BRACKET_DEPTH = 32;
+
+/**
+ * The line (1-based) of the first `[` or `{` nested more than {@link MAX_BRACKET_DEPTH} deep, or 0.
+ * Every bracket of the text counts, quoted or in a comment too (a config needs none nested).
+ */
+function tooDeepLine(text: string): number {
+  let depth = 0;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (c === 91 || c === 123) {
+      if (++depth > MAX_BRACKET_DEPTH) return line;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return 0;
+}
+
+/**
  * Parses the text of one configuration file.
  * @param file absolute path, for messages.
- * @throws ConfigFileError for YAML errors, a top level that is not a mapping, a non-scalar value,
+ * @throws ConfigFileError for YAML errors, brackets nested more than {@link MAX_BRACKET_DEPTH} deep,
+ *   a top level that is not a mapping, a non-scalar value,
  *   an unknown or duplicated key, and (repository file) a key only the user file may set; one
  *   error listing every such key, each with its line.
  */
@@ -306,6 +332,18 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
   // Keys that appear twice are found by `visit` below, one Set per mapping: the parser's own check
   // (`uniqueKeys`) compares each key with every earlier one, so a 64 KiB file of distinct keys cost
   // it some 300 ms more than the parse itself (7,346 keys).
+  const deep = tooDeepLine(text);
+  if (deep > 0) {
+    throw ConfigFileError.of([
+      {
+        file,
+        line: deep,
+        message: `brackets ([ ] { }) nested more than ${MAX_BRACKET_DEPTH} deep at line ${deep}`,
+        hint: `Fix line ${deep} of ${file}: its values are scalars and the serve: mapping, then check it with \`codecite config\`.`,
+        positioned: true,
+      },
+    ]);
+  }
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const problems: ConfigFileProblem[] = [];

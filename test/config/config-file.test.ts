@@ -247,6 +247,19 @@ describe("errors name the file and the line", () => {
     expect(e21.message.split("\n").at(-1)).toBe("  … and 1 more problem (fix these, then run again to see them)");
   });
 
+  it("brackets nested tens of thousands deep: a ConfigFileError at the line where they pass 32, not the end of the process", () => {
+    // Before, the YAML parser's recursion over 65,000 `{` ended the test process in V8
+    // ("RegExpCompiler Allocation failed - process out of memory").
+    for (const [text, line] of [["{".repeat(65_000), 1], ["model: a\nserve:\n  x: [" + "[a, ".repeat(16_000), 3], ["a: {\n".repeat(40), 33]] as const) {
+      const e = fileError(() => parseConfigFile(text, "/r/.codecite.yml", "repo"));
+      expect(e.problems).toHaveLength(1);
+      expect(e.line).toBe(line);
+      expect(e.message).toBe(`/r/.codecite.yml: brackets ([ ] { }) nested more than 32 deep at line ${line}`);
+    }
+    // Brackets in values, balanced or a few: read as before.
+    expect(parseConfigFile('model: "a{b}[c]"\ntoolshim: on # {[\n', "/r/.codecite.yml", "repo").settings.get("model")?.raw).toBe("a{b}[c]");
+  });
+
   it("a key that appears twice is listed with the file's other problems, in file order, in the serve mapping too", () => {
     // Before, the parser's duplicate check (uniqueKeys) stopped the file before its keys were checked.
     const e = fileError(() => parseConfigFile("model: a\ncolour: x\nmodel: b\nserve:\n  port: 1\n  port: 2\nmax_step: 3\n", "/u.yml", "user"));
