@@ -41,7 +41,13 @@ export interface ScannedJson {
 /** Outcome of {@link matchBalanced}. */
 export type BalancedMatch =
   | { ok: true; end: number }
-  | { ok: false; reason: "eof" | "mismatch" | "not-open"; depth: number };
+  | {
+      ok: false;
+      reason: "eof" | "mismatch" | "not-open";
+      depth: number;
+      /** For `eof` outside a string (from {@link matchBalanced}): the closing brackets the text lacks, innermost first. */
+      missing?: string;
+    };
 
 const OPENERS: Record<string, string> = { "{": "}", "[": "]" };
 
@@ -158,7 +164,8 @@ function balance(
   count();
   if (stop < text.length) return { ok: false, reason: "budget", steps: stop - start };
   settleOpen("eof");
-  return { ok: false, reason: "eof", depth: stack.length };
+  const missing = quote === undefined && !memo ? stack.map((o) => o.close).reverse().join("") : undefined;
+  return missing === undefined ? { ok: false, reason: "eof", depth: stack.length } : { ok: false, reason: "eof", depth: stack.length, missing };
 }
 
 /**
@@ -427,6 +434,22 @@ function safeToRepair(text: string): boolean {
     i++;
   }
   return true;
+}
+
+/**
+ * {@link parseJsonTolerant} of a value that its block's end marker ended (the model wrote the
+ * marker, so the value is whole, not cut): one that lacks only its last closing brackets
+ * (`[{"name": …}` before `<|tool_call_end|>`, `{"name": …, "arguments": {…}` before `</tool_call>`)
+ * gets them. Only when it ends with a closed object or list: a value that stops after a key or a
+ * comma is not whole.
+ */
+export function parseJsonEndedByMarker(text: string): unknown {
+  const value = parseJsonTolerant(text);
+  if (value !== undefined) return value;
+  const t = text.trim();
+  if ((t[0] !== "{" && t[0] !== "[") || !/[}\]]$/.test(t)) return undefined;
+  const m = matchBalanced(t, 0);
+  return !m.ok && m.reason === "eof" && m.missing ? parseJsonTolerant(t + m.missing) : undefined;
 }
 
 /**

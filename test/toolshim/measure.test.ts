@@ -14,7 +14,7 @@ describe("tool shim figures", () => {
     const rows = await measure();
     const total = rows.find((r) => r.corpus === "total")!;
     expect(rows.map((r) => r.corpus)).toEqual(["toolcalls-extra.jsonl", "toolcalls-new.jsonl", "toolcalls.jsonl", "total"]);
-    expect(total.cases).toBe(777);
+    expect(total.cases).toBe(793);
     expect(total.exact / total.cases).toBeGreaterThanOrEqual(0.97);
     expect(total.falseCalls).toBe(0);
     expect(total.interpreterAsked / total.withCalls).toBeLessThan(0.05);
@@ -44,9 +44,9 @@ describe("tool shim figures", () => {
     // string values verbatim (the structural stage trims an element's value, as every other element
     // format wants); 362 of 489 with CWM's `<tool: function>\nNAME ARGS\n</tool>` (the body's first
     // word is the tool: a grammar no other stage reads); 373 of 500 with ERNIE 4.5, HyperCLOVAX and
-    // RWKV outputs.
+    // RWKV outputs; 381 of 512 with openPangu V2, iQuest Coder V2 and closers missing before a block's end.
     expect(sum("exact") / sum("cases")).toBeGreaterThanOrEqual(0.74);
-    expect(sum("exact")).toBeGreaterThanOrEqual(373);
+    expect(sum("exact")).toBeGreaterThanOrEqual(381);
     expect(sum("structural")).toBeGreaterThanOrEqual(140);
     // Formats read by their markers alone: disabling the dialect loses nothing.
     for (const family of ["deepseek_v3", "deepseek_v31", "deepseek_v32_dsml", "olmo3_function_calls"]) {

@@ -5,15 +5,17 @@
  * `functools[…]`, InternLM2, Cohere, Apertus, Sarashina and others (vLLM tool parsers of the same names).
  *
  * Rules:
- * - a complete payload with the closer missing at the end of the text is accepted;
+ * - a complete payload with the closer missing at the end of the text is accepted; a JSON payload
+ *   short of its last closing brackets before the closer is completed (the closer says it is whole);
  * - a payload cut by the end of the text yields no call, and everything from the marker on is
- *   markup (content is the text before the marker);
+ *   markup (content is the text before the marker); one cut by the next opener (the model started
+ *   the call again) ends there and the next envelope is read;
  * - a balanced payload that is not calls (bad JSON, `[]`, data) yields no call; whether its
  *   markup is removed is the dialect's choice (`invalid`);
  * - a Markdown fence around the payload inside the envelope (```` <tool_call>```json {…}```</tool_call> ````)
  *   is tolerated and removed with it.
  */
-import { balancedMatcher, parseJsonTolerant } from "../json.js";
+import { balancedMatcher, parseJsonEndedByMarker, parseJsonTolerant } from "../json.js";
 import { parsePythonLiteral } from "../python-literal.js";
 import type { RawCall } from "../types.js";
 import type { MatchBuilder } from "./define-dialect.js";
@@ -76,6 +78,21 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     if (!find) closerFinders.set(key, (find = earliestFinder(text, closers)));
     return find(from);
   };
+  // The next opener after a position (a second scanner, so `re`'s position is kept).
+  const again = new RegExp(spec.open.source, flags);
+  const nextOpener = (from: number): number => {
+    again.lastIndex = from;
+    return again.exec(text)?.index ?? -1;
+  };
+  /** The payload at `p` read up to the next closer (no opener before it), completed by {@link parseJsonEndedByMarker}. */
+  const endedByCloser = (p: number, closers: readonly string[]): { value: unknown; end: number } | undefined => {
+    const at = closers.length > 0 ? nextCloser(closers, p) : undefined;
+    if (!at) return undefined;
+    const o = nextOpener(p);
+    if (o >= 0 && o < at.index) return undefined;
+    const value = parseJsonEndedByMarker(text.slice(p, at.index));
+    return value === undefined ? undefined : { value, end: at.index };
+  };
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     const ms = m.index;
@@ -101,6 +118,16 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     for (;;) {
       const bm = balanced(p);
       if (!bm.ok) {
+        // A payload short of its last closing brackets that the closer ends is whole (the model
+        // wrote the closer): it gets them.
+        const closed = bm.reason === "eof" && syntax === "json" ? endedByCloser(p, closers) : undefined;
+        if (closed) {
+          const cs = spec.toCalls(closed.value, m);
+          if (cs) for (const call of cs) calls.push({ call, at: p });
+          else invalid = true;
+          end = closed.end;
+          break;
+        }
         if (bm.reason === "eof") truncated = true;
         else {
           // Mismatched brackets: the payload is broken; it ends at the closer if there is one.
@@ -125,6 +152,17 @@ export function scanEnvelopes(text: string, spec: EnvelopeSpec, out: MatchBuilde
     if (truncated) {
       if (spec.truncated === "ignore") continue;
       if (spec.truncated === "call-shaped" && !CALL_SHAPED_START.test(text.slice(p, p + 40))) continue;
+      // A payload cut by the next opener inside it (the model started the call again): this
+      // envelope ends there, and the next one is read. Only an opener after the cut payload's start:
+      // the payloads before it are this envelope's, and no text is read twice.
+      const restart = nextOpener(p + 1);
+      if (restart >= 0) {
+        for (const c of calls) out.call(c.call, c.at);
+        out.span(ms, restart);
+        found++;
+        re.lastIndex = restart;
+        continue;
+      }
       for (const c of calls) out.call(c.call, c.at);
       out.span(ms, text.length);
       found++;

@@ -3,9 +3,10 @@
  * `<|tool_call_start|>[f(a="x")]<|tool_call_end|>` — a pythonic list (Python literals allowed),
  * or, in llama.cpp's forced-JSON mode, a JSON array/object of calls between the same tokens.
  * Blocks may be back to back. The closer may be missing at the end of the text when the body is
- * complete; a cut or unparsable body yields no call and the block is removed.
+ * complete; a JSON body short of its last `]` before the closer is completed (openPangu V2 writes
+ * the same tokens around a JSON list); a cut or unparsable body yields no call and the block is removed.
  */
-import { parseJsonTolerant } from "../json.js";
+import { parseJsonEndedByMarker, parseJsonTolerant } from "../json.js";
 import { parsePythonCallSequence } from "../python-literal.js";
 import type { RawCall } from "../types.js";
 import { callsFromValue } from "./call-shape.js";
@@ -15,9 +16,10 @@ import { scanWrapperBlocks } from "./wrapper-block.js";
 
 const OPEN = "<|tool_call_start|>";
 
-function bodyCalls(text: string, start: number, end: number): RawCall[] | undefined {
+function bodyCalls(text: string, start: number, end: number, closed: boolean): RawCall[] | undefined {
   const body = text.slice(start, end).trim();
-  if (body.startsWith("{") || body.startsWith("[{")) return callsFromValue(parseJsonTolerant(body));
+  // A closed block's list may lack its last `]` (vLLM openpangu_v2 tests): the end token says it is whole.
+  if (body.startsWith("{") || body.startsWith("[{")) return callsFromValue(closed ? parseJsonEndedByMarker(body) : parseJsonTolerant(body));
   const calls = parsePythonCallSequence(text, start, end);
   return calls && toRawCalls(calls);
 }
@@ -32,8 +34,8 @@ export const lfm2ToolCallTokens = defineDialect({
   parse(text) {
     const out = new MatchBuilder(text);
     const spec = { open: OPEN, close: "<|tool_call_end|>", nextOpenEndsBody: true };
-    scanWrapperBlocks(text, spec, out, ({ start, bodyStart, bodyEnd }) => {
-      for (const c of bodyCalls(text, bodyStart, bodyEnd) ?? []) out.call(c, start);
+    scanWrapperBlocks(text, spec, out, ({ start, bodyStart, bodyEnd, closed }) => {
+      for (const c of bodyCalls(text, bodyStart, bodyEnd, closed) ?? []) out.call(c, start);
       return "complete";
     });
     return out.result();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchBalanced, parseJsonTolerant, repairJsonStrings, scanJsonValues } from "../../../src/toolshim/json.js";
+import { matchBalanced, parseJsonEndedByMarker, parseJsonTolerant, repairJsonStrings, scanJsonValues } from "../../../src/toolshim/json.js";
 
 describe("parseJsonTolerant", () => {
   it("parses strict JSON first", () => {
@@ -47,6 +47,21 @@ describe("parseJsonTolerant", () => {
     expect(parseJsonTolerant('{"a": {"b": 1}')).toBeUndefined();
     expect(parseJsonTolerant('{"a": [1, 2}')).toBeUndefined();
     expect(parseJsonTolerant('{"a": 1} trailing')).toBeUndefined();
+  });
+});
+
+describe("parseJsonEndedByMarker", () => {
+  it("gives a value short of its last closing brackets the ones it lacks", () => {
+    expect(parseJsonEndedByMarker('[{"name": "send_email", "arguments": {"user": "ALAN"}}')).toEqual([{ name: "send_email", arguments: { user: "ALAN" } }]);
+    expect(parseJsonEndedByMarker('{"name": "f", "arguments": {"a": [1, 2]}\n')).toEqual({ name: "f", arguments: { a: [1, 2] } });
+    expect(matchBalanced('{"a": [1, 2]', 0)).toMatchObject({ ok: false, reason: "eof", depth: 1, missing: "}" });
+  });
+
+  it("completes nothing that stops after a key, a comma or inside a string, or that is followed by prose", () => {
+    expect(parseJsonEndedByMarker('{"name": "f", "arguments":')).toBeUndefined();
+    expect(parseJsonEndedByMarker('[{"name": "f"},')).toBeUndefined();
+    expect(parseJsonEndedByMarker('{"name": "f", "arguments": {"q": "a}')).toBeUndefined();
+    expect(parseJsonEndedByMarker('{"name": "f", "arguments": {"a": 1}\nI will run it.')).toBeUndefined();
   });
 });
 
