@@ -30,7 +30,12 @@ describe("c/c++: definitions", () => {
   it("C: function definitions, prototypes marked as declarations, struct/union/enum with bodies, enumerators, typedef names", async () => {
     expect(await symbolsIn(c, project, "src/core.c")).toEqual([
       { name: "proj_handle", kind: "struct", start_line: 6, end_line: 9 },
+      // data members: the fields of a named struct/union (the unnamed struct of the typedef below gives none)
+      { name: "fd", kind: "variable", container: "proj_handle", start_line: 7, end_line: 7 },
+      { name: "size", kind: "variable", container: "proj_handle", start_line: 8, end_line: 8 },
       { name: "proj_value", kind: "struct", start_line: 11, end_line: 14 },
+      { name: "i", kind: "variable", container: "proj_value", start_line: 12, end_line: 12 },
+      { name: "d", kind: "variable", container: "proj_value", start_line: 13, end_line: 13 },
       { name: "proj_mode", kind: "enum", start_line: 16, end_line: 16 },
       { name: "PROJ_READ", kind: "constant", container: "proj_mode", start_line: 16, end_line: 16 },
       { name: "PROJ_WRITE", kind: "constant", container: "proj_mode", start_line: 16, end_line: 16 },
@@ -67,11 +72,14 @@ describe("c/c++: definitions", () => {
       { name: "size", kind: "method", container: "ui.Widget", start_line: 14, end_line: 14 },
       { name: "operator==", kind: "method", container: "ui.Widget", start_line: 15, end_line: 15, declaration: true },
       { name: "Style", kind: "struct", container: "ui.Widget", start_line: 16, end_line: 16 },
+      { name: "color", kind: "variable", container: "ui.Widget.Style", start_line: 16, end_line: 16 },
       { name: "Kind", kind: "enum", container: "ui.Widget", start_line: 17, end_line: 17 },
       { name: "Button", kind: "constant", container: "ui.Widget.Kind", start_line: 17, end_line: 17 },
       { name: "Label", kind: "constant", container: "ui.Widget.Kind", start_line: 17, end_line: 17 },
       { name: "Handle", kind: "type", container: "ui.Widget", start_line: 18, end_line: 18 },
       { name: "Point", kind: "struct", container: "ui", start_line: 21, end_line: 21 },
+      { name: "x", kind: "variable", container: "ui.Point", start_line: 21, end_line: 21 },
+      { name: "y", kind: "variable", container: "ui.Point", start_line: 21, end_line: 21 },
     ]);
   });
 
@@ -366,6 +374,7 @@ describe("c/c++: definitions", () => {
       { name: "FORBID", kind: "function", start_line: 1, end_line: 2 },
       { name: "CMP", kind: "function", start_line: 3, end_line: 4 },
       { name: "Result", kind: "struct", start_line: 5, end_line: 14 },
+      { name: "m_passed", kind: "variable", container: "Result", start_line: 7, end_line: 7 },
       { name: "react", kind: "method", container: "Result", start_line: 12, end_line: 12, declaration: true },
       { name: "count", kind: "method", container: "Result", start_line: 13, end_line: 13 },
     ]);
@@ -391,9 +400,11 @@ describe("c/c++: definitions", () => {
     expect((await factsOf(cpp, src)).symbols).toEqual([
       { name: "toString", kind: "function", start_line: 1, end_line: 1 },
       { name: "Str", kind: "struct", start_line: 2, end_line: 8 },
+      { name: "len", kind: "variable", container: "Str", start_line: 3, end_line: 3 },
       { name: "operator<<", kind: "function", container: "Str", start_line: 4, end_line: 4 },
       { name: "Str", kind: "method", container: "Str", start_line: 5, end_line: 5 },
       { name: "Str", kind: "method", container: "Str", start_line: 6, end_line: 6 },
+      { name: "str", kind: "variable", container: "Str", start_line: 7, end_line: 7 },
       { name: "thread_proc", kind: "function", start_line: 9, end_line: 9 },
     ]);
     expect(blankCMacros(src).split("\n")[8]).toBe("static       WINAPI thread_proc(void* parameter) { return 0; }");

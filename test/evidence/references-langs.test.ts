@@ -174,6 +174,20 @@ describe("find_references: C# projects", () => {
   });
 });
 
+describe("find_references: C++ data members", () => {
+  let ws: Workspace;
+  beforeAll(async () => {
+    ws = await Workspace.open(path.join(fixtures, "cpp-members"));
+  });
+
+  it("a data member is named bare in its class's methods, through this->, through obj. and ptr-> of a declared type, and a static one through A::⏎ b", async () => {
+    // fmtlib/fmt: members such as basic_memory_buffer's fields had no definition to ask for.
+    expect(where(await refs(ws, "Box.width"))).toEqual(["src/box.cpp:6 value geo.Box.area", "src/box.cpp:9 value geo.Box.grow", "src/box.cpp:15 value use"]);
+    expect(where(await refs(ws, "Box.height"))).toEqual(["src/box.cpp:6 value geo.Box.area", "src/box.cpp:10 value geo.Box.grow", "src/box.cpp:16 value use"]);
+    expect(where(await refs(ws, "Box.made"))).toEqual(["src/box.cpp:17 value use"]);
+  });
+});
+
 describe("find_references: C# usings of the MSBuild files", () => {
   let ws: Workspace;
   beforeAll(async () => {

@@ -24,6 +24,9 @@
  *   → `type`; `namespace` → `module` (`namespace a::b` gives `b` with container `a`).
  * - `#define X` → `constant`, `#define F(x)` → `function` (function-like macro), also inside function
  *   bodies (macros have no scope).
+ * - A data member declared in a named class/struct/union body (`int width;`, `static int made;`) → `variable` with the
+ *   class as container, so `this->width`, `b.width` and `A::made` have a definition to name (the members of an unnamed
+ *   `struct { … }` are left out).
  * - A friend function defined in a class body → `function` with the class as container. Conversion operators
  *   (`operator bool()`) are not reported (no name a user can write). A C/C++ keyword (`noexcept`, `switch`, …) is never a
  *   function's name, whatever the grammar makes of the text around it.
@@ -75,6 +78,8 @@ interface Scope {
   names: string[];
   /** True inside a class/struct/union body. */
   inType: boolean;
+  /** True inside the body of a class/struct/union without a name (its fields are named through the declarator or typedef, not listed). */
+  unnamed?: boolean;
 }
 
 /** The function declarator inside a declarator (through pointers, references, parentheses), if any. */
@@ -169,7 +174,7 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
       for (const e of namedChildren(body)) if (e.type === "enumerator") push(e.childForFieldName("name")?.text, "constant", inner, e, e);
       return;
     }
-    walk(body, { names: inner, inType: true }, depth + 1);
+    walk(body, name === undefined ? { names: inner, inType: true, unnamed: true } : { names: inner, inType: true }, depth + 1);
   };
 
   const declaration = (node: SyntaxNode, scope: Scope, first: SyntaxNode, depth: number): void => {
@@ -181,7 +186,13 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
     }
     for (const d of node.childrenForFieldName("declarator")) {
       const fn = functionDeclarator(d);
-      if (fn === undefined) continue;
+      if (fn === undefined) {
+        if (node.type === "field_declaration" && scope.inType && scope.unnamed !== true) {
+          const name = declaredName(d);
+          if (name?.type === "field_identifier") push(name.text, "variable", scope.names, node, first);
+        }
+        continue;
+      }
       const parts = functionName(fn);
       if (parts === undefined) continue;
       const { container, kind } = placeFunction(parts, scope);
