@@ -7,7 +7,8 @@
  * GLM, MiniMax, Kimi, Nemotron; attributes allowed, case-insensitive), `<thinking>…</thinking>`,
  * `<seed:think>…</seed:think>` (Seed-OSS), `<|START_THINKING|>…<|END_THINKING|>` (Cohere),
  * `<|inner_prefix|>…<|inner_suffix|>` (Apertus), `<|channel>thought…<channel|>` (Gemma 4),
- * `[THINK]…[/THINK]` (Magistral), `◁think▷…◁/think▷` (Kimi-VL). Harmony's `analysis` channel
+ * `[THINK]…[/THINK]` (Magistral), `◁think▷…◁/think▷` (Kimi-VL), `<ifm|think>…</ifm|think>` and its
+ * `_fast`/`_faster` efforts (K2 V3). Harmony's `analysis` channel
  * is split by the Harmony dialect, which sees the whole channel structure (`DialectMatch.reasoning`).
  *
  * Rules:
@@ -42,6 +43,9 @@ export const REASONING_TAGS: readonly TagPair[] = [
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/ },
   // Solar Open 2 (`dialects/solar-open2-tool-arg.ts`).
   { open: /<\|think:start\|>/, close: /<\|think:end\|>/ },
+  // K2 V3's IFM tags, one per reasoning effort: `<ifm|think>`, `<ifm|think_fast>`, `<ifm|think_faster>`
+  // (sglang `K2V3Detector`: https://github.com/sgl-project/sglang/blob/acc109af699c27103c4c0e188375d5e92de056bc/test/registered/function_call/test_k2v3_tool_parser.py).
+  { open: /<ifm\|think(?:_fast|_faster)?>/, close: /<\/ifm\|think(?:_fast|_faster)?>/ },
 ];
 
 /** Literal prefixes of every opener and closer, for streaming hold-back. */
@@ -49,7 +53,7 @@ export const REASONING_MARKERS: readonly string[] = [
   "<think>", "</think>", "<thinking>", "</thinking>", "<seed:think>", "</seed:think>",
   "<|START_THINKING|>", "<|END_THINKING|>", "<|inner_prefix|>", "<|inner_suffix|>",
   "<|channel>thought", "<channel|>", "[THINK]", "[/THINK]", "◁think▷", "◁/think▷",
-  "<|open|>think<|sep|>", "<|close|>think<|sep|>", "<|think:start|>", "<|think:end|>",
+  "<|open|>think<|sep|>", "<|close|>think<|sep|>", "<|think:start|>", "<|think:end|>", "<ifm|think", "</ifm|think",
 ];
 
 /** Result of {@link splitReasoning}. */

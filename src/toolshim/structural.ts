@@ -99,13 +99,23 @@ interface Candidate {
 
 /**
  * Text glued before the `<` of an element that also comes before its closer, before `limit` (a
- * vendor tag prefix such as `]<]minimax[>[`), or `""`.
+ * vendor tag prefix such as `]<]minimax[>[`), or `""`. The glued run may begin with the tag
+ * before it when the model writes no whitespace between tags (`<｜GCML｜tool_calls><｜GCML｜invoke …>`,
+ * read here as `｜GCML｜<tool_calls>｜GCML｜<invoke …>`): then the prefix starts after one of the
+ * run's `>` (the longest that fits).
  */
 function tagPrefix(text: string, lt: number, tag: string, limit: number): string {
   let i = lt;
   while (i > 0 && lt - i < 24 && !/\s/.test(text[i - 1]!)) i--;
-  const p = text.slice(i, lt);
-  return p !== "" && /[^\w]/.test(p) && !/["'`]/.test(p) && text.slice(lt, limit).includes(`${p}</${tag}>`) ? p : "";
+  const body = text.slice(lt, limit);
+  for (let k = i; k < lt; ) {
+    const p = text.slice(k, lt);
+    if (/[^\w]/.test(p) && !/["'`]/.test(p) && body.includes(`${p}</${tag}>`)) return p;
+    const gt = text.indexOf(">", k);
+    if (gt < 0) break;
+    k = gt + 1;
+  }
+  return "";
 }
 
 /**

@@ -53,6 +53,19 @@ describe("structural stage: shapes", () => {
     expect(found[0]!.span).toEqual({ start: 0, end: text.length });
   });
 
+  it("reads vendor-prefixed tags written without whitespace between them (GigaChat 3.5's GCML, no dialect)", () => {
+    const G = "｜GCML｜";
+    const text = `Checking.<${G}tool_calls><${G}invoke name="search_code"><${G}parameter name="query" string="true">x</${G}parameter></${G}invoke><${G}invoke name="read_evidence"><${G}parameter name="path" string="true">a.py</${G}parameter></${G}invoke></${G}tool_calls>`;
+    const found = scanStructural(text, tools).found;
+    expect(found.map((f) => [f.shape, f.call.name, f.call.arguments])).toEqual([
+      ["named-element", "search_code", { query: "x" }],
+      ["named-element", "read_evidence", { path: "a.py" }],
+    ]);
+    const r = recoverDeterministic({ content: text }, tools, { dialects: [] });
+    expect(r.tool_calls.map((c) => c.name)).toEqual(["search_code", "read_evidence"]);
+    expect(r.content).toBe("Checking.");
+  });
+
   it("reads [name]{json}[END…] and [name]{json}[/name] blocks", () => {
     expect(recover('[search_code]{"query": "def main"}[END_TOOL_REQUEST]').calls).toEqual([{ name: "search_code", arguments: { query: "def main" } }]);
     const r = recover('Ok [read_evidence]{"path": "a.py"}[/read_evidence] then.');

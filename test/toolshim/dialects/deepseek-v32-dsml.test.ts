@@ -59,6 +59,16 @@ describe("deepseek_v32_dsml", () => {
     }
   });
 
+  it("reads GigaChat 3.5's GCML namespace, tags glued without whitespace", () => {
+    const G = "｜GCML｜";
+    const r = run(
+      deepseekV32Dsml,
+      `I will check.<${G}tool_calls><${G}invoke name="store"><${G}parameter name="payload" string="false">{"a": 1}</${G}parameter><${G}parameter name="note" string="true">x</${G}parameter></${G}invoke></${G}tool_calls>`,
+    );
+    expect(r.calls).toEqual([{ name: "store", arguments: { payload: { a: 1 }, note: "x" }, untyped: true }]);
+    expect(r.content).toBe("I will check.");
+  });
+
   it("needs the prefix on the block opener: a plain <tool_calls> block is not DSML", () => {
     expect(deepseekV32Dsml.detect('<tool_calls>\n<invoke name="f"></invoke>\n</tool_calls>')).toBe(false);
   });
