@@ -28,8 +28,11 @@ export class ParagraphMarks {
   #lead = "";
   /** The current line has a character after its lead. */
   #rest = false;
-  /** Fenced blocks: where each starts (its opening line) and ends (its closing line's break; `Infinity` while open). */
-  readonly #fences: { start: number; end: number }[] = [];
+  /**
+   * Fenced blocks: where each starts (its opening line), where its closing fence's first character
+   * is (`close`) and where the block ends (its closing line's break); both `Infinity` while open.
+   */
+  readonly #fences: { start: number; bodyStart: number; close: number; end: number }[] = [];
   /** Where the open fenced block's body has its first character that is not blank (`Infinity`: none yet). */
   #bodyFirst = Number.POSITIVE_INFINITY;
 
@@ -81,19 +84,31 @@ export class ParagraphMarks {
     return at;
   }
 
+  /** The fenced block that the fence characters at `at` closed, a whole line (`undefined`: they close none). */
+  closedAt(at: number): { start: number; bodyStart: number } | undefined {
+    for (let i = this.#fences.length - 1; i >= 0; i--) {
+      const f = this.#fences[i]!;
+      if (f.close === at) return f;
+      if (f.close < at) return undefined;
+    }
+    return undefined;
+  }
+
   /** The line ending with the line break at `at` is whole. */
   #endLine(at: number): void {
     const fence = this.#fence;
     if (fence !== undefined) {
       if (!this.#rest && closesFence(this.#lead, fence.char, fence.length)) {
         this.#fence = undefined;
-        this.#fences[this.#fences.length - 1]!.end = at;
+        const f = this.#fences[this.#fences.length - 1]!;
+        f.end = at;
+        f.close = this.#lineStart + this.#lead.length - this.#lead.trimStart().length;
       }
     } else {
       const open = FENCE_OPEN.exec(this.#lead);
       if (open) {
         this.#fence = { char: open[1]![0]!, length: open[1]!.length };
-        this.#fences.push({ start: this.#lineStart, end: Number.POSITIVE_INFINITY });
+        this.#fences.push({ start: this.#lineStart, bodyStart: at + 1, close: Number.POSITIVE_INFINITY, end: Number.POSITIVE_INFINITY });
         this.#bodyFirst = Number.POSITIVE_INFINITY;
       }
       // An empty line after a line break: a paragraph break ends at `at`.

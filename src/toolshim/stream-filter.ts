@@ -179,6 +179,8 @@ interface ScanFacts {
   lastCloseValue: number;
   /** The first index of `<` in the message (-1: none); in the message's indices also when the text scanned is a window. */
   firstTagOpen: number;
+  /** The message's fenced blocks, in the message's indices also when the text scanned is a window. */
+  fences?: ParagraphMarks;
 }
 
 /**
@@ -192,7 +194,7 @@ interface ScanFacts {
  */
 function holdPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, structural: StructuralCheck | undefined, off: number): HoldScan | undefined {
   const tagBefore = facts.firstTagOpen >= 0 && facts.firstTagOpen < off;
-  const held = structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts), structural, off, tagBefore);
+  const held = structuralHold(text, from, rawHoldPoint(text, from, resume, tools, facts, off), structural, off, tagBefore);
   const scan = held === undefined ? undefined : cutPartialMarker(text, from, held, facts);
   if (scan === undefined) return undefined;
   const start = Math.max(from, scan.hold - 200);
@@ -390,7 +392,7 @@ function leadHold(text: string, from: number, tools: readonly OfferedTool[]): nu
 }
 
 /** The text is held from `hold` (an undecided construct starts there). */
-function rawHoldPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts): HoldScan {
+function rawHoldPoint(text: string, from: number, resume: number, tools: readonly OfferedTool[], facts: ScanFacts, off: number): HoldScan {
   const n = text.length;
   if (!facts.leadDecided) {
     const lead = leadHold(text, from, tools);
@@ -404,7 +406,7 @@ function rawHoldPoint(text: string, from: number, resume: number, tools: readonl
     SIGNIFICANT.lastIndex = i;
     if (SIGNIFICANT.exec(text) === null) break;
     i = SIGNIFICANT.lastIndex - 1;
-    const r = construct(text, i);
+    const r = construct(text, i, facts.fences, off);
     if ("hold" in r) {
       // A construct held inside the last word (`read_f`, which may become `functools[`) holds the word too.
       const tail = tailHold(text, from, n);
@@ -535,8 +537,12 @@ function lineStart(text: string, i: number): boolean {
   return i === 0 || /(^|\n)[ \t]*$/.test(before) || AFTER_CLOSER.test(before);
 }
 
-/** Classify the text at `i`: hold from a position, or continue at `next`. */
-function construct(text: string, i: number): Scan {
+/**
+ * Classify the text at `i`: hold from a position, or continue at `next`. `fences` (in the
+ * message's indices, `text` starting at `off` in it) tells a fenced block's closing line from an
+ * opening one.
+ */
+function construct(text: string, i: number, fences?: ParagraphMarks, off = 0): Scan {
   const c = text[i]!;
   const n = text.length;
 
@@ -566,7 +572,8 @@ function construct(text: string, i: number): Scan {
   if (c === "<") r = tag(text, i);
   else if (c === "{") r = jsonish(text, i, i);
   else if (c === "[") r = bracket(text, i);
-  else if ((c === "`" || c === "~") && lineStart(text, i)) r = fence(text, i);
+  // A fenced block's closing line opens nothing (it would read as a ``` fence that may hold calls).
+  else if ((c === "`" || c === "~") && lineStart(text, i)) r = closesQuotedCode(text, i, fences, off) ? { next: closingLineEnd(text, i) } : fence(text, i);
   else return { next: i + 1 };
   // A construct decided as a whole that holds a call marker is held from its start like the
   // marker: the recovery may read from the marker on past the construct's end (a call fence
@@ -674,6 +681,27 @@ function tag(text: string, i: number): Scan {
   return { next: ct ? k + ct[0].length : m.end };
 }
 
+/**
+ * Whether the backticks at `i` are the whole closing line of a fenced block of quoted code that
+ * every reader of the recovery closes there: the opener is a run of backticks and a label of a
+ * program's language alone on its line (`dialects/fence.ts` `findFences` reads only such openers;
+ * a label that may hold calls is held with its fence), and the body holds no run of as many
+ * backticks (`findFences` closes at the first one, `residue.ts` `findCodeRegions` at a line of
+ * them). Only then is the line read by none of them as an opener.
+ */
+function closesQuotedCode(text: string, i: number, fences: ParagraphMarks | undefined, off: number): boolean {
+  const f = fences?.closedAt(i + off);
+  if (f === undefined || f.start < off) return false;
+  const open = /^[ \t]*(`{3,})[ \t]*([\w+.-]+)[ \t]*\r?\n$/.exec(text.slice(f.start - off, f.bodyStart - off));
+  return open !== null && !isCallFence(open[2]!.toLowerCase()) && !text.slice(f.bodyStart - off, i).includes(open[1]!);
+}
+
+/** The end of the closing fence line at `i` (after its line break). */
+function closingLineEnd(text: string, i: number): number {
+  const nl = text.indexOf("\n", i);
+  return nl < 0 ? text.length : nl + 1;
+}
+
 /** A fence at a line start: fences that may hold calls are held until they close. */
 function fence(text: string, i: number): Scan {
   const rest = text.slice(i);
@@ -767,11 +795,11 @@ export class StreamFilter {
   readonly #structural: RegExp | undefined;
   /** The structural pattern's check, with how far it found nothing (see {@link structuralHold}). */
   readonly #structuralCheck: StructuralCheck | undefined;
-  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1, firstTagOpen: -1 };
+  /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}) and fenced blocks. */
+  readonly #paragraphs = new ParagraphMarks();
+  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1, firstTagOpen: -1, fences: this.#paragraphs };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
-  /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}). */
-  readonly #paragraphs = new ParagraphMarks();
   /**
    * A reasoning tag or a call marker was seen in the text (see {@link StreamFilter#plainInParagraph}):
    * reasoning makes the answer's code regions differ from the text's, and the recovery may read
@@ -866,7 +894,7 @@ export class StreamFilter {
     let scan =
       off === 0
         ? undefined
-        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off, firstTagOpen: facts.firstTagOpen }, this.#structuralCheck, off);
+        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off, firstTagOpen: facts.firstTagOpen, fences: this.#paragraphs }, this.#structuralCheck, off);
     if (scan === undefined) {
       // A read of the windowed scan fell before the window: scan the whole message (which never fails).
       off = 0;

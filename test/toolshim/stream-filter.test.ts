@@ -432,6 +432,18 @@ describe("stream filter parity for markup held inside a fenced block", () => {
     for (const piece of ["Here:\n", "```ts\n", "const x = 1;\n", "const y = f(x);\n"]) shown += f.push(piece);
     expect(shown).toBe("Here:\n```ts\nconst x = 1;\nconst y = f(x);");
   });
+
+  it("shows the prose after a closed code block as it streams (its closing line opens no fence)", () => {
+    // The closing line of a ```ts block was read as the opener of a ``` fence, which may hold
+    // calls: everything after it was held until the next fence line or the end of the message.
+    for (const offered of [[], tools]) {
+      const f = new StreamFilter(offered);
+      let shown = "";
+      for (const piece of ["Here:\n", "```ts\n", "const x = 1;\n", "```\n", "\nSo x is one", " and y", " is two.\n"]) shown += f.push(piece);
+      expect(shown).toBe("Here:\n```ts\nconst x = 1;\n```\n\nSo x is one and y is two.");
+      expect(shown + f.end()).toBe("Here:\n```ts\nconst x = 1;\n```\n\nSo x is one and y is two.");
+    }
+  });
 });
 
 describe("stream filter parity for a backtick run the next piece may lengthen", () => {
