@@ -228,28 +228,31 @@ export class ReferenceCollector<N extends WalkedNode<N> = SyntaxNode> {
     return undefined;
   }
 
-  /** The type a visible local (or, outside functions, a top-level name) is bound to, if known. */
-  typeOf(name: string): string[] | undefined {
+  /**
+   * What `pick` binds `name` to in the innermost scope that binds or declares it (a class scope only
+   * when it is the innermost): the binding, `null` when a local declares the name without one, or
+   * `undefined` when no scope knows the name.
+   */
+  #bound(name: string, pick: (s: Scope) => ReadonlyMap<string, string[]>): string[] | null | undefined {
     for (let i = this.#scopes.length - 1; i >= 0; i--) {
       const s = this.#scopes[i] as Scope;
       if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
-      const t = s.types.get(name);
+      const t = pick(s).get(name);
       if (t !== undefined) return t;
-      if (s.locals.has(name)) return undefined;
+      if (s.locals.has(name)) return null;
     }
-    return this.topTypes.get(name);
+    return undefined;
+  }
+
+  /** The type a visible local (or, outside functions, a top-level name) is bound to, if known. */
+  typeOf(name: string): string[] | undefined {
+    const t = this.#bound(name, (s) => s.types);
+    return t === null ? undefined : (t ?? this.topTypes.get(name));
   }
 
   /** The element type of the collection a visible local or field holds, if known ({@link Scope.elements}). */
   elementTypeOf(name: string): string[] | undefined {
-    for (let i = this.#scopes.length - 1; i >= 0; i--) {
-      const s = this.#scopes[i] as Scope;
-      if (s.kind === "class" && i !== this.#scopes.length - 1) continue;
-      const t = s.elements.get(name);
-      if (t !== undefined) return t;
-      if (s.locals.has(name)) return undefined;
-    }
-    return undefined;
+    return this.#bound(name, (s) => s.elements) ?? undefined;
   }
 
   /** The function whose call result a visible local (or, outside functions, a top-level name) is bound to, if known. */
