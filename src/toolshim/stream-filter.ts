@@ -910,7 +910,11 @@ export class StreamFilter {
     // fence's opener, moving back gains nothing (the opener stays shown) and would make each later
     // push recover the whole message (the text from the hold point is no longer plain prose): the
     // hold then stays where it was until the raw hold point passes it.
-    const raw = backtickRunStart(this.#buffer, scan.hold + off);
+    // Read in the scanned text (the window when `off` > 0): a read of `#buffer`, a string built by
+    // appending, would flatten it, copying the whole message on every push. A run that reaches the
+    // window's start is read in the whole message (a rare case).
+    let raw = backtickRunStart(text, scan.hold) + off;
+    if (raw === off && off > 0 && text.charCodeAt(0) === 0x60) raw = backtickRunStart(this.#buffer, scan.hold + off);
     const moved = this.#paragraphs.fenceStart(raw, scan.tail === true);
     const hold = moved < raw && moved < this.#lastHold ? Math.min(raw, this.#lastHold) : moved;
     // The visible text depends only on the text before the hold point, which only grows.

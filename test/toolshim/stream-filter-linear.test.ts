@@ -6,7 +6,8 @@
  *   window was off with tools, and with markup near the end); and so one line without a line
  *   break, from the line's start;
  * - markdown links, JSON snippets with inline code, and code fences, in paragraphs: each piece that
- *   added markup ran the whole recovery over the message before the hold point.
+ *   added markup ran the whole recovery over the message before the hold point;
+ * - a line of prose per piece: a read of the whole message's string copied it on every push.
  * A reply of 12,800 pieces cost nearly 16² times one of 800, not 16 times. Compared by growth of this
  * process's CPU time over a factor of 16 in the number of pieces, the least of five runs after a
  * warm-up at both sizes, bounded by ×100 (an exponent of 1.66; linear is ×16, quadratic ×256), as
@@ -52,6 +53,10 @@ const SHAPES: Shape[] = [
   // One line with no line break and tools offered: the structural pattern was searched again from
   // the line's start on every push (its parts that start a line may read past the last check).
   { name: "one line of prose with no line break, 2 tools offered", tools, pieces: (n) => answer(n, [], 1, true) },
+  // A line per piece (an upstream that sends whole lines, as serve-backpressure.test.ts's does): a
+  // read of the whole message's string, built by appending, flattened it on every push (a copy of
+  // the whole message: the hold point's backtick check read `#buffer` instead of the scanned window).
+  { name: "a line of prose per piece, no tools", tools: [], pieces: (n) => Array.from({ length: n }, (_, i) => `line ${i} ${WORDS.slice(0, 20).join(" ")}\n`) },
 ];
 
 /** CPU microseconds (user + system) of streaming `pieces` through a filter, least of `runs`; also what it showed. */
