@@ -329,9 +329,6 @@ function tooDeepLine(text: string): number {
 export function parseConfigFile(text: string, file: string, kind: ConfigFileKind): ConfigFile {
   const { LineCounter, isMap, isScalar, parseDocument } = yaml();
   const lineCounter = new LineCounter();
-  // Keys that appear twice are found by `visit` below, one Set per mapping: the parser's own check
-  // (`uniqueKeys`) compares each key with every earlier one, so a 64 KiB file of distinct keys cost
-  // it some 300 ms more than the parse itself (7,346 keys).
   const deep = tooDeepLine(text);
   if (deep > 0) {
     throw ConfigFileError.of([
@@ -344,6 +341,9 @@ export function parseConfigFile(text: string, file: string, kind: ConfigFileKind
       },
     ]);
   }
+  // Keys that appear twice are found by `visit` below, one Set per mapping: the parser's own check
+  // (`uniqueKeys`) compares each key with every earlier one, so a 64 KiB file of distinct keys cost
+  // it some 300 ms more than the parse itself (7,346 keys).
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const lineOf = (offset: number | undefined) => (offset === undefined ? 0 : lineCounter.linePos(offset).line);
   const problems: ConfigFileProblem[] = [];
