@@ -120,6 +120,11 @@ export interface EvidenceRef {
   start_line: unknown;
   end_line: unknown;
   name: unknown;
+  /**
+   * A reference's caller (`Evidence.context`): kept, since "who calls it" is what such a record
+   * answers and its `name` is only the definition asked about.
+   */
+  context?: string;
   /** The first line of the record's snippet (the newest result's first-lines form only). */
   snippet?: string;
 }
@@ -204,6 +209,7 @@ function parseResult(content: string): Parsed {
 
 function refOf(r: Record<string, unknown>, firstLine: boolean): EvidenceRef {
   const ref: EvidenceRef = { path: r.path, start_line: r.start_line, end_line: r.end_line, name: r.name };
+  if (typeof r.context === "string") ref.context = r.context;
   if (firstLine && typeof r.snippet === "string" && r.snippet !== "") ref.snippet = r.snippet.split("\n")[0]!;
   return ref;
 }

@@ -24,7 +24,7 @@
  * `--root <dir>`, so both work where the user is. The default view shows paths unchanged.
  */
 import { CONCERN_WORDS, type ClaimConcern } from "../agent/claim-concern.js";
-import type { Evidence } from "../evidence/evidence.js";
+import { referencePlace, type Evidence } from "../evidence/evidence.js";
 import { visibleText } from "../evidence/visible-text.js";
 import type { Colors } from "./output.js";
 import { SAME_DIR_VIEW, shellQuote, type RootView } from "./root-view.js";
@@ -42,15 +42,14 @@ function shownPath(rel: string, view: RootView): string {
 function header(e: Evidence, c: Colors, view: RootView): string {
   const parts = [c.bold(c.cyan(location(e, view))), ""];
   let label: string = e.kind;
+  // The caller is what a person asks of a use ("who calls it?").
+  const place = referencePlace(e);
   if (e.kind === "definition") label = `${e.symbol_kind ?? "definition"} ${visibleText(e.name)}`;
   else if (e.kind === "import") label = `import ${visibleText(e.name)}${e.alias ? ` as ${visibleText(e.alias)}` : ""}`;
   else if (e.kind === "match") label = "match";
   else if (e.kind === "source") label = e.end_line > e.start_line ? `lines ${e.start_line}-${e.end_line}` : `line ${e.start_line}`;
   else if (e.kind === "diff") label = `hunk ${e.start_line}-${e.end_line}`;
-  else if (e.kind === "reference" && e.context !== undefined) {
-    // The caller is what a person asks of a use ("who calls it?"); top-level code has the file's path as context.
-    label = e.context === e.path ? "reference at top level" : `reference in ${visibleText(e.context)}`;
-  }
+  else if (place !== undefined) label = `reference ${visibleText(place)}`;
   parts.push(c.dim(label));
   if (e.flags && e.flags.length > 0) parts.push(c.yellow(`[${visibleText(e.flags.join(", "))}]`));
   return parts.join(" ").replace(/ {2,}/, "  ");

@@ -205,6 +205,17 @@ export function hideHostPaths(msg: string, root?: string): string {
   return out.replace(/(^|[\s'"`(=:])(?:\/|[A-Za-z]:\\)[^\s'"`),]*/g, "$1<path>");
 }
 
+/**
+ * Where a `reference` record's use sits, as the texts for people and models word it: `in
+ * Session.request` (the caller, {@link Evidence.context}), or `at top level` when the context is
+ * the record's own file (top-level code); `undefined` for other records and references without a
+ * context. The name is returned as stored: callers make it visible (`visible-text.ts`).
+ */
+export function referencePlace(e: Evidence): string | undefined {
+  if (e.kind !== "reference" || e.context === undefined) return undefined;
+  return e.context === e.path ? "at top level" : `in ${e.context}`;
+}
+
 /** Orders records by path, then start line, then end line (ARCHITECTURE.md "Evidence": deterministic results). */
 export function compareEvidence(a: Evidence, b: Evidence): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;

@@ -22,3 +22,4 @@ export type {
   EvidenceKind,
   ToolErrorCode,
 } from "../evidence/evidence.js";
+export { referencePlace } from "../evidence/evidence.js";

@@ -95,6 +95,24 @@ describe("compactEvidence", () => {
       note: "snippets omitted to save context; call read_evidence for the lines",
     });
   });
+
+  it("keeps a reference's caller (context) in both compact forms: its name is only the definition asked about", () => {
+    const use = { path: "lib/sinatra/base.rb", start_line: 1533, end_line: 1533, kind: "reference", name: "Sinatra.Base.route", context: "Sinatra.Base.head", snippet: "route 'HEAD', path, opts, &block", flags: ["call"] };
+    const top = { ...use, path: "app.rb", start_line: 3, end_line: 3, context: "app.rb", snippet: "route 'GET', '/'" };
+    const env = { records: [use, top] as unknown as Record<string, unknown>[], total: 2, truncated: false };
+    expect(compactEvidence(env).evidence).toEqual([
+      { path: "lib/sinatra/base.rb", start_line: 1533, end_line: 1533, name: "Sinatra.Base.route", context: "Sinatra.Base.head" },
+      { path: "app.rb", start_line: 3, end_line: 3, name: "Sinatra.Base.route", context: "app.rb" },
+    ]);
+    expect(compactEvidence(env, 0, 2, true).evidence[0]).toEqual({
+      path: "lib/sinatra/base.rb",
+      start_line: 1533,
+      end_line: 1533,
+      name: "Sinatra.Base.route",
+      context: "Sinatra.Base.head",
+      snippet: "route 'HEAD', path, opts, &block",
+    });
+  });
 });
 
 describe("fitHistory", () => {

@@ -59,10 +59,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
-async function connect(opts: { roots?: string[] } = {}): Promise<Session & { setRoots(r: string[]): Promise<void> }> {
+async function connect(opts: { roots?: string[]; root?: string } = {}): Promise<Session & { setRoots(r: string[]): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", CLI, "mcp", "--root", root],
+    args: ["--import", "tsx", CLI, "mcp", "--root", opts.root ?? root],
     cwd: REPO,
     stderr: "pipe",
   });
@@ -149,6 +149,21 @@ describe("codecite mcp", () => {
     expect(d.ok).toBe(true);
     expect(d.evidence[0]).toMatchObject({ path: "lib/util.py", kind: "diff" });
     expect(d.evidence[0]!.snippet).toContain("+    return 42");
+  });
+
+  it("names the caller of each reference in the text, as the CLI does (a client may read only the text)", async () => {
+    const calls = path.join(tmp, "calls");
+    await write("lib/util.py", "def helper():\n    return 41\n", calls);
+    await write("app/jobs.py", "from lib.util import helper\n\n\ndef run():\n    return helper()\n\n\nhelper()\n", calls);
+    const { client } = await connect({ root: calls });
+    const refs = await call(client, "find_references", { name: "helper", kind: "call" });
+    expect(refs.structuredContent).toMatchObject({ ok: true, evidence: [{ path: "app/jobs.py", start_line: 5, context: "run" }, { path: "app/jobs.py", start_line: 8, context: "app/jobs.py" }] });
+    expect(textOf(refs).split("\n").filter((l) => !l.startsWith("  "))).toEqual([
+      "2 results.",
+      "app/jobs.py:5 reference in run [call]",
+      "app/jobs.py:8 reference at top level [call]",
+      "Note: References of helper (function, lib/util.py:1).",
+    ]);
   });
 
   it("refuses reads outside the root as isError results and keeps talking", async () => {

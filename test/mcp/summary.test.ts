@@ -51,6 +51,20 @@ describe("summarizeResult", () => {
     ]);
   });
 
+  it("names a reference's caller, as the CLI does, and the definition used only when several are", () => {
+    const use = { path: "lib/sinatra/base.rb", start_line: 1533, end_line: 1533, kind: "reference" as const, name: "Sinatra.Base.route", context: "Sinatra.Base.head", snippet: "route 'HEAD', path, opts, &block", flags: ["call"] };
+    const top = { ...use, path: "app.rb", start_line: 3, end_line: 3, context: "app.rb", snippet: "get('/') { }" };
+    const one = summarizeResult({ ok: true, evidence: [use, top], total: 2, truncated: false });
+    expect(one.split("\n").filter((l) => !l.startsWith("  "))).toEqual([
+      "2 results.",
+      "lib/sinatra/base.rb:1533 reference in Sinatra.Base.head [call]",
+      "app.rb:3 reference at top level [call]",
+    ]);
+    const two = summarizeResult({ ok: true, evidence: [use, { ...top, name: "Sinatra.Delegator.route" }], total: 2, truncated: false });
+    expect(two).toContain("lib/sinatra/base.rb:1533 reference to Sinatra.Base.route in Sinatra.Base.head [call]");
+    expect(two).toContain("app.rb:3 reference to Sinatra.Delegator.route at top level [call]");
+  });
+
   it("renders errors with their hint, and empty results", () => {
     expect(summarizeResult({ ok: false, error: { code: "OUTSIDE_ROOT", message: "../x resolves outside", hint: "stay inside" } })).toBe(
       "ERROR OUTSIDE_ROOT: ../x resolves outside\nHint: stay inside",
