@@ -375,6 +375,7 @@ function gitEnv(ceiling: string | undefined): NodeJS.ProcessEnv {
     GIT_NO_LAZY_FETCH: "1",
     GIT_PAGER: "cat",
     LC_ALL: "C",
+    ...Object.fromEntries(NEUTRAL_FILTER.map(([, value, variable]) => [variable, value])),
   };
   if (ceiling !== undefined) extra.GIT_CEILING_DIRECTORIES = ceiling;
   return scrubbedEnv(extra);
@@ -516,22 +517,43 @@ async function findRepo(ws: Workspace, signal: AbortSignal | undefined): Promise
     signal,
     256 * 1024,
   );
+  const tooMany = `its git configuration names more filter drivers (or longer names) than the ${MAX_FILTER_DRIVERS} it may`;
+  if (cfg.overflow) throw refuseStore(tooMany);
   const drivers = new Set<string>();
   for (const key of cfg.stdout.toString("utf8").split("\0")) {
     const m = /^filter\.(.+)\.[^.]+$/s.exec(key.trim());
     if (m?.[1] !== undefined) drivers.add(m[1]);
   }
-  const filterArgs: string[] = [];
-  for (const d of drivers) {
-    if (d.includes("\0") || d.includes("\n")) continue;
-    filterArgs.push(
-      "-c", `filter.${d}.clean=`,
-      "-c", `filter.${d}.smudge=`,
-      "-c", `filter.${d}.process=`,
-      "-c", `filter.${d}.required=false`,
-    );
-  }
-  return { top, nested, filterArgs };
+  if (drivers.size > MAX_FILTER_DRIVERS) throw refuseStore(tooMany);
+  return { top, nested, filterArgs: [...drivers].flatMap(neutralFilter) };
+}
+
+/**
+ * Most filter drivers one repository may configure. Each adds four settings to every git run: a
+ * real project has a few (Git LFS: one); thousands exceeded the argument list (`E2BIG`) or kept
+ * git reading its settings past its time limit.
+ */
+const MAX_FILTER_DRIVERS = 64;
+
+/** Settings that neutralise a filter driver, and the environment variable holding each value ({@link neutralFilter}). */
+const NEUTRAL_FILTER: ReadonlyArray<readonly [setting: string, value: string, variable: string]> = [
+  ["clean", "", "CODECITE_GIT_EMPTY"],
+  ["smudge", "", "CODECITE_GIT_EMPTY"],
+  ["process", "", "CODECITE_GIT_EMPTY"],
+  ["required", "false", "CODECITE_GIT_FALSE"],
+];
+
+/**
+ * The settings that empty the filter driver `d`'s programs. `-c name=value` splits at the first
+ * `=` (git(1) "-c"), so for a driver named `x=y` it would set `filter.x` and leave the driver's
+ * program in place; its settings are given with `--config-env=name=VAR` (git 2.31 and later),
+ * which splits at the last `=`. An older git refuses that option, so the diff fails rather than
+ * runs the driver.
+ */
+function neutralFilter(d: string): string[] {
+  return NEUTRAL_FILTER.flatMap(([setting, value, variable]) =>
+    d.includes("=") ? [`--config-env=filter.${d}.${setting}=${variable}`] : ["-c", `filter.${d}.${setting}=${value}`],
+  );
 }
 
 /**

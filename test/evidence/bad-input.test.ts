@@ -8,6 +8,7 @@
  */
 import { noteOf } from "../helpers/note.js";
 import {
+  appendFileSync,
   chmodSync,
   existsSync,
   mkdirSync,
@@ -481,6 +482,36 @@ describe("git repository setup", () => {
     const both = await readGitDiff(rws, d({ base: "HEAD", path: "a.txt" }));
     expect(both.evidence).toHaveLength(1);
     for (const m of [fsm, ext, conv, clean, proc]) expect(existsSync(m.marker), m.marker).toBe(false);
+  });
+
+  it("case 33b: a filter driver whose name holds `=` or one of many drivers runs no program either", async () => {
+    // `-c filter.x=y.clean=` sets `filter.x` (git splits at the first `=`), which left the
+    // driver `x=y` in place; thousands of drivers made the settings too long to start git.
+    const r = path.join(w, "poisoned-names");
+    mkdirSync(r);
+    git(r, "init", "-q");
+    putFile(r, "a.txt", "one\n");
+    commitAll(r, "init");
+    const clean = script("clean-eq");
+    const proc = script("process-eq");
+    git(r, "config", "filter.x=y.clean", clean.file);
+    git(r, "config", "filter.x=y.process", proc.file);
+    git(r, "config", "filter.x=y.required", "true");
+    putFile(r, ".gitattributes", "*.txt filter=x=y\n");
+    putFile(r, "a.txt", "one\ntwo\n");
+    const rws = await Workspace.open(r);
+    const res = await readGitDiff(rws, d({ path: "a.txt" }));
+    expect(res.evidence.map((e) => [e.path, e.snippet])).toEqual([["a.txt", "@@ -1 +1,2 @@\n one\n+two"]]);
+    for (const m of [clean, proc]) expect(existsSync(m.marker), m.marker).toBe(false);
+
+    const many = script("clean-many");
+    const drivers = Array.from({ length: 3_000 }, (_, i) => `[filter "${"p".repeat(60)}${i}"]\n\tclean = cat\n`).join("");
+    appendFileSync(path.join(r, ".git", "config"), `${drivers}[filter "zz"]\n\tclean = ${many.file}\n`);
+    putFile(r, ".gitattributes", "*.txt filter=zz\n");
+    const o = await toolOutcome(() => readGitDiff(rws, d({ path: "a.txt" })));
+    expect(o.code).toBe("UNSUPPORTED");
+    expect(o.text).toContain("names more filter drivers (or longer names) than the 64 it may");
+    expect(existsSync(many.marker), many.marker).toBe(false);
   });
 
   it("case 34: a root inside a bigger repository sees only its own paths, relative to the root", async () => {
