@@ -88,9 +88,28 @@ export function sendOllamaError(res: ServerResponse, error: GatewayError): void 
 /** The end of every streamed line after the message's fields (ASCII). */
 const LINE_END = '},"done":false}\n';
 
+/**
+ * The time a line is written, as Ollama stamps each streamed response when it writes it
+ * (`created_at`, docs/api.md "Generate a chat completion": every streamed object carries its own):
+ * ISO 8601 in UTC, the same string within one millisecond (24 ASCII characters).
+ */
+class LineClock {
+  #ms = -1;
+  #text = "";
+
+  now(): string {
+    const ms = Date.now();
+    if (ms !== this.#ms) {
+      this.#ms = ms;
+      this.#text = new Date(ms).toISOString();
+    }
+    return this.#text;
+  }
+}
+
 /** A `ChatWriter` for Ollama clients. */
 export class OllamaChatWriter extends BufferedChatWriter {
-  readonly #created = new Date().toISOString();
+  readonly #clock = new LineClock();
 
   constructor(
     res: ServerResponse,
@@ -102,21 +121,23 @@ export class OllamaChatWriter extends BufferedChatWriter {
     super(res, stream, stallMs);
   }
 
-  /** The start of every streamed line, up to the message's `"content":` (built once per reply). */
+  /** The start of every streamed line, up to its `"created_at":` value (built once per reply). */
   #head: string | undefined;
+  /** What follows the `created_at` value, up to the message's `"content":`. */
+  static readonly #MID = ',"message":{"role":"assistant","content":';
   /** The first line went out through `res.write` (the head of the response with it). */
   #opened = false;
 
-  /** UTF-8 length of {@link #head}. */
+  /** UTF-8 length of {@link #head}, the stamp (quoted) and the part after it. */
   #headBytes = 0;
 
-  /** Writes one line `{"model","created_at","message":{"role":"assistant","content":<content><rest>},"done":false}`; `content` and `rest` are JSON text. */
+  /** Writes one line `{"model","created_at","message":{"role":"assistant","content":<content><rest>},"done":false}`, stamped now; `content` and `rest` are JSON text. */
   #line(content: string, rest = ""): void {
     if (this.#head === undefined) {
-      this.#head = `{"model":${JSON.stringify(this.model)},"created_at":${JSON.stringify(this.#created)},"message":{"role":"assistant","content":`;
-      this.#headBytes = Buffer.byteLength(this.#head);
+      this.#head = `{"model":${JSON.stringify(this.model)},"created_at":"`;
+      this.#headBytes = Buffer.byteLength(this.#head) + this.#clock.now().length + 1 + OllamaChatWriter.#MID.length;
     }
-    const line = `${this.#head}${content}${rest}${LINE_END}`;
+    const line = `${this.#head}${this.#clock.now()}"${OllamaChatWriter.#MID}${content}${rest}${LINE_END}`;
     // The line's length from its parts (see `writeStreamed`).
     if (this.#opened) writeStreamed(this.res, line, this.#headBytes + Buffer.byteLength(content) + (rest === "" ? 0 : Buffer.byteLength(rest)) + LINE_END.length);
     else {
@@ -149,7 +170,7 @@ export class OllamaChatWriter extends BufferedChatWriter {
 
   protected endStream(reason: FinishReason, usage?: Usage): void {
     if (!this.res.headersSent) this.res.writeHead(200, { "content-type": "application/x-ndjson" });
-    this.res.end(`${JSON.stringify({ model: this.model, created_at: this.#created, message: { role: "assistant", content: "" }, ...this.#ending(reason, usage) })}\n`);
+    this.res.end(`${JSON.stringify({ model: this.model, created_at: this.#clock.now(), message: { role: "assistant", content: "" }, ...this.#ending(reason, usage) })}\n`);
   }
 
   protected writeBody(reason: FinishReason, usage?: Usage): void {
@@ -157,7 +178,7 @@ export class OllamaChatWriter extends BufferedChatWriter {
     if (this.reasoning !== "") message.thinking = this.reasoning;
     if (this.calls.length > 0) message.tool_calls = wireCalls(this.calls);
     this.res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-    this.res.end(JSON.stringify({ model: this.model, created_at: this.#created, message, ...this.#ending(reason, usage) }));
+    this.res.end(JSON.stringify({ model: this.model, created_at: this.#clock.now(), message, ...this.#ending(reason, usage) }));
   }
 
   protected sendFailure(error: GatewayError): void {

@@ -108,6 +108,7 @@ const ARGUMENT_PIECE = 24;
 /** A `ChatWriter` for OpenAI clients. */
 export class OpenAIChatWriter extends BufferedChatWriter {
   readonly #id = `chatcmpl-${randomBytes(12).toString("hex")}`;
+  /** One value for the whole completion: "Each chunk has the same timestamp" (https://platform.openai.com/docs/api-reference/chat-streaming/streaming, `created`). */
   readonly #created = Math.floor(Date.now() / 1000);
   #sentRole = false;
 

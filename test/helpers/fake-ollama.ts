@@ -89,6 +89,8 @@ export interface FakeOllamaTurn {
   hang?: boolean;
   /** Wait this long before answering, ms (a slow model). */
   delayMs?: number;
+  /** Stream: wait this long between lines, ms (a model that writes slowly). */
+  partDelayMs?: number;
   /** `prompt_eval_count` of this reply (default: the server's prompt model, see `FakeOllamaOptions.prompt`). */
   prompt_eval_count?: number;
 }
@@ -309,35 +311,49 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     }
     res.writeHead(200, { "content-type": "application/x-ndjson" });
     const size = turn.chunkSize ?? 4;
+    const lines: string[] = [];
     const line = (msg: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      res.write(
-        `${JSON.stringify({ model: body.model, created_at, message: { role: "assistant", content: "", ...msg }, done: false, ...extra })}\n`,
-      );
+      lines.push(`${JSON.stringify({ model: body.model, created_at, message: { role: "assistant", content: "", ...msg }, done: false, ...extra })}\n`);
     for (const p of pieces(turn.thinking ?? "", size)) line({ thinking: p });
     let sent = 0;
+    let last: string | undefined;
     for (const p of pieces(content, size)) {
       if (turn.streamError && sent === (turn.streamError.failAfterParts ?? 0)) {
-        res.end(`${JSON.stringify({ error: turn.streamError.message })}\n`);
-        return;
+        last = `${JSON.stringify({ error: turn.streamError.message })}\n`;
+        break;
       }
       line({ content: p });
       sent++;
     }
-    if (turn.streamError) {
-      res.end(`${JSON.stringify({ error: turn.streamError.message })}\n`);
-      return;
-    }
-    if (calls.length > 0) line({ tool_calls: wireCalls(calls) });
-    res.end(
-      `${JSON.stringify({
+    if (last === undefined && turn.streamError) last = `${JSON.stringify({ error: turn.streamError.message })}\n`;
+    if (last === undefined) {
+      if (calls.length > 0) line({ tool_calls: wireCalls(calls) });
+      last = `${JSON.stringify({
         model: body.model,
         created_at,
         message: { role: "assistant", content: "" },
         done: true,
         done_reason: doneReason,
         ...stats,
-      })}\n`,
-    );
+      })}\n`;
+    }
+    const end = last;
+    const gap = turn.partDelayMs ?? 0;
+    if (gap <= 0) {
+      for (const l of lines) res.write(l);
+      res.end(end);
+      return;
+    }
+    // One line per pause (a model that writes slowly); a client that has gone ends the reply.
+    let next = 0;
+    const tick = (): void => {
+      if (res.destroyed) return;
+      if (next < lines.length) {
+        res.write(lines[next++]!);
+        setTimeout(tick, gap);
+      } else res.end(end);
+    };
+    tick();
   }
 
   function answerShow(body: Record<string, unknown> | undefined, res: http.ServerResponse): void {

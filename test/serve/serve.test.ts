@@ -149,6 +149,29 @@ describe("serve with the official ollama client", () => {
   });
 });
 
+describe("serve: the time stamps of a stream", () => {
+  /** The NDJSON lines of a streamed `/api/chat` with the client's tools, read from the raw body. */
+  async function ndjson(url: string): Promise<{ created_at: string; done: boolean }[]> {
+    const res = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      body: JSON.stringify({ model: "qwen3:8b", messages: [{ role: "user", content: "Weather?" }], tools: [WEATHER], stream: true }),
+    });
+    return (await res.text()).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { created_at: string; done: boolean });
+  }
+
+  it("Ollama: each line is stamped when it is written, as Ollama stamps each streamed response", async () => {
+    // Seven lines 20 ms apart: the first and the last line are written at least 120 ms apart.
+    ollama = await startFakeOllama({ turns: [{ content: "The sky over Paris is clear today.", chunkSize: 5, partDelayMs: 20 }] });
+    const lines = await ndjson(await gatewayOnOllama(ollama));
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines[lines.length - 1]!.done).toBe(true);
+    const stamps = lines.map((l) => Date.parse(l.created_at));
+    for (const [i, l] of lines.entries()) expect(l.created_at, `line ${i}`).toBe(new Date(stamps[i]!).toISOString());
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]!, `line ${i}`).toBeGreaterThanOrEqual(stamps[i - 1]!);
+    expect(new Set(lines.map((l) => l.created_at)).size).toBeGreaterThan(1);
+  });
+});
+
 describe("serve: the codecite model asked once more after a failed citation check", () => {
   it("streamed or not, the two answers are apart, with the line ask prints between them", async () => {
     const turns = () => [
