@@ -11,6 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { cFocus } from "../../src/evidence/analysis/lang/c-focus.js";
 import { csharp } from "../../src/evidence/analysis/lang/csharp.js";
+import { projectUsings } from "../../src/evidence/analysis/lang/csharp-msbuild.js";
 import { java } from "../../src/evidence/analysis/lang/java.js";
 import { kotlin } from "../../src/evidence/analysis/lang/kotlin.js";
 import { joinKotlinConstructors } from "../../src/evidence/analysis/lang/kotlin-prepare.js";
@@ -142,5 +143,24 @@ describe("the C/C++ focus reader is linear in hostile files", () => {
     }
     // Comments in a head are still blanked: `extern "C" /* … */ {` is a transparent scope.
     expect(focus('extern "C" /* /* */ // x\n{ int foo; }\n')).toEqual([[0, 26], [27, 35], [36, 37]]);
+  });
+});
+
+/**
+ * The C# reader of a project's MSBuild files (`lang/csharp-msbuild.ts`, session 35) is linear too:
+ * its pattern read a `<Using` tag up to its `>`, so a file of `<Using ` without `>` was read to its
+ * end from every opener (64 KB: 40 s; this megabyte: hours), and an attribute name was tried from
+ * every character of a long word (64 KB: 3.5 s).
+ */
+describe("the C# MSBuild reader is linear in hostile project files", () => {
+  it("a megabyte of unclosed Using tags, of one attribute word, of blanks in an ImplicitUsings value", () => {
+    expect(projectUsings([`${MiB("<Using ")}\n<Using Include="A.B" />\n`])).toEqual(["A.B"]);
+    expect(projectUsings([`<Using Include="A.B" ${MiB("a")} />\n<Using Include="C" />\n`])).toEqual(["A.B", "C"]);
+    expect(projectUsings([`<ImplicitUsings>${MiB(" ")}enable${MiB(" ")}</ImplicitUsings>`])).toContain("System.Linq");
+    expect(projectUsings([`${MiB("<ImplicitUsings>")}<Using Include="D" />`])).toEqual(["D"]);
+  });
+
+  it("an ImplicitUsings value holding `>` is read to its closing tag", () => {
+    expect(projectUsings(["<ImplicitUsings>enable</ImplicitUsings><ImplicitUsings>>=</ImplicitUsings>"])).toEqual([]);
   });
 });
