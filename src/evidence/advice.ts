@@ -95,6 +95,20 @@ export function plain(text: string): AdviceText {
   return splitClauses([text]);
 }
 
+/** Names a note lists before it says how many more there are ({@link shortList}). */
+export const NOTE_LIST_NAMES = 5;
+
+/**
+ * A list of names short enough for a note a small model reads: the first `max` joined with `, `,
+ * then `and N more` (`a.swift, b.swift, c.swift, d.swift, e.swift and 38 more`); the whole list
+ * when it has at most `max` names. Whoever writes the note says the full count where it matters
+ * (`43 files: …`).
+ */
+export function shortList(names: readonly string[], max = NOTE_LIST_NAMES): string {
+  if (names.length <= max) return names.join(", ");
+  return `${names.slice(0, max).join(", ")} and ${names.length - max} more`;
+}
+
 /** Joins several texts (absent or empty ones are skipped) into one. */
 export function joinAdvice(...texts: readonly (AdviceText | undefined)[]): AdviceText {
   return texts.flatMap((t) => t ?? []);

@@ -10,6 +10,7 @@
  */
 import type { z } from "zod";
 import { ToolError, type ValidationIssue } from "../evidence/evidence.js";
+import { advice, shortList, tool as toolTerm, type AdviceText } from "../evidence/advice.js";
 import type { JsonSchema } from "./define-tool.js";
 
 /** A requested call: name plus arguments (an object, or a JSON string as some servers send). */
@@ -81,6 +82,31 @@ export function checkArguments(tool: CheckedTool, raw: unknown): ArgumentCheck {
     ok: false,
     error: new ToolError("INVALID_ARGUMENT", `invalid arguments for ${tool.name}: ${listed}`, expectedParametersHint(tool.parameters), issues),
   };
+}
+
+/** Characters of an ignored argument's name shown in the note (a model may write anything as a key). */
+const SHOWN_KEY_CHARS = 40;
+
+/**
+ * The note for arguments a call gives that its tool does not take: the call still runs with the
+ * ones it knows (zod's `z.object` and the quick check drop the others), and the model learns
+ * which were ignored and what the tool takes instead (`Ignored \`stat\`: read_git_diff takes
+ * base, head, path, context_lines.`). `undefined` when every key is a parameter, when the
+ * arguments are not an object, or when the tool's schema admits other keys
+ * (`additionalProperties`).
+ */
+export function ignoredArgumentsNote(tool: { name: string; parameters: JsonSchema }, raw: unknown): AdviceText | undefined {
+  const decoded = decodeArguments(tool.name, raw);
+  const value = decoded.ok ? decoded.value : undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const extra = tool.parameters.additionalProperties;
+  if (extra !== undefined && extra !== false) return undefined;
+  const known = Object.keys((tool.parameters.properties ?? {}) as Record<string, unknown>);
+  const ignored = Object.keys(value).filter((k) => !known.includes(k));
+  if (ignored.length === 0) return undefined;
+  const shown = ignored.map((k) => `\`${k.length > SHOWN_KEY_CHARS ? `${k.slice(0, SHOWN_KEY_CHARS)}…` : k}\``);
+  const takes = known.length > 0 ? `takes ${known.join(", ")}` : "takes no arguments";
+  return advice`Ignored ${shortList(shown)}: ${toolTerm(tool.name)} ${takes}.`;
 }
 
 /** A validation issue's path as zod's `prettifyError` writes it (`a.b`, `a[0]`, `["odd key"]`). */

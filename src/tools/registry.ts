@@ -3,9 +3,9 @@
  * argument validation. Dispatch never throws: every failure becomes a typed envelope.
  */
 import type { z } from "zod";
-import type { AdviceText } from "../evidence/advice.js";
+import { joinAdvice, renderForModel, type AdviceText } from "../evidence/advice.js";
 import { ToolError, toFailure, toSuccess, type EvidenceResult, type ToolFailure, type ToolSuccess } from "../evidence/evidence.js";
-import { checkArguments, decodeArguments, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
+import { checkArguments, decodeArguments, ignoredArgumentsNote, unknownToolError, type ArgumentCheck, type ToolCallRequest } from "./argument-check.js";
 import type { ToolDefinition } from "../llm/types.js";
 import type { Tool, ToolContext } from "./define-tool.js";
 
@@ -71,7 +71,9 @@ export class ToolRegistry {
    * tools; arguments that fail the schema give `INVALID_ARGUMENT` with one
    * {@link ValidationIssue} per failing parameter (the message lists them in zod's words, the
    * hint spells the expected parameters); a `ToolError` thrown by the tool keeps its code;
-   * anything else is `INTERNAL`.
+   * anything else is `INTERNAL`. Arguments the tool does not take are left out and named, with
+   * the parameters it takes, first in the result's `note` or last in the error's `hint`
+   * (`argument-check.ts` `ignoredArgumentsNote`).
    */
   async dispatch(call: ToolCallRequest, ctx: ToolContext = {}): Promise<DispatchResult> {
     return (await this.run(call, ctx)).result;
@@ -84,21 +86,26 @@ export class ToolRegistry {
    */
   async run(call: ToolCallRequest, ctx: ToolContext = {}): Promise<DispatchOutcome> {
     // Arguments the quick check cannot vouch for are judged by the schema, loaded first if need be.
-    const checked = this.#quick(call) ?? (await this.#tools.get(call.name)?.loadInput(), this.validate(call));
+    const tool = this.#tools.get(call.name);
+    const checked = this.#quick(call) ?? (await tool?.loadInput(), this.validate(call));
     if (!checked.ok) return failed(checked.error);
+    // Arguments the tool does not take are dropped by validation; the result says which (argument-check.ts).
+    const ignored = ignoredArgumentsNote(tool!, call.arguments);
     try {
-      const value = await this.#tools.get(call.name)!.run(checked.args, ctx);
+      const value = await tool!.run(checked.args, ctx);
       if (!isEvidenceResult(value)) return { result: { ok: true, result: value } };
-      return value.note === undefined ? { result: toSuccess(value) } : { result: toSuccess(value), note: value.note };
+      const note = ignored === undefined ? value.note : joinAdvice(ignored, value.note);
+      return note === undefined ? { result: toSuccess(value) } : { result: toSuccess({ ...value, note }), note };
     } catch (err) {
-      return err instanceof ToolError ? failed(err) : { result: toFailure(err) };
+      return err instanceof ToolError ? failed(err, ignored) : { result: toFailure(err) };
     }
   }
 
   /**
    * Validates the arguments of a call against its tool's schema, without running it: the
    * parsed arguments (defaults applied), or the `ToolError` dispatch would answer with
-   * (`UNKNOWN_TOOL`, or `INVALID_ARGUMENT` with its issues). The one argument validator of
+   * (`UNKNOWN_TOOL`, or `INVALID_ARGUMENT` with its issues, its hint ending with the arguments
+   * the tool does not take when there are some). The one argument validator of
    * codecite: the tool shim asks it too, so the same bad call gets the same error in every mode.
    * Arguments the tool's quick check vouches for ({@link Tool.precheck}) are taken as it parsed
    * them; the others are judged by the schema (of a tool whose schema loads on demand, only
@@ -107,7 +114,11 @@ export class ToolRegistry {
   validate(call: ToolCallRequest): ArgumentCheck {
     const tool = this.#tools.get(call.name);
     if (!tool) return { ok: false, error: unknownToolError(call.name, this.names()) };
-    return this.#quick(call) ?? checkArguments(tool, call.arguments);
+    const check = this.#quick(call) ?? checkArguments(tool, call.arguments);
+    const ignored = check.ok ? undefined : ignoredArgumentsNote(tool, call.arguments);
+    if (check.ok || ignored === undefined) return check;
+    const { code, messageText, hintText, issues } = check.error;
+    return { ok: false, error: new ToolError(code, messageText, joinAdvice(hintText, ignored), issues) };
   }
 
   /**
@@ -138,6 +149,9 @@ export interface DispatchOutcome {
   error?: ToolError;
 }
 
-function failed(error: ToolError): DispatchOutcome {
-  return { result: toFailure(error), error };
+/** The failure of `error`; an ignored-arguments note goes after its hint (the arguments may be why it failed). */
+function failed(error: ToolError, ignored?: AdviceText): DispatchOutcome {
+  const result = toFailure(error);
+  if (ignored !== undefined) result.error.hint = renderForModel(joinAdvice(error.hintText, ignored));
+  return { result, error };
 }

@@ -166,6 +166,19 @@ describe("codecite mcp", () => {
     ]);
   });
 
+  it("runs a call with an argument the tool does not take, and says in the note and the text which was ignored", async () => {
+    const { client } = await connect();
+    // The SDK's low-level server passes `arguments` as given (a record); the registry drops `stat` and says so.
+    const diff = await call(client, "read_git_diff", { stat: true });
+    const note = "Ignored `stat`: read_git_diff takes base, head, path, context_lines.";
+    expect(diff.isError).toBe(false);
+    expect(diff.structuredContent).toMatchObject({ ok: true, evidence: [{ path: "lib/util.py", kind: "diff" }], note: expect.stringMatching(/^Ignored `stat`: read_git_diff takes base, head, path, context_lines\./) });
+    expect(textOf(diff)).toContain(`Note: ${note}`);
+    const symbol = await call(client, "find_symbol", { symbol: "helper" });
+    expect(symbol.isError).toBe(true);
+    expect(textOf(symbol)).toMatch(/\nHint: Expected parameters: .* Ignored `symbol`: find_symbol takes name, kind, path, max_results\.$/);
+  });
+
   it("refuses reads outside the root as isError results and keeps talking", async () => {
     const { client } = await connect();
     const outside = await call(client, "read_evidence", { path: "../proj2/secret.txt" });
