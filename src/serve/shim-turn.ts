@@ -1,7 +1,8 @@
 /**
  * One assistant turn through the tool shim with the client's own tools: the request goes to the
  * upstream (streamed), content passes through `StreamFilter` (call markup and reasoning never
- * reach the client), reasoning goes out as reasoning, and at the end the calls written as text
+ * reach the client), reasoning goes out as reasoning while it arrives (`ReasoningStream`: the
+ * reasoning written in the content too, before the answer after it), and at the end the calls written as text
  * (`recoverDeterministic` with the client's tool list as the whitelist) go out as structured
  * calls. A call naming a tool the client did not offer is never produced: it is refused, and a
  * one-line note in the content says so.
@@ -13,7 +14,7 @@
  * calls. The decision is remembered per model.
  */
 import { ProviderError, type ChatRequest, type Message, type Provider } from "../llm/types.js";
-import { StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
+import { ReasoningStream, StreamFilter, recoverDeterministic, renderCatalogPrompt, renderHistoryForShim, type OfferedTool } from "../toolshim/index.js";
 import { schemaValidator } from "../tools/schema-validator.js";
 import type { GatewayStats, ModelStats } from "./stats.js";
 import { GatewayError, type ChatWriter, type FinishReason, type GatewayChat } from "./types.js";
@@ -150,8 +151,10 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
 
   const validate = schemaValidator(tools);
   let filter: StreamFilter | undefined;
+  let reasoning: ReasoningStream | undefined;
   const attempt = async (textTools: boolean) => {
     filter = new StreamFilter(tools, { validate, prefilledReasoning: ctx.support.reasoningPrefilled(chat.model) });
+    reasoning = new ReasoningStream(tools);
     const req: ChatRequest = { model: chat.model, messages: textTools ? promptModeMessages(chat.messages, tools) : chat.messages };
     if (hasTools && !textTools) req.tools = chat.tools;
     if (chat.think !== undefined) req.think = chat.think;
@@ -165,6 +168,9 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       signal,
       onContent: (d) => {
         started = true;
+        // The reasoning this piece decides comes before the answer text it lets through.
+        const thought = reasoning!.push(d);
+        if (thought !== "") out.thinking(thought);
         out.content(filter!.push(d));
       },
       onThinking: (d) => {
@@ -178,20 +184,21 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     });
     await afterWaitingIo(signal);
     // A reply the token limit cut ends in a cut call, not a call to run (AssistantTurn.finish_reason).
-    out.content(filter!.end(cutReason(turn)));
-    return turn;
+    // The answer's rest goes out after the reasoning's rest.
+    return { turn, rest: filter!.end(cutReason(turn)) };
   };
 
   try {
-    let turn;
+    let attempted;
     try {
-      turn = await attempt(promptMode);
+      attempted = await attempt(promptMode);
     } catch (err) {
       if (!(err instanceof ProviderError) || err.code !== "TOOLS_UNSUPPORTED" || promptMode || !hasTools || started) throw err;
       ctx.support.markNoTools(chat.model);
       promptMode = true;
-      turn = await attempt(true);
+      attempted = await attempt(true);
     }
+    const { turn, rest } = attempted;
     if (promptMode) stats.switches++;
     // The recovery the filter applied at its end (calls and the reasoning it hid); again with native calls.
     const filtered = turn.tool_calls.length === 0 && filter?.text === turn.content ? filter.result : undefined;
@@ -201,7 +208,10 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       recoverDeterministic({ content: turn.content, tool_calls: turn.tool_calls, ...(finish === undefined ? {} : { finish_reason: finish }) }, tools, { validate });
     // The first such turn showed its reasoning before the closer came; later turns hide it.
     if (result.prefilledReasoning === true) ctx.support.markReasoningPrefilled(chat.model);
-    if (result.thinking !== undefined && result.thinking.trim() !== "") out.thinking(result.thinking);
+    // The reasoning not passed on while streaming.
+    const thought = reasoning!.end(result.thinking);
+    if (thought.trim() !== "") out.thinking(thought);
+    out.content(rest);
     for (const r of result.rejected) {
       stats.refusals++;
       out.content(`\n\n[codecite: a call to ${r.name} was not passed on: ${r.message}${r.hint === undefined ? "" : ` ${r.hint}`}]`);

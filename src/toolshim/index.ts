@@ -7,6 +7,7 @@ export { recover, recoverDeterministic, showsToolIntent, type Interpreter, type 
 export { createInterpreter, interpreterFormat, interpreterRequest, parseInterpreterReply } from "./interpreter.js";
 export { renderCatalogPrompt, renderHistoryForShim } from "./prompt.js";
 export { StreamFilter } from "./stream-filter.js";
+export { ReasoningStream } from "./reasoning-stream.js";
 export { resolveToolName } from "./names.js";
 export type {
   AssistantTurn,

@@ -342,6 +342,28 @@ function announcesCall(after: string, tools: readonly OfferedTool[], dialects: r
   return runDialects(t, tools, undefined, dialects).chosen.length === 0 && scanInlineCalls(t, tools).groups.length === 0;
 }
 
+/**
+ * A reasoning block's text without the markup of the families whose calls written in reasoning
+ * are real (`Dialect.callsInReasoning`), and those families' matches (their calls).
+ */
+function readReasoning(block: string, tools: readonly OfferedTool[], dialects: readonly Dialect[]): { text: string; chosen: DialectHit[] } {
+  const st = runDialects(block, tools, (d) => d.callsInReasoning === true, dialects);
+  return { text: st.chosen.length > 0 ? removeSpans(block, st.chosen.flatMap((c) => c.match.spans)) : block, chosen: st.chosen };
+}
+
+/**
+ * What a closed reasoning block (the text between an opener and its closer, or before a closer
+ * that no opener precedes) gives the turn's `thinking`, when no later text can change it: the
+ * block without the markup of `callsInReasoning` families, untidied. `undefined` when the block
+ * ends with call markup a dialect reads: whether that call runs (and leaves the block) depends on
+ * what follows the closer ("Calls just before the reasoning closer", `docs/dialects.md`).
+ * @param tools the offered tools (the dialects read calls with them).
+ */
+export function settledReasoning(block: string, tools: readonly OfferedTool[]): string | undefined {
+  if (trailingReasoningCall(block, tools, DIALECTS) !== undefined) return undefined;
+  return readReasoning(block, tools, DIALECTS).text;
+}
+
 function deterministic(
   turn: AssistantTurn,
   tools: readonly OfferedTool[],
@@ -354,9 +376,9 @@ function deterministic(
 
   // 0. Reasoning: the turn's own thinking, then reasoning blocks in the content.
   const inReasoning = (block: string): string => {
-    const st = runDialects(block, tools, (d) => d.callsInReasoning === true, dialects);
-    for (const hit of st.chosen) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
-    return st.chosen.length > 0 ? removeSpans(block, st.chosen.flatMap((c) => c.match.spans)) : block;
+    const r = readReasoning(block, tools, dialects);
+    for (const hit of r.chosen) for (const raw of hit.match.calls) reasoningCalls.push({ raw, family: hit.dialect.family });
+    return r.text;
   };
   if (turn.thinking !== undefined && turn.thinking.trim() !== "") thinking.push(inReasoning(turn.thinking));
   const split = splitReasoning(turn.content ?? "");

@@ -172,6 +172,55 @@ describe("serve: the time stamps of a stream", () => {
   });
 });
 
+describe("serve: reasoning written in the content reaches the client first", () => {
+  const REASONING = "Reasoning first: the user wants a long answer, so I write one sentence after another.";
+  const ANSWER = "This is a long answer sentence. It goes on for a while. And it ends here.";
+  /** A model whose template leaves `<think>` in the content, writing 7 characters per line. */
+  const upstream = () => startFakeOllama({ turns: [{ content: `<think>${REASONING}</think>${ANSWER}`, chunkSize: 7, repeat: true }] });
+
+  /** The request of every route: the client's tools, so the shim reads the turn. */
+  const body = (stream: boolean) => JSON.stringify({ model: "qwen3:8b", messages: [{ role: "user", content: "longanswer" }], tools: [WEATHER], stream });
+
+  it("Ollama /api/chat: thinking lines before the first content line; the same text as a whole body", async () => {
+    ollama = await upstream();
+    const url = await gatewayOnOllama(ollama);
+    const raw = await (await fetch(`${url}/api/chat`, { method: "POST", body: body(true) })).text();
+    const lines = raw.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string; thinking?: string } });
+    const firstThinking = lines.findIndex((l) => (l.message.thinking ?? "") !== "");
+    const firstContent = lines.findIndex((l) => l.message.content !== "");
+    expect(firstThinking).toBeGreaterThanOrEqual(0);
+    expect(firstContent).toBeGreaterThan(firstThinking);
+    // Every thinking line comes before the answer, and the reasoning came in more than one line while it streamed.
+    expect(lines.slice(firstContent).some((l) => (l.message.thinking ?? "") !== "")).toBe(false);
+    expect(lines.filter((l) => (l.message.thinking ?? "") !== "").length).toBeGreaterThan(1);
+    expect(lines.map((l) => l.message.thinking ?? "").join("")).toBe(REASONING);
+    expect(lines.map((l) => l.message.content).join("")).toBe(ANSWER);
+    const whole = (await (await fetch(`${url}/api/chat`, { method: "POST", body: body(false) })).json()) as { message: { content: string; thinking?: string } };
+    expect(whole.message).toMatchObject({ content: ANSWER, thinking: REASONING });
+  });
+
+  it("OpenAI /v1/chat/completions: reasoning_content deltas before the first content delta; the same text as a whole body", async () => {
+    ollama = await upstream();
+    const url = await gatewayOnOllama(ollama);
+    const raw = await (await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: body(true) })).text();
+    const deltas = raw
+      .split("\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => (JSON.parse(l.slice(6)) as { choices: { delta: { content?: string | null; reasoning_content?: string } }[] }).choices[0]?.delta ?? {});
+    const firstReasoning = deltas.findIndex((d) => (d.reasoning_content ?? "") !== "");
+    const firstContent = deltas.findIndex((d) => (d.content ?? "") !== "");
+    expect(firstReasoning).toBeGreaterThanOrEqual(0);
+    expect(firstContent).toBeGreaterThan(firstReasoning);
+    expect(deltas.slice(firstContent).some((d) => (d.reasoning_content ?? "") !== "")).toBe(false);
+    expect(deltas.map((d) => d.reasoning_content ?? "").join("")).toBe(REASONING);
+    expect(deltas.map((d) => d.content ?? "").join("")).toBe(ANSWER);
+    const whole = (await (await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: body(false) })).json()) as {
+      choices: { message: { content: string; reasoning_content?: string } }[];
+    };
+    expect(whole.choices[0]!.message).toMatchObject({ content: ANSWER, reasoning_content: REASONING });
+  });
+});
+
 describe("serve: the codecite model asked once more after a failed citation check", () => {
   it("streamed or not, the two answers are apart, with the line ask prints between them", async () => {
     const turns = () => [

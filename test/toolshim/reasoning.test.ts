@@ -3,21 +3,10 @@ import { describe, expect, it } from "vitest";
 import { splitReasoning, unwrapAnswer } from "../../src/toolshim/reasoning.js";
 import { recoverDeterministic } from "../../src/toolshim/index.js";
 import type { OfferedTool } from "../../src/toolshim/types.js";
+import { TAG_SAMPLES } from "./reasoning-tags.js";
 
 describe("splitReasoning", () => {
-  const pairs: [string, string][] = [
-    ["<think>", "</think>"],
-    ["<THINK>", "</THINK>"],
-    ['<think type="deep">', "</think>"],
-    ["<thinking>", "</thinking>"],
-    ["<seed:think>", "</seed:think>"],
-    ["<|START_THINKING|>", "<|END_THINKING|>"],
-    ["<|inner_prefix|>", "<|inner_suffix|>"],
-    ["<|channel>thought", "<channel|>"],
-    ["[THINK]", "[/THINK]"],
-    ["◁think▷", "◁/think▷"],
-  ];
-  for (const [open, close] of pairs) {
+  for (const [open, close] of TAG_SAMPLES) {
     it(`splits ${open}…${close}`, () => {
       const r = splitReasoning(`Before. ${open}plan the search${close}After.`);
       expect(r).toEqual({ content: "Before. After.", closed: ["plan the search"], prefilled: false, tagged: true });
