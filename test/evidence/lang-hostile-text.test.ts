@@ -17,6 +17,7 @@ import { kotlin } from "../../src/evidence/analysis/lang/kotlin.js";
 import { joinKotlinConstructors } from "../../src/evidence/analysis/lang/kotlin-prepare.js";
 import type { LanguageSpec } from "../../src/evidence/analysis/lang/language.js";
 import { php } from "../../src/evidence/analysis/lang/php.js";
+import { ruby } from "../../src/evidence/analysis/lang/ruby.js";
 import { parseCargoManifest } from "../../src/evidence/analysis/lang/rust.js";
 import { swift } from "../../src/evidence/analysis/lang/swift.js";
 import { memoryProject } from "./memory-project.js";
@@ -68,6 +69,17 @@ describe("text reads of the import resolvers are linear in hostile files", () =>
     const wide = (await namesOf(csharp, file, { [file]: `namespace A { class E {} }\n${MiB("namespace N { } class T { } ")}` })) ?? [];
     expect(wide.slice(0, 3)).toEqual(["A", "A.E", "N"]);
     expect(wide.length).toBe(3);
+  });
+
+  it("Ruby: gemspecs of a megabyte of unclosed require_paths settings before the real one", async () => {
+    // Each of these gemspecs took about 37 s before (the reading of every gemspec is one query's).
+    for (const filler of [".require_paths = [", ".require_paths = %w(", ".require_paths = %w["]) {
+      const gemspec = `Gem::Specification.new do |s|\n${MiB(filler)}\n  s.require_paths = "ext"\nend\n`;
+      const gemspecs = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`g${i}/g.gemspec`, gemspec]));
+      expect(await namesOf(ruby, "g0/ext/a/b.rb", { ...gemspecs, "g0/ext/a/b.rb": "" }), filler).toEqual(["a/b"]);
+    }
+    expect(await namesOf(ruby, "src/c.rb", { "x.gemspec": 's.require_paths = %w[lib src]\n', "src/c.rb": "" })).toEqual(["c"]);
+    expect(await namesOf(ruby, "src/c.rb", { "x.gemspec": 's.require_paths = [\n  "lib",\n  "src",\n]\n', "src/c.rb": "" })).toEqual(["c"]);
   });
 
   it("Swift: a Package.swift of unclosed target calls, of nested target calls, of an unclosed comment", async () => {

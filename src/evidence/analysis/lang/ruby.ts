@@ -153,6 +153,14 @@ function extract(root: SyntaxNode): FileFacts {
   return { symbols, imports: requires(root) };
 }
 
+/**
+ * A gemspec's `require_paths` setting: an array, a `%w` list or one string. The lists stop at a
+ * bracket of either kind, so each setting is read up to the next one's bracket at most: stopping
+ * only at the closer read the rest of the file from every unclosed setting (a gemspec of 64 KB of
+ * `.require_paths=[`: 0.37 s; 1 MiB, the most a project read returns: about 95 s).
+ */
+const REQUIRE_PATHS = /\.require_paths\s*=\s*(\[[^[\]]*\]|%w[[(]([^[\]()]*)[\])]|["'][^"']*["'])/;
+
 /** The load paths of the tree: `lib` and every gemspec's `require_paths` (once per view). */
 function loadPaths(project: ProjectView): Promise<string[]> {
   return memoize(project, "ruby:load-paths", async () => {
@@ -161,7 +169,7 @@ function loadPaths(project: ProjectView): Promise<string[]> {
       if (!f.endsWith(".gemspec")) continue;
       const dir = parentDir(f);
       const text = (await project.readText(f)) ?? "";
-      const m = /\.require_paths\s*=\s*(\[[^\]]*\]|%w[[(]([^\])]*)[\])]|["'][^"']*["'])/.exec(text);
+      const m = REQUIRE_PATHS.exec(text);
       let rel = ["lib"];
       if (m !== null) {
         rel = m[2] !== undefined ? m[2].trim().split(/\s+/) : [...(m[1] as string).matchAll(/["']([^"']+)["']/g)].map((x) => x[1] as string);
