@@ -47,7 +47,7 @@
  */
 import { matchBalanced } from "./json.js";
 import { DIALECTS } from "./dialects/index.js";
-import { CALL_FENCE_LANGS } from "./dialects/fence.js";
+import { CALL_FENCE_LANGS, FencePairing, type PairedFence } from "./dialects/fence.js";
 import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { ParagraphMarks } from "./paragraph-marks.js";
@@ -181,6 +181,8 @@ interface ScanFacts {
   firstTagOpen: number;
   /** The message's fenced blocks, in the message's indices also when the text scanned is a window. */
   fences?: ParagraphMarks;
+  /** The message's fences as the dialects pair them (`dialects/fence.ts` `findFences`), in the message's indices. */
+  pairs?: FencePairing;
 }
 
 /**
@@ -406,7 +408,7 @@ function rawHoldPoint(text: string, from: number, resume: number, tools: readonl
     SIGNIFICANT.lastIndex = i;
     if (SIGNIFICANT.exec(text) === null) break;
     i = SIGNIFICANT.lastIndex - 1;
-    const r = construct(text, i, facts.fences, off);
+    const r = construct(text, i, facts, off);
     if ("hold" in r) {
       // A construct held inside the last word (`read_f`, which may become `functools[`) holds the word too.
       const tail = tailHold(text, from, n);
@@ -538,11 +540,10 @@ function lineStart(text: string, i: number): boolean {
 }
 
 /**
- * Classify the text at `i`: hold from a position, or continue at `next`. `fences` (in the
- * message's indices, `text` starting at `off` in it) tells a fenced block's closing line from an
- * opening one.
+ * Classify the text at `i`: hold from a position, or continue at `next`. The fenced blocks of
+ * `facts` (in the message's indices, `text` starting at `off` in it) tell a fence line's part.
  */
-function construct(text: string, i: number, fences?: ParagraphMarks, off = 0): Scan {
+function construct(text: string, i: number, facts: Pick<ScanFacts, "fences" | "pairs">, off = 0): Scan {
   const c = text[i]!;
   const n = text.length;
 
@@ -572,8 +573,7 @@ function construct(text: string, i: number, fences?: ParagraphMarks, off = 0): S
   if (c === "<") r = tag(text, i);
   else if (c === "{") r = jsonish(text, i, i);
   else if (c === "[") r = bracket(text, i);
-  // A fenced block's closing line opens nothing (it would read as a ``` fence that may hold calls).
-  else if ((c === "`" || c === "~") && lineStart(text, i)) r = closesQuotedCode(text, i, fences, off) ? { next: closingLineEnd(text, i) } : fence(text, i);
+  else if ((c === "`" || c === "~") && lineStart(text, i)) r = fenceLine(text, i, facts, off);
   else return { next: i + 1 };
   // A construct decided as a whole that holds a call marker is held from its start like the
   // marker: the recovery may read from the marker on past the construct's end (a call fence
@@ -682,18 +682,54 @@ function tag(text: string, i: number): Scan {
 }
 
 /**
- * Whether the backticks at `i` are the whole closing line of a fenced block of quoted code that
- * every reader of the recovery closes there: the opener is a run of backticks and a label of a
- * program's language alone on its line (`dialects/fence.ts` `findFences` reads only such openers;
- * a label that may hold calls is held with its fence), and the body holds no run of as many
- * backticks (`findFences` closes at the first one, `residue.ts` `findCodeRegions` at a line of
- * them). Only then is the line read by none of them as an opener.
+ * A fence line at `i` (backticks or tildes opening a line). Backtick fences are paired as the
+ * dialects pair them (`dialects/fence.ts` `FencePairing`, the rule of `findFences`): a fence that
+ * may hold calls is decided as a whole once its closing run of backticks is whole (the line it
+ * opens, too: the run may open a Markdown fence, whose info string comes after it), and the scan
+ * goes on right after that run, where the pairing reads the next opening line. A line that the
+ * pairing does not read as an opener (a closing line, a tilde fence, an opener with words after
+ * its info) is read as `residue.ts` `findCodeRegions` reads fences ({@link fence}), but the scan
+ * never steps over a line that the pairing reads as an opener.
  */
-function closesQuotedCode(text: string, i: number, fences: ParagraphMarks | undefined, off: number): boolean {
-  const f = fences?.closedAt(i + off);
-  if (f === undefined || f.start < off) return false;
-  const open = /^[ \t]*(`{3,})[ \t]*([\w+.-]+)[ \t]*\r?\n$/.exec(text.slice(f.start - off, f.bodyStart - off));
-  return open !== null && !isCallFence(open[2]!.toLowerCase()) && !text.slice(f.bodyStart - off, i).includes(open[1]!);
+function fenceLine(text: string, i: number, facts: Pick<ScanFacts, "fences" | "pairs">, off: number): Scan {
+  const pairs = facts.pairs;
+  const paired = text[i] === "`" ? pairs?.openedAt(i + off) : undefined;
+  if (paired === "pending") return { hold: i };
+  if (paired !== undefined) {
+    if (!isCallFence(paired.lang)) return { next: paired.bodyStart - off };
+    return callFenceDecided(text, paired, off) ? { next: paired.end - off } : { hold: i };
+  }
+  // A fenced block's closing line opens nothing (it would read as a ``` fence that may hold calls).
+  if (closesQuotedCode(i + off, facts)) return { next: closingLineEnd(text, i) };
+  const r = fence(text, i);
+  const opener = "next" in r && pairs !== undefined ? pairs.firstOpenedIn(i + off + 1, r.next + off) : undefined;
+  return opener === undefined ? r : { next: opener.start - off };
+}
+
+/**
+ * The call fence `f` is decided: its closing run of backticks is whole and, when the run opens its
+ * line, that line has ended (with an info string after it, the run opens a Markdown fence).
+ */
+function callFenceDecided(text: string, f: PairedFence, off: number): boolean {
+  if (!f.closed || !f.final) return false;
+  let k = f.bodyEnd - off;
+  while (k > 0 && (text[k - 1] === " " || text[k - 1] === "\t")) k--;
+  return !(k === 0 || text[k - 1] === "\n") || text.indexOf("\n", f.end - off) >= 0;
+}
+
+/**
+ * Whether the fence characters at `at` (in the message's indices) are the whole closing line of a
+ * fenced block of quoted code that every reader of the recovery closes there: `residue.ts`
+ * `findCodeRegions` (a line of fence characters) and `dialects/fence.ts` `findFences` (the first
+ * run of as many backticks), for a block that the latter reads with a label of a program's
+ * language (a label that may hold calls is held with its fence). Only then is the line read by
+ * none of them as an opener.
+ */
+function closesQuotedCode(at: number, facts: Pick<ScanFacts, "fences" | "pairs">): boolean {
+  const f = facts.fences?.closedAt(at);
+  if (f === undefined) return false;
+  const paired = facts.pairs?.firstOpenedIn(f.start, f.start + 1);
+  return paired !== undefined && paired.closed && paired.bodyEnd === at && !isCallFence(paired.lang);
 }
 
 /** The end of the closing fence line at `i` (after its line break). */
@@ -797,7 +833,9 @@ export class StreamFilter {
   readonly #structuralCheck: StructuralCheck | undefined;
   /** Paragraph starts outside code (see {@link StreamFilter#plainInParagraph}) and fenced blocks. */
   readonly #paragraphs = new ParagraphMarks();
-  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1, firstTagOpen: -1, fences: this.#paragraphs };
+  /** The message's fences as the dialects pair them (see {@link fenceLine}). */
+  readonly #pairs = new FencePairing();
+  readonly #facts: ScanFacts = { leadDecided: false, lastMarkup: -1, lastCloseValue: -1, firstTagOpen: -1, fences: this.#paragraphs, pairs: this.#pairs };
   /** The `from` that `#facts.leadDecided` was found for. */
   #leadFrom = 0;
   /**
@@ -873,6 +911,7 @@ export class StreamFilter {
     const facts = this.#facts;
     noteDelta(facts, delta, base);
     this.#paragraphs.note(delta, base);
+    this.#pairs.note(delta, base);
     if (!this.#markupSeen) {
       const probe = this.#probe + delta;
       this.#markupSeen = REASONING_HINT.test(probe) || CALL_MARKER_HINT.test(probe);
@@ -894,7 +933,7 @@ export class StreamFilter {
     let scan =
       off === 0
         ? undefined
-        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off, firstTagOpen: facts.firstTagOpen, fences: this.#paragraphs }, this.#structuralCheck, off);
+        : holdPoint(text, from - off, this.#resume - off, this.#tools, { leadDecided: true, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off, firstTagOpen: facts.firstTagOpen, fences: this.#paragraphs, pairs: this.#pairs }, this.#structuralCheck, off);
     if (scan === undefined) {
       // A read of the windowed scan fell before the window: scan the whole message (which never fails).
       off = 0;

@@ -419,6 +419,13 @@ describe("stream filter parity for markup held inside a fenced block", () => {
     "```d\n<tool_call>{",
     "```d\nfunctools[",
     "~~~d\n  <tool_call>{",
+    // The dialects' fence reader (`findFences`) closes the ```tool block at the second line's ```
+    // and reads the third line as the opener of a fence holding a call; Markdown's reading closes
+    // the block at the third line (the scan stepped over it and showed it).
+    '```tool\n```m\n```\n{"name": "find_symbol", "arguments": {"name": "f"}}',
+    '```\n```~\n```\n[{"name": "find_symbol", "arguments": {"name": "f"}}]',
+    // A run that closes a fence and opens a Markdown one (```s) is decided once its line has ended.
+    "```\n```a\n```\n```s\n[TOOL_CALLS]a",
   ];
   for (const text of texts) {
     it(`every split and character by character: ${JSON.stringify(text)}`, () => {
@@ -431,6 +438,18 @@ describe("stream filter parity for markup held inside a fenced block", () => {
     let shown = "";
     for (const piece of ["Here:\n", "```ts\n", "const x = 1;\n", "const y = f(x);\n"]) shown += f.push(piece);
     expect(shown).toBe("Here:\n```ts\nconst x = 1;\nconst y = f(x);");
+  });
+
+  it("shows the prose after a call fence closed inside a line as it streams", () => {
+    // The dialects close a fence at the first run of as many backticks (`dialects/fence.ts`
+    // `findFences`), which may end a line of JSON; the scan waited for a line of backticks alone.
+    for (const offered of [[], tools]) {
+      const f = new StreamFilter(offered);
+      let shown = "";
+      for (const piece of ["Shape:\n", "```json\n", '{"a": 1}```\n', "So a is", " one and b", " is two.\n"]) shown += f.push(piece);
+      expect(shown).toBe('Shape:\n```json\n{"a": 1}```\nSo a is one and b is two.');
+      expect(shown + f.end()).toBe('Shape:\n```json\n{"a": 1}```\nSo a is one and b is two.');
+    }
   });
 
   it("shows the prose after a closed code block as it streams (its closing line opens no fence)", () => {
