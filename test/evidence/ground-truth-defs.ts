@@ -31,8 +31,8 @@ import { folderProject } from "./lang-test-kit.js";
 
 /** Per codecite language: the ctags language names and the ctags kinds codecite claims to find. */
 const KINDS: Readonly<Record<string, { ctags: string[]; kinds: string[] }>> = {
-  c: { ctags: ["C"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro"] },
-  cpp: { ctags: ["C++"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro", "class", "namespace"] },
+  c: { ctags: ["C"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro", "variable"] },
+  cpp: { ctags: ["C++"], kinds: ["function", "struct", "union", "enum", "enumerator", "typedef", "macro", "class", "namespace", "variable"] },
   csharp: { ctags: ["C#"], kinds: ["class", "struct", "interface", "enum", "enumerator", "method", "property", "event"] },
   ruby: { ctags: ["Ruby"], kinds: ["module", "class", "method", "singletonMethod", "constant", "accessor"] },
   php: { ctags: ["PHP"], kinds: ["class", "interface", "trait", "function", "define"] },

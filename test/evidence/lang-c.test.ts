@@ -147,6 +147,7 @@ describe("c/c++: definitions", () => {
     ].join("\n");
     const expected = [
       { name: "G_H", kind: "constant", start_line: 2, end_line: 2 },
+      { name: "s", kind: "variable", start_line: 4, end_line: 4 },
       { name: "f", kind: "function", start_line: 5, end_line: 13 },
       { name: "IN_BODY", kind: "constant", start_line: 6, end_line: 6 },
       { name: "NESTED", kind: "function", start_line: 8, end_line: 8 },
@@ -176,6 +177,7 @@ describe("c/c++: definitions", () => {
       { name: "ok", kind: "method", container: "db.Status", start_line: 5, end_line: 5 },
       { name: "Node", kind: "struct", container: "db", start_line: 7, end_line: 9 },
       { name: "Next", kind: "method", container: "db.Node", start_line: 8, end_line: 8 },
+      { name: "file", kind: "variable", start_line: 11, end_line: 11 },
     ]);
     // Same length and line breaks: only the macro names turned into spaces.
     expect(blankCMacros("class A_API X {};\nstruct FILE_T f;\n")).toBe("class       X {};\nstruct FILE_T f;\n");
@@ -479,6 +481,45 @@ describe("c/c++: definitions", () => {
     const c_src = "void stats(void) {\n\tGET_STAT(mapped)\n\tGET_STAT(retained)\n\tint x = 0;\n}\n";
     expect((await factsOf(c, c_src)).symbols.map((s) => s.name)).toEqual(["stats"]);
     expect((await factsOf(cpp, "void f() {\n  auto r = x noexcept(noexcept(g())) {\n}\n")).symbols.map((s) => s.name)).not.toContain("noexcept");
+  });
+
+  it("variables at file and namespace scope are definitions, `extern` ones declarations; `int Box::made = 0;` defines the static member `static int made;` declares", async () => {
+    const src = [
+      "static int counter = 0;",
+      "extern int shared;",
+      'extern "C" char** environ;',
+      "static void (*on_close)(int);",
+      "namespace geo {",
+      "struct Box {",
+      "  static int made;",
+      "  static const int limit = 3;",
+      "  void (*hook)(Box*);",
+      "};",
+      'const char *names[] = {"a"};',
+      "int Box::made = 0;",
+      "Widget w();",
+      "REGISTER_TYPE(Box);",
+      "}",
+      "void f() {",
+      "  int local = 1;",
+      "}",
+      "",
+    ].join("\n");
+    const got = (await factsOf(cpp, src)).symbols.filter((d) => d.kind === "variable");
+    expect(got).toEqual([
+      { name: "counter", kind: "variable", start_line: 1, end_line: 1 },
+      { name: "shared", kind: "variable", start_line: 2, end_line: 2, declaration: true },
+      { name: "environ", kind: "variable", start_line: 3, end_line: 3, declaration: true },
+      { name: "on_close", kind: "variable", start_line: 4, end_line: 4 },
+      { name: "made", kind: "variable", container: "geo.Box", start_line: 7, end_line: 7, declaration: true },
+      { name: "limit", kind: "variable", container: "geo.Box", start_line: 8, end_line: 8 },
+      { name: "hook", kind: "variable", container: "geo.Box", start_line: 9, end_line: 9 },
+      { name: "names", kind: "variable", container: "geo", start_line: 11, end_line: 11 },
+      { name: "made", kind: "variable", container: "geo.Box", start_line: 12, end_line: 12 },
+    ]);
+    // A function body the grammar could not read (left open in an ERROR) holds locals, not variables of the file.
+    const lost = "void uv__io(uv_loop_t* loop) {\n  char buf[1024];\n  ssize_t r;\n  for (;;) { r = read(buf); if (r < 0) break }\n";
+    expect((await factsOf(c, lost)).symbols.filter((d) => d.kind === "variable")).toEqual([]);
   });
 
   it("a region the parser cannot read still yields the definitions inside it", async () => {

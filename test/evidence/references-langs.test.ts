@@ -2,6 +2,7 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findReferences } from "../../src/evidence/references.js";
+import { findSymbol } from "../../src/evidence/symbols.js";
 import type { EvidenceResult } from "../../src/evidence/evidence.js";
 import type { FindReferencesArgs } from "../../src/evidence/args.js";
 import { Workspace } from "../../src/evidence/sandbox/workspace.js";
@@ -182,9 +183,17 @@ describe("find_references: C++ data members", () => {
 
   it("a data member is named bare in its class's methods, through this->, through obj. and ptr-> of a declared type, and a static one through A::⏎ b", async () => {
     // fmtlib/fmt: members such as basic_memory_buffer's fields had no definition to ask for.
-    expect(where(await refs(ws, "Box.width"))).toEqual(["src/box.cpp:6 value geo.Box.area", "src/box.cpp:9 value geo.Box.grow", "src/box.cpp:15 value use"]);
+    expect(where(await refs(ws, "Box.width"))).toEqual(["src/box.cpp:6 value geo.Box.area", "src/box.cpp:9 value geo.Box.grow", "src/box.cpp:15 value use", "src/box.cpp:23 value count"]);
     expect(where(await refs(ws, "Box.height"))).toEqual(["src/box.cpp:6 value geo.Box.area", "src/box.cpp:10 value geo.Box.grow", "src/box.cpp:16 value use"]);
-    expect(where(await refs(ws, "Box.made"))).toEqual(["src/box.cpp:17 value use"]);
+    expect(where(await refs(ws, "Box.made"))).toEqual(["src/box.cpp:17 value use", "src/box.cpp:23 value count"]);
+  });
+
+  it("a file-level variable is a definition (its `extern` in a header a declaration); `int Box::made = 0;` is the static member's definition site", async () => {
+    expect(where(await refs(ws, "total"))).toEqual(["src/box.cpp:23 value count"]);
+    const made = await findSymbol(ws, { name: "Box.made", max_results: 10 });
+    expect(made.evidence.map((e) => `${e.path}:${e.start_line}`)).toEqual(["src/box.cpp:4"]);
+    const total = await findSymbol(ws, { name: "total", max_results: 10 });
+    expect(total.evidence.map((e) => `${e.path}:${e.start_line}`)).toEqual(["src/box.cpp:21"]);
   });
 });
 

@@ -27,6 +27,10 @@
  * - A data member declared in a named class/struct/union body (`int width;`, `static int made;`) → `variable` with the
  *   class as container, so `this->width`, `b.width` and `A::made` have a definition to name (the members of an unnamed
  *   `struct { … }` are left out).
+ * - A variable declared at file or namespace scope (`int count = 0;`, `static const char *names[] = {…};`) → `variable`
+ *   with the namespaces as container; `extern int count;` is a declaration only (marked as a prototype is). The
+ *   out-of-line definition of a static data member (`int Box::made = 0;`, C++ standard [class.static.data]) →
+ *   `variable` with the class as container, as its declaration in the class body is.
  * - A friend function defined in a class body → `function` with the class as container. Conversion operators
  *   (`operator bool()`) are not reported (no name a user can write). A C/C++ keyword (`noexcept`, `switch`, …) is never a
  *   function's name, whatever the grammar makes of the text around it.
@@ -102,10 +106,41 @@ function declaredName(node: SyntaxNode | null): SyntaxNode | undefined {
   return undefined;
 }
 
+/**
+ * True for the declaration of a static data member in its class body that is not its definition: `static int made;`
+ * (C++ standard [class.static.data]: the declaration of a non-inline static data member in its class is not a
+ * definition). `inline`/`constexpr` members, and those given a value in the class (`static const int k = 3;`, where a
+ * reader looks for the value), count as definitions.
+ */
+function staticMemberDeclaration(node: SyntaxNode, declarator: SyntaxNode): boolean {
+  const specifiers = namedChildren(node).filter((c) => c.type === "storage_class_specifier" || c.type === "type_qualifier").map((c) => c.text);
+  if (!specifiers.includes("static") || specifiers.includes("inline") || specifiers.includes("constexpr")) return false;
+  return declarator.type !== "init_declarator" && node.childForFieldName("default_value") === null;
+}
+
+/**
+ * True when `node` sits in an `ERROR` after a `{` the grammar left open there: the body of a function it could not read
+ * (libuv's `void uv__async_io(…) {` ⏎ `char buf[1024];`), whose declarations are locals.
+ */
+function insideLostBody(node: SyntaxNode): boolean {
+  if (node.parent?.type !== "ERROR") return false;
+  let open = 0;
+  for (let s = node.previousSibling; s !== null; s = s.previousSibling) {
+    if (s.type === "{") open++;
+    else if (s.type === "}") open--;
+  }
+  return open > 0;
+}
+
 /** Name parts of a function declarator's name: qualifier scopes and the name (`ns::A::m` → `[ns, A]`, `m`). */
 function functionName(decl: SyntaxNode): { scopes: string[]; name: string } | undefined {
+  return nameParts(decl.childForFieldName("declarator"));
+}
+
+/** Name parts of a declarator's name node: qualifier scopes and the name (`ns::A::m` → `[ns, A]`, `m`). */
+function nameParts(node: SyntaxNode | null): { scopes: string[]; name: string } | undefined {
   const scopes: string[] = [];
-  let n: SyntaxNode | null = decl.childForFieldName("declarator");
+  let n: SyntaxNode | null = node;
   for (let depth = 0; n !== null && depth < 32; depth++) {
     switch (n.type) {
       case "identifier":
@@ -177,19 +212,29 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
     walk(body, name === undefined ? { names: inner, inType: true, unnamed: true } : { names: inner, inType: true }, depth + 1);
   };
 
-  const declaration = (node: SyntaxNode, scope: Scope, first: SyntaxNode, depth: number): void => {
+  const declaration = (node: SyntaxNode, scope: Scope, first: SyntaxNode, depth: number, extern = false): void => {
     const type = node.childForFieldName("type");
     if (type !== null && SPECIFIER_KINDS[type.type] !== undefined) specifier(type, scope, first, depth);
     if (node.type === "type_definition") {
       for (const d of node.childrenForFieldName("declarator")) push(declaredName(d)?.text, "type", scope.names, node, first);
       return;
     }
-    for (const d of node.childrenForFieldName("declarator")) {
-      const fn = functionDeclarator(d);
+    for (const declarator of node.childrenForFieldName("declarator")) {
+      let fn = functionDeclarator(declarator);
+      let d = declarator;
+      // `void (*on_close)(int);`: a pointer to a function is a variable (or data member) named inside the parentheses.
+      const inner = fn?.childForFieldName("declarator");
+      if (inner?.type === "parenthesized_declarator" && namedChildren(inner).some((c) => c.type === "pointer_declarator")) {
+        d = inner;
+        fn = undefined;
+      }
       if (fn === undefined) {
+        if (d === null) continue;
         if (node.type === "field_declaration" && scope.inType && scope.unnamed !== true) {
           const name = declaredName(d);
-          if (name?.type === "field_identifier") push(name.text, "variable", scope.names, node, first);
+          if (name?.type === "field_identifier") push(name.text, "variable", scope.names, node, first, staticMemberDeclaration(node, d));
+        } else if (node.type === "declaration" && !scope.inType) {
+          variable(node, d, scope, first, extern);
         }
         continue;
       }
@@ -198,6 +243,30 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
       const { container, kind } = placeFunction(parts, scope);
       push(parts.name, kind, container, node, first, true);
     }
+  };
+
+  /**
+   * A variable declared at file or namespace scope: `int count = 0;` (container: the namespaces), `extern int count;`
+   * (a declaration only), and `int Box::made = 0;`, the out-of-line definition of a static data member (container: the
+   * class, qualified from the enclosing namespaces as a method's is).
+   */
+  const variable = (node: SyntaxNode, declarator: SyntaxNode, scope: Scope, first: SyntaxNode, externLinkage: boolean): void => {
+    let n: SyntaxNode | null = declarator;
+    for (let depth = 0; n !== null && WRAPPERS.has(n.type) && depth < 32; depth++) {
+      n = n.childForFieldName("declarator") ?? namedChildren(n).find((c) => c.type.endsWith("declarator") || c.type === "identifier" || c.type === "qualified_identifier") ?? null;
+    }
+    if (n === null || (n.type !== "identifier" && n.type !== "qualified_identifier")) return;
+    // A declaration the grammar could not read whole (`export module fmt;`, a misread template), and `T f()`, an empty
+    // initializer list in parentheses, which declares a function ([dcl.init]/11 of the C++ standard), declare no variable.
+    if (node.hasError || declarator.childForFieldName("value")?.text.replace(/\s+/g, "") === "()") return;
+    if (insideLostBody(node)) return;
+    // `MACRO(name);` at file scope reads as `T (x);`, a variable in redundant parentheses, which code does not write.
+    if (declarator.type === "parenthesized_declarator" && !namedChildren(declarator).some((c) => c.type === "pointer_declarator")) return;
+    const parts = nameParts(n);
+    if (parts === undefined) return;
+    const extern = externLinkage || namedChildren(node).some((c) => c.type === "storage_class_specifier" && c.text === "extern");
+    const { container } = placeFunction(parts, scope);
+    push(parts.name, "variable", container, node, first, extern);
   };
 
   /**
@@ -306,6 +375,8 @@ export function cDefinitions(root: SyntaxNode): SymbolDef[] {
         const body = node.childForFieldName("body");
         if (body === null) return;
         if (body.type === "declaration_list") walk(body, scope, depth + 1);
+        // `extern "C" char** environ;` declares, `extern "C" { char** environ; }` defines ([dcl.link] of the C++ standard).
+        else if (body.type === "declaration") declaration(body, scope, first, depth + 1, true);
         else item(body, first, scope, depth + 1);
         return;
       }
