@@ -109,6 +109,12 @@ export function shortList(names: readonly string[], max = NOTE_LIST_NAMES): stri
   return `${names.slice(0, max).join(", ")} and ${names.length - max} more`;
 }
 
+/** {@link shortList} of items holding terms (each item its parts in order, as {@link listAdvice} takes them). */
+export function shortListAdvice(items: readonly (readonly (string | Term)[])[], max = NOTE_LIST_NAMES): AdviceText {
+  const shown = items.length <= max ? items : [...items.slice(0, max - 1), [...items[max - 1]!, ` and ${items.length - max} more`]];
+  return listAdvice(shown);
+}
+
 /** Joins several texts (absent or empty ones are skipped) into one. */
 export function joinAdvice(...texts: readonly (AdviceText | undefined)[]): AdviceText {
   return texts.flatMap((t) => t ?? []);

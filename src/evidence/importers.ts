@@ -73,7 +73,7 @@
  * `Resolution.memberAlias`), `flags` (`type_checking`, `type_only`,
  * `dynamic`, `unresolved`), `language`. Ordered by path and line; budgeted by `budget.ts`.
  */
-import { advice, joinAdvice, listAdvice, location, param, plain, type AdviceText, type Term } from "./advice.js";
+import { advice, joinAdvice, listAdvice, location, param, plain, shortList, type AdviceText, type Term } from "./advice.js";
 import path from "node:path";
 import type { FindImportersArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
@@ -165,12 +165,13 @@ function pathForm(ws: Workspace, query: string): string | undefined {
   return joinPath(p);
 }
 
+/** Modules an ambiguous `module_name` error lists: the model must pick one, so it sees more than a note's five. */
+const AMBIGUOUS_LISTED = 10;
+
 function ambiguous(query: string, candidates: string[]): ToolError {
-  const shown = candidates.slice(0, 10).join(", ");
-  const more = candidates.length > 10 ? `, … (${candidates.length - 10} more)` : "";
   return new ToolError(
     "INVALID_ARGUMENT",
-    advice`${param("module_name")} '${query}' matches ${candidates.length} different modules: ${shown}${more}`,
+    advice`${param("module_name")} '${query}' matches ${candidates.length} different modules: ${shortList(candidates, AMBIGUOUS_LISTED)}`,
     "Pass the full dotted module name or the file path of the one you mean.",
   );
 }
@@ -200,7 +201,7 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
     const init = layout().initOf(norm);
     if (init !== undefined) return { files: new Set([init]), reading: `read as ${init}` };
     const pkg = packageFolder(project, norm);
-    if (pkg !== undefined) return { files: new Set(pkg.files), reading: `read as the ${pkg.language} package in ${norm}/ (${pkg.files.join(", ")})` };
+    if (pkg !== undefined) return { files: new Set(pkg.files), reading: `read as the ${pkg.language} package in ${norm}/ (${countedFiles(pkg.files)})` };
     for (const ext of [".py", ".pyi"]) if (project.has(norm + ext)) return { files: new Set([norm + ext]), reading: `read as ${norm + ext}` };
     const probed = await js().probe(norm);
     if (probed !== undefined) return { files: new Set([probed]), reading: `read as ${probed}` };
@@ -221,12 +222,12 @@ async function interpretQuery(ws: Workspace, project: ProjectView, query: string
       const files = new Set(exact);
       const pkg = onePackage(project, exact);
       const notes: string[] = [];
-      if (files.size > 1 && pkg === undefined) notes.push(`'${query}' names ${files.size} files: ${[...exact].sort().join(", ")}.`);
+      if (files.size > 1 && pkg === undefined) notes.push(`'${query}' names ${files.size} files: ${shortList([...exact].sort())}.`);
       const hidden = exact.every(inTestFolder) ? packageModulesEnding(index, query, separators) : [];
       if (hidden.length > 0) {
-        const listed = hidden.slice(0, 5).map(({ name, files: f }) => `${name} (${describeFiles(project, f)})`).join(", ");
+        const listed = shortList(hidden.map(({ name, files: f }) => `${name} (${describeFiles(project, f)})`));
         notes.push(
-          `Read as the module '${query}' of a test folder (${describeFiles(project, exact)}); ${hidden.length === 1 ? "a package module also ends in it" : `${hidden.length} package modules also end in it`}: ${listed}${hidden.length > 5 ? ", …" : ""}. Pass that full name or path for its importers.`,
+          `Read as the module '${query}' of a test folder (${describeFiles(project, exact)}); ${hidden.length === 1 ? "a package module also ends in it" : `${hidden.length} package modules also end in it`}: ${listed}. Pass that full name or path for its importers.`,
         );
       }
       return { files, ...(notes.length > 0 ? { note: notes.join(" ") } : {}) };
@@ -356,11 +357,16 @@ function onePackage(project: ProjectView, files: readonly string[]): string | un
   return pkg !== undefined && pkg.files.length === files.length && files.every((f) => pkg.files.includes(f)) ? dir : undefined;
 }
 
-/** `a.go` for one file, `internal/store/` for a whole package folder, else the files joined. */
+/** `a.go` for one file, else `43 files: a.swift, b.swift, … and 38 more` (advice.ts `shortList`: a note a small model reads stays short). */
+function countedFiles(files: readonly string[]): string {
+  return files.length === 1 ? (files[0] as string) : `${files.length} files: ${shortList(files)}`;
+}
+
+/** `a.go` for one file, `internal/store/` for a whole package folder, else {@link countedFiles}. */
 function describeFiles(project: ProjectView, files: readonly string[]): string {
   if (files.length === 1) return files[0] as string;
   const dir = onePackage(project, files);
-  return dir !== undefined ? `${dir}/` : files.join(", ");
+  return dir !== undefined ? `${dir}/` : countedFiles(files);
 }
 
 /** Module paths of languages without their own rule: dotted, `/`-separated or `::` paths, no member segment. */
@@ -1061,7 +1067,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
         const exact = await collectMatches(ws, project, { files: new Set(), families }, query, signal, final, includeSubmodules, final ? undefined : early);
         if (exact === undefined) continue;
         if (exact.records.some((r) => r.res.external || !r.res.files.some((f) => guessed.has(f)))) {
-          const listed = `${candidates.slice(0, 5).join(", ")}${candidates.length > 5 ? `, … (${candidates.length - 5} more)` : ""}`;
+          const listed = shortList(candidates);
           const other = candidates.length === 1 ? `a module of this repository also ends in it: ${listed}` : `${candidates.length} modules of this repository also end in it: ${listed}`;
           target = { files: new Set(), families, note: `Read as the module named exactly '${query}', which files import; ${other}. Pass that full name or path for its importers.` };
           pass = exact;
@@ -1075,7 +1081,7 @@ export async function findImporters(ws: Workspace, args: FindImportersArgs, sign
         // An alias only some files can resolve (`~/Button` under web/jsconfig.json): take the files it
         // leads to as targets and look again, so importers that use other specifiers are found too.
         const files = pass.specifierTargets;
-        target = { files, reading: `read as ${[...files].sort().join(", ")}, where '${query}' leads` };
+        target = { files, reading: `read as ${countedFiles([...files].sort())}, where '${query}' leads` };
         const second = await collectMatches(ws, project, target, query, signal, true, includeSubmodules);
         if (second === undefined) continue;
         for (const r of pass.records) second.records.push(r); // no spread: a huge list would overflow the stack
@@ -1180,9 +1186,9 @@ async function emptyNote(query: string, target: QueryTarget, project: ProjectVie
     const noParser = list.filter((f) => languageFor(f) === undefined);
     const why =
       noParser.length > 0
-        ? ` There is no parser for ${noParser.join(", ")}; only JS/TS imports of such files (assets, JSON) were looked for. Languages with a parser: ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}.`
+        ? ` There is no parser for ${shortList(noParser)}; only JS/TS imports of such files (assets, JSON) were looked for. Languages with a parser: ${[...new Set(LANGUAGES.map((l) => l.id))].join(", ")}.`
         : "";
-    return `No file imports ${list.join(", ")}.${why}`;
+    return `No file imports ${list.length === 1 ? "" : "any of "}${countedFiles(list)}.${why}`;
   }
   const candidates = new Set<string>((await moduleNameIndex(project)).keys());
   for (const f of project.files) if (languageFor(f) !== undefined) candidates.add(stemOf(f));

@@ -64,7 +64,7 @@
  * query whose files are unchanged reads that one record instead of the references of every
  * mentioning file and the definitions of their include closure.
  */
-import { advice, joinAdvice, listAdvice, location, param, plain, tool, type AdviceText } from "./advice.js";
+import { advice, joinAdvice, location, param, plain, shortListAdvice, tool, type AdviceText } from "./advice.js";
 import type { FindReferencesArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -1021,8 +1021,8 @@ async function declarationHead(ws: Workspace, d: LocatedDefinition): Promise<str
 }
 
 function candidatesText(defs: readonly LocatedDefinition[]): AdviceText {
-  const shown = defs.slice(0, 10).map((d) => [`${d.qualified} (${d.def.kind}, `, location(d.file, d.def.start_line), ")"]);
-  return listAdvice(defs.length > 10 ? [...shown, [`… (${defs.length - 10} more)`]] : shown);
+  // The model must pick one: it sees more than a note's five.
+  return shortListAdvice(defs.map((d) => [`${d.qualified} (${d.def.kind}, `, location(d.file, d.def.start_line), ")"]), 10);
 }
 
 /**

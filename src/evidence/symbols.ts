@@ -22,7 +22,7 @@
  *   (`text-prefilter.ts` {@link definitionNamesIn}), and only the files that mention the closest
  *   of them are parsed, so every suggestion is a real definition with its location.
  */
-import { advice, joinAdvice, listAdvice, location, param, plain, tool, type AdviceText, type Term } from "./advice.js";
+import { advice, joinAdvice, listAdvice, location, param, plain, shortListAdvice, tool, type AdviceText, type Term } from "./advice.js";
 import type { FindSymbolArgs } from "./args.js";
 import { compareEvidence, throwIfAborted, type Evidence, type EvidenceResult, ToolError } from "./evidence.js";
 import { applyBudget, DEFAULT_LINE_CHARS, recordsShown, scopedBudget, type OutputScope } from "./budget.js";
@@ -376,7 +376,7 @@ async function emptyNote(
 ): Promise<AdviceText> {
   const where = args.path ? ` under ${args.path}` : "";
   const show = (list: { file: string; def: SymbolDef }[]): AdviceText =>
-    listAdvice(list.slice(0, 5).map(({ file, def }) => [`${qualified(def)} (${def.kind}, `, location(file, def.start_line), ")"]));
+    shortListAdvice(list.map(({ file, def }) => [`${qualified(def)} (${def.kind}, `, location(file, def.start_line), ")"]));
   if (ctx.otherKinds.length > 0) {
     return advice`No ${args.kind ?? ""} named ${args.name}${where}, but ${ctx.otherKinds.length} definition${ctx.otherKinds.length === 1 ? "" : "s"} of other kinds: ${show(ctx.otherKinds)}. Drop ${param("kind")} to see them.`;
   }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createProgram } from "../../src/cli/program.js";
 import { EVIDENCE_COMMANDS, adviceForCommand, type EvidenceCommandName } from "../../src/cli/advice.js";
-import { CUT_MARK, advice, joinAdvice, oneClause, param, plain, renderForModel, tool, type AdviceText } from "../../src/evidence/advice.js";
+import { CUT_MARK, advice, joinAdvice, location, oneClause, param, plain, renderForModel, shortList, shortListAdvice, tool, type AdviceText } from "../../src/evidence/advice.js";
 import * as search from "../../src/cli/commands/search.js";
 import * as symbol from "../../src/cli/commands/symbol.js";
 import * as importers from "../../src/cli/commands/importers.js";
@@ -177,5 +177,21 @@ describe("EVIDENCE_COMMANDS", () => {
       const args = command.registeredArguments.map((a) => `<${a.name()}>`);
       expect(args, name).toEqual(spec.positional ? [spec.positional[1]] : []);
     }
+  });
+});
+
+describe("shortList, shortListAdvice: the lists of notes", () => {
+  const files = Array.from({ length: 43 }, (_, i) => `Source/F${i + 1}.swift`);
+  it("name at most five, then how many more", () => {
+    expect(shortList(files)).toBe("Source/F1.swift, Source/F2.swift, Source/F3.swift, Source/F4.swift, Source/F5.swift and 38 more");
+    expect(shortList(files.slice(0, 5))).toBe("Source/F1.swift, Source/F2.swift, Source/F3.swift, Source/F4.swift, Source/F5.swift");
+    expect(shortList(files, 2)).toBe("Source/F1.swift, Source/F2.swift and 41 more");
+  });
+  it("keep terms, worded by each surface", () => {
+    const defs = files.slice(0, 7).map((f, i) => [`T${i} (class, `, location(f, 3), ")"]);
+    expect(renderForModel(advice`Defined as: ${shortListAdvice(defs)}.`)).toBe(
+      "Defined as: T0 (class, Source/F1.swift:3), T1 (class, Source/F2.swift:3), T2 (class, Source/F3.swift:3), T3 (class, Source/F4.swift:3), T4 (class, Source/F5.swift:3) and 2 more.",
+    );
+    expect(adviceForCommand(advice`Defined as: ${shortListAdvice(defs, 1)}.`, "symbol")).toBe("Defined as: T0 (class, Source/F1.swift:3) and 6 more.");
   });
 });

@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { swift } from "../../src/evidence/analysis/lang/swift.js";
 import { prepareSwift } from "../../src/evidence/analysis/lang/swift-prepare.js";
-import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, symbolsIn } from "./lang-test-kit.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { definitionsOf, factsOf, fixtureProject, importersOf, memoryProject, resolvedImports, scratchDir, symbolsIn } from "./lang-test-kit.js";
 
 const { root, project } = fixtureProject("swift-project");
 const GEO = ["Sources/Geometry/Point+Shape.swift", "Sources/Geometry/Point.swift"];
@@ -214,5 +216,24 @@ describe("swift: imports", () => {
     ]);
     expect((await importersOf(root, "Custom/Util/Log.swift")).records).toEqual(["Sources/App/main.swift:2-2 Util | import Util"]);
     expect((await importersOf(root, "XCTest")).records).toEqual(["Tests/GeometryTests/PointTests.swift:1-1 XCTest | import XCTest"]);
+  });
+});
+
+describe("swift: find_importers of a module of many files", () => {
+  const dir = scratchDir("codecite-swift-many-");
+  const names = ["Alpha", "Beta", "Delta", "Epsilon", "Eta", "Gamma", "Zeta"];
+  mkdirSync(join(dir, "Sources/Net/Core"), { recursive: true });
+  for (const n of names) {
+    writeFileSync(join(dir, `Sources/Net/${n === "Alpha" ? "" : "Core/"}${n}.swift`), `public struct ${n} {}\n`);
+  }
+  mkdirSync(join(dir, "Sources/App"), { recursive: true });
+  writeFileSync(join(dir, "Sources/App/main.swift"), "import Net\n");
+
+  it("the note counts the module's files and names five (Alamofire's note listed all 43: 1,681 characters)", async () => {
+    const r = await importersOf(dir, "Net");
+    expect(r.records).toEqual(["Sources/App/main.swift:1-1 Net | import Net"]);
+    expect(r.note).toBe(
+      "'Net' names 7 files: Sources/Net/Alpha.swift, Sources/Net/Core/Beta.swift, Sources/Net/Core/Delta.swift, Sources/Net/Core/Epsilon.swift, Sources/Net/Core/Eta.swift and 2 more.",
+    );
   });
 });
