@@ -50,6 +50,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Keywords that name another schema (JSON Schema 2020-12 "Core" §8.2.3; `$recursiveRef` of 2019-09). */
+const REFERENCES = ["$ref", "$dynamicRef", "$recursiveRef"];
+
 /**
  * A copy of a tool's JSON Schema without the keywords that hold regular expressions: `pattern`
  * and `patternProperties` (with the `additionalProperties` of the same object, whose keys those
@@ -58,8 +61,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * backtracks exponentially on a few dozen characters and held the gateway, for every client,
  * 66 s on 33. The tool's own server checks them; the shim does not read them either
  * (`toolshim/schema.ts`). A property *named* `pattern` is kept. Iterative, so depth costs no stack.
+ *
+ * References (`$ref` and its kin) are left out too, so a schema that names another one accepts
+ * any value there, as the shim reads it: a reference makes the schema a graph, which the
+ * validator walks as a tree. `{"$ref": "#"}` at the top overflowed the stack (answered as a 502
+ * blaming the upstream), and 20 definitions each an `anyOf` of two references to the next made
+ * 2^20 checks of one argument (11 s of the gateway's one thread; 30 would take hours).
  */
-function withoutPatterns(schema: JsonSchema): JsonSchema {
+function withoutPatternsOrReferences(schema: JsonSchema): JsonSchema {
   const root: Record<string, unknown> = { ...schema };
   const todo: Record<string, unknown>[] = [root];
   const copyInto = (holder: Record<string, unknown> | unknown[], key: string | number, value: unknown): void => {
@@ -70,6 +79,7 @@ function withoutPatterns(schema: JsonSchema): JsonSchema {
   };
   for (let s = todo.pop(); s !== undefined; s = todo.pop()) {
     if (typeof s.pattern === "string") delete s.pattern;
+    for (const k of REFERENCES) delete s[k];
     if ("patternProperties" in s) {
       delete s.patternProperties;
       delete s.additionalProperties;
@@ -93,12 +103,12 @@ function withoutPatterns(schema: JsonSchema): JsonSchema {
   return root as JsonSchema;
 }
 
-/** A tool's zod schema from its JSON Schema (any arguments object when it has none or zod cannot read it); `pattern`s are not checked ({@link withoutPatterns}). */
+/** A tool's zod schema from its JSON Schema (any arguments object when it has none or zod cannot read it); `pattern`s and references are not checked ({@link withoutPatternsOrReferences}). */
 function checkedTool(name: string, parameters: JsonSchema | undefined): CheckedTool {
   let input: z.ZodType = z.record(z.string(), z.unknown());
   if (parameters !== undefined) {
     try {
-      input = z.fromJSONSchema(withoutPatterns(parameters) as Parameters<typeof z.fromJSONSchema>[0]);
+      input = z.fromJSONSchema(withoutPatternsOrReferences(parameters) as Parameters<typeof z.fromJSONSchema>[0]);
     } catch {
       // A schema zod cannot read: the arguments are still decoded and must be an object.
     }

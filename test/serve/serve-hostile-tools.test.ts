@@ -72,6 +72,36 @@ describe("serve: a client's tool schema never makes the gateway run the client's
   });
 });
 
+describe("serve: a client's tool schema never makes the gateway follow its references", () => {
+  // A reference makes a schema a graph: `{"$ref": "#"}` overflowed the stack when a call was
+  // judged (a 502 "upstream: Maximum call stack size exceeded"), and definitions that are each an
+  // `anyOf` of two references to the next were walked as a tree, 2^n checks of one argument
+  // (20 definitions: 11 s of the gateway's one thread; these 40 would take days).
+  it("a schema referring to itself, and 40 definitions doubling through anyOf, are passed on as written", async () => {
+    const base = await start('<tool_call>{"name": "grep", "arguments": {"needle": "x"}}</tool_call>');
+    const defs: Record<string, unknown> = { a40: { type: "number" } };
+    for (let i = 0; i < 40; i++) defs[`a${i}`] = { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] };
+    for (const parameters of [
+      { $ref: "#", type: "object", properties: { needle: { $ref: "#" } } },
+      { type: "object", $defs: defs, properties: { needle: { $ref: "#/$defs/a0" } }, required: ["needle"] },
+    ]) {
+      const { status, body } = await chat(base, [{ type: "function", function: { name: "grep", description: "search", parameters } }]);
+      expect(status).toBe(200);
+      const message = body.message as { content: string; tool_calls?: Array<{ function: { name: string; arguments: unknown } }> };
+      expect(message.tool_calls?.map((c) => c.function)).toEqual([{ index: 0, name: "grep", arguments: { needle: "x" } }]);
+    }
+  });
+
+  it("the schema validator keeps what a reference sits beside, and a property named $ref", () => {
+    const validate = schemaValidator([
+      { name: "t", parameters: { type: "object", properties: { n: { $ref: "#/$defs/x", type: "number" }, $ref: { type: "string" } }, $defs: { x: {} } } },
+    ]);
+    expect(validate({ name: "t", arguments: { n: 1, $ref: "r" } })).toEqual({ ok: true, args: { n: 1, $ref: "r" } });
+    expect(validate({ name: "t", arguments: { n: "one" } }).ok).toBe(false);
+    expect(validate({ name: "t", arguments: { n: 1, $ref: 2 } }).ok).toBe(false);
+  });
+});
+
 describe("serve: a tool list is bounded like a body", () => {
   // The gateway matches the model's text against the offered names with one regular expression:
   // a name of 40,000 characters made V8 refuse it ("Regular expression too large") and the chat
