@@ -1,11 +1,12 @@
 /**
  * Step "model turn" of `runAgent`: one request to the provider (system prompt, compacted
  * history, native tools or the shim's catalogue), streamed through the tool shim's filter so
- * that call markup is not shown as answer text. An `auto` session that hears TOOLS_UNSUPPORTED
+ * that call markup is not shown as answer text, and reasoning written in the content is streamed
+ * as reasoning while it arrives (`ReasoningStream`). An `auto` session that hears TOOLS_UNSUPPORTED
  * switches to tool-shim `on` mode and asks again.
  */
 import { ProviderError, type ChatRequest, type ChatTurn, type Message, type Provider } from "../llm/types.js";
-import { StreamFilter, renderCatalogPrompt, renderHistoryForShim } from "../toolshim/index.js";
+import { ReasoningStream, StreamFilter, renderCatalogPrompt, renderHistoryForShim } from "../toolshim/index.js";
 import { compactHistory } from "./compact.js";
 import { estimateMessageTokens } from "./context-budget.js";
 import { freshTokens, looksTruncated, truncationMessage, type SentPrompt } from "./server-truncation.js";
@@ -63,6 +64,11 @@ function checkServerTruncation(s: Session, turn: ChatTurn, prompt: SentPrompt): 
 export interface ModelTurn {
   turn: ChatTurn;
   streamed: boolean;
+  /**
+   * The reasoning streamed from the content (streamed through the shim, and the model sent no
+   * reasoning of its own); its rest comes from the turn's recovery.
+   */
+  reasoning?: ReasoningStream;
 }
 
 /**
@@ -74,14 +80,21 @@ export async function modelTurn(s: Session): Promise<ModelTurn> {
   const { opts } = s;
   for (;;) {
     const filter = s.mode === "off" ? undefined : new StreamFilter(s.offered, { prefilledReasoning: s.prefilledReasoning });
+    let reasoning = filter && opts.stream ? new ReasoningStream(s.offered) : undefined;
     const chatOpts: Parameters<Provider["chat"]>[1] = {};
     chatOpts.signal = s.signal;
     if (opts.stream) {
       chatOpts.onContent = (delta) => {
+        // The reasoning this piece decides comes before the answer text it lets through.
+        const thought = reasoning?.push(delta);
+        if (thought) s.emit({ type: "thinking", delta: thought });
         const shown = filter ? filter.push(delta) : delta;
         if (shown) s.emit({ type: "content", delta: shown });
       };
-      chatOpts.onThinking = (delta) => s.emit({ type: "thinking", delta });
+      chatOpts.onThinking = (delta) => {
+        reasoning = undefined;
+        s.emit({ type: "thinking", delta });
+      };
     }
     const { req, prompt, keys } = buildRequest(s);
     try {
@@ -89,11 +102,21 @@ export async function modelTurn(s: Session): Promise<ModelTurn> {
       s.requests++;
       checkServerTruncation(s, turn, prompt);
       s.previousPrompt = { messages: [...keys, keyOf({ role: "assistant", content: turn.content, tool_calls: turn.tool_calls })] };
+      const model: ModelTurn = { turn, streamed: opts.stream === true };
       if (opts.stream && filter) {
         const rest = filter.end();
+        if (reasoning) {
+          // The reasoning's rest before the answer's: the filter's recovery is the turn's when the
+          // model made no native calls (else `recoverTurn` gives the rest).
+          if (turn.tool_calls.length === 0 && filter.text === turn.content) {
+            const thought = reasoning.end(filter.result?.thinking);
+            if (thought.trim() !== "") s.emit({ type: "thinking", delta: thought });
+          }
+          model.reasoning = reasoning;
+        }
         if (rest) s.emit({ type: "content", delta: rest });
       }
-      return { turn, streamed: opts.stream === true };
+      return model;
     } catch (err) {
       if (err instanceof ProviderError && err.code === "TOOLS_UNSUPPORTED" && s.mode === "auto") {
         switchToShim(s, `the server says model ${opts.model} does not support tools`);

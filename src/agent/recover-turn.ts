@@ -1,8 +1,9 @@
 /**
  * Step "recover" of `runAgent`: the tool calls of a model turn. In `off` mode only native
  * calls count; otherwise the tool shim (`recover`) also reads calls written as text, rejects
- * forbidden ones, and separates reasoning from the answer. Emits the turn's reasoning, its
- * content (when not streamed), shim diagnostics and `turn_end`.
+ * forbidden ones, and separates reasoning from the answer. Emits the turn's reasoning (what the
+ * stream did not pass on, when streamed), its content (when not streamed), shim diagnostics and
+ * `turn_end`.
  */
 import type { ToolCall } from "../llm/types.js";
 import type { RecoveredBy, RejectedCall } from "../toolshim/types.js";
@@ -26,7 +27,7 @@ export interface TurnCalls {
 }
 
 /** Step 3 — recover: the turn's calls, native or written as text (see the module comment). */
-export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Promise<TurnCalls> {
+export async function recoverTurn(s: Session, { turn, streamed, reasoning }: ModelTurn): Promise<TurnCalls> {
   let out: TurnCalls;
   if (s.mode === "off") {
     const recoveredBy: RecoveredBy = turn.tool_calls.length > 0 ? "native" : "none";
@@ -47,8 +48,11 @@ export async function recoverTurn(s: Session, { turn, streamed }: ModelTurn): Pr
     if (thinking !== undefined) out.thinking = thinking;
     if (r.diagnostics.length > 0) s.emit({ type: "diagnostic", diagnostics: r.diagnostics });
     if (r.prefilledReasoning === true) s.prefilledReasoning = true;
-    // Reasoning written in the content was held back while streaming: report it now.
-    if (streamed && !turn.thinking && r.thinking) s.emit({ type: "thinking", delta: r.thinking });
+    // Reasoning written in the content: what the stream has not passed on yet (`model-turn.ts`).
+    if (streamed && !turn.thinking) {
+      const rest = reasoning ? reasoning.end(r.thinking) : (r.thinking ?? "");
+      if (rest.trim() !== "") s.emit({ type: "thinking", delta: rest });
+    }
   }
   if (!streamed && out.thinking) s.emit({ type: "thinking", delta: out.thinking });
   if (!streamed && out.content.trim() !== "") s.emit({ type: "content", delta: out.content });

@@ -431,6 +431,27 @@ describe("runAgent events and steps (audit fixes)", () => {
     expect(fake.chatRequests().every((r) => r.stream === false)).toBe(true);
   });
 
+  it("streamed: reasoning written in the content arrives as thinking events while it streams, before the answer", async () => {
+    const reasoning = "The importers are known from the index, so I answer with both files and their lines.";
+    const answer = "src/build_index.py:4 and src/rag_chat.py:10 import it.";
+    const { events, ask } = await startSession({
+      turns: [
+        { content: `<think>Find the importers first.</think><tool_call>{"name": "find_importers", "arguments": {"module_name": "rag_common"}}</tool_call>`, chunkSize: 7 },
+        { content: `<think>${reasoning}</think>${answer}`, chunkSize: 7 },
+      ],
+    });
+    await ask({ stream: true });
+    const streamed = events.filter((e) => e.type === "thinking" || e.type === "content");
+    const second = streamed.slice(streamed.findIndex((e) => e.type === "thinking" && e.delta.startsWith("The importers")));
+    const firstContent = second.findIndex((e) => e.type === "content");
+    // The second turn's reasoning came in several events, all before its first answer text.
+    expect(second.slice(0, firstContent).every((e) => e.type === "thinking")).toBe(true);
+    expect(firstContent).toBeGreaterThan(1);
+    expect(second.slice(0, firstContent).map((e) => (e as { delta: string }).delta).join("")).toBe(reasoning);
+    expect(second.slice(firstContent).filter((e) => e.type === "content").map((e) => (e as { delta: string }).delta).join("")).toBe(answer);
+    expect(events.filter((e) => e.type === "thinking").map((e) => (e as { delta: string }).delta).join("")).toBe(`Find the importers first.${reasoning}`);
+  });
+
   it("notices say why: max_steps and toolshim_on", async () => {
     const { events, ask } = await startSession({
       models: [{ name: "gemma2", capabilities: ["completion"] }],

@@ -221,6 +221,20 @@ describe("serve: reasoning written in the content reaches the client first", () 
   });
 });
 
+describe("serve: the codecite model streams the agent's reasoning before its answer", () => {
+  it("Ollama /api/chat with the codecite model: thinking lines before the first content line", async () => {
+    const reasoning = "The question names no file, so I answer from what I know and cite the line I know.";
+    ollama = await startFakeOllama({ turns: [{ content: `<think>${reasoning}</think>See \`src/rag_chat.py:10\`.`, chunkSize: 7, repeat: true }] });
+    const url = await gatewayOnOllama(ollama, true);
+    const raw = await (await fetch(`${url}/api/chat`, { method: "POST", body: JSON.stringify({ model: "codecite", messages: [{ role: "user", content: "Where?" }], stream: true }) })).text();
+    const lines = raw.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string; thinking?: string } });
+    const firstContent = lines.findIndex((l) => l.message.content !== "");
+    const before = lines.slice(0, firstContent).map((l) => l.message.thinking ?? "");
+    expect(before.filter((t) => t !== "").length).toBeGreaterThan(1);
+    expect(before.join("")).toBe(reasoning);
+  });
+});
+
 describe("serve: the codecite model asked once more after a failed citation check", () => {
   it("streamed or not, the two answers are apart, with the line ask prints between them", async () => {
     const turns = () => [
