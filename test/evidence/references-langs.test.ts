@@ -211,6 +211,13 @@ describe("find_references: C# usings of the MSBuild files", () => {
     expect(where(await refs(ws, "Sequence.Twice"))).toEqual(["Suite/App/Run.cs:9 call Run.Count", "Suite/Off/Loose.cs:8 call,by_name Loose.Count"]);
     expect(where(await refs(ws, "Secret"))).toEqual([]);
   });
+
+  it("the Web and Worker SDKs add their own implicit usings (Microsoft.Extensions.Hosting, …): a class a repository puts there is seen in their projects", async () => {
+    // jasontaylordev/CleanArchitecture puts its AddXxxServices extensions in Microsoft.Extensions.DependencyInjection/.Hosting for its Web project.
+    // Extra/Plain.cs (Microsoft.NET.Sdk, ImplicitUsings off) does not see HostSetup.
+    expect(where(await refs(ws, "HostSetup"))).toEqual(["Jobs/Worker.cs:5 value Worker.Port", "Site/Program.cs:5 value Program.Port"]);
+    expect(where(await refs(ws, "HostSetup.Port"))).toEqual(["Jobs/Worker.cs:5 call Worker.Port", "Site/Program.cs:5 call Program.Port"]);
+  });
 });
 
 describe("find_references: C# receivers", () => {

@@ -8,9 +8,12 @@
  *   a value MSBuild has to evaluate (`$(RootNamespace).Models`, `@(…)`, `%(…)`).
  * - `<ImplicitUsings>enable</ImplicitUsings>` (or `true`) adds the implicit global usings of the
  *   `Microsoft.NET.Sdk` set ({@link IMPLICIT_USINGS},
- *   https://learn.microsoft.com/dotnet/core/project-sdk/overview#implicit-using-directives); the last
- *   `ImplicitUsings` value in evaluation order wins (a project turns off what its
- *   `Directory.Build.props` turned on). The extra sets of the Web, Worker and other SDKs are not read.
+ *   https://learn.microsoft.com/dotnet/core/project-sdk/overview#implicit-using-directives), and of
+ *   the project's SDK when it adds more ({@link SDK_IMPLICIT_USINGS}: `Microsoft.NET.Sdk.Web` and
+ *   `Microsoft.NET.Sdk.Worker`, same page); the SDK is the one a project file names in
+ *   `<Project Sdk="…">`, `<Sdk Name="…" />` or `<Import … Sdk="…" />` (a `/version` suffix is
+ *   dropped). The last `ImplicitUsings` value in evaluation order wins (a project turns off what its
+ *   `Directory.Build.props` turned on).
  * - `<Using Remove="N" />` takes `N` out, whichever file adds it (the documented way to drop one
  *   implicit using).
  * - Conditions (`Condition="…"` on an item or its group) are not evaluated: every item counts.
@@ -19,6 +22,19 @@
 
 /** The implicit global usings of `Microsoft.NET.Sdk` projects with `ImplicitUsings` on. */
 const IMPLICIT_USINGS: readonly string[] = ["System", "System.Collections.Generic", "System.IO", "System.Linq", "System.Net.Http", "System.Threading", "System.Threading.Tasks"];
+
+/**
+ * The implicit global usings an SDK adds to {@link IMPLICIT_USINGS} (the table of
+ * https://learn.microsoft.com/dotnet/core/project-sdk/overview#implicit-using-directives).
+ */
+const SDK_IMPLICIT_USINGS: Readonly<Record<string, readonly string[]>> = {
+  "microsoft.net.sdk.web": [
+    "System.Net.Http.Json", "Microsoft.AspNetCore.Builder", "Microsoft.AspNetCore.Hosting", "Microsoft.AspNetCore.Http",
+    "Microsoft.AspNetCore.Routing", "Microsoft.Extensions.Configuration", "Microsoft.Extensions.DependencyInjection",
+    "Microsoft.Extensions.Hosting", "Microsoft.Extensions.Logging",
+  ],
+  "microsoft.net.sdk.worker": ["Microsoft.Extensions.Configuration", "Microsoft.Extensions.DependencyInjection", "Microsoft.Extensions.Hosting", "Microsoft.Extensions.Logging"],
+};
 
 /** Most `<Using>` namespaces recorded per project (a project lists a few dozen at most). */
 const MAX_PROJECT_USINGS = 256;
@@ -37,10 +53,11 @@ function attributes(text: string): Map<string, string> {
   return out;
 }
 
-/** One item {@link items} reads: an `ImplicitUsings` value, or a `Using` start tag's attribute text. */
+/** One item {@link items} reads: an `ImplicitUsings` value, or the attribute text of a `Using` start tag or of one that may name an SDK. */
 interface MsbuildItem {
   implicit?: string;
   using?: string;
+  sdk?: string;
 }
 
 /**
@@ -51,7 +68,7 @@ interface MsbuildItem {
  * rest of the file from every `<Using` of a file that has no `>`: 64 KB took 40 s.
  */
 function* items(text: string): Generator<MsbuildItem> {
-  const opener = /<(?:(ImplicitUsings)\s*>|Using\b)/g;
+  const opener = /<(?:(ImplicitUsings)\s*>|(Using)\b|(?:Project|Sdk|Import)\b)/g;
   const closer = /<\/ImplicitUsings\s*>/y;
   const edge = /[<>]/g;
   for (let m = opener.exec(text); m !== null; m = opener.exec(text)) {
@@ -63,7 +80,9 @@ function* items(text: string): Generator<MsbuildItem> {
     }
     edge.lastIndex = opener.lastIndex;
     const end = edge.exec(text);
-    if (end?.[0] === ">") yield { using: text.slice(opener.lastIndex, end.index) };
+    if (end?.[0] !== ">") continue;
+    const tag = text.slice(opener.lastIndex, end.index);
+    yield m[2] !== undefined ? { using: tag } : { sdk: tag };
   }
 }
 
@@ -74,6 +93,7 @@ function* items(text: string): Generator<MsbuildItem> {
  */
 export function projectUsings(texts: readonly string[]): string[] {
   let implicit = false;
+  const sdks = new Set<string>();
   const included: string[] = [];
   const removed = new Set<string>();
   for (const raw of texts) {
@@ -81,6 +101,11 @@ export function projectUsings(texts: readonly string[]): string[] {
     for (const m of items(text)) {
       if (m.implicit !== undefined) {
         implicit = /^(?:enable|true)$/i.test(m.implicit);
+        continue;
+      }
+      if (m.sdk !== undefined) {
+        const a = attributes(m.sdk);
+        for (const name of (a.get("sdk") ?? a.get("name") ?? "").split(";")) sdks.add(name.trim().replace(/\/.*$/, "").toLowerCase());
         continue;
       }
       const attrs = attributes(m.using as string);
@@ -94,5 +119,6 @@ export function projectUsings(texts: readonly string[]): string[] {
       }
     }
   }
-  return [...new Set([...(implicit ? IMPLICIT_USINGS : []), ...included])].filter((ns) => !removed.has(ns));
+  const sdkUsings = implicit ? [...sdks].flatMap((sdk) => SDK_IMPLICIT_USINGS[sdk] ?? []) : [];
+  return [...new Set([...(implicit ? IMPLICIT_USINGS : []), ...sdkUsings, ...included])].filter((ns) => !removed.has(ns));
 }
