@@ -149,7 +149,7 @@ function namedInSentence(sentence: string): NamedInSentence {
   let runEnd = -1;
   for (const m of text.matchAll(NAME_RE)) {
     const parts = m[0].split(/\.|::|->/);
-    const joined = runEnd >= 0 && /^[ \t]*-?[ \t]*$/.test(text.slice(runEnd, m.index));
+    const joined = runEnd >= 0 && /^[ \t]*(?:-[ \t]*)?$/.test(text.slice(runEnd, m.index));
     if (!joined && run.length > 0) {
       out.wordRuns.push(run);
       run = [];

@@ -78,4 +78,15 @@ describe("grading an answer that cites thousands of locations", () => {
     const got = await gradeCitations("`load` is at src/a.py:1-999999999999999.", seen);
     expect(got.map((c) => [c.path, c.line, c.end_line, c.status])).toEqual([["src/a.py", 1, 999999999999999, "supported"]]);
   });
+
+  it("a sentence of half a megabyte of words, or of blanks between two names, citing shown lines is graded", async () => {
+    // Before, the word before each word was found by a pattern tried from every character of the
+    // sentence before it, and the blanks between two names by one that backtracked over them
+    // (128 KB: 34-53 s; this half megabyte: many minutes, in `ask` or on the gateway's one thread).
+    const seen: SeenLines = new Map([["src/a.py", new Map([[3, "def load(): pass"]])]]);
+    for (const answer of [`${"ab ".repeat(170_000)}\`load\` is at src/a.py:3.`, `load${" ".repeat(512_000)}, other at src/a.py:3.`]) {
+      const got = await gradeCitations(answer, seen);
+      expect(got.map((c) => [c.path, c.line, c.status])).toEqual([["src/a.py", 3, "supported"]]);
+    }
+  });
 });
