@@ -17,8 +17,13 @@
  *   non-space characters wait (a marker or a header may still be cut there);
  * - at the block's closer, the block's text is decided (`settledReasoning`) unless it ends with
  *   call markup; then it and everything after it wait for the end of the turn;
- * - the Harmony `analysis` channel and DeepSeek's forced-open reasoning, which the dialects read
- *   from the whole message, come at the end, after the tagged blocks (as in the whole `thinking`).
+ * - Harmony's `analysis` messages (`<|channel|>analysis<|message|>…`, no recipient; the dialect
+ *   `harmony-gptoss.ts` makes their bodies reasoning) are passed on the same way, up to the token
+ *   that ends the message, when the message has no reasoning tags (the tagged blocks come first in
+ *   the whole `thinking`) and each header follows the previous message's end with at most
+ *   `<|start|>assistant` between; a body holding `<` (an invoke block, a stray token) waits;
+ * - Harmony without its special tokens, Glimmer's `to=self`, and DeepSeek's forced-open reasoning,
+ *   which the dialects read from the whole message, come at the end.
  *
  * Cost: each piece is searched from its start less a tag's length, in a window of the message's
  * end (a string built by appending is copied whole when a search reads it), and the text passed
@@ -84,11 +89,29 @@ function nextTag(text: string, from: number): Tag | undefined {
   return best;
 }
 
-/** The closer of `pair` at or after `from`. */
-function closerOf(text: string, pair: TagPair, from: number): { index: number; end: number } | undefined {
-  const re = SEARCH.find((s) => s.pair === pair)!.close;
+/** A Harmony `analysis` message's header without recipient, up to its body (`dialects/harmony-gptoss.ts`). */
+const HARMONY_OPEN = /<\|channel\|>analysis<\|message\|>/g;
+/** What may stand between a Harmony message's end (or the message's start) and the next header. */
+const HARMONY_GAP = /^\s*(?:<\|start\|>assistant\s*)?$/;
+/** The tokens that end a Harmony message's body: the ends, or the next header (`harmony-gptoss.ts` `ENDS`, `START`, `CHANNEL`). */
+const HARMONY_STOP = /<\|(?:end|call|return|eom|eot|start|channel)\|>/g;
+/** The stops that belong to the message they end (a next header does not). */
+const HARMONY_ENDS = new Set(["<|end|>", "<|call|>", "<|return|>", "<|eom|>", "<|eot|>"]);
+
+/** The end of an open block: the closer of `pair`, or the token that ends a Harmony message (`pair` undefined), at or after `from`. */
+function closerOf(text: string, pair: TagPair | undefined, from: number): { index: number; end: number; next: number } | undefined {
+  const re = pair === undefined ? HARMONY_STOP : SEARCH.find((s) => s.pair === pair)!.close;
   re.lastIndex = from;
   const m = re.exec(text);
+  if (!m) return undefined;
+  const end = m.index + m[0].length;
+  return { index: m.index, end, next: pair === undefined && !HARMONY_ENDS.has(m[0]) ? m.index : end };
+}
+
+/** The next Harmony `analysis` header at or after `from`. */
+function nextHarmony(text: string, from: number): { index: number; end: number } | undefined {
+  HARMONY_OPEN.lastIndex = from;
+  const m = HARMONY_OPEN.exec(text);
   return m ? { index: m.index, end: m.index + m[0].length } : undefined;
 }
 
@@ -146,7 +169,9 @@ export class ReasoningStream {
   #from = 0;
   /** A tag was seen (a closer after one is stray, not the end of prefilled reasoning). */
   #tagged = false;
-  /** Inside: the open block's pair and where its text starts. */
+  /** A Harmony `analysis` message was passed on (a reasoning tag after it would come before it in the whole reasoning). */
+  #harmony = false;
+  /** Inside: the open block's pair (undefined: a Harmony `analysis` message) and where its text starts. */
   #pair: TagPair | undefined;
   #body = 0;
   /** Inside: what the block has passed on (tidied), and the raw index after its last character (-1: nothing yet). */
@@ -186,7 +211,17 @@ export class ReasoningStream {
       const from = Math.max(this.#windowAt, scanned - TAG_REACH);
       if (this.#state === "outside") {
         const tag = nextTag(this.#window, Math.max(this.#from, from) - this.#windowAt);
+        const harmony = nextHarmony(this.#window, Math.max(this.#from, from) - this.#windowAt);
+        if (harmony !== undefined && (tag === undefined || harmony.index < tag.index)) {
+          this.#openHarmony(harmony.index + this.#windowAt, harmony.end + this.#windowAt);
+          scanned = harmony.end + this.#windowAt;
+          continue;
+        }
         if (tag === undefined) return out;
+        if (this.#harmony) {
+          this.#state = "waiting";
+          return out;
+        }
         const index = tag.index + this.#windowAt;
         const end = tag.end + this.#windowAt;
         if (!tag.close) {
@@ -194,20 +229,22 @@ export class ReasoningStream {
           this.#open(tag.pair, end);
         } else {
           // A closer that no tag precedes ends prefilled reasoning: the text before it; a later one is stray.
-          if (!this.#tagged) out += this.#settle(this.#text.slice(0, index), "");
+          if (!this.#tagged) out += this.#settle(settledReasoning(this.#text.slice(0, index), this.#tools), "");
           this.#tagged = true;
           this.#from = end;
         }
         scanned = end;
         continue;
       }
-      const close = closerOf(this.#window, this.#pair!, Math.max(this.#body, from) - this.#windowAt);
+      const close = closerOf(this.#window, this.#pair, Math.max(this.#body, from) - this.#windowAt);
       if (close === undefined) return out + this.#advance(scanned);
       const closeAt = close.index + this.#windowAt;
-      out += this.#settle(this.#text.slice(this.#body, closeAt), this.#partShown);
+      const block = this.#text.slice(this.#body, closeAt);
+      // A Harmony body is reasoning whole when it holds no markup (`<`: an invoke block, a stray token).
+      out += this.#settle(this.#pair === undefined ? (block.includes("<") ? undefined : block) : settledReasoning(block, this.#tools), this.#partShown);
       if (this.#state === "inside") this.#state = "outside";
-      this.#from = close.end + this.#windowAt;
-      scanned = this.#from;
+      this.#from = close.next + this.#windowAt;
+      scanned = close.end + this.#windowAt;
     }
   }
 
@@ -225,7 +262,21 @@ export class ReasoningStream {
     return rest;
   }
 
-  #open(pair: TagPair, body: number): void {
+  /**
+   * A Harmony `analysis` header from `index` to `body`: its body is reasoning when no reasoning tag
+   * came before and only `<|start|>assistant` stands between it and the previous message's end.
+   */
+  #openHarmony(index: number, body: number): void {
+    const gapFrom = Math.max(this.#from, this.#windowAt);
+    if (this.#tagged || this.#from < this.#windowAt || !HARMONY_GAP.test(this.#window.slice(gapFrom - this.#windowAt, index - this.#windowAt))) {
+      this.#state = "waiting";
+      return;
+    }
+    this.#harmony = true;
+    this.#open(undefined, body);
+  }
+
+  #open(pair: TagPair | undefined, body: number): void {
     this.#state = "inside";
     this.#pair = pair;
     this.#body = body;
@@ -236,9 +287,8 @@ export class ReasoningStream {
     this.#leadRead = false;
   }
 
-  /** A block closed with text `block`, of which `shown` was passed on: its rest when decided, else wait for the end. */
-  #settle(block: string, shown: string): string {
-    const settled = settledReasoning(block, this.#tools);
+  /** A block closed whose reasoning is `settled` (undefined: not decided yet), of which `shown` was passed on: its rest, else wait for the end. */
+  #settle(settled: string | undefined, shown: string): string {
     const whole = settled === undefined ? undefined : tidy(settled);
     if (whole === undefined || !whole.startsWith(shown)) {
       this.#state = "waiting";

@@ -199,6 +199,20 @@ describe("serve: reasoning written in the content reaches the client first", () 
     expect(whole.message).toMatchObject({ content: ANSWER, thinking: REASONING });
   });
 
+  it("Ollama /api/chat, gpt-oss Harmony channels in the content: the analysis message's lines before the answer", async () => {
+    ollama = await startFakeOllama({
+      turns: [{ content: `<|channel|>analysis<|message|>${REASONING}<|end|><|start|>assistant<|channel|>final<|message|>${ANSWER}<|return|>`, chunkSize: 7 }],
+    });
+    const url = await gatewayOnOllama(ollama);
+    const raw = await (await fetch(`${url}/api/chat`, { method: "POST", body: body(true) })).text();
+    const lines = raw.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { message: { content: string; thinking?: string } });
+    const firstContent = lines.findIndex((l) => l.message.content !== "");
+    const before = lines.slice(0, firstContent).map((l) => l.message.thinking ?? "");
+    expect(before.filter((t) => t !== "").length).toBeGreaterThan(1);
+    expect(before.join("")).toBe(REASONING);
+    expect(lines.map((l) => l.message.content).join("")).toBe(ANSWER);
+  });
+
   it("OpenAI /v1/chat/completions: reasoning_content deltas before the first content delta; the same text as a whole body", async () => {
     ollama = await upstream();
     const url = await gatewayOnOllama(ollama);

@@ -94,6 +94,37 @@ describe("reasoning is passed on while it arrives", () => {
   });
 });
 
+describe("Harmony's analysis channel (gpt-oss) is passed on while it arrives", () => {
+  const FINAL = `<|start|>assistant<|channel|>final<|message|>${ANSWER}<|return|>`;
+
+  it("an analysis message: its body before the token that ends it, all of it before the final message", () => {
+    const text = `<|channel|>analysis<|message|>${THOUGHT}<|end|>${FINAL}`;
+    const { pieces, whole } = stream(text.split(""), WEATHER);
+    expect(whole).toBe(THOUGHT);
+    expectParity(pieces, whole, "analysis");
+    expect(pieces.slice(0, text.indexOf("<|end|>")).join("")).toBe("The user asks about the weather in Paris. I know it from the forecast, so");
+    expect(pieces.slice(0, text.indexOf("<|end|>") + "<|end|>".length).join("")).toBe(THOUGHT);
+  });
+
+  it("two analysis messages around a call: the first while it arrives, the second after the first (a blank line between)", () => {
+    const call = `<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>`;
+    const text = `<|start|>assistant<|channel|>analysis<|message|>${THOUGHT}<|end|>${call}<|start|>assistant<|channel|>analysis<|message|>Now the second thought.<|end|>${FINAL}`;
+    const r = recoverDeterministic({ content: text }, WEATHER);
+    expect(r.tool_calls.map((c) => c.name)).toEqual(["get_weather"]);
+    const { pieces, whole } = stream(text.split(""), WEATHER);
+    expect(whole).toBe(`${THOUGHT}\n\nNow the second thought.`);
+    expectParity(pieces, whole, "two analysis messages");
+    expect(pieces.slice(0, text.indexOf(call)).join("")).toBe(THOUGHT);
+  });
+
+  it("an analysis message with a recipient is a call, not reasoning: nothing is passed on as reasoning", () => {
+    const text = `<|channel|>analysis to=functions.get_weather<|message|>{"city": "Paris"}<|call|>`;
+    const { pieces, whole } = stream(text.split(""), WEATHER);
+    expect(whole).toBe("");
+    expectParity(pieces, whole, "recipient");
+  });
+});
+
 describe("calls written inside reasoning follow the recovery's rule", () => {
   const CALL = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>';
 
