@@ -33,7 +33,7 @@
  * `.gitignore`/`.ignore` exclude, so with a glob the hits are kept only when the file is walkable
  * (`Workspace.walkPaths`, listed concurrently), and search sees exactly the files other tools see.
  */
-import { CUT_MARK, advice, joinAdvice, listAdvice, param, plain, tool, type AdviceText, type Term } from "./advice.js";
+import { CUT_MARK, advice, joinAdvice, listAdvice, oneClause, param, plain, tool, type AdviceText, type Term } from "./advice.js";
 import { closeSync, constants as fsc, openSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { TextDecoder } from "node:util";
@@ -281,14 +281,16 @@ export async function searchCode(
   let note: AdviceText | undefined;
   if (evidence.length === 0) {
     const where = target === undefined ? "" : ` under ${target}`;
+    // The query as typed: JSON quoting would double each backslash of a regex (`\\*` for `\*`).
     note = plain(
-      `No match for ${JSON.stringify(query)}${where}${args.glob ? ` in files matching ${args.glob}` : ""} ` +
+      `No match for "${query}"${where}${args.glob ? ` in files matching ${args.glob}` : ""} ` +
       `(${first.searched} files searched; binary files, files over ${SEARCH_MAX_FILE_BYTES / (1024 * 1024)} MiB, ` +
       `ignored and denied files are not searched)` +
       (binary.size > 0 ? `; ${binary.size} binary file(s) skipped` : "") +
       ".",
     );
     if (args.regex !== true && /[.*+?()[\]{}|\\^$]/.test(query)) note = joinAdvice(note, advice`The query was matched literally; ${{ kind: "set_flag", param: "regex", value: true }} for a pattern.`);
+    if (args.regex === true) note = joinAdvice(note, await plainTextReading(ws, args, signal, opts));
     if (ignoredByGlob > 0) note = joinAdvice(note, plain(`${ignoredByGlob} matching line(s) in ignored files were left out.`));
   } else if (truncated) {
     const parts: (string | Term)[][] = [];
@@ -308,6 +310,30 @@ export async function searchCode(
     note = joinAdvice(note, plain(`${check.dropped.size} file(s) with matches were left out (denied, hard-linked, or changed while being searched).`));
   }
   return note === undefined ? { evidence, total, truncated } : { evidence, total, truncated, note };
+}
+
+/** Characters that are operators in a regex (Rust `regex` syntax) and plain text in a literal search. */
+const REGEX_OPERATORS = /[.*+?()[\]{}|^$\\]/;
+
+/**
+ * What to tell a model whose regex matched nothing while its characters read as text might match:
+ * `func (c \*Command) Exec` groups `(c \*Command)`, where the author meant the parentheses. The
+ * query read as plain text (a `\` before punctuation dropped, as a regex reads it) is searched
+ * once, literally: when it matches, the note says so and how to search it; otherwise, when the
+ * query has operators, which characters are operators and how to match them as text. `undefined`
+ * for a query without operators.
+ */
+async function plainTextReading(ws: Workspace, args: SearchCodeArgs, signal: AbortSignal | undefined, opts: SearchOptions): Promise<AdviceText | undefined> {
+  if (!REGEX_OPERATORS.test(args.query)) return undefined;
+  const operators = "( ) group, and . * + ? [ ] { } | ^ $ \\ are operators";
+  const text = args.query.replace(/\\([^\w\s])/g, "$1");
+  // A class escape (`\d`, `\w`) has no plain-text reading.
+  if (!text.includes("\\")) {
+    const literal = await searchCode(ws, { ...args, query: text, regex: false, max_results: 1 }, signal, opts);
+    const lines = literal.total === 1 ? "1 line" : `${literal.total} lines`;
+    if (literal.total > 0) return oneClause(advice`As plain text, "${text}" matches ${lines}: ${{ kind: "set_flag", param: "regex", value: false }} and search for that (in a regex, ${operators}).`);
+  }
+  return oneClause(advice`In a regex, ${operators}: put \\ before one to match it as text, or ${{ kind: "set_flag", param: "regex", value: false }} to match the query as plain text.`);
 }
 
 /**

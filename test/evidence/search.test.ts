@@ -149,6 +149,21 @@ describe("searchCode", () => {
     expect(noteOf(r)).toContain("set regex to true");
   });
 
+  it("a regex with no match: the note shows the query as typed and says what its text matches as plain text", async () => {
+    // `(path)` is a group in a regex: it matches `load_indexpath`, which no file has; the parentheses are in src/app.py:3.
+    const grouped = await searchCode(ws, args({ query: "def load_index(path)", regex: true }));
+    expect(grouped).toMatchObject({ evidence: [], total: 0 });
+    expect(noteOf(grouped)).toMatch(
+      /^No match for "def load_index\(path\)" \(\d+ files searched; [^)]*\)\. As plain text, "def load_index\(path\)" matches 1 line: set regex to false and search for that \(in a regex, \( \) group, and \. \* \+ \? \[ \] \{ \} \| \^ \$ \\ are operators\)\.$/,
+    );
+    // Backslashes appear once, as typed (JSON quoting showed `\\(`); the text `return open(*path)` is nowhere either.
+    const escaped = await searchCode(ws, args({ query: "return open\\(\\*path\\)", regex: true }));
+    expect(noteOf(escaped)).toMatch(/^No match for "return open\\\(\\\*path\\\)" \(/);
+    expect(noteOf(escaped)).toMatch(/ In a regex, \( \) group, and \. \* \+ \? \[ \] \{ \} \| \^ \$ \\ are operators: put \\ before one to match it as text, or set regex to false to match the query as plain text\.$/);
+    // A regex without operators gets neither.
+    expect(noteOf(await searchCode(ws, args({ query: "no_such_text", regex: true })))).not.toContain("plain text");
+  });
+
   it("turns regex errors into INVALID_ARGUMENT with a hint", async () => {
     const err = await searchCode(ws, args({ query: "foo(?!bar)", regex: true })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
