@@ -55,9 +55,11 @@ const TAIL_RUNS = 5;
 /** Runs before the run where markup may start that its call may begin with (`function call{`, `commentary to=…`, a lone `functions.x:0` line). */
 const HEADER_RUNS = 2;
 /** How far back a held tail or a header is looked for: past it, nothing more is passed on until the block closes. */
-const RUN_REACH = 4096;
+const RUN_REACH = 1024;
 /** How far back from a piece's start a reasoning tag may begin (a `<think …>` opener with attributes longer than this is not seen while streaming). */
 const TAG_REACH = 256;
+/** How far back from a piece's start a closer or a Harmony token may begin (the longest is 21 characters; `</think >` may hold spaces). */
+const CLOSE_REACH = 32;
 
 const WS = /\s/;
 
@@ -76,8 +78,15 @@ interface Tag {
   close: boolean;
 }
 
+/** The first characters of every reasoning tag and Harmony header. */
+const TAG_START = /[<[◁]/g;
+
 /** The earliest tag at or after `from` (ties: the earlier pair, opener first: `reasoning.ts` `tagFinder`). */
 function nextTag(text: string, from: number): Tag | undefined {
+  // One pass over the text for a tag's first character; the tags' patterns from there.
+  TAG_START.lastIndex = from;
+  if (TAG_START.exec(text) === null) return undefined;
+  from = TAG_START.lastIndex - 1;
   let best: Tag | undefined;
   for (const s of SEARCH) {
     for (const [re, close] of [[s.open, false], [s.close, true]] as const) {
@@ -145,8 +154,8 @@ function runsBack(text: string, end: number, runs: number, floor: number): numbe
 }
 
 /** The window's length after trimming, and the length past which it is trimmed (before a piece is added). */
-const WINDOW_KEEP = 8192;
-const WINDOW_MAX = 16384;
+const WINDOW_KEEP = 2048;
+const WINDOW_MAX = 4096;
 
 /**
  * Follows one streamed assistant message and tells the reasoning in it (see the module comment).
@@ -208,10 +217,10 @@ export class ReasoningStream {
     for (;;) {
       // `#settle` may have made the rest wait for the end.
       if ((this.#state as string) === "waiting") return out;
-      const from = Math.max(this.#windowAt, scanned - TAG_REACH);
+      const from = Math.max(this.#windowAt, scanned - (this.#state === "outside" ? TAG_REACH : CLOSE_REACH));
       if (this.#state === "outside") {
         const tag = nextTag(this.#window, Math.max(this.#from, from) - this.#windowAt);
-        const harmony = nextHarmony(this.#window, Math.max(this.#from, from) - this.#windowAt);
+        const harmony = nextHarmony(this.#window, Math.max(this.#from, scanned - CLOSE_REACH, this.#windowAt) - this.#windowAt);
         if (harmony !== undefined && (tag === undefined || harmony.index < tag.index)) {
           this.#openHarmony(harmony.index + this.#windowAt, harmony.end + this.#windowAt);
           scanned = harmony.end + this.#windowAt;
