@@ -89,4 +89,14 @@ describe("grading an answer that cites thousands of locations", () => {
       expect(got.map((c) => [c.path, c.line, c.status])).toEqual([["src/a.py", 3, "supported"]]);
     }
   });
+
+  it("a sentence citing two shown locations with half a megabyte of blanks between them is graded", async () => {
+    // Before, the clause boundary (`\s+and\s+`) was tried from every blank of the run between the
+    // citations, each reading the rest of it (32 KB: 5 s; this half megabyte: over an hour).
+    const seen: SeenLines = new Map([["src/a.py", new Map([[3, "def load(): pass"], [4, "def save(): pass"]])]]);
+    const got = await gradeCitations(`\`load\` at src/a.py:3${" ".repeat(512_000)}x \`save\` at src/a.py:4.`, seen);
+    expect(got.map((c) => [c.line, c.status])).toEqual([[3, "supported"], [4, "supported"]]);
+    const clauses = await gradeCitations("`load` is at src/a.py:3,   and   `save` is at src/a.py:4.", seen);
+    expect(clauses.map((c) => [c.line, c.status])).toEqual([[3, "supported"], [4, "supported"]]);
+  });
 });
