@@ -96,7 +96,7 @@ export function plain(text: string): AdviceText {
 }
 
 /** Names a note lists before it says how many more there are ({@link shortList}). */
-export const NOTE_LIST_NAMES = 5;
+const NOTE_LIST_NAMES = 5;
 
 /**
  * A list of names short enough for a note a small model reads: the first `max` joined with `, `,
