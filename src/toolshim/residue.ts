@@ -120,12 +120,17 @@ export function findCodeRegions(text: string): CodeRegion[] {
 
 /**
  * A line that introduces a call written right after it: goose's directive `Using tool: x`
- * (`toolshim.rs` `convert_tool_messages_to_text`), or a label line `Tool call:` / `**Tool Call:**`
- * (RWKV's template: vLLM `rwkv` tool parser tests). Group 1 is the line with the whitespace up to
- * the call; the pattern is anchored at the end of the text before the call. The spellings are the
- * stream filter's markers (`stream-filter.ts` `OWN_MARKERS`), so the filter holds such a line.
+ * (`toolshim.rs` `convert_tool_messages_to_text`), a label line `Tool call:` / `**Tool Call:**`
+ * (RWKV's template: vLLM `rwkv` tool parser tests), or HyperCLOVAX-SEED-Think's role header
+ * ` -> tool/function_call` before its list of calls (vLLM
+ * tests/tool_parsers/test_hyperclovax_seed_think_14b_tool_parser.py; the header continues the
+ * assistant's role line, so text may come before it on its line). Group 1 is the line (the
+ * header: from its arrow) with the whitespace up to the call; the pattern is anchored at the end
+ * of the text before the call. The spellings are the stream filter's markers
+ * (`stream-filter.ts` `OWN_MARKERS`), so the filter holds such a line.
  */
-export const CALL_DIRECTIVE_LINE = /(?:^|\n)([ \t]*(?:[Uu]sing [Tt]ool:[^\n]*|(?:\*\*)?Tool [Cc]all(?::(?:\*\*)?|\*\*:))[ \t]*\n\s*)$/;
+export const CALL_DIRECTIVE_LINE =
+  /((?:(?<=^|\n)[ \t]*(?:[Uu]sing [Tt]ool:[^\n]*|(?:\*\*)?Tool [Cc]all(?::(?:\*\*)?|\*\*:))|[ \t]*-> ?tool\/function_call)[ \t]*\n\s*)$/;
 
 /**
  * Stray special tokens: chat-template control tokens with ASCII or full-width bars and Gemma's

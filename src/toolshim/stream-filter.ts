@@ -74,6 +74,8 @@ const OWN_MARKERS = [
   "<steptml:", "<TOOLCALL", "<start_function_call", "<arg_key", "<parameter", "<tools>", "<tool>",
   "[TOOL_CALLS]", "[ARGS]", "functools[", ">>>", "Using tool:", "using tool:", "Using Tool:", "Tool Call:", "Tool call:",
   "Tool Call**:", "Tool call**:", "**Tool Call:", "**Tool call:", "**Tool Call**:", "**Tool call**:", "Tool result", "Tool error:", "<tool_response>", "Observation:", "Action:", "Tool:", "Function:",
+  // HyperCLOVAX-SEED-Think's role header before its calls (`residue.ts` CALL_DIRECTIVE_LINE).
+  "-> tool/function_call", "->tool/function_call",
 ];
 
 /** Openers anchored at the scan position (sticky), each with its closer. */

@@ -465,6 +465,36 @@ describe("stream filter parity for markup held inside a fenced block", () => {
   });
 });
 
+describe("stream filter and HyperCLOVAX-SEED-Think's call header", () => {
+  // The role header ` -> tool/function_call` before the list of calls (vLLM
+  // tests/tool_parsers/test_hyperclovax_seed_think_14b_tool_parser.py) went with the calls in
+  // neither the recovery nor the stream; prose with arrows must still stream.
+  const tools: OfferedTool[] = [{ name: "get_weather" }];
+  const call = '[{"name": "get_weather", "arguments": {"city": "Seoul"}}]';
+
+  it("never shows the header, every split and character by character", () => {
+    for (const text of [` -> tool/function_call\n${call}<|im_end|>`, `Checking the weather. -> tool/function_call\n${call}`]) {
+      const want = expectEverySplit(text, tools, 60);
+      expect(want).not.toContain("tool/function_call");
+    }
+  });
+
+  it("streams prose with arrows (held only while the arrow may still become the header)", () => {
+    const f = new StreamFilter(tools);
+    const shown = [f.push("It maps a ->"), f.push(" b, then b -> c"), f.push(" and stops.\n")];
+    expect(shown).toEqual(["It maps a", " -> b, then b ->", " c and stops."]);
+    expect(f.end()).toBe("");
+  });
+
+  it("holds the header from its arrow and shows nothing of the calls", () => {
+    const f = new StreamFilter(tools);
+    let shown = "";
+    for (const piece of ["Checking.", " -> tool/", "function_call\n", call, "<|im_end|>"]) shown += f.push(piece);
+    expect(shown + f.end()).toBe("Checking.");
+    expect(f.result?.tool_calls).toEqual([{ name: "get_weather", arguments: { city: "Seoul" } }]);
+  });
+});
+
 describe("stream filter parity for a backtick run the next piece may lengthen", () => {
   // An inline code span closes at the next run of exactly as many backticks (CommonMark pairs
   // them left to right, https://spec.commonmark.org/0.31.2/#code-spans): text ending with a run
