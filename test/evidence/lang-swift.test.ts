@@ -73,6 +73,35 @@ describe("swift: definitions", () => {
     expect(prepared.split("\n").slice(9, 11)).toEqual(['let package = Package(name: "x")', "let bits = ~mask"]);
   });
 
+  it("`__shared`/`__owned`/`sending` parameters keep their type; a `borrow` / `yielding mutate` accessor keeps the type around it", async () => {
+    // apple/swift-collections f425dff: `init(_ leaf: __shared _Leaf)` (Rope+_UnmanagedLeaf.swift) gave no use of `_Leaf`;
+    // RigidSet+Index.swift's `borrow { … _memberPtr(at:) … }` lost the subscript's body.
+    const src = [
+      "struct Box {",
+      "  init(_ a: __shared Leaf, _ b: sending Leaf, _ c: __owned Leaf, _ d: borrowing Leaf) {}",
+      "  subscript(i: Int) -> Int {",
+      "    @_unsafeSelfDependentResult",
+      "    borrow {",
+      "      return _memberPtr(at: i).pointee",
+      "    }",
+      "    yielding mutate {",
+      "      yield &storage[i]",
+      "    }",
+      "  }",
+      "  func after() {}",
+      "}",
+      "",
+    ].join("\n");
+    const facts = await factsOf(swift, src);
+    expect(facts.symbols.map((s) => `${s.kind} ${s.name}:${s.start_line}${s.container ? ` in ${s.container}` : ""}`)).toContain("method after:12 in Box");
+    const uses = (facts.references?.uses ?? []).map((u) => `${u.path.join(".")}:${u.line}`);
+    expect(uses.filter((u) => u.startsWith("Leaf:"))).toEqual(["Leaf:2", "Leaf:2", "Leaf:2", "Leaf:2"]);
+    expect(uses).toContain("_memberPtr:6");
+    const prepared = prepareSwift(src);
+    expect(prepared.length).toBe(src.length);
+    expect(prepared.split("\n")[4]).toBe("    _read  {");
+  });
+
   it("deinit, init?/init!, macro declarations, operator declarations and precedence groups are definitions", async () => {
     const src = [
       "@freestanding(expression)",

@@ -36,6 +36,18 @@
  *   that follow at top level (apple/swift-collections f425dff). `package` before a declaration
  *   keyword, another modifier or an attribute is blanked (the declaration reads as internal);
  *   `let package = Package(…)` is no modifier and stays.
+ * - Ownership modifiers the grammar does not know on a parameter's type: `__shared` / `__owned` (the
+ *   underscored spellings of `borrowing` / `consuming`, which it knows, SE-0377,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0377-parameter-ownership-modifiers.md)
+ *   and `sending` (SE-0430, https://github.com/swiftlang/swift-evolution/blob/main/proposals/0430-transferring-parameters-and-results.md):
+ *   it read the modifier as the type and lost the real one (apple/swift-collections f425dff
+ *   Rope+_UnmanagedLeaf.swift: `init(_ leaf: __shared _Leaf)` gave no use of `_Leaf`). After `:` they
+ *   are blanked.
+ * - The `borrow` accessor and the `yielding borrow` / `yielding mutate` accessors (SE-0474,
+ *   https://github.com/swiftlang/swift-evolution/blob/main/proposals/0474-yielding-accessors.md):
+ *   the grammar loses the whole type around a `borrow { … }` (swift-collections f425dff
+ *   RigidSet+Index.swift: the subscript's `_memberPtr(at:)` call was not read). They are written as
+ *   `_read` / `_modify`, the accessors of the same meaning the grammar reads, padded with blanks.
  */
 
 /** `nonisolated(unsafe)` / `nonisolated(nonsending)` with blanks allowed inside the parentheses. */
@@ -54,6 +66,13 @@ const TRY_AWAIT = /(?<!\bfor[ \t]+)(\btry[?!]?[ \t]+)await\b/g;
 const PACKAGE_MODIFIER =
   /\bpackage(?=[ \t]+(?:func|var|let|init|deinit|typealias|struct|class|enum|protocol|extension|actor|subscript|macro|static|final|mutating|nonmutating|override|convenience|required|lazy|weak|unowned|indirect|dynamic|nonisolated|consuming|borrowing|@\w)\b)/g;
 
+/** An ownership modifier the grammar does not know, after the `:` of a parameter. */
+const OWNERSHIP = /(:[ \t]*)(?:__shared|__owned|sending)(?=[ \t]+[A-Za-z_([@])/g;
+
+/** A `borrow` accessor (alone on its line before `{`), or a `yielding borrow` / `yielding mutate` one. */
+const BORROW_ACCESSOR = /^([ \t]*)(?:yielding[ \t]+)?borrow(?=[ \t]*\{)/gm;
+const YIELDING_MUTATE = /^([ \t]*)yielding[ \t]+mutate(?=[ \t]*\{)/gm;
+
 /** The source with the forms of the module comment rearranged; the same length and line count. */
 export function prepareSwift(source: string): string {
   let out = source;
@@ -62,5 +81,8 @@ export function prepareSwift(source: string): string {
   if (out.includes("await")) out = out.replace(TRY_AWAIT, "$1     ");
   if (out.includes("throws")) out = out.replace(ASYNC_TYPED_THROWS, "     ");
   if (out.includes("package")) out = out.replace(PACKAGE_MODIFIER, "       ");
+  if (/__shared|__owned|sending/.test(out)) out = out.replace(OWNERSHIP, (m: string, lead: string) => `${lead}${" ".repeat(m.length - lead.length)}`);
+  if (out.includes("borrow")) out = out.replace(BORROW_ACCESSOR, (m: string, lead: string) => `${lead}_read${" ".repeat(m.length - lead.length - 5)}`);
+  if (out.includes("yielding")) out = out.replace(YIELDING_MUTATE, (m: string, lead: string) => `${lead}_modify${" ".repeat(m.length - lead.length - 7)}`);
   return out;
 }
