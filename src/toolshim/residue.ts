@@ -190,6 +190,18 @@ const STRAY_INNER_CLOSERS = /(?:<\/(?:parameter|invoke|function|[a-z]+_(?:tool|f
 const INNER_OPENER = /<(?:parameter|invoke|function|[a-z]+_(?:tool|function)_call)\b/;
 
 /**
+ * Orphan closers of the tag that wraps a whole answer (`</answer>`, `</response>`: Hunyuan's
+ * `<answer>`, `dialects/hunyuan-tool-calls.ts`; the `<response>` of `dialects/fenced-json.ts`)
+ * written right after a call block whose opener tag never came (openPangu's
+ * `<|tool_call_end|></answer>`). Removed only when removed markup comes right before it (only
+ * whitespace between) and no opener of the tag comes before it (after one, it closes that answer,
+ * and the tag pair goes with the markup it wraps: `growOverWrappers`); a closer in prose stays.
+ */
+const ANSWER_CLOSER = /<\/(?:answer|response)>/g;
+/** An opener of those tags. */
+const ANSWER_OPENER = /<(?:answer|response)\b/;
+
+/**
  * The stray markers of `text` to remove, given the spans already removed (a closer next to one
  * of them is markup).
  */
@@ -229,6 +241,13 @@ function strayMarkerSpans(text: string, removed: readonly Span[] = []): Span[] {
       spans.push(s);
       closerAt.add(s.start);
     }
+  }
+  const firstAnswer = text.search(ANSWER_OPENER);
+  for (const m of text.matchAll(ANSWER_CLOSER)) {
+    const s = { start: m.index, end: m.index + m[0].length };
+    if (firstAnswer >= 0 && firstAnswer < s.start) break;
+    const before = gone.endingBy(s.start);
+    if (before !== undefined && skipWsBack(text, s.start, before.end) <= before.end && outside(s)) spans.push(s);
   }
   // Only orphans: a closer after an opener of the same kind belongs to that markup (a block left as text).
   const firstOpener = text.search(INNER_OPENER);

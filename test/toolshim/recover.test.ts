@@ -309,6 +309,30 @@ describe("pipeline rules", () => {
   });
 });
 
+describe("an answer tag's orphan closer after a call block", () => {
+  // openPangu writes `</answer>` after its `<|tool_call_end|>` with no `<answer>` before it: the
+  // closer of a tag that wraps a whole answer, left behind once the call block is removed.
+  const tools: OfferedTool[] = [{ name: "get_weather" }];
+  const pangu = '<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Beijing"}}]<|tool_call_end|>';
+  const hermes = '<tool_call>{"name": "get_weather", "arguments": {"city": "Beijing"}}</tool_call>';
+  const call = [{ name: "get_weather", arguments: { city: "Beijing" } }];
+
+  it("goes with the call block it follows (whitespace between allowed), for </answer> and </response>", () => {
+    for (const text of [`Let me check.${pangu}</answer>`, `Let me check.${pangu}\n</answer>`, `Let me check.${pangu}</response>`, `Let me check.\n${hermes}\n</answer>\n`]) {
+      const r = recoverDeterministic({ content: text }, tools);
+      expect(r.tool_calls, text).toEqual(call);
+      expect(r.content, text).toBe("Let me check.");
+    }
+  });
+
+  it("stays in prose, after text that follows the call, and after its own opener", () => {
+    expect(recoverDeterministic({ content: "The tag </answer> closes an answer." }, tools).content).toBe("The tag </answer> closes an answer.");
+    expect(recoverDeterministic({ content: `Let me check.${pangu} Done.</answer>` }, tools).content).toBe("Let me check. Done.</answer>");
+    // With its opener, the pair wraps the answer and goes with the markup it wraps (or stays with prose).
+    expect(recoverDeterministic({ content: `<answer>Let me check.${pangu}</answer>` }, tools).content).toBe("Let me check.");
+  });
+});
+
 describe("stage 3, the interpreter", () => {
   it("is asked only when nothing was recognised and the text shows intent; noop is dropped", async () => {
     const interp = fakeInterpreter([

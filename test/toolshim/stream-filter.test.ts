@@ -495,6 +495,16 @@ describe("stream filter and HyperCLOVAX-SEED-Think's call header", () => {
   });
 });
 
+describe("stream filter parity for an answer tag's orphan closer after a call block", () => {
+  const tools: OfferedTool[] = [{ name: "get_weather" }];
+  const pangu = '<|tool_call_start|>[{"name": "get_weather", "arguments": {"city": "Beijing"}}]<|tool_call_end|>';
+  for (const text of [`Let me check.${pangu}</answer>`, `Let me check.${pangu}\n</response>\n`]) {
+    it(`never shows the closer: ${JSON.stringify(text)}`, () => {
+      expect(expectEverySplit(text, tools, 60)).toBe("Let me check.");
+    });
+  }
+});
+
 describe("stream filter parity for a backtick run the next piece may lengthen", () => {
   // An inline code span closes at the next run of exactly as many backticks (CommonMark pairs
   // them left to right, https://spec.commonmark.org/0.31.2/#code-spans): text ending with a run
