@@ -89,7 +89,9 @@ export function questionNames(question: string): QuestionName[] {
   const out: QuestionName[] = [];
   const seen = new Set<string>();
   const add = (raw: string, ticked: boolean) => {
-    const text = raw.replace(/^[./]+(?=[A-Za-z_])/, (p) => (p.startsWith("./") ? "" : p)).replace(/[.,:;!?)]+$/, "").replace(/\(\)$/, "");
+    // Trailing punctuation is matched from the first mark of a run only (tried from every mark of a
+    // run inside a word, each attempt read the rest of the run: 32 KB of dots took 1.8 s).
+    const text = raw.replace(/^[./]+(?=[A-Za-z_])/, (p) => (p.startsWith("./") ? "" : p)).replace(/(?<![.,:;!?)])[.,:;!?)]+$/, "").replace(/\(\)$/, "");
     if (text.length < 2 || seen.has(text)) return;
     if (!ticked && COMMON_WORDS.has(text.toLowerCase())) return;
     let kind: QuestionName["kind"] = "name";

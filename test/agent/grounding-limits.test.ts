@@ -99,4 +99,10 @@ describe("grading an answer that cites thousands of locations", () => {
     const clauses = await gradeCitations("`load` is at src/a.py:3,   and   `save` is at src/a.py:4.", seen);
     expect(clauses.map((c) => [c.line, c.status])).toEqual([[3, "supported"], [4, "supported"]]);
   });
+
+  it("a cited path holding half a megabyte of dots is graded once its dots are read once", async () => {
+    // The trailing dots of a cited path were matched from every dot of a run inside it (32 KB: 1.7 s).
+    const got = await gradeCitations(`\`load\` is at src/a${".".repeat(512_000)}b.py:3.`, new Map([["src/a.py", new Map([[3, "def load(): pass"]])]]));
+    expect(got.map((c) => [c.path.length, c.line, c.status])).toEqual([[512_009, 3, "invalid"]]);
+  });
 });

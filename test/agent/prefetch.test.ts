@@ -82,3 +82,13 @@ describe("prefetch", () => {
     expect(steps).toEqual([]);
   });
 });
+
+describe("question names of hostile questions", () => {
+  // The question of the `codecite` model comes from any client of `codecite serve`. Trailing
+  // punctuation was matched from every mark of a run inside a word, each attempt reading the rest
+  // of the run: 32 KB of dots took 1.8 s of the gateway's one thread, this half megabyte minutes.
+  it("a word holding half a megabyte of dots costs one read of them", () => {
+    expect(questionNames(`where is \`load\` called, and a${".".repeat(512_000)}b?`)).toEqual([{ text: "load", kind: "name", codeShaped: true }]);
+    expect(questionNames("where is `load_index`... called?!")).toEqual([{ text: "load_index", kind: "name", codeShaped: true }]);
+  });
+});
