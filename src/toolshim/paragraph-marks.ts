@@ -5,9 +5,11 @@
  * there, as far as code regions go. Code regions are `residue.ts` `findCodeRegions`' (which the
  * recovery uses to tell quoted markup from markup): a fenced block runs from an opening fence line
  * to a closing fence line of the same character and at least the same length (or to the end of the
- * text), and an inline code span never holds a paragraph break (`\n\n`). So a position right after
- * `\n\n` that no fenced block is open at lies outside every code region, and the code regions after
- * it are the same in the whole text and in the text from it.
+ * text), and an inline code span never holds a paragraph break (`\n\n`) and starts at a backtick.
+ * So a position right after `\n\n`, or after a line break with no backtick before it in its
+ * paragraph, that no fenced block is open at lies outside every code region, and the code regions
+ * after it are the same in the whole text and in the text from it. (Line starts count so that
+ * lines without blank lines between them, a list of `a -> b`, give the filter such points too.)
  *
  * The text is read once, as it arrives, one line at a time: the fence state is known at every line
  * start from the lines before it only.
@@ -28,6 +30,8 @@ export class ParagraphMarks {
   #lead = "";
   /** The current line has a character after its lead. */
   #rest = false;
+  /** A backtick came in the current paragraph outside fenced blocks (an inline code span may cross its line breaks). */
+  #tickInParagraph = false;
   /**
    * Fenced blocks: where each starts (its opening line), where its closing fence's first character
    * is (`close`) and where the block ends (its closing line's break); both `Infinity` while open.
@@ -41,8 +45,12 @@ export class ParagraphMarks {
     let k = 0;
     while (k < piece.length) {
       if (this.#rest) {
-        // Only the line's end matters now.
+        // Only the line's end matters now, and whether a backtick comes before it.
         const nl = piece.indexOf("\n", k);
+        if (!this.#tickInParagraph && this.#fence === undefined) {
+          const tick = piece.indexOf("`", k);
+          if (tick >= 0 && (nl < 0 || tick < nl)) this.#tickInParagraph = true;
+        }
         if (nl < 0) return;
         k = nl;
       }
@@ -112,7 +120,13 @@ export class ParagraphMarks {
         this.#bodyFirst = Number.POSITIVE_INFINITY;
       }
       // An empty line after a line break: a paragraph break ends at `at`.
-      else if (at === this.#lineStart && at > 0) this.#marks.push(at + 1);
+      else if (at === this.#lineStart && at > 0) {
+        this.#marks.push(at + 1);
+        this.#tickInParagraph = false;
+      }
+      // A line break that no inline code span can cross: no backtick before it in its paragraph.
+      else if (!this.#tickInParagraph && !this.#lead.includes("`")) this.#marks.push(at + 1);
+      else this.#tickInParagraph = true;
     }
     this.#lineStart = at + 1;
     this.#lead = "";

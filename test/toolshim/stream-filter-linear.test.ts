@@ -7,7 +7,8 @@
  *   break, from the line's start;
  * - markdown links, JSON snippets with inline code, and code fences, in paragraphs: each piece that
  *   added markup ran the whole recovery over the message before the hold point;
- * - a line of prose per piece: a read of the whole message's string copied it on every push.
+ * - a line of prose per piece: a read of the whole message's string copied it on every push;
+ * - lines with a `>` and no blank line between them: each piece that added one recovered the whole message.
  * A reply of 12,800 pieces cost nearly 16² times one of 800, not 16 times. Compared by growth of this
  * process's CPU time over a factor of 16 in the number of pieces, the least of five runs after a
  * warm-up at both sizes, bounded by ×100 (an exponent of 1.66; linear is ×16, quadratic ×256), as
@@ -23,12 +24,12 @@ const WORDS = "The function parses the request body and returns a typed error wh
 
 /**
  * The pieces of an answer: words in paragraphs of 17 (`oneLine`: no line break at all), each
- * `every`th word preceded by `markup`'s pieces.
+ * `every`th word preceded by `markup`'s pieces; `lineBreak` ends each run of 17 words.
  */
-function answer(count: number, markup: readonly string[] = [], every = 1, oneLine = false): string[] {
+function answer(count: number, markup: readonly string[] = [], every = 1, oneLine = false, lineBreak = "\n\n"): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < count; i++) {
-    const sep = i % 17 === 16 && !oneLine ? "\n\n" : " ";
+    const sep = i % 17 === 16 && !oneLine ? lineBreak : " ";
     if (markup.length > 0 && i % every === 0) out.push(...markup);
     out.push(sep + WORDS[i % WORDS.length]!);
   }
@@ -53,6 +54,10 @@ const SHAPES: Shape[] = [
   // One line with no line break and tools offered: the structural pattern was searched again from
   // the line's start on every push (its parts that start a line may read past the last check).
   { name: "one line of prose with no line break, 2 tools offered", tools, pieces: (n) => answer(n, [], 1, true) },
+  // Lines without a blank line between them, each with a `>` (a list of mappings `a -> b`): every
+  // piece that added the `>` ran the whole recovery over the message before the hold point (a
+  // stretch was recovered on its own only from a paragraph break).
+  { name: "lines with an arrow and no blank line, no tools", tools: [], pieces: (n) => answer(n, [" ->"], 1, false, "\n") },
   // A line per piece (an upstream that sends whole lines, as serve-backpressure.test.ts's does): a
   // read of the whole message's string, built by appending, flattened it on every push (a copy of
   // the whole message: the hold point's backtick check read `#buffer` instead of the scanned window).
