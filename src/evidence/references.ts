@@ -1507,6 +1507,10 @@ async function judge(
       let member = await r.classMember(file, cls, name);
       if (typeUse || noMethods) member = await r.ofKinds(member, (k) => (typeUse ? TYPE_KINDS.has(k) : k !== "method"));
       if (member.length > 0) return has(member) ? "yes" : "no";
+      if (!typeUse) {
+        const extensions = memberExtensions((await r.outline(file, name))?.symbols ?? [], cls, name).map((q): Value => ({ kind: "def", file, qualified: q }));
+        if (extensions.length > 0) return has(extensions) ? "yes" : "no";
+      }
     }
   }
   const values = await r.path(file, u.path.slice(0, i + 1));
@@ -1539,6 +1543,21 @@ async function derivesFrom(r: Resolver, file: string, cls: string, goal: string,
     for (const b of await r.path(file, base)) if (b.kind === "def" && (await derivesFrom(r, b.file, b.qualified, goal, seen))) return true;
   }
   return false;
+}
+
+/**
+ * The qualified names of the member extensions named `name` that class `cls` declares in its body
+ * (Kotlin `class Gen { private fun Builder.build() … }`: container `Builder`, the receiver type, and
+ * callable bare only inside `Gen`, https://kotlinlang.org/docs/extensions.html#declaring-extensions-as-members):
+ * definitions inside the class's lines whose container is neither the class nor a type nested in it.
+ */
+function memberExtensions(symbols: readonly SymbolDef[], cls: string, name: string): string[] {
+  const owner = symbols.find((s) => qualifiedOf(s) === cls && TYPE_KINDS.has(s.kind));
+  if (owner === undefined) return [];
+  return symbols
+    .filter((s) => s.name === name && s.container !== undefined && s.container !== cls && !s.container.startsWith(`${cls}.`) && !TYPE_KINDS.has(s.kind))
+    .filter((s) => s.start_line > owner.start_line && s.end_line <= owner.end_line)
+    .map(qualifiedOf);
 }
 
 /** The type an extension extends (Kotlin: its container, the receiver type; C#: `SymbolDef.extends`), else `undefined`. */

@@ -316,6 +316,14 @@ describe("find_references: Kotlin extensions", () => {
   });
 });
 
+describe("find_references: Kotlin member extensions", () => {
+  it("an extension a class declares in its body (private fun Builder.build()) is called bare inside the class, also in a lambda; not another class's method of that name", async () => {
+    const ws = await Workspace.open(path.join(fixtures, "kotlin-member-extensions"));
+    expect(where(await refs(ws, "Builder.build"))).toEqual(["src/main/kotlin/gen/Generator.kt:11 call Generator.run"]);
+    expect(where(await refs(ws, "Other.build"))).toEqual(["src/main/kotlin/gen/Generator.kt:25 call Other.go"]);
+  });
+});
+
 describe("find_references: Kotlin annotations", () => {
   it("an annotation on a property, a constructor property and a function parameter is a type use", async () => {
     const ws = await Workspace.open(path.join(fixtures, "kotlin"));
