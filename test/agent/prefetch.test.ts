@@ -91,4 +91,11 @@ describe("question names of hostile questions", () => {
     expect(questionNames(`where is \`load\` called, and a${".".repeat(512_000)}b?`)).toEqual([{ text: "load", kind: "name", codeShaped: true }]);
     expect(questionNames("where is `load_index`... called?!")).toEqual([{ text: "load_index", kind: "name", codeShaped: true }]);
   });
+
+  it("half a megabyte of dashes costs one read of them; words after marks are still found", () => {
+    // A word was tried from every dash of a run without letters, each attempt reading the rest of
+    // the run (32 KB: 1.7 s).
+    expect(questionNames(`where is loadIndex called ${"-".repeat(512_000)} x`)).toEqual([{ text: "loadIndex", kind: "name", codeShaped: true }]);
+    expect(questionNames("what does Foo::bar.baz_qux do to @scope/pkg?").map((n) => n.text)).toEqual(["@scope/pkg", "Foo::bar"]);
+  });
 });
