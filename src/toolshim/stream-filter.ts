@@ -863,6 +863,8 @@ export class StreamFilter {
    * it and stays a prefix of the whole recovery's text either way.
    */
   #callFound = false;
+  /** The last fence opener that the hold point moved back to, and where the markers before it start (see `#cutMarkersBefore`). */
+  #openerCut: { at: number; from: number; cut: number } | undefined;
 
   /**
    * @param tools the offered tools (names decide whether inline JSON is a call).
@@ -956,7 +958,9 @@ export class StreamFilter {
     // window's start is read in the whole message (a rare case).
     let raw = backtickRunStart(text, scan.hold) + off;
     if (raw === off && off > 0 && text.charCodeAt(0) === 0x60) raw = backtickRunStart(this.#buffer, scan.hold + off);
-    const moved = this.#paragraphs.fenceStart(raw, scan.tail === true);
+    const inFence = this.#paragraphs.fenceStart(raw, scan.tail === true);
+    // Whole markers right before the fence's opener are held with it, as before any hold point.
+    const moved = inFence < raw && inFence >= this.#lastHold ? this.#cutMarkersBefore(text, off, from, inFence) : inFence;
     const hold = moved < raw && moved < this.#lastHold ? Math.min(raw, this.#lastHold) : moved;
     // The visible text depends only on the text before the hold point, which only grows.
     if (hold === this.#lastHold) return "";
@@ -1002,6 +1006,28 @@ export class StreamFilter {
       this.#recoveredEnd = true;
     }
     return this.#advance(this.#target);
+  }
+
+  /**
+   * `at` (a hold point moved back to a fence's opener) moved back over the whole markers right
+   * before it ({@link cutPartialMarker}): read in the scanned text `text` (starting at `off`) when
+   * the read stays in it, else in the whole message.
+   */
+  #cutMarkersBefore(text: string, off: number, from: number, at: number): number {
+    // The same opener on every push while the hold stays in its fence: read once.
+    if (this.#openerCut?.at === at && this.#openerCut.from === from) return this.#openerCut.cut;
+    const cut = this.#cutMarkersAt(text, off, from, at);
+    this.#openerCut = { at, from, cut };
+    return cut;
+  }
+
+  #cutMarkersAt(text: string, off: number, from: number, at: number): number {
+    const facts = this.#facts;
+    if (off > 0 && at - off >= SCAN_REACH) {
+      const cut = cutPartialMarker(text, from - off, { hold: at - off, resume: at - off }, { ...facts, lastMarkup: facts.lastMarkup - off, lastCloseValue: facts.lastCloseValue - off });
+      if (cut !== undefined) return cut.hold + off;
+    }
+    return cutPartialMarker(this.#buffer, from, { hold: at, resume: at }, facts)!.hold;
   }
 
   /**

@@ -426,6 +426,9 @@ describe("stream filter parity for markup held inside a fenced block", () => {
     '```\n```~\n```\n[{"name": "find_symbol", "arguments": {"name": "f"}}]',
     // A run that closes a fence and opens a Markdown one (```s) is decided once its line has ended.
     "```\n```a\n```\n```s\n[TOOL_CALLS]a",
+    // A wrapper's closer right before the fence's opener: the recovery removes a closer that ends
+    // the text, so it is held with the opener (the hold moved back to the opener showed it decided).
+    'x\n\na<ab|tool_call>{"name":"s","arguments":{}}</ab|tool_call>\n```d\n[{"name": "f", "arguments": {}}]\nd',
   ];
   for (const text of texts) {
     it(`every split and character by character: ${JSON.stringify(text)}`, () => {
