@@ -9,7 +9,7 @@
 import type { ServerResponse } from "node:http";
 import type { Message, Role, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, parseSampling, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
 
@@ -45,7 +45,7 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
     return out;
   });
-  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: body.stream !== false };
+  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, true) };
   if (body.think === true || (typeof body.think === "string" && body.think !== "")) chat.think = true;
   else if (body.think === false) chat.think = false;
   if (isRecord(body.format)) chat.format = body.format;

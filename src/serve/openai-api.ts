@@ -14,7 +14,7 @@ import type { ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { Message, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 /**
  * Request fields read as sampling settings: the OpenAI API's, `max_completion_tokens` before
@@ -71,7 +71,7 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     if (typeof m.name === "string" && role === "tool") out.tool_name = m.name;
     return out;
   });
-  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: body.stream === true };
+  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
   if (body.temperature !== undefined && body.temperature !== null) {
     if (typeof body.temperature !== "number" || !Number.isFinite(body.temperature)) throw new GatewayError(400, "temperature must be a number");
     chat.temperature = body.temperature;

@@ -102,6 +102,19 @@ export function parseToolCalls(raw: unknown, where: string): ToolCall[] | undefi
 export type SamplingKeys = Partial<Record<Exclude<keyof Sampling, "stop">, string>> & { stop?: string };
 
 /**
+ * The request's `stream` flag: `true` or `false`, or absent (`null` too) for the API's default
+ * (Ollama streams unless told `false`, docs/api.md; OpenAI streams only when told `true`).
+ * @throws GatewayError 400 for any other value (`"yes"`, `1`): Ollama's server, decoding into a
+ * boolean, refuses those the same way, and the client learns its request was not understood
+ * rather than getting the other mode.
+ */
+export function parseStream(value: unknown, absent: boolean): boolean {
+  if (value === undefined || value === null) return absent;
+  if (typeof value !== "boolean") throw new GatewayError(400, "stream must be true or false");
+  return value;
+}
+
+/**
  * Reads sampling settings from `source` (Ollama `options`, or the OpenAI request body) under
  * the `keys` given; `where` prefixes the field in errors (e.g. `options.`).
  * Integers: `topK`, `seed`, `maxTokens`; `stop` is a string or an array of strings.

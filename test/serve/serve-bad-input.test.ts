@@ -111,6 +111,26 @@ describe("serve: bad requests", () => {
     await stillServing(url);
   });
 
+  it("a stream flag that is not a boolean (\"yes\", 1): 400 in each API's shape, nothing sent upstream; null is the API's default", async () => {
+    ollama = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }], turns: [{ content: "one two three" }, { content: "one two three" }] });
+    const url = await start(ollama.host);
+    const before = ollama.requests.length;
+    for (const stream of ["yes", 1, "false", [true]]) {
+      const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream }));
+      expect(o, JSON.stringify(stream)).toMatchObject({ status: 400, json: { error: "stream must be true or false" } });
+      const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, stream }));
+      expect(v, JSON.stringify(stream)).toMatchObject({ status: 400, json: { error: { message: "stream must be true or false", type: "invalid_request_error" } } });
+    }
+    expect(ollama.requests.slice(before).filter((r) => r.path === "/api/chat")).toEqual([]);
+    // null: Ollama's default (a stream of NDJSON lines), OpenAI's default (one chat.completion body)
+    const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: null }));
+    expect(o.status).toBe(200);
+    expect(o.text.trim().split("\n").length).toBeGreaterThan(1);
+    const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, stream: null }));
+    expect(v.json).toMatchObject({ object: "chat.completion" });
+    await stillServing(url);
+  });
+
   it("a body nested too deeply (tools, options, a call's arguments, as an object or a JSON string): 400 naming the depth, nothing sent upstream", async () => {
     ollama = await startFakeOllama({ models: [{ name: "qwen3:8b", capabilities: ["completion", "tools"] }, { name: "tiny", capabilities: ["completion"] }], turns: [{ content: "done" }] });
     const url = await start(ollama.host);
