@@ -126,11 +126,12 @@ export function findCodeRegions(text: string): CodeRegion[] {
  * tests/tool_parsers/test_hyperclovax_seed_think_14b_tool_parser.py; the header continues the
  * assistant's role line, so text may come before it on its line). Group 1 is the line (the
  * header: from its arrow) with the whitespace up to the call; the pattern is anchored at the end
- * of the text before the call. The spellings are the stream filter's markers
+ * of the text before the call; the header's blanks are matched from the start of their run only
+ * (the same match, found in one pass over a long run). The spellings are the stream filter's markers
  * (`stream-filter.ts` `OWN_MARKERS`), so the filter holds such a line.
  */
 export const CALL_DIRECTIVE_LINE =
-  /((?:(?<=^|\n)[ \t]*(?:[Uu]sing [Tt]ool:[^\n]*|(?:\*\*)?Tool [Cc]all(?::(?:\*\*)?|\*\*:))|[ \t]*-> ?tool\/function_call)[ \t]*\n\s*)$/;
+  /((?:(?<=^|\n)[ \t]*(?:[Uu]sing [Tt]ool:[^\n]*|(?:\*\*)?Tool [Cc]all(?::(?:\*\*)?|\*\*:))|(?<![ \t])[ \t]*-> ?tool\/function_call)[ \t]*\n\s*)$/;
 
 /**
  * Stray special tokens: chat-template control tokens with ASCII or full-width bars and Gemma's

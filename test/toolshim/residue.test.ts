@@ -1,6 +1,7 @@
 /** Residue cleanup (`src/toolshim/residue.ts`): exact span removal, stray markers, whitespace. */
 import { describe, expect, it } from "vitest";
 import {
+  CALL_DIRECTIVE_LINE,
   cleanContent,
   findCodeRegions,
   growOverWrappers,
@@ -69,6 +70,18 @@ describe("growOverWrappers", () => {
     const text = "```\nconst a = 1;\nCALL\n```";
     const call = text.indexOf("CALL");
     expect(growOverWrappers(text, [{ start: call, end: call + 4 }])).toEqual([{ start: call, end: call + 4 }]);
+  });
+});
+
+describe("CALL_DIRECTIVE_LINE", () => {
+  it("finds a directive after a long run of blanks, and none where the run ends in text, in one pass", () => {
+    // Tried from every blank of the run, the header's leading blanks were read again each time:
+    // 80,000 blanks took 3.3 s, a million does not finish in the test's time.
+    const blanks = " \t".repeat(500_000);
+    expect(CALL_DIRECTIVE_LINE.exec(`${blanks}x`)).toBeNull();
+    const text = `Answer${blanks}-> tool/function_call\n`;
+    expect(CALL_DIRECTIVE_LINE.exec(text)?.[1]).toBe(`${blanks}-> tool/function_call\n`);
+    expect(CALL_DIRECTIVE_LINE.exec("Answer -> tool/function_call\n  ")?.[1]).toBe(" -> tool/function_call\n  ");
   });
 });
 
