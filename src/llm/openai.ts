@@ -36,6 +36,14 @@ type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
 type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
 /**
+ * What a streamed request adds: `stream`, and `stream_options.include_usage`, without which a
+ * server streams no token counts ("an additional chunk will be streamed before the data: [DONE]
+ * message … the choices field will always be an empty array": OpenAI API reference, Create chat
+ * completion, `stream_options`; read by vLLM, llama.cpp's server and Ollama's OpenAI API too).
+ */
+const STREAMED = { stream: true, stream_options: { include_usage: true } } as const;
+
+/**
  * `Sampling` as request fields: `top_p`, `seed`, `stop`, `max_tokens`, `presence_penalty`,
  * `frequency_penalty` (OpenAI API reference, "Create chat completion"), and `top_k`, `min_p`,
  * `repeat_penalty` as llama.cpp's server names them (its README, `POST /v1/chat/completions`
@@ -352,7 +360,7 @@ export class OpenAIProvider implements Provider {
     const turn = new StreamedTurn(opts);
     if (this.#maxRetries > 0) {
       // The client's retries (connection errors, 429, 5xx) apply.
-      const stream = await this.#client.chat.completions.create({ ...params, stream: true }, { signal: opts.signal });
+      const stream = await this.#client.chat.completions.create({ ...params, ...STREAMED }, { signal: opts.signal });
       for await (const chunk of stream) turn.add(chunk);
       return turn.result();
     }
@@ -360,7 +368,7 @@ export class OpenAIProvider implements Provider {
     const events = new EventReader();
     let replied = false;
     try {
-      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, stream: true }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs, backpressure: opts.backpressure }, (line) => {
+      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, ...STREAMED }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs, backpressure: opts.backpressure }, (line) => {
         replied = true;
         const data = events.line(line);
         if (data === undefined) return false;

@@ -6,7 +6,9 @@
  * `delta.reasoning_content` (the field vLLM, llama.cpp's server and DeepSeek use), calls in
  * `delta.tool_calls` (first chunk of a call: `index`, `id`, `type`, `function.name` and empty
  * arguments; then `function.arguments` pieces with the same `index`), and a last chunk with
- * `finish_reason` (`tool_calls` when the message ends in calls). Errors are
+ * `finish_reason` (`tool_calls` when the message ends in calls), then, when the request sets
+ * `stream_options.include_usage`, a chunk with `usage` and no choices (every chunk before it has
+ * `"usage": null`). Errors are
  * `{"error": {"message", "type", "param", "code"}}` with an HTTP status, or as an event once
  * streaming has begun.
  */
@@ -72,6 +74,7 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     return out;
   });
   const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
+  if (parseStreamUsage(body.stream_options)) chat.streamUsage = true;
   if (body.temperature !== undefined && body.temperature !== null) {
     if (typeof body.temperature !== "number" || !Number.isFinite(body.temperature)) throw new GatewayError(400, "temperature must be a number");
     chat.temperature = body.temperature;
@@ -85,6 +88,28 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
   if (rf?.type === "json_schema" && isRecord(rf.json_schema) && isRecord(rf.json_schema.schema)) chat.format = rf.json_schema.schema;
   else if (rf?.type === "json_object") chat.format = { type: "object" };
   return chat;
+}
+
+/**
+ * `stream_options.include_usage` (OpenAI API reference, Create chat completion): absent or
+ * `null` is false, as is the option outside a stream (which has no chunks to add one to).
+ * @throws GatewayError 400 when `stream_options` is not an object or `include_usage` not a boolean.
+ */
+function parseStreamUsage(options: unknown): boolean {
+  if (options === undefined || options === null) return false;
+  if (!isRecord(options)) throw new GatewayError(400, "stream_options must be an object");
+  const include = options.include_usage;
+  if (include === undefined || include === null) return false;
+  if (typeof include !== "boolean") throw new GatewayError(400, "stream_options.include_usage must be true or false");
+  return include;
+}
+
+/** Token counts in OpenAI's shape, when the upstream gave any. */
+function usageOf(usage: Usage | undefined): Record<string, number> | undefined {
+  if (usage?.prompt_tokens === undefined && usage?.completion_tokens === undefined) return undefined;
+  const prompt = usage.prompt_tokens ?? 0;
+  const completion = usage.completion_tokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 /** OpenAI's error body. */
@@ -118,6 +143,8 @@ export class OpenAIChatWriter extends BufferedChatWriter {
     stream: boolean,
     /** See `BufferedChatWriter`. */
     stallMs: number,
+    /** The client asked for `stream_options.include_usage`: every chunk has `"usage": null`, and a usage chunk ends the stream. */
+    private readonly includeUsage = false,
   ) {
     super(res, stream, stallMs);
   }
@@ -146,7 +173,7 @@ export class OpenAIChatWriter extends BufferedChatWriter {
       this.#head = `data: {"id":${JSON.stringify(this.#id)},"object":"chat.completion.chunk","created":${this.#created},"model":${JSON.stringify(this.model)},"choices":[{"index":0,"delta":`;
       this.#headBytes = Buffer.byteLength(this.#head);
     }
-    const end = `,"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]}\n\n`;
+    const end = `,"finish_reason":${finish === null ? "null" : JSON.stringify(finish)}}]${this.includeUsage ? ',"usage":null' : ""}}\n\n`;
     const event = `${this.#head}${delta}${end}`;
     // The event's length from its parts (see `writeStreamed`; `end` is ASCII).
     if (this.#opened) writeStreamed(this.res, event, this.#headBytes + Buffer.byteLength(delta) + end.length);
@@ -180,16 +207,16 @@ export class OpenAIChatWriter extends BufferedChatWriter {
     });
   }
 
-  protected endStream(reason: FinishReason): void {
+  protected endStream(reason: FinishReason, usage?: Usage): void {
     this.#chunk({}, reason);
-    this.res.end("data: [DONE]\n\n");
+    // The usage chunk: no choices, the counts the upstream gave (none given: none invented).
+    const u = this.includeUsage ? usageOf(usage) : undefined;
+    const last = u ? `data: ${JSON.stringify({ id: this.#id, object: "chat.completion.chunk", created: this.#created, model: this.model, choices: [], usage: u })}\n\n` : "";
+    this.res.end(`${last}data: [DONE]\n\n`);
   }
 
   protected writeBody(reason: FinishReason, usage?: Usage): void {
-    const u =
-      usage?.prompt_tokens !== undefined || usage?.completion_tokens !== undefined
-        ? { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0, total_tokens: (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0) }
-        : undefined;
+    const u = usageOf(usage);
     const message: Record<string, unknown> = { role: "assistant", content: this.calls.length > 0 && this.text === "" ? null : this.text };
     if (this.reasoning !== "") message.reasoning_content = this.reasoning;
     if (this.calls.length > 0) {

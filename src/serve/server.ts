@@ -340,7 +340,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (signal.aborted) return;
     const parsed: GatewayChat = api === "ollama" ? parseOllamaChat(parseJson(body)) : parseOpenAIChat(parseJson(body));
     const out: BufferedChatWriter =
-      api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream, clientIdle) : new OpenAIChatWriter(res, parsed.model, parsed.stream, clientIdle);
+      api === "ollama" ? new OllamaChatWriter(res, parsed.model, parsed.stream, clientIdle) : new OpenAIChatWriter(res, parsed.model, parsed.stream, clientIdle, parsed.streamUsage === true);
     reply.writer = out;
     const target = virtualTarget(parsed.model);
     if (target !== undefined && agentCtx) return agentTurns.run(() => agentTurn(agentCtx, parsed, target, out, signal), signal);

@@ -12,6 +12,8 @@ export interface GatewayChat {
   tools: ToolDefinition[];
   /** The client wants the reply streamed. */
   stream: boolean;
+  /** OpenAI `stream_options.include_usage`: the stream ends with a chunk of token counts. */
+  streamUsage?: boolean;
   think?: boolean;
   format?: JsonSchema;
   temperature?: number;

@@ -3,7 +3,8 @@
  *
  * Speaks the real wire protocol: `POST /v1/chat/completions` (one JSON body, or server-sent
  * events `data: {chat.completion.chunk}` … `data: [DONE]` when `stream: true`, with tool-call
- * argument deltas split across chunks and keyed by `index`) and `GET /v1/models`. Replies
+ * argument deltas split across chunks and keyed by `index`, and the usage chunk when the request
+ * sets `stream_options.include_usage`) and `GET /v1/models`. Replies
  * are scripted turns consumed in order; every request is recorded.
  */
 import http from "node:http";
@@ -133,7 +134,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
         const finish = turn.finish_reason ?? (calls.length > 0 ? "tool_calls" : "stop");
         const reasoningField = turn.reasoningField ?? "reasoning_content";
         if (body.stream === true) {
-          streamTurn(res, { id, model, turn, calls, finish, reasoningField });
+          const options = body.stream_options;
+          const includeUsage = typeof options === "object" && options !== null && (options as { include_usage?: unknown }).include_usage === true;
+          streamTurn(res, { id, model, turn, calls, finish, reasoningField, includeUsage });
         } else {
           const message: Record<string, unknown> = { role: "assistant", content: turn.content ?? (calls.length > 0 ? null : "") };
           if (turn.reasoning) message[reasoningField] = turn.reasoning;
@@ -185,6 +188,8 @@ function streamTurn(
     calls: (FakeToolCall & { id: string })[];
     finish: string;
     reasoningField: string;
+    /** The request asked for `stream_options.include_usage`: a last chunk with `usage` and no choices. */
+    includeUsage: boolean;
   },
 ): void {
   const size = t.turn.chunkSize ?? 3;
@@ -230,8 +235,11 @@ function streamTurn(
     });
   }
   send({}, t.finish);
-  res.write(
-    `data: ${JSON.stringify({ id: t.id, object: "chat.completion.chunk", created: 0, model: t.model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`,
-  );
+  // The usage chunk only when the request asks for it (OpenAI API reference, `stream_options.include_usage`).
+  if (t.includeUsage) {
+    res.write(
+      `data: ${JSON.stringify({ id: t.id, object: "chat.completion.chunk", created: 0, model: t.model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`,
+    );
+  }
   res.end("data: [DONE]\n\n");
 }

@@ -138,6 +138,8 @@ describe("OpenAIProvider against the fake server", () => {
     expect(turn.usage).toEqual({ prompt_tokens: 11, completion_tokens: 7 });
     const sent = fake.chatRequests()[0]!;
     expect(sent.stream).toBe(true);
+    // A server streams token counts only when asked (the fake, like OpenAI, sends none otherwise).
+    expect(sent.stream_options).toEqual({ include_usage: true });
     expect(sent.tools).toEqual(TOOLS);
     expect(sent.messages).toEqual([{ role: "user", content: "who imports rag_common?" }]);
   });
@@ -363,7 +365,7 @@ describe("OpenAIProvider: a streamed chat over node:http", () => {
       usage: { prompt_tokens: 5, completion_tokens: 4 },
     });
     expect(srv.requests[0]!.headers.authorization).toBe(`Bearer ${DUMMY_API_KEY}`);
-    expect(JSON.parse(srv.requests[0]!.body)).toEqual({ model: "m", messages: [{ role: "user", content: "q" }], tools: TOOLS, temperature: 0.2, stream: true });
+    expect(JSON.parse(srv.requests[0]!.body)).toEqual({ model: "m", messages: [{ role: "user", content: "q" }], tools: TOOLS, temperature: 0.2, stream: true, stream_options: { include_usage: true } });
   });
 
   it("sends the address's user info as HTTP Basic", async () => {

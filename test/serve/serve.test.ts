@@ -314,6 +314,59 @@ describe("serve with the official openai client", () => {
     expect(reasoning).toBe("Use the tool.");
   });
 
+  it("stream_options.include_usage: every chunk has usage null, then a chunk with the counts and no choices; not asked, no usage", async () => {
+    /** The chunks of one streamed completion, asked with or without the usage option. */
+    const chunks = async (client: OpenAI, model: string, includeUsage: boolean) => {
+      const stream = await client.chat.completions.create({
+        model,
+        messages: [{ role: "user", content: "weather?" }],
+        tools: [WEATHER],
+        stream: true,
+        ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+      });
+      const out: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      for await (const chunk of stream) out.push(chunk);
+      return out;
+    };
+    const call = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>';
+    // Through an Ollama upstream: its prompt_eval_count and eval_count (the fake's 42 and 7).
+    ollama = await startFakeOllama({ turns: [{ content: call }, { content: call }] });
+    const viaOllama = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama)}/v1`, apiKey: "unused" });
+    const asked = await chunks(viaOllama, "qwen3:8b", true);
+    const last = asked.at(-1)!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage).toEqual({ prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 });
+    expect(asked.slice(0, -1).map((c) => c.usage)).toEqual(asked.slice(0, -1).map(() => null));
+    expect(asked.at(-2)!.choices[0]!.finish_reason).toBe("tool_calls");
+    const plain = await chunks(viaOllama, "qwen3:8b", false);
+    expect(plain.every((c) => !("usage" in c) && c.choices.length === 1)).toBe(true);
+    await gateway!.close();
+    // Through an OpenAI-compatible upstream, which streams counts only when asked (codecite asks).
+    openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: call }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const viaOpenAI = await chunks(new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" }), "coder", true);
+    expect(viaOpenAI.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } });
+    expect(openaiUp.chatRequests()[0]!.stream_options).toEqual({ include_usage: true });
+  });
+
+  it("stream_options that is not an object, or include_usage not a boolean, is a 400 in OpenAI's shape", async () => {
+    ollama = await startFakeOllama({ turns: [] });
+    const url = await gatewayOnOllama(ollama);
+    for (const stream_options of ["yes", [true], { include_usage: "yes" }, { include_usage: 1 }]) {
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], stream: true, stream_options }),
+      });
+      expect(res.status, JSON.stringify(stream_options)).toBe(400);
+      const body = (await res.json()) as { error: { message: string; type: string } };
+      expect(body.error.type).toBe("invalid_request_error");
+      expect(body.error.message).toMatch(/^stream_options(\.include_usage)? must be/);
+    }
+    expect(ollama.chatRequests()).toEqual([]);
+  });
+
   it("non-streamed, through an OpenAI-compatible upstream", async () => {
     openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: 'Calling.\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```' }] });
     gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
