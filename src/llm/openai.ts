@@ -317,14 +317,19 @@ export class OpenAIProvider implements Provider {
    * context size of an OpenAI-compatible server is a server setting (vLLM `--max-model-len`,
    * llama-server `-c`), and `max_tokens` stays unset so the reply may use what is left unless
    * `req.sampling.maxTokens` sets it. `req.sampling` goes out as `samplingParams` says;
-   * `req.ollamaOptions` is not sent.
+   * `req.ollamaOptions` is not sent; `req.toolChoice` and `req.parallelToolCalls` go out as
+   * `tool_choice` and `parallel_tool_calls` with the tools.
    * @throws ProviderError: `UNREACHABLE` (names the base URL), `TIMEOUT`, `MODEL_NOT_FOUND`,
    *   `TOOLS_UNSUPPORTED` (HTTP 400 about tools), `HTTP` (401/403 with an API-key hint, others).
    *   An abort by `opts.signal` rejects with the signal's reason.
    */
   async chat(req: ChatRequest, opts: ChatOptions = {}): Promise<ChatTurn> {
     const params: CreateParams = { model: req.model, messages: toWireMessages(req.messages) };
-    if (req.tools && req.tools.length > 0) params.tools = req.tools as WireTool[];
+    if (req.tools && req.tools.length > 0) {
+      params.tools = req.tools as WireTool[];
+      if (req.toolChoice !== undefined) params.tool_choice = req.toolChoice === "required" ? "required" : { type: "function", function: { name: req.toolChoice.name } };
+      if (req.parallelToolCalls !== undefined) params.parallel_tool_calls = req.parallelToolCalls;
+    }
     if (req.temperature !== undefined) params.temperature = req.temperature;
     Object.assign(params, samplingParams(req.sampling));
     if (req.format) {

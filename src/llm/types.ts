@@ -41,6 +41,14 @@ export interface ChatRequest {
   messages: Message[];
   /** Native tools; omitted in tool-shim `on` mode. */
   tools?: ToolDefinition[];
+  /**
+   * With `tools`: the model must call one of them (`required`) or the tool named (OpenAI
+   * `tool_choice`), sent by the OpenAI provider; Ollama's API has no such field, and its
+   * provider sends none (the caller offers only the named tool instead).
+   */
+  toolChoice?: "required" | { name: string };
+  /** With `tools`: `false` asks for at most one call per turn (OpenAI `parallel_tool_calls`; the OpenAI provider only). */
+  parallelToolCalls?: boolean;
   /** Structured output: a JSON Schema the reply must satisfy (Ollama `format`, OpenAI `response_format`). */
   format?: JsonSchema;
   /** Sampling temperature; providers leave the server default when absent. */

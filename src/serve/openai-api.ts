@@ -75,6 +75,11 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
   });
   const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
   if (parseStreamUsage(body.stream_options)) chat.streamUsage = true;
+  applyToolChoice(chat, body.tool_choice);
+  if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
+    if (typeof body.parallel_tool_calls !== "boolean") throw new GatewayError(400, "parallel_tool_calls must be true or false");
+    chat.parallelToolCalls = body.parallel_tool_calls;
+  }
   if (body.temperature !== undefined && body.temperature !== null) {
     if (typeof body.temperature !== "number" || !Number.isFinite(body.temperature)) throw new GatewayError(400, "temperature must be a number");
     chat.temperature = body.temperature;
@@ -102,6 +107,35 @@ function parseStreamUsage(options: unknown): boolean {
   if (include === undefined || include === null) return false;
   if (typeof include !== "boolean") throw new GatewayError(400, "stream_options.include_usage must be true or false");
   return include;
+}
+
+/**
+ * OpenAI `tool_choice` (API reference, Create chat completion): `auto` (or absent) changes
+ * nothing; `none` offers no tool, so a call the model writes anyway is refused like any call to
+ * a tool not offered; `required` asks the upstream for a call; `{"type": "function",
+ * "function": {"name"}}` offers that tool alone and asks for it — the shim then produces no call
+ * to another tool.
+ * @throws GatewayError 400 for another value, or a name not among `tools`.
+ */
+function applyToolChoice(chat: GatewayChat, choice: unknown): void {
+  if (choice === undefined || choice === null || choice === "auto") return;
+  if (choice === "none") {
+    chat.tools = [];
+    return;
+  }
+  if (choice === "required") {
+    if (chat.tools.length === 0) throw new GatewayError(400, "tool_choice is required, but tools is empty");
+    chat.toolChoice = "required";
+    return;
+  }
+  const fn = isRecord(choice) && choice.type === "function" && isRecord(choice.function) ? choice.function : undefined;
+  if (fn === undefined || typeof fn.name !== "string") {
+    throw new GatewayError(400, 'tool_choice must be "none", "auto", "required" or {"type": "function", "function": {"name": …}}');
+  }
+  const named = chat.tools.filter((t) => t.function.name === fn.name);
+  if (named.length === 0) throw new GatewayError(400, `tool_choice names ${JSON.stringify(fn.name).slice(0, 80)}, which is not in tools`);
+  chat.tools = named;
+  chat.toolChoice = { name: fn.name };
 }
 
 /** Token counts in OpenAI's shape, when the upstream gave any. */

@@ -156,7 +156,11 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
     filter = new StreamFilter(tools, { validate, prefilledReasoning: ctx.support.reasoningPrefilled(chat.model) });
     reasoning = new ReasoningStream(tools);
     const req: ChatRequest = { model: chat.model, messages: textTools ? promptModeMessages(chat.messages, tools) : chat.messages };
-    if (hasTools && !textTools) req.tools = chat.tools;
+    if (hasTools && !textTools) {
+      req.tools = chat.tools;
+      if (chat.toolChoice !== undefined) req.toolChoice = chat.toolChoice;
+      if (chat.parallelToolCalls !== undefined) req.parallelToolCalls = chat.parallelToolCalls;
+    }
     if (chat.think !== undefined) req.think = chat.think;
     if (chat.format !== undefined) req.format = chat.format;
     if (chat.temperature !== undefined) req.temperature = chat.temperature;
@@ -216,7 +220,15 @@ export async function shimTurn(ctx: ShimTurnContext, chat: GatewayChat, out: Cha
       stats.refusals++;
       out.content(`\n\n[codecite: a call to ${r.name} was not passed on: ${r.message}${r.hint === undefined ? "" : ` ${r.hint}`}]`);
     }
-    const calls = result.tool_calls.map((c) => ({ ...c, id: c.id ?? newCallId() }));
+    let calls = result.tool_calls.map((c) => ({ ...c, id: c.id ?? newCallId() }));
+    // One call per turn when the client asked for no parallel calls: the first, the others noted as refused.
+    if (chat.parallelToolCalls === false && calls.length > 1) {
+      for (const c of calls.slice(1)) {
+        stats.refusals++;
+        out.content(`\n\n[codecite: a call to ${c.name} was not passed on: the client asked for one call per turn (parallel_tool_calls is false).]`);
+      }
+      calls = calls.slice(0, 1);
+    }
     if (calls.length > 0) {
       if (result.recovered_by === "native") stats.native_calls += calls.length;
       else stats.recovered[result.recovered_by] = (stats.recovered[result.recovered_by] ?? 0) + calls.length;

@@ -10,6 +10,13 @@ export interface GatewayChat {
   messages: Message[];
   /** The client's own tools; the only names a produced call may have. */
   tools: ToolDefinition[];
+  /**
+   * OpenAI `tool_choice` beyond `auto` and `none`: a call is required, to any tool or the one
+   * named (`none` leaves `tools` empty, `{function: {name}}` leaves only that tool in `tools`).
+   */
+  toolChoice?: "required" | { name: string };
+  /** OpenAI `parallel_tool_calls`. */
+  parallelToolCalls?: boolean;
   /** The client wants the reply streamed. */
   stream: boolean;
   /** OpenAI `stream_options.include_usage`: the stream ends with a chunk of token counts. */

@@ -367,6 +367,91 @@ describe("serve with the official openai client", () => {
     expect(ollama.chatRequests()).toEqual([]);
   });
 
+  it("tool_choice none: no tool reaches the upstream and a call written anyway is not produced", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: 'Sure.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>' }] });
+    const client = new OpenAI({ baseURL: `${await gatewayOnOllama(ollama)}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({ model: "qwen3:8b", messages: [{ role: "user", content: "weather?" }], tools: [WEATHER], tool_choice: "none" });
+    const choice = r.choices[0]!;
+    expect(choice.message.tool_calls ?? []).toEqual([]);
+    expect(choice.finish_reason).toBe("stop");
+    expect(choice.message.content).toMatch(/^Sure\.\n\n\[codecite: a call to get_weather was not passed on: /);
+    expect(ollama.chatRequests()[0]!.tools ?? []).toEqual([]);
+  });
+
+  it("tool_choice naming a function: the upstream gets that tool alone and the choice; a call to another tool is not produced", async () => {
+    const TIME = { type: "function" as const, function: { name: "get_time", description: "Time of a city.", parameters: { type: "object", properties: { city: { type: "string" } } } } };
+    openaiUp = await startFakeOpenAI({
+      models: ["coder"],
+      turns: [{ content: '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n<tool_call>{"name": "get_time", "arguments": {"city": "Oslo"}}</tool_call>' }],
+    });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({
+      model: "coder",
+      messages: [{ role: "user", content: "time?" }],
+      tools: [WEATHER, TIME],
+      tool_choice: { type: "function", function: { name: "get_time" } },
+    });
+    const calls = (r.choices[0]!.message.tool_calls ?? []) as { function: { name: string; arguments: string } }[];
+    expect(calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([["get_time", { city: "Oslo" }]]);
+    expect(r.choices[0]!.message.content).toMatch(/\[codecite: a call to get_weather was not passed on: /);
+    const sent = openaiUp.chatRequests()[0]!;
+    expect((sent.tools as { function: { name: string } }[]).map((t) => t.function.name)).toEqual(["get_time"]);
+    expect(sent.tool_choice).toEqual({ type: "function", function: { name: "get_time" } });
+  });
+
+  it("tool_choice required and parallel_tool_calls false reach an OpenAI upstream; two calls written as text give the client the first", async () => {
+    openaiUp = await startFakeOpenAI({
+      models: ["coder"],
+      turns: [{ content: '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n<tool_call>{"name": "get_weather", "arguments": {"city": "Bergen"}}</tool_call>' }],
+    });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    const stream = await client.chat.completions.create({
+      model: "coder",
+      messages: [{ role: "user", content: "weather?" }],
+      tools: [WEATHER],
+      tool_choice: "required",
+      parallel_tool_calls: false,
+      stream: true,
+    });
+    const args = new Map<number, string>();
+    let content = "";
+    for await (const chunk of stream) {
+      content += chunk.choices[0]?.delta.content ?? "";
+      for (const tc of chunk.choices[0]?.delta.tool_calls ?? []) args.set(tc.index, (args.get(tc.index) ?? "") + (tc.function?.arguments ?? ""));
+    }
+    expect([...args.values()].map((s) => JSON.parse(s) as unknown)).toEqual([{ city: "Oslo" }]);
+    expect(content).toMatch(/\[codecite: a call to get_weather was not passed on: the client asked for one call per turn/);
+    const sent = openaiUp.chatRequests()[0]!;
+    expect(sent.tool_choice).toBe("required");
+    expect(sent.parallel_tool_calls).toBe(false);
+  });
+
+  it("a tool_choice or parallel_tool_calls the gateway cannot read is a 400 naming the field; the upstream is not asked", async () => {
+    ollama = await startFakeOllama({ turns: [] });
+    const url = await gatewayOnOllama(ollama);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ tool_choice: "sometimes" }, /^tool_choice must be "none", "auto", "required" or/],
+      [{ tool_choice: { type: "function", function: { name: "get_time" } } }, /^tool_choice names "get_time", which is not in tools/],
+      [{ tool_choice: { type: "function" } }, /^tool_choice must be/],
+      [{ tool_choice: "required", tools: [] }, /^tool_choice is required, but tools is empty/],
+      [{ parallel_tool_calls: "no" }, /^parallel_tool_calls must be true or false/],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], tools: [WEATHER], ...extra }),
+      });
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message, JSON.stringify(extra)).toMatch(message);
+    }
+    expect(ollama.chatRequests()).toEqual([]);
+  });
+
   it("non-streamed, through an OpenAI-compatible upstream", async () => {
     openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: 'Calling.\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```' }] });
     gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
