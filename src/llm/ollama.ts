@@ -25,6 +25,7 @@ import type {
   Tool as WireTool,
 } from "ollama";
 import { boundedFetch } from "./bounded-fetch.js";
+import { imagesBase64 } from "./images.js";
 import { HttpStatusError, postLines } from "./http-lines.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -141,6 +142,7 @@ function samplingOptions(s: Sampling | undefined): Record<string, unknown> {
 function toWireMessage(m: Message): WireMessage {
   const out: WireMessage & { tool_call_id?: string } = { role: m.role, content: m.content };
   if (m.thinking) out.thinking = m.thinking;
+  if (m.images !== undefined && m.images.length > 0) out.images = imagesBase64(m.images);
   if (m.tool_calls && m.tool_calls.length > 0) {
     out.tool_calls = m.tool_calls.map((c) => {
       const wire: WireToolCall = { function: { name: c.name, arguments: c.arguments } };

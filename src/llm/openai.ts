@@ -30,6 +30,7 @@ import {
   type Sampling,
   type ToolCall,
 } from "./types.js";
+import { imageUrl } from "./images.js";
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -151,7 +152,11 @@ export function toWireMessages(messages: readonly Message[]): WireMessage[] {
         out.push({ role: "system", content: m.content });
         return;
       case "user":
-        out.push({ role: "user", content: m.content });
+        out.push(
+          m.images !== undefined && m.images.length > 0
+            ? { role: "user", content: [{ type: "text", text: m.content }, ...m.images.map((image) => ({ type: "image_url" as const, image_url: { url: imageUrl(image) } }))] }
+            : { role: "user", content: m.content },
+        );
         return;
       case "assistant": {
         const calls = (m.tool_calls ?? []).map((c, n) => ({

@@ -23,9 +23,18 @@ export interface ToolCall {
 
 export type Role = "system" | "user" | "assistant" | "tool";
 
+/**
+ * An image for a vision model: its bytes in base64 (with their media type when known), or a URL
+ * that only an OpenAI-compatible server is given (Ollama's API takes bytes only, and codecite
+ * fetches nothing).
+ */
+export type ImageInput = { base64: string; mimeType?: string } | { url: string };
+
 export interface Message {
   role: Role;
   content: string;
+  /** User messages: images (Ollama `images`, OpenAI `image_url` content parts), passed on by `serve`. */
+  images?: ImageInput[];
   /** Reasoning text (`thinking` in Ollama, `reasoning_content` in OpenAI-compatible servers). */
   thinking?: string;
   /** Assistant turns: the calls it made. */

@@ -39,6 +39,10 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     if (m.content !== undefined && m.content !== null && typeof m.content !== "string") throw new GatewayError(400, `messages[${i}].content must be a string`);
     const out: Message = { role: m.role as Role, content: typeof m.content === "string" ? m.content : "" };
     if (typeof m.thinking === "string" && m.thinking !== "") out.thinking = m.thinking;
+    if (m.images !== undefined && m.images !== null) {
+      if (!Array.isArray(m.images) || m.images.some((x) => typeof x !== "string" || x === "")) throw new GatewayError(400, `messages[${i}].images must be an array of base64 strings`);
+      if (m.images.length > 0) out.images = (m.images as string[]).map((base64) => ({ base64 }));
+    }
     const calls = parseToolCalls(m.tool_calls, `messages[${i}].tool_calls`);
     if (calls) out.tool_calls = calls;
     if (typeof m.tool_name === "string") out.tool_name = m.tool_name;

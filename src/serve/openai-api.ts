@@ -14,7 +14,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
-import type { Message, ToolCall } from "../llm/types.js";
+import type { ImageInput, Message, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
 import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
@@ -35,17 +35,47 @@ const SAMPLING_FIELDS: SamplingKeys = {
   frequencyPenalty: "frequency_penalty",
 };
 
-/** Text of a message `content`: a string, `null`, or an array of parts whose `text` parts are joined. */
-function contentText(raw: unknown, where: string): string {
-  if (raw === undefined || raw === null) return "";
-  if (typeof raw === "string") return raw;
-  if (Array.isArray(raw)) {
-    return raw
-      .filter(isRecord)
-      .map((p) => (p.type === "text" && typeof p.text === "string" ? p.text : ""))
-      .join("");
+/**
+ * A message `content`: a string, `null`, or an array of content parts — `text` parts joined, and
+ * in a user message `image_url` parts (`{"url"}`: an `http(s)` URL, or a base64 `data:` URL,
+ * RFC 2397) as images.
+ * @throws GatewayError 400 for another part type (an audio or file part is not forwarded, rather
+ *   than dropped unseen), an image outside a user message, or an image URL of another form.
+ */
+function contentOf(raw: unknown, where: string, role: string): { text: string; images: ImageInput[] } {
+  if (raw === undefined || raw === null) return { text: "", images: [] };
+  if (typeof raw === "string") return { text: raw, images: [] };
+  if (!Array.isArray(raw)) throw new GatewayError(400, `${where}.content must be a string or an array of content parts`);
+  let text = "";
+  const images: ImageInput[] = [];
+  raw.forEach((p, j) => {
+    const at = `${where}.content[${j}]`;
+    if (!isRecord(p)) throw new GatewayError(400, `${at} must be a content part object`);
+    if (p.type === "text") {
+      if (typeof p.text !== "string") throw new GatewayError(400, `${at}.text must be a string`);
+      text += p.text;
+    } else if (p.type === "image_url") {
+      if (role !== "user") throw new GatewayError(400, `${at}: only user messages may hold images`);
+      const url = isRecord(p.image_url) ? p.image_url.url : p.image_url;
+      if (typeof url !== "string") throw new GatewayError(400, `${at}.image_url.url must be a string`);
+      images.push(imageOf(url, `${at}.image_url.url`));
+    } else {
+      throw new GatewayError(400, `${at}.type ${JSON.stringify(p.type).slice(0, 40)} is not forwarded by codecite serve (text and image_url parts are)`);
+    }
+  });
+  return { text, images };
+}
+
+/** An image URL of a client: base64 `data:` (RFC 2397 `data:[<mediatype>][;base64],<data>`) or `http(s)`. */
+function imageOf(url: string, where: string): ImageInput {
+  if (/^https?:\/\//i.test(url)) return { url };
+  const data = /^data:([^;,]*)((?:;[^;,]*)*),/i.exec(url);
+  if (data !== null) {
+    if (!/;base64$/i.test(data[2]!)) throw new GatewayError(400, `${where}: a data: URL of an image must be base64 (data:image/png;base64,…)`);
+    const mimeType = data[1]!;
+    return { base64: url.slice(data[0].length), ...(mimeType === "" ? {} : { mimeType }) };
   }
-  throw new GatewayError(400, `${where}.content must be a string or an array of content parts`);
+  throw new GatewayError(400, `${where} must be an http(s) URL or a base64 data: URL`);
 }
 
 /**
@@ -64,7 +94,9 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     if (role !== "system" && role !== "user" && role !== "assistant" && role !== "tool") {
       throw new GatewayError(400, `${where}.role must be one of system, developer, user, assistant, tool`);
     }
-    const out: Message = { role, content: contentText(m.content, where) };
+    const { text, images } = contentOf(m.content, where, role);
+    const out: Message = { role, content: text };
+    if (images.length > 0) out.images = images;
     const reasoning = m.reasoning_content ?? m.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") out.thinking = reasoning;
     const calls = parseToolCalls(m.tool_calls, `${where}.tool_calls`);

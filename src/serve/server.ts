@@ -46,7 +46,7 @@ interface ChatReply {
   writer?: BufferedChatWriter;
 }
 
-/** Default request body cap: 16 MiB (long conversations; images are not forwarded). */
+/** Default request body cap: 16 MiB (long conversations, and images in base64). */
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** Default time to receive a whole request (headers and body), ms: 16 MiB at about 2 Mbit/s. */

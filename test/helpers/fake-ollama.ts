@@ -56,6 +56,7 @@ export interface ChatRequestBody {
     role: string;
     content: string;
     thinking?: string;
+    images?: string[];
     tool_calls?: Array<{ id?: string; function: { name: string; arguments: unknown } }>;
     tool_name?: string;
     tool_call_id?: string;

@@ -654,3 +654,67 @@ describe("serve passes the client's sampling settings on", () => {
     for (const c of calls) expect(c.options).toMatchObject({ temperature: 0.3, top_p: 0.7, num_predict: 200, stop: ["END"] });
   });
 });
+
+describe("serve passes images on to a vision model", () => {
+  // The first bytes of a PNG file and of a JPEG file, in base64 (enough for the media type).
+  const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString("base64");
+  const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]).toString("base64");
+
+  it("Ollama images and OpenAI image_url parts (data: URLs) reach an Ollama upstream as base64; the text stays the text", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "a cat" }, { content: "a dog" }] });
+    const url = await gatewayOnOllama(ollama);
+    await new Ollama({ host: url }).chat({ model: "qwen3:8b", messages: [{ role: "user", content: "what is it?", images: [PNG] }], stream: false });
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused" });
+    const r = await client.chat.completions.create({
+      model: "qwen3:8b",
+      messages: [{ role: "user", content: [{ type: "text", text: "and this?" }, { type: "image_url", image_url: { url: `data:image/jpeg;base64,${JPEG}` } }] }],
+    });
+    expect(r.choices[0]!.message.content).toBe("a dog");
+    const sent = ollama.chatRequests().map((b) => b.messages.at(-1));
+    expect(sent).toEqual([
+      { role: "user", content: "what is it?", images: [PNG] },
+      { role: "user", content: "and this?", images: [JPEG] },
+    ]);
+  });
+
+  it("to an OpenAI-compatible upstream: image_url parts, base64 as a data: URL with its media type, an http URL as it came", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["vl"], turns: [{ content: "ok" }, { content: "ok" }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    await new Ollama({ host: `http://127.0.0.1:${a.port}` }).chat({ model: "vl", messages: [{ role: "user", content: "what is it?", images: [PNG] }], stream: false });
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    await client.chat.completions.create({
+      model: "vl",
+      messages: [{ role: "user", content: [{ type: "text", text: "and this?" }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] }],
+    });
+    const sent = openaiUp.chatRequests().map((b) => (b.messages as unknown[]).at(-1));
+    expect(sent).toEqual([
+      { role: "user", content: [{ type: "text", text: "what is it?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } }] },
+      { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }] },
+    ]);
+  });
+
+  it("what cannot be passed on is a 400 naming the field, and the upstream is not asked", async () => {
+    ollama = await startFakeOllama({ turns: [] });
+    const url = await gatewayOnOllama(ollama);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      return { status: res.status, text: await res.text() };
+    };
+    const openai = (content: unknown, role = "user") => post("/v1/chat/completions", { model: "qwen3:8b", messages: [{ role, content }] });
+    const cases: [Promise<{ status: number; text: string }>, RegExp][] = [
+      [openai([{ type: "image_url", image_url: { url: "https://example.com/cat.png" } }]), /an image given by URL cannot be sent to Ollama/],
+      [openai([{ type: "input_audio", input_audio: { data: "AAAA", format: "wav" } }]), /messages\[0\]\.content\[0\]\.type \\"input_audio\\" is not forwarded/],
+      [openai([{ type: "image_url", image_url: { url: "data:image/png,rawbytes" } }]), /a data: URL of an image must be base64/],
+      [openai([{ type: "image_url", image_url: { url: "file:///etc/passwd" } }]), /must be an http\(s\) URL or a base64 data: URL/],
+      [openai([{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } }], "assistant"), /only user messages may hold images/],
+      [post("/api/chat", { model: "qwen3:8b", messages: [{ role: "user", content: "x", images: "AAAA" }], stream: false }), /messages\[0\]\.images must be an array of base64 strings/],
+    ];
+    for (const [reply, message] of cases) {
+      const { status, text } = await reply;
+      expect(status, text).toBe(400);
+      expect(text).toMatch(message);
+    }
+    expect(ollama.chatRequests()).toEqual([]);
+  });
+});
