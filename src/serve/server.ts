@@ -232,6 +232,8 @@ const ROUTES: Record<string, readonly string[]> = {
   "/api/ps": GET,
   "/api/version": GET,
   "/v1/chat/completions": POST,
+  // Text completions (editors' code completion), no assistant turn: forwarded as they are.
+  "/v1/completions": POST,
   "/v1/models": GET,
   "/v1/embeddings": POST,
   "/codecite/stats": GET,

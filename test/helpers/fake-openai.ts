@@ -4,7 +4,8 @@
  * Speaks the real wire protocol: `POST /v1/chat/completions` (one JSON body, or server-sent
  * events `data: {chat.completion.chunk}` … `data: [DONE]` when `stream: true`, with tool-call
  * argument deltas split across chunks and keyed by `index`, and the usage chunk when the request
- * sets `stream_options.include_usage`) and `GET /v1/models`. Replies
+ * sets `stream_options.include_usage`), `POST /v1/completions` (the prompt reversed, as one body
+ * or streamed two characters per event) and `GET /v1/models`. Replies
  * are scripted turns consumed in order; every request is recorded.
  */
 import http from "node:http";
@@ -111,6 +112,20 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       if (req.method === "GET" && path === "/v1/models") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "fake" })) }));
+        return;
+      }
+      if (req.method === "POST" && path === "/v1/completions" && body) {
+        // A text completion (the legacy API editors use for code completion): the prompt's echo, reversed.
+        const text = [...String(body.prompt ?? "")].reverse().join("");
+        const event = (t: string, finish: string | null) => ({ id: "cmpl-1", object: "text_completion", created: 0, model: body.model, choices: [{ index: 0, text: t, finish_reason: finish }] });
+        if (body.stream === true) {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          for (const p of pieces(text, 2)) res.write(`data: ${JSON.stringify(event(p, null))}\n\n`);
+          res.end(`data: ${JSON.stringify(event("", "stop"))}\n\ndata: [DONE]\n\n`);
+        } else {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(event(text, "stop")));
+        }
         return;
       }
       if (req.method === "POST" && path === "/v1/chat/completions" && body) {

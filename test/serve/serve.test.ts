@@ -452,6 +452,20 @@ describe("serve with the official openai client", () => {
     expect(ollama.chatRequests()).toEqual([]);
   });
 
+  it("/v1/completions (code completion) is forwarded as it is, streamed or not", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["coder"] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    const whole = await client.completions.create({ model: "coder", prompt: "def add(a, b):" });
+    expect(whole.choices[0]!.text).toBe(":)b ,a(dda fed");
+    const stream = await client.completions.create({ model: "coder", prompt: "return a", stream: true });
+    const pieces: string[] = [];
+    for await (const chunk of stream) pieces.push(chunk.choices[0]!.text);
+    expect(pieces).toEqual(["a ", "nr", "ut", "er", ""]);
+    expect(openaiUp.requests.filter((r) => r.path === "/v1/completions").map((r) => r.body?.prompt)).toEqual(["def add(a, b):", "return a"]);
+  });
+
   it("non-streamed, through an OpenAI-compatible upstream", async () => {
     openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: 'Calling.\n```json\n{"name": "get_weather", "arguments": {"city": "Lima"}}\n```' }] });
     gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
