@@ -83,6 +83,23 @@ describe("kotlin: definitions", () => {
     expect(joinKotlinConstructors(secondary)).toBe(secondary);
   });
 
+  it("a primary constructor with `actual` after a visibility modifier, or on the line after the class's name, keeps the class's members", async () => {
+    // square/okio's ByteString.kt (Kotlin Multiplatform): every member of the class was lost.
+    const top = "actual open class ByteString\ninternal actual constructor(\n  internal actual val data: ByteArray,\n) : Comparable<ByteString> {\n  actual open fun utf8(): String = \"\"\n}\n";
+    expect((await factsOf(kotlin, top)).symbols).toEqual([
+      { name: "ByteString", kind: "class", start_line: 1, end_line: 6 },
+      { name: "data", kind: "variable", container: "ByteString", start_line: 3, end_line: 3 },
+      { name: "utf8", kind: "method", container: "ByteString", start_line: 5, end_line: 5 },
+    ]);
+    const prepared = joinKotlinConstructors(top);
+    expect(prepared.length).toBe(top.length);
+    expect(prepared.split("\n")[1]).toBe("                constructor(");
+    const sameLine = "class A internal actual constructor(val x: Int) {\n  fun f() = 1\n}\n";
+    expect((await factsOf(kotlin, sameLine)).symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".A", "A.x", "A.f"]);
+    const nested = "class O {\n  class A\n  internal actual constructor(val x: Int) {\n    fun f() = 1\n  }\n  fun g() = 2\n}\n";
+    expect((await factsOf(kotlin, nested)).symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".O", "O.A", "O.A.x", "O.A.f", "O.g"]);
+  });
+
   it("a file-level declaration whose annotations are followed by a modifier keyword (annotation, expect, enum, data) is kept; an indented companion is left alone", async () => {
     // koin fff5291's Markers.kt (`@DslMarker` / `annotation class KoinDslMarker`) and KoinPlatformCoroutinesTools.kt
     // (`@KoinInternalApi` / `expect object …`): the grammar read each as an annotated expression and lost it.

@@ -9,7 +9,10 @@
  *   `(` (one indentation space fewer on the next line keeps the length).
  * - A visibility modifier of a primary constructor (`open class KoinApplication protected constructor()`):
  *   after two annotation lines the grammar reads the whole class as an expression and loses it
- *   (koin's `KoinApplication`). The modifier is blanked: it changes no definition and no use.
+ *   (koin's `KoinApplication`); so is `actual` after a visibility modifier (`internal actual constructor(`,
+ *   Kotlin Multiplatform, https://kotlinlang.org/docs/multiplatform/multiplatform-expect-actual.html), or alone
+ *   on the line after the class's name (square/okio's ByteString.kt, which lost every member). The modifiers
+ *   are blanked: they change no definition and no use.
  * - A modifier keyword right after the annotations of a declaration (`@DslMarker` ⏎
  *   `annotation class KoinDslMarker`, `@KoinInternalApi` ⏎ `expect object Tools { … }`, also
  *   `enum`, `actual`, `data`, `value`, `operator`, `inner`; modifier keywords:
@@ -84,10 +87,13 @@
  */
 
 /** `class|object|interface Name[<…>]` ending a line, then an indented `[modifiers|@Annotation] constructor(`. */
-const SPLIT_CONSTRUCTOR = /(\b(?:class|object|interface)\s+[A-Za-z_]\w*(?:<[^\n{}()]*>)?)[ \t]*\n([ \t]+)((?:(?:@[\w.]+(?:\([^()\n]*\))?|public|private|internal|protected)[ \t]+)*constructor[ \t]*\()/g;
+const SPLIT_CONSTRUCTOR = /(\b(?:class|object|interface)\s+[A-Za-z_]\w*(?:<[^\n{}()]*>)?)[ \t]*\n([ \t]+)((?:(?:@[\w.]+(?:\([^()\n]*\))?|public|private|internal|protected|actual)[ \t]+)*constructor[ \t]*\()/g;
 
-/** `class|object Name[<…>] [@Annotation…]` then a visibility modifier and `constructor(` on the same line. */
-const CONSTRUCTOR_VISIBILITY = /(\b(?:class|object)\s+[A-Za-z_]\w*(?:<[^\n{}()]*>)?[ \t]+(?:@[\w.]+(?:\([^()\n]*\))?[ \t]+)*)(public|private|internal|protected)(?=[ \t]+constructor[ \t]*\()/g;
+/**
+ * `class|object Name[<…>] [@Annotation…]` then visibility and `actual` modifiers and `constructor(`, on the same line or
+ * the next (`actual open class ByteString` ⏎ `internal actual constructor(`).
+ */
+const CONSTRUCTOR_MODIFIERS = /(\b(?:class|object)\s+[A-Za-z_]\w*(?:<[^\n{}()]*>)?(?:[ \t]+|[ \t]*\n[ \t]*)(?:@[\w.]+(?:\([^()\n]*\))?[ \t]+)*)((?:(?:public|private|internal|protected|actual)[ \t]+)+)(?=constructor[ \t]*\()/g;
 
 /** Kotlin's modifier keywords (https://kotlinlang.org/docs/keyword-reference.html#modifier-keywords). */
 const MODIFIER_WORDS = [
@@ -326,5 +332,5 @@ function joinConstructors(source: string): string {
     const line = `${head} ${ctor}\n${indent.slice(1)}`;
     return line.padEnd(m.length, " ");
   });
-  return joined.replace(CONSTRUCTOR_VISIBILITY, (_m: string, head: string, modifier: string) => head + " ".repeat(modifier.length));
+  return joined.replace(CONSTRUCTOR_MODIFIERS, (_m: string, head: string, modifiers: string) => head + " ".repeat(modifiers.length));
 }
