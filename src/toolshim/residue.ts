@@ -176,7 +176,20 @@ const STRAY_CLOSER = new RegExp(
  * through OpenRouter, RooCodeInc/Roo-Code#6630). Removed where markup stands, as the closers are;
  * an opener named inside a sentence stays.
  */
-const STRAY_OPENER = /(?:<(?:(?:[a-z]{1,12}[|:])?tool_calls?|function_calls|TOOLCALL)>[ \t]*)+/g;
+const ONE_STRAY_OPENER = String.raw`<(?:(?:[a-z]{1,12}[|:])?tool_calls?|function_calls|TOOLCALL)>`;
+const STRAY_OPENER = new RegExp(`(?:${ONE_STRAY_OPENER}[ \\t]*)+`, "g");
+const STRAY_OPENER_AT = new RegExp(ONE_STRAY_OPENER, "y");
+
+/**
+ * Whether a stray-opener tag ({@link STRAY_OPENER}: `<tool_call>`, a vendor-namespaced
+ * `<ns|tool_call>` / `<ns:tool_calls>`, …) starts at `i` of `text`. Whether one is removed depends
+ * on what comes after it (removed markup, the end of the text), so the stream filter holds one
+ * until the end of the message (`stream-filter.ts`), as it holds the call markers.
+ */
+export function strayOpenerAt(text: string, i: number): boolean {
+  STRAY_OPENER_AT.lastIndex = i;
+  return STRAY_OPENER_AT.test(text);
+}
 
 /**
  * Orphan closers of a call's inner tags: a run of `</parameter>`, `</invoke>`, `</function>` or a

@@ -52,7 +52,7 @@ import { escapeRegExp, skipWs } from "./dialects/text-scan.js";
 import { recoverDeterministic } from "./recover.js";
 import { ParagraphMarks } from "./paragraph-marks.js";
 import { REASONING_MARKERS, REASONING_TAGS } from "./reasoning.js";
-import { tidy } from "./residue.js";
+import { strayOpenerAt, tidy } from "./residue.js";
 import { TOOL_NAME_ATTRS } from "./structural.js";
 import { skipSpaceOrMarkers } from "./word-markers.js";
 import type { ArgumentValidator, OfferedTool, RecoverResult } from "./types.js";
@@ -567,6 +567,9 @@ function construct(text: string, i: number, facts: Pick<ScanFacts, "fences" | "p
     for (const mk of MARKERS_BY_START.get(c) ?? []) {
       if (text.startsWith(mk, i) || (n - i < mk.length && mk.startsWith(text.slice(i)))) return { hold: headerStart(text, i) };
     }
+    // A wrapper opener the recovery removes as stray, or keeps, by what follows it up to the end
+    // of the text (`residue.ts` strayOpenerAt): a vendor-namespaced one is no marker above.
+    if (c === "<" && strayOpenerAt(text, i)) return { hold: headerStart(text, i) };
     for (const lit of REASONING_MARKERS) {
       if (n - i < lit.length && lit.toLowerCase().startsWith(text.slice(i).toLowerCase())) return { hold: i };
     }

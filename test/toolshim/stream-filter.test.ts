@@ -176,6 +176,26 @@ describe("stream filter parity for shapes outside the corpus", () => {
   }
 });
 
+describe("stream filter parity for a vendor-namespaced wrapper opener that wraps no call", () => {
+  // The recovery removes such an opener as stray, or keeps it, by what follows it up to the end
+  // (`residue.ts` strayOpenerAt); the filter once showed the text after an empty reasoning block
+  // as if the opener were gone, then the whole message again at the end (fuzz: `><b|tool_call><think></think>\n=`).
+  const texts = [
+    "><b|tool_call><think></think>\n=",
+    "x<b|tool_call><think>\n</think>\nmore text",
+    "Done.<ns:tool_calls>\n<think>hm</think>\nThe answer is 4.",
+    "Before <k2|tool_call> after, then <think></think>\nend",
+    "<a|tool_call>\n\nplain prose after it\n",
+  ];
+  for (const text of texts) {
+    for (const tools of [[], [{ name: "search_code" }]] as OfferedTool[][]) {
+      it(`every split of ${JSON.stringify(text)} with ${tools.length} tools`, () => {
+        expectEverySplit(text, tools, 60);
+      });
+    }
+  }
+});
+
 describe("stream filter parity for long messages (the scan reads the message's end once past its first kilobyte)", () => {
   // Prose long enough that the filter scans only the end of its buffer, then markup that must
   // still be held and recovered as in the non-streamed pipeline: with no tools offered (the
