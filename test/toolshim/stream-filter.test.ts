@@ -187,13 +187,10 @@ describe("stream filter parity for a vendor-namespaced wrapper opener that wraps
     "Before <k2|tool_call> after, then <think></think>\nend",
     "<a|tool_call>\n\nplain prose after it\n",
   ];
-  for (const text of texts) {
-    for (const tools of [[], [{ name: "search_code" }]] as OfferedTool[][]) {
-      it(`every split of ${JSON.stringify(text)} with ${tools.length} tools`, () => {
-        expectEverySplit(text, tools, 60);
-      });
-    }
-  }
+  const offers: OfferedTool[][] = [[], [{ name: "search_code" }]];
+  it.each(texts.flatMap((text) => offers.map((tools) => ({ text, tools }))))("every split of $text with $tools.length tools", ({ text, tools }) => {
+    expectEverySplit(text, tools, 60);
+  });
 });
 
 describe("stream filter parity for long messages (the scan reads the message's end once past its first kilobyte)", () => {
