@@ -311,7 +311,7 @@ export class OllamaProvider implements Provider {
     const body: WireChatRequest = { model: req.model, messages: req.messages.map(toWireMessage) };
     if (req.tools && req.tools.length > 0) body.tools = req.tools as unknown as WireTool[];
     if (req.format !== undefined) body.format = req.format;
-    if (req.think !== undefined) body.think = req.think;
+    if (req.think !== undefined) body.think = req.think === "minimal" ? "low" : req.think;
     if (req.keepAlive !== undefined) body.keep_alive = req.keepAlive;
     const options: NonNullable<WireChatRequest["options"]> = {};
     if (req.temperature !== undefined) options.temperature = req.temperature;

@@ -323,7 +323,7 @@ export class OpenAIProvider implements Provider {
    * llama-server `-c`), and `max_tokens` stays unset so the reply may use what is left unless
    * `req.sampling.maxTokens` sets it. `req.sampling` goes out as `samplingParams` says;
    * `req.ollamaOptions` is not sent; `req.toolChoice` and `req.parallelToolCalls` go out as
-   * `tool_choice` and `parallel_tool_calls` with the tools.
+   * `tool_choice` and `parallel_tool_calls` with the tools; a `req.think` level as `reasoning_effort`.
    * @throws ProviderError: `UNREACHABLE` (names the base URL), `TIMEOUT`, `MODEL_NOT_FOUND`,
    *   `TOOLS_UNSUPPORTED` (HTTP 400 about tools), `HTTP` (401/403 with an API-key hint, others).
    *   An abort by `opts.signal` rejects with the signal's reason.
@@ -336,6 +336,7 @@ export class OpenAIProvider implements Provider {
       if (req.parallelToolCalls !== undefined) params.parallel_tool_calls = req.parallelToolCalls;
     }
     if (req.temperature !== undefined) params.temperature = req.temperature;
+    if (typeof req.think === "string") params.reasoning_effort = req.think;
     Object.assign(params, samplingParams(req.sampling));
     if (req.format) {
       params.response_format = { type: "json_schema", json_schema: { name: "response", schema: req.format } };

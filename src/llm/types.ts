@@ -45,6 +45,9 @@ export interface Message {
   tool_call_id?: string;
 }
 
+/** A reasoning level (OpenAI `reasoning_effort`; Ollama `think` for gpt-oss). */
+export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
+
 export interface ChatRequest {
   model: string;
   messages: Message[];
@@ -62,8 +65,13 @@ export interface ChatRequest {
   format?: JsonSchema;
   /** Sampling temperature; providers leave the server default when absent. */
   temperature?: number;
-  /** Ask for reasoning where the model supports it. */
-  think?: boolean;
+  /**
+   * Ask for reasoning where the model supports it (`true`), not (`false`), or at a level: Ollama's
+   * `think` takes `low`/`medium`/`high` (gpt-oss, Ollama docs "Thinking"; `minimal` is sent as
+   * `low`), OpenAI's `reasoning_effort` takes the level as it is. The OpenAI provider sends only
+   * a level.
+   */
+  think?: boolean | ReasoningEffort;
   /**
    * Context window in tokens the prompt and reply must fit (Ollama `options.num_ctx`; the
    * embedded llama-cpp provider's context size when it loads the model). OpenAI-compatible

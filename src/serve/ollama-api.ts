@@ -7,7 +7,7 @@
  * `{"error"}` line once streaming has begun (what Ollama itself does mid-stream).
  */
 import type { ServerResponse } from "node:http";
-import type { Message, Role, ToolCall } from "../llm/types.js";
+import type { Message, ReasoningEffort, Role, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
 import { BufferedChatWriter, isRecord, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
@@ -25,6 +25,17 @@ const SAMPLING_OPTIONS: SamplingKeys = {
   presencePenalty: "presence_penalty",
   frequencyPenalty: "frequency_penalty",
 };
+
+/**
+ * Ollama's `think`: a boolean, or a level for models that take one (`low`, `medium`, `high`:
+ * gpt-oss; Ollama API docs, "Generate a chat completion", `think`), passed on as it is. Another
+ * non-empty string asks for reasoning, as before levels existed.
+ */
+function readThink(think: unknown): boolean | ReasoningEffort | undefined {
+  if (typeof think === "boolean") return think;
+  if (think === "low" || think === "medium" || think === "high") return think;
+  return typeof think === "string" && think !== "" ? true : undefined;
+}
 
 /**
  * Parses the body of `POST /api/chat`.
@@ -50,8 +61,8 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     return out;
   });
   const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, true) };
-  if (body.think === true || (typeof body.think === "string" && body.think !== "")) chat.think = true;
-  else if (body.think === false) chat.think = false;
+  const think = readThink(body.think);
+  if (think !== undefined) chat.think = think;
   if (isRecord(body.format)) chat.format = body.format;
   else if (body.format === "json") chat.format = { type: "object" };
   if (body.keep_alive !== undefined && body.keep_alive !== null) {

@@ -120,7 +120,9 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
   const maxCompletion = parseSampling(body, { maxTokens: "max_completion_tokens" });
   if (maxCompletion.maxTokens !== undefined) sampling.maxTokens = maxCompletion.maxTokens;
   if (Object.keys(sampling).length > 0) chat.sampling = sampling;
-  if (typeof body.reasoning_effort === "string" && body.reasoning_effort !== "") chat.think = body.reasoning_effort !== "none";
+  // A level goes on as one (`none` turns reasoning off; a level this gateway does not know asks for reasoning).
+  const effort = body.reasoning_effort;
+  if (typeof effort === "string" && effort !== "") chat.think = effort === "none" ? false : effort === "minimal" || effort === "low" || effort === "medium" || effort === "high" ? effort : true;
   const rf = isRecord(body.response_format) ? body.response_format : undefined;
   if (rf?.type === "json_schema" && isRecord(rf.json_schema) && isRecord(rf.json_schema.schema)) chat.format = rf.json_schema.schema;
   else if (rf?.type === "json_object") chat.format = { type: "object" };

@@ -2,7 +2,7 @@
  * Types shared by the gateway's modules: one chat request in provider-neutral form, the writer
  * each client API implements, and the error every failure becomes.
  */
-import type { JsonSchema, Message, Sampling, ToolCall, ToolDefinition } from "../llm/types.js";
+import type { JsonSchema, Message, ReasoningEffort, Sampling, ToolCall, ToolDefinition } from "../llm/types.js";
 
 /** A client's chat request, parsed from either API (Ollama `POST /api/chat`, OpenAI `POST /v1/chat/completions`). */
 export interface GatewayChat {
@@ -21,7 +21,8 @@ export interface GatewayChat {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`: the stream ends with a chunk of token counts. */
   streamUsage?: boolean;
-  think?: boolean;
+  /** Reasoning on, off, or at a level (Ollama `think`, OpenAI `reasoning_effort`). */
+  think?: boolean | ReasoningEffort;
   format?: JsonSchema;
   temperature?: number;
   /** Ollama `options.num_ctx`. */

@@ -669,6 +669,33 @@ describe("serve passes the client's sampling settings on", () => {
   });
 });
 
+describe("serve passes a reasoning level on", () => {
+  it("Ollama think levels and OpenAI reasoning_effort reach an Ollama upstream as think (minimal as low, none as false)", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "a", repeat: true }] });
+    const url = await gatewayOnOllama(ollama);
+    const viaOllama = new Ollama({ host: url });
+    for (const think of ["high", "low", true, false] as const) {
+      await viaOllama.chat({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], think, stream: false });
+    }
+    const viaOpenAI = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused" });
+    for (const reasoning_effort of ["medium", "minimal", "none"] as const) {
+      await viaOpenAI.chat.completions.create({ model: "qwen3:8b", messages: [{ role: "user", content: "hi" }], reasoning_effort });
+    }
+    expect(ollama.chatRequests().map((b) => b.think)).toEqual(["high", "low", true, false, "medium", "low", false]);
+  });
+
+  it("to an OpenAI-compatible upstream: a level as reasoning_effort, from either API; no level, no field", async () => {
+    openaiUp = await startFakeOpenAI({ models: ["oss"], turns: [{ content: "a" }, { content: "b" }, { content: "c" }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    await new Ollama({ host: `http://127.0.0.1:${a.port}` }).chat({ model: "oss", messages: [{ role: "user", content: "hi" }], think: "high", stream: false });
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    await client.chat.completions.create({ model: "oss", messages: [{ role: "user", content: "hi" }], reasoning_effort: "low" });
+    await client.chat.completions.create({ model: "oss", messages: [{ role: "user", content: "hi" }] });
+    expect(openaiUp.chatRequests().map((b) => b.reasoning_effort ?? "(none)")).toEqual(["high", "low", "(none)"]);
+  });
+});
+
 describe("serve passes images on to a vision model", () => {
   // The first bytes of a PNG file and of a JPEG file, in base64 (enough for the media type).
   const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString("base64");
