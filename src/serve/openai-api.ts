@@ -107,6 +107,8 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
   });
   const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
   if (parseStreamUsage(body.stream_options)) chat.streamUsage = true;
+  // One choice per reply: the shim reads one assistant message (`n` > 1 would lose the others unseen).
+  if (body.n !== undefined && body.n !== null && body.n !== 1) throw new GatewayError(400, "n must be 1: codecite serve answers with one choice");
   applyToolChoice(chat, body.tool_choice);
   if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
     if (typeof body.parallel_tool_calls !== "boolean") throw new GatewayError(400, "parallel_tool_calls must be true or false");

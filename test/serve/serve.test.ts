@@ -430,7 +430,7 @@ describe("serve with the official openai client", () => {
     expect(sent.parallel_tool_calls).toBe(false);
   });
 
-  it("a tool_choice or parallel_tool_calls the gateway cannot read is a 400 naming the field; the upstream is not asked", async () => {
+  it("a tool_choice, parallel_tool_calls or n the gateway cannot honour is a 400 naming the field; the upstream is not asked", async () => {
     ollama = await startFakeOllama({ turns: [] });
     const url = await gatewayOnOllama(ollama);
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -439,6 +439,8 @@ describe("serve with the official openai client", () => {
       [{ tool_choice: { type: "function" } }, /^tool_choice must be/],
       [{ tool_choice: "required", tools: [] }, /^tool_choice is required, but tools is empty/],
       [{ parallel_tool_calls: "no" }, /^parallel_tool_calls must be true or false/],
+      [{ n: 2 }, /^n must be 1: codecite serve answers with one choice/],
+      [{ n: "1" }, /^n must be 1/],
     ];
     for (const [extra, message] of cases) {
       const res = await fetch(`${url}/v1/chat/completions`, {
