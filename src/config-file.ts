@@ -80,6 +80,7 @@ const FILE_KEYS: Readonly<Record<string, FileKey>> = {
   "serve.listen": { mirrors: "serve --listen", repo: false },
   "serve.upstream": { mirrors: "serve --upstream", repo: false },
   "serve.provider": { mirrors: "serve --provider", repo: false },
+  "serve.workers": { mirrors: "serve --workers", repo: false },
 };
 
 /** A setting as a file states it: its text (numbers and booleans as YAML wrote them) and where. */

@@ -20,6 +20,7 @@ import {
 import { ConfigFileError, type ConfigFileProblem, type ConfigFiles, type FileSetting } from "./config-file.js";
 import type { ToolshimMode } from "./toolshim/types.js";
 import { DEFAULT_CONTEXT_TOKENS, DEFAULT_MAX_STEPS } from "./agent/defaults.js";
+import { availableParallelism } from "node:os";
 
 export { DEFAULT_OLLAMA_HOST };
 
@@ -720,6 +721,17 @@ const DEFAULT_SERVE_PORT = 11435;
 const DEFAULT_SERVE_LISTEN = "127.0.0.1";
 /** Shortest accepted `--token` (a guessable token is no protection). */
 const MIN_TOKEN_LENGTH = 16;
+/** Most worker processes of `codecite serve` (`--workers`). */
+const MAX_SERVE_WORKERS = 64;
+
+/**
+ * Default worker processes of `codecite serve`: 2 when the machine offers two cores or more
+ * (`os.availableParallelism()`), else 1. Not every core: a gateway in front of a local model
+ * shares the machine with the model server, whose prompt reading and decoding need the CPU too.
+ */
+function defaultServeWorkers(): number {
+  return availableParallelism() >= 2 ? 2 : 1;
+}
 
 /** Flags of `codecite serve`, as typed. Absent = not given. */
 export interface ServeFlags {
@@ -734,6 +746,8 @@ export interface ServeFlags {
   toolshim?: string;
   numCtx?: string;
   maxSteps?: string;
+  /** Worker processes (`--workers`). */
+  workers?: string;
 }
 
 /** The resolved settings of `codecite serve`. */
@@ -744,9 +758,11 @@ export interface ServeConfig {
   listen: string;
   /** Bearer token every request must carry; absent = none (loopback only). */
   token?: string;
+  /** Worker processes that serve requests (1 = the gateway runs in the `codecite serve` process itself). */
+  workers: number;
   /** The upstream and the `codecite` virtual model's settings (`provider` is `ollama` or `openai`). */
   upstream: Config;
-  sources: Record<"port" | "listen" | "token", ValueSource>;
+  sources: Record<"port" | "listen" | "token" | "workers", ValueSource>;
 }
 
 /** Whether `address` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`). */
@@ -762,6 +778,10 @@ function parsePort(raw: string, variable: string): number {
   return n;
 }
 
+function parseWorkers(raw: string, variable: string): number {
+  return parseSessionBound(raw, variable, MAX_SERVE_WORKERS, "worker processes");
+}
+
 function parseListen(raw: string, variable: string): string {
   const v = raw.trim().replace(/^\[|\]$/g, "");
   if (!/^[A-Za-z0-9.:-]+$/.test(v) || v === "") throw new ConfigError(variable, raw, ["an IP address or host name, e.g. 127.0.0.1, ::1, 0.0.0.0"]);
@@ -775,6 +795,8 @@ function parseListen(raw: string, variable: string): string {
  * the general one of every command (`OLLAMA_HOST`, `CODECITE_PROVIDER`). A repository file can
  * set none of them (`config-file.ts`). The token comes only from `--token` or
  * `CODECITE_SERVE_TOKEN` (never from a file). Any listen address other than loopback needs a token.
+ * Worker processes: `--workers`, else the user file's `serve.workers`, else 2 on a machine with
+ * two cores or more, else 1 (`defaultServeWorkers`).
  * @throws ConfigError / ConfigFileError for a bad value, an upstream provider other than
  *   `ollama`/`openai`, a token shorter than {@link MIN_TOKEN_LENGTH}, or a non-loopback listen
  *   address without a token.
@@ -790,6 +812,7 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
       : (err: ConfigError, c: Candidate) => serveProblems.add({ setting, value: redactCredentials(err.value), source: c.source, message: err.message, hint: err.hint });
   const port = layered([{ name: "--port", raw: flags.port, source: "flag" }, ...fileLayers(files, "serve.port")], parsePort, fileProblems, refused("serve.port"));
   const listen = layered([{ name: "--listen", raw: flags.listen, source: "flag" }, ...fileLayers(files, "serve.listen")], parseListen, fileProblems, refused("serve.listen"));
+  const workers = layered([{ name: "--workers", raw: flags.workers, source: "flag" }, ...fileLayers(files, "serve.workers")], parseWorkers, fileProblems, refused("serve.workers"));
   const token = layered(
     [{ name: "--token", raw: flags.token, source: "flag" }, { name: "CODECITE_SERVE_TOKEN", raw: env.CODECITE_SERVE_TOKEN, source: "env" }],
     (raw, name) => {
@@ -820,8 +843,9 @@ export function resolveServeConfig(flags: ServeFlags, env: Env, files?: ConfigFi
   const config: ServeConfig = {
     port: port?.value ?? DEFAULT_SERVE_PORT,
     listen: listen?.value ?? DEFAULT_SERVE_LISTEN,
+    workers: workers?.value ?? defaultServeWorkers(),
     upstream,
-    sources: { port: port?.source ?? "default", listen: listen?.source ?? "default", token: token?.source ?? "default" },
+    sources: { port: port?.source ?? "default", listen: listen?.source ?? "default", token: token?.source ?? "default", workers: workers?.source ?? "default" },
   };
   if (token) config.token = token.value;
   if (!isLoopbackAddress(config.listen) && config.token === undefined) {

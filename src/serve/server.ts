@@ -35,7 +35,7 @@ import { OpenAIChatWriter, parseOpenAIChat, sendOpenAIError } from "./openai-api
 import { checkRequestDepth, type BufferedChatWriter } from "./wire.js";
 import { isLoopbackHost, isTrustedOrigin } from "./request-guard.js";
 import { ToolSupport, shimTurn, upstreamError } from "./shim-turn.js";
-import { GatewayStats } from "./stats.js";
+import { GatewayStats, type StatsReport } from "./stats.js";
 import { GatewayError, type GatewayChat } from "./types.js";
 import { VIRTUAL_MODEL, agentTurn, virtualTarget, type VirtualModelContext } from "./virtual-model.js";
 import { CallQueue } from "../tools/call-queue.js";
@@ -119,6 +119,12 @@ export interface GatewayOptions {
   clientIdleMs?: number;
   /** Reported by `GET /api/version` when the upstream is not Ollama. */
   version?: string;
+  /**
+   * What `GET /codecite/stats` answers, given this gateway's own report ({@link Gateway.report});
+   * default: that report. (`codecite serve` with worker processes answers the sum over all of
+   * them, `cli/serve-cluster.ts`.) A rejection is answered 500.
+   */
+  answerStats?: (own: StatsReport) => Promise<StatsReport>;
   /** One line per request (method, path, status, ms); with `verbose`, also the request bodies. */
   log?: (line: string) => void;
   verbose?: boolean;
@@ -128,6 +134,8 @@ export interface GatewayOptions {
 export interface Gateway {
   readonly server: http.Server;
   readonly stats: GatewayStats;
+  /** This gateway's own `GET /codecite/stats` report: {@link stats}, with the virtual model also its answers running and waiting now. */
+  report(): StatsReport;
   /** Starts listening; resolves with the bound address. */
   listen(port: number, host: string): Promise<AddressInfo>;
   /** Stops accepting, ends open connections. */
@@ -261,6 +269,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const starts = new TurnStarts();
   const agentTurns = new CallQueue(opts.agentTurns?.maxRunning ?? MAX_RUNNING_AGENT_TURNS, opts.agentTurns?.maxWaiting ?? MAX_WAITING_AGENT_TURNS, agentBusy);
 
+  // With the virtual model, also its answers running and waiting now (the queue above).
+  const report = (): StatsReport => (agentCtx ? { ...stats.toJSON(), agent_turns: { running: agentTurns.running, waiting: agentTurns.waiting } } : stats.toJSON());
+
   /** The upstream URL of a forwarded path. */
   const forwardURL = (path: string): string | undefined => {
     if (upstream.api === "ollama") return `${upstreamBase}${path}`;
@@ -371,8 +382,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         res.end("codecite serve is running");
         return;
       case "/codecite/stats":
-        // With the virtual model, also its answers running and waiting now (the queue above).
-        return sendJson(res, 200, agentCtx ? { ...stats.toJSON(), agent_turns: { running: agentTurns.running, waiting: agentTurns.waiting } } : stats);
+        return sendJson(res, 200, opts.answerStats ? await opts.answerStats(report()) : report());
       case "/api/chat":
       case "/v1/chat/completions":
         return chat(api, body!, res, signal, reply);
@@ -453,6 +463,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   return {
     server,
     stats,
+    report,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once("error", reject);

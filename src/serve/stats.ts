@@ -18,6 +18,52 @@ export interface ModelStats {
   errors: number;
 }
 
+function emptyModelStats(): ModelStats {
+  return { turns: 0, native_calls: 0, recovered: {}, refusals: 0, switches: 0, errors: 0 };
+}
+
+/**
+ * The JSON of `GET /codecite/stats`: the requests answered, the counters of each model by name,
+ * and, with the virtual model, its answers running and waiting now (`agent_turns`).
+ */
+export interface StatsReport {
+  requests: number;
+  models: Record<string, ModelStats>;
+  agent_turns?: { running: number; waiting: number };
+}
+
+/**
+ * The sum of several gateways' reports (the worker processes of `codecite serve --workers`):
+ * every counter adds, `recovered` by key, `agent_turns` (present when any report has it) too;
+ * models by name, as {@link GatewayStats.toJSON} orders them.
+ */
+export function sumStats(reports: readonly StatsReport[]): StatsReport {
+  const sums = new Map<string, ModelStats>();
+  let requests = 0;
+  let agentTurns: StatsReport["agent_turns"];
+  for (const r of reports) {
+    requests += r.requests;
+    if (r.agent_turns !== undefined) {
+      agentTurns ??= { running: 0, waiting: 0 };
+      agentTurns.running += r.agent_turns.running;
+      agentTurns.waiting += r.agent_turns.waiting;
+    }
+    for (const [name, m] of Object.entries(r.models)) {
+      const sum = sums.get(name) ?? emptyModelStats();
+      sum.turns += m.turns;
+      sum.native_calls += m.native_calls;
+      sum.refusals += m.refusals;
+      sum.switches += m.switches;
+      sum.errors += m.errors;
+      for (const [by, n] of Object.entries(m.recovered)) sum.recovered[by] = (sum.recovered[by] ?? 0) + n;
+      sums.set(name, sum);
+    }
+  }
+  const models: Record<string, ModelStats> = {};
+  for (const name of [...sums.keys()].sort()) models[name] = sums.get(name)!;
+  return agentTurns === undefined ? { requests, models } : { requests, models, agent_turns: agentTurns };
+}
+
 /** Counters for every model the gateway has seen. */
 export class GatewayStats {
   readonly #models = new Map<string, ModelStats>();
@@ -27,7 +73,7 @@ export class GatewayStats {
   model(model: string): ModelStats {
     let s = this.#models.get(model);
     if (!s) {
-      s = { turns: 0, native_calls: 0, recovered: {}, refusals: 0, switches: 0, errors: 0 };
+      s = emptyModelStats();
       this.#models.set(model, s);
     }
     return s;
@@ -38,7 +84,7 @@ export class GatewayStats {
   }
 
   /** The JSON of `GET /codecite/stats`: `{requests, models: {name: ModelStats}}`, models by name. */
-  toJSON(): { requests: number; models: Record<string, ModelStats> } {
+  toJSON(): StatsReport {
     const models: Record<string, ModelStats> = {};
     for (const name of [...this.#models.keys()].sort()) models[name] = this.#models.get(name)!;
     return { requests: this.#requests, models };

@@ -1,5 +1,6 @@
 import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { availableParallelism } from "node:os";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigFileError, loadConfigFiles, parseConfigFile, userConfigPath } from "../../src/config-file.js";
 import { ConfigError, resolveConfig, resolveServeConfig } from "../../src/config.js";
@@ -109,7 +110,7 @@ describe("errors name the file and the line", () => {
     const e = fileError(() => loadConfigFiles(repo, env));
     expect(e.line).toBe(2);
     expect(e.message).toBe(
-      `${file}:2: unknown key "serve.prot"; did you mean serve.port? accepted: model, toolshim, num_ctx, max_steps, prefetch, max_calls_per_turn, timeout, provider, host, toolshim_backend, toolshim_ollama_model, toolshim_model, local_model, serve.port, serve.listen, serve.upstream, serve.provider`,
+      `${file}:2: unknown key "serve.prot"; did you mean serve.port? accepted: model, toolshim, num_ctx, max_steps, prefetch, max_calls_per_turn, timeout, provider, host, toolshim_backend, toolshim_ollama_model, toolshim_model, local_model, serve.port, serve.listen, serve.upstream, serve.provider, serve.workers`,
     );
     expect(e.hint).toBe(`Rename "serve.prot" to serve.port (or remove it) in ${file}.`);
     userFile("max_step: 4\n");
@@ -117,7 +118,7 @@ describe("errors name the file and the line", () => {
     // serve with a value of its own: it holds the serve.* keys.
     userFile("serve: 8080\n");
     const bare = fileError(() => loadConfigFiles(repo, env));
-    expect(bare.message).toBe(`${file}:1: serve holds its settings indented below it (port, listen, upstream, provider), not a value of its own`);
+    expect(bare.message).toBe(`${file}:1: serve holds its settings indented below it (port, listen, upstream, provider, workers), not a value of its own`);
   });
 
   it("a bad value, with the flag's message", () => {
@@ -386,6 +387,17 @@ describe("serve settings", () => {
     expect(resolveServeConfig({ port: "13000", upstream: "127.0.0.1:9" }, env, files)).toMatchObject({ port: 13000, upstream: { ollamaHost: "http://127.0.0.1:9" } });
   });
 
+  it("serve's worker count: --workers over the user file's serve.workers over the default (2 with two cores or more, else 1)", () => {
+    expect(resolveServeConfig({}, env, loadConfigFiles(repo, env))).toMatchObject({ workers: availableParallelism() >= 2 ? 2 : 1, sources: { workers: "default" } });
+    userFile("serve:\n  workers: 3\n");
+    const files = loadConfigFiles(repo, env);
+    expect(resolveServeConfig({}, env, files)).toMatchObject({ workers: 3, sources: { workers: "user_file" } });
+    expect(resolveServeConfig({ workers: "1" }, env, files)).toMatchObject({ workers: 1, sources: { workers: "flag" } });
+    // A repository file may not set it (it is under serve:).
+    putFile(repo, ".codecite.yml", "serve:\n  workers: 8\n");
+    expect(fileError(() => loadConfigFiles(repo, env)).problems.map((p) => p.line)).toEqual([1]);
+  });
+
   it("every bad serve value of the user file is reported with the others, each with its line (not as a flag)", () => {
     const user = userFile('num_ctx: 5\nserve:\n  port: abc\n  listen: "!!"\n  upstream: "http://[bad"\n');
     const e = fileError(() => resolveServeConfig({}, env, loadConfigFiles(repo, env)));
@@ -573,7 +585,7 @@ describe("codecite config", () => {
     const r = await runCli(["config", "--root", repo, "--json"], { env });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { settings: Record<string, { problem?: unknown }> };
-    expect(Object.keys(out.settings)).toHaveLength(16);
+    expect(Object.keys(out.settings)).toHaveLength(17);
     expect(out.settings.provider).toEqual({ value: "llama-cpp", source: "env" });
     expect(out.settings.model).toEqual({ value: "/models/q.gguf", source: "env" });
     expect(out.settings["serve.provider"]).toEqual({

@@ -1,46 +1,16 @@
 /** `codecite serve` as a process (the built CLI): start-up line, a forwarded request, refusals. */
-import { spawn } from "node:child_process";
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, RAG_APP, runCli } from "../cli/run-cli.js";
+import { RAG_APP, runCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 import { closedPort } from "../helpers/closed-port.js";
+import { startServe } from "../helpers/serve-process.js";
 
 let ollama: FakeOllama | undefined;
 afterEach(async () => {
   await ollama?.close();
   ollama = undefined;
 });
-
-/**
- * Starts `codecite serve` (the built CLI) on a free loopback port with `args`; resolves once its
- * start-up line names the address. `stderr()` is everything it wrote so far; `stop()` sends
- * SIGTERM and resolves with the exit code.
- */
-async function startServe(args: string[]): Promise<{ url: string; stderr: () => string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], {
-    env: { ...process.env, NO_COLOR: "1", OLLAMA_HOST: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  const closed = new Promise<number | null>((r) => child.on("close", r));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (m) resolve(m[1]!);
-    });
-    child.on("close", () => reject(new Error(`serve exited: ${stderr}`)));
-  });
-  return {
-    url,
-    stderr: () => stderr,
-    stop: () => {
-      child.kill("SIGTERM");
-      return closed;
-    },
-  };
-}
 
 describe("codecite serve (CLI)", () => {
   it("listens on loopback, lists the codecite model, stops on SIGTERM", async () => {

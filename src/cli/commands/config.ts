@@ -74,6 +74,7 @@ export function effectiveSettings(config: Config, serve: ServeConfig, defaults: 
     "serve.port": { value: serve.port, source: serve.sources.port },
     "serve.listen": { value: serve.listen, source: serve.sources.listen },
     "serve.token": { value: serve.token !== undefined ? "(set)" : null, source: serve.sources.token },
+    "serve.workers": { value: serve.workers, source: serve.sources.workers },
   };
 }
 
