@@ -26,6 +26,7 @@ import type {
 } from "ollama";
 import { boundedFetch } from "./bounded-fetch.js";
 import { imagesBase64 } from "./images.js";
+import { tokenUsage } from "./token-usage.js";
 import { HttpStatusError, postLines } from "./http-lines.js";
 import { DEFAULT_OLLAMA_HOST, normalizeOllamaHost, splitCredentials } from "./server-address.js";
 import { parseToolArguments } from "./tool-arguments.js";
@@ -169,10 +170,7 @@ function fromWireToolCalls(calls: unknown): ToolCall[] {
 }
 
 function usageOf(r: Partial<WireChatResponse>): ChatTurn["usage"] {
-  const usage: NonNullable<ChatTurn["usage"]> = {};
-  if (typeof r.prompt_eval_count === "number") usage.prompt_tokens = r.prompt_eval_count;
-  if (typeof r.eval_count === "number") usage.completion_tokens = r.eval_count;
-  return Object.keys(usage).length > 0 ? usage : undefined;
+  return tokenUsage(r.prompt_eval_count, r.eval_count);
 }
 
 /**

@@ -31,6 +31,7 @@ import {
   type ToolCall,
 } from "./types.js";
 import { imageUrl } from "./images.js";
+import { tokenUsage } from "./token-usage.js";
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -225,7 +226,8 @@ class StreamedTurn {
   constructor(private readonly opts: ChatOptions) {}
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
-    if (chunk.usage) this.#usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens };
+    const usage = chunk.usage ? tokenUsage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens) : undefined;
+    if (usage) this.#usage = usage;
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta ?? {};
@@ -363,7 +365,8 @@ export class OpenAIProvider implements Provider {
     const thinking = reasoningOf(msg);
     if (thinking !== "") turn.thinking = thinking;
     if (choice.finish_reason) turn.done_reason = choice.finish_reason;
-    if (res.usage) turn.usage = { prompt_tokens: res.usage.prompt_tokens, completion_tokens: res.usage.completion_tokens };
+    const usage = res.usage ? tokenUsage(res.usage.prompt_tokens, res.usage.completion_tokens) : undefined;
+    if (usage) turn.usage = usage;
     return turn;
   }
 

@@ -5,6 +5,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Ollama } from "ollama";
+import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { OllamaProvider } from "../../src/llm/ollama.js";
 import { OpenAIProvider } from "../../src/llm/openai.js";
@@ -44,18 +46,20 @@ async function start(host: string, opts: { token?: string; maxBodyBytes?: number
   return `http://127.0.0.1:${a.port}`;
 }
 
-/** A raw upstream whose /api/chat is answered by `chat`; records whether a request's connection closed early. */
 /**
- * An upstream whose chat replies `chat` writes. `closedEarly()`: how many replies were closed before
+ * An upstream whose chat replies `chat` writes (given the request's JSON body and path). `closedEarly()`: how many replies were closed before
  * they finished (the gateway hung up on them); `firstEarlyClose` settles at the first of those (an
  * event to wait for, not a clock: on a loaded machine the close may take any time to arrive).
  */
-async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ host: string; closedEarly: () => number; firstEarlyClose: Promise<void> }> {
+async function rawUpstream(
+  chat: (res: http.ServerResponse, body: Record<string, unknown>, path: string) => void,
+): Promise<{ host: string; closedEarly: () => number; firstEarlyClose: Promise<void> }> {
   let closed = 0;
   let onEarlyClose!: () => void;
   const firstEarlyClose = new Promise<void>((resolve) => (onEarlyClose = resolve));
   raw = http.createServer((req, res) => {
-    req.resume();
+    let text = "";
+    req.on("data", (d: Buffer) => (text += d.toString("utf8")));
     req.on("end", () => {
       if (req.url === "/api/show") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -67,7 +71,7 @@ async function rawUpstream(chat: (res: http.ServerResponse) => void): Promise<{ 
         closed++;
         onEarlyClose();
       });
-      chat(res);
+      chat(res, text === "" ? {} : (JSON.parse(text) as Record<string, unknown>), req.url ?? "/");
     });
   });
   await new Promise<void>((r) => raw!.listen(0, "127.0.0.1", r));
@@ -413,6 +417,74 @@ describe("serve: bad upstreams", () => {
     const stats = (await (await fetch(`${url}/codecite/stats`)).json()) as { models: Record<string, { errors: number }> };
     // A client that left is not an upstream failure.
     expect(stats.models["qwen3:8b"]!.errors).toBe(0);
+  });
+});
+
+/** {@link CHAT} typed for the official OpenAI client. */
+const OPENAI_CHAT = { model: CHAT.model, messages: [{ role: "user" as const, content: "hi" }] };
+
+/** A gateway in front of an OpenAI-compatible upstream at `origin` (its API under `/v1`). */
+async function startOpenAIUpstream(origin: string): Promise<string> {
+  const baseURL = `${origin}/v1`;
+  gateway = createGateway({ upstream: { api: "openai", baseURL }, provider: new OpenAIProvider({ baseURL, timeoutMs: 10_000 }) });
+  return `http://127.0.0.1:${(await gateway.listen(0, "127.0.0.1")).port}`;
+}
+
+/** One streamed OpenAI reply "Hello" whose usage chunk carries `usage` as raw JSON text. */
+function openAIReplyWithUsage(res: http.ServerResponse, usage: string): void {
+  const chunk = (rest: string) => `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"qwen3:8b",${rest}}\n\n`;
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  res.write(chunk('"choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"},"finish_reason":null}]'));
+  res.write(chunk('"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]'));
+  res.end(`${chunk(`"choices":[],"usage":${usage}`)}data: [DONE]\n\n`);
+}
+
+describe("serve: token counts an upstream gets wrong", () => {
+  /** Counts that are no token counts (a string, negative, fractional, 1e400 which JSON reads as Infinity), as raw JSON text. */
+  const BAD_COUNTS = ['"lots"', "-5", "1.5", "1e400"];
+
+  it("an OpenAI-compatible upstream's usage of strings, negative, fractional or infinite counts reaches no client; a good count beside them does", async () => {
+    let usage = "";
+    const up = await rawUpstream((res) => openAIReplyWithUsage(res, usage));
+    const url = await startOpenAIUpstream(up.host);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const ollamaClient = new Ollama({ host: url });
+    for (const bad of BAD_COUNTS) {
+      usage = `{"prompt_tokens":${bad},"completion_tokens":${bad},"total_tokens":${bad}}`;
+      const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+      const stream = await client.chat.completions.create({ ...OPENAI_CHAT, stream: true, stream_options: { include_usage: true } });
+      for await (const c of stream) chunks.push(c);
+      // No counts given: no usage chunk (none invented), every chunk has usage null.
+      expect({ bad, text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""), usages: chunks.map((c) => c.usage) }).toEqual({ bad, text: "Hello", usages: [null, null] });
+      const body = await ollamaClient.chat({ ...CHAT, stream: false });
+      expect({ bad, content: body.message.content, prompt: body.prompt_eval_count, completion: body.eval_count }).toEqual({ bad, content: "Hello", prompt: undefined, completion: undefined });
+    }
+    usage = '{"prompt_tokens":12,"completion_tokens":"7"}';
+    const stream = await client.chat.completions.create({ ...OPENAI_CHAT, stream: true, stream_options: { include_usage: true } });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 12, completion_tokens: 0, total_tokens: 12 });
+    await stillServing(url);
+  });
+
+  it("an Ollama upstream's prompt_eval_count and eval_count that are no counts reach no client", async () => {
+    let counts = "";
+    const up = await rawUpstream((res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" });
+      res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Hello" }, done: false })}\n`);
+      res.end(`{"model":"qwen3:8b","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop",${counts}}\n`);
+    });
+    const url = await start(up.host);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    for (const bad of BAD_COUNTS) {
+      counts = `"prompt_eval_count":${bad},"eval_count":${bad}`;
+      const completion = await client.chat.completions.create({ ...OPENAI_CHAT });
+      expect({ bad, content: completion.choices[0]!.message.content, usage: completion.usage }).toEqual({ bad, content: "Hello", usage: undefined });
+      const r = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, stream: false }));
+      expect({ bad, body: r.json }).toEqual({ bad, body: expect.not.objectContaining({ prompt_eval_count: expect.anything(), eval_count: expect.anything() }) as unknown });
+      expect((r.json as { message: { content: string } }).message.content).toBe("Hello");
+    }
+    await stillServing(url);
   });
 });
 
