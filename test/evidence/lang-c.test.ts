@@ -412,6 +412,50 @@ describe("c/c++: definitions", () => {
     expect(blankCMacros(src).split("\n")[8]).toBe("static       WINAPI thread_proc(void* parameter) { return 0; }");
   });
 
+  it("spdlog's header-only macros are blanked: `M X::X(`, `M X<T>::~X(`, `T M X::f(`, `f() M {` and `M {` (try) in a body; the functions after them keep their names and scope; `static HANDLE f(` keeps its type", async () => {
+    const src = [
+      "namespace spdlog {",
+      "SPDLOG_INLINE logger::logger(const logger &other)",
+      "    : name_(other.name_) {}",
+      "",
+      "template <typename M>",
+      "SPDLOG_INLINE sink<M>::~sink() {",
+      "    SPDLOG_TRY {",
+      "        flush_();",
+      "    }",
+      "    SPDLOG_CATCH_STD",
+      "}",
+      "",
+      "void SPDLOG_INLINE logger::post_log(int n) {",
+      "    log_(n);",
+      "}",
+      "",
+      "SPDLOG_INLINE std::tm localtime() SPDLOG_NOEXCEPT {",
+      "    return std::tm{};",
+      "}",
+      "}  // namespace spdlog",
+      "static HANDLE open_pipe(const WCHAR* name) { return 0; }",
+      "static void NO_INLINE close_socket(void) {}",
+      "",
+    ].join("\n");
+    expect((await factsOf(cpp, src)).symbols.map((s) => `${s.kind} ${s.container ?? ""}.${s.name} ${s.start_line}-${s.end_line}`)).toEqual([
+      "module .spdlog 1-20",
+      "method spdlog.logger.logger 2-3",
+      "method spdlog.sink.~sink 5-11",
+      "method spdlog.logger.post_log 13-15",
+      "function spdlog.localtime 17-19",
+      "function .open_pipe 21-21",
+      "function .close_socket 22-22",
+    ]);
+    const lines = blankCMacros(src).split("\n");
+    expect(lines[6]).toBe(`${" ".repeat(14)} {`);
+    expect(lines[12]).toBe(`void ${" ".repeat(14)}logger::post_log(int n) {`);
+    expect(lines[16]).toBe(`${" ".repeat(14)}std::tm localtime() ${" ".repeat(15)} {`);
+    // A specifier is no type: `static HANDLE f(` keeps its return type; libuv's `static void NO_INLINE f(` loses the macro.
+    expect(lines[20]).toBe("static HANDLE open_pipe(const WCHAR* name) { return 0; }");
+    expect(lines[21]).toBe(`static void ${" ".repeat(10)}close_socket(void) {}`);
+  });
+
   it("stand-alone macros: string and version arguments, after a template head or a continued #define, before a statement or a block", async () => {
     const src = [
       "#define SUPPRESS_ALL \\",

@@ -9,8 +9,9 @@
  *   the blanking the grammar reads a function named `Status` and the members are lost.
  * - Annotation macros after a function's parameter list and before its body or constructor
  *   initializers (Clang thread-safety annotations, https://clang.llvm.org/docs/ThreadSafetyAnalysis.html:
- *   `void f() LOCKS_EXCLUDED(mu_) {`, `Lock() EXCLUSIVE_LOCK_FUNCTION() {`): without the blanking
- *   the grammar names the function after the macro.
+ *   `void f() LOCKS_EXCLUDED(mu_) {`, `Lock() EXCLUSIVE_LOCK_FUNCTION() {`; also without arguments,
+ *   spdlog's `std::tm localtime() SPDLOG_NOEXCEPT {`): without the blanking the grammar names the
+ *   function after the macro or loses it.
  * - (`list-conditionals.ts`) A `#if`/`#ifdef`/`#ifndef` … `#endif` without `#else`/`#elif` that opens after a line ending in
  *   `:`, `,` or `(` (inside a constructor's initializer list or an argument list): the directive
  *   lines are blanked and the guarded text kept, as if the condition held; otherwise the grammar
@@ -36,11 +37,14 @@
  *   `DOCTEST_FORBIT_EXPRESSION(Result, &)`): an operator is neither an expression nor a type, so the macro generates
  *   declarations; without the blanking the grammar reads the rest of the file as its parameter list.
  * - A line holding only `MACRO:` (nlohmann/json's `JSON_PRIVATE_UNLESS_TESTED:`, an access label).
+ * - An indented line holding only `MACRO {` (spdlog's `SPDLOG_TRY {`): a macro standing for `try` before a block.
  * - `}` then `MACRO` or `MACRO(args)` before `{` (nlohmann/json's `JSON_CATCH (std::out_of_range&) {`): a macro
  *   standing for `catch` or `else` between two blocks; with `JSON_TRY` ⏎ `{` (fifth rule) the blocks stay plain blocks.
  * - At a line's start (after `static`, `friend`, `inline`, `extern`, `virtual`, `constexpr`): `MACRO` before a type and
  *   a declarator's name (`DOCTEST_INTERFACE String toString(…)`: no type is followed by another); macros before a
- *   constructor's `name(…) :` (a function with a return type has no initializer list); of two or more macros before
+ *   constructor's `name(…) :` (a function with a return type has no initializer list) or before a qualified constructor or
+ *   destructor (`SPDLOG_INLINE logger::logger(`, `X<T>::~X(`); `MACRO` between a type and a function's name
+ *   (`void SPDLOG_INLINE thread_pool::post_log(`); of two or more macros before
  *   `name(`, all but the last (`static DWORD WINAPI thread_proc(`: the last may be the return type).
  * The rules of the last four bullets leave lines continuing a `#define` alone (a macro's body is the directive's text).
  */
@@ -68,9 +72,12 @@ const ARGS = String.raw`\((?:[^()\n]|\([^()\n]*\))*\)`;
 
 /** `class|struct|union MACRO… Name` followed by `{`, `:` (not `::`) or `final`. */
 const TYPE_HEAD = new RegExp(String.raw`\b(?:class|struct|union)\s+((?:${MACRO}\s+)+)(?=[A-Za-z_]\w*${GAP}(?:final\b${GAP})?(?:\{|:(?!:)))`, "g");
-/** `)` [qualifiers] `MACRO(args)`… followed by `{` or a constructor's `:`. */
+/**
+ * `)` [qualifiers] `MACRO(args)` or `MACRO`… [qualifiers] followed by `{` or a constructor's `:`; a macro without arguments
+ * on the line of the `)` (on a line of its own, `MACRO:` is an access label).
+ */
 const AFTER_PARAMS = new RegExp(
-  String.raw`\)((?:\s*(?:const|noexcept|override|final|volatile))*)((?:\s*${MACRO}\s*${ARGS}){1,${MAX_ANNOTATIONS}})(?=\s*(?:\{|:(?!:)))`,
+  String.raw`\)((?:\s*(?:const|noexcept|override|final|volatile))*)((?:\s*${MACRO}\s*${ARGS}|[ \t]*${MACRO}\b(?!\s*\()){1,${MAX_ANNOTATIONS}})(?=(?:\s*(?:const|noexcept|override|final))*\s*(?:\{|:(?!:)))`,
   "g",
 );
 
@@ -81,6 +88,12 @@ const ACCESS_MACRO = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*:(?!:)[ \t]*(?:/
  * or `else` between two blocks (nlohmann/json's `JSON_CATCH (std::out_of_range&)`); group 2 is the macro.
  */
 const BLOCK_AFTER_BLOCK = new RegExp(String.raw`(\}[ \t]*(?://[^\n]*)?(?:\n[ \t]+)?)(${MACRO}(?:[ \t]*${ARGS})?)(?=[ \t]*(?://[^\n]*)?(?:\n[ \t]*)?\{)`, "g");
+/**
+ * An indented line holding only `MACRO {` (then at most a line comment): a macro standing for `try` or `do` before a block
+ * (spdlog's `SPDLOG_TRY {`); group 2. Without the blanking the grammar reads `MACRO {…}` as a braced initializer whose
+ * statement never ends, and a constructor or destructor holding it runs on over the functions after it.
+ */
+const BLOCK_MACRO = new RegExp(String.raw`^([ \t]+)(${MACRO})(?=[ \t]*\{[ \t]*(?://.*)?\r?$)`, "gm");
 /** The start of a line, then optional specifiers. */
 const DECLARATION_START = String.raw`[ \t]*(?:(?:static|friend|inline|extern|virtual|constexpr)[ \t]+)*`;
 /**
@@ -98,6 +111,26 @@ const DECLARATION_MACRO = new RegExp(
  */
 const CONSTRUCTOR_MACROS = new RegExp(
   String.raw`^(${DECLARATION_START})((?:${MACRO}[ \t]+)+)(?=[A-Za-z_]\w*[ \t]*${ARGS}[ \t]*(?:noexcept[ \t]*)?:(?!:))`,
+  "gm",
+);
+/**
+ * The same place, macros before a qualified constructor or destructor, `Name::Name(` or `Name<T>::~Name(` (spdlog's
+ * `SPDLOG_INLINE logger::logger(const logger &other)`, `template <…>` ⏎ `SPDLOG_INLINE ansicolor_sink<M>::ansicolor_sink(`):
+ * a constructor has no return type, so all are annotations; group 2.
+ */
+const QUALIFIED_CONSTRUCTOR_MACROS = new RegExp(
+  String.raw`^(${DECLARATION_START})((?:${MACRO}[ \t]+)+)(?=(?:[A-Za-z_]\w*(?:<[^;{}()\n]*>)?::)*([A-Za-z_]\w*)(?:<[^;{}()\n]*>)?::~?\3[ \t]*\()`,
+  "gm",
+);
+/**
+ * The same place, a type then `MACRO` before a function's name, plain or qualified (spdlog's
+ * `void SPDLOG_INLINE thread_pool::post_log(`, `std::future<void> SPDLOG_INLINE thread_pool::post_flush(`): a declarator
+ * name follows its type, so the macro between them is an annotation; group 2. A type written in capitals is left to the
+ * rule of two or more macros, and a keyword or specifier (`struct`, `unsigned`, `static`, …) is no type: `static HANDLE f(`
+ * keeps its return type.
+ */
+const TYPE_THEN_MACRO = new RegExp(
+  String.raw`^(${DECLARATION_START}(?!(?:struct|union|enum|class|typename|const|volatile|signed|unsigned|long|short|return|else|case|goto|new|delete|throw|static|friend|inline|extern|virtual|constexpr|typedef|register)\b)(?![A-Z][A-Z0-9_]*\b)(?:::)?[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?(?:[ \t]*[*&]+[ \t]*|[ \t]+))(${MACRO}[ \t]+)(?=(?:[A-Za-z_]\w*(?:<[^;{}()\n]*>)?::)*~?[A-Za-z_]\w*[ \t]*\()`,
   "gm",
 );
 /**
@@ -120,7 +153,10 @@ export function blankCMacros(source: string): string {
     out = blankOutsideDirectives(out, OPERATOR_CALL, (m) => blank(m));
     out = blankOutsideDirectives(out, ACCESS_MACRO, (m) => blank(m));
     out = blankOutsideDirectives(out, BLOCK_AFTER_BLOCK, (_m, close, macro) => close + blank(macro));
+    out = blankOutsideDirectives(out, BLOCK_MACRO, (_m, indent, macro) => indent + blank(macro));
     out = blankOutsideDirectives(out, CONSTRUCTOR_MACROS, (_m, head, macros) => head + blank(macros));
+    out = blankOutsideDirectives(out, QUALIFIED_CONSTRUCTOR_MACROS, (_m, head, macros) => head + blank(macros));
+    out = blankOutsideDirectives(out, TYPE_THEN_MACRO, (_m, head, macro) => head + blank(macro));
     out = blankOutsideDirectives(out, MACRO_RUN, (_m, head, macros) => head + blank(macros));
     out = blankOutsideDirectives(out, DECLARATION_MACRO, (_m, head, macro) => head + blank(macro));
   }
