@@ -419,7 +419,7 @@ export class OpenAIProvider implements Provider {
       } catch {
         body = undefined;
       }
-      return APIError.generate(err.status, body as object | undefined, body === undefined ? err.body : undefined, new Headers({ "content-type": err.contentType }));
+      return APIError.generate(err.status, body as object | undefined, errorText(body, err.body), new Headers({ "content-type": err.contentType }));
     }
     if (err instanceof DOMException && err.name === "TimeoutError") return new APIConnectionTimeoutError();
     const code = (err as { code?: unknown }).code;
@@ -505,6 +505,21 @@ export class OpenAIProvider implements Provider {
     const message = err instanceof Error ? err.message : String(err);
     return new ProviderError("BAD_RESPONSE", `unexpected reply from ${this.location}: ${message}`);
   }
+}
+
+/**
+ * The text of an error reply whose JSON has no `error` member, which the client's error would
+ * otherwise leave out ("400 status code (no body)"): its top-level `message` (vLLM before 0.10:
+ * `{"object": "error", "message", "type", "code"}`), else the body as it came (FastAPI's
+ * `{"detail": [...]}` of a refused field, a text or HTML page). `undefined` when the body has an
+ * `error` member, which the client reads (OpenAI's `{"error": {"message", …}}`, LM Studio's
+ * `{"error": "…"}`).
+ */
+function errorText(body: unknown, text: string): string | undefined {
+  if (typeof body !== "object" || body === null) return text;
+  if ("error" in body) return undefined;
+  const message = (body as { message?: unknown }).message;
+  return typeof message === "string" && message !== "" ? message : text;
 }
 
 /** The server's own error text: `error.message` of the body, else the client's message without the status prefix. */

@@ -439,6 +439,39 @@ function openAIReplyWithUsage(res: http.ServerResponse, usage: string): void {
   res.end(`${chunk(`"choices":[],"usage":${usage}`)}data: [DONE]\n\n`);
 }
 
+describe("serve: an OpenAI-compatible upstream's error bodies of other shapes", () => {
+  it("an error body without an `error` member (vLLM's top-level message, FastAPI's detail, a text page) reaches the client with its reason, in each API's shape", async () => {
+    const vllm = "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.";
+    const fastapi = JSON.stringify({ detail: [{ type: "extra_forbidden", loc: ["body", "logit_bias"], msg: "Extra inputs are not permitted" }] });
+    const replies: [number, string, string][] = [
+      [400, JSON.stringify({ object: "error", message: vllm, type: "BadRequestError", param: null, code: 400 }), vllm],
+      [422, fastapi, fastapi],
+      [400, "Bad Request: context overflow", "Bad Request: context overflow"],
+    ];
+    let reply = replies[0]!;
+    const up = await rawUpstream((res) => {
+      res.writeHead(reply[0], { "content-type": reply[1].startsWith("{") ? "application/json" : "text/plain" });
+      res.end(reply[1]);
+    });
+    const url = await startOpenAIUpstream(up.host);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    for (const r of replies) {
+      reply = r;
+      const [status, , reason] = r;
+      const message = `upstream: ${up.host}/v1 answered HTTP ${status}: ${reason}`;
+      const err = await client.chat.completions.create({ ...OPENAI_CHAT, stream: true }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect({ status: (err as InstanceType<typeof OpenAI.APIError>).status, message: (err as Error).message }).toEqual({ status, message: `${status} ${message}` });
+      const o = await post(`${url}/api/chat`, JSON.stringify(CHAT));
+      expect({ status: o.status, body: o.json }).toEqual({ status, body: { error: message } });
+    }
+    await stillServing(url);
+  });
+});
+
 describe("serve: token counts an upstream gets wrong", () => {
   /** Counts that are no token counts (a string, negative, fractional, 1e400 which JSON reads as Infinity), as raw JSON text. */
   const BAD_COUNTS = ['"lots"', "-5", "1.5", "1e400"];
