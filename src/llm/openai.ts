@@ -46,6 +46,17 @@ type CreateParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreami
 const STREAMED = { stream: true, stream_options: { include_usage: true } } as const;
 
 /**
+ * Whether `err` (an `APIError` of a streamed request) is a server's refusal of `stream_options`:
+ * HTTP 400 or 422 whose reason names the field. Servers that validate every field refuse one they
+ * do not know: Azure OpenAI before API version 2024-09-01 ("Unrecognized request argument
+ * supplied: stream_options"), servers built on pydantic models that forbid extra fields
+ * (FastAPI's 422 `{"detail": [{"loc": ["body", "stream_options"], …}]}`).
+ */
+function refusesStreamOptions(err: unknown): boolean {
+  return err instanceof APIError && (err.status === 400 || err.status === 422) && /stream_options/.test(`${err.message} ${JSON.stringify(err.error ?? null)}`);
+}
+
+/**
  * `Sampling` as request fields: `top_p`, `seed`, `stop`, `max_tokens`, `presence_penalty`,
  * `frequency_penalty` (OpenAI API reference, "Create chat completion"), and `top_k`, `min_p`,
  * `repeat_penalty` as llama.cpp's server names them (its README, `POST /v1/chat/completions`
@@ -282,6 +293,8 @@ export class OpenAIProvider implements Provider {
   readonly #authorization: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
+  /** Streamed requests ask for the token counts (`stream_options`) until the server refuses the field. */
+  #asksUsage = true;
 
   /** @throws ProviderError `HTTP` when `baseURL` is not a URL. */
   constructor(opts: OpenAIProviderOptions) {
@@ -370,11 +383,27 @@ export class OpenAIProvider implements Provider {
     return turn;
   }
 
+  /**
+   * A streamed turn, asking for the token counts unless this server refused `stream_options`
+   * ({@link refusesStreamOptions}): then the request is made again without it, once, and later
+   * ones go without it (the turn has no counts; nothing of the refused reply was passed on).
+   */
   async #chatStreamed(params: CreateParams, opts: ChatOptions): Promise<ChatTurn> {
+    if (!this.#asksUsage) return this.#chatStreamedAs({ ...params, stream: true }, opts);
+    try {
+      return await this.#chatStreamedAs({ ...params, ...STREAMED }, opts);
+    } catch (err) {
+      if (!refusesStreamOptions(err)) throw err;
+      this.#asksUsage = false;
+      return this.#chatStreamedAs({ ...params, stream: true }, opts);
+    }
+  }
+
+  async #chatStreamedAs(params: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming, opts: ChatOptions): Promise<ChatTurn> {
     const turn = new StreamedTurn(opts);
     if (this.#maxRetries > 0) {
       // The client's retries (connection errors, 429, 5xx) apply.
-      const stream = await this.#client.chat.completions.create({ ...params, ...STREAMED }, { signal: opts.signal });
+      const stream = await this.#client.chat.completions.create(params, { signal: opts.signal });
       for await (const chunk of stream) turn.add(chunk);
       return turn.result();
     }
@@ -382,7 +411,7 @@ export class OpenAIProvider implements Provider {
     const events = new EventReader();
     let replied = false;
     try {
-      await postLines(`${this.location}/chat/completions`, JSON.stringify({ ...params, ...STREAMED }), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs, backpressure: opts.backpressure }, (line) => {
+      await postLines(`${this.location}/chat/completions`, JSON.stringify(params), { headers, signal: opts.signal, timeoutMs: this.#timeoutMs, backpressure: opts.backpressure }, (line) => {
         replied = true;
         const data = events.line(line);
         if (data === undefined) return false;

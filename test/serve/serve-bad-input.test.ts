@@ -472,6 +472,51 @@ describe("serve: an OpenAI-compatible upstream's error bodies of other shapes", 
   });
 });
 
+describe("serve: an OpenAI-compatible upstream that refuses stream_options", () => {
+  /** Refusals of the field as servers word them: Azure OpenAI before 2024-09-01, and FastAPI with pydantic's extra fields forbidden. */
+  const REFUSALS: [string, number, string][] = [
+    ["azure", 400, JSON.stringify({ error: { message: "Unrecognized request argument supplied: stream_options", type: "invalid_request_error", param: null, code: null } })],
+    ["fastapi", 422, JSON.stringify({ detail: [{ type: "extra_forbidden", loc: ["body", "stream_options"], msg: "Extra inputs are not permitted", input: { include_usage: true } }] })],
+  ];
+
+  it.each(REFUSALS)("%s: the chat is asked again without it, once, and later chats go without it; the client gets the answer without counts", async (_name, status, refusal) => {
+    const asked: unknown[] = [];
+    const up = await rawUpstream((res, body) => {
+      asked.push(body.stream_options);
+      if (body.stream_options !== undefined) {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(refusal);
+        return;
+      }
+      openAIReplyWithUsage(res, "null");
+    });
+    const url = await startOpenAIUpstream(up.host);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
+    const stream = await client.chat.completions.create({ ...OPENAI_CHAT, stream: true, stream_options: { include_usage: true } });
+    for await (const c of stream) chunks.push(c);
+    expect({ text: chunks.map((c) => c.choices[0]?.delta.content ?? "").join(""), usages: chunks.map((c) => c.usage) }).toEqual({ text: "Hello", usages: [null, null] });
+    expect(asked).toEqual([{ include_usage: true }, undefined]);
+    const pieces: string[] = [];
+    for await (const part of await new Ollama({ host: url }).chat({ ...CHAT, stream: true })) pieces.push(part.message.content);
+    expect(pieces.join("")).toBe("Hello");
+    expect(asked).toEqual([{ include_usage: true }, undefined, undefined]);
+    await stillServing(url);
+  });
+
+  it("another 400 is not asked again: the client gets it", async () => {
+    let asked = 0;
+    const up = await rawUpstream((res) => {
+      asked++;
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "messages: a user message is required", type: "invalid_request_error" } }));
+    });
+    const url = await startOpenAIUpstream(up.host);
+    const o = await post(`${url}/api/chat`, JSON.stringify(CHAT));
+    expect({ status: o.status, body: o.json, asked }).toEqual({ status: 400, body: { error: `upstream: ${up.host}/v1 answered HTTP 400: messages: a user message is required` }, asked: 1 });
+  });
+});
+
 describe("serve: token counts an upstream gets wrong", () => {
   /** Counts that are no token counts (a string, negative, fractional, 1e400 which JSON reads as Infinity), as raw JSON text. */
   const BAD_COUNTS = ['"lots"', "-5", "1.5", "1e400"];
