@@ -456,6 +456,18 @@ describe("c/c++: definitions", () => {
     expect(lines[21]).toBe(`static void ${" ".repeat(10)}close_socket(void) {}`);
   });
 
+  it("a Microsoft calling convention (`extern \"C\" int __stdcall f();`) is blanked: the namespace and class after the prototype are kept", async () => {
+    // spdlog's msvc_sink.h: the C++ grammar read the prototype as a function whose body was the rest of the file.
+    const src = 'extern "C" __declspec(dllimport) int __stdcall IsDebuggerPresent();\n\nnamespace sinks {\nclass msvc_sink {\n  void flush_() {}\n};\n}\n';
+    expect((await factsOf(cpp, src)).symbols.map((s) => `${s.kind} ${s.container ?? ""}.${s.name} ${s.start_line}-${s.end_line}${s.declaration === true ? " declaration" : ""}`)).toEqual([
+      "function .IsDebuggerPresent 1-1 declaration",
+      "module .sinks 3-7",
+      "class sinks.msvc_sink 4-6",
+      "method sinks.msvc_sink.flush_ 5-5",
+    ]);
+    expect(blankCMacros("void (__cdecl *handler)(int);")).toBe("void (        *handler)(int);");
+  });
+
   it("stand-alone macros: string and version arguments, after a template head or a continued #define, before a statement or a block", async () => {
     const src = [
       "#define SUPPRESS_ALL \\",

@@ -37,6 +37,9 @@
  *   `DOCTEST_FORBIT_EXPRESSION(Result, &)`): an operator is neither an expression nor a type, so the macro generates
  *   declarations; without the blanking the grammar reads the rest of the file as its parameter list.
  * - A line holding only `MACRO:` (nlohmann/json's `JSON_PRIVATE_UNLESS_TESTED:`, an access label).
+ * - Microsoft's calling conventions (`__stdcall`, `__cdecl`, …): the C++ grammar reads
+ *   `extern "C" int __stdcall IsDebuggerPresent();` as a function whose body is the rest of the file (spdlog's
+ *   msvc_sink.h lost its class); the keyword names no definition and no use.
  * - An indented line holding only `MACRO {` (spdlog's `SPDLOG_TRY {`): a macro standing for `try` before a block.
  * - `}` then `MACRO` or `MACRO(args)` before `{` (nlohmann/json's `JSON_CATCH (std::out_of_range&) {`): a macro
  *   standing for `catch` or `else` between two blocks; with `JSON_TRY` ⏎ `{` (fifth rule) the blocks stay plain blocks.
@@ -143,9 +146,13 @@ const blank = (text: string): string => text.replace(/[^\n]/g, " ");
 /** A line holding only `MACRO(args)` (then at most a line comment), one argument made of operator characters only (`&`, `^`, `==`, `<<=`). */
 const OPERATOR_CALL = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*\((?=(?:(?:[^()\n]|\([^()\n]*\))*?,)?[ \t]*[-+*/%^&|<>=!~]+[ \t]*[,)])(?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?://.*)?$`, "gm");
 
+/** Microsoft's calling-convention keywords (https://learn.microsoft.com/cpp/cpp/argument-passing-and-naming-conventions). */
+const CALLING_CONVENTION = /\b__(?:cdecl|clrcall|stdcall|fastcall|thiscall|vectorcall)\b/g;
+
 /** The source with the forms of the module comment blanked; the same length and line breaks. */
 export function blankCMacros(source: string): string {
   let out = source;
+  if (out.includes("__")) out = out.replace(CALLING_CONVENTION, blank);
   if (/[A-Z]{2}/.test(out)) {
     out = out.replace(TYPE_HEAD, (m: string, macros: string) => m.slice(0, m.length - macros.length) + blank(macros));
     out = out.replace(AFTER_PARAMS, (_m: string, quals: string, macros: string) => `)${quals}${blank(macros)}`);
