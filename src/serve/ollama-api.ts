@@ -9,7 +9,7 @@
 import type { ServerResponse } from "node:http";
 import type { Message, ReasoningEffort, Role, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, parseModel, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
 
@@ -43,7 +43,7 @@ function readThink(think: unknown): boolean | ReasoningEffort | undefined {
  */
 export function parseOllamaChat(body: unknown): GatewayChat {
   if (!isRecord(body)) throw new GatewayError(400, "the request body must be a JSON object");
-  if (typeof body.model !== "string" || body.model.trim() === "") throw new GatewayError(400, "model is required");
+  const model = parseModel(body.model);
   if (!Array.isArray(body.messages)) throw new GatewayError(400, "messages must be an array");
   const messages: Message[] = body.messages.map((m, i) => {
     if (!isRecord(m) || !ROLES.includes(m.role as Role)) throw new GatewayError(400, `messages[${i}].role must be one of ${ROLES.join(", ")}`);
@@ -60,7 +60,7 @@ export function parseOllamaChat(body: unknown): GatewayChat {
     if (typeof m.tool_call_id === "string") out.tool_call_id = m.tool_call_id;
     return out;
   });
-  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, true) };
+  const chat: GatewayChat = { model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, true) };
   const think = readThink(body.think);
   if (think !== undefined) chat.think = think;
   if (isRecord(body.format)) chat.format = body.format;

@@ -16,7 +16,7 @@ import type { ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
 import type { ImageInput, Message, ToolCall } from "../llm/types.js";
 import { GatewayError, type FinishReason, type GatewayChat } from "./types.js";
-import { BufferedChatWriter, isRecord, newCallId, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
+import { BufferedChatWriter, isRecord, newCallId, parseModel, parseSampling, parseStream, parseToolCalls, parseTools, writeStreamed, type SamplingKeys, type Usage } from "./wire.js";
 
 /**
  * Request fields read as sampling settings: the OpenAI API's, `max_completion_tokens` before
@@ -85,7 +85,7 @@ function imageOf(url: string, where: string): ImageInput {
  */
 export function parseOpenAIChat(body: unknown): GatewayChat {
   if (!isRecord(body)) throw new GatewayError(400, "the request body must be a JSON object");
-  if (typeof body.model !== "string" || body.model.trim() === "") throw new GatewayError(400, "model is required");
+  const model = parseModel(body.model);
   if (!Array.isArray(body.messages)) throw new GatewayError(400, "messages must be an array");
   const messages: Message[] = body.messages.map((m, i) => {
     const where = `messages[${i}]`;
@@ -105,7 +105,7 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
     if (typeof m.name === "string" && role === "tool") out.tool_name = m.name;
     return out;
   });
-  const chat: GatewayChat = { model: body.model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
+  const chat: GatewayChat = { model, messages, tools: parseTools(body.tools), stream: parseStream(body.stream, false) };
   if (parseStreamUsage(body.stream_options)) chat.streamUsage = true;
   // One choice per reply: the shim reads one assistant message (`n` > 1 would lose the others unseen).
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw new GatewayError(400, "n must be 1: codecite serve answers with one choice");

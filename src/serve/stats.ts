@@ -59,22 +59,40 @@ export function sumStats(reports: readonly StatsReport[]): StatsReport {
       sums.set(name, sum);
     }
   }
-  const models: Record<string, ModelStats> = {};
-  for (const name of [...sums.keys()].sort()) models[name] = sums.get(name)!;
+  const models = modelsByName(sums);
   return agentTurns === undefined ? { requests, models } : { requests, models, agent_turns: agentTurns };
 }
 
-/** Counters for every model the gateway has seen. */
+/**
+ * Most models one gateway counts by name; the counters of any further model are counted together
+ * under {@link OTHER_MODELS}. The names are the clients' (a request names any model it likes, and
+ * the upstream's answer that it has no such model is counted as an error of that name), and every
+ * `GET /codecite/stats` answers them all (with worker processes, every worker sends its report to
+ * the primary for each): without a bound, a client sending new names had the gateway keep
+ * and send counters without end.
+ */
+export const MAX_MODELS_COUNTED = 256;
+
+/** The name under which the models past {@link MAX_MODELS_COUNTED} are counted (no Ollama model name has parentheses or blanks). */
+export const OTHER_MODELS = "(other models)";
+
+/** The report's `models` object from (name, counters) pairs, each name an own property (`__proto__` included). */
+function modelsByName(entries: Iterable<[string, ModelStats]>): Record<string, ModelStats> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Counters for the models the gateway has seen (at most {@link MAX_MODELS_COUNTED} by name). */
 export class GatewayStats {
   readonly #models = new Map<string, ModelStats>();
   #requests = 0;
 
-  /** The counters of `model`, created on first use. */
+  /** The counters of `model`, created on first use; past {@link MAX_MODELS_COUNTED} names, those of {@link OTHER_MODELS}. */
   model(model: string): ModelStats {
     let s = this.#models.get(model);
     if (!s) {
-      s = emptyModelStats();
-      this.#models.set(model, s);
+      const name = this.#models.size < MAX_MODELS_COUNTED ? model : OTHER_MODELS;
+      s = this.#models.get(name) ?? emptyModelStats();
+      this.#models.set(name, s);
     }
     return s;
   }
@@ -85,8 +103,6 @@ export class GatewayStats {
 
   /** The JSON of `GET /codecite/stats`: `{requests, models: {name: ModelStats}}`, models by name. */
   toJSON(): StatsReport {
-    const models: Record<string, ModelStats> = {};
-    for (const name of [...this.#models.keys()].sort()) models[name] = this.#models.get(name)!;
-    return { requests: this.#requests, models };
+    return { requests: this.#requests, models: modelsByName(this.#models) };
   }
 }

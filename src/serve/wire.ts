@@ -67,6 +67,25 @@ export function checkRequestDepth(body: unknown): void {
 const MAX_TOOLS = 1024;
 const MAX_TOOL_NAME_CHARS = 256;
 
+/**
+ * Most characters in a request's model name. The gateway keeps counters per model name
+ * (`stats.ts`) and answers them all on `GET /codecite/stats`; a name is an Ollama name (its
+ * parts at most a few hundred characters, ollama/ollama types/model/name.go) or what an
+ * OpenAI-compatible server serves (a Hugging Face id, or a file path as vLLM's default served name),
+ * so 1,024 leaves real names room while a client cannot make one model's counters hold megabytes.
+ */
+const MAX_MODEL_NAME_CHARS = 1024;
+
+/**
+ * The request's `model`: a string that is not blank, of at most {@link MAX_MODEL_NAME_CHARS} characters.
+ * @throws GatewayError 400 naming the field.
+ */
+export function parseModel(raw: unknown): string {
+  if (typeof raw !== "string" || raw.trim() === "") throw new GatewayError(400, "model is required");
+  if (raw.length > MAX_MODEL_NAME_CHARS) throw new GatewayError(400, `model is ${raw.length} characters long; a model name has at most ${MAX_MODEL_NAME_CHARS}`);
+  return raw;
+}
+
 /** The client's tool list, checked: each `{type: "function", function: {name, description?, parameters?}}`, at most {@link MAX_TOOLS}, names of at most {@link MAX_TOOL_NAME_CHARS}. */
 export function parseTools(raw: unknown): ToolDefinition[] {
   if (raw === undefined || raw === null) return [];

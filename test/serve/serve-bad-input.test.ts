@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OllamaProvider } from "../../src/llm/ollama.js";
 import { OpenAIProvider } from "../../src/llm/openai.js";
 import { createGateway, type Gateway } from "../../src/serve/index.js";
+import { MAX_MODELS_COUNTED, OTHER_MODELS } from "../../src/serve/stats.js";
 import { closedPort } from "../helpers/closed-port.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
 
@@ -241,6 +242,34 @@ describe("serve: bad requests", () => {
     expect(ollama.requests.filter((r) => r.path === "/api/version").map((r) => r.method)).toEqual(["GET", "GET"]);
     expect(ollama.requests.filter((r) => r.path === "/api/ps").map((r) => r.method)).toEqual(["GET", "GET"]);
     await stillServing(url);
+  });
+
+  it("a model name over 1,024 characters is 400 naming the field, in each API's shape; nothing reaches the upstream", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    for (const model of ["m".repeat(1025), "m".repeat(10 * 1024 * 1024)]) {
+      const message = `model is ${model.length} characters long; a model name has at most 1024`;
+      const o = await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, model }));
+      expect({ status: o.status, body: o.json }).toEqual({ status: 400, body: { error: message } });
+      const v = await post(`${url}/v1/chat/completions`, JSON.stringify({ ...CHAT, model }));
+      expect({ status: v.status, body: v.json }).toEqual({ status: 400, body: { error: { message, type: "invalid_request_error", param: null, code: null } } });
+    }
+    expect(ollama.requests.filter((r) => r.path === "/api/chat")).toEqual([]);
+    // 1,024 characters is a name: the upstream says it has no such model.
+    expect((await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, model: "m".repeat(1024), stream: false }))).status).toBe(404);
+  });
+
+  it("the stats count at most 256 models by name, the others together; a model named __proto__ is counted as itself", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    const names = ["__proto__", ...Array.from({ length: 299 }, (_, i) => `nope-${String(i).padStart(3, "0")}`)];
+    for (const model of names) expect((await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, model, stream: false }))).status).toBe(404);
+    const stats = (await (await fetch(`${url}/codecite/stats`)).json()) as { models: Record<string, { turns: number; errors: number }> };
+    const counted = Object.keys(stats.models);
+    expect(counted.length).toBe(MAX_MODELS_COUNTED + 1);
+    expect(counted).toEqual([...names.slice(0, MAX_MODELS_COUNTED), OTHER_MODELS].sort());
+    expect(stats.models.__proto__).toEqual({ turns: 1, native_calls: 0, recovered: {}, refusals: 0, switches: 0, errors: 1 });
+    expect(stats.models[OTHER_MODELS]).toMatchObject({ turns: 300 - MAX_MODELS_COUNTED, errors: 300 - MAX_MODELS_COUNTED });
   });
 
   it("a token is required on every request, loopback included", async () => {
