@@ -21,7 +21,10 @@
  * takes none of it for `clientIdleMs` is closed; the upstream comes only from the
  * options, never from a request; upstream failures become errors in the client API's shape (an
  * HTTP status before the first byte, an error line or event after it); a client that hangs up
- * cancels its upstream request; request and response content are logged only with `verbose`.
+ * cancels its upstream request; stopping the gateway (`close`: SIGTERM, Ctrl-C) ends each reply
+ * being written with an error in its client's shape (503 before its first byte, else an error event
+ * or line) and cancels its upstream request, rather than cutting the connection; request and
+ * response content are logged only with `verbose`.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -81,6 +84,17 @@ async function boundedJson(r: Response, max: number, what: string): Promise<unkn
     return {};
   }
 }
+
+/**
+ * The error of a reply the gateway ends because it stops (SIGTERM, Ctrl-C, the primary of
+ * `--workers` stopping it): 503 before the reply's first byte, else an error event or line.
+ */
+function stopping(): GatewayError {
+  return new GatewayError(503, "codecite serve is stopping; this reply was cut short, ask again when it runs", "server_error");
+}
+
+/** Time the replies ended by `close` have to reach their clients before the connections are closed, ms. */
+const STOP_FLUSH_MS = 1_000;
 
 /** Default time a connection may stay silent before its request's headers are complete, ms. */
 const DEFAULT_CLIENT_IDLE_MS = 30_000;
@@ -415,6 +429,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
   }
 
+  /** How each reply being written is ended when the gateway stops (`close`). */
+  const replying = new Set<() => void>();
   const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const clientIdle = Math.min(opts.clientIdleMs ?? DEFAULT_CLIENT_IDLE_MS, requestTimeout);
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse, awaitsContinue = false): void => {
@@ -428,8 +444,26 @@ export function createGateway(opts: GatewayOptions): Gateway {
     // Why the gateway failed a request (upstream down, internal error): the operator reads it in the log line.
     let serverFault: string | undefined;
     const reply: ChatReply = {};
+    // The gateway stopping ends this reply in its client's API shape, and cancels the upstream request.
+    const stop = (): void => {
+      if (res.writableEnded || res.destroyed) return;
+      const error = stopping();
+      serverFault = error.message;
+      // Its connection closes once the error is written (no next request comes on it).
+      res.once("finish", () => req.socket.end());
+      if (reply.writer) reply.writer.fail(error);
+      else if (!res.headersSent) {
+        res.setHeader("connection", "close");
+        sendError(res, api, error);
+      }
+      // A forwarded reply half written: its bytes are the upstream's, so it is cut.
+      else res.destroy();
+      controller.abort(error);
+    };
+    replying.add(stop);
     // A client that hangs up before the reply ended cancels the upstream request.
     res.on("close", () => {
+      replying.delete(stop);
       if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
       // A chat turn ends its own failures in the client's shape (`out.fail`), without throwing.
       const turnFault = reply.writer?.failure;
@@ -474,8 +508,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
       }),
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
         server.close(() => resolve());
+        for (const stop of [...replying]) stop();
+        // The connections of ended replies close once their last bytes are written (a client that
+        // reads none of them is cut after STOP_FLUSH_MS).
+        server.closeIdleConnections();
+        const flushed = setTimeout(() => server.closeAllConnections(), STOP_FLUSH_MS);
+        server.once("close", () => clearTimeout(flushed));
       }),
   };
 }

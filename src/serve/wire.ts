@@ -257,25 +257,34 @@ export abstract class BufferedChatWriter implements ChatWriter {
   /** The error the reply ended with ({@link fail}), if any: the request's log line says why it failed (`server.ts`). */
   failure: GatewayError | undefined;
 
+  /**
+   * The reply has ended ({@link fail} or {@link finish}): later calls write nothing. The gateway
+   * ends a reply while its turn still runs when it stops (`server.ts` `close`), and the turn's
+   * pieces already on their way would be written after the end.
+   */
+  #ended = false;
+
   fail(error: GatewayError): void {
+    if (this.#ended) return;
+    this.#ended = true;
     this.failure = error;
     this.sendFailure(error);
   }
 
   thinking(delta: string): void {
-    if (delta === "") return;
+    if (delta === "" || this.#ended) return;
     if (this.stream) this.streamThinking(delta);
     else this.reasoning += delta;
   }
 
   content(delta: string): void {
-    if (delta === "") return;
+    if (delta === "" || this.#ended) return;
     if (this.stream) this.streamContent(delta);
     else this.text += delta;
   }
 
   toolCalls(calls: ToolCall[]): void {
-    if (calls.length === 0) return;
+    if (calls.length === 0 || this.#ended) return;
     if (this.stream) this.streamToolCalls(calls);
     else this.calls.push(...calls);
   }
@@ -285,6 +294,8 @@ export abstract class BufferedChatWriter implements ChatWriter {
   }
 
   finish(reason: FinishReason, usage?: Usage): void {
+    if (this.#ended) return;
+    this.#ended = true;
     if (this.stream) this.endStream(reason, usage);
     else this.writeBody(reason, usage);
   }

@@ -6,8 +6,11 @@
  */
 import { readFileSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { Ollama } from "ollama";
+import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { RAG_APP, runCli } from "../cli/run-cli.js";
 import { startFakeOllama, type FakeOllama } from "../helpers/fake-ollama.js";
@@ -211,6 +214,49 @@ describe("codecite serve --workers", () => {
     // Each worker ends when its channel to the primary closes.
     for (const pid of workers) {
       while (running(pid)) await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  it("SIGTERM while chats stream: each client gets an error in its API's shape (not a cut connection), the upstream requests are cancelled, exit 0", async () => {
+    // An upstream whose replies start and never end; it counts the replies the gateway closed.
+    let cancelled = 0;
+    const raw = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.on("close", () => cancelled++);
+        res.writeHead(200, { "content-type": "application/x-ndjson" });
+        res.write(`${JSON.stringify({ model: "qwen3:8b", message: { role: "assistant", content: "Thinking about it. " }, done: false })}\n`);
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    try {
+      const host = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+      for (const workers of ["2", "1"]) {
+        serve = await startServe(["--workers", workers, "--upstream", host, "--root", RAG_APP]);
+        const messages = [{ role: "user" as const, content: "hi" }];
+        const openai = await new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: "unused", maxRetries: 0 }).chat.completions.create({ model: "qwen3:8b", messages, stream: true });
+        const ollamaStream = await new Ollama({ host: serve.url }).chat({ model: "qwen3:8b", messages, stream: true });
+        const openaiParts = openai[Symbol.asyncIterator]();
+        const ollamaParts = ollamaStream[Symbol.asyncIterator]();
+        expect((await openaiParts.next()).value?.choices[0]?.delta.content).toMatch(/^Thinking/);
+        expect((await ollamaParts.next()).value?.message.content).toMatch(/^Thinking/);
+        const code = serve.stop();
+        const message = "codecite serve is stopping; this reply was cut short, ask again when it runs";
+        const rest = async <T,>(parts: AsyncIterator<T>): Promise<unknown> => {
+          for (;;) if ((await parts.next()).done === true) return undefined;
+        };
+        const openaiEnd = await rest(openaiParts).catch((e: unknown) => e);
+        expect(openaiEnd).toBeInstanceOf(OpenAI.APIError);
+        expect((openaiEnd as Error).message).toBe(message);
+        const ollamaEnd = await rest(ollamaParts).catch((e: unknown) => e);
+        expect({ workers, error: (ollamaEnd as Error).message }).toEqual({ workers, error: message });
+        expect(await code).toBe(0);
+      }
+      while (cancelled < 4) await new Promise((r) => setTimeout(r, 20));
+      expect(cancelled).toBe(4);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise((r) => raw.close(r));
     }
   });
 
