@@ -3,7 +3,7 @@
  * an `image_url` content part whose URL may be a `data:` URL (RFC 2397) of the bytes; Ollama takes
  * the bytes in base64 only.
  */
-import type { ImageInput } from "./types.js";
+import type { ImageInput, Message } from "./types.js";
 import { ProviderError } from "./types.js";
 
 /**
@@ -46,4 +46,22 @@ export function imagesBase64(images: readonly ImageInput[]): string[] {
     }
     return image.base64;
   });
+}
+
+/**
+ * Refuses images outside a user message for an OpenAI-compatible server: its chat API takes
+ * `image_url` parts in user messages only (OpenAI API reference, Create chat completion: the
+ * content parts of system, assistant and tool messages are text), and Ollama's API, which a
+ * client of `codecite serve` may use, allows `images` on any message.
+ * @throws ProviderError `HTTP` with status 400 naming the message, rather than the image dropped unseen.
+ */
+export function checkImagesInUserMessages(messages: readonly Message[]): void {
+  const i = messages.findIndex((m) => m.role !== "user" && m.images !== undefined && m.images.length > 0);
+  if (i === -1) return;
+  throw new ProviderError(
+    "HTTP",
+    `messages[${i}] is a ${messages[i]!.role} message with images, which an OpenAI-compatible server takes in user messages only`,
+    "put the image in a user message",
+    400,
+  );
 }

@@ -30,7 +30,7 @@ import {
   type Sampling,
   type ToolCall,
 } from "./types.js";
-import { imageUrl } from "./images.js";
+import { checkImagesInUserMessages, imageUrl } from "./images.js";
 import { tokenUsage } from "./token-usage.js";
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -156,6 +156,7 @@ function reasoningOf(obj: unknown): string {
  * require every tool message to name the call it answers.
  */
 export function toWireMessages(messages: readonly Message[]): WireMessage[] {
+  checkImagesInUserMessages(messages);
   const out: WireMessage[] = [];
   let pending: { id: string; name: string }[] = [];
   messages.forEach((m, turn) => {

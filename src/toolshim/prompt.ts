@@ -94,8 +94,8 @@ export function renderCatalogPrompt(tools: readonly OfferedTool[]): string {
 /**
  * Render a conversation for a model that gets no native tools: assistant tool calls become
  * JSON lines (the {@link formatCallJson} shape) after the assistant's text, and tool results
- * become user messages labelled with the tool name ({@link toolResultLabel}); consecutive results
- * share one message. The tool name of a result comes from `tool_name`, else from the call with
+ * become user messages labelled with the tool name ({@link toolResultLabel}), with the results'
+ * images; consecutive results share one message. The tool name of a result comes from `tool_name`, else from the call with
  * the same `tool_call_id`. Other messages are copied unchanged.
  *
  * @returns new messages without `tool_calls`, `tool_name` or `tool_call_id`; the input is not mutated.
@@ -117,8 +117,12 @@ export function renderHistoryForShim(messages: Message[]): Message[] {
       const name = m.tool_name ?? (m.tool_call_id !== undefined ? nameById.get(m.tool_call_id) : undefined) ?? "tool";
       const block = `${toolResultLabel(name)}\n${m.content}`;
       const prev = out[out.length - 1];
-      if (lastWasResult && prev) prev.content += `\n\n${block}`;
-      else out.push({ role: "user", content: block });
+      // A result's images (a screenshot tool's) go with the user message that holds the result.
+      const images = m.images ?? [];
+      if (lastWasResult && prev) {
+        prev.content += `\n\n${block}`;
+        if (images.length > 0) prev.images = [...(prev.images ?? []), ...images];
+      } else out.push({ role: "user", content: block, ...(images.length > 0 ? { images: [...images] } : {}) });
       lastWasResult = true;
       continue;
     }

@@ -737,6 +737,38 @@ describe("serve passes images on to a vision model", () => {
     ]);
   });
 
+  it("a tool result's images: to Ollama as they came, in prompt mode with the user message the result becomes, to an OpenAI-compatible upstream a 400 naming the message (never dropped unseen)", async () => {
+    const READ = { type: "function", function: { name: "screenshot", description: "Screenshot.", parameters: { type: "object", properties: {} } } };
+    const history = [
+      { role: "user", content: "what is on screen?" },
+      { role: "assistant", content: "", tool_calls: [{ function: { name: "screenshot", arguments: {} } }] },
+      { role: "tool", content: "the screen", tool_name: "screenshot", images: [PNG] },
+    ];
+    ollama = await startFakeOllama({ models: [{ name: "qwen3:8b" }, { name: "gemma2:2b", capabilities: ["completion"] }], turns: [{ content: "a cat" }, { content: "a dog" }] });
+    const url = await gatewayOnOllama(ollama);
+    const client = new Ollama({ host: url });
+    expect((await client.chat({ model: "qwen3:8b", messages: history, tools: [READ], stream: false })).message.content).toBe("a cat");
+    expect((await client.chat({ model: "gemma2:2b", messages: history, tools: [READ], stream: false })).message.content).toBe("a dog");
+    const [native, prompted] = ollama.chatRequests().map((b) => b.messages.at(-1));
+    expect(native).toEqual({ role: "tool", content: "the screen", tool_name: "screenshot", images: [PNG] });
+    expect(prompted).toMatchObject({ role: "user", images: [PNG] });
+    expect(prompted!.content).toContain("the screen");
+
+    openaiUp = await startFakeOpenAI({ models: ["vl"], turns: [] });
+    const openaiGateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    try {
+      const a = await openaiGateway.listen(0, "127.0.0.1");
+      const r = await fetch(`http://127.0.0.1:${a.port}/api/chat`, { method: "POST", body: JSON.stringify({ model: "vl", messages: history, tools: [READ], stream: false }) });
+      expect({ status: r.status, body: await r.json() }).toEqual({
+        status: 400,
+        body: { error: "upstream: messages[2] is a tool message with images, which an OpenAI-compatible server takes in user messages only" },
+      });
+      expect(openaiUp.chatRequests()).toEqual([]);
+    } finally {
+      await openaiGateway.close();
+    }
+  });
+
   it("what cannot be passed on is a 400 naming the field, and the upstream is not asked", async () => {
     ollama = await startFakeOllama({ turns: [] });
     const url = await gatewayOnOllama(ollama);
