@@ -498,6 +498,48 @@ describe("c/c++: definitions", () => {
     expect([2, 3, 5, 8, 12].map((i) => lines[i]?.trim())).toEqual(["", "", "", "", ""]);
   });
 
+  it("a block split over two `#if … #endif` groups of one condition or opened by both branches of an `#else` (jq's decNumber.c, jv_print.c) is read as if the first condition held; `extern \"C\" {` under `#ifdef __cplusplus` is left alone", async () => {
+    const src = [
+      "int power(int x) {",
+      "  #if DECSUBSET",
+      "  if (extended) {",
+      "  #endif",
+      "    x = x * 2; // {",
+      "  #if DECSUBSET",
+      "  }",
+      "  #endif",
+      "  return x;",
+      "}",
+      "",
+      "int quantize(int y) {",
+      "  #if DECDPUN==1",
+      "  if (y == 1) {",
+      "  #else",
+      "  if (y == 10) {",
+      "  #endif",
+      "    y = 0;",
+      "  }",
+      "  return y;",
+      "}",
+      "#ifdef __cplusplus",
+      'extern "C" {',
+      "#endif",
+      "int reduce(int z) { return z; }",
+      "#ifdef __cplusplus",
+      "}",
+      "#endif",
+      "struct after { int a; };",
+      "",
+    ].join("\n");
+    expect((await factsOf(c, src)).symbols.map((s) => `${s.name} ${s.start_line}-${s.end_line}`)).toEqual(["power 1-10", "quantize 12-21", "reduce 25-25", "after 29-29", "a 29-29"]);
+    const lines = blankCMacros(src).split("\n");
+    expect([1, 3, 5, 7].map((i) => lines[i]?.trim())).toEqual(["", "", "", ""]);
+    // With `#else`, both branches opening one block: the first branch is kept, the other blanked.
+    expect([12, 13, 14, 15, 16].map((i) => lines[i]?.trim())).toEqual(["", "if (y == 1) {", "", "", ""]);
+    expect(lines[21]).toBe("#ifdef __cplusplus");
+    expect(lines[25]).toBe("#ifdef __cplusplus");
+  });
+
   it("`#if … #endif` without `#else` after a template head (`template <…>` ⏎ `#if X` ⏎ `constexpr` ⏎ `#endif`) is read as if the condition held", async () => {
     const src = "struct A {\n    template < typename T >\n#if defined(HAS_CPP_14)\n    constexpr\n#endif\n    auto get() const noexcept(noexcept(T())) -> T\n    {\n        return T();\n    }\n    void after() {}\n};\n";
     expect((await factsOf(cpp, src)).symbols).toEqual([

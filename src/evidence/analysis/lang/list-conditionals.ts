@@ -12,6 +12,8 @@
  * `else`, `:`, `,`, `.`, `&&`, `||`, `?`, `+` or `=>`: `#if X` / `else if (b) { … }` / `#endif`
  * after an `if` block), or when its first branch ends inside one (its last code line does not end in `;`, `{` or `}`:
  * two signatures of one method before one body).
+ * With `"list"` (C/C++) a group without `#elif`/`#else` is also blanked when its text opens more blocks than it closes
+ * or the reverse (a block split over two groups of the same condition, {@link opensOrClosesBlock}).
  * Only characters are replaced by spaces: lines and columns stay the file's. A group is looked for
  * up to {@link MAX_GROUP_LINES} lines after its `#if`.
  * Sources of the directive forms: https://gcc.gnu.org/onlinedocs/cpp/Conditional-Syntax.html and
@@ -47,9 +49,10 @@ export function blankListConditionals(source: string, mode: ListConditionals, tr
     const line = lines[i] as string;
     const m = DIRECTIVE.exec(line);
     const opens = m !== null && m[1]?.startsWith("if") === true;
-    const group = opens && (/[:,(<>]$/.test(lastCode) || trigger === "inside-code") ? groupOf(lines, i) : undefined;
-    if (group !== undefined && (/[:,(<>]$/.test(lastCode) || insideCode(lastCode, lines, i, group))) {
-      if (mode === "with-else" || group.firstElse === undefined) {
+    const group = opens ? groupOf(lines, i) : undefined;
+    const split = group !== undefined && trigger === "list" && opensOrClosesBlock(lines, i, group);
+    if (group !== undefined && (/[:,(<>]$/.test(lastCode) || split || (trigger === "inside-code" && insideCode(lastCode, lines, i, group)))) {
+      if (mode === "with-else" || group.firstElse === undefined || split) {
         lines[i] = blank(line);
         for (let k = group.firstElse ?? group.end; k <= group.end; k++) lines[k] = blank(lines[k] as string);
         changed = true;
@@ -89,6 +92,43 @@ function insideCode(lastCode: string, lines: readonly string[], at: number, grou
     return !code.startsWith("#") && CONTINUATION.test(code);
   }
   return false;
+}
+
+/**
+ * Whether the group opened at line `at` opens more blocks than it closes or closes more than it opens (trigger `"list"`,
+ * C/C++): `#if DECSUBSET` ⏎ `if (set->extended) {` ⏎ `#endif` … `#if DECSUBSET` ⏎ `}` ⏎ `#endif` (jq's
+ * vendor/decNumber/decNumber.c, src/jv_print.c), or, with one `#else`, both branches by the same count (`#if DECDPUN==1` ⏎
+ * `if (a) {` ⏎ `#else` ⏎ `if (b) {` ⏎ `#endif`, one `}` after). The grammar reads a group as a whole, so a block
+ * split over groups ended the function early or ran it on over the functions after it; with the first branch kept
+ * (the other blanked) the halves pair up again. The two halves of a C header's `extern "C"` wrapper are left alone
+ * (`#ifdef __cplusplus` ⏎ `extern "C" {` ⏎ `#endif` … `#ifdef __cplusplus` ⏎ `}` ⏎ `#endif`: C has no `extern "C"`):
+ * a group whose condition names `__cplusplus` or that holds `extern`; so is one with `#elif` or with directives
+ * inside a branch of a group with `#else`. Braces in string and character literals and in comments do not count.
+ */
+function opensOrClosesBlock(lines: readonly string[], at: number, group: { firstElse: number | undefined; end: number }): boolean {
+  if ((lines[at] as string).includes("__cplusplus")) return false;
+  const first = blockBalance(lines, at + 1, group.firstElse ?? group.end, group.firstElse !== undefined);
+  if (first === undefined || first === 0 || group.firstElse === undefined) return first !== undefined && first !== 0;
+  if (!/^\s*#\s*else\b/.test(lines[group.firstElse] as string)) return false;
+  return blockBalance(lines, group.firstElse + 1, group.end, true) === first;
+}
+
+/**
+ * Blocks opened less blocks closed by the code of lines `from` to `to` (exclusive); `undefined` when a line holds
+ * `extern`, or a directive and `plain` is set.
+ */
+function blockBalance(lines: readonly string[], from: number, to: number, plain: boolean): number | undefined {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const code = codeOf(lines[i] as string).replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "");
+    if (code.startsWith("#")) {
+      if (plain) return undefined;
+      continue;
+    }
+    if (/\bextern\b/.test(code)) return undefined;
+    for (const c of code) depth += c === "{" ? 1 : c === "}" ? -1 : 0;
+  }
+  return depth;
 }
 
 /** The lines of the first `#elif`/`#else` (if any) and of the `#endif` of the group opened at `start`. */
