@@ -73,7 +73,10 @@ function imageOf(url: string, where: string): ImageInput {
   if (data !== null) {
     if (!/;base64$/i.test(data[2]!)) throw new GatewayError(400, `${where}: a data: URL of an image must be base64 (data:image/png;base64,…)`);
     const mimeType = data[1]!;
-    return { base64: url.slice(data[0].length), ...(mimeType === "" ? {} : { mimeType }) };
+    const base64 = url.slice(data[0].length);
+    // No bytes is no image (Ollama's API side refuses an empty one too).
+    if (base64.trim() === "") throw new GatewayError(400, `${where}: the data: URL holds no image (nothing after the comma)`);
+    return { base64, ...(mimeType === "" ? {} : { mimeType }) };
   }
   throw new GatewayError(400, `${where} must be an http(s) URL or a base64 data: URL`);
 }
