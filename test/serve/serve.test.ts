@@ -784,6 +784,9 @@ describe("serve passes images on to a vision model", () => {
       [openai([{ type: "image_url", image_url: { url: "file:///etc/passwd" } }]), /must be an http\(s\) URL or a base64 data: URL/],
       [openai([{ type: "image_url", image_url: { url: "data:;base64," } }]), /messages\[0\]\.content\[0\]\.image_url\.url: the data: URL holds no image/],
       [openai([{ type: "image_url", image_url: { url: "data:image/png;base64,  " } }]), /the data: URL holds no image/],
+      // Megabytes of parameters: read in one pass (a pattern's repeated group overflowed its stack: 500).
+      [openai([{ type: "image_url", image_url: { url: `data:${";".repeat(5_000_000)}` } }]), /must be an http\(s\) URL or a base64 data: URL/],
+      [openai([{ type: "image_url", image_url: { url: `data:${";".repeat(5_000_000)},AAAA` } }]), /a data: URL of an image must be base64/],
       [openai([{ type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } }], "assistant"), /only user messages may hold images/],
       [post("/api/chat", { model: "qwen3:8b", messages: [{ role: "user", content: "x", images: "AAAA" }], stream: false }), /messages\[0\]\.images must be an array of base64 strings/],
     ];
