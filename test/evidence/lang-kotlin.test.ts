@@ -100,6 +100,18 @@ describe("kotlin: definitions", () => {
     expect((await factsOf(kotlin, nested)).symbols.map((s) => `${s.container ?? ""}.${s.name}`)).toEqual([".O", "O.A", "O.A.x", "O.A.f", "O.g"]);
   });
 
+  it("`get(x)` ending a statement's line is a call, not a getter (a getter takes no parameters): the functions after it keep their class", async () => {
+    // square/okio's jvmMain ByteString.kt: `val copy = ByteArray(remaining())` ⏎ `get(copy)` lost the companion's members.
+    const src = "class B {\n  companion object {\n    fun ByteBuffer.toB(): B {\n      val copy = ByteArray(remaining())\n      get(copy)\n      return B()\n    }\n\n    fun of(n: Int) = B()\n  }\n  val size: Int\n    get() = 1\n}\n";
+    expect((await factsOf(kotlin, src)).symbols.map((s) => `${s.container ?? ""}.${s.name} ${s.start_line}-${s.end_line}`)).toEqual([
+      ".B 1-13",
+      "B.Companion 2-10",
+      "ByteBuffer.toB 3-7",
+      "B.of 9-9",
+      "B.size 11-12",
+    ]);
+  });
+
   it("a file-level declaration whose annotations are followed by a modifier keyword (annotation, expect, enum, data) is kept; an indented companion is left alone", async () => {
     // koin fff5291's Markers.kt (`@DslMarker` / `annotation class KoinDslMarker`) and KoinPlatformCoroutinesTools.kt
     // (`@KoinInternalApi` / `expect object …`): the grammar read each as an annotated expression and lost it.

@@ -234,6 +234,13 @@ const ALL_TARGET = /@all:(?=[A-Za-z_])/g;
  */
 const STATEMENT_ACCESSOR_CALL = /^([ \t]*)[ \t]{2}([gs]et)(?=\([^()\n]*\)[ \t]*[^\s:={/])/gm;
 
+/**
+ * `get(` with arguments ending its line (then at most a comment) at a statement's start: a getter takes no parameters
+ * (https://kotlinlang.org/docs/properties.html#getters-and-setters), so `get(copy)` after `val copy = ByteArray(n)` is
+ * a call (square/okio's ByteBuffer.toByteString), which the grammar read as the getter of `copy`, losing the file.
+ */
+const STATEMENT_GET_CALL = /^([ \t]*)[ \t]{2}(get)(?=\([ \t]*[^()\s][^()\n]*\)[ \t]*(?:\/\/[^\n]*)?$)/gm;
+
 /** The standard library's `suspend { … }` after a blank: at least one blank before `{`. */
 const SUSPEND_LAMBDA = /[ \t]suspend([ \t]+)\{/g;
 
@@ -318,6 +325,7 @@ export function joinKotlinConstructors(source: string): string {
     );
   }
   if (text.includes("et(")) text = text.replace(STATEMENT_ACCESSOR_CALL, (_m: string, indent: string, word: string) => `${indent}\`${word}\``);
+  if (text.includes("get(")) text = text.replace(STATEMENT_GET_CALL, (_m: string, indent: string, word: string) => `${indent}\`${word}\``);
   if (text.includes("get")) {
     const from = text;
     text = text.replace(INFIX_GET, (m: string, offset: number) => quoteInfixGet(from, m, offset));
