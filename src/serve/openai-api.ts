@@ -158,11 +158,18 @@ function parseStreamUsage(options: unknown): boolean {
  * nothing; `none` offers no tool, so a call the model writes anyway is refused like any call to
  * a tool not offered; `required` asks the upstream for a call; `{"type": "function",
  * "function": {"name"}}` offers that tool alone and asks for it — the shim then produces no call
- * to another tool.
+ * to another tool; `{"type": "allowed_tools", "allowed_tools": {"mode": "auto" | "required",
+ * "tools": [{"type": "function", "function": {"name"}}, …]}}` offers those tools alone, and with
+ * `required` asks for a call to one of them (an OpenAI-compatible upstream gets the narrowed list
+ * and `required`, which every such server reads).
  * @throws GatewayError 400 for another value, or a name not among `tools`.
  */
 function applyToolChoice(chat: GatewayChat, choice: unknown): void {
   if (choice === undefined || choice === null || choice === "auto") return;
+  if (isRecord(choice) && choice.type === "allowed_tools") {
+    applyAllowedTools(chat, choice.allowed_tools);
+    return;
+  }
   if (choice === "none") {
     chat.tools = [];
     return;
@@ -180,6 +187,32 @@ function applyToolChoice(chat: GatewayChat, choice: unknown): void {
   if (named.length === 0) throw new GatewayError(400, `tool_choice names ${JSON.stringify(fn.name).slice(0, 80)}, which is not in tools`);
   chat.tools = named;
   chat.toolChoice = { name: fn.name };
+}
+
+/**
+ * `tool_choice.allowed_tools` (see {@link applyToolChoice}).
+ * @throws GatewayError 400 naming the field that is wrong, or a tool not among `tools`.
+ */
+function applyAllowedTools(chat: GatewayChat, allowed: unknown): void {
+  const where = "tool_choice.allowed_tools";
+  if (!isRecord(allowed) || (allowed.mode !== "auto" && allowed.mode !== "required") || !Array.isArray(allowed.tools)) {
+    throw new GatewayError(400, `${where} must be {"mode": "auto" or "required", "tools": [{"type": "function", "function": {"name": …}}, …]}`);
+  }
+  const names = new Set(
+    allowed.tools.map((t, i) => {
+      const fn = isRecord(t) && t.type === "function" && isRecord(t.function) ? t.function : undefined;
+      if (fn === undefined || typeof fn.name !== "string") throw new GatewayError(400, `${where}.tools[${i}] must be {"type": "function", "function": {"name": …}}`);
+      if (!chat.tools.some((offered) => offered.function.name === fn.name)) {
+        throw new GatewayError(400, `${where}.tools[${i}] names ${JSON.stringify(fn.name).slice(0, 80)}, which is not in tools`);
+      }
+      return fn.name;
+    }),
+  );
+  chat.tools = chat.tools.filter((t) => names.has(t.function.name));
+  if (allowed.mode === "required") {
+    if (chat.tools.length === 0) throw new GatewayError(400, `${where}.mode is required, but ${where}.tools is empty`);
+    chat.toolChoice = "required";
+  }
 }
 
 /** Token counts in OpenAI's shape, when the upstream gave any. */

@@ -401,6 +401,29 @@ describe("serve with the official openai client", () => {
     expect(sent.tool_choice).toEqual({ type: "function", function: { name: "get_time" } });
   });
 
+  it("tool_choice allowed_tools: the upstream gets those tools alone, and required when the mode is; a call to another tool is not produced", async () => {
+    const TIME = { type: "function" as const, function: { name: "get_time", description: "Time of a city.", parameters: { type: "object", properties: { city: { type: "string" } } } } };
+    const written = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n<tool_call>{"name": "get_time", "arguments": {"city": "Oslo"}}</tool_call>';
+    openaiUp = await startFakeOpenAI({ models: ["coder"], turns: [{ content: written }, { content: written }] });
+    gateway = createGateway({ upstream: { api: "openai", baseURL: openaiUp.baseURL }, provider: new OpenAIProvider({ baseURL: openaiUp.baseURL }) });
+    const a = await gateway.listen(0, "127.0.0.1");
+    const client = new OpenAI({ baseURL: `http://127.0.0.1:${a.port}/v1`, apiKey: "unused" });
+    for (const mode of ["required", "auto"] as const) {
+      const r = await client.chat.completions.create({
+        model: "coder",
+        messages: [{ role: "user", content: "time?" }],
+        tools: [WEATHER, TIME],
+        tool_choice: { type: "allowed_tools", allowed_tools: { mode, tools: [{ type: "function", function: { name: "get_time" } }] } },
+      });
+      const calls = (r.choices[0]!.message.tool_calls ?? []) as { function: { name: string; arguments: string } }[];
+      expect({ mode, calls: calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)]) }).toEqual({ mode, calls: [["get_time", { city: "Oslo" }]] });
+      expect(r.choices[0]!.message.content).toMatch(/\[codecite: a call to get_weather was not passed on: /);
+    }
+    const sent = openaiUp.chatRequests();
+    expect(sent.map((b) => (b.tools as { function: { name: string } }[]).map((t) => t.function.name))).toEqual([["get_time"], ["get_time"]]);
+    expect(sent.map((b) => b.tool_choice)).toEqual(["required", undefined]);
+  });
+
   it("tool_choice required and parallel_tool_calls false reach an OpenAI upstream; two calls written as text give the client the first", async () => {
     openaiUp = await startFakeOpenAI({
       models: ["coder"],
@@ -438,6 +461,10 @@ describe("serve with the official openai client", () => {
       [{ tool_choice: { type: "function", function: { name: "get_time" } } }, /^tool_choice names "get_time", which is not in tools/],
       [{ tool_choice: { type: "function" } }, /^tool_choice must be/],
       [{ tool_choice: "required", tools: [] }, /^tool_choice is required, but tools is empty/],
+      [{ tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name: "get_time" } }] } } }, /^tool_choice\.allowed_tools\.tools\[0\] names "get_time", which is not in tools/],
+      [{ tool_choice: { type: "allowed_tools", allowed_tools: { mode: "sometimes", tools: [] } } }, /^tool_choice\.allowed_tools must be \{"mode": "auto" or "required"/],
+      [{ tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "custom", custom: { name: "x" } }] } } }, /^tool_choice\.allowed_tools\.tools\[0\] must be/],
+      [{ tool_choice: { type: "allowed_tools", allowed_tools: { mode: "required", tools: [] } } }, /^tool_choice\.allowed_tools\.mode is required, but tool_choice\.allowed_tools\.tools is empty/],
       [{ parallel_tool_calls: "no" }, /^parallel_tool_calls must be true or false/],
       [{ n: 2 }, /^n must be 1: codecite serve answers with one choice/],
       [{ n: "1" }, /^n must be 1/],
