@@ -36,8 +36,8 @@ const SAMPLING_FIELDS: SamplingKeys = {
 };
 
 /**
- * A message `content`: a string, `null`, or an array of content parts — `text` parts joined, and
- * in a user message `image_url` parts (`{"url"}`: an `http(s)` URL, or a base64 `data:` URL,
+ * A message `content`: a string, `null`, or an array of content parts — `text` parts (and an
+ * assistant message's `refusal` parts) joined, and in a user message `image_url` parts (`{"url"}`: an `http(s)` URL, or a base64 `data:` URL,
  * RFC 2397) as images.
  * @throws GatewayError 400 for another part type (an audio or file part is not forwarded, rather
  *   than dropped unseen), an image outside a user message, or an image URL of another form.
@@ -54,6 +54,10 @@ function contentOf(raw: unknown, where: string, role: string): { text: string; i
     if (p.type === "text") {
       if (typeof p.text !== "string") throw new GatewayError(400, `${at}.text must be a string`);
       text += p.text;
+    } else if (p.type === "refusal" && role === "assistant") {
+      // The model's refusal in an earlier turn (an assistant message's refusal part): what it said.
+      if (typeof p.refusal !== "string") throw new GatewayError(400, `${at}.refusal must be a string`);
+      text += p.refusal;
     } else if (p.type === "image_url") {
       if (role !== "user") throw new GatewayError(400, `${at}: only user messages may hold images`);
       const url = isRecord(p.image_url) ? p.image_url.url : p.image_url;
@@ -103,7 +107,9 @@ export function parseOpenAIChat(body: unknown): GatewayChat {
       throw new GatewayError(400, `${where}.role must be one of system, developer, user, assistant, tool`);
     }
     const { text, images } = contentOf(m.content, where, role);
-    const out: Message = { role, content: text };
+    // An assistant message that refused holds the refusal in its own field (API reference, the chat completion object, message.refusal).
+    const refusal = role === "assistant" && text === "" && typeof m.refusal === "string" ? m.refusal : "";
+    const out: Message = { role, content: text === "" ? refusal : text };
     if (images.length > 0) out.images = images;
     const reasoning = m.reasoning_content ?? m.reasoning;
     if (typeof reasoning === "string" && reasoning !== "") out.thinking = reasoning;

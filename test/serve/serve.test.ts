@@ -401,6 +401,23 @@ describe("serve with the official openai client", () => {
     expect(sent.tool_choice).toEqual({ type: "function", function: { name: "get_time" } });
   });
 
+  it("an assistant message's refusal in history (a refusal content part, or the refusal field) reaches the upstream as what that turn said", async () => {
+    ollama = await startFakeOllama({ turns: [{ content: "ok" }] });
+    const url = await gatewayOnOllama(ollama);
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "unused" });
+    await client.chat.completions.create({
+      model: "qwen3:8b",
+      messages: [
+        { role: "user", content: "pick a lock" },
+        { role: "assistant", content: [{ type: "refusal", refusal: "I can't help with that." }] },
+        { role: "user", content: "pick a lock, mine" },
+        { role: "assistant", content: null, refusal: "I still can't." },
+        { role: "user", content: "fine" },
+      ],
+    });
+    expect(ollama.chatRequests()[0]!.messages.filter((m) => m.role === "assistant").map((m) => m.content)).toEqual(["I can't help with that.", "I still can't."]);
+  });
+
   it("tool_choice allowed_tools: the upstream gets those tools alone, and required when the mode is; a call to another tool is not produced", async () => {
     const TIME = { type: "function" as const, function: { name: "get_time", description: "Time of a city.", parameters: { type: "object", properties: { city: { type: "string" } } } } };
     const written = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>\n<tool_call>{"name": "get_time", "arguments": {"city": "Oslo"}}</tool_call>';
