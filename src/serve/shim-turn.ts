@@ -31,21 +31,25 @@ export class ToolSupport {
 
   constructor(private readonly provider: Provider) {}
 
-  /** Whether `model` takes native tools: `/api/show` capabilities when the upstream reports them, else assumed. */
+  /**
+   * Whether `model` takes native tools: `/api/show` capabilities when the upstream reports them, else assumed.
+   * Only what the upstream said is remembered: a model it could not describe (a name it lacks, or the
+   * upstream down) is asked about again next time, so neither a client's made-up names fill this
+   * memory nor an upstream that was down at the first request decides a model's mode for good.
+   */
   async native(model: string): Promise<boolean> {
     const known = this.#known.get(model);
     if (known !== undefined) return known;
-    let native = true;
-    if (this.provider.describeModel) {
-      try {
-        const info = await this.provider.describeModel(model);
-        native = info.capabilities.length === 0 || info.capabilities.includes("tools");
-      } catch {
-        // Unknown (the chat request will say if the model is missing): try native tools first.
-      }
+    if (!this.provider.describeModel) return true;
+    try {
+      const info = await this.provider.describeModel(model);
+      const native = info.capabilities.length === 0 || info.capabilities.includes("tools");
+      this.#known.set(model, native);
+      return native;
+    } catch {
+      // Unknown (the chat request will say if the model is missing): try native tools first.
+      return true;
     }
-    this.#known.set(model, native);
-    return native;
   }
 
   /** Records that `model` has no native tool support. */

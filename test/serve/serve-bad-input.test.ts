@@ -272,6 +272,14 @@ describe("serve: bad requests", () => {
     expect(stats.models[OTHER_MODELS]).toMatchObject({ turns: 300 - MAX_MODELS_COUNTED, errors: 300 - MAX_MODELS_COUNTED });
   });
 
+  it("a model the upstream cannot describe (a name it lacks) is not remembered: the next request asks about it again", async () => {
+    ollama = await startFakeOllama();
+    const url = await start(ollama.host);
+    const TOOL = { type: "function", function: { name: "read", parameters: { type: "object", properties: {} } } };
+    for (let i = 0; i < 2; i++) expect((await post(`${url}/api/chat`, JSON.stringify({ ...CHAT, model: "nope", tools: [TOOL], stream: false }))).status).toBe(404);
+    expect(ollama.requests.filter((r) => r.path === "/api/show").length).toBe(2);
+  });
+
   it("a token is required on every request, loopback included", async () => {
     ollama = await startFakeOllama();
     const url = await start(ollama.host, { token: "0123456789abcdef-token" });
